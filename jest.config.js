@@ -1,0 +1,27 @@
+/**
+ * Two projects: `unit` (specs beside the source) and `e2e` (suites under test/ that boot real
+ * servers on real sockets, a real SQLite file and a throwaway PostgreSQL).
+ * Package names map to the sources so tests never run against a stale dist/.
+ */
+const moduleNameMapper = {
+  '^@partner-payments/nestjs$': '<rootDir>/libs/partner-payments/src/index.ts',
+  '^@partner-payments/testing$': '<rootDir>/libs/partner-payments-testing/src/index.ts',
+};
+const transform = {
+  '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json', isolatedModules: true }],
+};
+const common = { rootDir: __dirname, testEnvironment: 'node', moduleFileExtensions: ['ts', 'js', 'json'], moduleNameMapper, transform };
+
+module.exports = {
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/libs/*/src/**/*.spec.ts', '<rootDir>/apps/*/src/**/*.spec.ts'] },
+    {
+      ...common,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      globalSetup: '<rootDir>/test/setup/global-setup.ts',
+      globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
+      testTimeout: 60000,
+    },
+  ],
+};

@@ -1,0 +1,77 @@
+import type { LoggerService } from '@nestjs/common';
+import type { PartnerInboxStore } from './webhooks/inbox.store';
+
+export type PartnerEnvironment = 'sandbox' | 'production';
+
+/** Which API areas may be sent a version other than `apiVersion`. */
+export interface PartnerApiVersionOverrides {
+  /** RFI calls. Default '2026-06-01': the RFI routes exist only under that version. */
+  rfis?: string;
+}
+
+export interface PartnerRateLimitOptions {
+  /** Sustained requests per second across all calls of this client. Default 20 (provider-facts). */
+  requestsPerSecond: number;
+  /** Bucket size: how many calls may go at once before the rate applies. Default 50. */
+  burst: number;
+}
+
+export interface PartnerWebhookOptions {
+  /**
+   * Webhook signing secrets, case-sensitive. Several are accepted during a rotation
+   * (the old secret keeps signing for about a minute). Required to receive webhooks.
+   */
+  secrets: string[];
+  /** Register the ready-made controller. Default true. */
+  controller?: boolean;
+  /** Path of the ready-made controller. Default '/webhooks/partner'. */
+  path?: string;
+  /** Largest accepted body in bytes; larger gets 413. Default 1_048_576 (1 MB). */
+  maxBodyBytes?: number;
+}
+
+export interface PartnerPaymentsModuleOptions {
+  /**
+   * 'sandbox' joins every path onto `{baseUrl}/sandbox` (spec 1: the sandbox base is a path
+   * prefix), 'production' onto `{baseUrl}`. Default 'sandbox'.
+   */
+  environment?: PartnerEnvironment;
+  /** The partner's base address `{base_url}` (spec 1). Required. May itself carry a path prefix. */
+  baseUrl: string;
+  /** Sent as x-api-key on every request, /auth included. Required. Never logged. */
+  apiKey: string;
+  /** Credential pair for POST /auth. Required. Never logged. */
+  clientId: string;
+  /** Credential pair for POST /auth. Required. Never logged. */
+  password: string;
+  /** Your own client UUID, for GET /v1/clients/{client_uuid}. Optional; that call fails locally without it. */
+  clientUuid?: string;
+  /** X-Api-Version sent by default. Default '2026-04-14'. */
+  apiVersion?: string;
+  /** Per-area versions. Default { rfis: '2026-06-01' }. */
+  apiVersionOverrides?: PartnerApiVersionOverrides;
+  /**
+   * 'always': send X-Api-Version on every call. 'until-pinned': stop sending it once the module
+   * knows the account is pinned to `apiVersion` (after a successful upgrade, or when the host app
+   * tells it so). Calls that require it (liquidation addresses) and RFI calls always send it.
+   * Default 'always'.
+   */
+  sendVersionHeader?: 'always' | 'until-pinned';
+  /** Per-attempt timeout in milliseconds. Default 30_000. */
+  timeoutMs?: number;
+  /** Retries after the first attempt, for retryable failures only. Default 2. */
+  maxRetries?: number;
+  /** Refresh the bearer token when fewer than this many seconds remain. Default 300. */
+  tokenRefreshSkewSeconds?: number;
+  /** Client-side token bucket; `false` turns it off. Default { requestsPerSecond: 20, burst: 50 }. */
+  rateLimit?: PartnerRateLimitOptions | false;
+  /** Logger for the module. Default: a Nest Logger with context 'PartnerPayments'. */
+  logger?: LoggerService;
+  /** Webhook receiving. Omit to receive no webhooks. */
+  webhooks?: PartnerWebhookOptions;
+  /**
+   * Where received webhook events are recorded before they are acknowledged.
+   * Default: the bounded in-memory store (fine for tests and small apps; not durable).
+   */
+  inboxStore?: PartnerInboxStore;
+}

@@ -1,0 +1,46 @@
+/**
+ * The webhook inbox: where an event is recorded before the delivery is acknowledged.
+ * Deliveries are never retried (spec 6.1.4), so "persist, then acknowledge, then process".
+ */
+export type PartnerEnvelopeKind = 'flat' | 'v2';
+
+export interface InboxEventInput {
+  /** data.event_id, the de-duplication key (spec 6.1.4). */
+  eventId: string;
+  /** The `event` field as received, e.g. 'payout.completed'. */
+  name: string;
+  envelope: PartnerEnvelopeKind;
+  /** The exact bytes received, as UTF-8 text. */
+  rawBody: string;
+  receivedAt: Date;
+}
+
+export type InboxEntryState = 'pending' | 'processed' | 'failed' | 'dead';
+
+export interface InboxEntry extends InboxEventInput {
+  state: InboxEntryState;
+  attempts: number;
+  lastError: string | null;
+  processedAt: Date | null;
+  /** When a failed entry may be tried again; null when not scheduled. */
+  nextAttemptAt: Date | null;
+}
+
+/** 'new' when this call stored the event; 'duplicate' when an entry with that eventId existed. */
+export type InboxRecordResult = 'new' | 'duplicate';
+
+export interface PartnerInboxStore {
+  /** Stores the event unless its eventId is known. Must be atomic under concurrent deliveries. */
+  record(event: InboxEventInput): Promise<InboxRecordResult>;
+  markProcessed(eventId: string): Promise<void>;
+  /** Counts an attempt, keeps the error, schedules the next attempt (or marks dead past the limit). */
+  markFailed(eventId: string, error: string): Promise<void>;
+  /** Entries to (re)process now: never processed, or failed and due. Oldest first. */
+  pending(options?: { limit?: number; now?: Date }): Promise<InboxEntry[]>;
+  /**
+   * Optional unit of work: when present, the dispatcher runs the handlers and markProcessed
+   * inside it, so a store backed by a database can make the handlers' writes and the inbox mark
+   * one transaction. If `work` throws, nothing of it is kept and the dispatcher calls markFailed.
+   */
+  runProcessing?<T>(eventId: string, work: () => Promise<T>): Promise<T>;
+}
