@@ -1,0 +1,41 @@
+import { PartnerFieldError, PartnerLocalValidationError } from '../errors/partner.error';
+
+/**
+ * Small helpers shared by the validators. Every validator collects all problems first and throws
+ * once, so a caller sees every bad field of a request in one PartnerLocalValidationError.
+ */
+
+/** `metadata.color` for identifier-like keys, `metadata["a b"]` otherwise (keeps the path unambiguous). */
+export function keyPath(prefix: string, key: string): string {
+  return /^[A-Za-z_$][\w$]*$/.test(key) ? `${prefix}.${key}` : `${prefix}[${JSON.stringify(key)}]`;
+}
+
+/**
+ * Length in characters as the contract counts them ("1 to 40 characters"): Unicode code points,
+ * so an emoji counts once rather than as two UTF-16 units.
+ */
+export function charLength(value: string): number {
+  let n = 0;
+  for (const _ of value) n++;
+  return n;
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+export function describeType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
+}
+
+/** Throws the one local validation error when anything was collected. */
+export function throwIfAny(errors: PartnerFieldError[]): void {
+  if (errors.length > 0) throw new PartnerLocalValidationError(errors);
+}
+
+/** RFC 4122 shape, any version (spec 2.1 "string, uuid"; the server's own ids need not be v4). */
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
