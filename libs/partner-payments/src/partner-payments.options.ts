@@ -1,5 +1,21 @@
 import type { LoggerService } from '@nestjs/common';
 import type { PartnerInboxStore } from './webhooks/inbox.store';
+import type { PartnerHttpEvent } from './http/http.types';
+
+/** Receives request lifecycle events (no bodies, no secrets). Must not throw; errors are swallowed. */
+export type PartnerHttpEventListener = (event: PartnerHttpEvent) => void;
+
+/** Backoff between retries: exponential with jitter, between a floor and a cap. */
+export interface PartnerRetryOptions {
+  /** Delay before the first retry, doubled on each further retry (before jitter). Default 500. */
+  initialDelayMs?: number;
+  /** Cap on the computed delay. Default 8_000. */
+  maxDelayMs?: number;
+  /** Floor on the delay after jitter. Default 100. */
+  minDelayMs?: number;
+  /** A server Retry-After longer than this is cut to it. Default 30_000. */
+  maxRetryAfterMs?: number;
+}
 
 export type PartnerEnvironment = 'sandbox' | 'production';
 
@@ -61,6 +77,14 @@ export interface PartnerPaymentsModuleOptions {
   timeoutMs?: number;
   /** Retries after the first attempt, for retryable failures only. Default 2. */
   maxRetries?: number;
+  /** Backoff tuning. Defaults { initialDelayMs: 500, maxDelayMs: 8_000, minDelayMs: 100, maxRetryAfterMs: 30_000 }. */
+  retry?: PartnerRetryOptions;
+  /**
+   * Called for every attempt's request/response/network error, for logging and metrics
+   * (method, path, status, durationMs, attempt). Also available as PartnerHttpClient.events$.
+   * Default none.
+   */
+  onHttpEvent?: PartnerHttpEventListener;
   /** Refresh the bearer token when fewer than this many seconds remain. Default 300. */
   tokenRefreshSkewSeconds?: number;
   /** Client-side token bucket; `false` turns it off. Default { requestsPerSecond: 20, burst: 50 }. */

@@ -1,0 +1,153 @@
+import { Inject, Injectable, Optional, type LoggerService } from '@nestjs/common';
+import { PARTNER_LOGGER, PARTNER_RESOLVED_OPTIONS } from '../partner-payments.constants';
+import type { ResolvedPartnerOptions } from '../options.resolver';
+import { createPartnerApiError, createPartnerNetworkError } from '../errors/error.factory';
+import { PartnerApiError, PartnerAuthenticationError } from '../errors/partner-api.error';
+import { buildPartnerHeaders } from '../http/headers.builder';
+import { PartnerTransport } from '../http/partner.transport';
+import { computeBackoffMs, parseRetryAfter, shouldRetry } from '../http/retry.policy';
+import { systemClock, type Clock } from '../http/rate.limiter';
+
+/** spec 4.1: { message, data: { access_token, expires_in, token_type } }. */
+interface AuthResponseBody {
+  message?: string;
+  data?: { access_token?: unknown; expires_in?: unknown; token_type?: unknown };
+}
+
+interface CachedToken {
+  value: string;
+  expiresAt: number;
+  /** Refresh this long before expiry: the configured skew, but at most half the lifetime. */
+  skewMs: number;
+}
+
+export const TOKEN_CLOCK = Symbol('PARTNER_TOKEN_CLOCK');
+
+/**
+ * Bearer tokens (spec 5). One cached token; refreshed when fewer than tokenRefreshSkewSeconds remain;
+ * one in-flight POST /auth shared by every concurrent caller (DESIGN: the google-auth-library lesson).
+ */
+@Injectable()
+export class TokenManager {
+  private token: CachedToken | null = null;
+  private inflight: Promise<string> | null = null;
+  private readonly clock: Clock;
+
+  constructor(
+    private readonly transport: PartnerTransport,
+    @Inject(PARTNER_RESOLVED_OPTIONS) private readonly options: ResolvedPartnerOptions,
+    @Inject(PARTNER_LOGGER) private readonly logger: LoggerService,
+    @Optional() @Inject(TOKEN_CLOCK) clock?: Clock,
+  ) {
+    this.clock = clock ?? systemClock;
+  }
+
+  /** A token valid for at least the skew; authenticates (once, shared) when needed. */
+  async getToken(): Promise<string> {
+    const t = this.token;
+    if (t && t.expiresAt - this.clock.now() > t.skewMs) return t.value;
+    return this.refresh();
+  }
+
+  /** Forces a new token; concurrent callers share the same POST /auth. */
+  refresh(): Promise<string> {
+    if (!this.inflight) {
+      this.inflight = this.authenticate().finally(() => {
+        this.inflight = null;
+      });
+    }
+    return this.inflight;
+  }
+
+  /**
+   * Drops the cached token after a 401. With `staleToken`, only when it is still the cached one:
+   * a caller whose old token failed must not throw away the fresh token another caller just got.
+   */
+  invalidate(staleToken?: string): void {
+    if (staleToken === undefined || this.token?.value === staleToken) this.token = null;
+  }
+
+  /** When the cached token expires (ms since epoch), or null. For health checks; never the token. */
+  get expiresAt(): number | null {
+    return this.token?.expiresAt ?? null;
+  }
+
+  private async authenticate(): Promise<string> {
+    this.token = null;
+    const maxRetries = this.options.maxRetries;
+    for (let attempt = 1; ; attempt++) {
+      const res = await this.transport.send({
+        method: 'POST',
+        path: '/auth',
+        queryString: '',
+        // spec 4.1 / 5.3: x-api-key only, no bearer, no version, no idempotency key.
+        headers: buildPartnerHeaders({
+          apiKey: this.options.apiKey,
+          accessToken: null,
+          apiVersion: null,
+          idempotencyKey: null,
+          contentType: 'application/json',
+        }),
+        data: JSON.stringify({ client_id: this.options.clientId, password: this.options.password }),
+        timeoutMs: this.options.timeoutMs,
+        attempt,
+      });
+      const outcome =
+        res.kind === 'response'
+          ? { kind: 'response' as const, status: res.status, retryAfterMs: parseRetryAfter(res.headers['retry-after']) }
+          : { kind: 'network' as const, code: res.code };
+      if (res.kind === 'response' && res.status >= 200 && res.status < 300) {
+        this.transport.emit({ type: 'response', method: 'POST', path: '/auth', attempt, status: res.status, durationMs: res.durationMs, requestId: res.requestId, willRetry: false });
+        return this.store(res.data);
+      }
+      // POST /auth creates nothing, so replaying it is safe: treat it like a keyed write.
+      const decision = shouldRetry({ attempt, maxRetries, method: 'POST', hasIdempotencyKey: true, outcome });
+      const willRetry = decision.retry && !(res.kind === 'response' && res.status === 401);
+      this.transport.emit(
+        res.kind === 'response'
+          ? { type: 'response', method: 'POST', path: '/auth', attempt, status: res.status, durationMs: res.durationMs, requestId: res.requestId, willRetry }
+          : { type: 'network-error', method: 'POST', path: '/auth', attempt, errorCode: res.code, durationMs: res.durationMs, willRetry },
+      );
+      if (willRetry) {
+        await this.clock.sleep(computeBackoffMs(attempt, this.options.retry, decision.retryAfterMs));
+        continue;
+      }
+      const cause =
+        res.kind === 'response'
+          ? createPartnerApiError({ status: res.status, body: res.data, requestId: res.requestId, method: 'POST', path: '/auth' })
+          : createPartnerNetworkError({ errorCode: res.code, timedOut: res.timedOut, message: res.message, method: 'POST', path: '/auth', cause: res.cause });
+      throw this.authError(cause);
+    }
+  }
+
+  private authError(cause: PartnerApiError): PartnerAuthenticationError {
+    if (cause instanceof PartnerAuthenticationError) return cause;
+    this.logger.warn(`Partner authentication failed: ${cause.message}`);
+    return new PartnerAuthenticationError({
+      status: cause.status,
+      code: cause.status === null ? `auth_${cause.code}` : cause.code,
+      message: `Authentication failed: ${cause.message}`,
+      details: cause.details,
+      body: cause.body,
+      requestId: cause.requestId,
+      cause,
+    });
+  }
+
+  private store(body: unknown): string {
+    const b = (typeof body === 'object' && body !== null ? body : {}) as AuthResponseBody;
+    const accessToken = b.data?.access_token;
+    const expiresIn = Number(b.data?.expires_in);
+    if (typeof accessToken !== 'string' || accessToken === '') {
+      throw new PartnerAuthenticationError({ status: 200, code: 'invalid_auth_response', message: 'POST /auth answered without data.access_token' });
+    }
+    // provider-facts: documented 3600, seen 86400: read it. A missing value gets a cautious 5 minutes
+    // beyond the skew rather than an assumed hour.
+    const lifetimeS = Number.isFinite(expiresIn) && expiresIn > 0 ? expiresIn : this.options.tokenRefreshSkewSeconds + 300;
+    // A skew longer than the lifetime would make every call re-authenticate: keep half the lifetime usable.
+    const skewMs = Math.min(this.options.tokenRefreshSkewSeconds * 1000, (lifetimeS * 1000) / 2);
+    this.token = { value: accessToken, expiresAt: this.clock.now() + lifetimeS * 1000, skewMs };
+    this.logger.debug?.(`Partner token obtained, expires in ${lifetimeS} s`);
+    return accessToken;
+  }
+}

@@ -1,0 +1,69 @@
+import type FormData from 'form-data';
+
+export type PartnerHttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Which version rule applies to a call (spec 9, provider-facts "Base address and versions"). */
+export type PartnerApiArea = 'default' | 'rfis';
+
+export type PartnerQueryValue = string | number | boolean | null | undefined | ReadonlyArray<string | number>;
+export type PartnerQuery = Record<string, PartnerQueryValue>;
+
+export interface PartnerRequest {
+  method: PartnerHttpMethod;
+  /** Path relative to the API base, starting with '/', e.g. '/v1/payouts/abc'. Segments must be encoded by the caller (use encodePathSegment). */
+  path: string;
+  query?: PartnerQuery;
+  /** JSON body. Ignored when `multipart` is set. */
+  body?: unknown;
+  /** Extra headers. They cannot replace x-api-key, Authorization, X-Api-Version or Idempotency-Key. */
+  headers?: Record<string, string>;
+  /** Caller's key: always wins over the generated one. */
+  idempotencyKey?: string;
+  /** Per-call X-Api-Version; always sent when given. */
+  apiVersion?: string;
+  area?: PartnerApiArea;
+  /** Send X-Api-Version even when the account is pinned (spec 4.6: required on liquidation addresses). */
+  versionHeaderRequired?: boolean;
+  timeoutMs?: number;
+  maxRetries?: number;
+  /**
+   * Builds the multipart body for one attempt. A factory, because a streamed body can be sent once:
+   * a re-send (e.g. after a 401 re-auth) asks for a fresh one.
+   */
+  multipart?: () => FormData;
+}
+
+export interface PartnerResponseMeta {
+  status: number;
+  headers: Record<string, string>;
+  requestId: string | null;
+  /** The Idempotency-Key sent (same on every attempt), or null. */
+  idempotencyKey: string | null;
+  /** The X-Api-Version sent on the last attempt, or null when none was sent. */
+  apiVersion: string | null;
+  /** Attempts made, the successful one included (1 = no retry). */
+  attempts: number;
+}
+
+export interface PartnerResponse<T> {
+  data: T;
+  meta: PartnerResponseMeta;
+}
+
+/** A lifecycle event: one per attempt sent and one per outcome. Never bodies, headers or secrets. */
+export interface PartnerHttpEvent {
+  type: 'request' | 'response' | 'network-error';
+  method: string;
+  /** The path without the query string. */
+  path: string;
+  attempt: number;
+  /** HTTP status, for 'response'. */
+  status?: number;
+  /** Time from sending to the outcome, for 'response' and 'network-error'. */
+  durationMs?: number;
+  /** errno-like code, for 'network-error'. */
+  errorCode?: string;
+  requestId?: string | null;
+  /** Whether the outcome will be retried (set on outcomes). */
+  willRetry?: boolean;
+}

@@ -1,0 +1,128 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Observable } from 'rxjs';
+import { TokenManager } from '../auth/token.manager';
+import { createPartnerApiError, createPartnerNetworkError } from '../errors/error.factory';
+import type { PartnerApiError } from '../errors/partner-api.error';
+import type { ResolvedPartnerOptions } from '../options.resolver';
+import { PARTNER_RESOLVED_OPTIONS } from '../partner-payments.constants';
+import { ApiVersionState } from './api-version.state';
+import { buildPartnerHeaders, resolveVersionHeader } from './headers.builder';
+import type { PartnerHttpEvent, PartnerRequest, PartnerResponse } from './http.types';
+import { resolveIdempotencyKey } from './idempotency.policy';
+import { systemClock } from './rate.limiter';
+import { computeBackoffMs, parseRetryAfter, shouldRetry, type AttemptOutcome } from './retry.policy';
+import { PartnerTransport, type TransportResult } from './partner.transport';
+import { buildQueryString } from './url.util';
+
+/**
+ * Every authenticated call to the partner (spec 4 common headers, 5 auth, 9 versioning):
+ * headers, one Idempotency-Key per logical call, retries per the pure retry policy, one re-auth
+ * and re-send on a 401 (spec 5.7), typed errors (spec 7).
+ */
+@Injectable()
+export class PartnerHttpClient {
+  /** Lifecycle events of every attempt: method, path, status, durationMs, attempt. No bodies, no secrets. */
+  readonly events$: Observable<PartnerHttpEvent>;
+
+  constructor(
+    private readonly transport: PartnerTransport,
+    private readonly tokens: TokenManager,
+    private readonly versionState: ApiVersionState,
+    @Inject(PARTNER_RESOLVED_OPTIONS) private readonly options: ResolvedPartnerOptions,
+  ) {
+    this.events$ = transport.events$;
+  }
+
+  async request<T>(req: PartnerRequest): Promise<PartnerResponse<T>> {
+    const method = req.method.toUpperCase() as PartnerRequest['method'];
+    const path = `/${req.path.split('?')[0].replace(/^\/+/, '')}`;
+    const queryString = buildQueryString(req.query);
+    // Decided once, before the first attempt; the same key on every retry (DESIGN, stripe-php#637).
+    const idempotencyKey = resolveIdempotencyKey(method, path, req.idempotencyKey);
+    const maxRetries = req.maxRetries ?? this.options.maxRetries;
+    const timeoutMs = req.timeoutMs ?? this.options.timeoutMs;
+    let reauthenticated = false;
+    let failures = 0;
+    for (let attempt = 1; ; attempt++) {
+      const token = await this.tokens.getToken();
+      const apiVersion = resolveVersionHeader({
+        area: req.area ?? 'default',
+        perCallVersion: req.apiVersion,
+        versionHeaderRequired: req.versionHeaderRequired,
+        apiVersion: this.options.apiVersion,
+        rfiVersion: this.options.apiVersionOverrides.rfis,
+        sendVersionHeader: this.options.sendVersionHeader,
+        pinnedVersion: this.versionState.pinnedVersion,
+      });
+      let data: unknown;
+      let contentType: string | undefined;
+      if (req.multipart) {
+        const form = req.multipart();
+        data = form;
+        contentType = form.getHeaders()['content-type'] as string;
+      } else if (req.body !== undefined) {
+        data = JSON.stringify(req.body);
+        contentType = 'application/json';
+      }
+      const headers = buildPartnerHeaders({
+        apiKey: this.options.apiKey,
+        accessToken: token,
+        apiVersion,
+        idempotencyKey,
+        contentType,
+        extra: req.headers,
+      });
+      const res = await this.transport.send({ method, path, queryString, headers, data, timeoutMs, attempt });
+
+      if (res.kind === 'response' && res.status >= 200 && res.status < 300) {
+        this.emitOutcome(method, path, attempt, res, false);
+        return {
+          data: (res.data === '' ? null : res.data) as T,
+          meta: { status: res.status, headers: res.headers, requestId: res.requestId, idempotencyKey, apiVersion, attempts: attempt },
+        };
+      }
+      // spec 5.7: on a 401 re-authenticate and retry once; never loop. Does not use a retry.
+      if (res.kind === 'response' && res.status === 401 && !reauthenticated) {
+        reauthenticated = true;
+        this.emitOutcome(method, path, attempt, res, true);
+        this.tokens.invalidate(token);
+        continue;
+      }
+      failures++;
+      const outcome: AttemptOutcome =
+        res.kind === 'response'
+          ? { kind: 'response', status: res.status, retryAfterMs: parseRetryAfter(res.headers['retry-after']) }
+          : { kind: 'network', code: res.code };
+      const decision = shouldRetry({ attempt: failures, maxRetries, method, hasIdempotencyKey: idempotencyKey !== null, outcome });
+      this.emitOutcome(method, path, attempt, res, decision.retry);
+      if (decision.retry) {
+        await systemClock.sleep(computeBackoffMs(failures, this.options.retry, decision.retryAfterMs));
+        continue;
+      }
+      throw this.toError(res, method, path, idempotencyKey);
+    }
+  }
+
+  private toError(res: TransportResult, method: string, path: string, idempotencyKey: string | null): PartnerApiError {
+    if (res.kind === 'network') {
+      return createPartnerNetworkError({ errorCode: res.code, timedOut: res.timedOut, message: res.message, idempotencyKey, method, path, cause: res.cause });
+    }
+    return createPartnerApiError({
+      status: res.status,
+      body: res.data,
+      requestId: res.requestId,
+      idempotencyKey,
+      retryAfterMs: parseRetryAfter(res.headers['retry-after']),
+      method,
+      path,
+    });
+  }
+
+  private emitOutcome(method: string, path: string, attempt: number, res: TransportResult, willRetry: boolean): void {
+    this.transport.emit(
+      res.kind === 'response'
+        ? { type: 'response', method, path, attempt, status: res.status, durationMs: res.durationMs, requestId: res.requestId, willRetry }
+        : { type: 'network-error', method, path, attempt, errorCode: res.code, durationMs: res.durationMs, willRetry },
+    );
+  }
+}

@@ -1,0 +1,114 @@
+import { HttpService } from '@nestjs/axios';
+import { Inject, Injectable, type LoggerService } from '@nestjs/common';
+import { isAxiosError, type AxiosRequestConfig } from 'axios';
+import { Subject, type Observable } from 'rxjs';
+import { PARTNER_LOGGER, PARTNER_RESOLVED_OPTIONS } from '../partner-payments.constants';
+import type { ResolvedPartnerOptions } from '../options.resolver';
+import type { PartnerHttpEvent, PartnerHttpMethod } from './http.types';
+import { TokenBucketRateLimiter } from './rate.limiter';
+import { joinUrl } from './url.util';
+
+export interface TransportRequest {
+  method: PartnerHttpMethod;
+  /** Path without query, for events and logs. */
+  path: string;
+  /** Query string including '?', or ''. */
+  queryString: string;
+  headers: Record<string, string>;
+  data?: unknown;
+  timeoutMs: number;
+  attempt: number;
+}
+
+export type TransportResult =
+  | {
+      kind: 'response';
+      status: number;
+      headers: Record<string, string>;
+      data: unknown;
+      requestId: string | null;
+      durationMs: number;
+    }
+  | { kind: 'network'; code: string | undefined; timedOut: boolean; message: string; durationMs: number; cause: unknown };
+
+const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-correlation-id', 'x-amzn-requestid', 'x-trace-id'];
+
+export function pickRequestId(headers: Record<string, string>): string | null {
+  for (const h of REQUEST_ID_HEADERS) if (headers[h]) return headers[h];
+  return null;
+}
+
+/**
+ * One attempt over the wire, on the axios instance of @nestjs/axios's HttpService.
+ * Never throws for an HTTP status or a network failure: it reports them, the client decides.
+ * Shared by PartnerHttpClient and TokenManager so the rate limiter and the events see /auth too.
+ */
+@Injectable()
+export class PartnerTransport {
+  private readonly limiter: TokenBucketRateLimiter | null;
+  private readonly subject = new Subject<PartnerHttpEvent>();
+  /** Lifecycle events of every attempt (no bodies, no headers, no secrets). */
+  readonly events$: Observable<PartnerHttpEvent> = this.subject.asObservable();
+
+  constructor(
+    private readonly http: HttpService,
+    @Inject(PARTNER_RESOLVED_OPTIONS) private readonly options: ResolvedPartnerOptions,
+    @Inject(PARTNER_LOGGER) private readonly logger: LoggerService,
+  ) {
+    const rl = options.rateLimit;
+    this.limiter = rl === false ? null : new TokenBucketRateLimiter(rl.requestsPerSecond, rl.burst);
+  }
+
+  async send(req: TransportRequest): Promise<TransportResult> {
+    if (this.limiter) await this.limiter.acquire();
+    const url = `${joinUrl(this.options.apiBaseUrl, req.path)}${req.queryString}`;
+    const config: AxiosRequestConfig = {
+      method: req.method,
+      url,
+      headers: req.headers,
+      data: req.data,
+      timeout: req.timeoutMs,
+      // Statuses are the client's business; a 4xx/5xx must not throw inside axios.
+      validateStatus: () => true,
+      // Redirects would re-send x-api-key and the bearer token to wherever Location points.
+      maxRedirects: 0,
+      // Uploads stream up to 20 × 30 MB (spec 8); the per-file limits are checked before I/O.
+      maxBodyLength: Infinity,
+      maxContentLength: 64 * 1024 * 1024,
+      transitional: { clarifyTimeoutError: true, silentJSONParsing: true, forcedJSONParsing: true },
+    };
+    this.emit({ type: 'request', method: req.method, path: req.path, attempt: req.attempt });
+    const started = process.hrtime.bigint();
+    const elapsed = (): number => Number((process.hrtime.bigint() - started) / 1_000_000n);
+    try {
+      const res = await this.http.axiosRef.request<unknown>(config);
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(res.headers ?? {})) {
+        if (v !== undefined && v !== null) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
+      }
+      const requestId = pickRequestId(headers);
+      const durationMs = elapsed();
+      this.logger.debug?.(`${req.method} ${req.path} → ${res.status} in ${durationMs} ms (attempt ${req.attempt})`);
+      return { kind: 'response', status: res.status, headers, data: res.data, requestId, durationMs };
+    } catch (err: unknown) {
+      const durationMs = elapsed();
+      const code = isAxiosError(err) ? err.code : ((err as NodeJS.ErrnoException | undefined)?.code ?? undefined);
+      const timedOut = code === 'ETIMEDOUT' || code === 'ECONNABORTED';
+      const message = err instanceof Error ? err.message : String(err);
+      this.logger.debug?.(`${req.method} ${req.path} failed: ${code ?? 'error'} in ${durationMs} ms (attempt ${req.attempt})`);
+      return { kind: 'network', code, timedOut, message, durationMs, cause: err };
+    }
+  }
+
+  /** Called by the client once it knows whether the outcome is retried. */
+  emit(event: PartnerHttpEvent): void {
+    this.subject.next(event);
+    if (this.options.onHttpEvent) {
+      try {
+        this.options.onHttpEvent(event);
+      } catch {
+        // A listener's bug must not fail a payment call.
+      }
+    }
+  }
+}
