@@ -14,7 +14,7 @@ import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } f
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from 'pg';
+import { newPgClient } from './pg-client';
 
 export const DEFAULT_PG_BIN_DIR = '/usr/lib/postgresql/15/bin';
 
@@ -107,7 +107,7 @@ export async function startThrowawayPostgres(options: ThrowawayPostgresOptions =
     run(runAs, initdb, ['-D', dataDir, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
     const serverOpts = `-p ${port} -k ${socketDir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`;
     run(runAs, pgCtl, ['-D', dataDir, '-l', join(baseDir, 'server.log'), '-o', serverOpts, '-w', '-t', '60', 'start']);
-    const admin = new Client({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres' });
+    const admin = newPgClient({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres' });
     await admin.connect();
     try {
       await admin.query(`CREATE DATABASE "${database}"`);
@@ -124,7 +124,7 @@ export async function startThrowawayPostgres(options: ThrowawayPostgresOptions =
 /** Creates one more empty database on a running throwaway cluster (one per suite keeps them apart). */
 export async function createDatabase(baseUrl: string, name: string): Promise<string> {
   const url = new URL(baseUrl);
-  const admin = new Client({ connectionString: baseUrl });
+  const admin = newPgClient({ connectionString: baseUrl });
   await admin.connect();
   try {
     await admin.query(`DROP DATABASE IF EXISTS "${name}"`);

@@ -1,11 +1,11 @@
-import { Client } from 'pg';
+import { newPgClient } from '../../scripts/pg-client';
 import { freshPostgresUrl } from '../setup/postgres.helper';
 
 describe('throwaway PostgreSQL (globalSetup)', () => {
   it('serves a PostgreSQL 15 database on 127.0.0.1 that accepts writes', async () => {
     const url = await freshPostgresUrl('smoke');
     expect(new URL(url).hostname).toBe('127.0.0.1');
-    const client = new Client({ connectionString: url });
+    const client = newPgClient({ connectionString: url });
     await client.connect();
     try {
       const version = await client.query<{ server_version: string }>('SHOW server_version');

@@ -1,0 +1,48 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { DataSourceOptions } from 'typeorm';
+import { ENTITIES } from './entities';
+import { MIGRATIONS } from './migrations';
+import type { ParsedDatabaseUrl } from './database-url.parser';
+
+export interface DataSourceExtras {
+  /** Log SQL (debugging only). Default false. */
+  logging?: boolean;
+  /** SQLite: how long a writer waits for another process's lock before SQLITE_BUSY. Default 5000 ms. */
+  busyTimeoutMs?: number;
+  /** PostgreSQL pool size. Default 10. */
+  poolSize?: number;
+}
+
+/**
+ * TypeORM 1.x options for either database. Migrations run at initialize(); `synchronize` stays
+ * off: the checked-in migrations are the schema.
+ */
+export function buildDataSourceOptions(db: ParsedDatabaseUrl, extras: DataSourceExtras = {}): DataSourceOptions {
+  const common = {
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    migrationsRun: true,
+    migrationsTransactionMode: 'each' as const,
+    synchronize: false,
+    logging: extras.logging ?? false,
+  };
+  if (db.kind === 'postgres') {
+    return { ...common, type: 'postgres', url: db.url, poolSize: extras.poolSize ?? 10 };
+  }
+  if (db.path !== ':memory:') mkdirSync(dirname(db.path), { recursive: true });
+  return {
+    ...common,
+    type: 'better-sqlite3',
+    database: db.path,
+    // WAL: readers do not block the writer; the busy timeout covers a second process on the file.
+    enableWAL: true,
+    timeout: extras.busyTimeoutMs ?? 5000,
+    prepareDatabase: (raw: { pragma(sql: string): unknown }) => {
+      // FULL, not NORMAL: with WAL, NORMAL may lose the last commits on power loss, and an inbox
+      // row we acknowledged must survive (spec 6.1.4: no redelivery).
+      raw.pragma('synchronous = FULL');
+      raw.pragma('foreign_keys = ON');
+    },
+  };
+}

@@ -1,0 +1,46 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+export type PayoutRequestState = 'pending' | 'created' | 'rejected';
+
+/**
+ * The Idempotency-Key of POST /payouts, stored BEFORE the partner is called. A retry after a crash
+ * finds the row and calls the partner again with the same key, and the partner answers with the
+ * original payout instead of creating a second one (provider-facts: "Replaying an
+ * Idempotency-Key returns the original result").
+ */
+@Entity({ name: 'payout_requests' })
+export class PayoutRequestEntity {
+  @PrimaryColumn({ name: 'idempotency_key', type: 'varchar', length: 64 })
+  idempotencyKey!: string;
+
+  /** sha256 of the canonical request: the same key with another body is refused. */
+  @Column({ name: 'fingerprint', type: 'varchar', length: 64 })
+  fingerprint!: string;
+
+  @Column({ name: 'virtual_account_id', type: 'varchar', length: 64 })
+  virtualAccountId!: string;
+
+  @Column({ name: 'recipient_id', type: 'varchar', length: 64 })
+  recipientId!: string;
+
+  @Column({ name: 'amount', type: 'varchar', length: 32 })
+  amount!: string;
+
+  @Column({ name: 'currency', type: 'varchar', length: 8 })
+  currency!: string;
+
+  @Column({ name: 'state', type: 'varchar', length: 16 })
+  state!: PayoutRequestState;
+
+  @Column({ name: 'payout_id', type: 'varchar', length: 64, nullable: true })
+  payoutId!: string | null;
+
+  @Column({ name: 'last_error', type: 'text', nullable: true })
+  lastError!: string | null;
+
+  @Column({ name: 'created_at', type: Date })
+  createdAt!: Date;
+
+  @Column({ name: 'updated_at', type: Date })
+  updatedAt!: Date;
+}

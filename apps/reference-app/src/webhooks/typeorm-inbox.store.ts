@@ -1,0 +1,160 @@
+import type {
+  InboxEntry,
+  InboxEventInput,
+  InboxRecordResult,
+  PartnerInboxStore,
+} from '@partner-payments/nestjs';
+import { Brackets } from 'typeorm';
+import { WebhookInboxEntity } from '../database/entities';
+import { placeholders, timestampParam } from '../database/sql-dialect';
+import type { UnitOfWork } from '../database/unit-of-work';
+import { DEFAULT_INBOX_RETRY, decideInboxRetry, type InboxRetryOptions } from './inbox-retry.policy';
+
+export interface TypeOrmInboxStoreOptions {
+  retry?: Partial<InboxRetryOptions>;
+  /** Longest last_error kept, in characters. Default 2000. */
+  maxErrorLength?: number;
+  clock?: () => Date;
+}
+
+/** pending() options: the library's, plus how old a never-processed entry must be to be picked up. */
+export interface InboxPendingOptions {
+  limit?: number;
+  now?: Date;
+  /**
+   * Skip 'pending' entries younger than this: they are most likely being processed right now by
+   * the delivery that recorded them. Default 0. The redelivery job passes a grace period.
+   */
+  minAgeMs?: number;
+}
+
+/**
+ * The webhook inbox on the app's database (SQLite or PostgreSQL), implementing the library's
+ * PartnerInboxStore (issue: Webhooks). The row is written before the 2xx; the projection
+ * handlers and markProcessed run in ONE transaction (runProcessing), so a crash leaves either
+ * both or neither.
+ */
+export class TypeOrmInboxStore implements PartnerInboxStore {
+  private readonly retry: InboxRetryOptions;
+  private readonly maxErrorLength: number;
+  private readonly clock: () => Date;
+
+  constructor(
+    private readonly uow: UnitOfWork,
+    options: TypeOrmInboxStoreOptions = {},
+  ) {
+    this.retry = { ...DEFAULT_INBOX_RETRY, ...options.retry };
+    this.maxErrorLength = options.maxErrorLength ?? 2000;
+    this.clock = options.clock ?? (() => new Date());
+  }
+
+  /**
+   * Insert-or-ignore on the primary key: of two racing deliveries exactly one gets 'new' (spec
+   * 6.1.4: de-duplicate on data.event_id). Same SQL on both databases (SQLite >= 3.35).
+   */
+  async record(event: InboxEventInput): Promise<InboxRecordResult> {
+    const kind = this.uow.kind;
+    const p = placeholders(kind, 5);
+    const sql =
+      `INSERT INTO webhook_inbox (event_id, event_name, envelope, raw_body, received_at, state, attempts) ` +
+      `VALUES (${p.join(', ')}, 'pending', 0) ON CONFLICT (event_id) DO NOTHING RETURNING event_id`;
+    const params = [event.eventId, event.name, event.envelope, event.rawBody, timestampParam(kind, event.receivedAt)];
+    const rows: unknown[] = await this.uow.run((m) => m.query(sql, params));
+    return rows.length === 1 ? 'new' : 'duplicate';
+  }
+
+  /**
+   * Opens the transaction the handlers and markProcessed share. On PostgreSQL the inbox row is
+   * locked first (FOR UPDATE), so a redelivery racing the original processing waits instead of
+   * running the handlers side by side.
+   */
+  async runProcessing<T>(eventId: string, work: () => Promise<T>): Promise<T> {
+    return this.uow.transaction(async (manager) => {
+      if (this.uow.kind === 'postgres') {
+        await manager.query('SELECT event_id FROM webhook_inbox WHERE event_id = $1 FOR UPDATE', [eventId]);
+      }
+      return work();
+    });
+  }
+
+  async markProcessed(eventId: string): Promise<void> {
+    const now = this.clock();
+    await this.uow.run((m) =>
+      m
+        .createQueryBuilder()
+        .update(WebhookInboxEntity)
+        .set({ state: 'processed', processedAt: now, nextAttemptAt: null, attempts: () => 'attempts + 1' })
+        .where('event_id = :eventId', { eventId })
+        .execute(),
+    );
+  }
+
+  async markFailed(eventId: string, error: string): Promise<void> {
+    const now = this.clock();
+    await this.uow.transaction(async (m) => {
+      const row = await m.findOne(WebhookInboxEntity, { where: { eventId } });
+      if (!row) return;
+      const attempts = row.attempts + 1;
+      const decision = decideInboxRetry(attempts, now, this.retry);
+      await m.update(
+        WebhookInboxEntity,
+        { eventId },
+        {
+          attempts,
+          state: decision.state,
+          nextAttemptAt: decision.nextAttemptAt,
+          lastError: error.slice(0, this.maxErrorLength),
+        },
+      );
+    });
+  }
+
+  /** Never processed (and old enough), or failed and due; oldest received first. */
+  async pending(options: InboxPendingOptions = {}): Promise<InboxEntry[]> {
+    const now = options.now ?? this.clock();
+    const youngest = new Date(now.getTime() - (options.minAgeMs ?? 0));
+    const rows = await this.uow.run((m) =>
+      m
+        .createQueryBuilder(WebhookInboxEntity, 'i')
+        .where(
+          new Brackets((w) => {
+            w.where('i.state = :pending AND i.received_at <= :youngest', { pending: 'pending', youngest });
+            w.orWhere('i.state = :failed AND i.next_attempt_at <= :now', { failed: 'failed', now });
+          }),
+        )
+        .orderBy('i.received_at', 'ASC')
+        .addOrderBy('i.event_id', 'ASC')
+        .limit(options.limit ?? 100)
+        .getMany(),
+    );
+    return rows.map(toEntry);
+  }
+
+  /** For the health endpoint and operators: entries per state. */
+  async countByState(): Promise<Record<string, number>> {
+    const rows: Array<{ state: string; n: string | number }> = await this.uow.run((m) =>
+      m.createQueryBuilder(WebhookInboxEntity, 'i').select('i.state', 'state').addSelect('COUNT(*)', 'n').groupBy('i.state').getRawMany(),
+    );
+    return Object.fromEntries(rows.map((r) => [r.state, Number(r.n)]));
+  }
+
+  async get(eventId: string): Promise<InboxEntry | null> {
+    const row = await this.uow.run((m) => m.findOne(WebhookInboxEntity, { where: { eventId } }));
+    return row ? toEntry(row) : null;
+  }
+}
+
+function toEntry(row: WebhookInboxEntity): InboxEntry {
+  return {
+    eventId: row.eventId,
+    name: row.eventName,
+    envelope: row.envelope,
+    rawBody: row.rawBody,
+    receivedAt: row.receivedAt,
+    state: row.state,
+    attempts: row.attempts,
+    lastError: row.lastError,
+    processedAt: row.processedAt,
+    nextAttemptAt: row.nextAttemptAt,
+  };
+}

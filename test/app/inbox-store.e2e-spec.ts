@@ -1,0 +1,103 @@
+import type { InboxEventInput } from '@partner-payments/nestjs';
+import { PayoutEntity, WebhookInboxEntity } from '../../apps/reference-app/src/database/entities';
+import { TypeOrmInboxStore } from '../../apps/reference-app/src/webhooks/typeorm-inbox.store';
+import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../setup/test-database.helper';
+
+const t0 = new Date('2026-11-22T07:00:00.000Z');
+const event = (eventId: string, receivedAt = t0): InboxEventInput => ({
+  eventId,
+  name: 'payout.completed',
+  envelope: 'flat',
+  rawBody: `{"event":"payout.completed","data":{"event_id":"${eventId}"}}`,
+  receivedAt,
+});
+
+describe.each(DATABASE_KINDS)('TypeOrmInboxStore on %s', (kind) => {
+  let db: TestDatabase;
+  let clock: Date;
+  let store: TypeOrmInboxStore;
+
+  beforeAll(async () => {
+    db = await openTestDatabase(kind, 'inbox');
+  });
+  afterAll(async () => db?.close());
+  beforeEach(async () => {
+    await db.dataSource.getRepository(WebhookInboxEntity).clear();
+    await db.dataSource.getRepository(PayoutEntity).clear();
+    clock = t0;
+    store = new TypeOrmInboxStore(db.uow, { retry: { maxAttempts: 3, baseDelayMs: 1000, maxDelayMs: 60_000 }, clock: () => clock });
+  });
+
+  it('records an event once and reports the second delivery as a duplicate, keeping the raw body', async () => {
+    expect(await store.record(event('e1'))).toBe('new');
+    expect(await store.record({ ...event('e1'), rawBody: 'other' })).toBe('duplicate');
+    const entry = await store.get('e1');
+    expect(entry).toMatchObject({ eventId: 'e1', state: 'pending', attempts: 0, name: 'payout.completed' });
+    expect(entry?.rawBody).toContain('"event_id":"e1"');
+    expect(entry?.receivedAt.toISOString()).toBe(t0.toISOString());
+  });
+
+  it('lets exactly one of 25 racing deliveries (from two connections) store the event', async () => {
+    const other = await db.openAnother();
+    const otherStore = new TypeOrmInboxStore(other.uow);
+    const results = await Promise.all(
+      Array.from({ length: 25 }, (_, i) => (i % 2 ? otherStore : store).record(event('race'))),
+    );
+    expect(results.filter((r) => r === 'new')).toHaveLength(1);
+    expect(await db.dataSource.getRepository(WebhookInboxEntity).countBy({ eventId: 'race' })).toBe(1);
+  });
+
+  it('commits handler writes and the processed mark together', async () => {
+    await store.record(event('e2'));
+    await store.runProcessing('e2', async () => {
+      const m = db.uow.currentTransaction();
+      expect(m).toBeDefined();
+      await m!.insert(PayoutEntity, payoutRow('p-commit'));
+      await store.markProcessed('e2');
+    });
+    expect(await db.dataSource.getRepository(PayoutEntity).countBy({ payoutId: 'p-commit' })).toBe(1);
+    expect(await store.get('e2')).toMatchObject({ state: 'processed', attempts: 1 });
+    expect(await store.pending({ now: clock })).toEqual([]);
+  });
+
+  it('keeps nothing of a failed unit of work: no handler write, entry still pending', async () => {
+    await store.record(event('e3'));
+    await expect(
+      store.runProcessing('e3', async () => {
+        await db.uow.run((m) => m.insert(PayoutEntity, payoutRow('p-rollback')));
+        await store.markProcessed('e3');
+        throw new Error('handler exploded after writing');
+      }),
+    ).rejects.toThrow('handler exploded');
+    expect(await db.dataSource.getRepository(PayoutEntity).countBy({ payoutId: 'p-rollback' })).toBe(0);
+    expect((await store.get('e3'))?.state).toBe('pending');
+  });
+
+  it('backs off failed entries, then leaves them dead at the limit', async () => {
+    await store.record(event('e4'));
+    await store.markFailed('e4', 'boom 1');
+    expect(await store.get('e4')).toMatchObject({ state: 'failed', attempts: 1, lastError: 'boom 1' });
+    expect((await store.pending({ now: clock })).map((e) => e.eventId)).toEqual([]);
+    clock = new Date(t0.getTime() + 1000);
+    expect((await store.pending({ now: clock })).map((e) => e.eventId)).toEqual(['e4']);
+    await store.markFailed('e4', 'boom 2');
+    expect((await store.get('e4'))?.nextAttemptAt?.toISOString()).toBe(new Date(clock.getTime() + 2000).toISOString());
+    await store.markFailed('e4', 'boom 3');
+    expect(await store.get('e4')).toMatchObject({ state: 'dead', attempts: 3, nextAttemptAt: null, lastError: 'boom 3' });
+    expect(await store.pending({ now: new Date(t0.getTime() + 86_400_000) })).toEqual([]);
+    expect(await store.countByState()).toEqual({ dead: 1 });
+  });
+
+  it('lists pending entries oldest first and skips ones younger than minAgeMs', async () => {
+    await store.record(event('late', new Date(t0.getTime() + 5000)));
+    await store.record(event('early', t0));
+    const now = new Date(t0.getTime() + 6000);
+    expect((await store.pending({ now })).map((e) => e.eventId)).toEqual(['early', 'late']);
+    expect((await store.pending({ now, minAgeMs: 3000 })).map((e) => e.eventId)).toEqual(['early']);
+    expect((await store.pending({ now, limit: 1 })).map((e) => e.eventId)).toEqual(['early']);
+  });
+});
+
+function payoutRow(payoutId: string): Partial<PayoutEntity> {
+  return { payoutId, status: 'PENDING', lastSource: 'webhook', createdAt: t0, updatedAt: t0, version: 1, checkFailures: 0 };
+}
