@@ -5,7 +5,7 @@
  */
 
 /** A string union that still accepts values the contract does not name yet (without losing autocompletion). */
-export type OpenString<T extends string> = T | (string & Record<never, never>);
+type OpenString<T extends string> = T | (string & Record<never, never>);
 
 /** spec 2.1: answer_type enum, in the order the contract lists it. */
 export const RFI_ANSWER_TYPES = [
@@ -50,7 +50,8 @@ export interface RfiDateAnswerSpec extends RfiAnswerSpecBase {
 
 export type RfiChoiceScalar = string | number | boolean;
 /** options[] entries: plain values, or objects carrying the value (tolerated, shape not shown). */
-export type RfiChoiceOption = RfiChoiceScalar | { value: RfiChoiceScalar; label?: string; [key: string]: unknown };
+export type RfiChoiceOption =
+  RfiChoiceScalar | { value: RfiChoiceScalar; label?: string; [key: string]: unknown };
 
 /** choice: options (spec 2.1). */
 export interface RfiChoiceAnswerSpec extends RfiAnswerSpecBase {

@@ -29,3 +29,22 @@ describe('checkIdentifierFormat', () => {
     expect(checkIdentifierFormat('bad', 'iban')).toBeUndefined();
   });
 });
+
+describe('identifier formats (provider-facts "RFIs")', () => {
+  it.each([
+    ['ein', '12-3456789', '123-456789'],
+    ['ein', '123456789', '12345678'],
+    ['ssn', '123-45-6789', '123-456-789'],
+    ['ssn', '123456789', '12345-6789'],
+    ['email', 'a.b@example.com', 'a@b'],
+    ['e164', '+14155550100', '4155550100'],
+    ['e164', '+442071234567', '+04155550100'],
+    ['url', 'https://example.com/x?y=1', 'ftp://example.com'],
+    ['url', 'http://localhost:3000', ' https://example.com'],
+    ['country_alpha3', 'USA', 'US'],
+    ['country_alpha3', 'deu', 'U5A'],
+  ])('%s: %s passes, %s fails', (format, good, bad) => {
+    expect(checkIdentifierFormat(good, format)).toBeUndefined();
+    expect(checkIdentifierFormat(bad, format)).toMatch(/^must be/);
+  });
+});

@@ -14,13 +14,16 @@ const IDENTIFIER_CHECKS: Record<RfiIdentifierFormat, FormatCheck> = {
   // US EIN: 9 digits, usually written NN-NNNNNNN.
   ein: (v) => (/^\d{2}-?\d{7}$/.test(v) ? undefined : 'must be an EIN (9 digits, e.g. 12-3456789)'),
   // US SSN: 9 digits, usually written NNN-NN-NNNN. Only the shape is checked (sandbox data uses test numbers).
-  ssn: (v) => (/^(\d{3}-\d{2}-\d{4}|\d{9})$/.test(v) ? undefined : 'must be an SSN (9 digits, e.g. 123-45-6789)'),
+  ssn: (v) =>
+    /^(\d{3}-\d{2}-\d{4}|\d{9})$/.test(v) ? undefined : 'must be an SSN (9 digits, e.g. 123-45-6789)',
   email: (v) => (/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v) ? undefined : 'must be an email address'),
   // ITU-T E.164: +, then 2 to 15 digits, no leading zero in the country code.
-  e164: (v) => (/^\+[1-9]\d{1,14}$/.test(v) ? undefined : 'must be an E.164 phone number (e.g. +14155550100)'),
+  e164: (v) =>
+    /^\+[1-9]\d{1,14}$/.test(v) ? undefined : 'must be an E.164 phone number (e.g. +14155550100)',
   url: (v) => (isHttpUrl(v) ? undefined : 'must be an absolute http(s) URL'),
   // ISO 3166-1 alpha-3: three letters. The code list itself is not checked (it changes; the server owns it).
-  country_alpha3: (v) => (/^[A-Za-z]{3}$/.test(v) ? undefined : 'must be an ISO 3166-1 alpha-3 country code (e.g. USA)'),
+  country_alpha3: (v) =>
+    /^[A-Za-z]{3}$/.test(v) ? undefined : 'must be an ISO 3166-1 alpha-3 country code (e.g. USA)',
 };
 
 function isHttpUrl(value: string): boolean {

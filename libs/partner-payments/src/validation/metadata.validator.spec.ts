@@ -96,7 +96,9 @@ describe('validateMetadata (spec 2.5 / 8)', () => {
 
   it('collectMetadataErrors returns [] for valid input without throwing', () => {
     expect(collectMetadataErrors({ a: 'b' })).toEqual([]);
-    expect(collectMetadataErrors({ a: 1 }, 'm')).toEqual([{ field: 'm.a', message: 'value must be a string (got number)' }]);
+    expect(collectMetadataErrors({ a: 1 }, 'm')).toEqual([
+      { field: 'm.a', message: 'value must be a string (got number)' },
+    ]);
   });
 });
 
@@ -121,7 +123,9 @@ describe('metadataFilterToQueryParams', () => {
       ['metadata[color]', 'blue'],
       ['metadata[order id]', 'a&b'],
     ]);
-    expect(new URLSearchParams(pairs).toString()).toBe('metadata%5Bcolor%5D=blue&metadata%5Border+id%5D=a%26b');
+    expect(new URLSearchParams(pairs).toString()).toBe(
+      'metadata%5Bcolor%5D=blue&metadata%5Border+id%5D=a%26b',
+    );
   });
 
   it('returns nothing for no filter and validates before serialising', () => {

@@ -28,7 +28,12 @@ function keyErrors(key: string, prefix: string): PartnerFieldError[] {
 /** Every problem with a metadata map, without throwing (for callers combining several checks). */
 export function collectMetadataErrors(metadata: unknown, fieldPrefix = 'metadata'): PartnerFieldError[] {
   if (!isPlainObject(metadata)) {
-    return [{ field: fieldPrefix, message: `must be an object of string to string (got ${describeType(metadata)})` }];
+    return [
+      {
+        field: fieldPrefix,
+        message: `must be an object of string to string (got ${describeType(metadata)})`,
+      },
+    ];
   }
   const errors: PartnerFieldError[] = [];
   const keys = Object.keys(metadata);
@@ -58,20 +63,28 @@ export function collectMetadataErrors(metadata: unknown, fieldPrefix = 'metadata
  * Throws PartnerLocalValidationError naming every bad entry (e.g. `metadata.color`,
  * `metadata["a[b]"]`). `fieldPrefix` lets a caller name nested maps (`recipient.metadata`).
  */
-export function validateMetadata(metadata: unknown, fieldPrefix = 'metadata'): asserts metadata is PartnerMetadata {
+export function validateMetadata(
+  metadata: unknown,
+  fieldPrefix = 'metadata',
+): asserts metadata is PartnerMetadata {
   throwIfAny(collectMetadataErrors(metadata, fieldPrefix));
 }
 
 /** spec 4.4: the recipients list filter. Same key rule; values strings. No entry-count limit is stated. */
 export function collectMetadataFilterErrors(filter: unknown, fieldPrefix = 'metadata'): PartnerFieldError[] {
   if (!isPlainObject(filter)) {
-    return [{ field: fieldPrefix, message: `must be an object of string to string (got ${describeType(filter)})` }];
+    return [
+      { field: fieldPrefix, message: `must be an object of string to string (got ${describeType(filter)})` },
+    ];
   }
   const errors: PartnerFieldError[] = [];
   for (const [key, value] of Object.entries(filter)) {
     errors.push(...keyErrors(key, fieldPrefix));
     if (typeof value !== 'string') {
-      errors.push({ field: keyPath(fieldPrefix, key), message: `value must be a string (got ${describeType(value)})` });
+      errors.push({
+        field: keyPath(fieldPrefix, key),
+        message: `value must be a string (got ${describeType(value)})`,
+      });
     }
   }
   return errors;
@@ -89,7 +102,9 @@ export function validateMetadataFilter(
  * list of pairs so callers can feed URLSearchParams or axios `params` without re-encoding keys.
  * Encoding of keys and values is left to URLSearchParams / axios (both percent-encode).
  */
-export function metadataFilterToQueryParams(filter: PartnerMetadataFilter | undefined): Array<[string, string]> {
+export function metadataFilterToQueryParams(
+  filter: PartnerMetadataFilter | undefined,
+): Array<[string, string]> {
   if (filter === undefined) return [];
   validateMetadataFilter(filter);
   return Object.entries(filter).map(([key, value]): [string, string] => [`metadata[${key}]`, value]);

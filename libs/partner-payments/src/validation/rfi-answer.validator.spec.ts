@@ -8,7 +8,10 @@ function uuid(): string {
   return `00000000-0000-4000-8000-${String(seq).padStart(12, '0')}`;
 }
 
-function item<T extends RfiAnswerType>(answer_type: T, answer_spec: RfiAnswerSpecByType[T] = {}): RfiItemOf<T> {
+function item<T extends RfiAnswerType>(
+  answer_type: T,
+  answer_spec: RfiAnswerSpecByType[T] = {},
+): RfiItemOf<T> {
   return {
     item_id: uuid(),
     ordinal: 1,
@@ -43,7 +46,9 @@ function check(it: RfiItem, answer_value: unknown, now?: Date): string[] {
 
 describe('validateRfiAnswers: request shape (spec 4.3)', () => {
   it('refuses an empty array and non-arrays', () => {
-    expect(errorsOf(() => validateRfiAnswers([]))).toEqual([{ field: 'items', message: 'must name at least one item (spec 4.3)' }]);
+    expect(errorsOf(() => validateRfiAnswers([]))).toEqual([
+      { field: 'items', message: 'must name at least one item (spec 4.3)' },
+    ]);
     expect(errorsOf(() => validateRfiAnswers({ item_id: uuid() }))[0].field).toBe('items');
   });
 
@@ -75,8 +80,14 @@ describe('validateRfiAnswers: request shape (spec 4.3)', () => {
       { field: 'items[0].item_id', message: 'must be a uuid' },
       { field: 'items[2]', message: 'must be an object { item_id, answer_value } (got string)' },
       { field: 'items[3].item_id', message: 'duplicate of items[1].item_id' },
-      { field: 'items[4].answer_value', message: 'must be a string, a finite number or a boolean (got null)' },
-      { field: 'items[5].answer_value', message: 'must be a string, a finite number or a boolean (got object)' },
+      {
+        field: 'items[4].answer_value',
+        message: 'must be a string, a finite number or a boolean (got null)',
+      },
+      {
+        field: 'items[5].answer_value',
+        message: 'must be a string, a finite number or a boolean (got object)',
+      },
       { field: 'items[6].answer_value', message: 'must be a string, a finite number or a boolean (got NaN)' },
       { field: 'items[7].item_id', message: 'must be a uuid' },
     ]);
@@ -94,7 +105,9 @@ describe('validateRfiAnswers: request shape (spec 4.3)', () => {
         [text, doc],
       ),
     );
-    expect(errs).toEqual([{ field: 'items[1].item_id', message: 'is a document item: upload files instead (spec 4.3 rule 2)' }]);
+    expect(errs).toEqual([
+      { field: 'items[1].item_id', message: 'is a document item: upload files instead (spec 4.3 rule 2)' },
+    ]);
   });
 });
 
@@ -111,7 +124,9 @@ describe('validateRfiAnswers: answer_type and answer_spec of known items', () =>
   });
 
   it('text with a known format applies it; a bad spec key is ignored', () => {
-    expect(check(item('text_short', { format: 'email' }), 'not-an-email')).toEqual(['must be an email address']);
+    expect(check(item('text_short', { format: 'email' }), 'not-an-email')).toEqual([
+      'must be an email address',
+    ]);
     expect(check(item('text_short', { format: 'free' }), 'anything')).toEqual([]);
     expect(check(item('text_short', { max_length: '2' as unknown as number }), 'abc')).toEqual([]);
   });
@@ -123,7 +138,9 @@ describe('validateRfiAnswers: answer_type and answer_spec of known items', () =>
     expect(check(n, -1)).toEqual(['must be at least 0']);
     expect(check(n, 100.5)).toEqual(['must be at most 100']);
     expect(check(n, '50')).toEqual(['must be a number for this item (got string)']);
-    expect(collectRfiAnswerErrors([{ item_id: n.item_id, answer_value: Infinity }], [n])[0].field).toBe('items[0].answer_value');
+    expect(collectRfiAnswerErrors([{ item_id: n.item_id, answer_value: Infinity }], [n])[0].field).toBe(
+      'items[0].answer_value',
+    );
   });
 
   it('boolean: only true/false', () => {
@@ -137,7 +154,14 @@ describe('validateRfiAnswers: answer_type and answer_spec of known items', () =>
   it('date: real calendar date yyyy-mm-dd', () => {
     const d = item('date');
     expect(check(d, '2024-02-29')).toEqual([]);
-    for (const bad of ['2023-02-29', '2024-13-01', '2024-04-31', '2024-1-05', '05/01/2024', '2024-01-01T00:00:00Z']) {
+    for (const bad of [
+      '2023-02-29',
+      '2024-13-01',
+      '2024-04-31',
+      '2024-1-05',
+      '05/01/2024',
+      '2024-01-01T00:00:00Z',
+    ]) {
       expect(check(d, bad)).toEqual(['must be a calendar date yyyy-mm-dd']);
     }
     expect(check(d, 20240101)).toEqual(['must be a date string yyyy-mm-dd for this item (got number)']);
@@ -164,27 +188,16 @@ describe('validateRfiAnswers: answer_type and answer_spec of known items', () =>
     expect(check(item('choice'), 'anything')).toEqual([]);
   });
 
-  it.each([
-    ['ein', '12-3456789', '123-456789'],
-    ['ein', '123456789', '12345678'],
-    ['ssn', '123-45-6789', '123-456-789'],
-    ['ssn', '123456789', '12345-6789'],
-    ['email', 'a.b@example.com', 'a@b'],
-    ['e164', '+14155550100', '4155550100'],
-    ['e164', '+442071234567', '+04155550100'],
-    ['url', 'https://example.com/x?y=1', 'ftp://example.com'],
-    ['url', 'http://localhost:3000', ' https://example.com'],
-    ['country_alpha3', 'USA', 'US'],
-    ['country_alpha3', 'deu', 'U5A'],
-  ])('identifier format %s: %s passes, %s fails', (format, good, bad) => {
-    const id = item('identifier', { format });
-    expect(check(id, good)).toEqual([]);
-    expect(check(id, bad)).toHaveLength(1);
-    expect(check(id, bad)[0]).toMatch(/^must be/);
+  it('identifier: the format is applied (full format table in answer-format.validator.spec.ts)', () => {
+    const id = item('identifier', { format: 'e164' });
+    expect(check(id, '+14155550100')).toEqual([]);
+    expect(check(id, '4155550100')).toEqual(['must be an E.164 phone number (e.g. +14155550100)']);
   });
 
   it('identifier: string required; unknown format is shape-only', () => {
-    expect(check(item('identifier', { format: 'ssn' }), 123456789)).toEqual(['must be a string for this item (got number)']);
+    expect(check(item('identifier', { format: 'ssn' }), 123456789)).toEqual([
+      'must be a string for this item (got number)',
+    ]);
     expect(check(item('identifier', { format: 'lei' }), 'whatever')).toEqual([]);
   });
 
@@ -195,7 +208,10 @@ describe('validateRfiAnswers: answer_type and answer_spec of known items', () =>
   });
 
   it('an answer_type this version does not know only gets the shape check', () => {
-    const future = { ...item('text_short', { max_length: 1 }), answer_type: 'signature' } as unknown as RfiItem;
+    const future = {
+      ...item('text_short', { max_length: 1 }),
+      answer_type: 'signature',
+    } as unknown as RfiItem;
     expect(check(future, 'long answer')).toEqual([]);
   });
 

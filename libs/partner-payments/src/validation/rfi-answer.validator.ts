@@ -35,7 +35,11 @@ function mustBe(kind: string, value: unknown): string {
  * Checks one answer against a known item's answer_type and answer_spec; returns messages (empty when
  * the answer fits). Keys of answer_spec with an unexpected type are ignored rather than trusted.
  */
-export function checkAnswerAgainstItem(value: unknown, item: RfiItem, options: RfiAnswerValidationOptions = {}): string[] {
+export function checkAnswerAgainstItem(
+  value: unknown,
+  item: RfiItem,
+  options: RfiAnswerValidationOptions = {},
+): string[] {
   const errors: string[] = [];
   switch (item.answer_type) {
     case 'text_short':
@@ -100,7 +104,8 @@ export function collectRfiAnswerErrors(
   options: RfiAnswerValidationOptions = {},
 ): PartnerFieldError[] {
   // spec 4.3 / 8 "Items per PATCH": at least 1.
-  if (!Array.isArray(items)) return [{ field: 'items', message: `must be an array (got ${describeType(items)})` }];
+  if (!Array.isArray(items))
+    return [{ field: 'items', message: `must be an array (got ${describeType(items)})` }];
   if (items.length === 0) return [{ field: 'items', message: 'must name at least one item (spec 4.3)' }];
 
   const known = new Map<string, RfiItem>();
@@ -111,7 +116,10 @@ export function collectRfiAnswerErrors(
   items.forEach((entry: unknown, i) => {
     const at = `items[${i}]`;
     if (!isPlainObject(entry)) {
-      errors.push({ field: at, message: `must be an object { item_id, answer_value } (got ${describeType(entry)})` });
+      errors.push({
+        field: at,
+        message: `must be an object { item_id, answer_value } (got ${describeType(entry)})`,
+      });
       return;
     }
     const { item_id: itemId, answer_value: value } = entry;
@@ -131,13 +139,19 @@ export function collectRfiAnswerErrors(
     }
 
     if (item?.answer_type === 'document') {
-      errors.push({ field: `${at}.item_id`, message: 'is a document item: upload files instead (spec 4.3 rule 2)' });
+      errors.push({
+        field: `${at}.item_id`,
+        message: 'is a document item: upload files instead (spec 4.3 rule 2)',
+      });
       return;
     }
     // spec 4.3: answer_value is a string, number or boolean. NaN/Infinity would serialise as null.
     if (!isScalar(value) || (typeof value === 'number' && !Number.isFinite(value))) {
       const got = typeof value === 'number' ? String(value) : describeType(value);
-      errors.push({ field: `${at}.answer_value`, message: `must be a string, a finite number or a boolean (got ${got})` });
+      errors.push({
+        field: `${at}.answer_value`,
+        message: `must be a string, a finite number or a boolean (got ${got})`,
+      });
       return;
     }
     if (item) {
