@@ -1,0 +1,148 @@
+/**
+ * Payouts (spec 3.4, provider-facts "Payouts"). The create answer may carry `id` and a lowercase
+ * status ('created'); the read carries `payout_id` and UPPERCASE: both normalise into PartnerPayout.
+ */
+export const PayoutStatus = {
+  Created: 'CREATED',
+  Pending: 'PENDING',
+  Processing: 'PROCESSING',
+  KytPending: 'KYT_PENDING',
+  InReview: 'IN_REVIEW',
+  Completed: 'COMPLETED',
+  Failed: 'FAILED',
+  Cancelled: 'CANCELLED',
+} as const;
+export type PartnerPayoutStatus = (typeof PayoutStatus)[keyof typeof PayoutStatus];
+
+export interface PartnerPayout {
+  payoutId: string;
+  /** Canonical UPPERCASE (normalizePayoutStatus). */
+  status: string;
+  /** As received. */
+  rawStatus: string;
+  userId: string | null;
+  recipientId: string | null;
+  /** Decimal string (gross), from `amount` or `from_amount`. */
+  amount: string | null;
+  currency: string | null;
+  /** The sending bank's reference (IMAD, trace number or UETR); null until sent (spec 6.4.4). */
+  referenceNumber: string | null;
+  /** Only on the resource, never in events (spec 6.4.4). */
+  errorCode: string | null;
+  raw: Record<string, unknown>;
+}
+
+/** POST /v1/virtual-accounts/{id}/payout body (provider-facts). */
+export interface CreatePartnerPayoutInput {
+  /** Gross amount as a decimal string, e.g. "100.00" (never a float). */
+  amount: string;
+  currency: string;
+  recipient_id: string;
+  quote_id?: string;
+  extra_info?: { memo?: string; [key: string]: unknown };
+}
+
+/** (weak) GET /v1/payouts query; unknown parameters answer 400, so only these are sent. */
+export interface ListPartnerPayoutsParams {
+  user_id?: string;
+  status?: string;
+  from_date?: string;
+  to_date?: string;
+  page?: number;
+  limit?: number;
+}
+
+export interface PartnerPayoutPage {
+  payouts: PartnerPayout[];
+  total: number | null;
+  page: number | null;
+  limit: number | null;
+  totalPages: number | null;
+}
+
+const ALIASES: Record<string, string> = {
+  CANCELED: PayoutStatus.Cancelled,
+  // spec 3.4: a bank return resolves the resource to FAILED (flat events say 'returned', spec 6.4.6).
+  RETURNED: PayoutStatus.Failed,
+};
+
+/** Case-insensitive (spec 6.4.5): trims, uppercases, maps aliases. Unknown values stay as they are, uppercased. */
+export function normalizePayoutStatus(status: string | null | undefined): string {
+  const s = (status ?? '').trim().toUpperCase().replace(/[\s-]+/g, '_');
+  return ALIASES[s] ?? s;
+}
+
+/**
+ * Final for now. FAILED and CANCELLED are final; COMPLETED counts as final too, but a bank return
+ * can still move a COMPLETED payout to FAILED (provider-facts), so keep listening after COMPLETED.
+ */
+export function isTerminalPayoutStatus(status: string | null | undefined): boolean {
+  const s = normalizePayoutStatus(status);
+  return s === PayoutStatus.Completed || s === PayoutStatus.Failed || s === PayoutStatus.Cancelled;
+}
+
+/** Strictly final: nothing moves a payout out of these (provider-facts). */
+export function isFinalPayoutStatus(status: string | null | undefined): boolean {
+  const s = normalizePayoutStatus(status);
+  return s === PayoutStatus.Failed || s === PayoutStatus.Cancelled;
+}
+
+/**
+ * Progress order, to refuse backwards moves when events arrive out of order. Holds sit with
+ * PROCESSING (a hold may come before or during processing); COMPLETED → FAILED is forward.
+ */
+const RANK: Record<string, number> = {
+  CREATED: 0,
+  PENDING: 1,
+  PROCESSING: 2,
+  KYT_PENDING: 2,
+  IN_REVIEW: 2,
+  COMPLETED: 3,
+  FAILED: 4,
+  CANCELLED: 4,
+};
+
+/** The rank of a status, or null for a status this version does not know. */
+export function payoutStatusRank(status: string | null | undefined): number | null {
+  return RANK[normalizePayoutStatus(status)] ?? null;
+}
+
+/**
+ * Whether a stored status may be replaced by `next`: never out of FAILED/CANCELLED, never to a
+ * lower rank; unknown statuses are accepted unless the current one is final.
+ */
+export function canAdvancePayoutStatus(current: string | null | undefined, next: string): boolean {
+  if (current === null || current === undefined || current === '') return true;
+  if (isFinalPayoutStatus(current)) return normalizePayoutStatus(current) === normalizePayoutStatus(next);
+  const a = payoutStatusRank(current);
+  const b = payoutStatusRank(next);
+  if (a === null || b === null) return true;
+  return b >= a;
+}
+
+const str = (v: unknown): string | null =>
+  typeof v === 'string' && v !== '' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : null;
+
+/** Normalises a create answer or a read (or a list entry) into one PartnerPayout. */
+export function toPartnerPayout(body: unknown): PartnerPayout {
+  const raw = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
+  // Some answers nest the resource as { data: {...} } or { payout: {...} }: read through one level.
+  const inner = [raw.payout, raw.data].find((v) => typeof v === 'object' && v !== null && !Array.isArray(v));
+  const r = inner && str(raw.payout_id) === null && str(raw.id) === null ? (inner as Record<string, unknown>) : raw;
+  const recipient = typeof r.recipient === 'object' && r.recipient !== null ? (r.recipient as Record<string, unknown>) : {};
+  const payoutId = str(r.payout_id) ?? str(r.id);
+  if (payoutId === null) throw new TypeError('payout body carries neither payout_id nor id');
+  const rawStatus = str(r.status) ?? '';
+  return {
+    payoutId,
+    status: normalizePayoutStatus(rawStatus),
+    rawStatus,
+    userId: str(r.user_id),
+    recipientId: str(r.recipient_id) ?? str(recipient.recipient_id) ?? str(recipient.id),
+    amount: str(r.amount) ?? str(r.from_amount),
+    currency: str(r.currency) ?? str(r.from_currency),
+    referenceNumber: str(r.reference_number),
+    errorCode: str(r.error_code),
+    raw: r,
+  };
+}

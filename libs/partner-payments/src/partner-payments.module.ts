@@ -1,0 +1,102 @@
+import { HttpModule } from '@nestjs/axios';
+import { ConfigurableModuleBuilder, Module, type DynamicModule, type Provider } from '@nestjs/common';
+import { TokenManager } from './auth/token.manager';
+import { ApiVersionState } from './http/api-version.state';
+import { PartnerHttpClient } from './http/partner-http.client';
+import { PartnerTransport } from './http/partner.transport';
+import { resolvePartnerOptions, type ResolvedPartnerOptions } from './options.resolver';
+import {
+  PARTNER_INBOX_STORE,
+  PARTNER_LOGGER,
+  PARTNER_PAYMENTS_OPTIONS,
+  PARTNER_RESOLVED_OPTIONS,
+} from './partner-payments.constants';
+import type { PartnerPaymentsModuleOptions } from './partner-payments.options';
+import { PartnerClientConfigService } from './resources/client-config.service';
+import { PartnerPaymentsClient } from './resources/partner-payments.client';
+import { PartnerPayoutsService } from './resources/payouts.service';
+import { PartnerRecipientsService } from './resources/recipients.service';
+import { PartnerRfisService } from './resources/rfis.service';
+import { PartnerUsersService } from './resources/users.service';
+import { PartnerVersioningService } from './resources/versioning.service';
+import { PartnerVirtualAccountsService } from './resources/virtual-accounts.service';
+import {
+  createPartnerWebhookController,
+  partnerWebhookExports,
+  partnerWebhookProviders,
+} from './webhooks/webhook.providers';
+
+/** Extras of forRoot/forRootAsync (outside the options, because they shape the module itself). */
+export interface PartnerPaymentsModuleExtras {
+  /** Register the module globally. Default false. */
+  isGlobal?: boolean;
+  /** The ready-made webhook controller: false to leave it out. Default { path: '/webhooks/partner' }. */
+  webhookController?: false | { path?: string };
+}
+
+export const DEFAULT_WEBHOOK_PATH = '/webhooks/partner';
+
+const SERVICES = [
+  ApiVersionState,
+  PartnerTransport,
+  TokenManager,
+  PartnerHttpClient,
+  PartnerUsersService,
+  PartnerRecipientsService,
+  PartnerVirtualAccountsService,
+  PartnerPayoutsService,
+  PartnerRfisService,
+  PartnerClientConfigService,
+  PartnerVersioningService,
+  PartnerPaymentsClient,
+];
+
+const CORE_PROVIDERS: Provider[] = [
+  {
+    // Boot-time validation: a missing credential fails the boot with a message naming the field.
+    provide: PARTNER_RESOLVED_OPTIONS,
+    useFactory: (options: PartnerPaymentsModuleOptions): ResolvedPartnerOptions => resolvePartnerOptions(options),
+    inject: [PARTNER_PAYMENTS_OPTIONS],
+  },
+  { provide: PARTNER_LOGGER, useFactory: (r: ResolvedPartnerOptions) => r.logger, inject: [PARTNER_RESOLVED_OPTIONS] },
+  {
+    provide: PARTNER_INBOX_STORE,
+    useFactory: (options: PartnerPaymentsModuleOptions) => options.inboxStore ?? null,
+    inject: [PARTNER_PAYMENTS_OPTIONS],
+  },
+  ...SERVICES,
+];
+
+export const { ConfigurableModuleClass, MODULE_OPTIONS_TOKEN, OPTIONS_TYPE, ASYNC_OPTIONS_TYPE } =
+  new ConfigurableModuleBuilder<PartnerPaymentsModuleOptions>({ optionsInjectionToken: PARTNER_PAYMENTS_OPTIONS })
+    .setClassMethodName('forRoot')
+    .setFactoryMethodName('createPartnerPaymentsOptions')
+    .setExtras<PartnerPaymentsModuleExtras>(
+      { isGlobal: false, webhookController: { path: DEFAULT_WEBHOOK_PATH } },
+      (definition: DynamicModule, extras: PartnerPaymentsModuleExtras): DynamicModule => {
+        const wc = extras.webhookController;
+        const controller = wc === false ? null : createPartnerWebhookController(wc?.path ?? DEFAULT_WEBHOOK_PATH);
+        return {
+          ...definition,
+          global: extras.isGlobal ?? false,
+          // A private axios instance: host interceptors on the global axios never see our headers.
+          imports: [...(definition.imports ?? []), HttpModule.register({})],
+          providers: [...(definition.providers ?? []), ...CORE_PROVIDERS, ...partnerWebhookProviders],
+          controllers: [...(definition.controllers ?? []), ...(controller ? [controller] : [])],
+          exports: [
+            ...(definition.exports ?? []),
+            PARTNER_PAYMENTS_OPTIONS,
+            PARTNER_RESOLVED_OPTIONS,
+            PARTNER_LOGGER,
+            PARTNER_INBOX_STORE,
+            ...SERVICES,
+            ...partnerWebhookExports,
+          ],
+        };
+      },
+    )
+    .build();
+
+/** `forRoot(options)` / `forRootAsync({ imports, inject, useFactory | useClass | useExisting })`. */
+@Module({})
+export class PartnerPaymentsModule extends ConfigurableModuleClass {}

@@ -1,0 +1,36 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { PartnerLocalValidationError } from '../errors/partner.error';
+import { PartnerHttpClient } from '../http/partner-http.client';
+import { encodePathSegment } from '../http/url.util';
+import type { PartnerCallOptions } from '../models/common.model';
+import type { PartnerClientConfig, PartnerClientInfo } from '../models/client-config.model';
+import type { ResolvedPartnerOptions } from '../options.resolver';
+import { PARTNER_RESOLVED_OPTIONS } from '../partner-payments.constants';
+import { asRecord, send } from './resource.util';
+
+/** The calling client's own configuration (spec 2.4, 4.5; provider-facts: GET /v1/clients/{client_uuid}). */
+@Injectable()
+export class PartnerClientConfigService {
+  constructor(
+    private readonly http: PartnerHttpClient,
+    @Inject(PARTNER_RESOLVED_OPTIONS) private readonly options: ResolvedPartnerOptions,
+  ) {}
+
+  /** Returns `data` of the { success, data } envelope. Uses options.clientUuid unless one is passed. */
+  async get(clientUuid?: string, options?: PartnerCallOptions): Promise<PartnerClientConfig> {
+    const uuid = clientUuid ?? this.options.clientUuid;
+    if (!uuid) {
+      throw new PartnerLocalValidationError([{ field: 'clientUuid', message: 'is required: set the clientUuid module option' }]);
+    }
+    const res = await send<unknown>(this.http, { method: 'GET', path: `/v1/clients/${encodePathSegment(uuid)}` }, options);
+    const body = asRecord(res.data);
+    const data = asRecord('data' in body ? body.data : body);
+    return {
+      client: asRecord(data.client) as PartnerClientInfo,
+      client_wallets: (data.client_wallets ?? null) as PartnerClientConfig['client_wallets'],
+      client_vault: (data.client_vault ?? null) as PartnerClientConfig['client_vault'],
+      // spec 2.4: default [].
+      authorizedBanks: Array.isArray(data.authorizedBanks) ? data.authorizedBanks.filter((b): b is string => typeof b === 'string') : [],
+    };
+  }
+}

@@ -1,0 +1,28 @@
+import { Injectable } from '@nestjs/common';
+import { TokenManager } from '../auth/token.manager';
+import { ApiVersionState } from '../http/api-version.state';
+import { PartnerHttpClient } from '../http/partner-http.client';
+import { PartnerClientConfigService } from './client-config.service';
+import { PartnerPayoutsService } from './payouts.service';
+import { PartnerRecipientsService } from './recipients.service';
+import { PartnerRfisService } from './rfis.service';
+import { PartnerUsersService } from './users.service';
+import { PartnerVersioningService } from './versioning.service';
+import { PartnerVirtualAccountsService } from './virtual-accounts.service';
+
+/** One injectable with every resource: `client.payouts.create(...)`. */
+@Injectable()
+export class PartnerPaymentsClient {
+  constructor(
+    readonly users: PartnerUsersService,
+    readonly recipients: PartnerRecipientsService,
+    readonly virtualAccounts: PartnerVirtualAccountsService,
+    readonly payouts: PartnerPayoutsService,
+    readonly rfis: PartnerRfisService,
+    readonly clientConfig: PartnerClientConfigService,
+    readonly versioning: PartnerVersioningService,
+    readonly http: PartnerHttpClient,
+    readonly auth: TokenManager,
+    readonly versionState: ApiVersionState,
+  ) {}
+}

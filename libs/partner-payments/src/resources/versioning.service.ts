@@ -1,0 +1,40 @@
+import { Injectable } from '@nestjs/common';
+import { PartnerLocalValidationError } from '../errors/partner.error';
+import { ApiVersionState } from '../http/api-version.state';
+import { PartnerHttpClient } from '../http/partner-http.client';
+import type { PartnerCallOptions } from '../models/common.model';
+import type { PartnerVersionUpgradeResult } from '../models/client-config.model';
+import { asRecord, send } from './resource.util';
+
+/** Pins the account's API version (spec 9.3; provider-facts: body { target_version }). */
+@Injectable()
+export class PartnerVersioningService {
+  constructor(
+    private readonly http: PartnerHttpClient,
+    private readonly state: ApiVersionState,
+  ) {}
+
+  /**
+   * POST /v1/versioning/upgrade. Repeating the same target is harmless; an older target than the
+   * current pin is refused by the server. On success ApiVersionState is marked pinned, so with
+   * sendVersionHeader 'until-pinned' the header stops.
+   */
+  async upgrade(targetVersion: string, options?: PartnerCallOptions): Promise<PartnerVersionUpgradeResult> {
+    if (typeof targetVersion !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(targetVersion)) {
+      throw new PartnerLocalValidationError([{ field: 'targetVersion', message: "must be a date string like '2026-04-14'" }]);
+    }
+    const res = await send<unknown>(
+      this.http,
+      // The server refuses an older target; a 5xx on it is not replayed without a key (it is a write).
+      { method: 'POST', path: '/v1/versioning/upgrade', body: { target_version: targetVersion } },
+      options,
+    );
+    const b = asRecord(res.data);
+    const d = 'current_version' in b || 'previous_version' in b ? b : asRecord(b.data);
+    const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+    const currentVersion = str(d.current_version) ?? str(d.currentVersion);
+    const result = { previousVersion: str(d.previous_version) ?? str(d.previousVersion), currentVersion, raw: b };
+    this.state.markPinned(currentVersion ?? targetVersion);
+    return result;
+  }
+}
