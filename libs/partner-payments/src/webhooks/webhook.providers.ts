@@ -1,14 +1,49 @@
 import type { Provider, Type } from '@nestjs/common';
+import { PARTNER_INBOX_STORE } from '../partner-payments.constants';
+import { InMemoryInboxStore } from './inbox.memory-store';
+import { createPartnerWebhookController } from './partner-webhook.controller';
+import { PartnerWebhookGuard } from './partner-webhook.guard';
+import { PartnerWebhookService } from './partner-webhook.service';
+import { PartnerWebhookBootCheck } from './webhook.boot-check';
+import {
+  PARTNER_WEBHOOK_CONFIG,
+  PARTNER_WEBHOOK_OPTION_DEPS,
+  partnerWebhookConfigProvider,
+  pickWebhookOptions,
+} from './webhook.config';
+import { PartnerWebhookDispatcher } from './webhook.dispatcher';
+import { PartnerWebhookRouteEnabledGuard } from './partner-webhook.controller';
 
 /**
- * Wiring point between PartnerPaymentsModule and the webhook pipeline (issue: Webhooks).
- * The module spreads these providers into its own and registers the controller class returned
- * by createPartnerWebhookController(path) unless the host app opted out.
- * Placeholder until the webhook pipeline lands: no providers, no controller.
+ * Wiring point between PartnerPaymentsModule and the webhook pipeline (issue 4).
+ * The module spreads these providers into its own, exports `partnerWebhookExports`, and registers
+ * the class returned by createPartnerWebhookController(path) unless the host app opted out.
+ * Needs EventEmitterModule.forRoot() in the host app (EventEmitter2 is injected optionally).
  */
-export const partnerWebhookProviders: Provider[] = [];
-export const partnerWebhookExports: Array<string | symbol | Type> = [];
+const inboxStoreProvider: Provider = {
+  provide: PARTNER_INBOX_STORE,
+  // options.inboxStore when given, else the bounded in-memory store (not durable; see README).
+  useFactory: (resolved: unknown, raw: unknown) =>
+    pickWebhookOptions(resolved, raw).inboxStore ?? new InMemoryInboxStore(),
+  inject: PARTNER_WEBHOOK_OPTION_DEPS,
+};
 
-export function createPartnerWebhookController(_path: string): Type | null {
-  return null;
-}
+export const partnerWebhookProviders: Provider[] = [
+  partnerWebhookConfigProvider,
+  inboxStoreProvider,
+  PartnerWebhookDispatcher,
+  PartnerWebhookService,
+  PartnerWebhookGuard,
+  PartnerWebhookRouteEnabledGuard,
+  PartnerWebhookBootCheck,
+];
+
+export const partnerWebhookExports: Array<string | symbol | Type> = [
+  PARTNER_WEBHOOK_CONFIG,
+  PARTNER_INBOX_STORE,
+  PartnerWebhookDispatcher,
+  PartnerWebhookService,
+  PartnerWebhookGuard,
+];
+
+export { createPartnerWebhookController };

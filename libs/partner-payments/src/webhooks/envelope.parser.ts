@@ -1,0 +1,95 @@
+import { createHash } from 'node:crypto';
+import { PartnerEvent, type PartnerEventName } from './partner-event.constants';
+import type { AnyPartnerEvent, PartnerUnknownEvent, PartnerWebhookEvent } from './partner-event.payloads';
+import { PartnerWebhookPayloadError } from './webhook.errors';
+
+const KNOWN_NAMES: ReadonlySet<string> = new Set(Object.values(PartnerEvent));
+const V2_EVENT_TYPE = 'payout.status_changed';
+
+export function isKnownPartnerEvent(name: string): name is PartnerEventName {
+  return KNOWN_NAMES.has(name);
+}
+
+/** Canonical status: trimmed, UPPERCASE (spec 6.4.5: flat lowercase, V2 UPPERCASE; compare case-insensitively). */
+export function canonicalPartnerStatus(value: unknown): string | null {
+  if (typeof value !== 'string' || value.trim() === '') return null;
+  const upper = value
+    .trim()
+    .toUpperCase()
+    .replace(/[\s-]+/g, '_');
+  // The resource spells it CANCELLED (provider-facts); accept the American spelling too.
+  return upper === 'CANCELED' ? 'CANCELLED' : upper;
+}
+
+/**
+ * Parses a verified delivery (spec 6.2): read `event` first; V2 when data.data is an object or
+ * data.event_type is payout.status_changed, else flat. event_id comes from data.event_id only
+ * (spec 6.2: a root event_id is the legacy envelope, not emitted on 2026-04-14).
+ * Throws PartnerWebhookPayloadError (400) when the body is not JSON or not an object with `event`.
+ * Unknown event names parse fine (`known: false`): they are acknowledged, never refused (spec 6.1.5).
+ */
+export function parsePartnerEnvelope(raw: Buffer | string): AnyPartnerEvent | PartnerUnknownEvent {
+  const text = typeof raw === 'string' ? raw : raw.toString('utf8');
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new PartnerWebhookPayloadError('Webhook body is not valid JSON');
+  }
+  if (!isRecord(body)) throw new PartnerWebhookPayloadError('Webhook body is not a JSON object');
+  const name = body.event;
+  if (typeof name !== 'string' || name.trim() === '') {
+    throw new PartnerWebhookPayloadError('Webhook body has no `event` name');
+  }
+  const data = isRecord(body.data) ? body.data : {};
+  const isV2 = isRecord(data.data) || data.event_type === V2_EVENT_TYPE;
+  const inner = isV2 && isRecord(data.data) ? data.data : data;
+
+  // user.status_changed carries new_status; verification events carry verification_status.
+  const rawStatus = pickString(inner, ['new_status', 'status', 'verification_status']);
+  const previous = pickString(inner, ['previous_status']);
+  const occurredAt = isV2
+    ? (pickString(data, ['created_at']) ?? pickString(inner, ['created_at']))
+    : pickString(data, ['occurred_at', 'created_at', 'updated_at']);
+
+  const event: PartnerWebhookEvent<string, Record<string, unknown>> = {
+    name,
+    eventId: pickString(data, ['event_id']) ?? `sha256:${createHash('sha256').update(text).digest('hex')}`,
+    envelope: isV2 ? 'v2' : 'flat',
+    known: isKnownPartnerEvent(name),
+    status: canonicalPartnerStatus(rawStatus),
+    rawStatus,
+    previousStatus: canonicalPartnerStatus(previous),
+    occurredAt,
+    payload: data,
+    body,
+  };
+  // The payload types describe what the partner documents; the object itself is passed through
+  // untouched (unknown fields preserved), so this narrowing is by name only.
+  return event as AnyPartnerEvent | PartnerUnknownEvent;
+}
+
+/** True when the view is one of the documented events, narrowing its payload type. */
+export function isKnownPartnerEventView(
+  event: AnyPartnerEvent | PartnerUnknownEvent,
+): event is AnyPartnerEvent {
+  return event.known;
+}
+
+/** True when the event_id was not in the body and a hash of the body stands in for it. */
+export function hasSyntheticEventId(event: { eventId: string }): boolean {
+  return event.eventId.startsWith('sha256:');
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function pickString(source: Record<string, unknown>, keys: string[]): string | null {
+  for (const key of keys) {
+    const value = source[key];
+    if (typeof value === 'string' && value !== '') return value;
+    if (typeof value === 'number') return String(value);
+  }
+  return null;
+}

@@ -1,0 +1,77 @@
+import {
+  type CanActivate,
+  Controller,
+  HttpCode,
+  Inject,
+  Injectable,
+  NotFoundException,
+  Post,
+  Req,
+  type Type,
+  UseGuards,
+} from '@nestjs/common';
+import { getVerifiedPartnerBody, PartnerWebhookGuard } from './partner-webhook.guard';
+import { PartnerWebhookService } from './partner-webhook.service';
+import {
+  DEFAULT_PARTNER_WEBHOOK_PATH,
+  normalisePath,
+  PARTNER_WEBHOOK_CONFIG,
+  type PartnerWebhookConfig,
+} from './webhook.config';
+import { PartnerWebhookConfigurationError, PartnerWebhookError } from './webhook.errors';
+
+/** The 2xx body of the ready-made route. */
+export interface PartnerWebhookAck {
+  received: true;
+  status: 'accepted' | 'duplicate' | 'unknown';
+  eventId: string;
+}
+
+/** Static marker on controllers made by createPartnerWebhookController, read by the boot check. */
+export const PARTNER_WEBHOOK_CONTROLLER_PATH = Symbol('PARTNER_WEBHOOK_CONTROLLER_PATH');
+
+/** options.webhooks.controller === false turns the statically registered route into a 404. */
+@Injectable()
+export class PartnerWebhookRouteEnabledGuard implements CanActivate {
+  constructor(@Inject(PARTNER_WEBHOOK_CONFIG) private readonly config: PartnerWebhookConfig) {}
+
+  canActivate(): boolean {
+    if (!this.config.controllerEnabled) throw new NotFoundException();
+    return true;
+  }
+}
+
+/**
+ * The ready-made receiving route: POST `path` (default '/webhooks/partner', under any global
+ * prefix). The path is fixed when the module is declared (a route is static), which is why the
+ * module takes it from its extras, not from (possibly async) options.
+ * Answers 200 { received, status, eventId } once the event is recorded; handlers run after (spec
+ * 6.1.4: persist, acknowledge, process). Unknown event types and duplicates are 200 too (spec 6.1.5).
+ */
+export function createPartnerWebhookController(path: string = DEFAULT_PARTNER_WEBHOOK_PATH): Type {
+  const route = normalisePath(path);
+
+  @Controller(route)
+  class PartnerWebhookController {
+    static readonly [PARTNER_WEBHOOK_CONTROLLER_PATH] = route;
+
+    constructor(@Inject(PartnerWebhookService) private readonly service: PartnerWebhookService) {}
+
+    @Post()
+    @HttpCode(200)
+    @UseGuards(PartnerWebhookRouteEnabledGuard, PartnerWebhookGuard)
+    async receive(@Req() req: object): Promise<PartnerWebhookAck> {
+      const raw = getVerifiedPartnerBody(req);
+      try {
+        if (!raw)
+          throw new PartnerWebhookConfigurationError('Partner webhook: PartnerWebhookGuard did not run');
+        const result = await this.service.accept(raw);
+        return { received: true, status: result.status, eventId: result.eventId };
+      } catch (error) {
+        if (error instanceof PartnerWebhookError) throw error.toHttpException();
+        throw error;
+      }
+    }
+  }
+  return PartnerWebhookController;
+}

@@ -1,0 +1,133 @@
+import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { ModulesContainer } from '@nestjs/core';
+import { EVENT_LISTENER_METADATA } from '@nestjs/event-emitter';
+import { PartnerDerivedEvent, PartnerEvent } from './partner-event.constants';
+import { PARTNER_WEBHOOK_CONTROLLER_PATH } from './partner-webhook.controller';
+import { PARTNER_WEBHOOK_CONFIG, type PartnerWebhookConfig } from './webhook.config';
+import { PartnerWebhookDispatcher } from './webhook.dispatcher';
+
+const PARTNER_NAMES: ReadonlySet<string> = new Set<string>([
+  ...Object.values(PartnerEvent),
+  ...Object.values(PartnerDerivedEvent),
+]);
+
+interface ListenerMetadata {
+  event: string | symbol | Array<string | symbol>;
+  options?: { suppressErrors?: boolean };
+}
+
+export interface PartnerHandlerInfo {
+  owner: string;
+  method: string;
+  event: string;
+  suppressErrors: boolean;
+}
+
+export interface PartnerWebhookBootReport {
+  handlers: PartnerHandlerInfo[];
+  routes: string[];
+  warnings: string[];
+}
+
+/**
+ * Boot-time warnings for set-ups that would lose events quietly:
+ * - handlers of partner events exist but no webhook secret is configured (every delivery gets 401);
+ * - handlers use @OnEvent's default suppressErrors (a failing handler would still mark the entry
+ *   processed, so it is never retried);
+ * - no EventEmitter2 (EventEmitterModule.forRoot() not imported);
+ * - options.webhooks.path differs from the route the module registered.
+ * The raw-body set-up can only be seen on a request: the first delivery then gets a 500 that says
+ * to use NestFactory.create(AppModule, { rawBody: true }).
+ */
+@Injectable()
+export class PartnerWebhookBootCheck implements OnApplicationBootstrap {
+  lastReport: PartnerWebhookBootReport | null = null;
+
+  constructor(
+    private readonly modules: ModulesContainer,
+    @Inject(PARTNER_WEBHOOK_CONFIG) private readonly config: PartnerWebhookConfig,
+    private readonly dispatcher: PartnerWebhookDispatcher,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const report = this.inspect();
+    for (const warning of report.warnings) this.config.logger.warn(warning);
+    this.lastReport = report;
+  }
+
+  inspect(): PartnerWebhookBootReport {
+    const handlers: PartnerHandlerInfo[] = [];
+    const routes: string[] = [];
+    for (const moduleRef of this.modules.values()) {
+      for (const wrapper of [...moduleRef.providers.values(), ...moduleRef.controllers.values()]) {
+        const ctor = wrapper.metatype as unknown;
+        if (typeof ctor === 'function' && PARTNER_WEBHOOK_CONTROLLER_PATH in ctor) {
+          routes.push(String((ctor as Record<symbol, unknown>)[PARTNER_WEBHOOK_CONTROLLER_PATH]));
+        }
+        if (wrapper.isAlias) continue;
+        const instance: unknown = wrapper.instance;
+        if (typeof instance !== 'object' || instance === null) continue;
+        handlers.push(...listHandlers(instance));
+      }
+    }
+    const warnings: string[] = [];
+    const names = [...new Set(handlers.map((h) => h.event))].join(', ');
+    if (handlers.length > 0 && this.config.secrets.length === 0) {
+      warnings.push(
+        `Handlers exist for partner events (${names}) but no webhook secret is configured ` +
+          '(options.webhooks.secrets): every delivery will be refused with 401 and nothing will reach them.',
+      );
+    }
+    for (const h of handlers.filter((x) => x.suppressErrors)) {
+      warnings.push(
+        `${h.owner}.${h.method} handles '${h.event}' with @OnEvent's default suppressErrors: a failure will be ` +
+          'logged and the event marked processed, never retried. Use @OnPartnerEvent or { suppressErrors: false }.',
+      );
+    }
+    if ((handlers.length > 0 || this.config.configured) && !this.dispatcher.hasEmitter) {
+      warnings.push(
+        'Partner webhooks need EventEmitter2: import EventEmitterModule.forRoot() in your AppModule.',
+      );
+    }
+    const unique = [...new Set(routes)];
+    if (this.config.configured && unique.length > 0 && !unique.includes(this.config.path)) {
+      warnings.push(
+        `options.webhooks.path is '${this.config.path}' but the webhook route is registered at ` +
+          `'${unique.join("', '")}'; set the path in the module's webhookController extras.`,
+      );
+    }
+    return { handlers, routes: unique, warnings };
+  }
+}
+
+function listHandlers(instance: object): PartnerHandlerInfo[] {
+  const found: PartnerHandlerInfo[] = [];
+  const seen = new Set<string>();
+  for (
+    let proto = Object.getPrototypeOf(instance);
+    proto && proto !== Object.prototype;
+    proto = Object.getPrototypeOf(proto)
+  ) {
+    for (const method of Object.getOwnPropertyNames(proto)) {
+      if (method === 'constructor' || seen.has(method)) continue;
+      seen.add(method);
+      const fn = Object.getOwnPropertyDescriptor(proto, method)?.value as unknown;
+      if (typeof fn !== 'function') continue;
+      const raw = Reflect.getMetadata(EVENT_LISTENER_METADATA, fn) as
+        ListenerMetadata | ListenerMetadata[] | undefined;
+      for (const meta of raw === undefined ? [] : Array.isArray(raw) ? raw : [raw]) {
+        const events = Array.isArray(meta.event) ? meta.event : [meta.event];
+        for (const event of events) {
+          if (typeof event !== 'string' || !PARTNER_NAMES.has(event)) continue;
+          found.push({
+            owner: instance.constructor.name,
+            method,
+            event,
+            suppressErrors: meta.options?.suppressErrors ?? true,
+          });
+        }
+      }
+    }
+  }
+  return found;
+}

@@ -1,0 +1,107 @@
+import { Logger, type LoggerService, type Provider } from '@nestjs/common';
+import { PARTNER_PAYMENTS_OPTIONS, PARTNER_RESOLVED_OPTIONS } from '../partner-payments.constants';
+import type { PartnerInboxStore } from './inbox.store';
+
+/** DI token of the resolved webhook settings (PartnerWebhookConfig). */
+export const PARTNER_WEBHOOK_CONFIG = Symbol('PARTNER_WEBHOOK_CONFIG');
+
+/** Default route of the ready-made controller (issue 4). */
+export const DEFAULT_PARTNER_WEBHOOK_PATH = '/webhooks/partner';
+/** Default body limit: 1 MB (issue 4), larger gets 413. */
+export const DEFAULT_PARTNER_WEBHOOK_MAX_BODY_BYTES = 1_048_576;
+
+export interface PartnerWebhookConfig {
+  /** Case-sensitive signing secrets; several during a rotation. Empty: every delivery gets 401. */
+  secrets: string[];
+  /**
+   * false when options.webhooks.controller is false: the ready-made route, if the module registered
+   * it, answers 404 (options can be async, the route is registered statically).
+   */
+  controllerEnabled: boolean;
+  /** options.webhooks.path: informational, compared at boot with the registered route. */
+  path: string;
+  maxBodyBytes: number;
+  /** true when the host app configured `webhooks` at all. */
+  configured: boolean;
+  /** options.logger, else a Nest Logger with context 'PartnerWebhooks'. */
+  logger: LoggerService;
+}
+
+interface WebhookOptionsLike {
+  logger?: LoggerService;
+  webhooks?: { secrets?: unknown; controller?: unknown; path?: unknown; maxBodyBytes?: unknown };
+  inboxStore?: PartnerInboxStore;
+}
+
+/** Merges webhook defaults and validates, naming the field on error. Never puts a secret in a message. */
+export function resolvePartnerWebhookConfig(
+  options: WebhookOptionsLike | null | undefined,
+): PartnerWebhookConfig {
+  const w = options?.webhooks;
+  const logger = options?.logger ?? new Logger('PartnerWebhooks');
+  if (w === undefined || w === null) {
+    return {
+      logger,
+      secrets: [],
+      controllerEnabled: true,
+      path: DEFAULT_PARTNER_WEBHOOK_PATH,
+      maxBodyBytes: DEFAULT_PARTNER_WEBHOOK_MAX_BODY_BYTES,
+      configured: false,
+    };
+  }
+  if (!Array.isArray(w.secrets) || w.secrets.some((s) => typeof s !== 'string' || s.length === 0)) {
+    throw new Error('PartnerPayments options: webhooks.secrets must be an array of non-empty strings');
+  }
+  const maxBodyBytes = w.maxBodyBytes ?? DEFAULT_PARTNER_WEBHOOK_MAX_BODY_BYTES;
+  if (typeof maxBodyBytes !== 'number' || !Number.isInteger(maxBodyBytes) || maxBodyBytes < 1) {
+    throw new Error('PartnerPayments options: webhooks.maxBodyBytes must be a positive integer');
+  }
+  if (w.path !== undefined && (typeof w.path !== 'string' || w.path.trim() === '')) {
+    throw new Error('PartnerPayments options: webhooks.path must be a non-empty string');
+  }
+  return {
+    secrets: [...(w.secrets as string[])],
+    controllerEnabled: w.controller !== false,
+    path: normalisePath(typeof w.path === 'string' ? w.path : DEFAULT_PARTNER_WEBHOOK_PATH),
+    maxBodyBytes,
+    configured: true,
+    logger,
+  };
+}
+
+export function normalisePath(path: string): string {
+  const trimmed = path.trim().replace(/\/+$/, '');
+  return trimmed.startsWith('/') ? trimmed || '/' : `/${trimmed}`;
+}
+
+/**
+ * Reads the resolved options when the module provides them, else the raw options, so the webhook
+ * pipeline works whichever one carries `webhooks` / `inboxStore`.
+ */
+export function pickWebhookOptions(resolved: unknown, raw: unknown): WebhookOptionsLike {
+  const r = isObject(resolved) ? (resolved as WebhookOptionsLike) : undefined;
+  const o = isObject(raw) ? (raw as WebhookOptionsLike) : undefined;
+  return {
+    logger: r?.logger ?? o?.logger,
+    webhooks: r?.webhooks ?? o?.webhooks,
+    inboxStore: r?.inboxStore ?? o?.inboxStore,
+  };
+}
+
+const OPTIONAL_OPTIONS = [
+  { token: PARTNER_RESOLVED_OPTIONS, optional: true },
+  { token: PARTNER_PAYMENTS_OPTIONS, optional: true },
+];
+
+export const partnerWebhookConfigProvider: Provider = {
+  provide: PARTNER_WEBHOOK_CONFIG,
+  useFactory: (resolved: unknown, raw: unknown) =>
+    resolvePartnerWebhookConfig(pickWebhookOptions(resolved, raw)),
+  inject: OPTIONAL_OPTIONS,
+};
+
+export { OPTIONAL_OPTIONS as PARTNER_WEBHOOK_OPTION_DEPS };
+
+function isObject(value: unknown): value is object {
+  return typeof value === 'object' && value !== null;
+}

@@ -1,0 +1,92 @@
+import { Injectable, Optional } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
+import { PartnerDerivedEvent } from './partner-event.constants';
+import type { PartnerPayoutStatusEvent, PartnerWebhookEvent } from './partner-event.payloads';
+import { PayoutStatusDeduper } from './payout-status.deduper';
+import { toPartnerPayoutStatusEvent } from './payout-status.mapper';
+import { PartnerWebhookConfigurationError } from './webhook.errors';
+
+export interface PartnerDispatchResult {
+  /** Event names emitted, in order. */
+  emitted: string[];
+  /** The unified payout status this delivery stands for, if any. */
+  payoutStatus: PartnerPayoutStatusEvent | null;
+  /** true when it was not emitted because its twin already was (spec 6.4.7). */
+  payoutStatusSuppressed: boolean;
+}
+
+/**
+ * Emits a parsed delivery to the host app's handlers through EventEmitter2.emitAsync, so a handler
+ * that throws (with suppressErrors: false, which @OnPartnerEvent sets) rejects the dispatch and the
+ * inbox entry is marked failed instead of processed.
+ */
+@Injectable()
+export class PartnerWebhookDispatcher {
+  readonly payoutStatusDeduper: PayoutStatusDeduper;
+
+  constructor(@Optional() private readonly emitter?: EventEmitter2) {
+    this.payoutStatusDeduper = new PayoutStatusDeduper();
+  }
+
+  async dispatch(event: PartnerWebhookEvent<string, unknown>): Promise<PartnerDispatchResult> {
+    const emitter = this.requireEmitter();
+    // spec 6.1.5: unknown types are acknowledged, recorded and surfaced on one derived name, so a
+    // future partner event can never collide with a handler the app has not written yet.
+    const name = event.known ? event.name : PartnerDerivedEvent.Unknown;
+    await emitter.emitAsync(name, event);
+    const emitted = [name];
+
+    const payoutStatus = event.known ? toPartnerPayoutStatusEvent(event) : null;
+    let payoutStatusSuppressed = false;
+    if (payoutStatus) {
+      if (this.payoutStatusDeduper.claim(payoutStatus.payoutId, payoutStatus.status)) {
+        try {
+          await emitter.emitAsync(PartnerDerivedEvent.PayoutStatus, payoutStatus);
+        } catch (error) {
+          // Not announced after all: let the retry of this entry (or its twin) claim it again.
+          this.payoutStatusDeduper.forget(payoutStatus.payoutId, payoutStatus.status);
+          throw error;
+        }
+        emitted.push(PartnerDerivedEvent.PayoutStatus);
+      } else {
+        payoutStatusSuppressed = true;
+      }
+    }
+    return { emitted, payoutStatus, payoutStatusSuppressed };
+  }
+
+  /**
+   * Publishes a unified payout status from outside the webhook path (the reference app's
+   * reconciliation, source 'reconciliation'). Always emitted; the pair is remembered so a late
+   * webhook for the same (payoutId, status) is then suppressed.
+   */
+  async publishPayoutStatus(event: PartnerPayoutStatusEvent): Promise<void> {
+    await emitPartnerPayoutStatus(this.requireEmitter(), event);
+    this.payoutStatusDeduper.remember(event.payoutId, event.status);
+  }
+
+  get hasEmitter(): boolean {
+    return this.emitter !== undefined && this.emitter !== null;
+  }
+
+  private requireEmitter(): EventEmitter2 {
+    if (!this.emitter) {
+      throw new PartnerWebhookConfigurationError(
+        'Partner webhook: no EventEmitter2 available. Import EventEmitterModule.forRoot() from ' +
+          '@nestjs/event-emitter in your AppModule.',
+      );
+    }
+    return this.emitter;
+  }
+}
+
+/**
+ * Emits the unified payout status (PartnerDerivedEvent.PayoutStatus) on any EventEmitter2, with the
+ * status upper-cased. Handler errors propagate (emitAsync).
+ */
+export async function emitPartnerPayoutStatus(
+  emitter: EventEmitter2,
+  event: PartnerPayoutStatusEvent,
+): Promise<void> {
+  await emitter.emitAsync(PartnerDerivedEvent.PayoutStatus, { ...event, status: event.status.toUpperCase() });
+}
