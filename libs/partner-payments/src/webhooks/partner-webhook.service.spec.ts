@@ -1,0 +1,254 @@
+import type { LoggerService } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
+import { InMemoryInboxStore } from './inbox.memory-store';
+import type { PartnerInboxStore } from './inbox.store';
+import { PartnerDerivedEvent, PartnerEvent } from './partner-event.constants';
+import type { PartnerPayoutStatusEvent, PartnerWebhookEvent } from './partner-event.payloads';
+import { PartnerWebhookService } from './partner-webhook.service';
+import { computePartnerSignature } from './signature.verifier';
+import { resolvePartnerWebhookConfig } from './webhook.config';
+import { PartnerWebhookDispatcher } from './webhook.dispatcher';
+import {
+  PartnerWebhookBodyTooLargeError,
+  PartnerWebhookConfigurationError,
+  PartnerWebhookPayloadError,
+  PartnerWebhookSignatureError,
+} from './webhook.errors';
+
+const SECRET = 'whsec_unit';
+const silent: LoggerService = { log: jest.fn(), warn: jest.fn(), error: jest.fn() };
+
+function setup(
+  options: { inbox?: PartnerInboxStore; emitter?: EventEmitter2 | null; maxBodyBytes?: number } = {},
+) {
+  const emitter = options.emitter === null ? undefined : (options.emitter ?? new EventEmitter2());
+  const inbox = options.inbox ?? new InMemoryInboxStore({ retryDelaysMs: [0] });
+  const config = resolvePartnerWebhookConfig({
+    logger: silent,
+    webhooks: { secrets: [SECRET], maxBodyBytes: options.maxBodyBytes },
+  });
+  const dispatcher = new PartnerWebhookDispatcher(emitter);
+  const service = new PartnerWebhookService(config, inbox, dispatcher);
+  const seen: Array<{ name: string; event: unknown }> = [];
+  emitter?.onAny((name, event) => {
+    seen.push({ name: String(name), event });
+  });
+  return { service, inbox, emitter, seen, dispatcher };
+}
+
+const body = (event: string, data: Record<string, unknown>) => Buffer.from(JSON.stringify({ event, data }));
+const signed = (raw: Buffer, secret = SECRET) => ({
+  'x-signature-sha256': computePartnerSignature(raw, secret),
+});
+const completed = body('payout.completed', {
+  event_id: 'evt_c',
+  payout_id: 'p1',
+  status: 'completed',
+  reference_number: 'R',
+});
+
+describe('PartnerWebhookService.handle', () => {
+  it('records, acknowledges, then emits the typed event and the unified payout status once', async () => {
+    const { service, inbox, emitter } = setup();
+    const got: Array<PartnerWebhookEvent<string, unknown> | PartnerPayoutStatusEvent> = [];
+    emitter!.on(
+      PartnerEvent.PayoutCompleted,
+      async (e: PartnerWebhookEvent<string, unknown>) => void got.push(e),
+    );
+    emitter!.on(PartnerDerivedEvent.PayoutStatus, async (e: PartnerPayoutStatusEvent) => void got.push(e));
+
+    const result = await service.handle(completed, signed(completed));
+    expect(result).toMatchObject({ status: 'accepted', eventId: 'evt_c', name: 'payout.completed' });
+    // persist, ack, process: the handlers have not run when handle() resolves
+    expect(got).toHaveLength(0);
+    expect((inbox as InMemoryInboxStore).get('evt_c')?.state).toBe('pending');
+
+    await expect(result.processing).resolves.toMatchObject({ outcome: 'processed' });
+    expect(got).toHaveLength(2);
+    expect(got[0]).toMatchObject({
+      name: 'payout.completed',
+      status: 'COMPLETED',
+      payload: { reference_number: 'R' },
+    });
+    expect(got[1]).toMatchObject({
+      payoutId: 'p1',
+      status: 'COMPLETED',
+      source: 'webhook',
+      eventId: 'evt_c',
+    });
+    expect((inbox as InMemoryInboxStore).get('evt_c')?.state).toBe('processed');
+  });
+
+  it('processes before resolving with waitForProcessing', async () => {
+    const { service, seen } = setup();
+    await service.handle(completed, signed(completed), { waitForProcessing: true });
+    expect(seen.map((s) => s.name)).toEqual(['payout.completed', PartnerDerivedEvent.PayoutStatus]);
+  });
+
+  it('emits a duplicate delivery once, also when deliveries race (spec 6.1.4)', async () => {
+    const { service, seen } = setup();
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => service.handle(completed, signed(completed))),
+    );
+    await service.drain();
+    expect(results.filter((r) => r.status === 'accepted')).toHaveLength(1);
+    expect(results.filter((r) => r.status === 'duplicate')).toHaveLength(9);
+    expect(results.find((r) => r.status === 'duplicate')?.processing).toBeNull();
+    expect(seen.filter((s) => s.name === 'payout.completed')).toHaveLength(1);
+    await service.handle(completed, signed(completed));
+    await service.drain();
+    expect(seen.filter((s) => s.name === 'payout.completed')).toHaveLength(1);
+  });
+
+  it('announces one unified status when payout.completed and payout.status_changed race (spec 6.4.7)', async () => {
+    const { service, seen } = setup();
+    const v2 = body('payout.status_changed', {
+      event_id: 'evt_v2',
+      event_type: 'payout.status_changed',
+      created_at: '2026-04-14T10:00:00Z',
+      data: { payout_id: 'p1', status: 'COMPLETED', previous_status: 'PROCESSING', amount: '1' },
+    });
+    await Promise.all([service.handle(v2, signed(v2)), service.handle(completed, signed(completed))]);
+    await service.drain();
+    expect(seen.filter((s) => s.name === 'payout.completed')).toHaveLength(1);
+    expect(seen.filter((s) => s.name === 'payout.status_changed')).toHaveLength(1);
+    expect(seen.filter((s) => s.name === PartnerDerivedEvent.PayoutStatus)).toHaveLength(1);
+  });
+
+  it('acknowledges unknown event types, records them and emits them on the unknown stream (spec 6.1.5)', async () => {
+    const { service, seen, inbox } = setup();
+    const raw = body('rfi.created', { event_id: 'evt_rfi', rfi_id: 'r1' });
+    const result = await service.handle(raw, signed(raw), { waitForProcessing: true });
+    expect(result.status).toBe('unknown');
+    expect(seen).toEqual([
+      { name: PartnerDerivedEvent.Unknown, event: expect.objectContaining({ name: 'rfi.created' }) },
+    ]);
+    expect((inbox as InMemoryInboxStore).get('evt_rfi')?.state).toBe('processed');
+  });
+
+  it('marks the entry failed when a handler throws, still acknowledges, and retries it later', async () => {
+    const { service, emitter, inbox } = setup();
+    let calls = 0;
+    emitter!.on(PartnerEvent.PayoutCompleted, async () => {
+      calls += 1;
+      if (calls === 1) throw new Error('db down');
+    });
+    const result = await service.handle(completed, signed(completed));
+    expect(result.status).toBe('accepted');
+    await expect(result.processing).resolves.toEqual({
+      outcome: 'failed',
+      eventId: 'evt_c',
+      error: 'db down',
+    });
+    expect((inbox as InMemoryInboxStore).get('evt_c')).toMatchObject({
+      state: 'failed',
+      lastError: 'db down',
+    });
+
+    await new Promise((r) => setTimeout(r, 5));
+    expect(await service.processPending()).toEqual({ processed: 1, failed: 0, skipped: 0 });
+    expect(calls).toBe(2);
+    expect((inbox as InMemoryInboxStore).get('evt_c')?.state).toBe('processed');
+    expect(await service.processPending()).toEqual({ processed: 0, failed: 0, skipped: 0 });
+  });
+
+  it('re-announces the unified status on retry when its own handler failed', async () => {
+    const { service, emitter } = setup();
+    let statusCalls = 0;
+    emitter!.on(PartnerDerivedEvent.PayoutStatus, async () => {
+      statusCalls += 1;
+      if (statusCalls === 1) throw new Error('projection busy');
+    });
+    const first = await service.handle(completed, signed(completed));
+    await expect(first.processing).resolves.toMatchObject({ outcome: 'failed' });
+    await new Promise((r) => setTimeout(r, 5));
+    await service.processPending();
+    expect(statusCalls).toBe(2);
+  });
+
+  it('runs the handlers and markProcessed inside the store unit of work when it has one', async () => {
+    const base = new InMemoryInboxStore();
+    const order: string[] = [];
+    const inbox: PartnerInboxStore = {
+      record: (e) => base.record(e),
+      markProcessed: async (id) => {
+        order.push('markProcessed');
+        await base.markProcessed(id);
+      },
+      markFailed: (id, err) => base.markFailed(id, err),
+      pending: (o) => base.pending(o),
+      runProcessing: async (id, work) => {
+        order.push(`begin ${id}`);
+        const result = await work();
+        order.push('commit');
+        return result;
+      },
+    };
+    const { service, emitter } = setup({ inbox });
+    emitter!.on(PartnerEvent.PayoutCompleted, async () => void order.push('handler'));
+    await service.handle(completed, signed(completed), { waitForProcessing: true });
+    expect(order).toEqual(['begin evt_c', 'handler', 'markProcessed', 'commit']);
+  });
+
+  it('redeliver() re-emits a stored entry by its stored id', async () => {
+    const { service, seen } = setup();
+    const outcome = await service.redeliver({ eventId: 'evt_c', rawBody: completed.toString() });
+    expect(outcome).toMatchObject({ outcome: 'processed', eventId: 'evt_c' });
+    expect(seen[0]).toMatchObject({ name: 'payout.completed' });
+  });
+
+  it('fails processing (entry failed, not lost) when no EventEmitter2 is available', async () => {
+    const { service, inbox } = setup({ emitter: null });
+    const result = await service.handle(completed, signed(completed), { waitForProcessing: true });
+    await expect(result.processing).resolves.toMatchObject({
+      outcome: 'failed',
+      error: expect.stringContaining('EventEmitterModule'),
+    });
+    expect((inbox as InMemoryInboxStore).get('evt_c')?.state).toBe('failed');
+  });
+
+  describe('refusals', () => {
+    it('401 with the reason for a bad signature; nothing recorded', async () => {
+      const { service, inbox, seen } = setup();
+      const attempt = service.handle(completed, signed(completed, 'WHSEC_UNIT'));
+      await expect(attempt).rejects.toBeInstanceOf(PartnerWebhookSignatureError);
+      await expect(service.handle(completed, { 'X-Signature-SHA256': 'xyz' })).rejects.toMatchObject({
+        status: 401,
+        reason: 'not_hex',
+      });
+      await expect(service.handle(completed, {})).rejects.toMatchObject({ reason: 'missing_header' });
+      expect((inbox as InMemoryInboxStore).size).toBe(0);
+      expect(seen).toHaveLength(0);
+    });
+
+    it('400 for a validly signed body that is not JSON or has no event; not recorded, not emitted', async () => {
+      const { service, inbox, seen } = setup();
+      for (const raw of [Buffer.from('not json'), Buffer.from('{"data":{"event_id":"x"}}')]) {
+        const error = await service.handle(raw, signed(raw)).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(PartnerWebhookPayloadError);
+        expect((error as PartnerWebhookPayloadError).toHttpException().getStatus()).toBe(400);
+      }
+      expect((inbox as InMemoryInboxStore).size).toBe(0);
+      expect(seen).toHaveLength(0);
+    });
+
+    it('413 beyond maxBodyBytes, before verifying', async () => {
+      const { service } = setup({ maxBodyBytes: 16 });
+      await expect(service.handle(completed, signed(completed))).rejects.toBeInstanceOf(
+        PartnerWebhookBodyTooLargeError,
+      );
+    });
+
+    it('500 explaining rawBody: true when no raw bytes are given (never re-serialised JSON)', async () => {
+      const { service } = setup();
+      const parsed = JSON.parse(completed.toString()) as unknown as Buffer;
+      const error = await service.handle(parsed, signed(completed)).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(PartnerWebhookConfigurationError);
+      expect((error as Error).message).toContain('NestFactory.create(AppModule, { rawBody: true })');
+      expect((error as PartnerWebhookConfigurationError).toHttpException().getStatus()).toBe(500);
+      await expect(service.handle(undefined, signed(completed))).rejects.toBeInstanceOf(
+        PartnerWebhookConfigurationError,
+      );
+    });
+  });
+});
