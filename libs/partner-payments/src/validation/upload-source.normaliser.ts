@@ -1,0 +1,247 @@
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { Readable } from 'node:stream';
+import { PartnerFieldError, PartnerLocalValidationError } from '../errors/partner.error';
+import { SNIFF_HEAD_BYTES } from './file-sniffer';
+import { describeType, isPlainObject } from './validation.util';
+
+/**
+ * Turns the three accepted file inputs into one shape: the first bytes (for sniffing), the size when
+ * it can be known without reading the file, and a stream factory. A file is never read whole into
+ * memory (issue 2: "a 30 MB file is never held whole in memory by the client"): a path is stat'ed,
+ * its head read with one positioned read, and the body streamed from disk when the request is sent.
+ */
+
+/** A file on disk. fileName defaults to the path's basename; contentType to the sniffed type. */
+export interface UploadPathSource {
+  path: string;
+  fileName?: string;
+  contentType?: string;
+}
+
+/** A caller stream. It can be sent once; knownLength lets the request carry a Content-Length. */
+export interface UploadStreamSource {
+  stream: Readable;
+  fileName: string;
+  contentType: string;
+  knownLength?: number;
+}
+
+/** Bytes already in memory. */
+export interface UploadBufferSource {
+  buffer: Buffer | Uint8Array;
+  fileName: string;
+  contentType: string;
+}
+
+export type UploadSource = UploadPathSource | UploadStreamSource | UploadBufferSource;
+
+/** How a body stream is policed while it is read (sizes the head could not prove). */
+export interface StreamGuard {
+  /** field path named in the error, e.g. 'files[3]' */
+  field: string;
+  /** bytes allowed for this file (spec 8: 30 MB) */
+  maxBytes: number;
+  /** exact length promised (stat size, knownLength): more or fewer bytes would corrupt the multipart body */
+  expectedBytes?: number;
+  /** bytes left for all unknown-length files of this call (the per-call total) */
+  budget?: { remaining: number };
+}
+
+export interface OpenedUploadSource {
+  kind: 'path' | 'stream' | 'buffer';
+  fileName: string | undefined;
+  contentType: string | undefined;
+  /** known without reading the body: stat size, buffer length, knownLength, or a stream that ended within the head */
+  size: number | undefined;
+  /** the first bytes (at least SNIFF_HEAD_BYTES unless the file is shorter) */
+  head: Buffer;
+  /** false for caller streams: their body can be sent only once */
+  replayable: boolean;
+  createStream(guard: StreamGuard): Readable;
+  /** Frees what opening took (destroys a caller stream) when the upload is abandoned. */
+  release(): void;
+}
+
+const isNonEmptyString = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '';
+
+/** Structural problems with one source, before anything is opened. */
+export function uploadSourceShapeErrors(source: unknown, field: string): PartnerFieldError[] {
+  if (!isPlainObject(source)) {
+    return [
+      {
+        field,
+        message: `must be { path }, { stream, fileName, contentType } or { buffer, fileName, contentType } (got ${describeType(source)})`,
+      },
+    ];
+  }
+  const errors: PartnerFieldError[] = [];
+  const optionalString = (key: string) => {
+    if (source[key] !== undefined && !isNonEmptyString(source[key]))
+      errors.push({ field: `${field}.${key}`, message: 'must be a non-empty string' });
+  };
+  const requiredString = (key: string) => {
+    if (!isNonEmptyString(source[key]))
+      errors.push({ field: `${field}.${key}`, message: 'must be a non-empty string' });
+  };
+  if ('path' in source) {
+    requiredString('path');
+    optionalString('fileName');
+    optionalString('contentType');
+  } else if ('stream' in source) {
+    if (!(source.stream instanceof Readable))
+      errors.push({ field: `${field}.stream`, message: 'must be a Readable stream' });
+    requiredString('fileName');
+    requiredString('contentType');
+    const len = source.knownLength;
+    if (len !== undefined && !(typeof len === 'number' && Number.isSafeInteger(len) && len >= 0)) {
+      errors.push({ field: `${field}.knownLength`, message: 'must be a non-negative integer' });
+    }
+  } else if ('buffer' in source) {
+    if (!(source.buffer instanceof Uint8Array))
+      errors.push({ field: `${field}.buffer`, message: 'must be a Buffer or Uint8Array' });
+    requiredString('fileName');
+    requiredString('contentType');
+  } else {
+    errors.push({ field, message: 'must have one of path, stream or buffer' });
+  }
+  return errors;
+}
+
+function toBuffer(chunk: unknown): Buffer {
+  if (Buffer.isBuffer(chunk)) return chunk;
+  if (chunk instanceof Uint8Array) return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  if (typeof chunk === 'string') return Buffer.from(chunk);
+  throw new TypeError(`upload streams must yield Buffer or string chunks (got ${describeType(chunk)})`);
+}
+
+function streamError(guard: StreamGuard, message: string, field = guard.field): PartnerLocalValidationError {
+  return new PartnerLocalValidationError([{ field, message }]);
+}
+
+/** Re-yields chunks as Buffers while counting them; throws (erroring the stream) when a limit breaks. */
+async function* guardBytes(
+  source: AsyncIterable<unknown> | Iterable<unknown>,
+  guard: StreamGuard,
+): AsyncGenerator<Buffer> {
+  let total = 0;
+  for await (const chunk of source) {
+    const buf = toBuffer(chunk);
+    total += buf.length;
+    if (total > guard.maxBytes)
+      throw streamError(guard, `is larger than ${guard.maxBytes} bytes (spec 8: 30 MB per file)`);
+    if (guard.expectedBytes !== undefined && total > guard.expectedBytes) {
+      throw streamError(guard, `has more bytes than its known length ${guard.expectedBytes}`);
+    }
+    if (guard.budget) {
+      guard.budget.remaining -= buf.length;
+      if (guard.budget.remaining < 0)
+        throw streamError(guard, 'the files of this call exceed the per-call total', 'files');
+    }
+    yield buf;
+  }
+  if (guard.expectedBytes !== undefined && total !== guard.expectedBytes) {
+    throw streamError(guard, `ended after ${total} bytes; expected ${guard.expectedBytes}`);
+  }
+}
+
+const byteStream = (chunks: AsyncIterable<Buffer>) => Readable.from(chunks, { objectMode: false });
+
+async function openPath(source: UploadPathSource): Promise<OpenedUploadSource> {
+  const handle = await open(source.path, 'r');
+  let head: Buffer;
+  let size: number;
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile()) throw new Error('not a regular file');
+    size = stat.size;
+    // One positioned read of the head: the body stays on disk until the request streams it.
+    const buf = Buffer.alloc(Math.min(SNIFF_HEAD_BYTES, size));
+    const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
+    head = buf.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+  return {
+    kind: 'path',
+    fileName: source.fileName ?? basename(source.path),
+    contentType: source.contentType,
+    size,
+    head,
+    replayable: true,
+    // A fresh disk stream per call, opened lazily when the consumer first reads (retries re-read the file).
+    createStream: (guard) => byteStream(guardBytes(lazyFileChunks(source.path), guard)),
+    release: () => undefined,
+  };
+}
+
+async function* lazyFileChunks(path: string): AsyncGenerator<unknown> {
+  yield* createReadStream(path);
+}
+
+async function openStream(source: UploadStreamSource): Promise<OpenedUploadSource> {
+  const it: AsyncIterator<unknown> = source.stream[Symbol.asyncIterator]();
+  const headChunks: Buffer[] = [];
+  let headBytes = 0;
+  let ended = false;
+  while (headBytes < SNIFF_HEAD_BYTES) {
+    const next = await it.next();
+    if (next.done) {
+      ended = true;
+      break;
+    }
+    const buf = toBuffer(next.value);
+    headChunks.push(buf);
+    headBytes += buf.length;
+  }
+  let used = false;
+  // Replays the head chunks, then continues the same iterator; returning it destroys the caller stream.
+  async function* replay(): AsyncGenerator<unknown> {
+    try {
+      yield* headChunks;
+      if (ended) return;
+      for (let next = await it.next(); !next.done; next = await it.next()) yield next.value;
+    } finally {
+      await it.return?.();
+    }
+  }
+  return {
+    kind: 'stream',
+    fileName: source.fileName,
+    contentType: source.contentType,
+    size: ended ? headBytes : source.knownLength,
+    head: Buffer.concat(headChunks),
+    replayable: false,
+    createStream: (guard) => {
+      if (used)
+        throw new Error('a stream upload source can be sent only once; pass a path or a buffer to retry');
+      used = true;
+      return byteStream(guardBytes(replay(), guard));
+    },
+    release: () => {
+      if (!used) source.stream.destroy();
+    },
+  };
+}
+
+function openBuffer(source: UploadBufferSource): OpenedUploadSource {
+  const buf = toBuffer(source.buffer);
+  return {
+    kind: 'buffer',
+    fileName: source.fileName,
+    contentType: source.contentType,
+    size: buf.length,
+    head: buf.subarray(0, SNIFF_HEAD_BYTES),
+    replayable: true,
+    createStream: (guard) => byteStream(guardBytes([buf], guard)),
+    release: () => undefined,
+  };
+}
+
+/** Opens a source that passed uploadSourceShapeErrors. Rejects on I/O errors (ENOENT, a stream error). */
+export async function openUploadSource(source: UploadSource): Promise<OpenedUploadSource> {
+  if ('path' in source) return openPath(source);
+  if ('stream' in source) return openStream(source);
+  return openBuffer(source);
+}
