@@ -1,0 +1,117 @@
+import { plainToInstance } from 'class-transformer';
+import { validateSync, type ValidationError } from 'class-validator';
+import { DEFAULT_DATABASE_URL, parseDatabaseUrl, type ParsedDatabaseUrl } from '../database/database-url.parser';
+import { CRON_MESSAGE, CRON_VARIABLES, EnvironmentVariables, isCron, isSet } from './environment.schema';
+
+export const APP_CONFIG = Symbol('APP_CONFIG');
+
+/** The validated configuration, with every default applied. */
+export interface AppConfig {
+  partner: {
+    /** null: start the embedded sandbox (issue: the demo). */
+    baseUrl: string | null;
+    environment: 'sandbox' | 'production';
+    apiKey: string | null;
+    clientId: string | null;
+    password: string | null;
+    clientUuid: string | null;
+    webhookSecrets: string[];
+    apiVersion: string;
+    sendVersionHeader: 'always' | 'until-pinned';
+  };
+  database: ParsedDatabaseUrl;
+  port: number;
+  publicBaseUrl: string | null;
+  reconcile: { cron: string; batchSize: number; concurrency: number; completedWindowHours: number };
+  inbox: { redeliveryCron: string; maxAttempts: number };
+  versionPinCron: string;
+  /** Run the scripted demo flow after start. */
+  demo: boolean;
+}
+
+export const CONFIG_DEFAULTS = {
+  PARTNER_ENV: 'sandbox',
+  PARTNER_API_VERSION: '2026-04-14',
+  PARTNER_SEND_VERSION_HEADER: 'until-pinned',
+  DATABASE_URL: DEFAULT_DATABASE_URL,
+  PORT: 3000,
+  RECONCILE_CRON: '0 * * * * *',
+  RECONCILE_BATCH_SIZE: 50,
+  RECONCILE_CONCURRENCY: 4,
+  RECONCILE_COMPLETED_WINDOW_HOURS: 72,
+  INBOX_REDELIVERY_CRON: '30 * * * * *',
+  INBOX_MAX_ATTEMPTS: 5,
+  VERSION_PIN_CRON: '0 15 3 * * *',
+  DEMO: 'auto',
+} as const;
+
+export class ConfigValidationError extends Error {
+  constructor(readonly problems: Array<{ variable: string; message: string }>) {
+    super(`Invalid configuration: ${problems.map((p) => `${p.variable} ${p.message}`).join('; ')}`);
+    this.name = 'ConfigValidationError';
+  }
+}
+
+/** Validates the environment and applies defaults; throws naming every bad variable (never its value). */
+export function loadAppConfig(env: Record<string, string | undefined>): AppConfig {
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => isSet(v)));
+  const vars = plainToInstance(EnvironmentVariables, present);
+  const problems = validateSync(vars, { whitelist: false }).flatMap(describe);
+  for (const name of CRON_VARIABLES) {
+    const value = vars[name];
+    if (value !== undefined && !isCron(value)) problems.push({ variable: name, message: CRON_MESSAGE });
+  }
+  let database: ParsedDatabaseUrl | null = null;
+  try {
+    database = parseDatabaseUrl(vars.DATABASE_URL ?? CONFIG_DEFAULTS.DATABASE_URL);
+  } catch (error) {
+    if (!problems.some((p) => p.variable === 'DATABASE_URL')) {
+      problems.push({ variable: 'DATABASE_URL', message: (error as Error).message.replace(/^DATABASE_URL /, '') });
+    }
+  }
+  if (problems.length > 0 || !database) throw new ConfigValidationError(problems);
+
+  const baseUrl = vars.PARTNER_BASE_URL ?? null;
+  return {
+    partner: {
+      baseUrl,
+      environment: (vars.PARTNER_ENV ?? CONFIG_DEFAULTS.PARTNER_ENV) as 'sandbox' | 'production',
+      apiKey: vars.PARTNER_API_KEY ?? null,
+      clientId: vars.PARTNER_CLIENT_ID ?? null,
+      password: vars.PARTNER_PASSWORD ?? null,
+      clientUuid: vars.PARTNER_CLIENT_UUID ?? null,
+      webhookSecrets: (vars.PARTNER_WEBHOOK_SECRET ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+      apiVersion: vars.PARTNER_API_VERSION ?? CONFIG_DEFAULTS.PARTNER_API_VERSION,
+      sendVersionHeader: (vars.PARTNER_SEND_VERSION_HEADER ?? CONFIG_DEFAULTS.PARTNER_SEND_VERSION_HEADER) as 'always' | 'until-pinned',
+    },
+    database,
+    port: vars.PORT ?? CONFIG_DEFAULTS.PORT,
+    publicBaseUrl: vars.PUBLIC_BASE_URL ?? null,
+    reconcile: {
+      cron: vars.RECONCILE_CRON ?? CONFIG_DEFAULTS.RECONCILE_CRON,
+      batchSize: vars.RECONCILE_BATCH_SIZE ?? CONFIG_DEFAULTS.RECONCILE_BATCH_SIZE,
+      concurrency: vars.RECONCILE_CONCURRENCY ?? CONFIG_DEFAULTS.RECONCILE_CONCURRENCY,
+      completedWindowHours: vars.RECONCILE_COMPLETED_WINDOW_HOURS ?? CONFIG_DEFAULTS.RECONCILE_COMPLETED_WINDOW_HOURS,
+    },
+    inbox: {
+      redeliveryCron: vars.INBOX_REDELIVERY_CRON ?? CONFIG_DEFAULTS.INBOX_REDELIVERY_CRON,
+      maxAttempts: vars.INBOX_MAX_ATTEMPTS ?? CONFIG_DEFAULTS.INBOX_MAX_ATTEMPTS,
+    },
+    versionPinCron: vars.VERSION_PIN_CRON ?? CONFIG_DEFAULTS.VERSION_PIN_CRON,
+    demo: (vars.DEMO ?? CONFIG_DEFAULTS.DEMO) === 'auto' ? baseUrl === null : vars.DEMO === 'true',
+  };
+}
+
+/** One entry per variable, its messages joined (an out-of-range PORT fails several rules at once). */
+function describe(error: ValidationError): Array<{ variable: string; message: string }> {
+  const messages = [...new Set(Object.values(error.constraints ?? {}).map((m) => stripName(m, error.property)))];
+  return [{ variable: error.property, message: messages.length ? messages.join(', ') : 'is invalid' }];
+}
+
+/** class-validator's built-in messages start with the property name; ours do not. Keep one. */
+function stripName(message: string, property: string): string {
+  return message.startsWith(`${property} `) ? message.slice(property.length + 1) : message;
+}

@@ -1,0 +1,118 @@
+import { Transform } from 'class-transformer';
+import { IsIn, IsInt, IsNotEmpty, IsOptional, Matches, Max, Min, ValidateIf } from 'class-validator';
+import { validateCronExpression } from 'cron';
+
+const isSet = (value: unknown): boolean => value !== undefined && value !== null && String(value).trim() !== '';
+const toInt = ({ value }: { value: unknown }): unknown => (isSet(value) && /^-?\d+$/.test(String(value).trim()) ? Number(value) : value);
+const trimmed = ({ value }: { value: unknown }): unknown => (typeof value === 'string' ? value.trim() : value);
+const whenRemote = (o: EnvironmentVariables): boolean => isSet(o.PARTNER_BASE_URL);
+const CRON_MESSAGE = 'must be a cron expression (5 or 6 fields, e.g. "0 * * * * *")';
+const isCron = (value: unknown): boolean => typeof value === 'string' && validateCronExpression(value).valid;
+
+/**
+ * Every environment variable the app reads, validated at boot (class-validator). Messages name
+ * the variable and never echo its value (several are secrets). Defaults live in app.config.ts.
+ */
+export class EnvironmentVariables {
+  /** Unset: the app starts the embedded sandbox and points itself at it. */
+  @IsOptional()
+  @Transform(trimmed)
+  @Matches(/^https?:\/\/[^\s]+$/, { message: 'must be an http(s) URL' })
+  PARTNER_BASE_URL?: string;
+
+  @IsOptional()
+  @IsIn(['sandbox', 'production'], { message: 'must be sandbox or production' })
+  PARTNER_ENV?: string;
+
+  @ValidateIf(whenRemote)
+  @IsNotEmpty({ message: 'is required when PARTNER_BASE_URL is set' })
+  PARTNER_API_KEY?: string;
+
+  @ValidateIf(whenRemote)
+  @IsNotEmpty({ message: 'is required when PARTNER_BASE_URL is set' })
+  PARTNER_CLIENT_ID?: string;
+
+  @ValidateIf(whenRemote)
+  @IsNotEmpty({ message: 'is required when PARTNER_BASE_URL is set' })
+  PARTNER_PASSWORD?: string;
+
+  @IsOptional()
+  @Matches(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, { message: 'must be a UUID' })
+  PARTNER_CLIENT_UUID?: string;
+
+  /** Comma-separated: during a rotation both secrets are accepted (provider-facts "Webhooks"). */
+  @ValidateIf(whenRemote)
+  @Matches(/[^,\s]/, { message: 'is required when PARTNER_BASE_URL is set (comma-separated list of secrets)' })
+  PARTNER_WEBHOOK_SECRET?: string;
+
+  @IsOptional()
+  @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'must be a version date like 2026-04-14 (spec 9.1)' })
+  PARTNER_API_VERSION?: string;
+
+  @IsOptional()
+  @IsIn(['always', 'until-pinned'], { message: 'must be always or until-pinned' })
+  PARTNER_SEND_VERSION_HEADER?: string;
+
+  @IsOptional()
+  @Matches(/^(sqlite:.+|postgres(ql)?:\/\/.+)$/i, { message: 'must be sqlite:<file path> or postgres://user:password@host:port/database' })
+  DATABASE_URL?: string;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be an integer' })
+  @Min(0, { message: 'must be between 0 and 65535' })
+  @Max(65535, { message: 'must be between 0 and 65535' })
+  PORT?: number;
+
+  /** Where the embedded sandbox should deliver webhooks, when the app is reached through another address. */
+  @IsOptional()
+  @Matches(/^https?:\/\/[^\s]+$/, { message: 'must be an http(s) URL' })
+  PUBLIC_BASE_URL?: string;
+
+  @IsOptional()
+  @Transform(trimmed)
+  RECONCILE_CRON?: string;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be an integer' })
+  @Min(1, { message: 'must be between 1 and 1000' })
+  @Max(1000, { message: 'must be between 1 and 1000' })
+  RECONCILE_BATCH_SIZE?: number;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be an integer' })
+  @Min(1, { message: 'must be between 1 and 20 (the partner allows 20 requests/s)' })
+  @Max(20, { message: 'must be between 1 and 20 (the partner allows 20 requests/s)' })
+  RECONCILE_CONCURRENCY?: number;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be an integer' })
+  @Min(0, { message: 'must be 0 or more' })
+  RECONCILE_COMPLETED_WINDOW_HOURS?: number;
+
+  @IsOptional()
+  @Transform(trimmed)
+  INBOX_REDELIVERY_CRON?: string;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be an integer' })
+  @Min(1, { message: 'must be between 1 and 100' })
+  @Max(100, { message: 'must be between 1 and 100' })
+  INBOX_MAX_ATTEMPTS?: number;
+
+  @IsOptional()
+  @Transform(trimmed)
+  VERSION_PIN_CRON?: string;
+
+  @IsOptional()
+  @IsIn(['true', 'false', 'auto'], { message: 'must be true, false or auto' })
+  DEMO?: string;
+}
+
+/** Cron variables are checked with the scheduler's own parser, so what boots is what runs. */
+export const CRON_VARIABLES = ['RECONCILE_CRON', 'INBOX_REDELIVERY_CRON', 'VERSION_PIN_CRON'] as const;
+export { CRON_MESSAGE, isCron, isSet };

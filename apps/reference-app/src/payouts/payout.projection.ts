@@ -1,0 +1,116 @@
+import { PayoutEntity, type PayoutSource } from '../database/entities/payout.entity';
+import { insertIfAbsent } from '../database/insert-if-absent';
+import type { UnitOfWork } from '../database/unit-of-work';
+import { decidePayoutTransition, type PayoutTransitionReason } from './payout-status.transition';
+
+/** One thing we learned about a payout, from the create answer, a webhook or reconciliation. */
+export interface PayoutObservation {
+  payoutId: string;
+  /** As received, any casing. */
+  status: string;
+  source: PayoutSource;
+  referenceNumber?: string | null;
+  errorCode?: string | null;
+  reviewReason?: string | null;
+  amount?: string | null;
+  currency?: string | null;
+  recipientId?: string | null;
+  userId?: string | null;
+  virtualAccountId?: string | null;
+  idempotencyKey?: string | null;
+}
+
+export interface PayoutProjectionResult {
+  outcome: 'created' | 'changed' | 'unchanged';
+  reason: PayoutTransitionReason;
+  previousStatus: string | null;
+  status: string;
+  row: PayoutEntity;
+}
+
+export class PayoutConcurrencyError extends Error {
+  constructor(payoutId: string) {
+    super(`payout ${payoutId}: gave up after repeated concurrent updates`);
+  }
+}
+
+const DETAIL_FIELDS = ['referenceNumber', 'errorCode', 'reviewReason', 'amount', 'currency', 'recipientId', 'userId', 'virtualAccountId', 'idempotencyKey'] as const;
+
+/**
+ * Applies observations to the payouts table: the status only moves per decidePayoutTransition,
+ * details (reference number, error code, ...) fill in whenever they arrive. Every write is
+ * `UPDATE ... WHERE version = :read` (optimistic locking): a writer that lost the race re-reads
+ * and decides again, so concurrent webhook and reconciliation writes never overwrite each other.
+ * Joins the ambient transaction (inbox runProcessing) when there is one.
+ */
+export class PayoutProjection {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly clock: () => Date = () => new Date(),
+    private readonly maxAttempts = 5,
+  ) {}
+
+  async apply(obs: PayoutObservation): Promise<PayoutProjectionResult> {
+    return this.uow.transaction(async (m) => {
+      for (let attempt = 0; attempt < this.maxAttempts; attempt++) {
+        const now = this.clock();
+        const row = await m.findOne(PayoutEntity, { where: { payoutId: obs.payoutId } });
+        if (!row) {
+          const decision = decidePayoutTransition(null, obs.status);
+          // An unplaceable first status is still stored: the row must exist for reconciliation.
+          const inserted = await insertIfAbsent(m, this.uow.kind, 'payouts', 'payout_id', {
+            payout_id: obs.payoutId,
+            status: decision.next,
+            previous_status: null,
+            virtual_account_id: obs.virtualAccountId ?? null,
+            recipient_id: obs.recipientId ?? null,
+            user_id: obs.userId ?? null,
+            amount: obs.amount ?? null,
+            currency: obs.currency ?? null,
+            idempotency_key: obs.idempotencyKey ?? null,
+            reference_number: obs.referenceNumber ?? null,
+            error_code: obs.errorCode ?? null,
+            review_reason: obs.reviewReason ?? null,
+            last_source: obs.source,
+            created_at: now,
+            updated_at: now,
+            check_failures: 0,
+            version: 1,
+          });
+          if (!inserted) continue; // someone else created it first: decide against their row
+          const created = await m.findOneOrFail(PayoutEntity, { where: { payoutId: obs.payoutId } });
+          return { outcome: 'created', reason: decision.reason, previousStatus: null, status: created.status, row: created };
+        }
+        const decision = decidePayoutTransition(row.status, obs.status);
+        const patch: Partial<PayoutEntity> = {};
+        for (const field of DETAIL_FIELDS) {
+          const value = obs[field];
+          if (value !== undefined && value !== null && value !== row[field]) patch[field] = value;
+        }
+        if (!decision.apply && Object.keys(patch).length === 0) {
+          return { outcome: 'unchanged', reason: decision.reason, previousStatus: row.previousStatus, status: row.status, row };
+        }
+        if (decision.apply) {
+          patch.status = decision.next;
+          patch.previousStatus = row.status;
+        }
+        const result = await m
+          .createQueryBuilder()
+          .update(PayoutEntity)
+          .set({ ...patch, lastSource: obs.source, updatedAt: now, version: () => 'version + 1' })
+          .where('payout_id = :id AND version = :version', { id: row.payoutId, version: row.version })
+          .execute();
+        if (result.affected !== 1) continue; // lost the race: re-read, decide again
+        const updated = await m.findOneOrFail(PayoutEntity, { where: { payoutId: obs.payoutId } });
+        return {
+          outcome: decision.apply ? 'changed' : 'unchanged',
+          reason: decision.reason,
+          previousStatus: decision.apply ? row.status : row.previousStatus,
+          status: updated.status,
+          row: updated,
+        };
+      }
+      throw new PayoutConcurrencyError(obs.payoutId);
+    });
+  }
+}
