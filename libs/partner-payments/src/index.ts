@@ -5,7 +5,8 @@
 export * from './partner-payments.module';
 export * from './partner-payments.options';
 export * from './partner-payments.constants';
-export { resolvePartnerOptions, InjectPartnerOptions, DEFAULT_RATE_LIMIT, DEFAULT_RETRY_OPTIONS } from './options.resolver';
+export { resolvePartnerOptions, DEFAULT_RATE_LIMIT, DEFAULT_RETRY_OPTIONS } from './options.resolver';
+export { InjectPartnerOptions, InjectPartnerLogger } from './partner-payments.decorators';
 export type { ResolvedPartnerOptions } from './options.resolver';
 
 // Errors (spec 7)
@@ -16,9 +17,10 @@ export type { ParsedErrorBody } from './errors/error-body.parser';
 export { createPartnerApiError, createPartnerNetworkError } from './errors/error.factory';
 
 // Auth and HTTP
-export { TokenManager, TOKEN_CLOCK } from './auth/token.manager';
+export { TokenManager } from './auth/token.manager';
 export { PartnerHttpClient } from './http/partner-http.client';
 export { PartnerTransport } from './http/partner.transport';
+export type { PartnerAxiosLike } from './http/partner.transport';
 export { ApiVersionState } from './http/api-version.state';
 export * from './http/http.types';
 export * from './http/retry.policy';

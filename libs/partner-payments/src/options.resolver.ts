@@ -1,5 +1,5 @@
-import { Inject, Logger, type LoggerService } from '@nestjs/common';
-import { DEFAULT_API_VERSION, PARTNER_RESOLVED_OPTIONS, RFI_API_VERSION } from './partner-payments.constants';
+import type { LoggerService } from '@nestjs/common';
+import { DEFAULT_API_VERSION, RFI_API_VERSION } from './partner-payments.constants';
 import type {
   PartnerEnvironment,
   PartnerHttpEventListener,
@@ -68,7 +68,18 @@ function version(value: unknown, field: string, fallback: string): string {
  * Merges defaults and validates. Throws PartnerConfigurationError naming the field, so a
  * misconfigured app fails at boot instead of on its first payout. Secrets never enter the message.
  */
-export function resolvePartnerOptions(options: PartnerPaymentsModuleOptions): ResolvedPartnerOptions {
+/** Used when neither options.logger nor a default is given (outside Nest): warnings and errors only. */
+const fallbackLogger: LoggerService = {
+  log: () => undefined,
+  warn: (message: unknown) => console.warn(`[PartnerPayments] ${String(message)}`),
+  error: (message: unknown) => console.error(`[PartnerPayments] ${String(message)}`),
+};
+
+/**
+ * `defaultLogger` is what the module passes (a Nest Logger with context 'PartnerPayments'); this file
+ * stays free of runtime framework imports so the core can be used and tested without Nest.
+ */
+export function resolvePartnerOptions(options: PartnerPaymentsModuleOptions, defaultLogger?: LoggerService): ResolvedPartnerOptions {
   if (typeof options !== 'object' || options === null) throw new PartnerConfigurationError('options', 'are required');
   const environment = options.environment ?? 'sandbox';
   if (environment !== 'sandbox' && environment !== 'production') {
@@ -134,10 +145,8 @@ export function resolvePartnerOptions(options: PartnerPaymentsModuleOptions): Re
     tokenRefreshSkewSeconds: number(options.tokenRefreshSkewSeconds, 'tokenRefreshSkewSeconds', 300, 0),
     rateLimit,
     retry,
-    logger: options.logger ?? new Logger('PartnerPayments'),
+    logger: options.logger ?? defaultLogger ?? fallbackLogger,
     onHttpEvent: options.onHttpEvent ?? null,
   };
 }
 
-/** Injects the resolved options (PARTNER_RESOLVED_OPTIONS). */
-export const InjectPartnerOptions = (): ParameterDecorator => Inject(PARTNER_RESOLVED_OPTIONS);

@@ -1,5 +1,5 @@
-import { HttpModule } from '@nestjs/axios';
-import { ConfigurableModuleBuilder, Module, type DynamicModule, type Provider } from '@nestjs/common';
+import { HttpModule, HttpService } from '@nestjs/axios';
+import { ConfigurableModuleBuilder, Logger, Module, type DynamicModule, type LoggerService, type Provider } from '@nestjs/common';
 import { TokenManager } from './auth/token.manager';
 import { ApiVersionState } from './http/api-version.state';
 import { PartnerHttpClient } from './http/partner-http.client';
@@ -36,11 +36,8 @@ export interface PartnerPaymentsModuleExtras {
 
 export const DEFAULT_WEBHOOK_PATH = '/webhooks/partner';
 
+const CORE_CLASSES = [ApiVersionState, PartnerTransport, TokenManager, PartnerHttpClient];
 const SERVICES = [
-  ApiVersionState,
-  PartnerTransport,
-  TokenManager,
-  PartnerHttpClient,
   PartnerUsersService,
   PartnerRecipientsService,
   PartnerVirtualAccountsService,
@@ -55,8 +52,28 @@ const CORE_PROVIDERS: Provider[] = [
   {
     // Boot-time validation: a missing credential fails the boot with a message naming the field.
     provide: PARTNER_RESOLVED_OPTIONS,
-    useFactory: (options: PartnerPaymentsModuleOptions): ResolvedPartnerOptions => resolvePartnerOptions(options),
+    useFactory: (options: PartnerPaymentsModuleOptions): ResolvedPartnerOptions =>
+      resolvePartnerOptions(options, new Logger('PartnerPayments')),
     inject: [PARTNER_PAYMENTS_OPTIONS],
+  },
+  // The core classes carry no decorators (they run without Nest): wired here by factories.
+  { provide: ApiVersionState, useFactory: () => new ApiVersionState() },
+  {
+    provide: PartnerTransport,
+    // HttpService's own axios instance (HttpModule.register below), as the issue asks.
+    useFactory: (http: HttpService, o: ResolvedPartnerOptions, l: LoggerService) => new PartnerTransport(http.axiosRef, o, l),
+    inject: [HttpService, PARTNER_RESOLVED_OPTIONS, PARTNER_LOGGER],
+  },
+  {
+    provide: TokenManager,
+    useFactory: (t: PartnerTransport, o: ResolvedPartnerOptions, l: LoggerService) => new TokenManager(t, o, l),
+    inject: [PartnerTransport, PARTNER_RESOLVED_OPTIONS, PARTNER_LOGGER],
+  },
+  {
+    provide: PartnerHttpClient,
+    useFactory: (t: PartnerTransport, tm: TokenManager, v: ApiVersionState, o: ResolvedPartnerOptions) =>
+      new PartnerHttpClient(t, tm, v, o),
+    inject: [PartnerTransport, TokenManager, ApiVersionState, PARTNER_RESOLVED_OPTIONS],
   },
   { provide: PARTNER_LOGGER, useFactory: (r: ResolvedPartnerOptions) => r.logger, inject: [PARTNER_RESOLVED_OPTIONS] },
   {
@@ -89,6 +106,7 @@ export const { ConfigurableModuleClass, MODULE_OPTIONS_TOKEN, OPTIONS_TYPE, ASYN
             PARTNER_RESOLVED_OPTIONS,
             PARTNER_LOGGER,
             PARTNER_INBOX_STORE,
+            ...CORE_CLASSES,
             ...SERVICES,
             ...partnerWebhookExports,
           ],

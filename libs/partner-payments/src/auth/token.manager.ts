@@ -1,5 +1,4 @@
-import { Inject, Injectable, Optional, type LoggerService } from '@nestjs/common';
-import { PARTNER_LOGGER, PARTNER_RESOLVED_OPTIONS } from '../partner-payments.constants';
+import type { LoggerService } from '@nestjs/common';
 import type { ResolvedPartnerOptions } from '../options.resolver';
 import { createPartnerApiError, createPartnerNetworkError } from '../errors/error.factory';
 import { PartnerApiError, PartnerAuthenticationError } from '../errors/partner-api.error';
@@ -21,13 +20,12 @@ interface CachedToken {
   skewMs: number;
 }
 
-export const TOKEN_CLOCK = Symbol('PARTNER_TOKEN_CLOCK');
-
 /**
  * Bearer tokens (spec 5). One cached token; refreshed when fewer than tokenRefreshSkewSeconds remain;
  * one in-flight POST /auth shared by every concurrent caller (DESIGN: the google-auth-library lesson).
+ * Provided by PartnerPaymentsModule through a factory provider (inject it by class); it carries no
+ * decorators so the core runs, and is unit-tested, without Nest.
  */
-@Injectable()
 export class TokenManager {
   private token: CachedToken | null = null;
   private inflight: Promise<string> | null = null;
@@ -35,9 +33,9 @@ export class TokenManager {
 
   constructor(
     private readonly transport: PartnerTransport,
-    @Inject(PARTNER_RESOLVED_OPTIONS) private readonly options: ResolvedPartnerOptions,
-    @Inject(PARTNER_LOGGER) private readonly logger: LoggerService,
-    @Optional() @Inject(TOKEN_CLOCK) clock?: Clock,
+    private readonly options: ResolvedPartnerOptions,
+    private readonly logger: LoggerService = options.logger,
+    clock?: Clock,
   ) {
     this.clock = clock ?? systemClock;
   }

@@ -1,11 +1,8 @@
-import { Injectable } from '@nestjs/common';
-
 /**
  * What the module knows about the account's version pin (spec 9.3). With sendVersionHeader
  * 'until-pinned', X-Api-Version stops once the account is known to be pinned to the configured
  * version. Set by PartnerVersioningService.upgrade() or by the host app (e.g. from its database).
  */
-@Injectable()
 export class ApiVersionState {
   private pinned: string | null = null;
 

@@ -1,10 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
 import type { Observable } from 'rxjs';
 import { TokenManager } from '../auth/token.manager';
 import { createPartnerApiError, createPartnerNetworkError } from '../errors/error.factory';
 import type { PartnerApiError } from '../errors/partner-api.error';
 import type { ResolvedPartnerOptions } from '../options.resolver';
-import { PARTNER_RESOLVED_OPTIONS } from '../partner-payments.constants';
 import { ApiVersionState } from './api-version.state';
 import { buildPartnerHeaders, resolveVersionHeader } from './headers.builder';
 import type { PartnerHttpEvent, PartnerRequest, PartnerResponse } from './http.types';
@@ -18,8 +16,9 @@ import { buildQueryString } from './url.util';
  * Every authenticated call to the partner (spec 4 common headers, 5 auth, 9 versioning):
  * headers, one Idempotency-Key per logical call, retries per the pure retry policy, one re-auth
  * and re-send on a 401 (spec 5.7), typed errors (spec 7).
+ * Provided by PartnerPaymentsModule through a factory provider (inject it by class); it carries no
+ * decorators so the core runs, and is unit-tested, without Nest.
  */
-@Injectable()
 export class PartnerHttpClient {
   /** Lifecycle events of every attempt: method, path, status, durationMs, attempt. No bodies, no secrets. */
   readonly events$: Observable<PartnerHttpEvent>;
@@ -28,7 +27,7 @@ export class PartnerHttpClient {
     private readonly transport: PartnerTransport,
     private readonly tokens: TokenManager,
     private readonly versionState: ApiVersionState,
-    @Inject(PARTNER_RESOLVED_OPTIONS) private readonly options: ResolvedPartnerOptions,
+    private readonly options: ResolvedPartnerOptions,
   ) {
     this.events$ = transport.events$;
   }

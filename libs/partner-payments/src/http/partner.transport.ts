@@ -1,8 +1,5 @@
-import { HttpService } from '@nestjs/axios';
-import { Inject, Injectable, type LoggerService } from '@nestjs/common';
-import { isAxiosError, type AxiosRequestConfig } from 'axios';
+import type { LoggerService } from '@nestjs/common';
 import { Subject, type Observable } from 'rxjs';
-import { PARTNER_LOGGER, PARTNER_RESOLVED_OPTIONS } from '../partner-payments.constants';
 import type { ResolvedPartnerOptions } from '../options.resolver';
 import type { PartnerHttpEvent, PartnerHttpMethod } from './http.types';
 import { TokenBucketRateLimiter } from './rate.limiter';
@@ -31,6 +28,25 @@ export type TransportResult =
     }
   | { kind: 'network'; code: string | undefined; timedOut: boolean; message: string; durationMs: number; cause: unknown };
 
+/**
+ * The part of an axios instance the transport uses. The module passes HttpService.axiosRef
+ * (@nestjs/axios); a structural type keeps this file free of runtime framework imports.
+ */
+export interface PartnerAxiosLike {
+  request(config: {
+    method: string;
+    url: string;
+    headers: Record<string, string>;
+    data?: unknown;
+    timeout: number;
+    validateStatus: (status: number) => boolean;
+    maxRedirects: number;
+    maxBodyLength: number;
+    maxContentLength: number;
+    transitional: { clarifyTimeoutError: boolean; silentJSONParsing: boolean; forcedJSONParsing: boolean };
+  }): Promise<{ status: number; headers: unknown; data: unknown }>;
+}
+
 const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-correlation-id', 'x-amzn-requestid', 'x-trace-id'];
 
 export function pickRequestId(headers: Record<string, string>): string | null {
@@ -42,8 +58,9 @@ export function pickRequestId(headers: Record<string, string>): string | null {
  * One attempt over the wire, on the axios instance of @nestjs/axios's HttpService.
  * Never throws for an HTTP status or a network failure: it reports them, the client decides.
  * Shared by PartnerHttpClient and TokenManager so the rate limiter and the events see /auth too.
+ * Provided by PartnerPaymentsModule through a factory provider (inject it by class); it carries no
+ * decorators so the core runs, and is unit-tested, without Nest.
  */
-@Injectable()
 export class PartnerTransport {
   private readonly limiter: TokenBucketRateLimiter | null;
   private readonly subject = new Subject<PartnerHttpEvent>();
@@ -51,9 +68,9 @@ export class PartnerTransport {
   readonly events$: Observable<PartnerHttpEvent> = this.subject.asObservable();
 
   constructor(
-    private readonly http: HttpService,
-    @Inject(PARTNER_RESOLVED_OPTIONS) private readonly options: ResolvedPartnerOptions,
-    @Inject(PARTNER_LOGGER) private readonly logger: LoggerService,
+    private readonly axios: PartnerAxiosLike,
+    private readonly options: ResolvedPartnerOptions,
+    private readonly logger: LoggerService = options.logger,
   ) {
     const rl = options.rateLimit;
     this.limiter = rl === false ? null : new TokenBucketRateLimiter(rl.requestsPerSecond, rl.burst);
@@ -62,7 +79,7 @@ export class PartnerTransport {
   async send(req: TransportRequest): Promise<TransportResult> {
     if (this.limiter) await this.limiter.acquire();
     const url = `${joinUrl(this.options.apiBaseUrl, req.path)}${req.queryString}`;
-    const config: AxiosRequestConfig = {
+    const config: Parameters<PartnerAxiosLike['request']>[0] = {
       method: req.method,
       url,
       headers: req.headers,
@@ -81,9 +98,9 @@ export class PartnerTransport {
     const started = process.hrtime.bigint();
     const elapsed = (): number => Number((process.hrtime.bigint() - started) / 1_000_000n);
     try {
-      const res = await this.http.axiosRef.request<unknown>(config);
+      const res = await this.axios.request(config);
       const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(res.headers ?? {})) {
+      for (const [k, v] of Object.entries((res.headers ?? {}) as Record<string, unknown>)) {
         if (v !== undefined && v !== null) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
       }
       const requestId = pickRequestId(headers);
@@ -92,11 +109,13 @@ export class PartnerTransport {
       return { kind: 'response', status: res.status, headers, data: res.data, requestId, durationMs };
     } catch (err: unknown) {
       const durationMs = elapsed();
-      const code = isAxiosError(err) ? err.code : ((err as NodeJS.ErrnoException | undefined)?.code ?? undefined);
-      const timedOut = code === 'ETIMEDOUT' || code === 'ECONNABORTED';
+      // axios errors and Node errno errors (e.g. a file stream failing) both carry `code`.
+      const code = (err as { code?: unknown } | null)?.code;
+      const errorCode = typeof code === 'string' ? code : undefined;
+      const timedOut = errorCode === 'ETIMEDOUT' || errorCode === 'ECONNABORTED';
       const message = err instanceof Error ? err.message : String(err);
-      this.logger.debug?.(`${req.method} ${req.path} failed: ${code ?? 'error'} in ${durationMs} ms (attempt ${req.attempt})`);
-      return { kind: 'network', code, timedOut, message, durationMs, cause: err };
+      this.logger.debug?.(`${req.method} ${req.path} failed: ${errorCode ?? 'error'} in ${durationMs} ms (attempt ${req.attempt})`);
+      return { kind: 'network', code: errorCode, timedOut, message, durationMs, cause: err };
     }
   }
 

@@ -1,0 +1,117 @@
+import axios from 'axios';
+import type { LoggerService } from '@nestjs/common';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { TokenManager } from '../auth/token.manager';
+import { resolvePartnerOptions, type ResolvedPartnerOptions } from '../options.resolver';
+import type { PartnerPaymentsModuleOptions } from '../partner-payments.options';
+import { ApiVersionState } from './api-version.state';
+import { PartnerHttpClient } from './partner-http.client';
+import { PartnerTransport } from './partner.transport';
+import type { Clock } from './rate.limiter';
+
+/**
+ * Test-only: a real HTTP server on 127.0.0.1 (port 0) and a client wired without Nest DI.
+ * Not exported from the package.
+ */
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+export type Handler = (req: RecordedRequest, res: ServerResponse, raw: IncomingMessage) => void | Promise<void>;
+
+export interface LocalServer {
+  baseUrl: string;
+  requests: RecordedRequest[];
+  setHandler(handler: Handler): void;
+  close(): Promise<void>;
+}
+
+export async function startLocalServer(handler?: Handler): Promise<LocalServer> {
+  let current: Handler = handler ?? ((_req, res) => json(res, 404, { message: 'no handler' }));
+  const requests: RecordedRequest[] = [];
+  const server: Server = createServer((raw, res) => {
+    const chunks: Buffer[] = [];
+    raw.on('data', (c: Buffer) => chunks.push(c));
+    raw.on('end', () => {
+      const rec: RecordedRequest = { method: raw.method ?? '', url: raw.url ?? '', headers: raw.headers, body: Buffer.concat(chunks).toString('utf8') };
+      requests.push(rec);
+      Promise.resolve(current(rec, res, raw)).catch((e: unknown) => {
+        if (!res.headersSent) json(res, 599, { message: String(e) });
+      });
+    });
+  });
+  server.keepAliveTimeout = 1;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    requests,
+    setHandler: (h) => {
+      current = h;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+export function authOk(res: ServerResponse, token = 'tok-1', expiresIn = 3600): void {
+  json(res, 200, { message: 'ok', data: { access_token: token, expires_in: expiresIn, token_type: 'Bearer' } });
+}
+
+/** A path as the handler sees it, without the '/sandbox' prefix. */
+export function pathOf(req: RecordedRequest): string {
+  return req.url.split('?')[0].replace(/^\/sandbox/, '');
+}
+
+export const silentLogger: LoggerService = { log: () => undefined, error: () => undefined, warn: () => undefined, debug: () => undefined };
+
+export class FakeClock implements Clock {
+  constructor(public t = 1_000_000) {}
+  now(): number {
+    return this.t;
+  }
+  sleep(ms: number): Promise<void> {
+    this.t += ms;
+    return Promise.resolve();
+  }
+}
+
+export interface TestClient {
+  options: ResolvedPartnerOptions;
+  transport: PartnerTransport;
+  tokens: TokenManager;
+  versionState: ApiVersionState;
+  http: PartnerHttpClient;
+}
+
+export function createTestClient(baseUrl: string, overrides: Partial<PartnerPaymentsModuleOptions> = {}, clock?: Clock): TestClient {
+  const options = resolvePartnerOptions({
+    baseUrl,
+    apiKey: 'key-secret-1',
+    clientId: 'client-1',
+    password: 'pw-secret-1',
+    environment: 'sandbox',
+    logger: silentLogger,
+    retry: { initialDelayMs: 1, maxDelayMs: 5, minDelayMs: 0, maxRetryAfterMs: 50 },
+    rateLimit: false,
+    ...overrides,
+  });
+  const transport = new PartnerTransport(axios.create(), options, options.logger);
+  const tokens = new TokenManager(transport, options, options.logger, clock);
+  const versionState = new ApiVersionState();
+  const http = new PartnerHttpClient(transport, tokens, versionState, options);
+  return { options, transport, tokens, versionState, http };
+}
