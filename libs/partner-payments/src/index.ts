@@ -56,3 +56,49 @@ export * from './validation/rfi-answer.validator';
 // Webhooks (spec 6)
 export * from './webhooks/partner-event.constants';
 export * from './webhooks/inbox.store';
+export * from './webhooks/partner-event.payloads';
+export * from './webhooks/webhook.errors';
+export {
+  computePartnerSignature,
+  verifyPartnerSignature,
+  redactSignature,
+  PARTNER_SIGNATURE_HEADER,
+} from './webhooks/signature.verifier';
+export type { PartnerSignatureVerification } from './webhooks/signature.verifier';
+export {
+  parsePartnerEnvelope,
+  canonicalPartnerStatus,
+  isKnownPartnerEvent,
+  isKnownPartnerEventView,
+  hasSyntheticEventId,
+} from './webhooks/envelope.parser';
+export { InMemoryInboxStore } from './webhooks/inbox.memory-store';
+export type { InMemoryInboxStoreOptions } from './webhooks/inbox.memory-store';
+export { PayoutStatusDeduper } from './webhooks/payout-status.deduper';
+export type { PayoutStatusDeduperOptions } from './webhooks/payout-status.deduper';
+export { toPartnerPayoutStatusEvent } from './webhooks/payout-status.mapper';
+export { PartnerWebhookDispatcher, emitPartnerPayoutStatus } from './webhooks/webhook.dispatcher';
+export type { PartnerDispatchResult } from './webhooks/webhook.dispatcher';
+export { PartnerWebhookService, headerValue } from './webhooks/partner-webhook.service';
+export type {
+  PartnerWebhookHeaders,
+  PartnerWebhookHandleResult,
+  PartnerWebhookHandleOptions,
+  PartnerProcessOutcome,
+} from './webhooks/partner-webhook.service';
+export { PartnerWebhookGuard, getVerifiedPartnerBody, PARTNER_WEBHOOK_VERIFIED_BODY } from './webhooks/partner-webhook.guard';
+export { createPartnerWebhookController, PartnerWebhookRouteEnabledGuard } from './webhooks/partner-webhook.controller';
+export type { PartnerWebhookAck } from './webhooks/partner-webhook.controller';
+export { OnPartnerEvent } from './webhooks/on-partner-event.decorator';
+export type { PartnerEmittedEventName } from './webhooks/on-partner-event.decorator';
+export { PartnerWebhookBootCheck } from './webhooks/webhook.boot-check';
+export type { PartnerWebhookBootReport, PartnerHandlerInfo } from './webhooks/webhook.boot-check';
+export {
+  PARTNER_WEBHOOK_CONFIG,
+  DEFAULT_PARTNER_WEBHOOK_PATH,
+  DEFAULT_PARTNER_WEBHOOK_MAX_BODY_BYTES,
+  resolvePartnerWebhookConfig,
+} from './webhooks/webhook.config';
+export type { PartnerWebhookConfig } from './webhooks/webhook.config';
+export { readPartnerRawBody } from './webhooks/raw-body.reader';
+export type { PartnerRawBodyRequest } from './webhooks/raw-body.reader';
