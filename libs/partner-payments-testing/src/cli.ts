@@ -1,0 +1,112 @@
+#!/usr/bin/env node
+/**
+ * Runs the partner sandbox standalone: `npm run sandbox -- --port 4010` or `partner-sandbox --help`.
+ * Every flag has an environment variable; flags win. Secrets are never printed.
+ */
+import { parseArgs } from 'node:util';
+import { startPartnerSandbox } from './sandbox.server';
+import type { PartnerSandboxOptions } from './sandbox.types';
+
+const HELP = `partner-sandbox: a contract-faithful simulator of the partner payments API
+
+Usage: partner-sandbox [options]        (npm run sandbox -- [options])
+
+  --port <n>                 PARTNER_SANDBOX_PORT             default 4010 (0 = random)
+  --host <addr>              PARTNER_SANDBOX_HOST             default 127.0.0.1
+  --api-key <s>              PARTNER_SANDBOX_API_KEY          default sandbox_test_api_key
+  --client-id <s>            PARTNER_SANDBOX_CLIENT_ID        default sandbox_test_client
+  --password <s>             PARTNER_SANDBOX_PASSWORD         default sandbox_test_password
+  --client-uuid <uuid>       PARTNER_SANDBOX_CLIENT_UUID      default 6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b
+  --webhook-url <url>        PARTNER_SANDBOX_WEBHOOK_URL      default none (deliveries only logged)
+  --webhook-secret <s>       PARTNER_SANDBOX_WEBHOOK_SECRET   default whsec_sandbox_test_secret
+  --token-ttl <seconds>      PARTNER_SANDBOX_TOKEN_TTL        default 3600 (try 86400 or 5)
+  --banks <a,b,...>          PARTNER_SANDBOX_AUTHORIZED_BANKS default bank_a,bank_b,bank_c,bank_d
+  --pinned-version <date>    PARTNER_SANDBOX_PINNED_VERSION   default none (older baseline)
+  --rate-limit               PARTNER_SANDBOX_RATE_LIMIT=1     20 requests/s, burst 50, per account
+  --verification-delay <ms>  PARTNER_SANDBOX_VERIFICATION_DELAY_MS  default 0
+  --quiet                    PARTNER_SANDBOX_QUIET=1
+  -h, --help
+
+Partner routes at http://HOST:PORT/ and http://HOST:PORT/sandbox; control API at /__control.`;
+
+export function optionsFromCli(argv: string[], env: NodeJS.ProcessEnv): PartnerSandboxOptions | 'help' {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'api-key': { type: 'string' },
+      'client-id': { type: 'string' },
+      password: { type: 'string' },
+      'client-uuid': { type: 'string' },
+      'webhook-url': { type: 'string' },
+      'webhook-secret': { type: 'string' },
+      'token-ttl': { type: 'string' },
+      banks: { type: 'string' },
+      'pinned-version': { type: 'string' },
+      'rate-limit': { type: 'boolean' },
+      'verification-delay': { type: 'string' },
+      quiet: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  });
+  if (values.help) return 'help';
+  const num = (flag: string, raw: string | undefined, fallback?: number): number | undefined => {
+    if (raw === undefined || raw === '') return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < 0) throw new Error(`${flag} must be a non-negative integer, got "${raw}"`);
+    return n;
+  };
+  const banks = values.banks ?? env.PARTNER_SANDBOX_AUTHORIZED_BANKS;
+  return {
+    port: num('--port', values.port ?? env.PARTNER_SANDBOX_PORT, 4010),
+    host: values.host ?? env.PARTNER_SANDBOX_HOST,
+    credentials: {
+      apiKey: values['api-key'] ?? env.PARTNER_SANDBOX_API_KEY,
+      clientId: values['client-id'] ?? env.PARTNER_SANDBOX_CLIENT_ID,
+      password: values.password ?? env.PARTNER_SANDBOX_PASSWORD,
+    },
+    clientUuid: values['client-uuid'] ?? env.PARTNER_SANDBOX_CLIENT_UUID,
+    webhookUrl: values['webhook-url'] ?? env.PARTNER_SANDBOX_WEBHOOK_URL,
+    webhookSecret: values['webhook-secret'] ?? env.PARTNER_SANDBOX_WEBHOOK_SECRET,
+    tokenTtlSeconds: num('--token-ttl', values['token-ttl'] ?? env.PARTNER_SANDBOX_TOKEN_TTL),
+    authorizedBanks: banks === undefined ? undefined : banks.split(',').map((b) => b.trim()).filter(Boolean),
+    pinnedVersion: values['pinned-version'] ?? env.PARTNER_SANDBOX_PINNED_VERSION,
+    rateLimit: values['rate-limit'] ?? env.PARTNER_SANDBOX_RATE_LIMIT === '1',
+    verificationDelayMs: num('--verification-delay', values['verification-delay'] ?? env.PARTNER_SANDBOX_VERIFICATION_DELAY_MS),
+    quiet: values.quiet ?? env.PARTNER_SANDBOX_QUIET === '1',
+  };
+}
+
+async function main(): Promise<void> {
+  let options: PartnerSandboxOptions | 'help';
+  try {
+    options = optionsFromCli(process.argv.slice(2), process.env);
+  } catch (error) {
+    console.error(`partner-sandbox: ${(error as Error).message}\n\n${HELP}`);
+    process.exit(2);
+  }
+  if (options === 'help') {
+    process.stdout.write(`${HELP}\n`);
+    return;
+  }
+  const sandbox = await startPartnerSandbox({ ...options, quiet: true });
+  const line = (s: string) => process.stdout.write(`${s}\n`);
+  line(`partner sandbox listening on ${sandbox.baseUrl} (sandbox base ${sandbox.sandboxBaseUrl})`);
+  line(`control API: ${sandbox.controlUrl}  (GET ${sandbox.controlUrl} lists operations)`);
+  line(`client_id: ${sandbox.credentials.clientId}  client_uuid: ${sandbox.credentials.clientUuid}  (api key, password and webhook secret not printed)`);
+  line(`webhooks: ${options.webhookUrl ?? 'no URL set (set one with --webhook-url or POST /__control/setWebhookUrl)'}`);
+  const stop = () => {
+    void sandbox.close().then(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    console.error(`partner-sandbox failed to start: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  });
+}

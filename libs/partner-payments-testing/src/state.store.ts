@@ -1,0 +1,137 @@
+import { newId, nowIso, randomHex } from './ids.util';
+import type {
+  ClientAccount,
+  DepositRecord,
+  LiquidationAddressRecord,
+  Metadata,
+  PayoutRecord,
+  RecipientRecord,
+  RfiRecord,
+  UserRecord,
+  VerificationOutcome,
+  VirtualAccountRecord,
+} from './state.types';
+
+export interface AccountInput {
+  apiKey?: string;
+  clientId?: string;
+  password?: string;
+  clientUuid?: string;
+  companyName?: string;
+  webhookUrl?: string;
+  webhookSecret?: string;
+  authorizedBanks?: string[];
+  defaultUserMetadata?: Metadata;
+  pinnedVersion?: string;
+}
+
+interface TokenRecord {
+  clientUuid: string;
+  expiresAt: number;
+}
+
+/** Every resource of the simulated partner, in memory. Accounts survive `resetResources`. */
+export class StateStore {
+  readonly accounts = new Map<string, ClientAccount>();
+  readonly tokens = new Map<string, TokenRecord>();
+  readonly users = new Map<string, UserRecord>();
+  readonly recipients = new Map<string, RecipientRecord>();
+  readonly virtualAccounts = new Map<string, VirtualAccountRecord>();
+  readonly deposits = new Map<string, DepositRecord>();
+  readonly liquidationAddresses = new Map<string, LiquidationAddressRecord>();
+  readonly payouts = new Map<string, PayoutRecord>();
+  readonly rfis = new Map<string, RfiRecord>();
+  nextVerificationOutcome: VerificationOutcome | null = null;
+  primaryClientUuid = '';
+  private nextAccountNumericId = 1001;
+  private readonly initial = new Map<string, Pick<ClientAccount, 'pinnedVersion' | 'wallet' | 'vault' | 'authorizedBanks'>>();
+
+  createAccount(input: AccountInput): ClientAccount {
+    const now = nowIso();
+    const clientUuid = (input.clientUuid ?? newId()).toLowerCase();
+    if (this.accounts.has(clientUuid)) throw new Error(`client ${clientUuid} already exists`);
+    const account: ClientAccount = {
+      id: this.nextAccountNumericId++,
+      clientUuid,
+      apiKey: input.apiKey ?? `sk_sandbox_${randomHex(16)}`,
+      clientId: input.clientId ?? `client_${randomHex(6)}`,
+      password: input.password ?? randomHex(12),
+      companyName: input.companyName ?? 'Sandbox Client Inc.',
+      pinnedVersion: input.pinnedVersion,
+      authorizedBanks: [...(input.authorizedBanks ?? ['bank_a', 'bank_b', 'bank_c', 'bank_d'])],
+      defaultUserMetadata: { ...(input.defaultUserMetadata ?? {}) },
+      webhookUrl: input.webhookUrl,
+      webhookSecret: input.webhookSecret ?? `whsec_${randomHex(16)}`,
+      previousWebhookSecret: undefined,
+      wallet: null,
+      vault: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    for (const other of this.accounts.values()) {
+      if (other.apiKey === account.apiKey) throw new Error('apiKey already used by another sandbox client');
+    }
+    this.accounts.set(clientUuid, account);
+    this.initial.set(clientUuid, {
+      pinnedVersion: account.pinnedVersion,
+      wallet: null,
+      vault: null,
+      authorizedBanks: [...account.authorizedBanks],
+    });
+    if (!this.primaryClientUuid) this.primaryClientUuid = clientUuid;
+    return account;
+  }
+
+  account(clientUuid?: string): ClientAccount {
+    const account = this.accounts.get(clientUuid ?? this.primaryClientUuid);
+    if (!account) throw new Error(`unknown sandbox client ${clientUuid ?? '(primary)'}`);
+    return account;
+  }
+
+  accountByApiKey(apiKey: string | undefined): ClientAccount | undefined {
+    if (!apiKey) return undefined;
+    for (const account of this.accounts.values()) if (account.apiKey === apiKey) return account;
+    return undefined;
+  }
+
+  issueToken(clientUuid: string, ttlSeconds: number): string {
+    const token = `sbx_${randomHex(24)}`;
+    this.tokens.set(token, { clientUuid, expiresAt: Date.now() + ttlSeconds * 1000 });
+    return token;
+  }
+
+  /** The account a bearer token belongs to, or undefined when unknown or expired (spec 5.7). */
+  tokenAccount(token: string): string | undefined {
+    const record = this.tokens.get(token);
+    if (!record || record.expiresAt <= Date.now()) return undefined;
+    return record.clientUuid;
+  }
+
+  expireAllTokens(): void {
+    for (const record of this.tokens.values()) record.expiresAt = 0;
+  }
+
+  resetResources(): void {
+    for (const map of [
+      this.tokens,
+      this.users,
+      this.recipients,
+      this.virtualAccounts,
+      this.deposits,
+      this.liquidationAddresses,
+      this.payouts,
+      this.rfis,
+    ] as Map<string, unknown>[]) {
+      map.clear();
+    }
+    this.nextVerificationOutcome = null;
+    for (const [uuid, init] of this.initial) {
+      const account = this.accounts.get(uuid);
+      if (!account) continue;
+      account.pinnedVersion = init.pinnedVersion;
+      account.wallet = init.wallet;
+      account.vault = init.vault;
+      account.authorizedBanks = [...init.authorizedBanks];
+    }
+  }
+}

@@ -1,0 +1,217 @@
+/** In-memory records of the simulated partner. Field names follow the wire shapes of the spec. */
+export type Metadata = Record<string, string>;
+
+export interface Address {
+  street_name?: string;
+  city?: string;
+  state?: string;
+  postal_code?: string;
+  country?: string;
+}
+
+export interface ClientWallet {
+  client_uuid: string;
+  object: string;
+  address: string;
+  explorer_url: string;
+  name: string;
+  network__id: string;
+}
+
+export interface ClientVault {
+  vault_id: string;
+  object: string;
+  name: string;
+  type: string;
+}
+
+/** One partner account (an API client): credentials, configuration and webhook target (spec 2.4, 5, 6.1). */
+export interface ClientAccount {
+  id: number;
+  clientUuid: string;
+  apiKey: string;
+  clientId: string;
+  password: string;
+  companyName: string;
+  pinnedVersion: string | undefined;
+  authorizedBanks: string[];
+  defaultUserMetadata: Metadata;
+  webhookUrl: string | undefined;
+  webhookSecret: string;
+  previousWebhookSecret: string | undefined;
+  wallet: ClientWallet | null;
+  vault: ClientVault | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type UserStatus = 'CREATED' | 'VERIFYING' | 'VERIFIED' | 'REJECTED';
+export type VerificationOutcome = 'approved' | 'declined' | 'provider_outage' | 'session_expired';
+
+export interface AssociatedPerson {
+  person_id: string;
+  first_name?: string;
+  last_name?: string;
+  email?: string;
+  is_beneficial_owner: boolean;
+  [field: string]: unknown;
+}
+
+export interface UserRecord {
+  user_id: string;
+  clientUuid: string;
+  type: 'individual' | 'business';
+  status: UserStatus;
+  fields: Record<string, unknown>;
+  metadata: Metadata;
+  associated_persons: AssociatedPerson[];
+  livenessReferences: { person_id: string | null; person_reference_id: string | null }[];
+  created_at: string;
+  updated_at: string;
+}
+
+export interface RecipientRecord {
+  recipient_id: string;
+  clientUuid: string;
+  user_id: string;
+  type: 'business' | 'individual';
+  company_name?: string;
+  first_name?: string;
+  last_name?: string;
+  email?: string;
+  address?: Address;
+  account_type: string;
+  account_details: Record<string, unknown>;
+  metadata: Metadata;
+  created_ts: string;
+  updated_ts: string;
+}
+
+export interface VirtualAccountRecord {
+  virtual_account_id: string;
+  clientUuid: string;
+  user_id: string;
+  type: string;
+  bank: string;
+  mode: string | null;
+  destination: Record<string, unknown> | null;
+  status: 'rfi' | 'approved' | 'declined' | 'deactivated';
+  account_number: string;
+  routing_number: string;
+  metadata: Metadata;
+  created_at: string;
+  updated_at: string;
+}
+
+export type DepositStatus = 'PENDING' | 'COMPLETED' | 'FAILED' | 'REFUNDED' | 'KYT_PENDING' | 'KYT_REJECTED';
+export type PaymentRail = 'WIRE' | 'ACH' | 'RTP' | 'ACT' | 'SWIFT' | 'CRYPTO';
+
+export interface DepositRecord {
+  deposit_id: string;
+  virtual_account_id: string;
+  user_id: string;
+  amount: string;
+  currency: string;
+  status: DepositStatus;
+  microdeposit: boolean;
+  source: Record<string, unknown>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface LiquidationAddressRecord {
+  id: string;
+  virtual_account_id: string;
+  status: string;
+  network: string;
+  token: string;
+  address: string;
+  recipient: Record<string, unknown>;
+  wallet: Record<string, unknown>;
+  markup: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** spec 3.4 / provider-facts: the payout resource status is UPPERCASE. */
+export type PayoutStatus =
+  | 'CREATED'
+  | 'PENDING'
+  | 'PROCESSING'
+  | 'COMPLETED'
+  | 'FAILED'
+  | 'CANCELLED'
+  | 'IN_REVIEW'
+  | 'KYT_PENDING';
+
+export interface PayoutRecord {
+  payout_id: string;
+  clientUuid: string;
+  user_id: string;
+  virtual_account_id: string;
+  recipient_id: string;
+  status: PayoutStatus;
+  from_amount: string;
+  from_currency: string;
+  to_amount: string;
+  to_currency: string;
+  fee: string;
+  payment_method: PaymentRail;
+  reference_number: string | null;
+  error_code: string | null;
+  quote_id: string | null;
+  memo: string | null;
+  events: { status: PayoutStatus; created_at: string }[];
+  created_at: string;
+  updated_at: string;
+}
+
+export type AnswerType =
+  | 'text_long'
+  | 'text_short'
+  | 'number'
+  | 'date'
+  | 'boolean'
+  | 'choice'
+  | 'identifier'
+  | 'document'
+  | 'ubo_link';
+
+export interface RfiDocument {
+  document_id: string;
+  file_name: string;
+  mime_type: string;
+  size_bytes: number;
+  checksum: string;
+  uploaded_at: string;
+}
+
+export interface RfiItemRecord {
+  item_id: string;
+  ordinal: number;
+  prompt: string;
+  answer_type: AnswerType;
+  answer_spec: Record<string, unknown>;
+  target_key: string | null;
+  subject: { person_id: string; display_name: string | null } | null;
+  status: 'pending' | 'answered';
+  answer_value: string | number | boolean | null;
+  documents: RfiDocument[];
+  review_note: string | null;
+  updated_at: string | null;
+  returned_at: string | null;
+}
+
+export type RfiStatus = 'pending' | 'answered' | 'resolved' | 'not_resolved' | 'withdrawn';
+
+export interface RfiRecord {
+  rfi_id: string;
+  clientUuid: string;
+  user_id: string;
+  status: RfiStatus;
+  items: RfiItemRecord[];
+  /** Stored bytes by document_id (never exposed as a path, spec 2.2). */
+  files: Map<string, Buffer>;
+  created_at: string;
+  updated_at: string;
+}

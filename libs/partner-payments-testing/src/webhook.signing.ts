@@ -1,0 +1,30 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/** The header every delivery carries (spec 6.1.3). */
+export const SIGNATURE_HEADER = 'x-signature-sha256';
+
+/**
+ * spec 6.1.3: hex-encoded HMAC-SHA256 of the raw request body, keyed with the webhook secret.
+ * Sign the exact bytes you send: a re-serialised body would not verify.
+ */
+export function signPartnerWebhook(rawBody: string | Buffer, secret: string): string {
+  return createHmac('sha256', secret).update(rawBody).digest('hex');
+}
+
+/**
+ * Verifies a signature against any of several secrets (a rotated secret keeps signing for a while),
+ * hex-decoded, length-checked and compared in constant time.
+ */
+export function verifyPartnerWebhook(
+  rawBody: string | Buffer,
+  signature: string | undefined,
+  secrets: string | readonly string[],
+): boolean {
+  if (!signature || !/^[0-9a-f]+$/i.test(signature) || signature.length % 2 !== 0) return false;
+  const given = Buffer.from(signature, 'hex');
+  for (const secret of typeof secrets === 'string' ? [secrets] : secrets) {
+    const expected = Buffer.from(signPartnerWebhook(rawBody, secret), 'hex');
+    if (expected.length === given.length && timingSafeEqual(expected, given)) return true;
+  }
+  return false;
+}
