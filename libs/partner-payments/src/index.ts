@@ -86,8 +86,15 @@ export type {
   PartnerWebhookHandleOptions,
   PartnerProcessOutcome,
 } from './webhooks/partner-webhook.service';
-export { PartnerWebhookGuard, getVerifiedPartnerBody, PARTNER_WEBHOOK_VERIFIED_BODY } from './webhooks/partner-webhook.guard';
-export { createPartnerWebhookController, PartnerWebhookRouteEnabledGuard } from './webhooks/partner-webhook.controller';
+export {
+  PartnerWebhookGuard,
+  getVerifiedPartnerBody,
+  PARTNER_WEBHOOK_VERIFIED_BODY,
+} from './webhooks/partner-webhook.guard';
+export {
+  createPartnerWebhookController,
+  PartnerWebhookRouteEnabledGuard,
+} from './webhooks/partner-webhook.controller';
 export type { PartnerWebhookAck } from './webhooks/partner-webhook.controller';
 export { OnPartnerEvent } from './webhooks/on-partner-event.decorator';
 export type { PartnerEmittedEventName } from './webhooks/on-partner-event.decorator';

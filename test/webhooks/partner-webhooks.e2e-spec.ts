@@ -1,0 +1,189 @@
+/**
+ * The webhook pipeline over real HTTP: PartnerPaymentsModule's ready-made controller on a real port,
+ * an app created with rawBody: true, deliveries signed here (spec 6.1.3).
+ */
+import { PartnerDerivedEvent, PartnerEvent } from '@partner-payments/nestjs';
+import { documentedEventBodies, sign } from './webhook-fixtures';
+import { startWebhookTestApp, type WebhookTestApp } from './webhook-test.app';
+
+const SECRET = 'whsec_e2e';
+
+async function post(url: string, raw: string | Buffer, headers: Record<string, string>) {
+  const res = await fetch(url, {
+    method: 'POST',
+    body: raw,
+    headers: { 'content-type': 'application/json', ...headers },
+  });
+  const text = await res.text();
+  let json: Record<string, unknown> = {};
+  try {
+    json = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    /* not JSON */
+  }
+  return { status: res.status, json, text };
+}
+const deliver = (url: string, raw: string, secret = SECRET) =>
+  post(url, raw, { 'x-signature-sha256': sign(raw, secret) });
+
+describe('partner webhooks over HTTP (spec 6)', () => {
+  let t: WebhookTestApp;
+  beforeAll(async () => {
+    t = await startWebhookTestApp({ secrets: ['whsec_next', SECRET], maxBodyBytes: 64 * 1024 });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+  beforeEach(async () => {
+    await t.service.drain();
+    t.handlers.log.calls.length = 0;
+  });
+
+  it('delivers every documented event to its typed handler exactly once', async () => {
+    const events = documentedEventBodies();
+    for (const { body } of events) {
+      const res = await deliver(t.url, JSON.stringify(body));
+      expect(res.status).toBe(200);
+      expect(res.json).toMatchObject({ received: true, status: 'accepted' });
+    }
+    await t.service.drain();
+    for (const name of Object.values(PartnerEvent))
+      expect({ name, n: t.handlers.log.count(name) }).toEqual({ name, n: 1 });
+    const completed = t.handlers.log.calls.find((c) => c.handler === 'payout.completed')?.event;
+    expect(completed).toMatchObject({
+      status: 'COMPLETED',
+      rawStatus: 'completed',
+      payload: { reference_number: 'IMAD-1' },
+    });
+    // one unified status per distinct status: CREATED, PENDING, PROCESSING, IN_REVIEW, COMPLETED, FAILED (failed+returned)
+    const statuses = t.handlers.log.calls
+      .filter((c) => c.handler === PartnerDerivedEvent.PayoutStatus)
+      .map((c) => (c.event as { status: string }).status);
+    expect(statuses).toEqual(['CREATED', 'PENDING', 'PROCESSING', 'IN_REVIEW', 'COMPLETED', 'FAILED']);
+  });
+
+  it('absorbs duplicate deliveries, also concurrent ones (spec 6.1.4)', async () => {
+    const [{ body }] = documentedEventBodies();
+    const raw = JSON.stringify(body);
+    const results = await Promise.all(Array.from({ length: 8 }, () => deliver(t.url, raw)));
+    expect(results.map((r) => r.status)).toEqual(Array(8).fill(200));
+    expect(results.filter((r) => r.json.status === 'accepted')).toHaveLength(1);
+    expect(results.filter((r) => r.json.status === 'duplicate')).toHaveLength(7);
+    await t.service.drain();
+    expect(t.handlers.log.count('user.created')).toBe(1);
+  });
+
+  it('accepts a delivery signed with either secret during a rotation', async () => {
+    const [a, b] = documentedEventBodies().slice(0, 2);
+    expect((await deliver(t.url, JSON.stringify(a.body), 'whsec_next')).status).toBe(200);
+    expect((await deliver(t.url, JSON.stringify(b.body), SECRET)).status).toBe(200);
+  });
+
+  it('answers 401 with a JSON reason for bad signatures, and emits nothing', async () => {
+    const raw = JSON.stringify(documentedEventBodies()[0].body);
+    const cases: Array<[Record<string, string>, string]> = [
+      [{}, 'missing_header'],
+      [{ 'x-signature-sha256': 'not-hex!' }, 'not_hex'],
+      [{ 'x-signature-sha256': 'abc' }, 'odd_length'],
+      [{ 'x-signature-sha256': 'abcd' }, 'wrong_length'],
+      [{ 'x-signature-sha256': sign(raw, SECRET.toUpperCase()) }, 'mismatch'],
+      [{ 'x-signature-sha256': sign(raw.replace('"user.created"', '"user.updated"'), SECRET) }, 'mismatch'],
+    ];
+    for (const [headers, reason] of cases) {
+      const res = await post(t.url, raw, headers);
+      expect({ status: res.status, reason: res.json.reason }).toEqual({ status: 401, reason });
+      expect(res.json.message).toEqual(expect.stringContaining('x-signature-sha256'));
+    }
+    await t.service.drain();
+    expect(t.handlers.log.calls).toHaveLength(0);
+    expect(t.logs.join('\n')).not.toContain(SECRET);
+  });
+
+  it('verifies the bytes as sent: whitespace that JSON.parse would lose still counts', async () => {
+    const raw = JSON.stringify(documentedEventBodies()[1].body, null, 2);
+    const compact = JSON.stringify(JSON.parse(raw));
+    expect((await post(t.url, raw, { 'x-signature-sha256': sign(compact, SECRET) })).status).toBe(401);
+    expect((await deliver(t.url, raw)).status).toBe(200);
+  });
+
+  it('verifies bodies of any content type (raw bytes read by the guard)', async () => {
+    const raw = JSON.stringify(documentedEventBodies()[1].body);
+    const res = await post(t.url, raw, {
+      'content-type': 'text/plain',
+      'x-signature-sha256': sign(raw, SECRET),
+    });
+    expect(res.status).toBe(200);
+    await t.service.drain();
+    expect(t.handlers.log.count('user.updated')).toBe(1);
+  });
+
+  it('answers 400 for a validly signed body that is not JSON or has no event, and emits nothing', async () => {
+    for (const raw of ['{"data":{"event_id":"x"}}', '[1,2]']) {
+      const res = await deliver(t.url, raw);
+      expect(res.status).toBe(400);
+      expect(res.json.code).toBe('invalid_payload');
+    }
+    const text = 'plain words';
+    expect(
+      (await post(t.url, text, { 'content-type': 'text/plain', 'x-signature-sha256': sign(text, SECRET) }))
+        .status,
+    ).toBe(400);
+    await t.service.drain();
+    expect(t.handlers.log.calls).toHaveLength(0);
+  });
+
+  it('answers 413 beyond maxBodyBytes', async () => {
+    const body = { event: 'user.updated', data: { event_id: 'big', pad: 'x'.repeat(70 * 1024) } };
+    const raw = JSON.stringify(body);
+    const res = await deliver(t.url, raw);
+    expect(res.status).toBe(413);
+    const plain = await post(t.url, raw, {
+      'content-type': 'text/plain',
+      'x-signature-sha256': sign(raw, SECRET),
+    });
+    expect(plain.status).toBe(413);
+  });
+
+  it('acknowledges unknown event types and emits them on the unknown stream (spec 6.1.5)', async () => {
+    const raw = JSON.stringify({ event: 'rfi.created', data: { event_id: 'rfi-evt-1', rfi_id: 'r1' } });
+    const res = await deliver(t.url, raw);
+    expect(res.json).toMatchObject({ received: true, status: 'unknown', eventId: 'rfi-evt-1' });
+    await t.service.drain();
+    expect(t.handlers.log.calls).toEqual([
+      {
+        handler: PartnerDerivedEvent.Unknown,
+        event: expect.objectContaining({ name: 'rfi.created', known: false }),
+      },
+    ]);
+  });
+});
+
+describe('partner webhooks: app set-up errors', () => {
+  it('answers 500 saying how to fix it when the app was not created with rawBody: true', async () => {
+    const t = await startWebhookTestApp({ rawBody: false });
+    try {
+      const raw = JSON.stringify(documentedEventBodies()[0].body);
+      const res = await deliver(t.url, raw, 'whsec_e2e');
+      expect(res.status).toBe(500);
+      expect(res.json.message).toEqual(
+        expect.stringContaining('NestFactory.create(AppModule, { rawBody: true })'),
+      );
+      await t.service.drain();
+      expect(t.handlers.log.calls).toHaveLength(0);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('serves the controller on the path given in the module extras', async () => {
+    const t = await startWebhookTestApp({ controllerPath: '/hooks/pp' });
+    try {
+      expect(t.url.endsWith('/hooks/pp')).toBe(true);
+      const raw = JSON.stringify(documentedEventBodies()[0].body);
+      expect((await deliver(t.url, raw)).status).toBe(200);
+      expect((await deliver(t.url.replace('/hooks/pp', '/webhooks/partner'), raw)).status).toBe(404);
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -1,0 +1,161 @@
+/**
+ * A host app for the webhook e2e suites: PartnerPaymentsModule + EventEmitterModule and one typed
+ * handler per emitted event name, recording every call. Listens on a real port.
+ */
+import { Injectable, type INestApplication, type LoggerService, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { EventEmitterModule } from '@nestjs/event-emitter';
+import {
+  OnPartnerEvent,
+  PartnerDerivedEvent,
+  PartnerEvent,
+  PartnerPaymentsModule,
+  PartnerWebhookService,
+  type PartnerEventOf,
+  type PartnerPaymentsModuleOptions,
+  type PartnerPayoutStatusEvent,
+  type PartnerUnknownEvent,
+} from '@partner-payments/nestjs';
+
+export interface RecordedCall {
+  handler: string;
+  event: unknown;
+}
+
+export class CallLog {
+  readonly calls: RecordedCall[] = [];
+  count(handler: string): number {
+    return this.calls.filter((c) => c.handler === handler).length;
+  }
+}
+
+@Injectable()
+export class RecordingHandlers {
+  readonly log = new CallLog();
+  private push(handler: string, event: unknown): void {
+    this.log.calls.push({ handler, event });
+  }
+  @OnPartnerEvent(PartnerEvent.UserCreated) userCreated(e: PartnerEventOf<'user.created'>) {
+    this.push(e.name, e);
+  }
+  @OnPartnerEvent(PartnerEvent.UserUpdated) userUpdated(e: PartnerEventOf<'user.updated'>) {
+    this.push(e.name, e);
+  }
+  @OnPartnerEvent(PartnerEvent.UserStatusChanged) userStatus(e: PartnerEventOf<'user.status_changed'>) {
+    this.push(e.name, e);
+  }
+  @OnPartnerEvent(PartnerEvent.UserVerificationAccepted) verified(
+    e: PartnerEventOf<'user.verification.accepted'>,
+  ) {
+    this.push(e.name, e);
+  }
+  @OnPartnerEvent(PartnerEvent.UserVerificationFailed) rejected(
+    e: PartnerEventOf<'user.verification.failed'>,
+  ) {
+    this.push(e.name, e);
+  }
+  @OnPartnerEvent(PartnerEvent.UserLivenessCompleted) liveness(e: PartnerEventOf<'user.liveness_completed'>) {
+    this.push(e.name, e);
+  }
+  @OnPartnerEvent(PartnerEvent.VirtualAccountCreated) va(e: PartnerEventOf<'virtual_account.created'>) {
+    this.push(e.name, e);
+  }
+  @OnPartnerEvent(PartnerEvent.VirtualAccountDepositFundsReceived)
+  deposit(e: PartnerEventOf<'virtual_account.deposit_funds_received'>) {
+    this.push(e.name, e);
+  }
+  @OnPartnerEvent(PartnerEvent.VirtualAccountMicrodepositFundsReceived)
+  microdeposit(e: PartnerEventOf<'virtual_account.microdeposit_funds_received'>) {
+    this.push(e.name, e);
+  }
+  @OnPartnerEvent(PartnerEvent.PayoutCreated) payoutCreated(e: PartnerEventOf<'payout.created'>) {
+    this.push(e.name, e);
+  }
+  @OnPartnerEvent(PartnerEvent.PayoutPending) payoutPending(e: PartnerEventOf<'payout.pending'>) {
+    this.push(e.name, e);
+  }
+  @OnPartnerEvent(PartnerEvent.PayoutProcessing) payoutProcessing(e: PartnerEventOf<'payout.processing'>) {
+    this.push(e.name, e);
+  }
+  @OnPartnerEvent(PartnerEvent.PayoutStatusChanged) payoutStatusChanged(
+    e: PartnerEventOf<'payout.status_changed'>,
+  ) {
+    this.push(e.name, e);
+  }
+  @OnPartnerEvent(PartnerEvent.PayoutCompleted) payoutCompleted(e: PartnerEventOf<'payout.completed'>) {
+    this.push(e.name, e);
+  }
+  @OnPartnerEvent(PartnerEvent.PayoutFailed) payoutFailed(e: PartnerEventOf<'payout.failed'>) {
+    this.push(e.name, e);
+  }
+  @OnPartnerEvent(PartnerEvent.PayoutReturned) payoutReturned(e: PartnerEventOf<'payout.returned'>) {
+    this.push(e.name, e);
+  }
+  @OnPartnerEvent(PartnerDerivedEvent.PayoutStatus) payoutStatus(e: PartnerPayoutStatusEvent) {
+    this.push(PartnerDerivedEvent.PayoutStatus, e);
+  }
+  @OnPartnerEvent(PartnerDerivedEvent.Unknown) unknown(e: PartnerUnknownEvent) {
+    this.push(PartnerDerivedEvent.Unknown, e);
+  }
+}
+
+export interface WebhookTestApp {
+  app: INestApplication;
+  url: string;
+  handlers: RecordingHandlers;
+  service: PartnerWebhookService;
+  logs: string[];
+  close(): Promise<void>;
+}
+
+export interface WebhookTestAppOptions {
+  secrets?: string[];
+  rawBody?: boolean;
+  maxBodyBytes?: number;
+  controllerPath?: string;
+  baseUrl?: string;
+  credentials?: Pick<PartnerPaymentsModuleOptions, 'apiKey' | 'clientId' | 'password'>;
+}
+
+/** Boots the host app on 127.0.0.1 and a free port. */
+export async function startWebhookTestApp(options: WebhookTestAppOptions = {}): Promise<WebhookTestApp> {
+  const logs: string[] = [];
+  const logger: LoggerService = {
+    log: () => undefined,
+    error: (m: unknown) => void logs.push(`error ${String(m)}`),
+    warn: (m: unknown) => void logs.push(`warn ${String(m)}`),
+  };
+  @Module({
+    imports: [
+      EventEmitterModule.forRoot(),
+      PartnerPaymentsModule.forRoot({
+        baseUrl: options.baseUrl ?? 'http://127.0.0.1:9',
+        ...(options.credentials ?? { apiKey: 'k', clientId: 'c', password: 'p' }),
+        logger,
+        webhooks: {
+          secrets: options.secrets ?? ['whsec_e2e'],
+          maxBodyBytes: options.maxBodyBytes,
+          path: options.controllerPath,
+        },
+        ...(options.controllerPath ? { webhookController: { path: options.controllerPath } } : {}),
+      }),
+    ],
+    providers: [RecordingHandlers],
+  })
+  class WebhookTestAppModule {}
+
+  const app = await NestFactory.create(WebhookTestAppModule, {
+    rawBody: options.rawBody ?? true,
+    logger: false,
+  });
+  await app.listen(0, '127.0.0.1');
+  const url = `${(await app.getUrl()).replace('[::1]', '127.0.0.1')}${options.controllerPath ?? '/webhooks/partner'}`;
+  return {
+    app,
+    url,
+    handlers: app.get(RecordingHandlers),
+    service: app.get(PartnerWebhookService),
+    logs,
+    close: () => app.close(),
+  };
+}
