@@ -1,4 +1,5 @@
 import { Logger, type LoggerService, type Provider } from '@nestjs/common';
+import { PartnerConfigurationError } from '../errors/partner-api.error';
 import { PARTNER_PAYMENTS_OPTIONS, PARTNER_RESOLVED_OPTIONS } from '../partner-payments.constants';
 import type { PartnerInboxStore } from './inbox.store';
 
@@ -50,14 +51,14 @@ export function resolvePartnerWebhookConfig(
     };
   }
   if (!Array.isArray(w.secrets) || w.secrets.some((s) => typeof s !== 'string' || s.length === 0)) {
-    throw new Error('PartnerPayments options: webhooks.secrets must be an array of non-empty strings');
+    throw new PartnerConfigurationError('webhooks.secrets', 'must be an array of non-empty strings');
   }
   const maxBodyBytes = w.maxBodyBytes ?? DEFAULT_PARTNER_WEBHOOK_MAX_BODY_BYTES;
   if (typeof maxBodyBytes !== 'number' || !Number.isInteger(maxBodyBytes) || maxBodyBytes < 1) {
-    throw new Error('PartnerPayments options: webhooks.maxBodyBytes must be a positive integer');
+    throw new PartnerConfigurationError('webhooks.maxBodyBytes', 'must be a positive integer');
   }
   if (w.path !== undefined && (typeof w.path !== 'string' || w.path.trim() === '')) {
-    throw new Error('PartnerPayments options: webhooks.path must be a non-empty string');
+    throw new PartnerConfigurationError('webhooks.path', 'must be a non-empty string');
   }
   return {
     secrets: [...(w.secrets as string[])],
