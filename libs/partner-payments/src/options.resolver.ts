@@ -49,8 +49,16 @@ function requireString(value: unknown, field: string): string {
 
 function number(value: unknown, field: string, fallback: number, min: number, integer = true): number {
   if (value === undefined || value === null) return fallback;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || (integer && !Number.isInteger(value))) {
-    throw new PartnerConfigurationError(field, `must be ${integer ? 'an integer' : 'a number'} >= ${min}, got ${String(value)}`);
+  if (
+    typeof value !== 'number' ||
+    !Number.isFinite(value) ||
+    value < min ||
+    (integer && !Number.isInteger(value))
+  ) {
+    throw new PartnerConfigurationError(
+      field,
+      `must be ${integer ? 'an integer' : 'a number'} >= ${min}, got ${String(value)}`,
+    );
   }
   return value;
 }
@@ -59,7 +67,10 @@ const VERSION_RE = /^\d{4}-\d{2}-\d{2}$/;
 function version(value: unknown, field: string, fallback: string): string {
   if (value === undefined) return fallback;
   if (typeof value !== 'string' || !VERSION_RE.test(value)) {
-    throw new PartnerConfigurationError(field, `must be a date string like '2026-04-14' (spec 9.1), got ${String(value)}`);
+    throw new PartnerConfigurationError(
+      field,
+      `must be a date string like '2026-04-14' (spec 9.1), got ${String(value)}`,
+    );
   }
   return value;
 }
@@ -79,8 +90,12 @@ const fallbackLogger: LoggerService = {
  * `defaultLogger` is what the module passes (a Nest Logger with context 'PartnerPayments'); this file
  * stays free of runtime framework imports so the core can be used and tested without Nest.
  */
-export function resolvePartnerOptions(options: PartnerPaymentsModuleOptions, defaultLogger?: LoggerService): ResolvedPartnerOptions {
-  if (typeof options !== 'object' || options === null) throw new PartnerConfigurationError('options', 'are required');
+export function resolvePartnerOptions(
+  options: PartnerPaymentsModuleOptions,
+  defaultLogger?: LoggerService,
+): ResolvedPartnerOptions {
+  if (typeof options !== 'object' || options === null)
+    throw new PartnerConfigurationError('options', 'are required');
   const environment = options.environment ?? 'sandbox';
   if (environment !== 'sandbox' && environment !== 'production') {
     throw new PartnerConfigurationError('environment', `must be 'sandbox' or 'production'`);
@@ -95,10 +110,12 @@ export function resolvePartnerOptions(options: PartnerPaymentsModuleOptions, def
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw new PartnerConfigurationError('baseUrl', 'must be an absolute http(s) URL');
   }
-  if (parsed.search || parsed.hash) throw new PartnerConfigurationError('baseUrl', 'must not carry a query or fragment');
+  if (parsed.search || parsed.hash)
+    throw new PartnerConfigurationError('baseUrl', 'must not carry a query or fragment');
   const baseUrl = rawBase.replace(/\/+$/, '');
   // spec 1: the sandbox is {base_url}/sandbox. Tolerate a baseUrl that already names it.
-  const apiBaseUrl = environment === 'sandbox' && !/\/sandbox$/.test(baseUrl) ? `${baseUrl}/sandbox` : baseUrl;
+  const apiBaseUrl =
+    environment === 'sandbox' && !/\/sandbox$/.test(baseUrl) ? `${baseUrl}/sandbox` : baseUrl;
 
   const sendVersionHeader = options.sendVersionHeader ?? 'always';
   if (sendVersionHeader !== 'always' && sendVersionHeader !== 'until-pinned') {
@@ -108,7 +125,13 @@ export function resolvePartnerOptions(options: PartnerPaymentsModuleOptions, def
   if (options.rateLimit === false) rateLimit = false;
   else if (options.rateLimit !== undefined) {
     rateLimit = {
-      requestsPerSecond: number(options.rateLimit.requestsPerSecond, 'rateLimit.requestsPerSecond', 20, 0.001, false),
+      requestsPerSecond: number(
+        options.rateLimit.requestsPerSecond,
+        'rateLimit.requestsPerSecond',
+        20,
+        0.001,
+        false,
+      ),
       burst: number(options.rateLimit.burst, 'rateLimit.burst', 50, 1),
     };
   }
@@ -117,7 +140,12 @@ export function resolvePartnerOptions(options: PartnerPaymentsModuleOptions, def
     initialDelayMs: number(r.initialDelayMs, 'retry.initialDelayMs', DEFAULT_RETRY_OPTIONS.initialDelayMs, 0),
     maxDelayMs: number(r.maxDelayMs, 'retry.maxDelayMs', DEFAULT_RETRY_OPTIONS.maxDelayMs, 0),
     minDelayMs: number(r.minDelayMs, 'retry.minDelayMs', DEFAULT_RETRY_OPTIONS.minDelayMs, 0),
-    maxRetryAfterMs: number(r.maxRetryAfterMs, 'retry.maxRetryAfterMs', DEFAULT_RETRY_OPTIONS.maxRetryAfterMs, 0),
+    maxRetryAfterMs: number(
+      r.maxRetryAfterMs,
+      'retry.maxRetryAfterMs',
+      DEFAULT_RETRY_OPTIONS.maxRetryAfterMs,
+      0,
+    ),
   };
   if (retry.minDelayMs > retry.maxDelayMs) {
     throw new PartnerConfigurationError('retry.minDelayMs', 'must not exceed retry.maxDelayMs');
@@ -138,7 +166,9 @@ export function resolvePartnerOptions(options: PartnerPaymentsModuleOptions, def
     password: requireString(options.password, 'password'),
     clientUuid: options.clientUuid && options.clientUuid.trim() !== '' ? options.clientUuid : null,
     apiVersion: version(options.apiVersion, 'apiVersion', DEFAULT_API_VERSION),
-    apiVersionOverrides: { rfis: version(options.apiVersionOverrides?.rfis, 'apiVersionOverrides.rfis', RFI_API_VERSION) },
+    apiVersionOverrides: {
+      rfis: version(options.apiVersionOverrides?.rfis, 'apiVersionOverrides.rfis', RFI_API_VERSION),
+    },
     sendVersionHeader,
     timeoutMs: number(options.timeoutMs, 'timeoutMs', 30_000, 1),
     maxRetries: number(options.maxRetries, 'maxRetries', 2, 0),
@@ -149,4 +179,3 @@ export function resolvePartnerOptions(options: PartnerPaymentsModuleOptions, def
     onHttpEvent: options.onHttpEvent ?? null,
   };
 }
-

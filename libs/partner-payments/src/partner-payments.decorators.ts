@@ -2,7 +2,8 @@ import { Inject } from '@nestjs/common';
 import { PARTNER_LOGGER, PARTNER_RESOLVED_OPTIONS } from './partner-payments.constants';
 
 /** Injects the resolved options (ResolvedPartnerOptions: defaults merged, validated). */
-export const InjectPartnerOptions = (): PropertyDecorator & ParameterDecorator => Inject(PARTNER_RESOLVED_OPTIONS);
+export const InjectPartnerOptions = (): PropertyDecorator & ParameterDecorator =>
+  Inject(PARTNER_RESOLVED_OPTIONS);
 
 /** Injects the module's logger (a Nest LoggerService). */
 export const InjectPartnerLogger = (): PropertyDecorator & ParameterDecorator => Inject(PARTNER_LOGGER);

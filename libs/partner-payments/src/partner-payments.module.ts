@@ -1,5 +1,12 @@
 import { HttpModule, HttpService } from '@nestjs/axios';
-import { ConfigurableModuleBuilder, Logger, Module, type DynamicModule, type LoggerService, type Provider } from '@nestjs/common';
+import {
+  ConfigurableModuleBuilder,
+  Logger,
+  Module,
+  type DynamicModule,
+  type LoggerService,
+  type Provider,
+} from '@nestjs/common';
 import { TokenManager } from './auth/token.manager';
 import { ApiVersionState } from './http/api-version.state';
 import { PartnerHttpClient } from './http/partner-http.client';
@@ -61,12 +68,14 @@ const CORE_PROVIDERS: Provider[] = [
   {
     provide: PartnerTransport,
     // HttpService's own axios instance (HttpModule.register below), as the issue asks.
-    useFactory: (http: HttpService, o: ResolvedPartnerOptions, l: LoggerService) => new PartnerTransport(http.axiosRef, o, l),
+    useFactory: (http: HttpService, o: ResolvedPartnerOptions, l: LoggerService) =>
+      new PartnerTransport(http.axiosRef, o, l),
     inject: [HttpService, PARTNER_RESOLVED_OPTIONS, PARTNER_LOGGER],
   },
   {
     provide: TokenManager,
-    useFactory: (t: PartnerTransport, o: ResolvedPartnerOptions, l: LoggerService) => new TokenManager(t, o, l),
+    useFactory: (t: PartnerTransport, o: ResolvedPartnerOptions, l: LoggerService) =>
+      new TokenManager(t, o, l),
     inject: [PartnerTransport, PARTNER_RESOLVED_OPTIONS, PARTNER_LOGGER],
   },
   {
@@ -75,7 +84,11 @@ const CORE_PROVIDERS: Provider[] = [
       new PartnerHttpClient(t, tm, v, o),
     inject: [PartnerTransport, TokenManager, ApiVersionState, PARTNER_RESOLVED_OPTIONS],
   },
-  { provide: PARTNER_LOGGER, useFactory: (r: ResolvedPartnerOptions) => r.logger, inject: [PARTNER_RESOLVED_OPTIONS] },
+  {
+    provide: PARTNER_LOGGER,
+    useFactory: (r: ResolvedPartnerOptions) => r.logger,
+    inject: [PARTNER_RESOLVED_OPTIONS],
+  },
   {
     provide: PARTNER_INBOX_STORE,
     useFactory: (options: PartnerPaymentsModuleOptions) => options.inboxStore ?? null,
@@ -85,14 +98,17 @@ const CORE_PROVIDERS: Provider[] = [
 ];
 
 export const { ConfigurableModuleClass, MODULE_OPTIONS_TOKEN, OPTIONS_TYPE, ASYNC_OPTIONS_TYPE } =
-  new ConfigurableModuleBuilder<PartnerPaymentsModuleOptions>({ optionsInjectionToken: PARTNER_PAYMENTS_OPTIONS })
+  new ConfigurableModuleBuilder<PartnerPaymentsModuleOptions>({
+    optionsInjectionToken: PARTNER_PAYMENTS_OPTIONS,
+  })
     .setClassMethodName('forRoot')
     .setFactoryMethodName('createPartnerPaymentsOptions')
     .setExtras<PartnerPaymentsModuleExtras>(
       { isGlobal: false, webhookController: { path: DEFAULT_WEBHOOK_PATH } },
       (definition: DynamicModule, extras: PartnerPaymentsModuleExtras): DynamicModule => {
         const wc = extras.webhookController;
-        const controller = wc === false ? null : createPartnerWebhookController(wc?.path ?? DEFAULT_WEBHOOK_PATH);
+        const controller =
+          wc === false ? null : createPartnerWebhookController(wc?.path ?? DEFAULT_WEBHOOK_PATH);
         return {
           ...definition,
           global: extras.isGlobal ?? false,

@@ -1,5 +1,13 @@
 import { PartnerAuthenticationError } from '../errors/partner-api.error';
-import { authOk, createTestClient, FakeClock, json, pathOf, startLocalServer, type LocalServer } from '../http/local-server.fixture';
+import {
+  authOk,
+  createTestClient,
+  FakeClock,
+  json,
+  pathOf,
+  startLocalServer,
+  type LocalServer,
+} from '../http/local-server.fixture';
 
 describe('TokenManager (spec 5) over a real local server', () => {
   let server: LocalServer;
@@ -85,10 +93,14 @@ describe('TokenManager (spec 5) over a real local server', () => {
   });
 
   it('concurrent callers all see the same failure, and the next call tries again', async () => {
-    server.setHandler((_req, res) => setTimeout(() => json(res, 401, { code: 'unauthorized', message: 'no' }), 20));
+    server.setHandler((_req, res) =>
+      setTimeout(() => json(res, 401, { code: 'unauthorized', message: 'no' }), 20),
+    );
     const { tokens } = createTestClient(server.baseUrl);
     const results = await Promise.allSettled(Array.from({ length: 50 }, () => tokens.getToken()));
-    expect(results.every((r) => r.status === 'rejected' && r.reason instanceof PartnerAuthenticationError)).toBe(true);
+    expect(
+      results.every((r) => r.status === 'rejected' && r.reason instanceof PartnerAuthenticationError),
+    ).toBe(true);
     expect(authCalls()).toBe(1);
     server.setHandler((_req, res) => authOk(res, 'tok-ok'));
     await expect(tokens.getToken()).resolves.toBe('tok-ok');
@@ -96,7 +108,9 @@ describe('TokenManager (spec 5) over a real local server', () => {
 
   it('a 5xx on /auth is retried, and a final failure is still an authentication error', async () => {
     let n = 0;
-    server.setHandler((_req, res) => (++n < 3 ? json(res, 503, { message: 'busy' }) : authOk(res, 'tok-after-retry')));
+    server.setHandler((_req, res) =>
+      ++n < 3 ? json(res, 503, { message: 'busy' }) : authOk(res, 'tok-after-retry'),
+    );
     const { tokens } = createTestClient(server.baseUrl, { maxRetries: 2 });
     await expect(tokens.getToken()).resolves.toBe('tok-after-retry');
     expect(n).toBe(3);

@@ -92,10 +92,23 @@ export class TokenManager {
       });
       const outcome =
         res.kind === 'response'
-          ? { kind: 'response' as const, status: res.status, retryAfterMs: parseRetryAfter(res.headers['retry-after']) }
+          ? {
+              kind: 'response' as const,
+              status: res.status,
+              retryAfterMs: parseRetryAfter(res.headers['retry-after']),
+            }
           : { kind: 'network' as const, code: res.code };
       if (res.kind === 'response' && res.status >= 200 && res.status < 300) {
-        this.transport.emit({ type: 'response', method: 'POST', path: '/auth', attempt, status: res.status, durationMs: res.durationMs, requestId: res.requestId, willRetry: false });
+        this.transport.emit({
+          type: 'response',
+          method: 'POST',
+          path: '/auth',
+          attempt,
+          status: res.status,
+          durationMs: res.durationMs,
+          requestId: res.requestId,
+          willRetry: false,
+        });
         return this.store(res.data);
       }
       // POST /auth creates nothing, so replaying it is safe: treat it like a keyed write.
@@ -103,8 +116,25 @@ export class TokenManager {
       const willRetry = decision.retry && !(res.kind === 'response' && res.status === 401);
       this.transport.emit(
         res.kind === 'response'
-          ? { type: 'response', method: 'POST', path: '/auth', attempt, status: res.status, durationMs: res.durationMs, requestId: res.requestId, willRetry }
-          : { type: 'network-error', method: 'POST', path: '/auth', attempt, errorCode: res.code, durationMs: res.durationMs, willRetry },
+          ? {
+              type: 'response',
+              method: 'POST',
+              path: '/auth',
+              attempt,
+              status: res.status,
+              durationMs: res.durationMs,
+              requestId: res.requestId,
+              willRetry,
+            }
+          : {
+              type: 'network-error',
+              method: 'POST',
+              path: '/auth',
+              attempt,
+              errorCode: res.code,
+              durationMs: res.durationMs,
+              willRetry,
+            },
       );
       if (willRetry) {
         await this.clock.sleep(computeBackoffMs(attempt, this.options.retry, decision.retryAfterMs));
@@ -112,8 +142,21 @@ export class TokenManager {
       }
       const cause =
         res.kind === 'response'
-          ? createPartnerApiError({ status: res.status, body: res.data, requestId: res.requestId, method: 'POST', path: '/auth' })
-          : createPartnerNetworkError({ errorCode: res.code, timedOut: res.timedOut, message: res.message, method: 'POST', path: '/auth', cause: res.cause });
+          ? createPartnerApiError({
+              status: res.status,
+              body: res.data,
+              requestId: res.requestId,
+              method: 'POST',
+              path: '/auth',
+            })
+          : createPartnerNetworkError({
+              errorCode: res.code,
+              timedOut: res.timedOut,
+              message: res.message,
+              method: 'POST',
+              path: '/auth',
+              cause: res.cause,
+            });
       throw this.authError(cause);
     }
   }
@@ -137,11 +180,16 @@ export class TokenManager {
     const accessToken = b.data?.access_token;
     const expiresIn = Number(b.data?.expires_in);
     if (typeof accessToken !== 'string' || accessToken === '') {
-      throw new PartnerAuthenticationError({ status: 200, code: 'invalid_auth_response', message: 'POST /auth answered without data.access_token' });
+      throw new PartnerAuthenticationError({
+        status: 200,
+        code: 'invalid_auth_response',
+        message: 'POST /auth answered without data.access_token',
+      });
     }
     // provider-facts: documented 3600, seen 86400: read it. A missing value gets a cautious 5 minutes
     // beyond the skew rather than an assumed hour.
-    const lifetimeS = Number.isFinite(expiresIn) && expiresIn > 0 ? expiresIn : this.options.tokenRefreshSkewSeconds + 300;
+    const lifetimeS =
+      Number.isFinite(expiresIn) && expiresIn > 0 ? expiresIn : this.options.tokenRefreshSkewSeconds + 300;
     // A skew longer than the lifetime would make every call re-authenticate: keep half the lifetime usable.
     const skewMs = Math.min(this.options.tokenRefreshSkewSeconds * 1000, (lifetimeS * 1000) / 2);
     this.token = { value: accessToken, expiresAt: this.clock.now() + lifetimeS * 1000, skewMs };

@@ -19,7 +19,12 @@ const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 
 /** provider-facts: `{ error: { code } }` uses SCREAMING_SNAKE; spec 7.2 codes are lowercase. */
 export function normalizeErrorCode(code: unknown): string | null {
   const s = str(code);
-  return s === null ? null : s.trim().toLowerCase().replace(/[\s-]+/g, '_');
+  return s === null
+    ? null
+    : s
+        .trim()
+        .toLowerCase()
+        .replace(/[\s-]+/g, '_');
 }
 
 /** FastAPI-style `loc` (['body', 'items', 0, 'answer_value']) → 'items[0].answer_value'. */
@@ -53,7 +58,8 @@ function fieldErrorsFrom(value: unknown): PartnerFieldError[] {
     const out: PartnerFieldError[] = [];
     for (const [field, v] of Object.entries(value)) {
       if (typeof v === 'string') out.push({ field, message: v });
-      else if (Array.isArray(v)) v.filter((m) => typeof m === 'string').forEach((m) => out.push({ field, message: m }));
+      else if (Array.isArray(v))
+        v.filter((m) => typeof m === 'string').forEach((m) => out.push({ field, message: m }));
     }
     return out;
   }
@@ -88,7 +94,13 @@ function messageFrom(v: unknown): string | null {
  * It never throws; what it cannot read stays in the raw body the error keeps.
  */
 export function parseErrorBody(body: unknown): ParsedErrorBody {
-  const result: ParsedErrorBody = { code: null, message: null, details: undefined, fieldErrors: [], itemErrors: [] };
+  const result: ParsedErrorBody = {
+    code: null,
+    message: null,
+    details: undefined,
+    fieldErrors: [],
+    itemErrors: [],
+  };
   if (typeof body === 'string') {
     const text = body.trim();
     if (text.startsWith('{') || text.startsWith('[')) {
@@ -128,7 +140,8 @@ export function parseErrorBody(body: unknown): ParsedErrorBody {
   } else if (isObj(body.errors)) {
     result.fieldErrors.push(...fieldErrorsFrom(body.errors));
   }
-  if (body.details !== undefined && !isObj(body.error)) result.fieldErrors.push(...fieldErrorsFrom(body.details));
+  if (body.details !== undefined && !isObj(body.error))
+    result.fieldErrors.push(...fieldErrorsFrom(body.details));
   // { data: [{ loc, msg, type }], message }
   if (Array.isArray(body.data)) {
     result.fieldErrors.push(...fieldErrorsFrom(body.data));
@@ -142,7 +155,9 @@ export function parseErrorBody(body: unknown): ParsedErrorBody {
     result.message = result.itemErrors.map((e) => `${e.itemId}: ${e.message}`).join('; ');
   }
   if (result.message === null && result.fieldErrors.length > 0) {
-    result.message = result.fieldErrors.map((e) => (e.field ? `${e.field}: ${e.message}` : e.message)).join('; ');
+    result.message = result.fieldErrors
+      .map((e) => (e.field ? `${e.field}: ${e.message}` : e.message))
+      .join('; ');
   }
   return result;
 }

@@ -37,7 +37,8 @@ const DEFAULT_CODES: Record<number, string> = {
 /** Spec 7.1: classify by HTTP status, whatever the body shape. */
 export function createPartnerApiError(ctx: HttpErrorContext): PartnerApiError {
   const parsed = parseErrorBody(ctx.body);
-  const code = parsed.code ?? DEFAULT_CODES[ctx.status] ?? (ctx.status >= 500 ? 'server_error' : 'http_error');
+  const code =
+    parsed.code ?? DEFAULT_CODES[ctx.status] ?? (ctx.status >= 500 ? 'server_error' : 'http_error');
   const where = ctx.method && ctx.path ? `${ctx.method} ${ctx.path}: ` : '';
   const init: PartnerApiErrorInit = {
     status: ctx.status,

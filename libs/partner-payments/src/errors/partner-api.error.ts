@@ -51,7 +51,8 @@ export class PartnerApiError extends PartnerError {
     this.idempotencyKey = init.idempotencyKey ?? null;
     this.fieldErrors = init.fieldErrors ?? [];
     this.itemErrors = init.itemErrors ?? [];
-    if (init.cause !== undefined) Object.defineProperty(this, 'cause', { value: init.cause, enumerable: false });
+    if (init.cause !== undefined)
+      Object.defineProperty(this, 'cause', { value: init.cause, enumerable: false });
   }
 }
 

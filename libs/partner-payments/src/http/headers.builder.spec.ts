@@ -3,7 +3,13 @@ import { newIdempotencyKey, requiresIdempotencyKey, resolveIdempotencyKey } from
 
 describe('buildPartnerHeaders', () => {
   it('sends x-api-key, bearer, version and key on an API call', () => {
-    const h = buildPartnerHeaders({ apiKey: 'k', accessToken: 't', apiVersion: '2026-04-14', idempotencyKey: 'i', contentType: 'application/json' });
+    const h = buildPartnerHeaders({
+      apiKey: 'k',
+      accessToken: 't',
+      apiVersion: '2026-04-14',
+      idempotencyKey: 'i',
+      contentType: 'application/json',
+    });
     expect(h).toEqual({
       Accept: 'application/json',
       'Content-Type': 'application/json',
@@ -46,13 +52,17 @@ describe('resolveVersionHeader (spec 9.2)', () => {
     expect(resolveVersionHeader({ ...base, pinnedVersion: '2025-01-01' })).toBe('2026-04-14');
   });
   it("'always' sends it even when pinned", () => {
-    expect(resolveVersionHeader({ ...base, sendVersionHeader: 'always', pinnedVersion: '2026-04-14' })).toBe('2026-04-14');
+    expect(resolveVersionHeader({ ...base, sendVersionHeader: 'always', pinnedVersion: '2026-04-14' })).toBe(
+      '2026-04-14',
+    );
   });
   it('RFI calls always send 2026-06-01 (provider-facts)', () => {
     expect(resolveVersionHeader({ ...base, area: 'rfis', pinnedVersion: '2026-04-14' })).toBe('2026-06-01');
   });
   it('a required header is sent when pinned (spec 4.6)', () => {
-    expect(resolveVersionHeader({ ...base, versionHeaderRequired: true, pinnedVersion: '2026-04-14' })).toBe('2026-04-14');
+    expect(resolveVersionHeader({ ...base, versionHeaderRequired: true, pinnedVersion: '2026-04-14' })).toBe(
+      '2026-04-14',
+    );
   });
   it('a per-call version wins', () => {
     expect(resolveVersionHeader({ ...base, area: 'rfis', perCallVersion: '2027-01-01' })).toBe('2027-01-01');

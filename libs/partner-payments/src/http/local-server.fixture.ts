@@ -21,7 +21,11 @@ export interface RecordedRequest {
   body: string;
 }
 
-export type Handler = (req: RecordedRequest, res: ServerResponse, raw: IncomingMessage) => void | Promise<void>;
+export type Handler = (
+  req: RecordedRequest,
+  res: ServerResponse,
+  raw: IncomingMessage,
+) => void | Promise<void>;
 
 export interface LocalServer {
   baseUrl: string;
@@ -37,7 +41,12 @@ export async function startLocalServer(handler?: Handler): Promise<LocalServer> 
     const chunks: Buffer[] = [];
     raw.on('data', (c: Buffer) => chunks.push(c));
     raw.on('end', () => {
-      const rec: RecordedRequest = { method: raw.method ?? '', url: raw.url ?? '', headers: raw.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const rec: RecordedRequest = {
+        method: raw.method ?? '',
+        url: raw.url ?? '',
+        headers: raw.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       requests.push(rec);
       Promise.resolve(current(rec, res, raw)).catch((e: unknown) => {
         if (!res.headersSent) json(res, 599, { message: String(e) });
@@ -61,14 +70,26 @@ export async function startLocalServer(handler?: Handler): Promise<LocalServer> 
   };
 }
 
-export function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function json(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  });
   res.end(text);
 }
 
 export function authOk(res: ServerResponse, token = 'tok-1', expiresIn = 3600): void {
-  json(res, 200, { message: 'ok', data: { access_token: token, expires_in: expiresIn, token_type: 'Bearer' } });
+  json(res, 200, {
+    message: 'ok',
+    data: { access_token: token, expires_in: expiresIn, token_type: 'Bearer' },
+  });
 }
 
 /** A path as the handler sees it, without the '/sandbox' prefix. */
@@ -76,7 +97,12 @@ export function pathOf(req: RecordedRequest): string {
   return req.url.split('?')[0].replace(/^\/sandbox/, '');
 }
 
-export const silentLogger: LoggerService = { log: () => undefined, error: () => undefined, warn: () => undefined, debug: () => undefined };
+export const silentLogger: LoggerService = {
+  log: () => undefined,
+  error: () => undefined,
+  warn: () => undefined,
+  debug: () => undefined,
+};
 
 export class FakeClock implements Clock {
   constructor(public t = 1_000_000) {}
@@ -97,7 +123,11 @@ export interface TestClient {
   http: PartnerHttpClient;
 }
 
-export function createTestClient(baseUrl: string, overrides: Partial<PartnerPaymentsModuleOptions> = {}, clock?: Clock): TestClient {
+export function createTestClient(
+  baseUrl: string,
+  overrides: Partial<PartnerPaymentsModuleOptions> = {},
+  clock?: Clock,
+): TestClient {
   const options = resolvePartnerOptions({
     baseUrl,
     apiKey: 'key-secret-1',

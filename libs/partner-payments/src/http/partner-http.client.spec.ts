@@ -7,7 +7,15 @@ import {
   PartnerValidationError,
 } from '../errors/partner-api.error';
 import type { PartnerHttpEvent } from './http.types';
-import { authOk, createTestClient, json, pathOf, startLocalServer, type LocalServer, type RecordedRequest } from './local-server.fixture';
+import {
+  authOk,
+  createTestClient,
+  json,
+  pathOf,
+  startLocalServer,
+  type LocalServer,
+  type RecordedRequest,
+} from './local-server.fixture';
 
 describe('PartnerHttpClient over a real local server', () => {
   let server: LocalServer;
@@ -25,9 +33,19 @@ describe('PartnerHttpClient over a real local server', () => {
   it('sends the common headers (spec 4) and keeps the /sandbox prefix', async () => {
     route((_req, res) => json(res, 200, { ok: true }, { 'x-request-id': 'req-9' }));
     const { http } = createTestClient(server.baseUrl);
-    const res = await http.request<{ ok: boolean }>({ method: 'GET', path: '/v1/users', query: { limit: 5 } });
+    const res = await http.request<{ ok: boolean }>({
+      method: 'GET',
+      path: '/v1/users',
+      query: { limit: 5 },
+    });
     expect(res.data).toEqual({ ok: true });
-    expect(res.meta).toMatchObject({ status: 200, requestId: 'req-9', idempotencyKey: null, apiVersion: '2026-04-14', attempts: 1 });
+    expect(res.meta).toMatchObject({
+      status: 200,
+      requestId: 'req-9',
+      idempotencyKey: null,
+      apiVersion: '2026-04-14',
+      attempts: 1,
+    });
     const req = apiCalls()[0];
     expect(req.url).toBe('/sandbox/v1/users?limit=5');
     expect(req.headers['x-api-key']).toBe('key-secret-1');
@@ -45,9 +63,15 @@ describe('PartnerHttpClient over a real local server', () => {
 
   it('makes one Idempotency-Key per logical call and reuses it on every retry', async () => {
     let n = 0;
-    route((_req, res) => (++n < 3 ? json(res, 503, { message: 'busy' }) : json(res, 201, { id: 'p1', status: 'created' })));
+    route((_req, res) =>
+      ++n < 3 ? json(res, 503, { message: 'busy' }) : json(res, 201, { id: 'p1', status: 'created' }),
+    );
     const { http } = createTestClient(server.baseUrl, { maxRetries: 2 });
-    const res = await http.request({ method: 'POST', path: '/v1/virtual-accounts/va-1/payout', body: { amount: '1.00' } });
+    const res = await http.request({
+      method: 'POST',
+      path: '/v1/virtual-accounts/va-1/payout',
+      body: { amount: '1.00' },
+    });
     const keys = apiCalls().map((r) => r.headers['idempotency-key']);
     expect(keys).toHaveLength(3);
     expect(new Set(keys).size).toBe(1);
@@ -70,7 +94,9 @@ describe('PartnerHttpClient over a real local server', () => {
   it('never retries a write without Idempotency-Key after a 5xx', async () => {
     route((_req, res) => json(res, 500, { message: 'boom' }));
     const { http } = createTestClient(server.baseUrl, { maxRetries: 3 });
-    const err = await http.request({ method: 'PATCH', path: '/v1/rfis/r1/items', body: { items: [] } }).catch((e: unknown) => e);
+    const err = await http
+      .request({ method: 'PATCH', path: '/v1/rfis/r1/items', body: { items: [] } })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PartnerServerError);
     expect(apiCalls()).toHaveLength(1);
   });
@@ -90,7 +116,9 @@ describe('PartnerHttpClient over a real local server', () => {
   it('does not retry a reset connection on a write without key (it may have reached the server)', async () => {
     route((_req, _res, raw) => raw.socket.destroy());
     const { http } = createTestClient(server.baseUrl, { maxRetries: 3 });
-    const err = await http.request({ method: 'PUT', path: '/v1/users/u1', body: {} }).catch((e: unknown) => e);
+    const err = await http
+      .request({ method: 'PUT', path: '/v1/users/u1', body: {} })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PartnerConnectionError);
     expect((err as PartnerConnectionError).status).toBeNull();
     expect(apiCalls()).toHaveLength(1);
@@ -107,12 +135,16 @@ describe('PartnerHttpClient over a real local server', () => {
   it('per-call maxRetries and timeout override the module options', async () => {
     route((_req, res) => json(res, 503, {}));
     const { http } = createTestClient(server.baseUrl, { maxRetries: 5 });
-    await expect(http.request({ method: 'GET', path: '/v1/users', maxRetries: 1 })).rejects.toBeInstanceOf(PartnerServerError);
+    await expect(http.request({ method: 'GET', path: '/v1/users', maxRetries: 1 })).rejects.toBeInstanceOf(
+      PartnerServerError,
+    );
     expect(apiCalls()).toHaveLength(2);
   });
 
   it('honours Retry-After on 429 (capped) and surfaces retryAfterMs when giving up', async () => {
-    route((_req, res) => json(res, 429, { code: 'rate_limited', message: 'slow down' }, { 'retry-after': '0.04' }));
+    route((_req, res) =>
+      json(res, 429, { code: 'rate_limited', message: 'slow down' }, { 'retry-after': '0.04' }),
+    );
     const { http } = createTestClient(server.baseUrl, { maxRetries: 1 });
     const started = Date.now();
     const err = await http.request({ method: 'GET', path: '/v1/users' }).catch((e: unknown) => e);
@@ -142,7 +174,9 @@ describe('PartnerHttpClient over a real local server', () => {
   it('a second 401 is thrown, never looped', async () => {
     route((_req, res) => json(res, 401, { code: 'invalid_request', message: 'no' }));
     const { http } = createTestClient(server.baseUrl);
-    const err = await http.request({ method: 'GET', path: '/v1/rfis/r1', area: 'rfis' }).catch((e: unknown) => e);
+    const err = await http
+      .request({ method: 'GET', path: '/v1/rfis/r1', area: 'rfis' })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PartnerAuthenticationError);
     expect((err as PartnerAuthenticationError).code).toBe('invalid_request');
     expect(apiCalls()).toHaveLength(2);
@@ -153,7 +187,9 @@ describe('PartnerHttpClient over a real local server', () => {
     let auth = 0;
     server.setHandler((req, res) => {
       if (pathOf(req) === '/auth') return setTimeout(() => authOk(res, `tok-${++auth}`), 20);
-      return req.headers.authorization === 'Bearer tok-1' ? json(res, 401, { code: 'unauthorized' }) : json(res, 200, {});
+      return req.headers.authorization === 'Bearer tok-1'
+        ? json(res, 401, { code: 'unauthorized' })
+        : json(res, 200, {});
     });
     const { http, tokens } = createTestClient(server.baseUrl);
     await tokens.getToken();
@@ -163,12 +199,24 @@ describe('PartnerHttpClient over a real local server', () => {
 
   it('maps an error body to a typed error carrying status, code, fieldErrors, requestId and the key', async () => {
     route((_req, res) =>
-      json(res, 400, { code: 'validation_error', message: 'bad', errors: [{ field: 'email', message: 'invalid' }] }, { 'x-request-id': 'r-1' }),
+      json(
+        res,
+        400,
+        { code: 'validation_error', message: 'bad', errors: [{ field: 'email', message: 'invalid' }] },
+        { 'x-request-id': 'r-1' },
+      ),
     );
     const { http } = createTestClient(server.baseUrl);
-    const err = (await http.request({ method: 'POST', path: '/v1/users', body: {}, idempotencyKey: 'k-1' }).catch((e: unknown) => e)) as PartnerValidationError;
+    const err = (await http
+      .request({ method: 'POST', path: '/v1/users', body: {}, idempotencyKey: 'k-1' })
+      .catch((e: unknown) => e)) as PartnerValidationError;
     expect(err).toBeInstanceOf(PartnerValidationError);
-    expect(err).toMatchObject({ status: 400, code: 'validation_error', requestId: 'r-1', idempotencyKey: 'k-1' });
+    expect(err).toMatchObject({
+      status: 400,
+      code: 'validation_error',
+      requestId: 'r-1',
+      idempotencyKey: 'k-1',
+    });
     expect(err.fieldErrors).toEqual([{ field: 'email', message: 'invalid' }]);
     expect(apiCalls()).toHaveLength(1);
   });
@@ -180,8 +228,17 @@ describe('PartnerHttpClient over a real local server', () => {
     versionState.markPinned('2026-04-14');
     await http.request({ method: 'GET', path: '/v1/users' });
     await http.request({ method: 'GET', path: '/v1/rfis/r1', area: 'rfis' });
-    await http.request({ method: 'GET', path: '/v1/virtual-accounts/v/liquidation-address', versionHeaderRequired: true });
-    expect(apiCalls().map((r) => r.headers['x-api-version'])).toEqual(['2026-04-14', undefined, '2026-06-01', '2026-04-14']);
+    await http.request({
+      method: 'GET',
+      path: '/v1/virtual-accounts/v/liquidation-address',
+      versionHeaderRequired: true,
+    });
+    expect(apiCalls().map((r) => r.headers['x-api-version'])).toEqual([
+      '2026-04-14',
+      undefined,
+      '2026-06-01',
+      '2026-04-14',
+    ]);
   });
 
   it('emits lifecycle events without bodies or secrets', async () => {
@@ -203,7 +260,8 @@ describe('PartnerHttpClient over a real local server', () => {
     expect(api[1].durationMs).toEqual(expect.any(Number));
     expect(viaObservable).toEqual(seen);
     const text = JSON.stringify(seen);
-    for (const secret of ['key-secret-1', 'pw-secret-1', 'tok-1', 'x@y.z', 'body']) expect(text).not.toContain(secret);
+    for (const secret of ['key-secret-1', 'pw-secret-1', 'tok-1', 'x@y.z', 'body'])
+      expect(text).not.toContain(secret);
   });
 
   it('a throwing listener does not fail the call', async () => {
@@ -219,7 +277,11 @@ describe('PartnerHttpClient over a real local server', () => {
   it('extra headers pass, reserved ones cannot be replaced', async () => {
     route((_req, res) => json(res, 200, {}));
     const { http } = createTestClient(server.baseUrl);
-    await http.request({ method: 'GET', path: '/v1/users', headers: { 'X-Trace-Id': 't1', 'x-api-key': 'other' } });
+    await http.request({
+      method: 'GET',
+      path: '/v1/users',
+      headers: { 'X-Trace-Id': 't1', 'x-api-key': 'other' },
+    });
     expect(apiCalls()[0].headers['x-trace-id']).toBe('t1');
     expect(apiCalls()[0].headers['x-api-key']).toBe('key-secret-1');
   });

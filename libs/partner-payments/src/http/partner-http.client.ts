@@ -77,7 +77,14 @@ export class PartnerHttpClient {
         this.emitOutcome(method, path, attempt, res, false);
         return {
           data: (res.data === '' ? null : res.data) as T,
-          meta: { status: res.status, headers: res.headers, requestId: res.requestId, idempotencyKey, apiVersion, attempts: attempt },
+          meta: {
+            status: res.status,
+            headers: res.headers,
+            requestId: res.requestId,
+            idempotencyKey,
+            apiVersion,
+            attempts: attempt,
+          },
         };
       }
       // spec 5.7: on a 401 re-authenticate and retry once; never loop. Does not use a retry.
@@ -90,9 +97,19 @@ export class PartnerHttpClient {
       failures++;
       const outcome: AttemptOutcome =
         res.kind === 'response'
-          ? { kind: 'response', status: res.status, retryAfterMs: parseRetryAfter(res.headers['retry-after']) }
+          ? {
+              kind: 'response',
+              status: res.status,
+              retryAfterMs: parseRetryAfter(res.headers['retry-after']),
+            }
           : { kind: 'network', code: res.code };
-      const decision = shouldRetry({ attempt: failures, maxRetries, method, hasIdempotencyKey: idempotencyKey !== null, outcome });
+      const decision = shouldRetry({
+        attempt: failures,
+        maxRetries,
+        method,
+        hasIdempotencyKey: idempotencyKey !== null,
+        outcome,
+      });
       this.emitOutcome(method, path, attempt, res, decision.retry);
       if (decision.retry) {
         await systemClock.sleep(computeBackoffMs(failures, this.options.retry, decision.retryAfterMs));
@@ -102,9 +119,22 @@ export class PartnerHttpClient {
     }
   }
 
-  private toError(res: TransportResult, method: string, path: string, idempotencyKey: string | null): PartnerApiError {
+  private toError(
+    res: TransportResult,
+    method: string,
+    path: string,
+    idempotencyKey: string | null,
+  ): PartnerApiError {
     if (res.kind === 'network') {
-      return createPartnerNetworkError({ errorCode: res.code, timedOut: res.timedOut, message: res.message, idempotencyKey, method, path, cause: res.cause });
+      return createPartnerNetworkError({
+        errorCode: res.code,
+        timedOut: res.timedOut,
+        message: res.message,
+        idempotencyKey,
+        method,
+        path,
+        cause: res.cause,
+      });
     }
     return createPartnerApiError({
       status: res.status,
@@ -117,11 +147,34 @@ export class PartnerHttpClient {
     });
   }
 
-  private emitOutcome(method: string, path: string, attempt: number, res: TransportResult, willRetry: boolean): void {
+  private emitOutcome(
+    method: string,
+    path: string,
+    attempt: number,
+    res: TransportResult,
+    willRetry: boolean,
+  ): void {
     this.transport.emit(
       res.kind === 'response'
-        ? { type: 'response', method, path, attempt, status: res.status, durationMs: res.durationMs, requestId: res.requestId, willRetry }
-        : { type: 'network-error', method, path, attempt, errorCode: res.code, durationMs: res.durationMs, willRetry },
+        ? {
+            type: 'response',
+            method,
+            path,
+            attempt,
+            status: res.status,
+            durationMs: res.durationMs,
+            requestId: res.requestId,
+            willRetry,
+          }
+        : {
+            type: 'network-error',
+            method,
+            path,
+            attempt,
+            errorCode: res.code,
+            durationMs: res.durationMs,
+            willRetry,
+          },
     );
   }
 }

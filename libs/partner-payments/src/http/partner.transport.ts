@@ -26,7 +26,14 @@ export type TransportResult =
       requestId: string | null;
       durationMs: number;
     }
-  | { kind: 'network'; code: string | undefined; timedOut: boolean; message: string; durationMs: number; cause: unknown };
+  | {
+      kind: 'network';
+      code: string | undefined;
+      timedOut: boolean;
+      message: string;
+      durationMs: number;
+      cause: unknown;
+    };
 
 /**
  * The part of an axios instance the transport uses. The module passes HttpService.axiosRef
@@ -47,7 +54,13 @@ export interface PartnerAxiosLike {
   }): Promise<{ status: number; headers: unknown; data: unknown }>;
 }
 
-const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-correlation-id', 'x-amzn-requestid', 'x-trace-id'];
+const REQUEST_ID_HEADERS = [
+  'x-request-id',
+  'request-id',
+  'x-correlation-id',
+  'x-amzn-requestid',
+  'x-trace-id',
+];
 
 export function pickRequestId(headers: Record<string, string>): string | null {
   for (const h of REQUEST_ID_HEADERS) if (headers[h]) return headers[h];
@@ -101,11 +114,14 @@ export class PartnerTransport {
       const res = await this.axios.request(config);
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries((res.headers ?? {}) as Record<string, unknown>)) {
-        if (v !== undefined && v !== null) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
+        if (v !== undefined && v !== null)
+          headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
       }
       const requestId = pickRequestId(headers);
       const durationMs = elapsed();
-      this.logger.debug?.(`${req.method} ${req.path} → ${res.status} in ${durationMs} ms (attempt ${req.attempt})`);
+      this.logger.debug?.(
+        `${req.method} ${req.path} → ${res.status} in ${durationMs} ms (attempt ${req.attempt})`,
+      );
       return { kind: 'response', status: res.status, headers, data: res.data, requestId, durationMs };
     } catch (err: unknown) {
       const durationMs = elapsed();
@@ -114,7 +130,9 @@ export class PartnerTransport {
       const errorCode = typeof code === 'string' ? code : undefined;
       const timedOut = errorCode === 'ETIMEDOUT' || errorCode === 'ECONNABORTED';
       const message = err instanceof Error ? err.message : String(err);
-      this.logger.debug?.(`${req.method} ${req.path} failed: ${errorCode ?? 'error'} in ${durationMs} ms (attempt ${req.attempt})`);
+      this.logger.debug?.(
+        `${req.method} ${req.path} failed: ${errorCode ?? 'error'} in ${durationMs} ms (attempt ${req.attempt})`,
+      );
       return { kind: 'network', code: errorCode, timedOut, message, durationMs, cause: err };
     }
   }

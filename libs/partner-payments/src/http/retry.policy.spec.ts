@@ -25,35 +25,57 @@ describe('shouldRetry', () => {
 
   it.each([400, 401, 403, 404, 409, 422])('never retries %i', (status) => {
     expect(shouldRetry(base({ outcome: { kind: 'response', status } })).retry).toBe(false);
-    expect(shouldRetry(base({ method: 'POST', hasIdempotencyKey: true, outcome: { kind: 'response', status } })).retry).toBe(false);
+    expect(
+      shouldRetry(base({ method: 'POST', hasIdempotencyKey: true, outcome: { kind: 'response', status } }))
+        .retry,
+    ).toBe(false);
   });
 
   it('retries 429 even on a write without key (refused before processing) and passes Retry-After on', () => {
-    const d = shouldRetry(base({ method: 'PATCH', outcome: { kind: 'response', status: 429, retryAfterMs: 1500 } }));
+    const d = shouldRetry(
+      base({ method: 'PATCH', outcome: { kind: 'response', status: 429, retryAfterMs: 1500 } }),
+    );
     expect(d).toEqual(expect.objectContaining({ retry: true, retryAfterMs: 1500 }));
   });
 
   it('never retries a write without Idempotency-Key after it may have reached the server', () => {
     for (const method of ['POST', 'PATCH', 'PUT', 'DELETE']) {
       expect(shouldRetry(base({ method, outcome: { kind: 'response', status: 500 } })).retry).toBe(false);
-      expect(shouldRetry(base({ method, outcome: { kind: 'network', code: 'ECONNRESET' } })).retry).toBe(false);
-      expect(shouldRetry(base({ method, outcome: { kind: 'network', code: 'ETIMEDOUT' } })).retry).toBe(false);
+      expect(shouldRetry(base({ method, outcome: { kind: 'network', code: 'ECONNRESET' } })).retry).toBe(
+        false,
+      );
+      expect(shouldRetry(base({ method, outcome: { kind: 'network', code: 'ETIMEDOUT' } })).retry).toBe(
+        false,
+      );
       expect(shouldRetry(base({ method, outcome: { kind: 'network', code: 'EPIPE' } })).retry).toBe(false);
     }
   });
 
   it('retries a write without key when the connection was refused (nothing was sent)', () => {
-    expect(shouldRetry(base({ method: 'POST', outcome: { kind: 'network', code: 'ECONNREFUSED' } })).retry).toBe(true);
+    expect(
+      shouldRetry(base({ method: 'POST', outcome: { kind: 'network', code: 'ECONNREFUSED' } })).retry,
+    ).toBe(true);
   });
 
   it('retries a keyed write on 5xx and resets', () => {
-    expect(shouldRetry(base({ method: 'POST', hasIdempotencyKey: true, outcome: { kind: 'response', status: 502 } })).retry).toBe(true);
-    expect(shouldRetry(base({ method: 'POST', hasIdempotencyKey: true, outcome: { kind: 'network', code: 'ECONNRESET' } })).retry).toBe(true);
+    expect(
+      shouldRetry(
+        base({ method: 'POST', hasIdempotencyKey: true, outcome: { kind: 'response', status: 502 } }),
+      ).retry,
+    ).toBe(true);
+    expect(
+      shouldRetry(
+        base({ method: 'POST', hasIdempotencyKey: true, outcome: { kind: 'network', code: 'ECONNRESET' } }),
+      ).retry,
+    ).toBe(true);
   });
 
   it('stops when retries are exhausted', () => {
     expect(shouldRetry(base({ attempt: 2, maxRetries: 2 })).retry).toBe(true);
-    expect(shouldRetry(base({ attempt: 3, maxRetries: 2 }))).toEqual({ retry: false, reason: 'retries exhausted' });
+    expect(shouldRetry(base({ attempt: 3, maxRetries: 2 }))).toEqual({
+      retry: false,
+      reason: 'retries exhausted',
+    });
     expect(shouldRetry(base({ attempt: 1, maxRetries: 0 })).retry).toBe(false);
   });
 });

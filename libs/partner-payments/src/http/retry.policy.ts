@@ -48,9 +48,13 @@ export function shouldRetry(input: RetryDecisionInput): RetryDecision {
   const o = input.outcome;
   if (o.kind === 'network') {
     const code = (o.code ?? '').toUpperCase();
-    if (!RETRYABLE_NETWORK_CODES.has(code)) return { retry: false, reason: `network error ${code || 'unknown'} is not retryable` };
+    if (!RETRYABLE_NETWORK_CODES.has(code))
+      return { retry: false, reason: `network error ${code || 'unknown'} is not retryable` };
     if (!replaySafe && !NOT_SENT_NETWORK_CODES.has(code)) {
-      return { retry: false, reason: `${code} on a write without Idempotency-Key may have reached the server` };
+      return {
+        retry: false,
+        reason: `${code} on a write without Idempotency-Key may have reached the server`,
+      };
     }
     return { retry: true, reason: `network error ${code}` };
   }
@@ -61,7 +65,8 @@ export function shouldRetry(input: RetryDecisionInput): RetryDecision {
     return { retry: true, reason: '429 rate limited', retryAfterMs: o.retryAfterMs ?? null };
   }
   if (s >= 500 && s <= 599) {
-    if (!replaySafe) return { retry: false, reason: `${s} on a write without Idempotency-Key may have been applied` };
+    if (!replaySafe)
+      return { retry: false, reason: `${s} on a write without Idempotency-Key may have been applied` };
     return { retry: true, reason: `${s} server error`, retryAfterMs: o.retryAfterMs ?? null };
   }
   return { retry: false, reason: `${s} is not retryable` };

@@ -2,8 +2,12 @@ import { buildQueryString, buildUrl, encodePathSegment, joinUrl } from './url.ut
 
 describe('joinUrl (provider-facts: the sandbox is a path prefix)', () => {
   it('keeps the /sandbox prefix that new URL() would drop', () => {
-    expect(new URL('/v1/users', 'https://api.example.com/sandbox').href).toBe('https://api.example.com/v1/users');
-    expect(joinUrl('https://api.example.com/sandbox', '/v1/users')).toBe('https://api.example.com/sandbox/v1/users');
+    expect(new URL('/v1/users', 'https://api.example.com/sandbox').href).toBe(
+      'https://api.example.com/v1/users',
+    );
+    expect(joinUrl('https://api.example.com/sandbox', '/v1/users')).toBe(
+      'https://api.example.com/sandbox/v1/users',
+    );
   });
   it('handles trailing and leading slashes once', () => {
     expect(joinUrl('https://a.example/p/sandbox/', '/v1/x')).toBe('https://a.example/p/sandbox/v1/x');
@@ -14,7 +18,9 @@ describe('joinUrl (provider-facts: the sandbox is a path prefix)', () => {
 
 describe('buildQueryString', () => {
   it('keeps metadata[key] brackets readable and encodes values', () => {
-    expect(buildQueryString({ user_id: 'u1', 'metadata[team]': 'a&b c' })).toBe('?user_id=u1&metadata[team]=a%26b%20c');
+    expect(buildQueryString({ user_id: 'u1', 'metadata[team]': 'a&b c' })).toBe(
+      '?user_id=u1&metadata[team]=a%26b%20c',
+    );
   });
   it('skips undefined/null and repeats arrays', () => {
     expect(buildQueryString({ a: undefined, b: null, c: [1, 2], d: false })).toBe('?c=1&c=2&d=false');
@@ -22,7 +28,9 @@ describe('buildQueryString', () => {
     expect(buildQueryString(undefined)).toBe('');
   });
   it('buildUrl joins and appends', () => {
-    expect(buildUrl('http://h/sandbox', '/v1/payouts', { limit: 5 })).toBe('http://h/sandbox/v1/payouts?limit=5');
+    expect(buildUrl('http://h/sandbox', '/v1/payouts', { limit: 5 })).toBe(
+      'http://h/sandbox/v1/payouts?limit=5',
+    );
   });
 });
 

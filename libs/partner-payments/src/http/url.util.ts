@@ -12,7 +12,8 @@ export function joinUrl(base: string, path: string): string {
 
 /** Encodes one path segment (an id) so it cannot add segments or a query. */
 export function encodePathSegment(value: string): string {
-  if (typeof value !== 'string' || value === '') throw new TypeError('path segment must be a non-empty string');
+  if (typeof value !== 'string' || value === '')
+    throw new TypeError('path segment must be a non-empty string');
   return encodeURIComponent(value);
 }
 

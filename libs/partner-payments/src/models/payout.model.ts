@@ -68,7 +68,10 @@ const ALIASES: Record<string, string> = {
 
 /** Case-insensitive (spec 6.4.5): trims, uppercases, maps aliases. Unknown values stay as they are, uppercased. */
 export function normalizePayoutStatus(status: string | null | undefined): string {
-  const s = (status ?? '').trim().toUpperCase().replace(/[\s-]+/g, '_');
+  const s = (status ?? '')
+    .trim()
+    .toUpperCase()
+    .replace(/[\s-]+/g, '_');
   return ALIASES[s] ?? s;
 }
 
@@ -125,11 +128,16 @@ const str = (v: unknown): string | null =>
 
 /** Normalises a create answer or a read (or a list entry) into one PartnerPayout. */
 export function toPartnerPayout(body: unknown): PartnerPayout {
-  const raw = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
+  const raw = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as Record<
+    string,
+    unknown
+  >;
   // Some answers nest the resource as { data: {...} } or { payout: {...} }: read through one level.
   const inner = [raw.payout, raw.data].find((v) => typeof v === 'object' && v !== null && !Array.isArray(v));
-  const r = inner && str(raw.payout_id) === null && str(raw.id) === null ? (inner as Record<string, unknown>) : raw;
-  const recipient = typeof r.recipient === 'object' && r.recipient !== null ? (r.recipient as Record<string, unknown>) : {};
+  const r =
+    inner && str(raw.payout_id) === null && str(raw.id) === null ? (inner as Record<string, unknown>) : raw;
+  const recipient =
+    typeof r.recipient === 'object' && r.recipient !== null ? (r.recipient as Record<string, unknown>) : {};
   const payoutId = str(r.payout_id) ?? str(r.id);
   if (payoutId === null) throw new TypeError('payout body carries neither payout_id nor id');
   const rawStatus = str(r.status) ?? '';

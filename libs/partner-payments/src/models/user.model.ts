@@ -2,7 +2,9 @@ import type { PartnerAddress, PartnerOffsetPageParams, PartnerOpenString } from 
 import type { PartnerMetadata } from './metadata.model';
 
 /** provider-facts "Users": CREATED, VERIFYING, VERIFIED, REJECTED; ACTIVE and REVIEW also seen. */
-export type PartnerUserStatus = PartnerOpenString<'CREATED' | 'VERIFYING' | 'VERIFIED' | 'REJECTED' | 'ACTIVE' | 'REVIEW'>;
+export type PartnerUserStatus = PartnerOpenString<
+  'CREATED' | 'VERIFYING' | 'VERIFIED' | 'REJECTED' | 'ACTIVE' | 'REVIEW'
+>;
 
 export interface PartnerAssociatedPerson {
   person_id?: string;

@@ -34,7 +34,11 @@ export const PENDING_ACCOUNT_NUMBER = 'PENDING-ACT-ACCOUNT';
 
 /** Funds are usable only once account_number is non-null and not the placeholder (provider-facts). */
 export function isVirtualAccountUsable(va: Pick<PartnerVirtualAccount, 'account_number'>): boolean {
-  return typeof va.account_number === 'string' && va.account_number !== '' && va.account_number !== PENDING_ACCOUNT_NUMBER;
+  return (
+    typeof va.account_number === 'string' &&
+    va.account_number !== '' &&
+    va.account_number !== PENDING_ACCOUNT_NUMBER
+  );
 }
 
 /** The id, whichever field carries it. */

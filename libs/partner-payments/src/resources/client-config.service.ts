@@ -20,9 +20,15 @@ export class PartnerClientConfigService {
   async get(clientUuid?: string, options?: PartnerCallOptions): Promise<PartnerClientConfig> {
     const uuid = clientUuid ?? this.options.clientUuid;
     if (!uuid) {
-      throw new PartnerLocalValidationError([{ field: 'clientUuid', message: 'is required: set the clientUuid module option' }]);
+      throw new PartnerLocalValidationError([
+        { field: 'clientUuid', message: 'is required: set the clientUuid module option' },
+      ]);
     }
-    const res = await send<unknown>(this.http, { method: 'GET', path: `/v1/clients/${encodePathSegment(uuid)}` }, options);
+    const res = await send<unknown>(
+      this.http,
+      { method: 'GET', path: `/v1/clients/${encodePathSegment(uuid)}` },
+      options,
+    );
     const body = asRecord(res.data);
     const data = asRecord('data' in body ? body.data : body);
     return {
@@ -30,7 +36,9 @@ export class PartnerClientConfigService {
       client_wallets: (data.client_wallets ?? null) as PartnerClientConfig['client_wallets'],
       client_vault: (data.client_vault ?? null) as PartnerClientConfig['client_vault'],
       // spec 2.4: default [].
-      authorizedBanks: Array.isArray(data.authorizedBanks) ? data.authorizedBanks.filter((b): b is string => typeof b === 'string') : [],
+      authorizedBanks: Array.isArray(data.authorizedBanks)
+        ? data.authorizedBanks.filter((b): b is string => typeof b === 'string')
+        : [],
     };
   }
 }

@@ -13,7 +13,14 @@ import {
 import { asRecord, requireId, send } from './resource.util';
 
 const DECIMAL = /^\d+(\.\d+)?$/;
-const LIST_KEYS: ReadonlyArray<keyof ListPartnerPayoutsParams> = ['user_id', 'status', 'from_date', 'to_date', 'page', 'limit'];
+const LIST_KEYS: ReadonlyArray<keyof ListPartnerPayoutsParams> = [
+  'user_id',
+  'status',
+  'from_date',
+  'to_date',
+  'page',
+  'limit',
+];
 
 /** Payouts (spec 3.4, provider-facts "Payouts"). */
 @Injectable()
@@ -24,17 +31,27 @@ export class PartnerPayoutsService {
    * POST /v1/virtual-accounts/{id}/payout. The Idempotency-Key is generated once and reused on every
    * retry; pass your own (e.g. stored with your payout row) to make a retry after a crash safe too.
    */
-  async create(virtualAccountId: string, input: CreatePartnerPayoutInput, options?: PartnerCallOptions): Promise<PartnerPayout> {
+  async create(
+    virtualAccountId: string,
+    input: CreatePartnerPayoutInput,
+    options?: PartnerCallOptions,
+  ): Promise<PartnerPayout> {
     const va = encodePathSegment(requireId(virtualAccountId, 'virtualAccountId'));
     const errors = [];
     // provider-facts: amount is a gross decimal string ("100.00"); a float would lose cents.
     if (typeof input?.amount !== 'string' || !DECIMAL.test(input.amount) || Number(input.amount) <= 0) {
       errors.push({ field: 'amount', message: 'must be a positive decimal string like "100.00"' });
     }
-    if (typeof input?.currency !== 'string' || input.currency === '') errors.push({ field: 'currency', message: 'is required' });
-    if (typeof input?.recipient_id !== 'string' || input.recipient_id === '') errors.push({ field: 'recipient_id', message: 'is required' });
+    if (typeof input?.currency !== 'string' || input.currency === '')
+      errors.push({ field: 'currency', message: 'is required' });
+    if (typeof input?.recipient_id !== 'string' || input.recipient_id === '')
+      errors.push({ field: 'recipient_id', message: 'is required' });
     if (errors.length > 0) throw new PartnerLocalValidationError(errors);
-    const res = await send<unknown>(this.http, { method: 'POST', path: `/v1/virtual-accounts/${va}/payout`, body: input }, options);
+    const res = await send<unknown>(
+      this.http,
+      { method: 'POST', path: `/v1/virtual-accounts/${va}/payout`, body: input },
+      options,
+    );
     return toPartnerPayout(res.data);
   }
 
@@ -49,7 +66,10 @@ export class PartnerPayoutsService {
    * (weak, provider-facts) GET /v1/payouts?user_id&status&from_date&to_date&page&limit. Unknown
    * parameters answer 400, so only the named ones are sent. May not exist on every account.
    */
-  async list(params: ListPartnerPayoutsParams = {}, options?: PartnerCallOptions): Promise<PartnerPayoutPage> {
+  async list(
+    params: ListPartnerPayoutsParams = {},
+    options?: PartnerCallOptions,
+  ): Promise<PartnerPayoutPage> {
     const query: Record<string, string | number> = {};
     for (const k of LIST_KEYS) if (params[k] !== undefined) query[k] = params[k];
     const res = await send<unknown>(this.http, { method: 'GET', path: '/v1/payouts', query }, options);
@@ -66,11 +86,17 @@ export class PartnerPayoutsService {
   }
 
   /** Every payout matching the filter, page after page (page numbers from 1). */
-  async *iterate(params: Omit<ListPartnerPayoutsParams, 'page'> = {}, options?: PartnerCallOptions): AsyncGenerator<PartnerPayout> {
+  async *iterate(
+    params: Omit<ListPartnerPayoutsParams, 'page'> = {},
+    options?: PartnerCallOptions,
+  ): AsyncGenerator<PartnerPayout> {
     for (let page = 1; ; page++) {
       const res = await this.list({ ...params, page }, options);
       for (const p of res.payouts) yield p;
-      const done = res.totalPages !== null ? page >= res.totalPages : res.payouts.length < (params.limit ?? res.limit ?? Infinity);
+      const done =
+        res.totalPages !== null
+          ? page >= res.totalPages
+          : res.payouts.length < (params.limit ?? res.limit ?? Infinity);
       if (done || res.payouts.length === 0) return;
     }
   }

@@ -24,7 +24,11 @@ export class PartnerRecipientsService {
   constructor(private readonly http: PartnerHttpClient) {}
 
   /** GET /v1/recipients?user_id&metadata[key]=value (spec 4.4). The filter is checked before I/O. */
-  async list(userId: string, params: ListPartnerRecipientsParams = {}, options?: PartnerCallOptions): Promise<PartnerRecipientList> {
+  async list(
+    userId: string,
+    params: ListPartnerRecipientsParams = {},
+    options?: PartnerCallOptions,
+  ): Promise<PartnerRecipientList> {
     const query: Record<string, string> = { user_id: requireId(userId, 'userId') };
     for (const [k, v] of metadataFilterToQueryParams(params.metadata)) query[k] = v;
     const res = await send<unknown>(this.http, { method: 'GET', path: '/v1/recipients', query }, options);
@@ -40,7 +44,11 @@ export class PartnerRecipientsService {
   async create(input: CreatePartnerRecipientInput, options?: PartnerCallOptions): Promise<PartnerRecipient> {
     requireId(input?.user_id, 'user_id');
     if (input.metadata !== undefined) validateMetadata(input.metadata, 'metadata');
-    const res = await send<unknown>(this.http, { method: 'POST', path: '/v1/recipients', body: input }, options);
+    const res = await send<unknown>(
+      this.http,
+      { method: 'POST', path: '/v1/recipients', body: input },
+      options,
+    );
     return toRecipient(res.data);
   }
 

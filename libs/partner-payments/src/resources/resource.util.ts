@@ -22,7 +22,9 @@ export async function send<T>(
 }
 
 export function asRecord(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
 }
 
 export function requireId(value: unknown, field: string): string {
@@ -35,7 +37,10 @@ export function requireId(value: unknown, field: string): string {
 /** limit at most 100: above it the server answers a bare 500 (provider-facts "Users"). */
 export function checkPageParams(limit: unknown, offset: unknown, max = 100): void {
   const errors = [];
-  if (limit !== undefined && (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > max)) {
+  if (
+    limit !== undefined &&
+    (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > max)
+  ) {
     errors.push({ field: 'limit', message: `must be an integer from 1 to ${max}` });
   }
   if (offset !== undefined && (typeof offset !== 'number' || !Number.isInteger(offset) || offset < 0)) {

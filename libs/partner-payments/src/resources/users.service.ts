@@ -11,7 +11,14 @@ import type {
   UpdatePartnerUserInput,
 } from '../models/user.model';
 import { validateMetadata } from '../validation/metadata.validator';
-import { asRecord, checkPageParams, iterateOffsetPages, requireId, send, toOffsetPage } from './resource.util';
+import {
+  asRecord,
+  checkPageParams,
+  iterateOffsetPages,
+  requireId,
+  send,
+  toOffsetPage,
+} from './resource.util';
 
 /** Normalises a user: the id arrives as `user_id`, or `id` in some versions (provider-facts). */
 export function toPartnerUser(body: unknown): PartnerUser {
@@ -31,12 +38,18 @@ export function toPartnerUser(body: unknown): PartnerUser {
 
 function toLivenessLinks(body: unknown): PartnerLivenessLink[] {
   const b = asRecord(body);
-  const list = Array.isArray(body) ? body : ([b.data, b.links, b.liveness_links, b.items].find(Array.isArray) ?? [body]);
+  const list = Array.isArray(body)
+    ? body
+    : ([b.data, b.links, b.liveness_links, b.items].find(Array.isArray) ?? [body]);
   return (list as unknown[]).map((entry) => {
     const raw = asRecord(entry);
     const ref = raw.person_reference_id ?? raw.reference_id ?? raw.provider_reference_id ?? raw.person_id;
     const url = raw.url ?? raw.link ?? raw.liveness_link;
-    return { referenceId: typeof ref === 'string' ? ref : null, url: typeof url === 'string' ? url : null, raw };
+    return {
+      referenceId: typeof ref === 'string' ? ref : null,
+      url: typeof url === 'string' ? url : null,
+      raw,
+    };
   });
 }
 
@@ -53,14 +66,24 @@ export class PartnerUsersService {
   }
 
   /** GET /v1/users: offset paging, limit 1..100 (provider-facts). */
-  async list(params: ListPartnerUsersParams = {}, options?: PartnerCallOptions): Promise<PartnerPage<PartnerUser>> {
+  async list(
+    params: ListPartnerUsersParams = {},
+    options?: PartnerCallOptions,
+  ): Promise<PartnerPage<PartnerUser>> {
     checkPageParams(params.limit, params.offset);
-    const res = await send<unknown>(this.http, { method: 'GET', path: '/v1/users', query: { ...params } }, options);
+    const res = await send<unknown>(
+      this.http,
+      { method: 'GET', path: '/v1/users', query: { ...params } },
+      options,
+    );
     return toOffsetPage(res.data, ['data', 'users'], toPartnerUser);
   }
 
   /** Every user, page after page. */
-  iterate(params: Omit<ListPartnerUsersParams, 'offset'> = {}, options?: PartnerCallOptions): AsyncGenerator<PartnerUser> {
+  iterate(
+    params: Omit<ListPartnerUsersParams, 'offset'> = {},
+    options?: PartnerCallOptions,
+  ): AsyncGenerator<PartnerUser> {
     const { limit, ...rest } = params;
     return iterateOffsetPages((offset, l) => this.list({ ...rest, limit: l, offset }, options), limit ?? 100);
   }
@@ -73,24 +96,48 @@ export class PartnerUsersService {
   }
 
   /** PUT /v1/users/{id} (PATCH is refused with 403, provider-facts). */
-  async update(userId: string, input: UpdatePartnerUserInput, options?: PartnerCallOptions): Promise<PartnerUser> {
+  async update(
+    userId: string,
+    input: UpdatePartnerUserInput,
+    options?: PartnerCallOptions,
+  ): Promise<PartnerUser> {
     const id = encodePathSegment(requireId(userId, 'userId'));
     if (input.metadata !== undefined) validateMetadata(input.metadata, 'metadata');
-    const res = await send<unknown>(this.http, { method: 'PUT', path: `/v1/users/${id}`, body: input }, options);
+    const res = await send<unknown>(
+      this.http,
+      { method: 'PUT', path: `/v1/users/${id}`, body: input },
+      options,
+    );
     return toPartnerUser(res.data);
   }
 
   /** POST /v1/users/{id}/liveness-link: one entry per beneficial owner (spec 4.7). */
-  async createLivenessLink(userId: string, body: Record<string, unknown> = {}, options?: PartnerCallOptions): Promise<PartnerLivenessLink[]> {
+  async createLivenessLink(
+    userId: string,
+    body: Record<string, unknown> = {},
+    options?: PartnerCallOptions,
+  ): Promise<PartnerLivenessLink[]> {
     const id = encodePathSegment(requireId(userId, 'userId'));
-    const res = await send<unknown>(this.http, { method: 'POST', path: `/v1/users/${id}/liveness-link`, body }, options);
+    const res = await send<unknown>(
+      this.http,
+      { method: 'POST', path: `/v1/users/${id}/liveness-link`, body },
+      options,
+    );
     return toLivenessLinks(res.data);
   }
 
   /** POST /v1/users/{id}/verifications (Idempotency-Key, issue 2). Body and answer not shown: passed through. */
-  async createVerification(userId: string, body: Record<string, unknown> = {}, options?: PartnerCallOptions): Promise<Record<string, unknown>> {
+  async createVerification(
+    userId: string,
+    body: Record<string, unknown> = {},
+    options?: PartnerCallOptions,
+  ): Promise<Record<string, unknown>> {
     const id = encodePathSegment(requireId(userId, 'userId'));
-    const res = await send<unknown>(this.http, { method: 'POST', path: `/v1/users/${id}/verifications`, body }, options);
+    const res = await send<unknown>(
+      this.http,
+      { method: 'POST', path: `/v1/users/${id}/verifications`, body },
+      options,
+    );
     return asRecord(res.data);
   }
 }

@@ -21,7 +21,9 @@ export class PartnerVersioningService {
    */
   async upgrade(targetVersion: string, options?: PartnerCallOptions): Promise<PartnerVersionUpgradeResult> {
     if (typeof targetVersion !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(targetVersion)) {
-      throw new PartnerLocalValidationError([{ field: 'targetVersion', message: "must be a date string like '2026-04-14'" }]);
+      throw new PartnerLocalValidationError([
+        { field: 'targetVersion', message: "must be a date string like '2026-04-14'" },
+      ]);
     }
     const res = await send<unknown>(
       this.http,
@@ -33,7 +35,11 @@ export class PartnerVersioningService {
     const d = 'current_version' in b || 'previous_version' in b ? b : asRecord(b.data);
     const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
     const currentVersion = str(d.current_version) ?? str(d.currentVersion);
-    const result = { previousVersion: str(d.previous_version) ?? str(d.previousVersion), currentVersion, raw: b };
+    const result = {
+      previousVersion: str(d.previous_version) ?? str(d.previousVersion),
+      currentVersion,
+      raw: b,
+    };
     this.state.markPinned(currentVersion ?? targetVersion);
     return result;
   }

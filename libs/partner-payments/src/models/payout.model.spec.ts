@@ -1,0 +1,101 @@
+import {
+  canAdvancePayoutStatus,
+  isFinalPayoutStatus,
+  isTerminalPayoutStatus,
+  normalizePayoutStatus,
+  payoutStatusRank,
+  toPartnerPayout,
+} from './payout.model';
+
+describe('payout model (spec 3.4, provider-facts "Payouts")', () => {
+  it("normalises create's id + lowercase status", () => {
+    const p = toPartnerPayout({
+      id: 'p-1',
+      status: 'created',
+      amount: '100.00',
+      currency: 'USD',
+      recipient_id: 'r-1',
+    });
+    expect(p).toMatchObject({
+      payoutId: 'p-1',
+      status: 'CREATED',
+      rawStatus: 'created',
+      amount: '100.00',
+      currency: 'USD',
+      recipientId: 'r-1',
+    });
+    expect(p.referenceNumber).toBeNull();
+    expect(p.errorCode).toBeNull();
+  });
+
+  it("normalises read's payout_id + UPPERCASE + from_amount", () => {
+    const p = toPartnerPayout({
+      payout_id: 'p-2',
+      user_id: 'u-1',
+      recipient_id: 'r-2',
+      status: 'FAILED',
+      from_amount: '12.50',
+      from_currency: 'USD',
+      reference_number: 'IMAD123',
+      error_code: 'R01',
+      events: [],
+    });
+    expect(p).toMatchObject({
+      payoutId: 'p-2',
+      userId: 'u-1',
+      status: 'FAILED',
+      amount: '12.50',
+      currency: 'USD',
+      referenceNumber: 'IMAD123',
+      errorCode: 'R01',
+    });
+    expect(p.raw.events).toEqual([]);
+  });
+
+  it('reads a recipient object and a wrapped body', () => {
+    expect(
+      toPartnerPayout({ data: { payout_id: 'p-3', status: 'pending', recipient: { recipient_id: 'r-3' } } }),
+    ).toMatchObject({
+      payoutId: 'p-3',
+      status: 'PENDING',
+      recipientId: 'r-3',
+    });
+  });
+
+  it('refuses a body without an id', () => {
+    expect(() => toPartnerPayout({ status: 'CREATED' })).toThrow(TypeError);
+  });
+
+  it('normalizePayoutStatus compares case-insensitively and maps aliases', () => {
+    expect(normalizePayoutStatus(' kyt_pending ')).toBe('KYT_PENDING');
+    expect(normalizePayoutStatus('in-review')).toBe('IN_REVIEW');
+    expect(normalizePayoutStatus('canceled')).toBe('CANCELLED');
+    expect(normalizePayoutStatus('returned')).toBe('FAILED');
+    expect(normalizePayoutStatus(undefined)).toBe('');
+  });
+
+  it('terminal vs final', () => {
+    expect(isTerminalPayoutStatus('completed')).toBe(true);
+    expect(isFinalPayoutStatus('COMPLETED')).toBe(false); // a bank return can still move it
+    expect(isFinalPayoutStatus('failed')).toBe(true);
+    expect(isFinalPayoutStatus('CANCELLED')).toBe(true);
+    for (const s of ['CREATED', 'PENDING', 'PROCESSING', 'KYT_PENDING', 'IN_REVIEW', 'SOMETHING_NEW']) {
+      expect(isTerminalPayoutStatus(s)).toBe(false);
+    }
+  });
+
+  it('refuses backwards moves, allows COMPLETED → FAILED, never leaves FAILED/CANCELLED', () => {
+    expect(payoutStatusRank('PENDING')).toBeLessThan(payoutStatusRank('PROCESSING') as number);
+    expect(canAdvancePayoutStatus('PROCESSING', 'PENDING')).toBe(false);
+    expect(canAdvancePayoutStatus('COMPLETED', 'PROCESSING')).toBe(false);
+    expect(canAdvancePayoutStatus('COMPLETED', 'FAILED')).toBe(true);
+    expect(canAdvancePayoutStatus('FAILED', 'COMPLETED')).toBe(false);
+    expect(canAdvancePayoutStatus('CANCELLED', 'FAILED')).toBe(false);
+    expect(canAdvancePayoutStatus('failed', 'FAILED')).toBe(true);
+    expect(canAdvancePayoutStatus('IN_REVIEW', 'PROCESSING')).toBe(true);
+    expect(canAdvancePayoutStatus('PROCESSING', 'KYT_PENDING')).toBe(true);
+    expect(canAdvancePayoutStatus(null, 'CREATED')).toBe(true);
+    expect(canAdvancePayoutStatus('PENDING', 'BRAND_NEW')).toBe(true);
+    expect(payoutStatusRank('BRAND_NEW')).toBeNull();
+  });
+});
