@@ -7,7 +7,7 @@ export const SIGNATURE_HEADER = 'x-signature-sha256';
  * spec 6.1.3: hex-encoded HMAC-SHA256 of the raw request body, keyed with the webhook secret.
  * Sign the exact bytes you send: a re-serialised body would not verify.
  */
-export function signPartnerWebhook(rawBody: string | Buffer, secret: string): string {
+export function signPartnerWebhook(rawBody: string | Buffer, secret: string | Buffer): string {
   return createHmac('sha256', secret).update(rawBody).digest('hex');
 }
 
@@ -18,11 +18,12 @@ export function signPartnerWebhook(rawBody: string | Buffer, secret: string): st
 export function verifyPartnerWebhook(
   rawBody: string | Buffer,
   signature: string | undefined,
-  secrets: string | readonly string[],
+  secrets: string | Buffer | readonly (string | Buffer)[],
 ): boolean {
   if (!signature || !/^[0-9a-f]+$/i.test(signature) || signature.length % 2 !== 0) return false;
   const given = Buffer.from(signature, 'hex');
-  for (const secret of typeof secrets === 'string' ? [secrets] : secrets) {
+  const list: readonly (string | Buffer)[] = typeof secrets === 'string' || Buffer.isBuffer(secrets) ? [secrets] : secrets;
+  for (const secret of list) {
     const expected = Buffer.from(signPartnerWebhook(rawBody, secret), 'hex');
     if (expected.length === given.length && timingSafeEqual(expected, given)) return true;
   }

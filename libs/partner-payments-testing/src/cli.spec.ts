@@ -1,0 +1,34 @@
+import { optionsFromCli } from './cli';
+
+describe('optionsFromCli', () => {
+  it('reads flags, and flags win over the environment', () => {
+    const options = optionsFromCli(['--port', '5000', '--token-ttl', '5', '--banks', 'bank_a, bank_c', '--rate-limit'], {
+      PARTNER_SANDBOX_PORT: '6000',
+      PARTNER_SANDBOX_WEBHOOK_URL: 'http://127.0.0.1:9/hook',
+    });
+    expect(options).toMatchObject({
+      port: 5000,
+      tokenTtlSeconds: 5,
+      authorizedBanks: ['bank_a', 'bank_c'],
+      rateLimit: true,
+      webhookUrl: 'http://127.0.0.1:9/hook',
+    });
+  });
+
+  it('reads credentials and secrets from the environment', () => {
+    const options = optionsFromCli([], {
+      PARTNER_SANDBOX_API_KEY: 'k',
+      PARTNER_SANDBOX_CLIENT_ID: 'c',
+      PARTNER_SANDBOX_PASSWORD: 'p',
+      PARTNER_SANDBOX_WEBHOOK_SECRET: 's',
+      PARTNER_SANDBOX_TOKEN_TTL: '86400',
+    });
+    expect(options).toMatchObject({ port: 4010, credentials: { apiKey: 'k', clientId: 'c', password: 'p' }, webhookSecret: 's', tokenTtlSeconds: 86400 });
+  });
+
+  it('answers help, refuses bad numbers and unknown flags', () => {
+    expect(optionsFromCli(['--help'], {})).toBe('help');
+    expect(() => optionsFromCli(['--port', 'abc'], {})).toThrow('--port');
+    expect(() => optionsFromCli(['--nope'], {})).toThrow();
+  });
+});
