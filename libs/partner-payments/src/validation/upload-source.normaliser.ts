@@ -2,8 +2,9 @@ import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { Readable } from 'node:stream';
-import { PartnerFieldError, PartnerLocalValidationError } from '../errors/partner.error';
+import { PartnerFieldError } from '../errors/partner.error';
 import { SNIFF_HEAD_BYTES } from './file-sniffer';
+import { guardBytes, StreamGuard, toBuffer } from './upload-stream.guard';
 import { describeType, isPlainObject } from './validation.util';
 
 /**
@@ -36,18 +37,7 @@ export interface UploadBufferSource {
 }
 
 export type UploadSource = UploadPathSource | UploadStreamSource | UploadBufferSource;
-
-/** How a body stream is policed while it is read (sizes the head could not prove). */
-export interface StreamGuard {
-  /** field path named in the error, e.g. 'files[3]' */
-  field: string;
-  /** bytes allowed for this file (spec 8: 30 MB) */
-  maxBytes: number;
-  /** exact length promised (stat size, knownLength): more or fewer bytes would corrupt the multipart body */
-  expectedBytes?: number;
-  /** bytes left for all unknown-length files of this call (the per-call total) */
-  budget?: { remaining: number };
-}
+export type { StreamGuard };
 
 export interface OpenedUploadSource {
   kind: 'path' | 'stream' | 'buffer';
@@ -55,6 +45,8 @@ export interface OpenedUploadSource {
   contentType: string | undefined;
   /** known without reading the body: stat size, buffer length, knownLength, or a stream that ended within the head */
   size: number | undefined;
+  /** bytes actually seen when a stream ended while its head was read (to check knownLength against) */
+  observedSize?: number;
   /** the first bytes (at least SNIFF_HEAD_BYTES unless the file is shorter) */
   head: Buffer;
   /** false for caller streams: their body can be sent only once */
@@ -107,43 +99,6 @@ export function uploadSourceShapeErrors(source: unknown, field: string): Partner
     errors.push({ field, message: 'must have one of path, stream or buffer' });
   }
   return errors;
-}
-
-function toBuffer(chunk: unknown): Buffer {
-  if (Buffer.isBuffer(chunk)) return chunk;
-  if (chunk instanceof Uint8Array) return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-  if (typeof chunk === 'string') return Buffer.from(chunk);
-  throw new TypeError(`upload streams must yield Buffer or string chunks (got ${describeType(chunk)})`);
-}
-
-function streamError(guard: StreamGuard, message: string, field = guard.field): PartnerLocalValidationError {
-  return new PartnerLocalValidationError([{ field, message }]);
-}
-
-/** Re-yields chunks as Buffers while counting them; throws (erroring the stream) when a limit breaks. */
-async function* guardBytes(
-  source: AsyncIterable<unknown> | Iterable<unknown>,
-  guard: StreamGuard,
-): AsyncGenerator<Buffer> {
-  let total = 0;
-  for await (const chunk of source) {
-    const buf = toBuffer(chunk);
-    total += buf.length;
-    if (total > guard.maxBytes)
-      throw streamError(guard, `is larger than ${guard.maxBytes} bytes (spec 8: 30 MB per file)`);
-    if (guard.expectedBytes !== undefined && total > guard.expectedBytes) {
-      throw streamError(guard, `has more bytes than its known length ${guard.expectedBytes}`);
-    }
-    if (guard.budget) {
-      guard.budget.remaining -= buf.length;
-      if (guard.budget.remaining < 0)
-        throw streamError(guard, 'the files of this call exceed the per-call total', 'files');
-    }
-    yield buf;
-  }
-  if (guard.expectedBytes !== undefined && total !== guard.expectedBytes) {
-    throw streamError(guard, `ended after ${total} bytes; expected ${guard.expectedBytes}`);
-  }
 }
 
 const byteStream = (chunks: AsyncIterable<Buffer>) => Readable.from(chunks, { objectMode: false });
@@ -210,7 +165,8 @@ async function openStream(source: UploadStreamSource): Promise<OpenedUploadSourc
     kind: 'stream',
     fileName: source.fileName,
     contentType: source.contentType,
-    size: ended ? headBytes : source.knownLength,
+    size: source.knownLength ?? (ended ? headBytes : undefined),
+    observedSize: ended ? headBytes : undefined,
     head: Buffer.concat(headChunks),
     replayable: false,
     createStream: (guard) => {

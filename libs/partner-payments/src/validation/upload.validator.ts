@@ -85,6 +85,13 @@ export function collectUploadCountErrors(
   return errors;
 }
 
+/** fs errors come from another realm under some runners, so `instanceof Error` is not enough. */
+function errorMessage(e: unknown): string {
+  if (typeof e === 'object' && e !== null && 'message' in e && typeof e.message === 'string')
+    return e.message;
+  return String(e);
+}
+
 interface CheckedFile {
   source: OpenedUploadSource;
   contentType: string;
@@ -104,6 +111,13 @@ async function checkFile(
     errors.push({
       field,
       message: `is ${o.size} bytes; at most ${limits.maxFileBytes} bytes (30 MB) per file (spec 8)`,
+    });
+  }
+  if (o.observedSize !== undefined && o.size !== o.observedSize) {
+    // A wrong knownLength would make the multipart Content-Length lie.
+    errors.push({
+      field: `${field}.knownLength`,
+      message: `is ${o.size} but the stream has ${o.observedSize} bytes`,
     });
   }
   if (o.head.length === 0) {
@@ -177,7 +191,7 @@ export async function prepareUploadFiles(
       const key = 'path' in source ? 'path' : 'stream';
       errors.push({
         field: `${field}.${key}`,
-        message: `cannot be read: ${e instanceof Error ? e.message : String(e)}`,
+        message: `cannot be read: ${errorMessage(e)}`,
       });
       continue;
     }
