@@ -1,0 +1,166 @@
+import { BASELINE_VERSION, startPartnerSandbox } from '@partner-payments/testing';
+import { Api, fundedSetup, startWorld, stopWorld, type World } from './sandbox.helpers';
+
+describe('sandbox: authentication (spec 4.1, 5)', () => {
+  let world: World;
+  beforeAll(async () => (world = await startWorld()));
+  afterAll(() => stopWorld(world));
+
+  it('POST /auth answers { message, data: { access_token, expires_in: 3600, token_type } } on both bases', async () => {
+    for (const base of [world.sandbox.baseUrl, world.sandbox.sandboxBaseUrl]) {
+      const api = new Api(base, world.sandbox.credentials);
+      const answer = await api.call('POST', '/auth', { body: { client_id: api.creds.clientId, password: api.creds.password }, auth: false });
+      expect(answer.status).toBe(200);
+      expect(answer.body).toEqual({
+        message: expect.any(String),
+        data: { access_token: expect.any(String), expires_in: 3600, token_type: 'Bearer' },
+      });
+    }
+    expect(world.sandbox.sandboxBaseUrl).toBe(`${world.sandbox.baseUrl}/sandbox`);
+  });
+
+  it('a rejected credential pair, a wrong or missing api key answer 401 { code: unauthorized, message }', async () => {
+    const before = await world.sandbox.control.counters();
+    const api = new Api(world.sandbox.baseUrl, world.sandbox.credentials);
+    const bad = [
+      await api.call('POST', '/auth', { body: { client_id: api.creds.clientId, password: 'wrong' }, auth: false }),
+      await api.call('POST', '/auth', { body: { client_id: api.creds.clientId, password: api.creds.password }, auth: false, apiKey: 'nope' }),
+      await api.call('POST', '/auth', { body: { client_id: api.creds.clientId, password: api.creds.password }, auth: false, apiKey: null }),
+      await api.call('POST', '/auth', { body: {}, auth: false }),
+    ];
+    for (const answer of bad) {
+      expect(answer.status).toBe(401);
+      expect(answer.body).toMatchObject({ code: 'unauthorized', message: expect.any(String) });
+    }
+    const after = await world.sandbox.control.counters();
+    expect(after.authCalls - before.authCalls).toBe(4);
+    expect(after.authFailures - before.authFailures).toBe(4);
+  });
+
+  it('other calls need both x-api-key and a valid bearer of the same account (401 otherwise)', async () => {
+    const api = world.api;
+    expect((await api.call('GET', '/v1/users')).status).toBe(200);
+    const noBearer = await api.call('GET', '/v1/users', { auth: false });
+    expect(noBearer.status).toBe(401);
+    expect(noBearer.body.code).toBe('unauthorized');
+    expect((await api.call('GET', '/v1/users', { apiKey: null })).status).toBe(401);
+    expect((await api.call('GET', '/v1/users', { headers: { authorization: 'Bearer forged' }, auth: false })).status).toBe(401);
+    const other = await world.sandbox.control.createClient();
+    const otherApi = await new Api(world.sandbox.sandboxBaseUrl, other).login();
+    const crossed = await api.call('GET', '/v1/users', { headers: { authorization: `Bearer ${otherApi.token}` }, auth: false });
+    expect(crossed.status).toBe(401);
+  });
+
+  it('expireTokensNow makes every token answer 401 until POST /auth again', async () => {
+    const api = await new Api(world.sandbox.sandboxBaseUrl, world.sandbox.credentials).login();
+    await world.sandbox.control.expireTokensNow();
+    const expired = await api.call('GET', '/v1/users');
+    expect(expired.status).toBe(401);
+    expect(expired.body.message).toMatch(/expired/i);
+    await api.login();
+    expect((await api.call('GET', '/v1/users')).status).toBe(200);
+    await world.api.login();
+  });
+
+  it('RFI routes answer 401 with code invalid_request (spec 7.2)', async () => {
+    const answer = await world.api.call('GET', '/v1/rfis', { version: '2026-06-01', auth: false });
+    expect(answer.status).toBe(401);
+    expect(answer.body.code).toBe('invalid_request');
+  });
+
+  it('unmatched and malformed routes, key-management probes and PATCH users answer 403 invalid_request', async () => {
+    const { userId } = await fundedSetup(world.api);
+    const probes = [
+      await world.api.call('POST', '/v1/api-keys/rotate', { body: {} }),
+      await world.api.call('GET', '/v1/credentials'),
+      await world.api.call('PATCH', `/v1/users/${userId}`, { body: { first_name: 'X' } }),
+      await world.api.call('GET', '/v1/payouts/not-a-uuid'),
+      await world.api.call('GET', '/nothing/here', { auth: false, apiKey: null }),
+    ];
+    for (const answer of probes) {
+      expect(answer.status).toBe(403);
+      expect(answer.body).toEqual({ code: 'invalid_request', message: expect.stringContaining('could not be matched to a valid route') });
+    }
+  });
+});
+
+describe('sandbox: token lifetime', () => {
+  it('reports the configured expires_in (86400 shape) and expires short tokens for real', async () => {
+    const long = await startPartnerSandbox({ tokenTtlSeconds: 86400 });
+    const short = await startPartnerSandbox({ tokenTtlSeconds: 1 });
+    try {
+      const a = new Api(long.baseUrl, long.credentials);
+      const answer = await a.call('POST', '/auth', { body: { client_id: a.creds.clientId, password: a.creds.password }, auth: false });
+      expect(answer.body.data.expires_in).toBe(86400);
+      const s = await new Api(short.baseUrl, short.credentials).login();
+      expect((await s.call('GET', '/v1/users')).status).toBe(200);
+      await new Promise((r) => setTimeout(r, 1100));
+      expect((await s.call('GET', '/v1/users')).status).toBe(401);
+    } finally {
+      await long.close();
+      await short.close();
+    }
+  });
+});
+
+describe('sandbox: versioning (spec 9, provider-facts)', () => {
+  let world: World;
+  beforeEach(async () => (world = await startWorld()));
+  afterEach(() => stopWorld(world));
+
+  it('RFI routes exist only under 2026-06-01: header > pin > baseline', async () => {
+    const unpinned = await world.api.call('GET', '/v1/rfis');
+    expect(unpinned.status).toBe(403);
+    expect(unpinned.body.code).toBe('invalid_request');
+    const withHeader = await world.api.call('GET', '/v1/rfis', { version: '2026-06-01' });
+    expect(withHeader.status).toBe(200);
+    expect(withHeader.headers.get('x-api-version')).toBe('2026-06-01');
+    expect((await world.api.call('GET', '/v1/users')).headers.get('x-api-version')).toBe(BASELINE_VERSION);
+  });
+
+  it('POST /v1/versioning/upgrade pins; the same target is harmless; an older one is refused', async () => {
+    const first = await world.api.call('POST', '/v1/versioning/upgrade', { body: { target_version: '2026-04-14' } });
+    expect(first.status).toBe(200);
+    expect(first.body).toEqual({ previous_version: BASELINE_VERSION, current_version: '2026-04-14' });
+    const again = await world.api.call('POST', '/v1/versioning/upgrade', { body: { target_version: '2026-04-14' } });
+    expect(again.body).toEqual({ previous_version: '2026-04-14', current_version: '2026-04-14' });
+    expect((await world.api.call('GET', '/v1/users')).headers.get('x-api-version')).toBe('2026-04-14');
+    expect((await world.api.call('GET', '/v1/rfis')).status).toBe(403);
+
+    const up = await world.api.call('POST', '/v1/versioning/upgrade', { body: { target_version: '2026-06-01' } });
+    expect(up.body).toEqual({ previous_version: '2026-04-14', current_version: '2026-06-01' });
+    expect((await world.api.call('GET', '/v1/rfis')).status).toBe(200);
+    // The header wins over the pin.
+    expect((await world.api.call('GET', '/v1/rfis', { version: '2026-04-14' })).status).toBe(403);
+
+    const down = await world.api.call('POST', '/v1/versioning/upgrade', { body: { target_version: '2026-04-14' } });
+    expect(down.status).toBe(400);
+    expect(down.body.code).toBe('validation_error');
+    expect((await world.api.call('GET', '/v1/rfis')).status).toBe(200);
+  });
+
+  it('refuses a missing or unknown target and a malformed X-Api-Version', async () => {
+    expect((await world.api.call('POST', '/v1/versioning/upgrade', { body: {} })).status).toBe(400);
+    expect((await world.api.call('POST', '/v1/versioning/upgrade', { body: { target_version: '1999-01-01' } })).status).toBe(400);
+    const malformed = await world.api.call('GET', '/v1/users', { version: 'latest' });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.errors[0].field).toBe('X-Api-Version');
+  });
+
+  it('the liquidation-address call requires the header (spec 4.6) and answers a bare array', async () => {
+    const { vaId } = await fundedSetup(world.api);
+    const without = await world.api.call('GET', `/v1/virtual-accounts/${vaId}/liquidation-address`);
+    expect(without.status).toBe(400);
+    expect(without.body.code).toBe('validation_error');
+    const empty = await world.api.call('GET', `/v1/virtual-accounts/${vaId}/liquidation-address`, { version: '2026-04-14' });
+    expect(empty.status).toBe(200);
+    expect(empty.body).toEqual([]);
+    const { id } = await world.sandbox.control.addLiquidationAddress(vaId, { network: 'solana' });
+    const one = await world.api.call('GET', `/v1/virtual-accounts/${vaId}/liquidation-address`, { version: '2026-04-14' });
+    expect(one.body).toEqual([
+      expect.objectContaining({ id, virtual_account_id: vaId, network: 'solana', status: expect.any(String), address: expect.any(String), recipient: expect.any(Object), wallet: expect.any(Object) }),
+    ]);
+    const missing = await world.api.call('GET', `/v1/virtual-accounts/${crypto.randomUUID()}/liquidation-address`, { version: '2026-04-14' });
+    expect(missing.status).toBe(404);
+  });
+});

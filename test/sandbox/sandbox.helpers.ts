@@ -1,0 +1,178 @@
+/**
+ * Helpers for the sandbox's own e2e suites: plain fetch over a real socket, and a node:http
+ * receiver that verifies webhook signatures on the raw bytes.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { startPartnerSandbox, verifyPartnerWebhook, type PartnerSandbox, type PartnerSandboxOptions } from '@partner-payments/testing';
+
+export interface Answer<T = any> {
+  status: number;
+  body: T;
+  text: string;
+  headers: Headers;
+}
+
+export interface CallOptions {
+  body?: unknown;
+  rawBody?: string | FormData;
+  headers?: Record<string, string>;
+  version?: string;
+  idempotencyKey?: string | false;
+  auth?: boolean;
+  apiKey?: string | null;
+}
+
+const WRITES = [/^POST \/v1\/users$/, /^POST \/v1\/recipients$/, /^POST \/v1\/virtual-accounts$/, /^POST \/v1\/virtual-accounts\/[^/]+\/payout$/];
+
+/** A minimal partner API client for tests: x-api-key, bearer, X-Api-Version, Idempotency-Key. */
+export class Api {
+  token: string | undefined;
+
+  constructor(
+    readonly base: string,
+    readonly creds: { apiKey: string; clientId: string; password: string },
+  ) {}
+
+  async login(): Promise<this> {
+    const answer = await this.call('POST', '/auth', { body: { client_id: this.creds.clientId, password: this.creds.password }, auth: false });
+    if (answer.status !== 200) throw new Error(`login failed: ${answer.status} ${answer.text}`);
+    this.token = answer.body.data.access_token;
+    return this;
+  }
+
+  async call<T = any>(method: string, path: string, options: CallOptions = {}): Promise<Answer<T>> {
+    const headers: Record<string, string> = { ...(options.headers ?? {}) };
+    const apiKey = options.apiKey === undefined ? this.creds.apiKey : options.apiKey;
+    if (apiKey !== null) headers['x-api-key'] = apiKey;
+    if (options.auth !== false && this.token) headers.authorization = `Bearer ${this.token}`;
+    if (options.version) headers['x-api-version'] = options.version;
+    const route = `${method} ${path.split('?')[0]}`;
+    if (options.idempotencyKey !== false && WRITES.some((re) => re.test(route))) {
+      headers['idempotency-key'] = options.idempotencyKey || randomUUID();
+    }
+    let body: string | FormData | undefined;
+    if (options.rawBody !== undefined) body = options.rawBody;
+    else if (options.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(options.body);
+    }
+    const response = await fetch(`${this.base}${path}`, { method, headers, body });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      /* bare body */
+    }
+    return { status: response.status, body: parsed as T, text, headers: response.headers };
+  }
+}
+
+export interface ReceivedWebhook {
+  raw: string;
+  headers: IncomingHttpHeaders;
+  body: any;
+  validSignature: boolean;
+}
+
+export interface Receiver {
+  url: string;
+  received: ReceivedWebhook[];
+  /** Status the receiver answers next (default 200). */
+  answerWith: number;
+  secrets: string[];
+  waitFor(count: number, timeoutMs?: number): Promise<ReceivedWebhook[]>;
+  events(name?: string): ReceivedWebhook[];
+  close(): Promise<void>;
+}
+
+/** A webhook receiver that verifies x-signature-sha256 over the raw bytes against `secrets`. */
+export async function startReceiver(secrets: string[]): Promise<Receiver> {
+  const received: ReceivedWebhook[] = [];
+  const receiver = { answerWith: 200, secrets } as Receiver;
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      const signature = req.headers['x-signature-sha256'];
+      received.push({
+        raw,
+        headers: req.headers,
+        body: JSON.parse(raw),
+        validSignature: verifyPartnerWebhook(raw, typeof signature === 'string' ? signature : undefined, receiver.secrets),
+      });
+      res.statusCode = receiver.answerWith;
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks/partner`;
+  receiver.received = received;
+  receiver.events = (name) => (name ? received.filter((r) => r.body.event === name) : received);
+  receiver.waitFor = async (count, timeoutMs = 5000) => {
+    const deadline = Date.now() + timeoutMs;
+    while (received.length < count) {
+      if (Date.now() > deadline) throw new Error(`receiver got ${received.length} of ${count} webhooks`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    return received;
+  };
+  receiver.close = () => {
+    server.closeAllConnections();
+    return new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+  return receiver;
+}
+
+export interface World {
+  sandbox: PartnerSandbox;
+  api: Api;
+  receiver: Receiver;
+}
+
+/** A sandbox with a receiver wired as its webhook URL and a logged-in API client on the /sandbox base. */
+export async function startWorld(options: PartnerSandboxOptions = {}): Promise<World> {
+  const receiver = await startReceiver([options.webhookSecret ?? 'whsec_e2e_secret']);
+  const sandbox = await startPartnerSandbox({ webhookSecret: 'whsec_e2e_secret', webhookUrl: receiver.url, ...options });
+  const api = await new Api(sandbox.sandboxBaseUrl, sandbox.credentials).login();
+  return { sandbox, api, receiver };
+}
+
+export async function stopWorld(world: World | undefined): Promise<void> {
+  if (!world) return;
+  await world.sandbox.close();
+  await world.receiver.close();
+}
+
+export const individual = (extra: Record<string, unknown> = {}) => ({
+  type: 'individual',
+  first_name: 'Ada',
+  last_name: 'Lovelace',
+  email: 'ada@example.com',
+  source_of_funds: 'salary',
+  ...extra,
+});
+
+export const wireAccount = (accountNumber = '123456789') => ({
+  account_type: 'WIRE',
+  routing_number: '021000021',
+  account_number: accountNumber,
+  type: 'checking',
+  bank_name: 'Sandbox Bank',
+});
+
+/** user (VERIFIED) → recipient (WIRE) → virtual account; answers their ids. */
+export async function fundedSetup(api: Api, recipientAccount: Record<string, unknown> = wireAccount()) {
+  const user = await api.call('POST', '/v1/users', { body: individual() });
+  const recipient = await api.call('POST', '/v1/recipients', {
+    body: { user_id: user.body.user_id, type: 'individual', first_name: 'Bob', last_name: 'Payee', account: recipientAccount },
+  });
+  const va = await api.call('POST', '/v1/virtual-accounts', { body: { user_id: user.body.user_id, type: 'US_BANK', bank: 'bank_a' } });
+  if (user.status !== 201 || recipient.status !== 201 || va.status !== 201) {
+    throw new Error(`setup failed: ${user.status} ${recipient.status} ${va.status} ${va.text}`);
+  }
+  return { userId: user.body.user_id as string, recipientId: recipient.body.recipient_id as string, vaId: va.body.virtual_account_id as string };
+}
