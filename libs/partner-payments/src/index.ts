@@ -7,6 +7,8 @@ export * from './partner-payments.options';
 export * from './partner-payments.constants';
 export { resolvePartnerOptions, DEFAULT_RATE_LIMIT, DEFAULT_RETRY_OPTIONS } from './options.resolver';
 export { InjectPartnerOptions, InjectPartnerLogger } from './partner-payments.decorators';
+export { createPartnerPaymentsClient, buildPartnerClientGraph } from './partner-payments.factory';
+export type { PartnerClientDependencies, PartnerClientGraph } from './partner-payments.factory';
 export type { ResolvedPartnerOptions } from './options.resolver';
 
 // Errors (spec 7)

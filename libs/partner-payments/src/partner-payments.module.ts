@@ -4,14 +4,15 @@ import {
   Logger,
   Module,
   type DynamicModule,
-  type LoggerService,
   type Provider,
+  type Type,
 } from '@nestjs/common';
 import { TokenManager } from './auth/token.manager';
 import { ApiVersionState } from './http/api-version.state';
 import { PartnerHttpClient } from './http/partner-http.client';
 import { PartnerTransport } from './http/partner.transport';
 import { resolvePartnerOptions, type ResolvedPartnerOptions } from './options.resolver';
+import { buildPartnerClientGraph, type PartnerClientGraph } from './partner-payments.factory';
 import {
   PARTNER_INBOX_STORE,
   PARTNER_LOGGER,
@@ -43,16 +44,23 @@ export interface PartnerPaymentsModuleExtras {
 
 export const DEFAULT_WEBHOOK_PATH = '/webhooks/partner';
 
-const CORE_CLASSES = [ApiVersionState, PartnerTransport, TokenManager, PartnerHttpClient];
-const SERVICES = [
-  PartnerUsersService,
-  PartnerRecipientsService,
-  PartnerVirtualAccountsService,
-  PartnerPayoutsService,
-  PartnerRfisService,
-  PartnerClientConfigService,
-  PartnerVersioningService,
-  PartnerPaymentsClient,
+/** Internal: the one object graph every provider below is taken from. */
+const PARTNER_CLIENT_GRAPH = Symbol('PARTNER_CLIENT_GRAPH');
+
+/** Classes the module provides (and exports), each taken from the graph. */
+const GRAPH_PROVIDERS: Array<[Type, (g: PartnerClientGraph) => unknown]> = [
+  [ApiVersionState, (g) => g.versionState],
+  [PartnerTransport, (g) => g.transport],
+  [TokenManager, (g) => g.tokens],
+  [PartnerHttpClient, (g) => g.http],
+  [PartnerPaymentsClient, (g) => g.client],
+  [PartnerUsersService, (g) => g.client.users],
+  [PartnerRecipientsService, (g) => g.client.recipients],
+  [PartnerVirtualAccountsService, (g) => g.client.virtualAccounts],
+  [PartnerPayoutsService, (g) => g.client.payouts],
+  [PartnerRfisService, (g) => g.client.rfis],
+  [PartnerClientConfigService, (g) => g.client.clientConfig],
+  [PartnerVersioningService, (g) => g.client.versioning],
 ];
 
 const CORE_PROVIDERS: Provider[] = [
@@ -62,27 +70,6 @@ const CORE_PROVIDERS: Provider[] = [
     useFactory: (options: PartnerPaymentsModuleOptions): ResolvedPartnerOptions =>
       resolvePartnerOptions(options, new Logger('PartnerPayments')),
     inject: [PARTNER_PAYMENTS_OPTIONS],
-  },
-  // The core classes carry no decorators (they run without Nest): wired here by factories.
-  { provide: ApiVersionState, useFactory: () => new ApiVersionState() },
-  {
-    provide: PartnerTransport,
-    // HttpService's own axios instance (HttpModule.register below), as the issue asks.
-    useFactory: (http: HttpService, o: ResolvedPartnerOptions, l: LoggerService) =>
-      new PartnerTransport(http.axiosRef, o, l),
-    inject: [HttpService, PARTNER_RESOLVED_OPTIONS, PARTNER_LOGGER],
-  },
-  {
-    provide: TokenManager,
-    useFactory: (t: PartnerTransport, o: ResolvedPartnerOptions, l: LoggerService) =>
-      new TokenManager(t, o, l),
-    inject: [PartnerTransport, PARTNER_RESOLVED_OPTIONS, PARTNER_LOGGER],
-  },
-  {
-    provide: PartnerHttpClient,
-    useFactory: (t: PartnerTransport, tm: TokenManager, v: ApiVersionState, o: ResolvedPartnerOptions) =>
-      new PartnerHttpClient(t, tm, v, o),
-    inject: [PartnerTransport, TokenManager, ApiVersionState, PARTNER_RESOLVED_OPTIONS],
   },
   {
     provide: PARTNER_LOGGER,
@@ -94,7 +81,19 @@ const CORE_PROVIDERS: Provider[] = [
     useFactory: (options: PartnerPaymentsModuleOptions) => options.inboxStore ?? null,
     inject: [PARTNER_PAYMENTS_OPTIONS],
   },
-  ...SERVICES,
+  {
+    // The core classes carry no decorators (they run without Nest); HttpService's own axios
+    // instance (HttpModule.register below) sends, as the issue asks.
+    provide: PARTNER_CLIENT_GRAPH,
+    useFactory: (http: HttpService, options: ResolvedPartnerOptions) =>
+      buildPartnerClientGraph(options, { axios: http.axiosRef }),
+    inject: [HttpService, PARTNER_RESOLVED_OPTIONS],
+  },
+  ...GRAPH_PROVIDERS.map(([provide, pick]) => ({
+    provide,
+    useFactory: pick,
+    inject: [PARTNER_CLIENT_GRAPH],
+  })),
 ];
 
 export const { ConfigurableModuleClass, MODULE_OPTIONS_TOKEN, OPTIONS_TYPE, ASYNC_OPTIONS_TYPE } =
@@ -122,8 +121,7 @@ export const { ConfigurableModuleClass, MODULE_OPTIONS_TOKEN, OPTIONS_TYPE, ASYN
             PARTNER_RESOLVED_OPTIONS,
             PARTNER_LOGGER,
             PARTNER_INBOX_STORE,
-            ...CORE_CLASSES,
-            ...SERVICES,
+            ...GRAPH_PROVIDERS.map(([cls]) => cls),
             ...partnerWebhookExports,
           ],
         };

@@ -21,11 +21,7 @@ export interface RecordedRequest {
   body: string;
 }
 
-export type Handler = (
-  req: RecordedRequest,
-  res: ServerResponse,
-  raw: IncomingMessage,
-) => void | Promise<void>;
+export type Handler = (req: RecordedRequest, res: ServerResponse, raw: IncomingMessage) => unknown;
 
 export interface LocalServer {
   baseUrl: string;

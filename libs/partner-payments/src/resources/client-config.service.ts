@@ -1,19 +1,16 @@
-import { Inject, Injectable } from '@nestjs/common';
 import { PartnerLocalValidationError } from '../errors/partner.error';
 import { PartnerHttpClient } from '../http/partner-http.client';
 import { encodePathSegment } from '../http/url.util';
 import type { PartnerCallOptions } from '../models/common.model';
 import type { PartnerClientConfig, PartnerClientInfo } from '../models/client-config.model';
 import type { ResolvedPartnerOptions } from '../options.resolver';
-import { PARTNER_RESOLVED_OPTIONS } from '../partner-payments.constants';
 import { asRecord, send } from './resource.util';
 
 /** The calling client's own configuration (spec 2.4, 4.5; provider-facts: GET /v1/clients/{client_uuid}). */
-@Injectable()
 export class PartnerClientConfigService {
   constructor(
     private readonly http: PartnerHttpClient,
-    @Inject(PARTNER_RESOLVED_OPTIONS) private readonly options: ResolvedPartnerOptions,
+    private readonly options: ResolvedPartnerOptions,
   ) {}
 
   /** Returns `data` of the { success, data } envelope. Uses options.clientUuid unless one is passed. */

@@ -1,4 +1,3 @@
-import { Injectable } from '@nestjs/common';
 import { TokenManager } from '../auth/token.manager';
 import { ApiVersionState } from '../http/api-version.state';
 import { PartnerHttpClient } from '../http/partner-http.client';
@@ -11,7 +10,6 @@ import { PartnerVersioningService } from './versioning.service';
 import { PartnerVirtualAccountsService } from './virtual-accounts.service';
 
 /** One injectable with every resource: `client.payouts.create(...)`. */
-@Injectable()
 export class PartnerPaymentsClient {
   constructor(
     readonly users: PartnerUsersService,

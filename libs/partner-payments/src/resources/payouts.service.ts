@@ -1,4 +1,3 @@
-import { Injectable } from '@nestjs/common';
 import { PartnerLocalValidationError } from '../errors/partner.error';
 import { PartnerHttpClient } from '../http/partner-http.client';
 import { encodePathSegment } from '../http/url.util';
@@ -23,7 +22,6 @@ const LIST_KEYS: ReadonlyArray<keyof ListPartnerPayoutsParams> = [
 ];
 
 /** Payouts (spec 3.4, provider-facts "Payouts"). */
-@Injectable()
 export class PartnerPayoutsService {
   constructor(private readonly http: PartnerHttpClient) {}
 

@@ -1,4 +1,3 @@
-import { Injectable } from '@nestjs/common';
 import { PartnerHttpClient } from '../http/partner-http.client';
 import { encodePathSegment } from '../http/url.util';
 import type { PartnerCallOptions } from '../models/common.model';
@@ -19,7 +18,6 @@ function toRecipient(body: unknown): PartnerRecipient {
 }
 
 /** Saved recipients (spec 2.3, 4.4, provider-facts "Recipients"). */
-@Injectable()
 export class PartnerRecipientsService {
   constructor(private readonly http: PartnerHttpClient) {}
 

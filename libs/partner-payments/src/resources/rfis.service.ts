@@ -1,4 +1,3 @@
-import { Injectable } from '@nestjs/common';
 import { PartnerHttpClient } from '../http/partner-http.client';
 import { encodePathSegment } from '../http/url.util';
 import type { PartnerCallOptions, PartnerOffsetPageParams, PartnerPage } from '../models/common.model';
@@ -40,7 +39,6 @@ function toRfi(body: unknown): Rfi {
  * RFIs (spec 2.1, 3.1, 4.2, 4.3; provider-facts "RFIs"). Every call sends X-Api-Version 2026-06-01
  * (apiVersionOverrides.rfis): the RFI routes exist only under that version.
  */
-@Injectable()
 export class PartnerRfisService {
   constructor(private readonly http: PartnerHttpClient) {}
 

@@ -1,4 +1,3 @@
-import { Injectable } from '@nestjs/common';
 import { PartnerHttpClient } from '../http/partner-http.client';
 import { encodePathSegment } from '../http/url.util';
 import type { PartnerCallOptions, PartnerPage } from '../models/common.model';
@@ -54,7 +53,6 @@ function toLivenessLinks(body: unknown): PartnerLivenessLink[] {
 }
 
 /** Users / sub-clients (spec 4.7, provider-facts "Users"). */
-@Injectable()
 export class PartnerUsersService {
   constructor(private readonly http: PartnerHttpClient) {}
 

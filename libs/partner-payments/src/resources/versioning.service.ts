@@ -1,4 +1,3 @@
-import { Injectable } from '@nestjs/common';
 import { PartnerLocalValidationError } from '../errors/partner.error';
 import { ApiVersionState } from '../http/api-version.state';
 import { PartnerHttpClient } from '../http/partner-http.client';
@@ -7,7 +6,6 @@ import type { PartnerVersionUpgradeResult } from '../models/client-config.model'
 import { asRecord, send } from './resource.util';
 
 /** Pins the account's API version (spec 9.3; provider-facts: body { target_version }). */
-@Injectable()
 export class PartnerVersioningService {
   constructor(
     private readonly http: PartnerHttpClient,

@@ -1,4 +1,3 @@
-import { Injectable } from '@nestjs/common';
 import { PartnerHttpClient } from '../http/partner-http.client';
 import { encodePathSegment } from '../http/url.util';
 import type { PartnerCallOptions } from '../models/common.model';
@@ -19,7 +18,6 @@ function unwrap(body: unknown, ...keys: string[]): Record<string, unknown> {
 }
 
 /** Virtual accounts and deposits (spec 4.6, 4.7, provider-facts "Virtual accounts and deposits"). */
-@Injectable()
 export class PartnerVirtualAccountsService {
   constructor(private readonly http: PartnerHttpClient) {}
 
