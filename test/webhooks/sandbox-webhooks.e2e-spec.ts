@@ -1,0 +1,291 @@
+/**
+ * The sandbox (libs/partner-payments-testing) delivers signed webhooks over real HTTP to an app
+ * using PartnerPaymentsModule. Every documented event reaches its typed handler exactly once;
+ * duplicates, re-orderings and a secret rotation are absorbed (spec 6.1, 6.3, 6.4.7).
+ */
+import { PartnerDerivedEvent, PartnerEvent, type PartnerPayoutStatusEvent } from '@partner-payments/nestjs';
+import { startPartnerSandbox, type PartnerSandbox } from '@partner-payments/testing';
+import { randomUUID } from 'node:crypto';
+import { startWebhookTestApp, type WebhookTestApp } from './webhook-test.app';
+
+describe('sandbox -> webhook pipeline (spec 6)', () => {
+  let sandbox: PartnerSandbox;
+  let t: WebhookTestApp;
+  let originalSecret: string;
+
+  beforeAll(async () => {
+    sandbox = await startPartnerSandbox();
+    originalSecret = sandbox.webhookSecret;
+    t = await startWebhookTestApp({
+      secrets: [originalSecret],
+      baseUrl: sandbox.baseUrl,
+      credentials: sandbox.credentials,
+    });
+    await sandbox.control.setWebhookUrl(t.url);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await sandbox?.close();
+  });
+  beforeEach(async () => {
+    await sandbox.control.flushWebhooks();
+    await t.service.drain();
+    t.handlers.log.calls.length = 0;
+  });
+
+  /** Waits for the sandbox to send everything and the app to run every handler. */
+  async function settle(): Promise<void> {
+    await sandbox.control.flushWebhooks();
+    await t.service.drain();
+  }
+  const statuses = () =>
+    t.handlers.log.calls
+      .filter((c) => c.handler === PartnerDerivedEvent.PayoutStatus)
+      .map((c) => c.event as PartnerPayoutStatusEvent);
+
+  it('delivers every documented event, emitted by the sandbox, to its typed handler exactly once', async () => {
+    const payoutId = randomUUID();
+    const recipient = { recipient_id: randomUUID(), type: 'individual', first_name: 'A', last_name: 'B' };
+    const data: Record<string, Record<string, unknown>> = {
+      'user.created': { user_id: randomUUID(), status: 'CREATED', metadata: {} },
+      'user.updated': { user_id: randomUUID() },
+      'user.status_changed': { user_id: randomUUID(), previous_status: 'CREATED', new_status: 'VERIFYING' },
+      'user.verification.accepted': { user_id: randomUUID() },
+      'user.verification.failed': { user_id: randomUUID(), reasons: ['declined'] },
+      'user.liveness_completed': { user_id: randomUUID(), person_reference_id: null, result: 'passed' },
+      'virtual_account.created': {
+        virtual_account_id: randomUUID(),
+        user_id: randomUUID(),
+        status: 'approved',
+        metadata: {},
+      },
+      'virtual_account.deposit_funds_received': {
+        virtual_account_id: randomUUID(),
+        deposit_id: randomUUID(),
+        amount: '5.00',
+      },
+      'virtual_account.microdeposit_funds_received': {
+        virtual_account_id: randomUUID(),
+        deposit_id: randomUUID(),
+        amount: '0.01',
+      },
+      'payout.created': { payout_id: payoutId, status: 'created' },
+      'payout.pending': { payout_id: payoutId, status: 'pending' },
+      'payout.processing': { payout_id: payoutId, status: 'processing' },
+      'payout.status_changed': {
+        data: { payout_id: payoutId, status: 'KYT_PENDING', previous_status: 'PROCESSING', amount: '1' },
+      },
+      'payout.completed': { payout_id: payoutId, status: 'completed', reference_number: 'REF', recipient },
+      'payout.failed': { payout_id: payoutId, status: 'failed', reference_number: 'REF', recipient },
+      'payout.returned': { payout_id: payoutId, status: 'returned', reference_number: 'REF', recipient },
+    };
+    expect(Object.keys(data).sort()).toEqual(Object.values(PartnerEvent).sort());
+    for (const [name, payload] of Object.entries(data)) await sandbox.control.emitEvent(name, payload);
+    await settle();
+
+    const deliveries = await sandbox.control.deliveries();
+    expect(deliveries.map((d) => d.status)).toEqual(Array(16).fill(200));
+    for (const name of Object.values(PartnerEvent))
+      expect({ name, calls: t.handlers.log.count(name) }).toEqual({ name, calls: 1 });
+    const v2 = t.handlers.log.calls.find((c) => c.handler === 'payout.status_changed')?.event;
+    expect(v2).toMatchObject({ envelope: 'v2', status: 'KYT_PENDING', previousStatus: 'PROCESSING' });
+    // failed and returned both resolve the payout to FAILED (spec 3.4): one unified FAILED.
+    expect(statuses().map((s) => s.status)).toEqual([
+      'CREATED',
+      'PENDING',
+      'PROCESSING',
+      'KYT_PENDING',
+      'COMPLETED',
+      'FAILED',
+    ]);
+  });
+
+  it('absorbs duplicate deliveries of the same bytes (spec 6.1.4)', async () => {
+    const { eventId } = await sandbox.control.emitEvent('user.updated', { user_id: randomUUID() });
+    await sandbox.control.sendDuplicate(eventId);
+    await sandbox.control.sendDuplicate(eventId);
+    await settle();
+    const deliveries = (await sandbox.control.deliveries()).filter((d) => d.eventId === eventId);
+    expect(deliveries).toHaveLength(3);
+    expect(deliveries.every((d) => d.status === 200)).toBe(true);
+    expect(t.handlers.log.count('user.updated')).toBe(1);
+  });
+
+  it('absorbs re-ordered deliveries: each event processed once', async () => {
+    const payoutId = randomUUID();
+    await sandbox.control.reorderNext(3);
+    await sandbox.control.emitEvent('payout.pending', { payout_id: payoutId, status: 'pending' });
+    await sandbox.control.emitEvent('payout.processing', { payout_id: payoutId, status: 'processing' });
+    await sandbox.control.emitEvent('payout.completed', {
+      payout_id: payoutId,
+      status: 'completed',
+      reference_number: 'R',
+      recipient: {},
+    });
+    await settle();
+    const arrived = t.handlers.log.calls.filter((c) => c.handler.startsWith('payout.')).map((c) => c.handler);
+    expect(arrived).toEqual(['payout.completed', 'payout.processing', 'payout.pending']);
+    // The unified stream reports what arrived, in arrival order, each once; occurredAt/source let a
+    // projection ignore regressions (the reference app's transition rules do).
+    expect(statuses().map((s) => s.status)).toEqual(['COMPLETED', 'PROCESSING', 'PENDING']);
+  });
+
+  it('accepts deliveries signed with the previous secret during a rotation (old and new configured)', async () => {
+    const { secret, previousSecret } = await sandbox.control.rotateWebhookSecret();
+    const rotated = await startWebhookTestApp({
+      secrets: [secret, previousSecret],
+      controllerPath: '/hooks/rotated',
+    });
+    try {
+      await sandbox.control.setWebhookUrl(rotated.url);
+      await sandbox.control.signNextWithPreviousSecret(1);
+      await sandbox.control.emitEvent('user.updated', { user_id: randomUUID() });
+      await sandbox.control.emitEvent('user.updated', { user_id: randomUUID() });
+      await sandbox.control.flushWebhooks();
+      await rotated.service.drain();
+      const last = (await sandbox.control.deliveries()).slice(-2);
+      expect(last.map((d) => [d.signedWithPreviousSecret, d.status])).toEqual([
+        [true, 200],
+        [false, 200],
+      ]);
+      expect(rotated.handlers.log.count('user.updated')).toBe(2);
+    } finally {
+      await sandbox.control.setWebhookUrl(t.url);
+      await rotated.close();
+    }
+    // The first app only knows the old secret: a delivery signed with the new one is refused, 401.
+    await sandbox.control.emitEvent('user.updated', { user_id: randomUUID() });
+    await settle();
+    expect((await sandbox.control.deliveries()).at(-1)?.status).toBe(401);
+    expect(t.handlers.log.count('user.updated')).toBe(0);
+    await sandbox.control.rotateWebhookSecret(originalSecret); // back to the secret the app knows
+  });
+
+  it('acknowledges an unknown event type and surfaces it on the unknown stream (spec 6.1.5)', async () => {
+    const { eventId } = await sandbox.control.sendUnknownEvent('sandbox.future_event');
+    await settle();
+    expect((await sandbox.control.deliveries()).at(-1)?.status).toBe(200);
+    expect(t.handlers.log.calls).toEqual([
+      {
+        handler: PartnerDerivedEvent.Unknown,
+        event: expect.objectContaining({ name: 'sandbox.future_event', eventId }),
+      },
+    ]);
+  });
+});
+
+describe('sandbox -> webhook pipeline, a payout lifecycle driven through the partner API (spec 6.4.7)', () => {
+  let sandbox: PartnerSandbox;
+  let t: WebhookTestApp;
+
+  beforeAll(async () => {
+    sandbox = await startPartnerSandbox();
+    t = await startWebhookTestApp({
+      secrets: [sandbox.webhookSecret],
+      baseUrl: sandbox.baseUrl,
+      credentials: sandbox.credentials,
+    });
+    await sandbox.control.setWebhookUrl(t.url);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await sandbox?.close();
+  });
+
+  it('one payout lifecycle with both event families: each event once, each status once on the unified stream', async () => {
+    // Resources are created over the sandbox's partner API (raw HTTP), so this suite depends only
+    // on the webhook pipeline; the sandbox emits user.*, virtual_account.* and payout.* on its own.
+    const api = await partnerApi(sandbox);
+    const user = await api('POST', '/v1/users', {
+      type: 'individual',
+      first_name: 'Ada',
+      last_name: 'L',
+      email: 'ada@example.com',
+      source_of_funds: 'salary',
+    });
+    const va = await api('POST', '/v1/virtual-accounts', {
+      user_id: user.user_id ?? user.id,
+      type: 'US_BANK',
+      bank: 'bank_a',
+    });
+    const vaId = String(va.virtual_account_id ?? va.id);
+    await sandbox.control.simulateDeposit(vaId, { amount: '500.00', rail: 'WIRE' });
+    const recipient = await api('POST', '/v1/recipients', {
+      user_id: user.user_id ?? user.id,
+      type: 'individual',
+      first_name: 'Bob',
+      last_name: 'R',
+      account: {
+        account_type: 'WIRE',
+        routing_number: '021000021',
+        account_number: '123456789',
+        type: 'checking',
+        bank_name: 'B',
+      },
+    });
+    const payout = await api('POST', `/v1/virtual-accounts/${vaId}/payout`, {
+      amount: '100.00',
+      currency: 'USD',
+      recipient_id: recipient.recipient_id,
+    });
+    const payoutId = String(payout.payout_id ?? payout.id);
+    await sandbox.control.advancePayout(payoutId, [
+      { status: 'PROCESSING', events: 'both' },
+      { status: 'KYT_PENDING' },
+      { status: 'COMPLETED', events: 'both' },
+    ]);
+    const ids = (await sandbox.control.deliveries())
+      .filter((d) => d.body.includes(payoutId))
+      .map((d) => d.eventId!);
+    for (const id of ids) await sandbox.control.sendDuplicate(id); // and every delivery a second time
+    await sandbox.control.flushWebhooks();
+    await t.service.drain();
+
+    expect(t.handlers.log.count('user.created')).toBe(1);
+    expect(t.handlers.log.count('virtual_account.created')).toBe(1);
+    expect(t.handlers.log.count('virtual_account.deposit_funds_received')).toBe(1);
+    expect(t.handlers.log.count('payout.processing')).toBe(1);
+    expect(t.handlers.log.count('payout.completed')).toBe(1);
+    const forPayout = t.handlers.log.calls
+      .filter((c) => c.handler === PartnerDerivedEvent.PayoutStatus)
+      .map((c) => c.event as PartnerPayoutStatusEvent)
+      .filter((s) => s.payoutId === payoutId)
+      .map((s) => s.status);
+    // PROCESSING and COMPLETED each arrived twice (granular + V2) and twice more as duplicates: once each.
+    expect(forPayout.filter((s) => s === 'PROCESSING')).toHaveLength(1);
+    expect(forPayout.filter((s) => s === 'KYT_PENDING')).toHaveLength(1);
+    expect(forPayout.filter((s) => s === 'COMPLETED')).toHaveLength(1);
+    expect((await sandbox.control.deliveries()).every((d) => d.status === 200)).toBe(true);
+  });
+});
+
+type Json = Record<string, unknown>;
+
+/** A minimal partner API caller: POST /auth once, then x-api-key + bearer + Idempotency-Key. */
+async function partnerApi(
+  sandbox: PartnerSandbox,
+): Promise<(method: string, path: string, body?: Json) => Promise<Json>> {
+  const base = sandbox.sandboxBaseUrl;
+  const key = { 'x-api-key': sandbox.credentials.apiKey, 'content-type': 'application/json' };
+  const auth = await fetch(`${base}/auth`, {
+    method: 'POST',
+    headers: key,
+    body: JSON.stringify({ client_id: sandbox.credentials.clientId, password: sandbox.credentials.password }),
+  });
+  const token = ((await auth.json()) as { data: { access_token: string } }).data.access_token;
+  return async (method, path, body) => {
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: {
+        ...key,
+        authorization: `Bearer ${token}`,
+        'idempotency-key': randomUUID(),
+        'x-api-version': '2026-04-14',
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const json = (await res.json()) as Json;
+    if (res.status >= 300) throw new Error(`${method} ${path} -> ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+}
