@@ -39,7 +39,11 @@ export { PartnerRecipientsService } from './resources/recipients.service';
 export { PartnerVirtualAccountsService } from './resources/virtual-accounts.service';
 export { PartnerPayoutsService } from './resources/payouts.service';
 export { PartnerRfisService } from './resources/rfis.service';
-export type { ListRfisParams, AnswerRfiItemsOptions } from './resources/rfis.service';
+export type {
+  ListRfisParams,
+  AnswerRfiItemsOptions,
+  UploadRfiDocumentsOptions,
+} from './resources/rfis.service';
 export { PartnerClientConfigService } from './resources/client-config.service';
 export { PartnerVersioningService } from './resources/versioning.service';
 export * from './models/common.model';
@@ -52,8 +56,7 @@ export * from './models/client-config.model';
 export * from './models/rfi.model';
 
 // Validation before I/O (spec 2.5, 4.3, 8)
-export * from './validation/metadata.validator';
-export * from './validation/rfi-answer.validator';
+export * from './validation';
 
 // Webhooks (spec 6)
 export * from './webhooks/partner-event.constants';

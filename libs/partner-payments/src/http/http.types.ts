@@ -31,6 +31,11 @@ export interface PartnerRequest {
    * a re-send (e.g. after a 401 re-auth) asks for a fresh one.
    */
   multipart?: () => FormData;
+  /**
+   * false when the body can be sent only once (a caller's stream): no retry and no re-send after a
+   * 401, whatever the policy says. Default true.
+   */
+  bodyReplayable?: boolean;
 }
 
 export interface PartnerResponseMeta {

@@ -38,7 +38,8 @@ export class PartnerHttpClient {
     const queryString = buildQueryString(req.query);
     // Decided once, before the first attempt; the same key on every retry (DESIGN, stripe-php#637).
     const idempotencyKey = resolveIdempotencyKey(method, path, req.idempotencyKey);
-    const maxRetries = req.maxRetries ?? this.options.maxRetries;
+    const replayable = req.bodyReplayable !== false;
+    const maxRetries = replayable ? (req.maxRetries ?? this.options.maxRetries) : 0;
     const timeoutMs = req.timeoutMs ?? this.options.timeoutMs;
     let reauthenticated = false;
     let failures = 0;
@@ -88,7 +89,7 @@ export class PartnerHttpClient {
         };
       }
       // spec 5.7: on a 401 re-authenticate and retry once; never loop. Does not use a retry.
-      if (res.kind === 'response' && res.status === 401 && !reauthenticated) {
+      if (res.kind === 'response' && res.status === 401 && !reauthenticated && replayable) {
         reauthenticated = true;
         this.emitOutcome(method, path, attempt, res, true);
         this.tokens.invalidate(token);
@@ -115,6 +116,8 @@ export class PartnerHttpClient {
         await systemClock.sleep(computeBackoffMs(failures, this.options.retry, decision.retryAfterMs));
         continue;
       }
+      // A token the server refused is dropped, so the next call re-authenticates.
+      if (res.kind === 'response' && res.status === 401) this.tokens.invalidate(token);
       throw this.toError(res, method, path, idempotencyKey);
     }
   }

@@ -2,7 +2,12 @@ import { PartnerHttpClient } from '../http/partner-http.client';
 import { encodePathSegment } from '../http/url.util';
 import type { PartnerCallOptions, PartnerOffsetPageParams, PartnerPage } from '../models/common.model';
 import type { Rfi, RfiAnswerInput, RfiItem } from '../models/rfi.model';
+import FormData from 'form-data';
+import { PartnerLocalValidationError } from '../errors/partner.error';
 import { validateRfiAnswers } from '../validation/rfi-answer.validator';
+import { appendUploadParts, uploadPartsReplayable } from '../validation/upload-form.builder';
+import type { UploadSource } from '../validation/upload-source.normaliser';
+import { prepareUploadFiles } from '../validation/upload.validator';
 import {
   asRecord,
   checkPageParams,
@@ -23,6 +28,16 @@ export interface AnswerRfiItemsOptions extends PartnerCallOptions {
    */
   knownItems?: readonly RfiItem[];
   fetchItems?: boolean;
+}
+
+export interface UploadRfiDocumentsOptions extends PartnerCallOptions {
+  /**
+   * The target item, to check mime_types, max_files (existing + new) and the answer_type before I/O.
+   * When omitted and `fetchItem` is true, the client reads the RFI first. Default: only the
+   * item-independent rules (1-20 files, 30 MB each, 100 MB per call, bytes match the declared type).
+   */
+  item?: RfiItem;
+  fetchItem?: boolean;
 }
 
 function toRfi(body: unknown): Rfi {
@@ -91,5 +106,45 @@ export class PartnerRfisService {
     );
     const b = asRecord(res.data);
     return (Array.isArray(b.items) ? b.items : []) as RfiItem[];
+  }
+
+  /**
+   * POST /v1/rfis/{rfi_id}/items/{item_id}/documents (spec 4.2): multipart, field `files` repeated.
+   * Files come from a path, a stream or a Buffer and are streamed (a 30 MB file is never held whole
+   * in memory). Every spec 7.3 422 rule that can be checked locally is checked before any I/O.
+   * Uploads add to the item's files, never replace them (4.2 rule 1). Not retried once sent: the
+   * call takes no Idempotency-Key, and a caller stream can be sent only once.
+   */
+  async uploadDocuments(
+    rfiId: string,
+    itemId: string,
+    files: readonly UploadSource[],
+    options: UploadRfiDocumentsOptions = {},
+  ): Promise<RfiItem> {
+    const rfi = encodePathSegment(requireId(rfiId, 'rfiId'));
+    const itemPath = encodePathSegment(requireId(itemId, 'itemId'));
+    const { item: givenItem, fetchItem, ...callOptions } = options;
+    let item = givenItem;
+    if (!item && fetchItem) {
+      item = (await this.get(rfiId, callOptions)).items.find((i) => i.item_id === itemId);
+      // spec 7.3: an item that does not belong to this RFI is a 404 on the server; say it locally.
+      if (!item)
+        throw new PartnerLocalValidationError([{ field: 'itemId', message: 'is not an item of this RFI' }]);
+    }
+    const parts = await prepareUploadFiles(files, item);
+    const res = await send<unknown>(
+      this.http,
+      {
+        method: 'POST',
+        path: `/v1/rfis/${rfi}/items/${itemPath}/documents`,
+        area: 'rfis',
+        // Streams are opened per attempt; a caller stream can be sent once only.
+        multipart: () => appendUploadParts(new FormData(), parts),
+        bodyReplayable: uploadPartsReplayable(parts),
+      },
+      callOptions,
+    );
+    const b = asRecord(res.data);
+    return (typeof b.item === 'object' && b.item !== null ? b.item : b) as RfiItem;
   }
 }
