@@ -1,0 +1,187 @@
+import { Api, fundedSetup, startWorld, stopWorld, wireAccount, type World } from './sandbox.helpers';
+
+describe('sandbox: payouts (spec 3.4, 6.4; provider-facts Payouts)', () => {
+  let world: World;
+  let ids: { userId: string; recipientId: string; vaId: string };
+  beforeEach(async () => {
+    world = await startWorld();
+    ids = await fundedSetup(world.api);
+    await world.sandbox.control.flushWebhooks();
+    world.receiver.received.length = 0;
+  });
+  afterEach(() => stopWorld(world));
+
+  const create = (extra: Record<string, unknown> = {}, key?: string) =>
+    world.api.call('POST', `/v1/virtual-accounts/${ids.vaId}/payout`, {
+      body: { amount: '100.00', currency: 'USD', recipient_id: ids.recipientId, extra_info: { memo: 'inv 42' }, ...extra },
+      idempotencyKey: key,
+    });
+  const flat = (name: string) => world.receiver.events(name).map((e) => e.body.data);
+  const v2 = () => world.receiver.events('payout.status_changed').map((e) => e.body.data);
+
+  it('create answers 201 with id and lowercase created; GET answers the bare payout with payout_id and UPPERCASE', async () => {
+    const created = await create();
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ id: expect.any(String), status: 'created', amount: '100.00', currency: 'USD' });
+    expect(created.body).not.toHaveProperty('payout_id');
+    const read = await world.api.call('GET', `/v1/payouts/${created.body.id}`);
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({
+      payout_id: created.body.id,
+      user_id: ids.userId,
+      recipient_id: ids.recipientId,
+      status: 'CREATED',
+      from_amount: '100.00',
+      from_currency: 'USD',
+      to_amount: expect.any(String),
+      to_currency: 'USD',
+      fee: expect.any(String),
+      payment_method: 'WIRE',
+      reference_number: null,
+      error_code: null,
+      events: [expect.objectContaining({ status: 'CREATED' })],
+    });
+    await world.sandbox.control.flushWebhooks();
+    expect(flat('payout.created')).toEqual([expect.objectContaining({ payout_id: created.body.id, status: 'created' })]);
+  });
+
+  it('Idempotency-Key required; a replay returns the original answer and creates no second payout', async () => {
+    const plain = await create();
+    expect(plain.status).toBe(201);
+    const noKey = await world.api.call('POST', `/v1/virtual-accounts/${ids.vaId}/payout`, {
+      body: { amount: '1.00', currency: 'USD', recipient_id: ids.recipientId },
+      idempotencyKey: false,
+    });
+    expect(noKey.status).toBe(400);
+    const key = crypto.randomUUID();
+    const a = await create({ amount: '5.00' }, key);
+    const b = await create({ amount: '5.00' }, key);
+    expect(b.status).toBe(201);
+    expect(b.body).toEqual(a.body);
+    expect((await world.sandbox.control.counters()).created.payouts).toBe(2);
+    await world.sandbox.control.flushWebhooks();
+    expect(flat('payout.created')).toHaveLength(2);
+  });
+
+  it('validates amount, currency and recipient; 404 unknown, 403 another client’s payout', async () => {
+    const bad = await create({ amount: 100, currency: 'EUR' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['amount', 'currency']);
+    expect((await create({ amount: '0.00' })).status).toBe(400);
+    expect((await create({ recipient_id: crypto.randomUUID() })).body.errors[0].field).toBe('recipient_id');
+    expect((await world.api.call('GET', `/v1/payouts/${crypto.randomUUID()}`)).status).toBe(404);
+    const { body } = await create();
+    const other = await new Api(world.sandbox.sandboxBaseUrl, await world.sandbox.control.createClient()).login();
+    const foreign = await other.call('GET', `/v1/payouts/${body.id}`);
+    expect(foreign.status).toBe(403);
+    const foreignCreate = await other.call('POST', `/v1/virtual-accounts/${ids.vaId}/payout`, { body: { amount: '1.00', currency: 'USD', recipient_id: ids.recipientId } });
+    expect(foreignCreate.status).toBe(404);
+  });
+
+  it('fiat lifecycle: granular flat events AND payout.status_changed; reference_number null until sent, then equal everywhere', async () => {
+    const { body } = await create();
+    await world.sandbox.control.advancePayout(body.id, 'PENDING');
+    expect((await world.api.call('GET', `/v1/payouts/${body.id}`)).body.reference_number).toBeNull();
+    const view = await world.sandbox.control.advancePayout(body.id, ['PROCESSING', 'COMPLETED']);
+    expect(view.status).toBe('COMPLETED');
+    const read = await world.api.call('GET', `/v1/payouts/${body.id}`);
+    expect(read.body.status).toBe('COMPLETED');
+    expect(read.body.reference_number).toMatch(/^\d{8}[A-Z0-9]+$/);
+    await world.sandbox.control.flushWebhooks();
+    expect(world.receiver.received.map((r) => r.body.event)).toEqual([
+      'payout.created',
+      'payout.pending',
+      'payout.status_changed',
+      'payout.processing',
+      'payout.status_changed',
+      'payout.completed',
+      'payout.status_changed',
+    ]);
+    expect(flat('payout.pending')[0].status).toBe('pending');
+    const completed = flat('payout.completed')[0];
+    expect(completed).toMatchObject({ payout_id: body.id, status: 'completed', reference_number: read.body.reference_number, recipient: expect.objectContaining({ recipient_id: ids.recipientId }) });
+    expect(completed).not.toHaveProperty('error_code');
+    expect(completed).not.toHaveProperty('metadata');
+    expect(completed).not.toHaveProperty('uetr');
+    expect(v2().map((d) => [d.data.previous_status, d.data.status])).toEqual([
+      ['CREATED', 'PENDING'],
+      ['PENDING', 'PROCESSING'],
+      ['PROCESSING', 'COMPLETED'],
+    ]);
+    expect(v2()[2]).toMatchObject({ event_type: 'payout.status_changed', event_id: expect.any(String), created_at: expect.any(String) });
+    expect(v2()[2].data).toMatchObject({ payout_id: body.id, amount: '100.00', destination_amount: expect.any(String), recipient: expect.any(Object) });
+    for (const r of world.receiver.received) expect(r.body).not.toHaveProperty('event_id');
+  });
+
+  it('holds KYT_PENDING / IN_REVIEW surface only through payout.status_changed, and may resolve silently (6.4.7, 6.4.8)', async () => {
+    const { body } = await create();
+    await world.sandbox.control.advancePayout(body.id, ['PENDING', { status: 'KYT_PENDING', reviewReason: 'kyt_alert' }, 'IN_REVIEW']);
+    await world.sandbox.control.advancePayout(body.id, [{ status: 'PROCESSING', events: 'none' }, { status: 'COMPLETED', events: 'none' }]);
+    await world.sandbox.control.flushWebhooks();
+    const names = world.receiver.received.map((r) => r.body.event);
+    expect(names.some((n) => /kyt|review/i.test(n))).toBe(false);
+    expect(v2().map((d) => d.data.status)).toEqual(['PENDING', 'KYT_PENDING', 'IN_REVIEW']);
+    expect(v2()[1].data.review_reason).toBe('kyt_alert');
+    expect(v2()[2].data.review_reason).toEqual(expect.any(String));
+    expect(flat('payout.completed')).toHaveLength(0);
+    const read = await world.api.call('GET', `/v1/payouts/${body.id}`);
+    expect(read.body.status).toBe('COMPLETED');
+    expect(read.body.events.map((e: { status: string }) => e.status)).toEqual(['CREATED', 'PENDING', 'KYT_PENDING', 'IN_REVIEW', 'PROCESSING', 'COMPLETED']);
+  });
+
+  it('failure, bank return (even after COMPLETED) and ACT cancellation resolve the resource to FAILED with error_code (3.4, 6.4.6)', async () => {
+    const failed = (await create()).body.id;
+    await world.sandbox.control.advancePayout(failed, ['PENDING', { status: 'FAILED', errorCode: 'ACCOUNT_CLOSED' }]);
+    const returned = (await create()).body.id;
+    await world.sandbox.control.advancePayout(returned, ['PENDING', 'PROCESSING', 'COMPLETED', 'RETURNED']);
+    const actRecipient = await world.api.call('POST', '/v1/recipients', {
+      body: { user_id: ids.userId, type: 'individual', first_name: 'Act', last_name: 'Payee', account: { ...wireAccount('55555'), account_type: 'ACT' } },
+    });
+    const act = (await create({ recipient_id: actRecipient.body.recipient_id })).body.id;
+    await world.sandbox.control.advancePayout(act, ['PENDING', 'ACT_CANCELLED']);
+    await world.sandbox.control.flushWebhooks();
+
+    const read = async (id: string) => (await world.api.call('GET', `/v1/payouts/${id}`)).body;
+    expect(await read(failed)).toMatchObject({ status: 'FAILED', error_code: 'ACCOUNT_CLOSED', reference_number: null });
+    expect(await read(returned)).toMatchObject({ status: 'FAILED', error_code: expect.any(String), reference_number: expect.any(String) });
+    expect(await read(act)).toMatchObject({ status: 'FAILED', payment_method: 'ACT', error_code: expect.any(String) });
+
+    const failedEvents = flat('payout.failed');
+    expect(failedEvents.map((d) => [d.payout_id, d.status])).toEqual([
+      [failed, 'failed'],
+      [act, 'cancelled'],
+    ]);
+    expect(failedEvents[0]).toMatchObject({ reference_number: null, recipient: expect.any(Object) });
+    expect(failedEvents[0]).not.toHaveProperty('error_code');
+    const returnedEvents = flat('payout.returned');
+    expect(returnedEvents).toEqual([expect.objectContaining({ payout_id: returned, status: 'returned', reference_number: (await read(returned)).reference_number })]);
+    await expect(world.sandbox.control.advancePayout(failed, 'COMPLETED')).rejects.toThrow('final');
+  });
+
+  it('crypto rail: terminal success arrives only as payout.status_changed COMPLETED (6.4.7, depending on rail)', async () => {
+    const wallet = await world.api.call('POST', '/v1/recipients', {
+      body: { user_id: ids.userId, type: 'individual', first_name: 'W', last_name: 'Allet', account: { account_type: 'WALLET', token: 'USDC', address: '0xfeed', network: 'ethereum' } },
+    });
+    const { body } = await create({ recipient_id: wallet.body.recipient_id });
+    await world.sandbox.control.advancePayout(body.id, ['PENDING', 'PROCESSING', 'COMPLETED']);
+    await world.sandbox.control.flushWebhooks();
+    expect(flat('payout.completed')).toHaveLength(0);
+    expect(v2().map((d) => d.data.status)).toEqual(['PENDING', 'PROCESSING', 'COMPLETED']);
+    expect((await world.api.call('GET', `/v1/payouts/${body.id}`)).body).toMatchObject({ payment_method: 'CRYPTO', to_currency: 'USDC', status: 'COMPLETED' });
+  });
+
+  it('(weak) list endpoint: { payouts, total, page, limit, total_pages }; unknown query parameters answer 400', async () => {
+    const a = (await create()).body.id;
+    await create();
+    await world.sandbox.control.advancePayout(a, 'PENDING');
+    const all = await world.api.call('GET', `/v1/payouts?user_id=${ids.userId}&limit=1&page=2`);
+    expect(all.status).toBe(200);
+    expect(all.body).toMatchObject({ total: 2, page: 2, limit: 1, total_pages: 2 });
+    expect(all.body.payouts).toHaveLength(1);
+    const pending = await world.api.call('GET', '/v1/payouts?status=pending');
+    expect(pending.body.payouts.map((p: { payout_id: string }) => p.payout_id)).toEqual([a]);
+    const unknown = await world.api.call('GET', '/v1/payouts?sort=desc');
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.errors[0].field).toBe('sort');
+  });
+});
