@@ -1,3 +1,4 @@
+import { runInNewContext } from 'node:vm';
 import { PartnerFieldError, PartnerLocalValidationError } from '../errors/partner.error';
 import {
   collectMetadataErrors,
@@ -92,6 +93,17 @@ describe('validateMetadata (spec 2.5 / 8)', () => {
     expect(err?.code).toBe('local_validation');
     expect(err?.fieldErrors[0].field).toBe('recipient.metadata["x]"]');
     expect(err?.message).toContain('recipient.metadata["x]"]: key must not contain [ or ]');
+  });
+
+  it('accepts plain objects from any realm and null-prototype maps; refuses class instances', () => {
+    const foreign: unknown = runInNewContext('({ color: "blue" })');
+    expect(() => validateMetadata(foreign)).not.toThrow();
+    const bare = Object.assign(Object.create(null) as Record<string, string>, { a: 'b' });
+    expect(() => validateMetadata(bare)).not.toThrow();
+    class Meta {
+      a = 'b';
+    }
+    expect(fieldErrorsOf(() => validateMetadata(new Meta()))[0].field).toBe('metadata');
   });
 
   it('collectMetadataErrors returns [] for valid input without throwing', () => {

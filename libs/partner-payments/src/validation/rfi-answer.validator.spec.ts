@@ -207,6 +207,11 @@ describe('validateRfiAnswers: answer_type and answer_spec of known items', () =>
     expect(check(u, false)).toEqual(['must be a string for this item (got boolean)']);
   });
 
+  it('skips known items without a usable item_id instead of throwing', () => {
+    const broken = { ...item('text_short'), item_id: undefined } as unknown as RfiItem;
+    expect(collectRfiAnswerErrors([{ item_id: uuid(), answer_value: 'x' }], [broken])).toEqual([]);
+  });
+
   it('an answer_type this version does not know only gets the shape check', () => {
     const future = {
       ...item('text_short', { max_length: 1 }),

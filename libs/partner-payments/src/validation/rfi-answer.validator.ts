@@ -109,7 +109,10 @@ export function collectRfiAnswerErrors(
   if (items.length === 0) return [{ field: 'items', message: 'must name at least one item (spec 4.3)' }];
 
   const known = new Map<string, RfiItem>();
-  for (const item of knownItems ?? []) known.set(item.item_id.toLowerCase(), item);
+  for (const item of knownItems ?? []) {
+    // Items come from the server: skip any without a usable id rather than throw on them.
+    if (typeof item?.item_id === 'string') known.set(item.item_id.toLowerCase(), item);
+  }
   const seen = new Map<string, number>();
   const errors: PartnerFieldError[] = [];
 

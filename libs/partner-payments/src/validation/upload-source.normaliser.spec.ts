@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
+import { Readable, Stream } from 'node:stream';
 import { PartnerLocalValidationError } from '../errors/partner.error';
 import { SNIFF_HEAD_BYTES } from './file-sniffer';
 import { samplePdf } from './sample-files.fixture';
@@ -175,6 +175,25 @@ describe('openUploadSource: caller stream', () => {
     const o = await openUploadSource({ stream, fileName: 'a', contentType: 'application/pdf' });
     o.release();
     expect(stream.destroyed).toBe(true);
+  });
+
+  it('accepts a legacy (non-iterable) stream by wrapping it', async () => {
+    const legacy = new Stream() as Stream & { readable: boolean; pause(): void; resume(): void };
+    legacy.readable = true;
+    legacy.pause = () => undefined;
+    legacy.resume = () => undefined;
+    const opening = openUploadSource({
+      stream: legacy as unknown as NodeJS.ReadableStream,
+      fileName: 'old.pdf',
+      contentType: 'application/pdf',
+    });
+    setImmediate(() => {
+      legacy.emit('data', samplePdf());
+      legacy.emit('end');
+    });
+    const o = await opening;
+    expect(o.size).toBe(samplePdf().length);
+    expect((await collect(o.createStream(guard()))).equals(samplePdf())).toBe(true);
   });
 
   it('rejects when the caller stream fails while its head is read', async () => {

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { PartnerFieldError } from '../errors/partner.error';
 import { SNIFF_HEAD_BYTES } from './file-sniffer';
 import { guardBytes, StreamGuard, toBuffer } from './upload-stream.guard';
-import { describeType, isPlainObject } from './validation.util';
+import { describeType, isPlainObject, isUint8Array } from './validation.util';
 
 /**
  * Turns the three accepted file inputs into one shape: the first bytes (for sniffing), the size when
@@ -23,7 +23,8 @@ export interface UploadPathSource {
 
 /** A caller stream. It can be sent once; knownLength lets the request carry a Content-Length. */
 export interface UploadStreamSource {
-  stream: Readable;
+  /** a Node Readable, or any readable stream with pipe/on (legacy streams are wrapped) */
+  stream: NodeJS.ReadableStream;
   fileName: string;
   contentType: string;
   knownLength?: number;
@@ -56,6 +57,12 @@ export interface OpenedUploadSource {
   release(): void;
 }
 
+function isReadableLike(value: unknown): value is NodeJS.ReadableStream {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as { pipe?: unknown; on?: unknown };
+  return typeof v.pipe === 'function' && typeof v.on === 'function';
+}
+
 const isNonEmptyString = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '';
 
 /** Structural problems with one source, before anything is opened. */
@@ -82,8 +89,9 @@ export function uploadSourceShapeErrors(source: unknown, field: string): Partner
     optionalString('fileName');
     optionalString('contentType');
   } else if ('stream' in source) {
-    if (!(source.stream instanceof Readable))
-      errors.push({ field: `${field}.stream`, message: 'must be a Readable stream' });
+    if (!isReadableLike(source.stream)) {
+      errors.push({ field: `${field}.stream`, message: 'must be a readable stream' });
+    }
     requiredString('fileName');
     requiredString('contentType');
     const len = source.knownLength;
@@ -91,8 +99,9 @@ export function uploadSourceShapeErrors(source: unknown, field: string): Partner
       errors.push({ field: `${field}.knownLength`, message: 'must be a non-negative integer' });
     }
   } else if ('buffer' in source) {
-    if (!(source.buffer instanceof Uint8Array))
+    if (!isUint8Array(source.buffer)) {
       errors.push({ field: `${field}.buffer`, message: 'must be a Buffer or Uint8Array' });
+    }
     requiredString('fileName');
     requiredString('contentType');
   } else {
@@ -136,7 +145,11 @@ async function* lazyFileChunks(path: string): AsyncGenerator<unknown> {
 }
 
 async function openStream(source: UploadStreamSource): Promise<OpenedUploadSource> {
-  const it: AsyncIterator<unknown> = source.stream[Symbol.asyncIterator]();
+  // Duck-typed, not instanceof: streams from other realms or stream libraries are accepted too.
+  const input = source.stream;
+  const readable: AsyncIterable<unknown> =
+    Symbol.asyncIterator in input ? input : new Readable({ objectMode: false }).wrap(input);
+  const it: AsyncIterator<unknown> = readable[Symbol.asyncIterator]();
   const headChunks: Buffer[] = [];
   let headBytes = 0;
   let ended = false;
@@ -176,7 +189,11 @@ async function openStream(source: UploadStreamSource): Promise<OpenedUploadSourc
       return byteStream(guardBytes(replay(), guard));
     },
     release: () => {
-      if (!used) source.stream.destroy();
+      if (used) return;
+      used = true;
+      const destroyable = input as { destroy?: () => void };
+      if (typeof destroyable.destroy === 'function') destroyable.destroy();
+      else void it.return?.();
     },
   };
 }

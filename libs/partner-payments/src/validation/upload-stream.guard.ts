@@ -1,5 +1,5 @@
 import { PartnerLocalValidationError } from '../errors/partner.error';
-import { describeType } from './validation.util';
+import { describeType, isUint8Array } from './validation.util';
 
 /**
  * Byte counting for upload bodies. Sizes the head could not prove (a caller stream without
@@ -22,7 +22,7 @@ export interface StreamGuard {
 
 export function toBuffer(chunk: unknown): Buffer {
   if (Buffer.isBuffer(chunk)) return chunk;
-  if (chunk instanceof Uint8Array) return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  if (isUint8Array(chunk)) return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
   if (typeof chunk === 'string') return Buffer.from(chunk);
   throw new TypeError(`upload streams must yield Buffer or string chunks (got ${describeType(chunk)})`);
 }

@@ -20,10 +20,23 @@ export function charLength(value: string): number {
   return n;
 }
 
+/**
+ * A plain object (`{}` literal, JSON.parse output, Object.create(null)), from any realm: its prototype
+ * is null or a root prototype. Class instances, arrays and Maps are refused.
+ */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  if (Object.prototype.toString.call(value) !== '[object Object]') return false;
   const proto: unknown = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
+  return proto === null || Object.getPrototypeOf(proto) === null;
+}
+
+/** A Buffer or Uint8Array, from any realm (typed arrays made by Node core may come from another one). */
+export function isUint8Array(value: unknown): value is Uint8Array {
+  return (
+    Buffer.isBuffer(value) ||
+    (ArrayBuffer.isView(value) && Object.prototype.toString.call(value) === '[object Uint8Array]')
+  );
 }
 
 export function describeType(value: unknown): string {
