@@ -1,0 +1,83 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { ConfigModule } from '@nestjs/config';
+import { EventEmitterModule } from '@nestjs/event-emitter';
+import { ScheduleModule } from '@nestjs/schedule';
+import { PartnerPaymentsModule } from '@partner-payments/nestjs';
+import { APP_CONFIG, loadAppConfig, type AppConfig } from './config/app.config';
+import { CoreModule } from './core.module';
+import { DemoRunner } from './demo/demo.runner';
+import { HealthController } from './health/health.controller';
+import { PayoutsController } from './payouts/payouts.controller';
+import { PayoutsService } from './payouts/payouts.service';
+import { ReconciliationController } from './reconciliation/reconciliation.controller';
+import { ReconciliationService } from './reconciliation/reconciliation.service';
+import { PARTNER_CONNECTION, type PartnerConnection } from './sandbox/partner-connection.provider';
+import { CronJobsService } from './scheduling/cron-jobs.service';
+import { ShutdownCoordinator } from './shutdown.coordinator';
+import { VersionPinService } from './versioning/version-pin.service';
+import { VersioningController } from './versioning/versioning.controller';
+import { InboxRedeliveryService } from './webhooks/inbox-redelivery.service';
+import { InboxController } from './webhooks/inbox.controller';
+import { ProjectionHandlers } from './webhooks/projection.handlers';
+import { TypeOrmInboxStore } from './webhooks/typeorm-inbox.store';
+
+export interface AppModuleOptions {
+  /** Variables on top of process.env (tests); the result is validated like the real environment. */
+  env?: Record<string, string | undefined>;
+  /** Read .env / apps/reference-app/.env. Default true. */
+  envFile?: boolean;
+}
+
+@Module({})
+export class AppModule {
+  /** Validates the configuration now: a bad variable fails here, before anything starts, naming it. */
+  static forRoot(options: AppModuleOptions = {}): DynamicModule {
+    const configModule = ConfigModule.forRoot({
+      isGlobal: true,
+      ignoreEnvFile: options.envFile === false,
+      envFilePath: ['.env', 'apps/reference-app/.env'],
+      validate: (raw) => {
+        loadAppConfig({ ...(raw as Record<string, string | undefined>), ...options.env });
+        return raw;
+      },
+    });
+    const config: AppConfig = loadAppConfig({ ...process.env, ...options.env });
+    return {
+      module: AppModule,
+      imports: [
+        configModule,
+        CoreModule.forRoot(config),
+        // Handlers must see errors (the inbox marks the entry failed): never swallow them.
+        EventEmitterModule.forRoot({ ignoreErrors: false }),
+        ScheduleModule.forRoot(),
+        PartnerPaymentsModule.forRootAsync({
+          isGlobal: true,
+          inject: [APP_CONFIG, PARTNER_CONNECTION, TypeOrmInboxStore],
+          useFactory: (cfg: AppConfig, conn: PartnerConnection, inbox: TypeOrmInboxStore) => ({
+            environment: conn.environment,
+            baseUrl: conn.baseUrl,
+            apiKey: conn.apiKey,
+            clientId: conn.clientId,
+            password: conn.password,
+            clientUuid: conn.clientUuid ?? undefined,
+            apiVersion: cfg.partner.apiVersion,
+            sendVersionHeader: cfg.partner.sendVersionHeader,
+            webhooks: { secrets: conn.webhookSecrets },
+            inboxStore: inbox,
+          }),
+        }),
+      ],
+      controllers: [PayoutsController, ReconciliationController, VersioningController, InboxController, HealthController],
+      providers: [
+        PayoutsService,
+        ReconciliationService,
+        VersionPinService,
+        InboxRedeliveryService,
+        ProjectionHandlers,
+        CronJobsService,
+        DemoRunner,
+        ShutdownCoordinator,
+      ],
+    };
+  }
+}

@@ -1,0 +1,28 @@
+import type { Provider } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import { PayoutProjection } from '../payouts/payout.projection';
+import { ResourceProjections } from '../projections/resource.projections';
+import { JobLockService } from '../scheduling/job-lock.service';
+import { TypeOrmInboxStore } from '../webhooks/typeorm-inbox.store';
+import { openDataSource } from './open-data-source';
+import { UnitOfWork } from './unit-of-work';
+
+/**
+ * The database and everything built directly on it. A plain TypeORM DataSource provider rather
+ * than @nestjs/typeorm's repositories: every access goes through the UnitOfWork (ambient
+ * transactions, SQLite serialization), which repositories injected per class would bypass.
+ * Migrations run in openDataSource (migrationsRun), before anything else touches the database.
+ */
+export const databaseProviders: Provider[] = [
+  { provide: DataSource, inject: [APP_CONFIG], useFactory: (config: AppConfig) => openDataSource(config.database) },
+  { provide: UnitOfWork, inject: [DataSource], useFactory: (ds: DataSource) => new UnitOfWork(ds) },
+  {
+    provide: TypeOrmInboxStore,
+    inject: [UnitOfWork, APP_CONFIG],
+    useFactory: (uow: UnitOfWork, config: AppConfig) => new TypeOrmInboxStore(uow, { retry: { maxAttempts: config.inbox.maxAttempts } }),
+  },
+  { provide: PayoutProjection, inject: [UnitOfWork], useFactory: (uow: UnitOfWork) => new PayoutProjection(uow) },
+  { provide: ResourceProjections, inject: [UnitOfWork], useFactory: (uow: UnitOfWork) => new ResourceProjections(uow) },
+  { provide: JobLockService, inject: [UnitOfWork], useFactory: (uow: UnitOfWork) => new JobLockService(uow) },
+];

@@ -1,0 +1,44 @@
+import { IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
+
+/** Body of POST /payouts. Validated by the global ValidationPipe: a 400 names the field. */
+export class CreatePayoutDto {
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(64)
+  virtual_account_id!: string;
+
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(64)
+  recipient_id!: string;
+
+  /** provider-facts: a gross decimal string ("100.00"), never a float (cents would be lost). */
+  @IsString()
+  @Matches(/^(?=.*[1-9])\d{1,15}(\.\d{1,2})?$/, { message: 'amount must be a positive decimal string with at most 2 decimals, like "100.00"' })
+  amount!: string;
+
+  @IsString()
+  @Matches(/^[A-Z]{3}$/, { message: 'currency must be an ISO 4217 code in capitals, like "USD"' })
+  currency!: string;
+}
+
+/** What the API answers for a stored payout. */
+export interface PayoutResponse {
+  payout_id: string;
+  status: string;
+  previous_status: string | null;
+  virtual_account_id: string | null;
+  recipient_id: string | null;
+  user_id: string | null;
+  amount: string | null;
+  currency: string | null;
+  idempotency_key: string | null;
+  reference_number: string | null;
+  error_code: string | null;
+  review_reason: string | null;
+  last_source: string;
+  created_at: string;
+  updated_at: string;
+  last_checked_at: string | null;
+  version: number;
+}

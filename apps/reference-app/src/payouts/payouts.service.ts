@@ -1,0 +1,134 @@
+import { createHash } from 'node:crypto';
+import {
+  BadGatewayException,
+  HttpException,
+  Injectable,
+  Logger,
+  NotFoundException,
+  UnprocessableEntityException,
+} from '@nestjs/common';
+import {
+  PartnerApiError,
+  PartnerConnectionError,
+  PartnerLocalValidationError,
+  PartnerPayoutsService,
+  PartnerRateLimitError,
+  PartnerServerError,
+} from '@partner-payments/nestjs';
+import { PayoutEntity, PayoutRequestEntity } from '../database/entities';
+import { insertIfAbsent } from '../database/insert-if-absent';
+import { UnitOfWork } from '../database/unit-of-work';
+import type { CreatePayoutDto } from './create-payout.dto';
+import { PayoutProjection } from './payout.projection';
+
+/**
+ * POST /payouts, crash-safe: the Idempotency-Key row is committed BEFORE the partner is called,
+ * and the same key is sent to the partner. If we crash after the partner created the payout but
+ * before we stored it, the client's retry (same key) finds the pending row, calls the partner
+ * again with the same key, and the partner answers with the original payout instead of creating
+ * a second one (provider-facts: "Replaying an Idempotency-Key returns the original result").
+ */
+@Injectable()
+export class PayoutsService {
+  private readonly logger = new Logger('Payouts');
+
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly projection: PayoutProjection,
+    private readonly partnerPayouts: PartnerPayoutsService,
+  ) {}
+
+  async create(idempotencyKey: string, dto: CreatePayoutDto): Promise<PayoutEntity> {
+    const fingerprint = createHash('sha256')
+      .update(JSON.stringify([dto.virtual_account_id, dto.recipient_id, dto.amount, dto.currency]))
+      .digest('hex');
+    const request = await this.reserve(idempotencyKey, fingerprint, dto);
+    if (request.state === 'created' && request.payoutId) {
+      const existing = await this.find(request.payoutId);
+      if (existing) return existing; // a replay of a finished request: the stored payout
+    }
+
+    // Outside any transaction: never hold the database while waiting on the network.
+    let payout;
+    try {
+      payout = await this.partnerPayouts.create(
+        dto.virtual_account_id,
+        { amount: dto.amount, currency: dto.currency, recipient_id: dto.recipient_id },
+        { idempotencyKey },
+      );
+    } catch (error) {
+      throw await this.translate(idempotencyKey, error);
+    }
+
+    return this.uow.transaction(async (m) => {
+      const { row } = await this.projection.apply({
+        payoutId: payout.payoutId,
+        status: payout.status || 'CREATED',
+        source: 'create',
+        virtualAccountId: dto.virtual_account_id,
+        recipientId: payout.recipientId ?? dto.recipient_id,
+        userId: payout.userId,
+        amount: payout.amount ?? dto.amount,
+        currency: payout.currency ?? dto.currency,
+        idempotencyKey,
+        referenceNumber: payout.referenceNumber,
+        errorCode: payout.errorCode,
+      });
+      await m.update(PayoutRequestEntity, { idempotencyKey }, { state: 'created', payoutId: payout.payoutId, lastError: null, updatedAt: new Date() });
+      return row;
+    });
+  }
+
+  async find(payoutId: string): Promise<PayoutEntity | null> {
+    return this.uow.run((m) => m.findOne(PayoutEntity, { where: { payoutId } }));
+  }
+
+  async get(payoutId: string): Promise<PayoutEntity> {
+    const row = await this.find(payoutId);
+    if (!row) throw new NotFoundException(`payout ${payoutId} is not known here`);
+    return row;
+  }
+
+  /** Stores the key (committed) or finds it; the same key with another body is refused. */
+  private async reserve(idempotencyKey: string, fingerprint: string, dto: CreatePayoutDto): Promise<PayoutRequestEntity> {
+    return this.uow.transaction(async (m) => {
+      const now = new Date();
+      await insertIfAbsent(m, this.uow.kind, 'payout_requests', 'idempotency_key', {
+        idempotency_key: idempotencyKey,
+        fingerprint,
+        virtual_account_id: dto.virtual_account_id,
+        recipient_id: dto.recipient_id,
+        amount: dto.amount,
+        currency: dto.currency,
+        state: 'pending',
+        payout_id: null,
+        last_error: null,
+        created_at: now,
+        updated_at: now,
+      });
+      const row = await m.findOneOrFail(PayoutRequestEntity, { where: { idempotencyKey } });
+      if (row.fingerprint !== fingerprint) {
+        throw new UnprocessableEntityException('Idempotency-Key was already used with a different request body');
+      }
+      return row;
+    });
+  }
+
+  /**
+   * Partner errors to HTTP. A refusal (4xx) is final for this key. A 5xx, timeout or connection
+   * error leaves the outcome unknown: the row stays 'pending' and a retry with the same key is safe.
+   */
+  private async translate(idempotencyKey: string, error: unknown): Promise<HttpException> {
+    const unknownOutcome = error instanceof PartnerServerError || error instanceof PartnerConnectionError || error instanceof PartnerRateLimitError;
+    const message = error instanceof Error ? error.message : String(error);
+    if (!unknownOutcome && (error instanceof PartnerApiError || error instanceof PartnerLocalValidationError)) {
+      await this.uow.run((m) => m.update(PayoutRequestEntity, { idempotencyKey }, { state: 'rejected', lastError: message.slice(0, 2000), updatedAt: new Date() }));
+      const status = error instanceof PartnerApiError && error.status && error.status >= 400 && error.status < 500 ? error.status : 400;
+      // 401/403 from the partner are our credentials' problem, not the caller's.
+      if (status === 401 || status === 403) return new BadGatewayException(`partner refused our credentials (${status})`);
+      return new HttpException({ statusCode: status, message: `partner refused the payout: ${message}`, error: 'PartnerRefused' }, status);
+    }
+    this.logger.warn(`payout create with key ${idempotencyKey} has an unknown outcome: ${message}`);
+    return new BadGatewayException(`partner did not answer (${message}); retry with the same Idempotency-Key, it cannot create a second payout`);
+  }
+}

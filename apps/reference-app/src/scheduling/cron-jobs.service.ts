@@ -1,0 +1,67 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { CronJob } from 'cron';
+import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import { RECONCILIATION_JOB, ReconciliationService } from '../reconciliation/reconciliation.service';
+import { VERSION_PIN_JOB, VersionPinService } from '../versioning/version-pin.service';
+import { INBOX_REDELIVERY_JOB, InboxRedeliveryService } from '../webhooks/inbox-redelivery.service';
+
+/**
+ * The three scheduled jobs, registered with @nestjs/schedule's SchedulerRegistry under their
+ * names (the expressions come from validated configuration, which a static @Cron() cannot read).
+ * waitForCompletion: a slow pass is never overlapped by the next tick of the same process; the
+ * job lock does the same across replicas.
+ */
+@Injectable()
+export class CronJobsService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Scheduler');
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly registry: SchedulerRegistry,
+    private readonly reconciliation: ReconciliationService,
+    private readonly redelivery: InboxRedeliveryService,
+    private readonly versionPin: VersionPinService,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.versionPin.restore();
+    this.add(RECONCILIATION_JOB, this.config.reconcile.cron, () => this.reconciliation.runOnce());
+    this.add(INBOX_REDELIVERY_JOB, this.config.inbox.redeliveryCron, () => this.redelivery.runOnce());
+    this.add(VERSION_PIN_JOB, this.config.versionPinCron, () => this.versionPin.pin());
+    // At start: pin (issue: "at start and daily") and process what a crash left unprocessed.
+    // A partner outage must not stop the boot: both jobs log and try again on their schedule.
+    await this.guard(VERSION_PIN_JOB, () => this.versionPin.pin());
+    await this.guard(INBOX_REDELIVERY_JOB, () => this.redelivery.runOnce({ minAgeMs: 0 }));
+  }
+
+  onApplicationShutdown(): void {
+    for (const name of [RECONCILIATION_JOB, INBOX_REDELIVERY_JOB, VERSION_PIN_JOB]) {
+      if (this.registry.doesExist('cron', name)) {
+        void this.registry.getCronJob(name).stop();
+        this.registry.deleteCronJob(name);
+      }
+    }
+  }
+
+  private add(name: string, cronTime: string, task: () => Promise<unknown>): void {
+    const job = CronJob.from({
+      cronTime,
+      name,
+      waitForCompletion: true,
+      start: false,
+      onTick: () => this.guard(name, task),
+    });
+    this.registry.addCronJob(name, job);
+    job.start();
+    this.logger.log(`job ${name} scheduled: ${cronTime}`);
+  }
+
+  private async guard(name: string, task: () => Promise<unknown>): Promise<void> {
+    try {
+      await task();
+    } catch (error) {
+      this.logger.error(`job ${name} failed: ${(error as Error).message}`);
+    }
+  }
+}

@@ -1,0 +1,120 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { ApiVersionState, PartnerApiError, PartnerVersioningService } from '@partner-payments/nestjs';
+import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import { ApiVersionPinEntity } from '../database/entities';
+import { UnitOfWork } from '../database/unit-of-work';
+import { JobLockService } from '../scheduling/job-lock.service';
+
+export const VERSION_PIN_JOB = 'version-pin';
+
+export interface PinState {
+  configured: string;
+  pinned: string | null;
+  previous: string | null;
+  lastOutcome: string | null;
+  refusedTarget: string | null;
+  pinnedAt: string | null;
+  /** What this run did: called the partner, found it already pinned, skipped a refused target, or lost the lock. */
+  action: 'upgraded' | 'already-pinned' | 'refused' | 'skipped-refused' | 'error' | 'locked' | 'read';
+}
+
+/**
+ * Pins the account to PARTNER_API_VERSION (spec 9.3; provider-facts: POST /v1/versioning/upgrade
+ * { target_version }). Runs at start and daily. The answer is stored, so once pinned the partner
+ * is not asked again, and the module's ApiVersionState is told so (with sendVersionHeader
+ * 'until-pinned' the X-Api-Version header then stops). A refused target (older than the
+ * current pin) is logged as an error ONCE and remembered: no retry loop.
+ */
+@Injectable()
+export class VersionPinService {
+  private readonly logger = new Logger('VersionPin');
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly uow: UnitOfWork,
+    private readonly locks: JobLockService,
+    private readonly versioning: PartnerVersioningService,
+    private readonly versionState: ApiVersionState,
+  ) {}
+
+  /** The account key of the pin row: the client UUID, else the client id, never a secret. */
+  get account(): string {
+    return this.config.partner.clientUuid ?? this.config.partner.clientId ?? 'default';
+  }
+
+  async state(): Promise<PinState> {
+    return this.toState(await this.load(), 'read');
+  }
+
+  /** At start: tell the module what the database already knows, before any call goes out. */
+  async restore(): Promise<void> {
+    const row = await this.load();
+    if (row?.pinnedVersion === this.config.partner.apiVersion) this.versionState.markPinned(row.pinnedVersion);
+  }
+
+  async pin(): Promise<PinState> {
+    const run = await this.locks.runExclusive(VERSION_PIN_JOB, () => this.pinOnce());
+    return run.ran ? run.result : this.toState(await this.load(), 'locked');
+  }
+
+  private async pinOnce(): Promise<PinState> {
+    const target = this.config.partner.apiVersion;
+    const row = await this.load();
+    if (row?.pinnedVersion === target) {
+      this.versionState.markPinned(target);
+      return this.toState(row, 'already-pinned');
+    }
+    if (row?.refusedTarget === target) return this.toState(row, 'skipped-refused');
+
+    const now = new Date();
+    try {
+      const result = await this.versioning.upgrade(target);
+      const saved = await this.save({
+        pinnedVersion: result.currentVersion ?? target,
+        previousVersion: result.previousVersion,
+        lastOutcome: 'pinned',
+        refusedTarget: null,
+        lastError: null,
+        pinnedAt: now,
+      });
+      this.logger.log(`account pinned to ${saved.pinnedVersion} (was ${result.previousVersion ?? 'unpinned'})`);
+      return this.toState(saved, 'upgraded');
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const refused = error instanceof PartnerApiError && error.status !== null && error.status >= 400 && error.status < 500 && error.status !== 401 && error.status !== 429;
+      if (refused) {
+        // Logged once: the row remembers the refused target and later runs skip it.
+        this.logger.error(`the partner refused to pin ${target} (${error.status}): ${message}. Not retrying; fix PARTNER_API_VERSION.`);
+        return this.toState(await this.save({ lastOutcome: 'refused', refusedTarget: target, lastError: message }), 'refused');
+      }
+      this.logger.warn(`pinning ${target} failed, will try again on the next run: ${message}`);
+      return this.toState(await this.save({ lastOutcome: 'error', lastError: message }), 'error');
+    }
+  }
+
+  private async load(): Promise<ApiVersionPinEntity | null> {
+    return this.uow.run((m) => m.findOne(ApiVersionPinEntity, { where: { account: this.account } }));
+  }
+
+  private async save(fields: Partial<ApiVersionPinEntity>): Promise<ApiVersionPinEntity> {
+    return this.uow.transaction(async (m) => {
+      const row =
+        (await m.findOne(ApiVersionPinEntity, { where: { account: this.account } })) ??
+        m.create(ApiVersionPinEntity, { account: this.account, pinnedVersion: null, previousVersion: null, lastOutcome: null, refusedTarget: null, lastError: null, pinnedAt: null });
+      Object.assign(row, fields, { configuredVersion: this.config.partner.apiVersion, updatedAt: new Date() });
+      return m.save(ApiVersionPinEntity, row);
+    });
+  }
+
+  private toState(row: ApiVersionPinEntity | null, action: PinState['action']): PinState {
+    return {
+      configured: this.config.partner.apiVersion,
+      pinned: row?.pinnedVersion ?? null,
+      previous: row?.previousVersion ?? null,
+      lastOutcome: row?.lastOutcome ?? null,
+      refusedTarget: row?.refusedTarget ?? null,
+      pinnedAt: row?.pinnedAt ? row.pinnedAt.toISOString() : null,
+      action,
+    };
+  }
+}

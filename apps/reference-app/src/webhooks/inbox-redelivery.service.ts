@@ -1,0 +1,55 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { PartnerWebhookService } from '@partner-payments/nestjs';
+import { JobLockService } from '../scheduling/job-lock.service';
+import { TypeOrmInboxStore } from './typeorm-inbox.store';
+
+export const INBOX_REDELIVERY_JOB = 'inbox-redelivery';
+
+export interface RedeliverySummary {
+  ran: boolean;
+  processed: number;
+  failed: number;
+  /** Entries past the attempt limit, left visible for an operator. */
+  dead: number;
+}
+
+/**
+ * Re-runs the handlers of inbox entries that failed (after their backoff) or were never processed
+ * (the process died between storing the event and processing it). The partner never redelivers
+ * on 2026-04-14 (spec 6.1.4): this is the only second chance.
+ */
+@Injectable()
+export class InboxRedeliveryService {
+  private readonly logger = new Logger('InboxRedelivery');
+
+  constructor(
+    private readonly inbox: TypeOrmInboxStore,
+    private readonly webhooks: PartnerWebhookService,
+    private readonly locks: JobLockService,
+  ) {}
+
+  /**
+   * minAgeMs: a never-processed entry younger than this is probably being processed right now by
+   * the delivery that stored it; the scheduled run leaves it alone. At start, nothing of this
+   * process is in flight, so the startup pass uses 0.
+   */
+  async runOnce(options: { minAgeMs?: number; limit?: number } = {}): Promise<RedeliverySummary> {
+    const run = await this.locks.runExclusive(INBOX_REDELIVERY_JOB, async () => {
+      const entries = await this.inbox.pending({ limit: options.limit ?? 100, minAgeMs: options.minAgeMs ?? 10_000 });
+      let processed = 0;
+      let failed = 0;
+      for (const entry of entries) {
+        const outcome = await this.webhooks.redeliver(entry);
+        if (outcome.outcome === 'processed') processed++;
+        else failed++;
+      }
+      return { processed, failed };
+    });
+    const dead = (await this.inbox.countByState()).dead ?? 0;
+    if (!run.ran) return { ran: false, processed: 0, failed: 0, dead };
+    if (run.result.processed + run.result.failed > 0) {
+      this.logger.log(`redelivered ${run.result.processed + run.result.failed}: ${run.result.processed} processed, ${run.result.failed} failed; ${dead} dead`);
+    }
+    return { ran: true, ...run.result, dead };
+  }
+}

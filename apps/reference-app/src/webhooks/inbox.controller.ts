@@ -1,0 +1,24 @@
+import { Controller, Get, HttpCode, Post } from '@nestjs/common';
+import { InboxRedeliveryService, type RedeliverySummary } from './inbox-redelivery.service';
+import { TypeOrmInboxStore } from './typeorm-inbox.store';
+
+@Controller('inbox')
+export class InboxController {
+  constructor(
+    private readonly redelivery: InboxRedeliveryService,
+    private readonly inbox: TypeOrmInboxStore,
+  ) {}
+
+  /** Runs the failed-inbox redelivery job now. Entries younger than 10 s that never ran are left to their delivery. */
+  @Post('redeliver')
+  @HttpCode(200)
+  redeliver(): Promise<RedeliverySummary> {
+    return this.redelivery.runOnce();
+  }
+
+  /** Entries per state (pending, processed, failed, dead). */
+  @Get()
+  summary(): Promise<Record<string, number>> {
+    return this.inbox.countByState();
+  }
+}
