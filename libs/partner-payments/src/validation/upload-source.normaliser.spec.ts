@@ -177,6 +177,14 @@ describe('openUploadSource: caller stream', () => {
     expect(stream.destroyed).toBe(true);
   });
 
+  it('rejects object chunks and destroys the stream', async () => {
+    const stream = Readable.from([{ not: 'bytes' }]);
+    await expect(openUploadSource({ stream, fileName: 'a', contentType: 'x/y' })).rejects.toThrow(
+      /Buffer or string/,
+    );
+    expect(stream.destroyed).toBe(true);
+  });
+
   it('accepts a legacy (non-iterable) stream by wrapping it', async () => {
     const legacy = new Stream() as Stream & { readable: boolean; pause(): void; resume(): void };
     legacy.readable = true;

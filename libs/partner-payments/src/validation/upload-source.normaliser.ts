@@ -153,15 +153,20 @@ async function openStream(source: UploadStreamSource): Promise<OpenedUploadSourc
   const headChunks: Buffer[] = [];
   let headBytes = 0;
   let ended = false;
-  while (headBytes < SNIFF_HEAD_BYTES) {
-    const next = await it.next();
-    if (next.done) {
-      ended = true;
-      break;
+  try {
+    while (headBytes < SNIFF_HEAD_BYTES) {
+      const next = await it.next();
+      if (next.done) {
+        ended = true;
+        break;
+      }
+      const buf = toBuffer(next.value);
+      headChunks.push(buf);
+      headBytes += buf.length;
     }
-    const buf = toBuffer(next.value);
-    headChunks.push(buf);
-    headBytes += buf.length;
+  } catch (e) {
+    await it.return?.(); // do not leave a half-read caller stream open
+    throw e;
   }
   let used = false;
   // Replays the head chunks, then continues the same iterator; returning it destroys the caller stream.
