@@ -175,6 +175,22 @@ describe('partner webhooks: app set-up errors', () => {
     }
   });
 
+  it('accepts bodies above the 100 kB Express JSON default once useBodyParser raises it (up to maxBodyBytes)', async () => {
+    const body = { event: 'user.updated', data: { event_id: 'big-ok', pad: 'x'.repeat(300 * 1024) } };
+    const raw = JSON.stringify(body);
+    const defaults = await startWebhookTestApp();
+    const raised = await startWebhookTestApp({ jsonLimit: '1mb' });
+    try {
+      expect((await deliver(defaults.url, raw)).status).toBe(413); // body-parser's own limit
+      expect((await deliver(raised.url, raw)).status).toBe(200);
+      await raised.service.drain();
+      expect(raised.handlers.log.count('user.updated')).toBe(1);
+    } finally {
+      await defaults.close();
+      await raised.close();
+    }
+  });
+
   it('serves the controller on the path given in the module extras', async () => {
     const t = await startWebhookTestApp({ controllerPath: '/hooks/pp' });
     try {

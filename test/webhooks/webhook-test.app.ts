@@ -4,6 +4,7 @@
  */
 import { Injectable, type INestApplication, type LoggerService, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import {
   OnPartnerEvent,
@@ -115,6 +116,8 @@ export interface WebhookTestAppOptions {
   controllerPath?: string;
   baseUrl?: string;
   credentials?: Pick<PartnerPaymentsModuleOptions, 'apiKey' | 'clientId' | 'password'>;
+  /** Raise Express's JSON body limit (default 100 kB) with app.useBodyParser('json', { limit }). */
+  jsonLimit?: string;
 }
 
 /** Boots the host app on 127.0.0.1 and a free port. */
@@ -144,10 +147,11 @@ export async function startWebhookTestApp(options: WebhookTestAppOptions = {}): 
   })
   class WebhookTestAppModule {}
 
-  const app = await NestFactory.create(WebhookTestAppModule, {
+  const app = await NestFactory.create<NestExpressApplication>(WebhookTestAppModule, {
     rawBody: options.rawBody ?? true,
     logger: false,
   });
+  if (options.jsonLimit) app.useBodyParser('json', { limit: options.jsonLimit });
   await app.listen(0, '127.0.0.1');
   const url = `${(await app.getUrl()).replace('[::1]', '127.0.0.1')}${options.controllerPath ?? '/webhooks/partner'}`;
   return {
