@@ -12,3 +12,5 @@ export * from './event.builders';
 export type * from './state.types';
 export { BASELINE_VERSION, PINNED_VERSION, RFI_VERSION } from './versioning.util';
 export { validateMetadata, parseMetadataFilters, type FieldError } from './metadata.rules';
+export { sampleFile, type SampleMime } from './sample-files.fixtures';
+export { DEFAULT_DOCUMENT_TYPES, sanitizeFileName } from './file-sniff.util';

@@ -21,7 +21,6 @@ interface Incoming {
   mime: string;
   chunks: Buffer[];
   size: number;
-  truncated: boolean;
 }
 
 const unprocessable = (res: Response, message: string) => sendError(res, 422, 'unprocessable', message);
@@ -35,21 +34,20 @@ function readParts(req: Request): Promise<{ files: Incoming[]; tooMany: boolean;
     let total = 0;
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: req.headers, limits: { fileSize: MAX_FILE_BYTES, files: MAX_FILES_PER_CALL, fields: 100 } });
+      parser = busboy({ headers: req.headers, limits: { fileSize: MAX_FILE_BYTES + 1, files: MAX_FILES_PER_CALL, fields: 100 } });
     } catch (error) {
       req.resume();
       return req.on('end', () => resolve({ files, tooMany, total, sha256: hash.digest('hex'), error: (error as Error).message }));
     }
     parser.on('file', (field, stream, info) => {
       if (field !== 'files') return void stream.resume();
-      const file: Incoming = { name: info.filename ?? '', mime: info.mimeType, chunks: [], size: 0, truncated: false };
+      const file: Incoming = { name: info.filename ?? '', mime: info.mimeType, chunks: [], size: 0 };
       files.push(file);
       stream.on('data', (chunk: Buffer) => {
         file.size += chunk.length;
         total += chunk.length;
         if (total <= MAX_CALL_BYTES) file.chunks.push(chunk);
       });
-      stream.on('limit', () => (file.truncated = true));
     });
     parser.on('filesLimit', () => (tooMany = true));
     req.on('data', (chunk: Buffer) => hash.update(chunk));
@@ -89,7 +87,8 @@ export async function handleDocumentUpload(ctx: SandboxContext, req: Request, re
   if (parts.error && files.length === 0) return unprocessable(res, `The multipart body could not be read: ${parts.error}`);
   if (files.length === 0) return unprocessable(res, 'The multipart body is empty: send one or more files in the "files" field');
   if (parts.tooMany || files.length > MAX_FILES_PER_CALL) return unprocessable(res, `At most ${MAX_FILES_PER_CALL} files per call`);
-  const big = files.find((f) => f.truncated || f.size > MAX_FILE_BYTES);
+  // busboy flags a file that reaches its limit, so the limit is one byte above 30 MB.
+  const big = files.find((f) => f.size > MAX_FILE_BYTES);
   if (big) return unprocessable(res, `File "${sanitizeFileName(big.name)}" is over 30 MB`);
   if (parts.total > MAX_CALL_BYTES) return unprocessable(res, 'One upload call carries at most 100 MB in all');
   if (item.documents.length + files.length > maxFiles) {
