@@ -2,7 +2,7 @@
  * A host app for the webhook e2e suites: PartnerPaymentsModule + EventEmitterModule and one typed
  * handler per emitted event name, recording every call. Listens on a real port.
  */
-import { Injectable, type INestApplication, type LoggerService, Module } from '@nestjs/common';
+import { Injectable, type INestApplication, type LoggerService, Module, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { EventEmitterModule } from '@nestjs/event-emitter';
@@ -114,6 +114,8 @@ export interface WebhookTestAppOptions {
   rawBody?: boolean;
   maxBodyBytes?: number;
   controllerPath?: string;
+  /** Host-app controllers; with them the ready-made route is left out (webhookController: false). */
+  controllers?: Array<Type<unknown>>;
   baseUrl?: string;
   credentials?: Pick<PartnerPaymentsModuleOptions, 'apiKey' | 'clientId' | 'password'>;
   /** Raise Express's JSON body limit (default 100 kB) with app.useBodyParser('json', { limit }). */
@@ -141,9 +143,11 @@ export async function startWebhookTestApp(options: WebhookTestAppOptions = {}): 
           path: options.controllerPath,
         },
         ...(options.controllerPath ? { webhookController: { path: options.controllerPath } } : {}),
+        ...(options.controllers ? { webhookController: false as const, isGlobal: true } : {}),
       }),
     ],
     providers: [RecordingHandlers],
+    controllers: options.controllers ?? [],
   })
   class WebhookTestAppModule {}
 
