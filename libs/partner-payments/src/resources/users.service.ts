@@ -43,7 +43,7 @@ function toLivenessLinks(body: unknown): PartnerLivenessLink[] {
   return (list as unknown[]).map((entry) => {
     const raw = asRecord(entry);
     const ref = raw.person_reference_id ?? raw.reference_id ?? raw.provider_reference_id ?? raw.person_id;
-    const url = raw.url ?? raw.link ?? raw.liveness_link;
+    const url = raw.liveness_url ?? raw.url ?? raw.link ?? raw.liveness_link;
     return {
       referenceId: typeof ref === 'string' ? ref : null,
       url: typeof url === 'string' ? url : null,

@@ -43,6 +43,22 @@ export class PartnerVirtualAccountsService {
     ) as PartnerVirtualAccount;
   }
 
+  /** GET /v1/virtual-accounts/{id} (read back status and account_number; see isVirtualAccountUsable). */
+  async get(virtualAccountId: string, options?: PartnerCallOptions): Promise<PartnerVirtualAccount> {
+    const va = encodePathSegment(requireId(virtualAccountId, 'virtualAccountId'));
+    const res = await send<unknown>(
+      this.http,
+      { method: 'GET', path: `/v1/virtual-accounts/${va}` },
+      options,
+    );
+    const b = asRecord(res.data);
+    return (
+      typeof b.virtual_account_id === 'string' || typeof b.id === 'string'
+        ? b
+        : unwrap(b, 'data', 'virtual_account')
+    ) as PartnerVirtualAccount;
+  }
+
   /** GET /v1/virtual-accounts/{id}/deposits/{depositId}. */
   async getDeposit(
     virtualAccountId: string,

@@ -1,0 +1,88 @@
+/**
+ * Helpers for the client e2e suites: a sandbox on a real socket and a PartnerPaymentsClient built
+ * exactly as the module builds it (same graph), minus Nest.
+ */
+import type { LoggerService } from '@nestjs/common';
+import {
+  startPartnerSandbox,
+  type PartnerSandbox,
+  type PartnerSandboxOptions,
+} from '@partner-payments/testing';
+import {
+  buildPartnerClientGraph,
+  resolvePartnerOptions,
+  type PartnerClientGraph,
+  type PartnerPaymentsModuleOptions,
+} from '../../libs/partner-payments/src/core';
+
+export const silentLogger: LoggerService = {
+  log: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+};
+
+export interface ClientWorld {
+  sandbox: PartnerSandbox;
+  graph: PartnerClientGraph;
+}
+
+export async function startClientWorld(
+  sandboxOptions: PartnerSandboxOptions = {},
+  clientOptions: Partial<PartnerPaymentsModuleOptions> = {},
+): Promise<ClientWorld> {
+  const sandbox = await startPartnerSandbox({ quiet: true, ...sandboxOptions });
+  const graph = buildPartnerClientGraph(
+    resolvePartnerOptions({
+      environment: 'sandbox',
+      baseUrl: sandbox.baseUrl,
+      apiKey: sandbox.credentials.apiKey,
+      clientId: sandbox.credentials.clientId,
+      password: sandbox.credentials.password,
+      clientUuid: sandbox.credentials.clientUuid,
+      logger: silentLogger,
+      retry: { initialDelayMs: 5, maxDelayMs: 50, minDelayMs: 1, maxRetryAfterMs: 1500 },
+      ...clientOptions,
+    }),
+  );
+  return { sandbox, graph };
+}
+
+export async function stopClientWorld(world: ClientWorld | undefined): Promise<void> {
+  if (world) await world.sandbox.close();
+}
+
+export const individual = (extra: Record<string, unknown> = {}) => ({
+  type: 'individual' as const,
+  first_name: 'Ada',
+  last_name: 'Lovelace',
+  email: 'ada@example.com',
+  source_of_funds: 'salary',
+  ...extra,
+});
+
+export const wireAccount = (accountNumber = '123456789') => ({
+  account_type: 'WIRE',
+  routing_number: '021000021',
+  account_number: accountNumber,
+  type: 'checking',
+  bank_name: 'Sandbox Bank',
+});
+
+/** user → recipient (WIRE) → virtual account, all through the client. */
+export async function fundedSetup(world: ClientWorld) {
+  const { client } = world.graph;
+  const user = await client.users.create(individual());
+  const recipient = await client.recipients.create({
+    user_id: user.userId,
+    type: 'individual',
+    first_name: 'Bob',
+    last_name: 'Payee',
+    account: wireAccount(),
+  });
+  const va = await client.virtualAccounts.create({ user_id: user.userId, bank: 'bank_a' });
+  return {
+    userId: user.userId,
+    recipientId: recipient.recipient_id,
+    vaId: String(va.virtual_account_id ?? va.id),
+  };
+}
