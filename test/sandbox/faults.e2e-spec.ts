@@ -1,0 +1,116 @@
+import { startPartnerSandbox } from '@partner-payments/testing';
+import { Api, fundedSetup, individual, startWorld, stopWorld, type World } from './sandbox.helpers';
+
+describe('sandbox: faults on demand (control API)', () => {
+  let world: World;
+  beforeEach(async () => (world = await startWorld()));
+  afterEach(() => stopWorld(world));
+
+  it('latency on one route delays only that route', async () => {
+    await world.sandbox.control.addFault({ kind: 'latency', route: 'GET /v1/users', latencyMs: 250 });
+    let t = Date.now();
+    expect((await world.api.call('GET', '/v1/users')).status).toBe(200);
+    expect(Date.now() - t).toBeGreaterThanOrEqual(240);
+    t = Date.now();
+    await world.api.call('GET', `/v1/recipients?user_id=${crypto.randomUUID()}`);
+    expect(Date.now() - t).toBeLessThan(200);
+    expect((await world.sandbox.control.faults())[0]).toMatchObject({ kind: 'latency', times: -1, hits: 1 });
+  });
+
+  it('a 5xx burst answers `times` errors then recovers; a global fault hits every route', async () => {
+    await world.sandbox.control.addFault({ kind: 'server_error', route: 'GET /v1/users', times: 2, status: 502 });
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await world.api.call('GET', '/v1/users')).status);
+    expect(statuses).toEqual([502, 502, 200]);
+    await world.sandbox.control.addFault({ kind: 'server_error' });
+    const auth = await world.api.call('POST', '/auth', { body: {}, auth: false });
+    expect(auth.status).toBe(503);
+    expect(auth.body).toMatchObject({ statusCode: 503, message: expect.any(String) });
+    expect((await world.api.call('GET', '/v1/users')).status).toBe(200);
+  });
+
+  it('429 with Retry-After', async () => {
+    await world.sandbox.control.addFault({ kind: 'rate_limit', route: 'POST /v1/users', retryAfterSeconds: 3 });
+    const answer = await world.api.call('POST', '/v1/users', { body: individual() });
+    expect(answer.status).toBe(429);
+    expect(answer.headers.get('retry-after')).toBe('3');
+    expect(answer.body.code).toBe('rate_limited');
+    expect((await world.sandbox.control.counters()).created.users).toBe(0);
+  });
+
+  it('connection reset mid-request: the client gets a network error and nothing is created', async () => {
+    await world.sandbox.control.addFault({ kind: 'reset', route: 'POST /v1/users' });
+    await expect(world.api.call('POST', '/v1/users', { body: individual() })).rejects.toThrow();
+    expect((await world.sandbox.control.counters()).created.users).toBe(0);
+    const log = await world.sandbox.control.requestLog();
+    expect(log.at(-1)).toMatchObject({ route: 'POST /v1/users', status: null, fault: 'reset' });
+    expect((await world.api.call('POST', '/v1/users', { body: individual() })).status).toBe(201);
+  });
+
+  it('accepted-then-reset: the payout is written, the answer lost; a retry with the same key replays, no duplicate', async () => {
+    const ids = await fundedSetup(world.api);
+    await world.sandbox.control.addFault({ kind: 'accepted_then_reset', route: 'POST /v1/virtual-accounts/:id/payout' });
+    const key = crypto.randomUUID();
+    const body = { amount: '42.00', currency: 'USD', recipient_id: ids.recipientId };
+    await expect(world.api.call('POST', `/v1/virtual-accounts/${ids.vaId}/payout`, { body, idempotencyKey: key })).rejects.toThrow();
+    expect((await world.sandbox.control.counters()).created.payouts).toBe(1);
+    const retry = await world.api.call('POST', `/v1/virtual-accounts/${ids.vaId}/payout`, { body, idempotencyKey: key });
+    expect(retry.status).toBe(201);
+    expect(retry.body).toMatchObject({ id: expect.any(String), status: 'created', amount: '42.00' });
+    const counters = await world.sandbox.control.counters();
+    expect(counters.created.payouts).toBe(1);
+    expect(counters.idempotentReplays).toBe(1);
+    expect(counters.requests['POST /v1/virtual-accounts/:id/payout']).toBe(2);
+    const list = await world.api.call('GET', `/v1/payouts?user_id=${ids.userId}`);
+    expect(list.body.total).toBe(1);
+  });
+
+  it('clearFaults disarms everything; unknown kinds are refused', async () => {
+    await world.sandbox.control.addFault({ kind: 'server_error', times: 5 });
+    await world.sandbox.control.clearFaults();
+    expect(await world.sandbox.control.faults()).toEqual([]);
+    expect((await world.api.call('GET', '/v1/users')).status).toBe(200);
+    await expect(world.sandbox.control.addFault({ kind: 'meteor' as never })).rejects.toThrow('unknown fault kind');
+  });
+});
+
+describe('sandbox: opt-in rate limit (provider-facts 20/s, burst 50)', () => {
+  it('is off by default', async () => {
+    const sandbox = await startPartnerSandbox();
+    try {
+      const api = await new Api(sandbox.baseUrl, sandbox.credentials).login();
+      const statuses = await Promise.all(Array.from({ length: 60 }, () => api.call('GET', '/v1/users').then((a) => a.status)));
+      expect(statuses.every((s) => s === 200)).toBe(true);
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('answers 429 with Retry-After above the burst, per account', async () => {
+    const sandbox = await startPartnerSandbox({ rateLimit: { perSecond: 1, burst: 3 } });
+    try {
+      const api = await new Api(sandbox.baseUrl, sandbox.credentials).login();
+      const answers = [];
+      for (let i = 0; i < 3; i++) answers.push(await api.call('GET', '/v1/users'));
+      expect(answers.map((a) => a.status)).toEqual([200, 200, 429]);
+      expect(Number(answers[2].headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      const other = await sandbox.control.createClient();
+      expect((await new Api(sandbox.baseUrl, other).call('POST', '/auth', { body: { client_id: other.clientId, password: other.password }, auth: false })).status).toBe(200);
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('rateLimit: true means 20/s with a burst of 50', async () => {
+    const sandbox = await startPartnerSandbox({ rateLimit: true });
+    try {
+      const api = new Api(sandbox.baseUrl, sandbox.credentials);
+      const statuses = await Promise.all(Array.from({ length: 55 }, () => api.call('GET', '/v1/users').then((a) => a.status)));
+      const limited = statuses.filter((s) => s === 429).length;
+      expect(limited).toBeGreaterThanOrEqual(3);
+      expect(limited).toBeLessThanOrEqual(5);
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
