@@ -1,0 +1,131 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { PartnerSandbox } from '@partner-payments/testing';
+import request from 'supertest';
+import type { RunningApp } from '../../apps/reference-app/src/bootstrap';
+import { PayoutRequestEntity } from '../../apps/reference-app/src/database/entities';
+import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work';
+import { startTestApp, startTestSandbox } from '../setup/app.helper';
+import { databaseUrlFor } from '../setup/test-database.helper';
+import { createFundedAccount, type FundedAccount } from '../setup/partner-fixtures.helper';
+
+describe('reference app endpoints (SQLite file)', () => {
+  let sandbox: PartnerSandbox;
+  let running: RunningApp;
+  let cleanup: () => void;
+  let account: FundedAccount;
+
+  beforeAll(async () => {
+    sandbox = await startTestSandbox();
+    const db = await databaseUrlFor('sqlite', 'endpoints');
+    cleanup = db.cleanup;
+    running = await startTestApp(db.url, {}, sandbox);
+    account = await createFundedAccount(running);
+  });
+  afterAll(async () => {
+    await running?.close();
+    await sandbox?.close();
+    cleanup?.();
+  });
+
+  const http = () => request(running.app.getHttpServer());
+  const body = () => ({ virtual_account_id: account.virtualAccountId, recipient_id: account.recipientId, amount: '100.00', currency: 'USD' });
+  const partnerPayoutsCreated = async () => (await sandbox.control.counters()).created.payouts;
+
+  it('GET /health reports the database, the partner and the version pinned at start', async () => {
+    const res = await http().get('/health').expect(200);
+    expect(res.body).toEqual({ status: 'ok', database: 'up', partner: 'up', apiVersion: { configured: '2026-04-14', pinned: '2026-04-14' } });
+  });
+
+  it.each([
+    [{ amount: 100 }, 'amount'],
+    [{ amount: '10.001' }, 'amount'],
+    [{ amount: '0.00' }, 'amount'],
+    [{ currency: 'usd' }, 'currency'],
+    [{ recipient_id: '' }, 'recipient_id'],
+    [{ virtual_account_id: undefined }, 'virtual_account_id'],
+    [{ surprise: 'field' }, 'surprise'],
+  ])('POST /payouts answers 400 naming the field for %j', async (patch, field) => {
+    const before = await partnerPayoutsCreated();
+    const res = await http().post('/payouts').set('Idempotency-Key', randomUUID()).send({ ...body(), ...patch }).expect(400);
+    expect(JSON.stringify(res.body.message)).toContain(field);
+    expect(await partnerPayoutsCreated()).toBe(before); // nothing was sent
+  });
+
+  it('POST /payouts refuses a missing or malformed Idempotency-Key, naming the header', async () => {
+    for (const key of [undefined, 'not-a-uuid']) {
+      const req = http().post('/payouts');
+      const res = await (key ? req.set('Idempotency-Key', key) : req).send(body()).expect(400);
+      expect(JSON.stringify(res.body.message)).toContain('Idempotency-Key');
+    }
+  });
+
+  it('POST /payouts creates one payout at the partner, and a replay of the key returns it without a second', async () => {
+    const key = randomUUID();
+    const before = await partnerPayoutsCreated();
+    const first = await http().post('/payouts').set('Idempotency-Key', key).send(body()).expect(201);
+    expect(first.body).toMatchObject({ status: 'CREATED', amount: '100.00', currency: 'USD', idempotency_key: key, last_source: 'create', virtual_account_id: account.virtualAccountId });
+    const again = await http().post('/payouts').set('Idempotency-Key', key).send(body()).expect(201);
+    expect(again.body.payout_id).toBe(first.body.payout_id);
+    expect(await partnerPayoutsCreated()).toBe(before + 1);
+
+    const read = await http().get(`/payouts/${first.body.payout_id}`).expect(200);
+    expect(read.body).toMatchObject({ payout_id: first.body.payout_id, status: 'CREATED' });
+  });
+
+  it('refuses the same Idempotency-Key with another body (422), creating nothing', async () => {
+    const key = randomUUID();
+    await http().post('/payouts').set('Idempotency-Key', key).send(body()).expect(201);
+    const before = await partnerPayoutsCreated();
+    await http().post('/payouts').set('Idempotency-Key', key).send({ ...body(), amount: '999.00' }).expect(422);
+    expect(await partnerPayoutsCreated()).toBe(before);
+  });
+
+  it('stores the Idempotency-Key before the partner answers', async () => {
+    await sandbox.control.addFault({ kind: 'latency', route: 'POST /v1/virtual-accounts/:id/payout', latencyMs: 400, times: 1 });
+    const key = randomUUID();
+    const pending = http().post('/payouts').set('Idempotency-Key', key).send(body()).then((r) => r);
+    await new Promise((r) => setTimeout(r, 150));
+    const uow = running.app.get(UnitOfWork);
+    const row = await uow.run((m) => m.findOne(PayoutRequestEntity, { where: { idempotencyKey: key } }));
+    expect(row).toMatchObject({ state: 'pending', payoutId: null });
+    const res = await pending;
+    expect(res.status).toBe(201);
+    expect(await uow.run((m) => m.findOne(PayoutRequestEntity, { where: { idempotencyKey: key } }))).toMatchObject({ state: 'created', payoutId: res.body.payout_id });
+  });
+
+  it('a retry after a crash (key stored, partner created the payout, we never stored it) returns that payout, not a second one', async () => {
+    const key = randomUUID();
+    // The crash: the request row was committed and the partner created the payout with our key...
+    const uow = running.app.get(UnitOfWork);
+    const now = new Date();
+    await uow.run((m) => m.insert(PayoutRequestEntity, { idempotencyKey: key, fingerprint: fingerprintOf(body()), ...snake(body()), state: 'pending', payoutId: null, lastError: null, createdAt: now, updatedAt: now }));
+    const atPartner = await account.partnerCreatePayout(body(), key);
+    const before = await partnerPayoutsCreated();
+    // ...then the client retries with the same key.
+    const res = await http().post('/payouts').set('Idempotency-Key', key).send(body()).expect(201);
+    expect(res.body.payout_id).toBe(atPartner);
+    expect(await partnerPayoutsCreated()).toBe(before);
+  });
+
+  it('GET /payouts/:id answers 404 for a payout it does not know', async () => {
+    await http().get(`/payouts/${randomUUID()}`).expect(404);
+  });
+
+  it('POST /reconciliation/run and POST /versioning/pin run their jobs and answer their summaries', async () => {
+    const rec = await http().post('/reconciliation/run').expect(200);
+    expect(rec.body).toMatchObject({ ran: true, failed: 0 });
+    expect(rec.body.checked).toBeGreaterThan(0);
+    const pin = await http().post('/versioning/pin').expect(200);
+    expect(pin.body).toMatchObject({ configured: '2026-04-14', pinned: '2026-04-14', action: 'already-pinned' });
+    const inbox = await http().post('/inbox/redeliver').expect(200);
+    expect(inbox.body).toMatchObject({ ran: true, failed: 0, dead: 0 });
+  });
+});
+
+function fingerprintOf(b: { virtual_account_id: string; recipient_id: string; amount: string; currency: string }): string {
+  return createHash('sha256').update(JSON.stringify([b.virtual_account_id, b.recipient_id, b.amount, b.currency])).digest('hex');
+}
+
+function snake(b: { virtual_account_id: string; recipient_id: string; amount: string; currency: string }) {
+  return { virtualAccountId: b.virtual_account_id, recipientId: b.recipient_id, amount: b.amount, currency: b.currency };
+}
