@@ -13,7 +13,7 @@ describe('sandbox: control API over HTTP (SandboxControlClient)', () => {
   it('GET /__control lists every operation, outside the partner auth and the request log', async () => {
     const answer = await fetch(world.sandbox.controlUrl);
     expect(answer.status).toBe(200);
-    expect((await answer.json()).operations).toEqual([...CONTROL_OPERATIONS]);
+    expect(((await answer.json()) as { operations: string[] }).operations).toEqual([...CONTROL_OPERATIONS]);
     const unknown = await fetch(`${world.sandbox.controlUrl}/explode`, { method: 'POST' });
     expect(unknown.status).toBe(404);
     expect((await control.requestLog()).map((l) => l.route)).toEqual(['POST /auth']);
