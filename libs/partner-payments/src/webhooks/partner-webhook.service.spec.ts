@@ -166,47 +166,6 @@ describe('PartnerWebhookService.handle', () => {
     expect(statusCalls).toBe(2);
   });
 
-  it('runs the handlers and markProcessed inside the store unit of work when it has one', async () => {
-    const base = new InMemoryInboxStore();
-    const order: string[] = [];
-    const inbox: PartnerInboxStore = {
-      record: (e) => base.record(e),
-      markProcessed: async (id) => {
-        order.push('markProcessed');
-        await base.markProcessed(id);
-      },
-      markFailed: (id, err) => base.markFailed(id, err),
-      pending: (o) => base.pending(o),
-      runProcessing: async (id, work) => {
-        order.push(`begin ${id}`);
-        const result = await work();
-        order.push('commit');
-        return result;
-      },
-    };
-    const { service, emitter } = setup({ inbox });
-    emitter!.on(PartnerEvent.PayoutCompleted, async () => void order.push('handler'));
-    await service.handle(completed, signed(completed), { waitForProcessing: true });
-    expect(order).toEqual(['begin evt_c', 'handler', 'markProcessed', 'commit']);
-  });
-
-  it('redeliver() re-emits a stored entry by its stored id', async () => {
-    const { service, seen } = setup();
-    const outcome = await service.redeliver({ eventId: 'evt_c', rawBody: completed.toString() });
-    expect(outcome).toMatchObject({ outcome: 'processed', eventId: 'evt_c' });
-    expect(seen[0]).toMatchObject({ name: 'payout.completed' });
-  });
-
-  it('fails processing (entry failed, not lost) when no EventEmitter2 is available', async () => {
-    const { service, inbox } = setup({ emitter: null });
-    const result = await service.handle(completed, signed(completed), { waitForProcessing: true });
-    await expect(result.processing).resolves.toMatchObject({
-      outcome: 'failed',
-      error: expect.stringContaining('EventEmitterModule'),
-    });
-    expect((inbox as InMemoryInboxStore).get('evt_c')?.state).toBe('failed');
-  });
-
   describe('refusals', () => {
     it('401 with the reason for a bad signature; nothing recorded', async () => {
       const { service, inbox, seen } = setup();

@@ -177,10 +177,11 @@ export class PartnerWebhookService implements OnApplicationShutdown {
     const run = async (): Promise<PartnerProcessOutcome> => {
       // Persist, ack, process: let the 2xx go out before the handlers run (provider-facts: answer fast).
       if (deferred) await new Promise<void>((resolve) => setImmediate(resolve));
+      let dispatched: PartnerDispatchResult | undefined;
       const work = async (): Promise<PartnerDispatchResult> => {
-        const dispatch = await this.dispatcher.dispatch(event);
+        dispatched = await this.dispatcher.dispatch(event);
         await this.inbox.markProcessed(event.eventId);
-        return dispatch;
+        return dispatched;
       };
       try {
         const dispatch = this.inbox.runProcessing
@@ -189,8 +190,11 @@ export class PartnerWebhookService implements OnApplicationShutdown {
         return { outcome: 'processed', eventId: event.eventId, dispatch };
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
+        // The unit of work failed after the unified status was announced (e.g. the commit): its
+        // handlers' writes are gone, so let the retry announce it again (spec 6.4.7 de-dup).
+        if (dispatched) this.dispatcher.release(dispatched);
         this.config.logger.error(
-          `Partner webhook ${event.name} (${event.eventId}) handler failed: ${message}`,
+          `Partner webhook ${event.name} (${event.eventId}) processing failed: ${message}`,
         );
         await this.inbox.markFailed(event.eventId, message).catch((markError: unknown) => {
           this.config.logger.error(

@@ -55,6 +55,13 @@ export class PartnerWebhookDispatcher {
     return { emitted, payoutStatus, payoutStatusSuppressed };
   }
 
+  /** Forgets the unified status a dispatch announced, so a retry of that entry announces it again. */
+  release(result: PartnerDispatchResult): void {
+    if (result.payoutStatus && !result.payoutStatusSuppressed) {
+      this.payoutStatusDeduper.forget(result.payoutStatus.payoutId, result.payoutStatus.status);
+    }
+  }
+
   /**
    * Publishes a unified payout status from outside the webhook path (the reference app's
    * reconciliation, source 'reconciliation'). Always emitted; the pair is remembered so a late

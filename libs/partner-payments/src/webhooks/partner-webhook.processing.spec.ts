@@ -1,0 +1,102 @@
+import type { LoggerService } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
+import { InMemoryInboxStore } from './inbox.memory-store';
+import type { PartnerInboxStore } from './inbox.store';
+import { PartnerDerivedEvent, PartnerEvent } from './partner-event.constants';
+import { PartnerWebhookService } from './partner-webhook.service';
+import { computePartnerSignature } from './signature.verifier';
+import { resolvePartnerWebhookConfig } from './webhook.config';
+import { PartnerWebhookDispatcher } from './webhook.dispatcher';
+
+const SECRET = 'whsec_unit';
+const silent: LoggerService = { log: jest.fn(), warn: jest.fn(), error: jest.fn() };
+
+function setup(options: { inbox?: PartnerInboxStore; emitter?: EventEmitter2 | null } = {}) {
+  const emitter = options.emitter === null ? undefined : (options.emitter ?? new EventEmitter2());
+  const inbox = options.inbox ?? new InMemoryInboxStore({ retryDelaysMs: [0] });
+  const config = resolvePartnerWebhookConfig({ logger: silent, webhooks: { secrets: [SECRET] } });
+  const service = new PartnerWebhookService(config, inbox, new PartnerWebhookDispatcher(emitter));
+  const seen: Array<{ name: string; event: unknown }> = [];
+  emitter?.onAny((name, event) => void seen.push({ name: String(name), event }));
+  return { service, inbox, emitter, seen };
+}
+
+const completed = Buffer.from(
+  JSON.stringify({
+    event: 'payout.completed',
+    data: { event_id: 'evt_c', payout_id: 'p1', status: 'completed' },
+  }),
+);
+const signed = (raw: Buffer) => ({ 'x-signature-sha256': computePartnerSignature(raw, SECRET) });
+
+/** A store whose unit of work can be made to fail at commit, after the handlers ran. */
+function transactionalStore(log: string[], failCommit: { next: boolean }): PartnerInboxStore {
+  const base = new InMemoryInboxStore({ retryDelaysMs: [0] });
+  return {
+    record: (e) => base.record(e),
+    markProcessed: async (id) => {
+      log.push('markProcessed');
+      await base.markProcessed(id);
+    },
+    markFailed: (id, err) => base.markFailed(id, err),
+    pending: (o) => base.pending(o),
+    runProcessing: async (id, work) => {
+      log.push(`begin ${id}`);
+      const result = await work();
+      if (failCommit.next) {
+        failCommit.next = false;
+        log.push('rollback');
+        throw new Error('commit failed');
+      }
+      log.push('commit');
+      return result;
+    },
+  };
+}
+
+describe('PartnerWebhookService processing', () => {
+  it('runs the handlers and markProcessed inside the store unit of work when it has one', async () => {
+    const order: string[] = [];
+    const { service, emitter } = setup({ inbox: transactionalStore(order, { next: false }) });
+    emitter!.on(PartnerEvent.PayoutCompleted, async () => void order.push('handler'));
+    await service.handle(completed, signed(completed), { waitForProcessing: true });
+    expect(order).toEqual(['begin evt_c', 'handler', 'markProcessed', 'commit']);
+  });
+
+  it('redeliver() re-emits a stored entry by its stored id', async () => {
+    const { service, seen } = setup();
+    const outcome = await service.redeliver({ eventId: 'evt_c', rawBody: completed.toString() });
+    expect(outcome).toMatchObject({ outcome: 'processed', eventId: 'evt_c' });
+    expect(seen[0]).toMatchObject({ name: 'payout.completed' });
+  });
+
+  it('fails processing (entry failed, not lost) when no EventEmitter2 is available', async () => {
+    const { service, inbox } = setup({ emitter: null });
+    const result = await service.handle(completed, signed(completed), { waitForProcessing: true });
+    await expect(result.processing).resolves.toMatchObject({
+      outcome: 'failed',
+      error: expect.stringContaining('EventEmitterModule'),
+    });
+    expect((inbox as InMemoryInboxStore).get('evt_c')?.state).toBe('failed');
+  });
+
+  it('re-announces the unified status when the unit of work fails at commit (its writes were rolled back)', async () => {
+    const log: string[] = [];
+    const { service, emitter } = setup({ inbox: transactionalStore(log, { next: true }) });
+    let statuses = 0;
+    emitter!.on(PartnerDerivedEvent.PayoutStatus, async () => void (statuses += 1));
+    const first = await service.handle(completed, signed(completed), { waitForProcessing: true });
+    await expect(first.processing).resolves.toMatchObject({ outcome: 'failed', error: 'commit failed' });
+    await new Promise((r) => setTimeout(r, 5));
+    expect(await service.processPending()).toMatchObject({ processed: 1 });
+    expect(statuses).toBe(2);
+    expect(log).toEqual([
+      'begin evt_c',
+      'markProcessed',
+      'rollback',
+      'begin evt_c',
+      'markProcessed',
+      'commit',
+    ]);
+  });
+});

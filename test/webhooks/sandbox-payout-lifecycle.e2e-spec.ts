@@ -1,0 +1,94 @@
+/**
+ * A payout lifecycle with both event families (spec 6.4.7) delivered by the sandbox to an app using
+ * PartnerPaymentsModule: each partner event reaches its handler once and each payout status is
+ * announced once on the unified stream, even with every delivery sent twice.
+ */
+import { PartnerDerivedEvent, type PartnerPayoutStatusEvent } from '@partner-payments/nestjs';
+import { startPartnerSandbox, type PartnerSandbox } from '@partner-payments/testing';
+import { partnerApi } from './sandbox-api.helper';
+import { startWebhookTestApp, type WebhookTestApp } from './webhook-test.app';
+
+describe('sandbox -> webhook pipeline, a payout lifecycle driven through the partner API (spec 6.4.7)', () => {
+  let sandbox: PartnerSandbox;
+  let t: WebhookTestApp;
+
+  beforeAll(async () => {
+    sandbox = await startPartnerSandbox();
+    t = await startWebhookTestApp({
+      secrets: [sandbox.webhookSecret],
+      baseUrl: sandbox.baseUrl,
+      credentials: sandbox.credentials,
+    });
+    await sandbox.control.setWebhookUrl(t.url);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await sandbox?.close();
+  });
+
+  it('one payout lifecycle with both event families: each event once, each status once on the unified stream', async () => {
+    // Resources are created over the sandbox's partner API (raw HTTP), so this suite depends only
+    // on the webhook pipeline; the sandbox emits user.*, virtual_account.* and payout.* on its own.
+    const api = await partnerApi(sandbox);
+    const user = await api('POST', '/v1/users', {
+      type: 'individual',
+      first_name: 'Ada',
+      last_name: 'L',
+      email: 'ada@example.com',
+      source_of_funds: 'salary',
+    });
+    const va = await api('POST', '/v1/virtual-accounts', {
+      user_id: user.user_id ?? user.id,
+      type: 'US_BANK',
+      bank: 'bank_a',
+    });
+    const vaId = String(va.virtual_account_id ?? va.id);
+    await sandbox.control.simulateDeposit(vaId, { amount: '500.00', rail: 'WIRE' });
+    const recipient = await api('POST', '/v1/recipients', {
+      user_id: user.user_id ?? user.id,
+      type: 'individual',
+      first_name: 'Bob',
+      last_name: 'R',
+      account: {
+        account_type: 'WIRE',
+        routing_number: '021000021',
+        account_number: '123456789',
+        type: 'checking',
+        bank_name: 'B',
+      },
+    });
+    const payout = await api('POST', `/v1/virtual-accounts/${vaId}/payout`, {
+      amount: '100.00',
+      currency: 'USD',
+      recipient_id: recipient.recipient_id,
+    });
+    const payoutId = String(payout.payout_id ?? payout.id);
+    await sandbox.control.advancePayout(payoutId, [
+      { status: 'PROCESSING', events: 'both' },
+      { status: 'KYT_PENDING' },
+      { status: 'COMPLETED', events: 'both' },
+    ]);
+    const ids = (await sandbox.control.deliveries())
+      .filter((d) => d.body.includes(payoutId))
+      .map((d) => d.eventId!);
+    for (const id of ids) await sandbox.control.sendDuplicate(id); // and every delivery a second time
+    await sandbox.control.flushWebhooks();
+    await t.service.drain();
+
+    expect(t.handlers.log.count('user.created')).toBe(1);
+    expect(t.handlers.log.count('virtual_account.created')).toBe(1);
+    expect(t.handlers.log.count('virtual_account.deposit_funds_received')).toBe(1);
+    expect(t.handlers.log.count('payout.processing')).toBe(1);
+    expect(t.handlers.log.count('payout.completed')).toBe(1);
+    const forPayout = t.handlers.log.calls
+      .filter((c) => c.handler === PartnerDerivedEvent.PayoutStatus)
+      .map((c) => c.event as PartnerPayoutStatusEvent)
+      .filter((s) => s.payoutId === payoutId)
+      .map((s) => s.status);
+    // PROCESSING and COMPLETED each arrived twice (granular + V2) and twice more as duplicates: once each.
+    expect(forPayout.filter((s) => s === 'PROCESSING')).toHaveLength(1);
+    expect(forPayout.filter((s) => s === 'KYT_PENDING')).toHaveLength(1);
+    expect(forPayout.filter((s) => s === 'COMPLETED')).toHaveLength(1);
+    expect((await sandbox.control.deliveries()).every((d) => d.status === 200)).toBe(true);
+  });
+});
