@@ -122,7 +122,7 @@ export class ProjectionHandlers {
       amount: p.amount === undefined ? null : String(p.amount),
       currency: p.currency ?? null,
       status: p.status ? p.status.toUpperCase() : 'RECEIVED',
-      paymentRail: p.source?.payment_rail ?? null,
+      paymentRail: p.source?.payment_rail ? p.source.payment_rail.toUpperCase() : null,
       senderName: p.source?.sender_name ?? null,
       occurredAt: occurred && !Number.isNaN(occurred.getTime()) ? occurred : null,
     });
