@@ -56,7 +56,7 @@ describe.each(DATABASE_KINDS)('webhooks -> projections on %s', (kind) => {
   it('records a declined verification as REJECTED with its reasons, and liveness results', async () => {
     await sandbox.control.setUserVerificationOutcome(account.userId, 'declined');
     await sandbox.control.completeLiveness(account.userId, { result: 'passed' });
-    const user = await until(PartnerUserEntity, { userId: account.userId }, (u) => u.status === 'REJECTED' && u.livenessResult === 'passed', 'user REJECTED + liveness');
+    const user = await until(PartnerUserEntity, { userId: account.userId }, (u) => u.status === 'REJECTED' && u.livenessResult === 'passed' && u.rejectionReasons !== null, 'user REJECTED with reasons + liveness');
     expect(JSON.parse(user.rejectionReasons ?? '[]').length).toBeGreaterThan(0);
   });
 
