@@ -175,3 +175,35 @@ describe('sandbox: RFI seeding needs a user', () => {
     }
   });
 });
+
+describe('sandbox: rfi.* events (weak, opt-in rfiEvents)', () => {
+  it('sends rfi.created on seeding and rfi.not_resolved with to_status and resolution_reason, without items', async () => {
+    const world = await startWorld({ rfiEvents: true });
+    try {
+      const user = await world.api.call('POST', '/v1/users', { body: individual() });
+      const rfi = await world.sandbox.control.seedRfi({ userId: user.body.user_id });
+      await world.sandbox.control.setRfiStatus(rfi.rfiId, 'not_resolved');
+      await world.sandbox.control.flushWebhooks();
+      const created = world.receiver.events('rfi.created');
+      const closed = world.receiver.events('rfi.not_resolved');
+      expect(created.map((e) => e.body.data.rfi_id)).toEqual([rfi.rfiId]);
+      expect(closed[0].body.data).toMatchObject({ rfi_id: rfi.rfiId, to_status: 'not_resolved', resolution_reason: expect.any(String) });
+      expect(closed[0].body.data).not.toHaveProperty('items');
+    } finally {
+      await stopWorld(world);
+    }
+  });
+
+  it('sends none by default', async () => {
+    const world = await startWorld();
+    try {
+      const user = await world.api.call('POST', '/v1/users', { body: individual() });
+      const rfi = await world.sandbox.control.seedRfi({ userId: user.body.user_id });
+      await world.sandbox.control.setRfiStatus(rfi.rfiId, 'resolved');
+      await world.sandbox.control.flushWebhooks();
+      expect(world.receiver.received.filter((r) => r.body.event.startsWith('rfi.'))).toEqual([]);
+    } finally {
+      await stopWorld(world);
+    }
+  });
+});

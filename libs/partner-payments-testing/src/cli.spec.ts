@@ -26,6 +26,12 @@ describe('optionsFromCli', () => {
     expect(options).toMatchObject({ port: 4010, credentials: { apiKey: 'k', clientId: 'c', password: 'p' }, webhookSecret: 's', tokenTtlSeconds: 86400 });
   });
 
+  it('turns on scripted payouts by flag or environment', () => {
+    expect(optionsFromCli(['--auto-payouts'], {})).toMatchObject({ autoPayouts: true });
+    expect(optionsFromCli([], { PARTNER_SANDBOX_AUTO_PAYOUTS: '1' })).toMatchObject({ autoPayouts: true });
+    expect(optionsFromCli([], {})).toMatchObject({ autoPayouts: false, rateLimit: false });
+  });
+
   it('answers help, refuses bad numbers and unknown flags', () => {
     expect(optionsFromCli(['--help'], {})).toBe('help');
     expect(() => optionsFromCli(['--port', 'abc'], {})).toThrow('--port');

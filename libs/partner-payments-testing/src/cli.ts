@@ -23,6 +23,7 @@ Usage: partner-sandbox [options]        (npm run sandbox -- [options])
   --banks <a,b,...>          PARTNER_SANDBOX_AUTHORIZED_BANKS default bank_a,bank_b,bank_c,bank_d
   --pinned-version <date>    PARTNER_SANDBOX_PINNED_VERSION   default none (older baseline)
   --rate-limit               PARTNER_SANDBOX_RATE_LIMIT=1     20 requests/s, burst 50, per account
+  --auto-payouts             PARTNER_SANDBOX_AUTO_PAYOUTS=1   payouts follow a script chosen by amount
   --verification-delay <ms>  PARTNER_SANDBOX_VERIFICATION_DELAY_MS  default 0
   --quiet                    PARTNER_SANDBOX_QUIET=1
   -h, --help
@@ -45,6 +46,7 @@ export function optionsFromCli(argv: string[], env: NodeJS.ProcessEnv): PartnerS
       banks: { type: 'string' },
       'pinned-version': { type: 'string' },
       'rate-limit': { type: 'boolean' },
+      'auto-payouts': { type: 'boolean' },
       'verification-delay': { type: 'string' },
       quiet: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
@@ -74,6 +76,7 @@ export function optionsFromCli(argv: string[], env: NodeJS.ProcessEnv): PartnerS
     authorizedBanks: banks === undefined ? undefined : banks.split(',').map((b) => b.trim()).filter(Boolean),
     pinnedVersion: values['pinned-version'] ?? env.PARTNER_SANDBOX_PINNED_VERSION,
     rateLimit: values['rate-limit'] ?? env.PARTNER_SANDBOX_RATE_LIMIT === '1',
+    autoPayouts: values['auto-payouts'] ?? env.PARTNER_SANDBOX_AUTO_PAYOUTS === '1',
     verificationDelayMs: num('--verification-delay', values['verification-delay'] ?? env.PARTNER_SANDBOX_VERIFICATION_DELAY_MS),
     quiet: values.quiet ?? env.PARTNER_SANDBOX_QUIET === '1',
   };

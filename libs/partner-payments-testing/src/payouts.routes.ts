@@ -6,6 +6,7 @@ import { requireIdempotencyKey } from './idempotency.middleware';
 import { sendError, sendNotFound, sendRouteNotMatched, sendValidation } from './http-errors.util';
 import type { FieldError } from './metadata.rules';
 import { payoutView } from './payout.lifecycle';
+import { runPayoutScript } from './payout.scripts';
 import { accountOf, requestState, type SandboxContext } from './sandbox.context';
 import type { PaymentRail, PayoutRecord } from './state.types';
 import { findOwnVirtualAccount } from './virtual-accounts.routes';
@@ -84,6 +85,7 @@ export function registerPayoutRoutes(router: Router, ctx: SandboxContext): void 
       user_id: payout.user_id,
       created_at: now,
     });
+    if (ctx.options.autoPayouts) runPayoutScript(ctx, payout, ctx.options.autoPayouts.stepDelayMs);
   });
 
   router.get('/v1/payouts/:id', ...auth, (req, res) => {

@@ -1,4 +1,5 @@
 import type { SeedRfiInput, SeedRfiItemInput } from './control.types';
+import { buildFlatEvent } from './event.builders';
 import { newId, nowIso } from './ids.util';
 import type { SandboxContext } from './sandbox.context';
 import type { AnswerType, RfiItemRecord, RfiRecord, UserRecord } from './state.types';
@@ -76,6 +77,10 @@ export function seedRfi(ctx: SandboxContext, input: SeedRfiInput): RfiRecord {
   };
   ctx.store.rfis.set(rfi.rfi_id, rfi);
   ctx.telemetry.created('rfis');
+  // provider-facts (weak): rfi.* events carry no items; opt-in.
+  if (ctx.options.rfiEvents) {
+    ctx.webhooks.emit(rfi.clientUuid, buildFlatEvent('rfi.created', { rfi_id: rfi.rfi_id, user_id: rfi.user_id, status: rfi.status }));
+  }
   return rfi;
 }
 

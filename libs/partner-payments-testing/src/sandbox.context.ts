@@ -11,6 +11,8 @@ export interface ResolvedOptions {
   tokenTtlSeconds: number;
   verificationDelayMs: number;
   rateLimit: { perSecond: number; burst: number } | null;
+  autoPayouts: { stepDelayMs: number } | null;
+  rfiEvents: boolean;
 }
 
 /** Everything a route handler needs; one per sandbox instance (no module-level state). */

@@ -135,8 +135,13 @@ export class InProcessControl implements SandboxControl {
     const allowed: RfiStatus[] = ['pending', 'answered', 'resolved', 'not_resolved', 'withdrawn'];
     if (!allowed.includes(status)) throw new Error(`unknown rfi status ${String(status)}`);
     const rfi = this.rfi(rfiId);
+    const from = rfi.status;
     rfi.status = status;
     rfi.updated_at = nowIso();
+    if (this.ctx.options.rfiEvents && (status === 'resolved' || status === 'not_resolved')) {
+      const data = { rfi_id: rfi.rfi_id, user_id: rfi.user_id, from_status: from, to_status: status, resolution_reason: `sandbox: ${status}` };
+      this.ctx.webhooks.emit(rfi.clientUuid, buildFlatEvent(`rfi.${status}`, data));
+    }
   }
 
   async advancePayout(payoutId: string, steps: PayoutStepName | PayoutStep | (PayoutStepName | PayoutStep)[]): Promise<PayoutView> {

@@ -54,6 +54,8 @@ export async function startPartnerSandbox(options: PartnerSandboxOptions = {}): 
       tokenTtlSeconds: options.tokenTtlSeconds ?? 3600,
       verificationDelayMs: options.verificationDelayMs ?? 0,
       rateLimit: rate,
+      autoPayouts: options.autoPayouts === true ? { stepDelayMs: 20 } : options.autoPayouts || null,
+      rfiEvents: options.rfiEvents ?? false,
     },
     store,
     idempotency: new IdempotencyStore(),

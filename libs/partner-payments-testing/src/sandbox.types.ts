@@ -46,6 +46,13 @@ export interface PartnerSandboxOptions {
   pinnedVersion?: string;
   /** Opt-in rate limit per account (provider-facts: 20/s, burst 50); default off so tests are not flaky. */
   rateLimit?: boolean | { perSecond: number; burst: number };
+  /**
+   * Scripted payout lifecycles chosen by the amount's cents (.91 fail, .92 return, .93 ACT cancel,
+   * .94 KYT hold resolved silently, .95 stays IN_REVIEW, else completes); default off.
+   */
+  autoPayouts?: boolean | { stepDelayMs: number };
+  /** Also emit the (weak, provider-facts) rfi.created / rfi.resolved / rfi.not_resolved events; default false. */
+  rfiEvents?: boolean;
   /** Delay before a user's verification outcome is applied; default 0 (applied at create time). */
   verificationDelayMs?: number;
   /** Timeout of one webhook delivery; default 10000 ms. Deliveries are never retried (spec 6.1.4). */
