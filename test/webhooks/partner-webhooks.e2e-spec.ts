@@ -34,6 +34,9 @@ describe('partner webhooks over HTTP (spec 6)', () => {
   afterAll(async () => {
     await t?.close();
   });
+  it('boots without webhook warnings when set up as documented', () => {
+    expect(t.logs.filter((l) => l.startsWith('warn'))).toEqual([]);
+  });
   beforeEach(async () => {
     await t.service.drain();
     t.handlers.log.calls.length = 0;
@@ -162,6 +165,8 @@ describe('partner webhooks: app set-up errors', () => {
   it('answers 500 saying how to fix it when the app was not created with rawBody: true', async () => {
     const t = await startWebhookTestApp({ rawBody: false });
     try {
+      // warned at boot already
+      expect(t.logs.join('\n')).toContain('warn Partner webhooks: the app keeps no raw request body');
       const raw = JSON.stringify(documentedEventBodies()[0].body);
       const res = await deliver(t.url, raw, 'whsec_e2e');
       expect(res.status).toBe(500);

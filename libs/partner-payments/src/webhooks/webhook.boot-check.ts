@@ -1,8 +1,9 @@
-import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { ModulesContainer } from '@nestjs/core';
+import { Inject, Injectable, Optional, type OnApplicationBootstrap } from '@nestjs/common';
+import { HttpAdapterHost, ModulesContainer } from '@nestjs/core';
 import { EVENT_LISTENER_METADATA } from '@nestjs/event-emitter';
 import { PartnerDerivedEvent, PartnerEvent } from './partner-event.constants';
 import { PARTNER_WEBHOOK_CONTROLLER_PATH } from './partner-webhook.controller';
+import { probeRawBody, type RawBodyProbeResult } from './raw-body.probe';
 import { PARTNER_WEBHOOK_CONFIG, type PartnerWebhookConfig } from './webhook.config';
 import { PartnerWebhookDispatcher } from './webhook.dispatcher';
 
@@ -26,6 +27,8 @@ export interface PartnerHandlerInfo {
 export interface PartnerWebhookBootReport {
   handlers: PartnerHandlerInfo[];
   routes: string[];
+  /** Whether JSON bodies keep their raw bytes (NestFactory.create(..., { rawBody: true })). */
+  rawBody: RawBodyProbeResult;
   warnings: string[];
 }
 
@@ -35,9 +38,9 @@ export interface PartnerWebhookBootReport {
  * - handlers use @OnEvent's default suppressErrors (a failing handler would still mark the entry
  *   processed, so it is never retried);
  * - no EventEmitter2 (EventEmitterModule.forRoot() not imported);
- * - options.webhooks.path differs from the route the module registered.
- * The raw-body set-up can only be seen on a request: the first delivery then gets a 500 that says
- * to use NestFactory.create(AppModule, { rawBody: true }).
+ * - options.webhooks.path differs from the route the module registered;
+ * - the app was not created with { rawBody: true } (probed on the Express JSON parser; every
+ *   delivery would otherwise get a 500 that says so).
  */
 @Injectable()
 export class PartnerWebhookBootCheck implements OnApplicationBootstrap {
@@ -47,14 +50,25 @@ export class PartnerWebhookBootCheck implements OnApplicationBootstrap {
     private readonly modules: ModulesContainer,
     @Inject(PARTNER_WEBHOOK_CONFIG) private readonly config: PartnerWebhookConfig,
     private readonly dispatcher: PartnerWebhookDispatcher,
+    @Optional() private readonly adapterHost?: HttpAdapterHost,
   ) {}
 
-  onApplicationBootstrap(): void {
+  async onApplicationBootstrap(): Promise<void> {
     const report = this.inspect();
+    if (this.config.configured) {
+      report.rawBody = await probeRawBody(this.adapterHost?.httpAdapter?.getInstance?.());
+      if (report.rawBody === 'missing') {
+        report.warnings.push(
+          'Partner webhooks: the app keeps no raw request body, so signatures cannot be verified and every ' +
+            'delivery will be answered 500. Create it with NestFactory.create(AppModule, { rawBody: true }).',
+        );
+      }
+    }
     for (const warning of report.warnings) this.config.logger.warn(warning);
     this.lastReport = report;
   }
 
+  /** The synchronous part of the check (handlers, routes, emitter); rawBody is probed at bootstrap. */
   inspect(): PartnerWebhookBootReport {
     const handlers: PartnerHandlerInfo[] = [];
     const routes: string[] = [];
@@ -96,7 +110,7 @@ export class PartnerWebhookBootCheck implements OnApplicationBootstrap {
           `'${unique.join("', '")}'; set the path in the module's webhookController extras.`,
       );
     }
-    return { handlers, routes: unique, warnings };
+    return { handlers, routes: unique, rawBody: 'unknown', warnings };
   }
 }
 

@@ -60,7 +60,7 @@ function logger() {
 
 async function boot(
   options: Record<string, unknown>,
-  extra: { providers?: Array<new (...a: never[]) => unknown>; path?: string } = {},
+  extra: { providers?: Array<new (...a: never[]) => unknown>; path?: string; rawBody?: boolean } = {},
 ) {
   const moduleRef = await Test.createTestingModule({
     imports: [EventEmitterModule.forRoot()],
@@ -71,7 +71,7 @@ async function boot(
     ],
     controllers: extra.path ? [createPartnerWebhookController(extra.path)] : [],
   }).compile();
-  const app = moduleRef.createNestApplication({ logger: false });
+  const app = moduleRef.createNestApplication({ logger: false, rawBody: extra.rawBody ?? true });
   await app.init();
   return app;
 }
@@ -173,6 +173,23 @@ describe('PartnerWebhookBootCheck', () => {
       expect(warnings).toEqual([]);
     } finally {
       await app.close();
+    }
+  });
+
+  it('warns at boot when the app keeps no raw body (created without rawBody: true)', async () => {
+    const { log, warnings } = logger();
+    const app = await boot({ logger: log, webhooks: { secrets: ['s'] } }, { rawBody: false });
+    try {
+      expect(warnings.join('\n')).toContain('NestFactory.create(AppModule, { rawBody: true })');
+      expect(app.get(PartnerWebhookBootCheck).lastReport?.rawBody).toBe('missing');
+    } finally {
+      await app.close();
+    }
+    const ok = await boot({ logger: log, webhooks: { secrets: ['s'] } }, { rawBody: true });
+    try {
+      expect(ok.get(PartnerWebhookBootCheck).lastReport?.rawBody).toBe('available');
+    } finally {
+      await ok.close();
     }
   });
 
