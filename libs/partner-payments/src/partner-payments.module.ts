@@ -14,7 +14,6 @@ import { PartnerTransport } from './http/partner.transport';
 import { resolvePartnerOptions, type ResolvedPartnerOptions } from './options.resolver';
 import { buildPartnerClientGraph, type PartnerClientGraph } from './partner-payments.factory';
 import {
-  PARTNER_INBOX_STORE,
   PARTNER_LOGGER,
   PARTNER_PAYMENTS_OPTIONS,
   PARTNER_RESOLVED_OPTIONS,
@@ -76,11 +75,7 @@ const CORE_PROVIDERS: Provider[] = [
     useFactory: (r: ResolvedPartnerOptions) => r.logger,
     inject: [PARTNER_RESOLVED_OPTIONS],
   },
-  {
-    provide: PARTNER_INBOX_STORE,
-    useFactory: (options: PartnerPaymentsModuleOptions) => options.inboxStore ?? null,
-    inject: [PARTNER_PAYMENTS_OPTIONS],
-  },
+  // PARTNER_INBOX_STORE comes with partnerWebhookProviders (options.inboxStore or the in-memory store).
   {
     // The core classes carry no decorators (they run without Nest); HttpService's own axios
     // instance (HttpModule.register below) sends, as the issue asks.
@@ -120,7 +115,6 @@ export const { ConfigurableModuleClass, MODULE_OPTIONS_TOKEN, OPTIONS_TYPE, ASYN
             PARTNER_PAYMENTS_OPTIONS,
             PARTNER_RESOLVED_OPTIONS,
             PARTNER_LOGGER,
-            PARTNER_INBOX_STORE,
             ...GRAPH_PROVIDERS.map(([cls]) => cls),
             ...partnerWebhookExports,
           ],

@@ -1,0 +1,184 @@
+/**
+ * PartnerPaymentsModule in a real Nest app: forRoot / forRootAsync (useFactory, useClass,
+ * useExisting), boot-time validation, exported providers, isGlobal, webhookController extras, and
+ * calls through the module's own HttpService axios instance against the sandbox.
+ */
+import { Injectable, Module, type INestApplication, type LoggerService } from '@nestjs/common';
+import { HttpService } from '@nestjs/axios';
+import { NestFactory } from '@nestjs/core';
+import { Test } from '@nestjs/testing';
+import { startPartnerSandbox, type PartnerSandbox } from '@partner-payments/testing';
+import {
+  ApiVersionState,
+  PARTNER_INBOX_STORE,
+  PARTNER_LOGGER,
+  PARTNER_RESOLVED_OPTIONS,
+  PartnerConfigurationError,
+  PartnerHttpClient,
+  PartnerPaymentsClient,
+  PartnerPaymentsModule,
+  PartnerPayoutsService,
+  PartnerUsersService,
+  TokenManager,
+  type PartnerPaymentsModuleOptions,
+  type ResolvedPartnerOptions,
+} from '@partner-payments/nestjs';
+
+const silent: LoggerService = { log: () => undefined, warn: () => undefined, error: () => undefined };
+
+describe('PartnerPaymentsModule', () => {
+  let sandbox: PartnerSandbox;
+  let options: PartnerPaymentsModuleOptions;
+  beforeAll(async () => {
+    sandbox = await startPartnerSandbox({ quiet: true });
+    options = {
+      baseUrl: sandbox.baseUrl,
+      apiKey: sandbox.credentials.apiKey,
+      clientId: sandbox.credentials.clientId,
+      password: sandbox.credentials.password,
+      clientUuid: sandbox.credentials.clientUuid,
+      logger: silent,
+    };
+  });
+  afterAll(() => sandbox.close());
+
+  it('forRoot: resolves options with defaults, provides every service, calls the sandbox', async () => {
+    const ref = await Test.createTestingModule({
+      imports: [PartnerPaymentsModule.forRoot({ ...options, webhookController: false })],
+    }).compile();
+    const resolved = ref.get<ResolvedPartnerOptions>(PARTNER_RESOLVED_OPTIONS);
+    expect(resolved).toMatchObject({
+      apiBaseUrl: `${sandbox.baseUrl}/sandbox`,
+      apiVersion: '2026-04-14',
+      maxRetries: 2,
+    });
+    expect(ref.get(PARTNER_LOGGER)).toBe(silent);
+    expect(ref.get(PARTNER_INBOX_STORE)).toBeDefined();
+    const client = ref.get(PartnerPaymentsClient);
+    expect(ref.get(PartnerUsersService)).toBe(client.users);
+    expect(ref.get(PartnerPayoutsService)).toBe(client.payouts);
+    expect(ref.get(TokenManager)).toBe(client.auth);
+    expect(ref.get(ApiVersionState)).toBe(client.versionState);
+    expect(ref.get(PartnerHttpClient)).toBe(client.http);
+    const user = await ref.get(PartnerUsersService).create({
+      type: 'individual',
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      email: 'ada@example.com',
+      source_of_funds: 'salary',
+    });
+    await expect(client.users.get(user.userId)).resolves.toMatchObject({ userId: user.userId });
+    await ref.close();
+  });
+
+  it("sends through the module's own HttpService axios instance", async () => {
+    const ref = await Test.createTestingModule({
+      imports: [PartnerPaymentsModule.forRoot({ ...options, webhookController: false })],
+    }).compile();
+    const seen: string[] = [];
+    ref.get(HttpService).axiosRef.interceptors.request.use((config) => {
+      seen.push(String(config.url));
+      return config;
+    });
+    await ref.get(PartnerPaymentsClient).users.list({ limit: 1 });
+    expect(seen).toEqual([`${sandbox.baseUrl}/sandbox/auth`, `${sandbox.baseUrl}/sandbox/v1/users?limit=1`]);
+    await ref.close();
+  });
+
+  it('forRootAsync with useFactory + inject', async () => {
+    @Module({ providers: [{ provide: 'CFG', useValue: { url: sandbox.baseUrl } }], exports: ['CFG'] })
+    class ConfigModule {}
+    const ref = await Test.createTestingModule({
+      imports: [
+        PartnerPaymentsModule.forRootAsync({
+          imports: [ConfigModule],
+          inject: ['CFG'],
+          useFactory: (cfg: { url: string }) => ({ ...options, baseUrl: cfg.url, maxRetries: 0 }),
+          webhookController: false,
+        }),
+      ],
+    }).compile();
+    expect(ref.get<ResolvedPartnerOptions>(PARTNER_RESOLVED_OPTIONS).maxRetries).toBe(0);
+    await expect(ref.get(PartnerPaymentsClient).clientConfig.get()).resolves.toMatchObject({
+      client: { client_uuid: sandbox.credentials.clientUuid },
+    });
+    await ref.close();
+  });
+
+  it('forRootAsync with useClass', async () => {
+    @Injectable()
+    class OptionsFactory {
+      createPartnerPaymentsOptions(): PartnerPaymentsModuleOptions {
+        return { ...options, timeoutMs: 1234 };
+      }
+    }
+    const ref = await Test.createTestingModule({
+      imports: [PartnerPaymentsModule.forRootAsync({ useClass: OptionsFactory, webhookController: false })],
+    }).compile();
+    expect(ref.get<ResolvedPartnerOptions>(PARTNER_RESOLVED_OPTIONS).timeoutMs).toBe(1234);
+    await ref.close();
+  });
+
+  it('a missing credential fails the boot naming the field', async () => {
+    const { password: _omit, ...noPassword } = options;
+    const boot = Test.createTestingModule({
+      imports: [
+        PartnerPaymentsModule.forRoot({
+          ...(noPassword as PartnerPaymentsModuleOptions),
+          webhookController: false,
+        }),
+      ],
+    }).compile();
+    await expect(boot).rejects.toBeInstanceOf(PartnerConfigurationError);
+    await expect(
+      Test.createTestingModule({
+        imports: [PartnerPaymentsModule.forRoot({ ...options, maxRetries: -1, webhookController: false })],
+      }).compile(),
+    ).rejects.toThrow(/"maxRetries"/);
+  });
+
+  it('isGlobal makes the services injectable from another module', async () => {
+    @Injectable()
+    class PayoutFeature {
+      constructor(readonly payouts: PartnerPayoutsService) {}
+    }
+    @Module({ providers: [PayoutFeature], exports: [PayoutFeature] })
+    class FeatureModule {}
+    const ref = await Test.createTestingModule({
+      imports: [
+        PartnerPaymentsModule.forRoot({ ...options, isGlobal: true, webhookController: false }),
+        FeatureModule,
+      ],
+    }).compile();
+    expect(ref.get(PayoutFeature).payouts).toBe(ref.get(PartnerPayoutsService));
+    await ref.close();
+  });
+
+  it('registers the webhook controller at /webhooks/partner by default, and not with webhookController: false', async () => {
+    const status = async (
+      extras: { webhookController?: false | { path?: string } },
+      path: string,
+    ): Promise<number> => {
+      @Module({
+        imports: [PartnerPaymentsModule.forRoot({ ...options, webhooks: { secrets: ['s'] }, ...extras })],
+      })
+      class AppModule {}
+      const app: INestApplication = await NestFactory.create(AppModule, { logger: false, rawBody: true });
+      await app.listen(0, '127.0.0.1');
+      try {
+        const res = await fetch(`${await app.getUrl()}${path}`, {
+          method: 'POST',
+          body: '{}',
+          headers: { 'content-type': 'application/json' },
+        });
+        return res.status;
+      } finally {
+        await app.close();
+      }
+    };
+    // unsigned delivery: 401 from the controller (it exists), 404 where it was not registered
+    expect(await status({}, '/webhooks/partner')).toBe(401);
+    expect(await status({ webhookController: { path: '/hooks/p' } }, '/hooks/p')).toBe(401);
+    expect(await status({ webhookController: false }, '/webhooks/partner')).toBe(404);
+  });
+});
