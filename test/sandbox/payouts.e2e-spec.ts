@@ -158,6 +158,14 @@ describe('sandbox: payouts (spec 3.4, 6.4; provider-facts Payouts)', () => {
     await expect(world.sandbox.control.advancePayout(failed, 'COMPLETED')).rejects.toThrow('final');
   });
 
+  it('optional uetr / imad / omad are absent by default and can be added to one step (6.4.4)', async () => {
+    const { body } = await create();
+    await world.sandbox.control.advancePayout(body.id, ['PENDING', 'PROCESSING', { status: 'COMPLETED', eventExtras: { uetr: 'u-1', imad: 'i-1', omad: 'o-1' } }]);
+    await world.sandbox.control.flushWebhooks();
+    expect(flat('payout.completed')[0]).toMatchObject({ uetr: 'u-1', imad: 'i-1', omad: 'o-1' });
+    expect(flat('payout.processing')[0]).not.toHaveProperty('uetr');
+  });
+
   it('crypto rail: terminal success arrives only as payout.status_changed COMPLETED (6.4.7, depending on rail)', async () => {
     const wallet = await world.api.call('POST', '/v1/recipients', {
       body: { user_id: ids.userId, type: 'individual', first_name: 'W', last_name: 'Allet', account: { account_type: 'WALLET', token: 'USDC', address: '0xfeed', network: 'ethereum' } },

@@ -52,6 +52,20 @@ describe('sandbox: virtual accounts and deposits (provider-facts)', () => {
     expect(read.body).toMatchObject({ deposit_id: ach.depositId, status: 'COMPLETED', amount: '10.00' });
     expect((await world.api.call('GET', `/v1/virtual-accounts/${vaId}/deposits/${crypto.randomUUID()}`)).status).toBe(404);
   });
+
+  it('holds and placeholders change on the resource only, with no event (spec 6.3, 6.4.8)', async () => {
+    const { vaId } = await fundedSetup(world.api);
+    const { depositId } = await world.sandbox.control.simulateDeposit(vaId, { status: 'KYT_PENDING' });
+    await world.sandbox.control.flushWebhooks();
+    const before = world.receiver.received.length;
+    await world.sandbox.control.setDepositStatus(depositId, 'COMPLETED');
+    await world.sandbox.control.updateVirtualAccount(vaId, { status: 'rfi', account_number: 'PENDING-ACT-ACCOUNT' });
+    await world.sandbox.control.flushWebhooks();
+    expect(world.receiver.received).toHaveLength(before);
+    expect((await world.api.call('GET', `/v1/virtual-accounts/${vaId}/deposits/${depositId}`)).body.status).toBe('COMPLETED');
+    expect((await world.api.call('GET', `/v1/virtual-accounts/${vaId}`)).body).toMatchObject({ status: 'rfi', account_number: 'PENDING-ACT-ACCOUNT' });
+    await expect(world.sandbox.control.setDepositStatus(depositId, 'LOST' as never)).rejects.toThrow('unknown deposit status');
+  });
 });
 
 describe('sandbox: client configuration GET /v1/clients/{uuid} (spec 2.4, 4.5)', () => {

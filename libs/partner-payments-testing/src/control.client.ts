@@ -15,8 +15,9 @@ import type {
   SandboxCounters,
   SeedRfiInput,
   SeededRfi,
+  VirtualAccountPatch,
 } from './control.types';
-import type { ClientVault, ClientWallet, RfiItemRecord, RfiStatus, UserStatus, VerificationOutcome } from './state.types';
+import type { ClientVault, ClientWallet, DepositStatus, RfiItemRecord, RfiStatus, UserStatus, VerificationOutcome } from './state.types';
 
 /**
  * The control API of a sandbox running as a separate process (`npm run sandbox`), over HTTP.
@@ -60,6 +61,9 @@ export class SandboxControlClient implements SandboxControl {
     this.call<{ depositId: string }>('simulateDeposit', virtualAccountId, input);
   addLiquidationAddress = (virtualAccountId: string, input?: Record<string, unknown>) =>
     this.call<{ id: string }>('addLiquidationAddress', virtualAccountId, input);
+  updateVirtualAccount = (virtualAccountId: string, patch: VirtualAccountPatch) =>
+    this.call<void>('updateVirtualAccount', virtualAccountId, patch);
+  setDepositStatus = (depositId: string, status: DepositStatus) => this.call<void>('setDepositStatus', depositId, status);
   seedRfi = (input: SeedRfiInput) => this.call<SeededRfi>('seedRfi', input);
   returnRfiItem = (rfiId: string, itemId: string, reviewNote: string) =>
     this.call<RfiItemRecord>('returnRfiItem', rfiId, itemId, reviewNote);

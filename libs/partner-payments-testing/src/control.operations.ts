@@ -13,6 +13,8 @@ export const CONTROL_OPERATIONS = [
   'completeLiveness',
   'simulateDeposit',
   'addLiquidationAddress',
+  'updateVirtualAccount',
+  'setDepositStatus',
   'seedRfi',
   'returnRfiItem',
   'setRfiStatus',

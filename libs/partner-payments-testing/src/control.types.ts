@@ -1,5 +1,6 @@
 import type {
   AnswerType,
+  DepositStatus,
   ClientVault,
   ClientWallet,
   Metadata,
@@ -122,6 +123,8 @@ export interface PayoutStep {
   events?: 'default' | 'granular' | 'v2' | 'both' | 'none';
   errorCode?: string;
   reviewReason?: string;
+  /** Extra fields merged into this step's granular event, e.g. { uetr, imad, omad } (spec 6.4.4: absent by default). */
+  eventExtras?: Record<string, unknown>;
 }
 
 export interface PayoutView {
@@ -140,6 +143,12 @@ export interface DepositInput {
   status?: 'PENDING' | 'COMPLETED' | 'FAILED' | 'REFUNDED' | 'KYT_PENDING' | 'KYT_REJECTED';
   senderName?: string;
   source?: Record<string, unknown>;
+}
+
+export interface VirtualAccountPatch {
+  status?: 'rfi' | 'approved' | 'declined' | 'deactivated';
+  /** e.g. 'PENDING-ACT-ACCOUNT' (the placeholder before funds are usable) or null. */
+  account_number?: string | null;
 }
 
 export interface CreateClientInput {
@@ -185,6 +194,10 @@ export interface SandboxControl {
   completeLiveness(userId: string, input?: { personReferenceId?: string | null; result?: string }): Promise<void>;
   simulateDeposit(virtualAccountId: string, input?: DepositInput): Promise<{ depositId: string }>;
   addLiquidationAddress(virtualAccountId: string, input?: Record<string, unknown>): Promise<{ id: string }>;
+  /** Virtual account status / account_number on the resource only (no event). */
+  updateVirtualAccount(virtualAccountId: string, patch: VirtualAccountPatch): Promise<void>;
+  /** Deposit status on the resource only (no event, spec 6.4.8). */
+  setDepositStatus(depositId: string, status: DepositStatus): Promise<void>;
   seedRfi(input: SeedRfiInput): Promise<SeededRfi>;
   returnRfiItem(rfiId: string, itemId: string, reviewNote: string): Promise<RfiItemRecord>;
   setRfiStatus(rfiId: string, status: RfiStatus): Promise<void>;

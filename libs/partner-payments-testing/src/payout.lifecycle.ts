@@ -100,7 +100,7 @@ export function applyPayoutStep(ctx: SandboxContext, p: PayoutRecord, step: Payo
   const wantV2 = mode === 'v2' || mode === 'both' || mode === 'default';
   if (wantGranular) {
     const event = granularEvent(ctx, p, step.status);
-    if (event) ctx.webhooks.emit(p.clientUuid, event);
+    if (event) ctx.webhooks.emit(p.clientUuid, { ...event, data: { ...event.data, ...(step.eventExtras ?? {}) } });
   }
   if (wantV2) {
     const { _recipient, created_at: _created, ...data } = baseData(ctx, p);

@@ -14,14 +14,15 @@ import type {
   SandboxCounters,
   SeedRfiInput,
   SeededRfi,
+  VirtualAccountPatch,
 } from './control.types';
 import { buildFlatEvent, type JsonObject } from './event.builders';
 import { newId, nowIso, randomHex } from './ids.util';
 import { applyPayoutStep, normaliseSteps, toPayoutView } from './payout.lifecycle';
 import { refreshRfiStatus, rfiItemView, seedRfi } from './rfi.seed';
 import type { SandboxContext } from './sandbox.context';
-import { addLiquidationAddress, completeLiveness, simulateDeposit } from './scenario.actions';
-import type { AnswerType, ClientVault, ClientWallet, RfiItemRecord, RfiStatus, UserStatus, VerificationOutcome } from './state.types';
+import { addLiquidationAddress, completeLiveness, setDepositStatus, simulateDeposit, updateVirtualAccount } from './scenario.actions';
+import type { AnswerType, ClientVault, DepositStatus, ClientWallet, RfiItemRecord, RfiStatus, UserStatus, VerificationOutcome } from './state.types';
 import { applyVerificationOutcome } from './users.verification';
 
 const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
@@ -94,6 +95,14 @@ export class InProcessControl implements SandboxControl {
 
   async simulateDeposit(virtualAccountId: string, input?: DepositInput): Promise<{ depositId: string }> {
     return { depositId: simulateDeposit(this.ctx, virtualAccountId, input).deposit_id };
+  }
+
+  async updateVirtualAccount(virtualAccountId: string, patch: VirtualAccountPatch): Promise<void> {
+    updateVirtualAccount(this.ctx, virtualAccountId, patch);
+  }
+
+  async setDepositStatus(depositId: string, status: DepositStatus): Promise<void> {
+    setDepositStatus(this.ctx, depositId, status);
   }
 
   async addLiquidationAddress(virtualAccountId: string, input?: Record<string, unknown>): Promise<{ id: string }> {
@@ -207,19 +216,7 @@ export class InProcessControl implements SandboxControl {
   }
 
   async waitForDeliveries(input: { count?: number; event?: string; timeoutMs?: number } = {}): Promise<DeliveryRecord[]> {
-    const count = input.count ?? 1;
-    const deadline = Date.now() + (input.timeoutMs ?? 5000);
-    const done = () =>
-      this.ctx.webhooks.deliveries.filter(
-        (d) => d.outcome !== 'queued' && d.outcome !== 'held' && (!input.event || d.event === input.event),
-      );
-    while (done().length < count) {
-      if (Date.now() > deadline) {
-        throw new Error(`timed out waiting for ${count} deliveries${input.event ? ` of ${input.event}` : ''} (got ${done().length})`);
-      }
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    return clone(done());
+    return clone(await this.ctx.webhooks.waitFor(input.count ?? 1, input.event, input.timeoutMs ?? 5000));
   }
 
   async flushWebhooks(): Promise<void> {

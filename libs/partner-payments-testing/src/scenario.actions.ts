@@ -1,8 +1,8 @@
-import type { DepositInput } from './control.types';
+import type { DepositInput, VirtualAccountPatch } from './control.types';
 import { buildDepositFundsReceived, buildDepositSource, buildUserLivenessCompleted } from './event.builders';
 import { newId, nowIso, randomHex } from './ids.util';
 import type { SandboxContext } from './sandbox.context';
-import type { DepositRecord, LiquidationAddressRecord } from './state.types';
+import type { DepositRecord, DepositStatus, LiquidationAddressRecord } from './state.types';
 
 /** A deposit into a virtual account and its event (spec 6.3, 6.4.3: source fields by rail). */
 export function simulateDeposit(ctx: SandboxContext, virtualAccountId: string, input: DepositInput = {}): DepositRecord {
@@ -92,4 +92,27 @@ export function completeLiveness(
     user.clientUuid,
     buildUserLivenessCompleted({ user_id: user.user_id, person_reference_id: reference, result: input.result ?? 'passed' }),
   );
+}
+
+/**
+ * Changes a virtual account on the resource only (spec 6.3: virtual_account.failed and
+ * .deactivated are not emitted). provider-facts: funds are usable only once account_number is
+ * non-null and not the placeholder PENDING-ACT-ACCOUNT.
+ */
+export function updateVirtualAccount(ctx: SandboxContext, virtualAccountId: string, patch: VirtualAccountPatch): void {
+  const va = ctx.store.virtualAccounts.get(virtualAccountId.toLowerCase());
+  if (!va) throw new Error(`unknown virtual account ${virtualAccountId}`);
+  if (patch.status !== undefined) va.status = patch.status;
+  if (patch.account_number !== undefined) va.account_number = patch.account_number as string;
+  va.updated_at = nowIso();
+}
+
+/** A deposit's status changes on the resource only: a hold's outcome may not arrive as an event (spec 6.4.8). */
+export function setDepositStatus(ctx: SandboxContext, depositId: string, status: DepositStatus): void {
+  const deposit = ctx.store.deposits.get(depositId.toLowerCase());
+  if (!deposit) throw new Error(`unknown deposit ${depositId}`);
+  const allowed: DepositStatus[] = ['PENDING', 'COMPLETED', 'FAILED', 'REFUNDED', 'KYT_PENDING', 'KYT_REJECTED'];
+  if (!allowed.includes(status)) throw new Error(`unknown deposit status ${String(status)}`);
+  deposit.status = status;
+  deposit.updated_at = nowIso();
 }

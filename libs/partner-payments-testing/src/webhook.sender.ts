@@ -67,6 +67,17 @@ export class WebhookSender {
     this.previousSecretUses.set(clientUuid, count);
   }
 
+  /** Resolves with the finished deliveries (of `event`) once there are at least `count`. */
+  async waitFor(count: number, event: string | undefined, timeoutMs: number): Promise<DeliveryRecord[]> {
+    const deadline = Date.now() + timeoutMs;
+    const done = () => this.deliveries.filter((d) => d.outcome !== 'queued' && d.outcome !== 'held' && (!event || d.event === event));
+    while (done().length < count) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${count} deliveries${event ? ` of ${event}` : ''} (got ${done().length})`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    return done();
+  }
+
   /** Resolves once nothing is queued or in flight. */
   async idle(): Promise<void> {
     while (this.running) await this.running;
