@@ -8,6 +8,9 @@ import { startTestApp, startTestSandbox } from '../setup/app.helper';
 import { databaseUrlFor } from '../setup/test-database.helper';
 import { createFundedAccount, type FundedAccount } from '../setup/partner-fixtures.helper';
 
+// Boots real servers and databases; jest.config.js's per-project testTimeout is not applied by Jest.
+jest.setTimeout(30_000);
+
 describe('reference app endpoints (SQLite file)', () => {
   let sandbox: PartnerSandbox;
   let running: RunningApp;

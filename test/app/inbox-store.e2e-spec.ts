@@ -3,6 +3,9 @@ import { PayoutEntity, WebhookInboxEntity } from '../../apps/reference-app/src/d
 import { TypeOrmInboxStore } from '../../apps/reference-app/src/webhooks/typeorm-inbox.store';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../setup/test-database.helper';
 
+// Boots real servers and databases; jest.config.js's per-project testTimeout is not applied by Jest.
+jest.setTimeout(30_000);
+
 const t0 = new Date('2026-11-22T07:00:00.000Z');
 const event = (eventId: string, receivedAt = t0): InboxEventInput => ({
   eventId,

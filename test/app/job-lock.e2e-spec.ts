@@ -2,6 +2,9 @@ import { JobLockEntity } from '../../apps/reference-app/src/database/entities';
 import { JobLockService } from '../../apps/reference-app/src/scheduling/job-lock.service';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../setup/test-database.helper';
 
+// Boots real servers and databases; jest.config.js's per-project testTimeout is not applied by Jest.
+jest.setTimeout(30_000);
+
 function deferred(): { promise: Promise<void>; resolve: () => void } {
   let resolve!: () => void;
   const promise = new Promise<void>((r) => (resolve = r));

@@ -2,6 +2,9 @@ import { PayoutEntity } from '../../apps/reference-app/src/database/entities';
 import { PayoutProjection } from '../../apps/reference-app/src/payouts/payout.projection';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../setup/test-database.helper';
 
+// Boots real servers and databases; jest.config.js's per-project testTimeout is not applied by Jest.
+jest.setTimeout(30_000);
+
 describe.each(DATABASE_KINDS)('PayoutProjection on %s', (kind) => {
   let db: TestDatabase;
   let projection: PayoutProjection;

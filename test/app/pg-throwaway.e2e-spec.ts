@@ -1,6 +1,9 @@
 import { newPgClient } from '../../scripts/pg-client';
 import { freshPostgresUrl } from '../setup/postgres.helper';
 
+// Boots real servers and databases; jest.config.js's per-project testTimeout is not applied by Jest.
+jest.setTimeout(30_000);
+
 describe('throwaway PostgreSQL (globalSetup)', () => {
   it('serves a PostgreSQL 15 database on 127.0.0.1 that accepts writes', async () => {
     const url = await freshPostgresUrl('smoke');

@@ -12,6 +12,9 @@ import { eventually, startTestApp, startTestSandbox } from '../setup/app.helper'
 import { createFundedAccount, type FundedAccount } from '../setup/partner-fixtures.helper';
 import { DATABASE_KINDS, databaseUrlFor } from '../setup/test-database.helper';
 
+// Boots real servers and databases; jest.config.js's per-project testTimeout is not applied by Jest.
+jest.setTimeout(30_000);
+
 describe.each(DATABASE_KINDS)('webhooks -> projections on %s', (kind) => {
   let sandbox: PartnerSandbox;
   let running: RunningApp;

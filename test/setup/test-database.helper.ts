@@ -50,3 +50,9 @@ export async function openTestDatabase(kind: DatabaseKind, prefix: string): Prom
     },
   };
 }
+
+/** Opens (and migrates) an existing database by URL, e.g. to act on it while the app is down. */
+export async function openTestDatabaseAt(url: string): Promise<{ dataSource: DataSource; uow: UnitOfWork }> {
+  const dataSource = await openDataSource(parseDatabaseUrl(url));
+  return { dataSource, uow: new UnitOfWork(dataSource) };
+}

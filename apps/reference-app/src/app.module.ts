@@ -31,8 +31,10 @@ export interface AppModuleOptions {
 @Module({})
 export class AppModule {
   /** Validates the configuration now: a bad variable fails here, before anything starts, naming it. */
-  static forRoot(options: AppModuleOptions = {}): DynamicModule {
-    const configModule = ConfigModule.forRoot({
+  static async forRoot(options: AppModuleOptions = {}): Promise<DynamicModule> {
+    // ConfigModule.forRoot loads the .env file into process.env and runs `validate` before its
+    // first await; awaiting it turns a bad variable into this call's rejection.
+    const configModule = await ConfigModule.forRoot({
       isGlobal: true,
       ignoreEnvFile: options.envFile === false,
       envFilePath: ['.env', 'apps/reference-app/.env'],

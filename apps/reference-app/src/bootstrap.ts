@@ -32,7 +32,8 @@ export interface RunningApp {
 
 /** Boots the app on a real socket: main.ts and the e2e suites share this path. */
 export async function startApp(options: StartAppOptions = {}): Promise<RunningApp> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot({ env: options.env, envFile: options.envFile }), {
+  const appModule = await AppModule.forRoot({ env: options.env, envFile: options.envFile });
+  const app = await NestFactory.create<NestExpressApplication>(appModule, {
     // spec 6.1.3: the signature is verified against the raw bytes as received.
     rawBody: true,
     logger: options.logger,

@@ -1,0 +1,59 @@
+/**
+ * `npm start` with nothing configured: the embedded sandbox, SQLite, the scripted demo (issue:
+ * the demo). Booted through the same startApp as main.ts, on real sockets.
+ */
+import request from 'supertest';
+import { startApp, type RunningApp } from '../../apps/reference-app/src/bootstrap';
+import { ConfigValidationError } from '../../apps/reference-app/src/config/app.config';
+import { NEVER } from '../setup/app.helper';
+import { databaseUrlFor } from '../setup/test-database.helper';
+
+// Boots real servers and databases; jest.config.js's per-project testTimeout is not applied by Jest.
+jest.setTimeout(30_000);
+
+describe('the demo (embedded sandbox, SQLite)', () => {
+  let running: RunningApp;
+  let cleanup: () => void;
+
+  beforeAll(async () => {
+    const db = await databaseUrlFor('sqlite', 'demo');
+    cleanup = db.cleanup;
+    // Only what a test must pin down: a free port, a temp database, no cron ticks during the test.
+    const env: Record<string, string | undefined> = { PORT: '0', DATABASE_URL: db.url, RECONCILE_CRON: NEVER, INBOX_REDELIVERY_CRON: NEVER, PARTNER_BASE_URL: undefined };
+    running = await startApp({ env, envFile: false, host: '127.0.0.1', logger: false });
+  });
+  afterAll(async () => {
+    await running?.close();
+    cleanup?.();
+  });
+
+  it('starts the embedded sandbox and registers its own webhook URL on it', async () => {
+    expect(running.connection.sandbox).not.toBeNull();
+    expect(running.config.partner.baseUrl).toBeNull();
+    expect(running.config.demo).toBe(true);
+  });
+
+  it('runs the scripted flow: webhooks bring a V2 hold, reconciliation resolves it from the resource', async () => {
+    expect(running.demo).not.toBeNull();
+    const result = await running.demo!;
+    expect(result.heldStatus).toBe('KYT_PENDING');
+    expect(result.finalStatus).toBe('COMPLETED');
+    const payout = await request(running.app.getHttpServer()).get(`/payouts/${result.payoutId}`).expect(200);
+    expect(payout.body).toMatchObject({ status: 'COMPLETED', previous_status: 'KYT_PENDING', last_source: 'reconciliation', amount: '125.00' });
+    const deliveries = await running.connection.sandbox!.control.deliveries();
+    expect(deliveries.some((d) => d.event === 'payout.status_changed' && d.status === 200 && d.url === `${running.url}/webhooks/partner`)).toBe(true);
+    const health = await request(running.app.getHttpServer()).get('/health').expect(200);
+    expect(health.body).toMatchObject({ status: 'ok', apiVersion: { pinned: '2026-04-14' } });
+  });
+});
+
+describe('configuration validated at boot', () => {
+  it('refuses to start on a bad variable, naming it, before anything listens', async () => {
+    await expect(startApp({ env: { PORT: 'eighty', RECONCILE_BATCH_SIZE: '0' }, envFile: false, logger: false })).rejects.toThrow(ConfigValidationError);
+    await expect(startApp({ env: { PORT: 'eighty' }, envFile: false, logger: false })).rejects.toThrow(/PORT/);
+  });
+
+  it('requires the credentials when PARTNER_BASE_URL points at a real partner', async () => {
+    await expect(startApp({ env: { PARTNER_BASE_URL: 'https://partner.example' }, envFile: false, logger: false })).rejects.toThrow(/PARTNER_API_KEY.*PARTNER_CLIENT_ID|PARTNER_CLIENT_ID.*PARTNER_API_KEY/);
+  });
+});

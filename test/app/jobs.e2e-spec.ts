@@ -1,0 +1,168 @@
+/**
+ * The scheduled jobs through their endpoints, and restart behaviour, on a SQLite file and on
+ * PostgreSQL: reconciliation of a hold that resolves only on the resource (spec 6.4.8), version
+ * pinning once (spec 9.3), failed-inbox redelivery with a dead limit, and a crash between the
+ * inbox insert and processing.
+ */
+import { randomUUID } from 'node:crypto';
+import { EventEmitter2 } from '@nestjs/event-emitter';
+import { PartnerDerivedEvent, type PartnerPayoutStatusEvent } from '@partner-payments/nestjs';
+import type { PartnerSandbox } from '@partner-payments/testing';
+import request from 'supertest';
+import type { RunningApp } from '../../apps/reference-app/src/bootstrap';
+import { PayoutEntity, WebhookInboxEntity } from '../../apps/reference-app/src/database/entities';
+import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work';
+import { TypeOrmInboxStore } from '../../apps/reference-app/src/webhooks/typeorm-inbox.store';
+import { eventually, startTestApp, startTestSandbox } from '../setup/app.helper';
+import { createFundedAccount, type FundedAccount } from '../setup/partner-fixtures.helper';
+import { DATABASE_KINDS, databaseUrlFor, openTestDatabaseAt } from '../setup/test-database.helper';
+
+// Boots real servers and databases; jest.config.js's per-project testTimeout is not applied by Jest.
+jest.setTimeout(30_000);
+
+describe.each(DATABASE_KINDS)('jobs and restarts on %s', (kind) => {
+  let sandbox: PartnerSandbox;
+  let running: RunningApp;
+  let dbUrl: string;
+  let cleanup: () => void;
+  let account: FundedAccount;
+
+  beforeAll(async () => {
+    sandbox = await startTestSandbox();
+    const db = await databaseUrlFor(kind, 'jobs');
+    dbUrl = db.url;
+    cleanup = db.cleanup;
+    running = await startTestApp(dbUrl, { INBOX_MAX_ATTEMPTS: '2' }, sandbox);
+    account = await createFundedAccount(running, `jobs-${kind}`);
+  });
+  afterAll(async () => {
+    await running?.close();
+    await sandbox?.close();
+    cleanup?.();
+  });
+
+  const http = () => request(running.app.getHttpServer());
+  const uow = () => running.app.get(UnitOfWork);
+  const payout = (payoutId: string) => uow().run((m) => m.findOneOrFail(PayoutEntity, { where: { payoutId } }));
+  const upgradeCalls = async () => (await sandbox.control.counters()).requests['POST /v1/versioning/upgrade'] ?? 0;
+  const createPayout = async () =>
+    (await http().post('/payouts').set('Idempotency-Key', randomUUID()).send({ virtual_account_id: account.virtualAccountId, recipient_id: account.recipientId, amount: '42.00', currency: 'USD' }).expect(201)).body.payout_id as string;
+
+  it('reconciliation applies a hold outcome that exists only on the resource, through the unified status event', async () => {
+    const payoutId = await createPayout();
+    await sandbox.control.advancePayout(payoutId, ['PENDING', { status: 'KYT_PENDING' }]);
+    await eventually(async () => ((await payout(payoutId)).status === 'KYT_PENDING' ? true : undefined), 5000, 'KYT_PENDING');
+    await sandbox.control.advancePayout(payoutId, { status: 'COMPLETED', events: 'none' });
+    await sandbox.control.flushWebhooks();
+    expect((await payout(payoutId)).status).toBe('KYT_PENDING'); // no event came
+
+    const seen: PartnerPayoutStatusEvent[] = [];
+    const listener = (e: PartnerPayoutStatusEvent) => void seen.push(e);
+    running.app.get(EventEmitter2).on(PartnerDerivedEvent.PayoutStatus, listener);
+    try {
+      const first = await http().post('/reconciliation/run').expect(200);
+      expect(first.body).toMatchObject({ ran: true, failed: 0 });
+      expect(first.body.changed).toBeGreaterThanOrEqual(1);
+      expect(await payout(payoutId)).toMatchObject({ status: 'COMPLETED', previousStatus: 'KYT_PENDING', lastSource: 'reconciliation' });
+      expect(seen.filter((e) => e.payoutId === payoutId)).toEqual([expect.objectContaining({ status: 'COMPLETED', source: 'reconciliation', previousStatus: 'KYT_PENDING' })]);
+      const second = await http().post('/reconciliation/run').expect(200);
+      expect(second.body.changed).toBe(0);
+    } finally {
+      running.app.get(EventEmitter2).off(PartnerDerivedEvent.PayoutStatus, listener);
+    }
+  });
+
+  it('reconciliation counts a payout it cannot read, backs it off, and still checks the others', async () => {
+    const ghost = `ghost-${randomUUID()}`;
+    const now = new Date();
+    await uow().run((m) => m.insert(PayoutEntity, { payoutId: ghost, status: 'PROCESSING', lastSource: 'webhook', createdAt: now, updatedAt: now, version: 1, checkFailures: 0 }));
+    const real = await createPayout();
+    await sandbox.control.advancePayout(real, { status: 'PROCESSING', events: 'none' });
+    const res = await http().post('/reconciliation/run').expect(200);
+    expect(res.body.failed).toBe(1);
+    expect((await payout(real)).status).toBe('PROCESSING');
+    const g = await payout(ghost);
+    expect(g.checkFailures).toBe(1);
+    expect(g.nextCheckAt!.getTime()).toBeGreaterThan(Date.now());
+    // Backed off: the next pass does not ask for it again.
+    const requestsBefore = (await sandbox.control.counters()).requests['GET /v1/payouts/:id'] ?? 0;
+    const again = await http().post('/reconciliation/run').expect(200);
+    expect(again.body.failed).toBe(0);
+    const requestsAfter = (await sandbox.control.counters()).requests['GET /v1/payouts/:id'] ?? 0;
+    expect(requestsAfter - requestsBefore).toBe(again.body.checked);
+  });
+
+  it('pins the version once: at start, not again on demand or after a restart', async () => {
+    expect(await upgradeCalls()).toBe(1);
+    const pin = await http().post('/versioning/pin').expect(200);
+    expect(pin.body).toMatchObject({ configured: '2026-04-14', pinned: '2026-04-14', action: 'already-pinned' });
+    await running.close();
+    running = await startTestApp(dbUrl, { INBOX_MAX_ATTEMPTS: '2' }, sandbox);
+    expect(await upgradeCalls()).toBe(1);
+    expect((await http().get('/health').expect(200)).body.apiVersion).toEqual({ configured: '2026-04-14', pinned: '2026-04-14' });
+  });
+
+  it('logs a refused pin once and does not retry it', async () => {
+    const other = await databaseUrlFor(kind, 'jobs-refused');
+    const refusing = await startTestApp(other.url, { PARTNER_API_VERSION: '2025-01-01' }, sandbox);
+    try {
+      const calls = await upgradeCalls();
+      const pin = await request(refusing.app.getHttpServer()).post('/versioning/pin').expect(200);
+      expect(pin.body).toMatchObject({ configured: '2025-01-01', lastOutcome: 'refused', refusedTarget: '2025-01-01', action: 'skipped-refused' });
+      expect(await upgradeCalls()).toBe(calls);
+    } finally {
+      await refusing.close();
+      other.cleanup();
+      await sandbox.control.setWebhookUrl(`${running.url}/webhooks/partner`); // deliveries back to the main app
+    }
+  });
+
+  it('redelivers a failed inbox entry after its backoff, and leaves one that keeps failing dead', async () => {
+    const emitter = running.app.get(EventEmitter2);
+    let failuresLeft = 3;
+    const flaky = async () => {
+      if (failuresLeft-- > 0) throw new Error('handler hiccup');
+    };
+    emitter.on('virtual_account.deposit_funds_received', flaky);
+    try {
+      const store = running.app.get(TypeOrmInboxStore);
+      const entryOf = async (depositId: string) => (await uow().run((m) => m.find(WebhookInboxEntity))).find((e) => e.rawBody.includes(depositId));
+      const { depositId } = await sandbox.control.simulateDeposit(account.virtualAccountId, { amount: '5.00' });
+      const entry = await eventually(async () => ((await entryOf(depositId))?.state === 'failed' ? entryOf(depositId) : undefined), 5000, 'failed entry');
+      expect(entry).toMatchObject({ attempts: 1, lastError: 'handler hiccup' });
+      // Not due yet: a run now leaves it alone.
+      expect((await http().post('/inbox/redeliver').expect(200)).body).toMatchObject({ processed: 0, failed: 0 });
+      // Time passes (the backoff is 30 s): make it due, run the job: fails again -> dead at the limit of 2.
+      await uow().run((m) => m.update(WebhookInboxEntity, { eventId: entry!.eventId }, { nextAttemptAt: new Date(Date.now() - 1000) }));
+      expect((await http().post('/inbox/redeliver').expect(200)).body).toMatchObject({ failed: 1, dead: 1 });
+      expect(await store.get(entry!.eventId)).toMatchObject({ state: 'dead', attempts: 2 });
+      expect((await http().get('/inbox').expect(200)).body.dead).toBe(1);
+
+      // A second event whose handler recovers: processed on redelivery.
+      const second = await sandbox.control.simulateDeposit(account.virtualAccountId, { amount: '6.00' });
+      const failed = await eventually(async () => ((await entryOf(second.depositId))?.state === 'failed' ? entryOf(second.depositId) : undefined), 5000, 'second failed');
+      await uow().run((m) => m.update(WebhookInboxEntity, { eventId: failed!.eventId }, { nextAttemptAt: new Date(Date.now() - 1000) }));
+      expect((await http().post('/inbox/redeliver').expect(200)).body).toMatchObject({ processed: 1 });
+      expect(await store.get(failed!.eventId)).toMatchObject({ state: 'processed', attempts: 2 });
+    } finally {
+      emitter.off('virtual_account.deposit_funds_received', flaky);
+    }
+  });
+
+  it('processes after a restart an event that was stored but never processed (crash in between)', async () => {
+    const payoutId = await createPayout();
+    await eventually(async () => ((await payout(payoutId)).status === 'CREATED' ? true : undefined), 5000, 'payout row');
+    await sandbox.control.flushWebhooks();
+    await running.close();
+    // What the webhook pipeline does before its 2xx: record the exact body. Then the process dies.
+    const eventId = randomUUID();
+    const body = JSON.stringify({ event: 'payout.processing', data: { event_id: eventId, payout_id: payoutId, status: 'processing' } });
+    const db = await openTestDatabaseAt(dbUrl);
+    await new TypeOrmInboxStore(db.uow).record({ eventId, name: 'payout.processing', envelope: 'flat', rawBody: body, receivedAt: new Date() });
+    await db.dataSource.destroy();
+
+    running = await startTestApp(dbUrl, { INBOX_MAX_ATTEMPTS: '2' }, sandbox);
+    expect(await running.app.get(TypeOrmInboxStore).get(eventId)).toMatchObject({ state: 'processed' });
+    expect(await payout(payoutId)).toMatchObject({ status: 'PROCESSING', lastSource: 'webhook' });
+  });
+});
