@@ -9,8 +9,18 @@ const moduleNameMapper = {
 };
 const transform = {
   '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json', isolatedModules: true }],
+  // NestJS 12 ships ESM only ("type": "module"); Jest's CommonJS runtime cannot require(esm) before
+  // Node 24.9, so those packages' .js files are transpiled to CommonJS for the tests.
+  '^.+\\.js$': '<rootDir>/test/setup/esm-to-cjs.transformer.js',
 };
-const common = { rootDir: __dirname, testEnvironment: 'node', moduleFileExtensions: ['ts', 'js', 'json'], moduleNameMapper, transform };
+const common = {
+  rootDir: __dirname,
+  testEnvironment: 'node',
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  moduleNameMapper,
+  transform,
+  transformIgnorePatterns: ['/node_modules/(?!(@nestjs)/)'],
+};
 
 module.exports = {
   projects: [
