@@ -297,7 +297,7 @@ describe('every resource call against the sandbox (real socket)', () => {
       ).rejects.toBeInstanceOf(PartnerConflictError);
     });
 
-    it('uploadDocuments streams a path, a Buffer and a stream; refuses a lying file before any I/O', async () => {
+    it('uploadDocuments streams a path, a Buffer and a stream; downloadDocument streams it back; a lying file is refused before any I/O', async () => {
       const seeded = await seed();
       const docId = seeded.itemIdsByType.document as string;
       const dir = await mkdtemp(join(tmpdir(), 'pp-upload-'));
@@ -316,6 +316,22 @@ describe('every resource call against the sandbox (real socket)', () => {
         const log = (await world.sandbox.control.requestLog()).pop();
         expect(log?.headers['x-api-version']).toBe('2026-06-01');
         expect(log?.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+
+        const download = await client().rfis.downloadDocument(
+          seeded.rfiId,
+          docId,
+          item.documents[0].document_id,
+        );
+        expect(download).toMatchObject({
+          fileName: 'proof.pdf',
+          contentType: expect.stringMatching(/^application\/pdf/),
+        });
+        const chunks: Buffer[] = [];
+        for await (const c of download.stream) chunks.push(c as Buffer);
+        expect(Buffer.concat(chunks).equals(samplePdf())).toBe(true);
+        await expect(
+          client().rfis.downloadDocument(seeded.rfiId, docId, '0b7d9a55-7c1d-4c1e-9d8a-2f1a3c4b5d6e'),
+        ).rejects.toBeInstanceOf(PartnerNotFoundError);
 
         const third = await client().rfis.uploadDocuments(
           seeded.rfiId,

@@ -42,6 +42,7 @@ export type {
   ListRfisParams,
   AnswerRfiItemsOptions,
   UploadRfiDocumentsOptions,
+  RfiDocumentDownload,
 } from './resources/rfis.service';
 export { PartnerClientConfigService } from './resources/client-config.service';
 export { PartnerVersioningService } from './resources/versioning.service';

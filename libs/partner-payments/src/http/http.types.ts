@@ -36,6 +36,8 @@ export interface PartnerRequest {
    * 401, whatever the policy says. Default true.
    */
   bodyReplayable?: boolean;
+  /** 'stream': `data` is a Readable of the body (downloads). Default 'json'. */
+  responseType?: 'json' | 'stream';
 }
 
 export interface PartnerResponseMeta {

@@ -72,7 +72,16 @@ export class PartnerHttpClient {
         contentType,
         extra: req.headers,
       });
-      const res = await this.transport.send({ method, path, queryString, headers, data, timeoutMs, attempt });
+      const res = await this.transport.send({
+        method,
+        path,
+        queryString,
+        headers,
+        data,
+        timeoutMs,
+        attempt,
+        responseType: req.responseType,
+      });
 
       if (res.kind === 'response' && res.status >= 200 && res.status < 300) {
         this.emitOutcome(method, path, attempt, res, false);

@@ -15,6 +15,8 @@ export interface TransportRequest {
   data?: unknown;
   timeoutMs: number;
   attempt: number;
+  /** 'stream': a 2xx body arrives as a Readable (downloads); error bodies are still read and parsed. */
+  responseType?: 'json' | 'stream';
 }
 
 export type TransportResult =
@@ -45,6 +47,7 @@ export interface PartnerAxiosLike {
     url: string;
     headers: Record<string, string>;
     data?: unknown;
+    responseType?: 'json' | 'stream';
     timeout: number;
     validateStatus: (status: number) => boolean;
     maxRedirects: number;
@@ -61,6 +64,24 @@ const REQUEST_ID_HEADERS = [
   'x-amzn-requestid',
   'x-trace-id',
 ];
+
+/** Reads at most 64 KiB of a stream as text (then JSON when it parses); the rest is discarded. */
+async function readSmallBody(body: unknown): Promise<unknown> {
+  if (!body || typeof (body as AsyncIterable<unknown>)[Symbol.asyncIterator] !== 'function') return body;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body as AsyncIterable<Buffer | string>) {
+    const b = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+    if (size < 65_536) chunks.push(b.subarray(0, 65_536 - size));
+    size += b.length;
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
 
 export function pickRequestId(headers: Record<string, string>): string | null {
   for (const h of REQUEST_ID_HEADERS) if (headers[h]) return headers[h];
@@ -97,6 +118,7 @@ export class PartnerTransport {
       url,
       headers: req.headers,
       data: req.data,
+      responseType: req.responseType ?? 'json',
       timeout: req.timeoutMs,
       // Statuses are the client's business; a 4xx/5xx must not throw inside axios.
       validateStatus: () => true,
@@ -118,11 +140,15 @@ export class PartnerTransport {
           headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
       }
       const requestId = pickRequestId(headers);
+      let data = res.data;
+      // An error answer to a download is small: read it so the error parser sees the body.
+      if (req.responseType === 'stream' && (res.status < 200 || res.status >= 300))
+        data = await readSmallBody(data);
       const durationMs = elapsed();
       this.logger.debug?.(
         `${req.method} ${req.path} → ${res.status} in ${durationMs} ms (attempt ${req.attempt})`,
       );
-      return { kind: 'response', status: res.status, headers, data: res.data, requestId, durationMs };
+      return { kind: 'response', status: res.status, headers, data, requestId, durationMs };
     } catch (err: unknown) {
       const durationMs = elapsed();
       // axios errors and Node errno errors (e.g. a file stream failing) both carry `code`.

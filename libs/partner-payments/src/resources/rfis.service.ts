@@ -3,6 +3,7 @@ import { encodePathSegment } from '../http/url.util';
 import type { PartnerCallOptions, PartnerOffsetPageParams, PartnerPage } from '../models/common.model';
 import type { Rfi, RfiAnswerInput, RfiItem } from '../models/rfi.model';
 import FormData from 'form-data';
+import type { Readable } from 'node:stream';
 import { PartnerLocalValidationError } from '../errors/partner.error';
 import { validateRfiAnswers } from '../validation/rfi-answer.validator';
 import { appendUploadParts, uploadPartsReplayable } from '../validation/upload-form.builder';
@@ -38,6 +39,23 @@ export interface UploadRfiDocumentsOptions extends PartnerCallOptions {
    */
   item?: RfiItem;
   fetchItem?: boolean;
+}
+
+/** A stored RFI file, as a stream (never buffered whole). */
+export interface RfiDocumentDownload {
+  stream: Readable;
+  /** From Content-Disposition: the name the file downloads as (spec 2.2). */
+  fileName: string | null;
+  contentType: string | null;
+  contentLength: number | null;
+}
+
+function fileNameFrom(disposition: string | undefined): string | null {
+  if (!disposition) return null;
+  const star = /filename\*=UTF-8''([^;]+)/i.exec(disposition);
+  if (star) return decodeURIComponent(star[1]);
+  const plain = /filename="?([^";]+)"?/i.exec(disposition);
+  return plain ? plain[1] : null;
 }
 
 function toRfi(body: unknown): Rfi {
@@ -146,5 +164,37 @@ export class PartnerRfisService {
     );
     const b = asRecord(res.data);
     return (typeof b.item === 'object' && b.item !== null ? b.item : b) as RfiItem;
+  }
+
+  /**
+   * GET /v1/rfis/{rfi_id}/items/{item_id}/documents/{document_id}: the stored file, streamed.
+   * spec 7.3: 400 malformed ids, 404 when the RFI has no such file.
+   */
+  async downloadDocument(
+    rfiId: string,
+    itemId: string,
+    documentId: string,
+    options?: PartnerCallOptions,
+  ): Promise<RfiDocumentDownload> {
+    const rfi = encodePathSegment(requireId(rfiId, 'rfiId'));
+    const item = encodePathSegment(requireId(itemId, 'itemId'));
+    const doc = encodePathSegment(requireId(documentId, 'documentId'));
+    const res = await send<Readable>(
+      this.http,
+      {
+        method: 'GET',
+        path: `/v1/rfis/${rfi}/items/${item}/documents/${doc}`,
+        area: 'rfis',
+        responseType: 'stream',
+      },
+      options,
+    );
+    const length = Number(res.meta.headers['content-length']);
+    return {
+      stream: res.data,
+      fileName: fileNameFrom(res.meta.headers['content-disposition']),
+      contentType: res.meta.headers['content-type'] ?? null,
+      contentLength: Number.isFinite(length) ? length : null,
+    };
   }
 }
