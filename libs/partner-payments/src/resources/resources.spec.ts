@@ -1,0 +1,127 @@
+import { Readable } from 'node:stream';
+import { PartnerAuthenticationError } from '../errors/partner-api.error';
+import { PartnerLocalValidationError } from '../errors/partner.error';
+import {
+  authOk,
+  createTestClient,
+  json,
+  pathOf,
+  startLocalServer,
+  type LocalServer,
+} from '../http/local-server.fixture';
+import { buildPartnerClientGraph } from '../partner-payments.factory';
+import { samplePdf } from '../validation/sample-files.fixture';
+import { iterateOffsetPages, toOffsetPage } from './resource.util';
+import { toPartnerUser } from './users.service';
+
+describe('resource helpers', () => {
+  it('toOffsetPage reads { data, pagination } and tolerant variants', () => {
+    const id = (v: unknown) => v;
+    expect(
+      toOffsetPage(
+        { data: [1, 2], pagination: { total: 5, limit: 2, offset: 0, has_more: true } },
+        ['data'],
+        id,
+      ),
+    ).toEqual({
+      data: [1, 2],
+      total: 5,
+      limit: 2,
+      offset: 0,
+      hasMore: true,
+    });
+    expect(toOffsetPage({ rfis: [1], total: 3, limit: 1, offset: 2 }, ['data', 'rfis'], id)).toMatchObject({
+      hasMore: false,
+    });
+    expect(toOffsetPage([1, 2, 3], ['data'], id)).toMatchObject({
+      data: [1, 2, 3],
+      total: null,
+      hasMore: false,
+    });
+  });
+
+  it('iterateOffsetPages walks until hasMore is false', async () => {
+    const offsets: number[] = [];
+    const items: number[] = [];
+    for await (const n of iterateOffsetPages(async (offset, limit) => {
+      offsets.push(offset);
+      const data = [0, 1, 2, 3, 4].slice(offset, offset + limit);
+      return { data, total: 5, limit, offset, hasMore: offset + data.length < 5 };
+    }, 2)) {
+      items.push(n);
+    }
+    expect(items).toEqual([0, 1, 2, 3, 4]);
+    expect(offsets).toEqual([0, 2, 4]);
+  });
+
+  it('toPartnerUser accepts user_id or id and refuses neither', () => {
+    expect(toPartnerUser({ user_id: 'u1', status: 'VERIFIED' })).toMatchObject({
+      userId: 'u1',
+      status: 'VERIFIED',
+      metadata: {},
+    });
+    expect(toPartnerUser({ id: 'u2' }).userId).toBe('u2');
+    expect(() => toPartnerUser({})).toThrow(TypeError);
+  });
+});
+
+describe('resources over a local server', () => {
+  let server: LocalServer;
+  beforeEach(async () => {
+    server = await startLocalServer();
+  });
+  afterEach(() => server.close());
+  const graph = () => buildPartnerClientGraph(createTestClient(server.baseUrl).options);
+  const apiCalls = () => server.requests.filter((r) => pathOf(r) !== '/auth');
+
+  it('clientConfig without clientUuid fails locally; with it, unwraps { success, data } and defaults authorizedBanks', async () => {
+    server.setHandler((req, res) =>
+      pathOf(req) === '/auth'
+        ? authOk(res)
+        : json(res, 200, {
+            success: true,
+            data: { client: { id: 1 }, client_wallets: null, client_vault: null },
+          }),
+    );
+    const g = graph();
+    await expect(g.client.clientConfig.get()).rejects.toBeInstanceOf(PartnerLocalValidationError);
+    expect(server.requests).toHaveLength(0);
+    const config = await g.client.clientConfig.get('c-uuid');
+    expect(config).toEqual({
+      client: { id: 1 },
+      client_wallets: null,
+      client_vault: null,
+      authorizedBanks: [],
+    });
+    expect(apiCalls()[0].url).toBe('/sandbox/v1/clients/c-uuid');
+  });
+
+  it('an upload from a Buffer is rebuilt and re-sent after a 401; a caller stream is sent once only', async () => {
+    let uploads = 0;
+    server.setHandler((req, res) => {
+      if (pathOf(req) === '/auth') return authOk(res, `tok-${server.requests.length}`);
+      uploads++;
+      if (uploads === 1 || uploads === 3)
+        return json(res, 401, { code: 'invalid_request', message: 'expired' });
+      return json(res, 201, { item: { item_id: 'i1', status: 'answered', documents: [] } });
+    });
+    const g = graph();
+    const item = await g.client.rfis.uploadDocuments('r1', 'i1', [
+      { buffer: samplePdf(), fileName: 'a.pdf', contentType: 'application/pdf' },
+    ]);
+    expect(item).toMatchObject({ item_id: 'i1', status: 'answered' });
+    const [first, second] = apiCalls();
+    expect(first.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+    // both attempts carried the whole file
+    expect(first.body).toContain('%PDF-1.4');
+    expect(second.body).toContain('%PDF-1.4');
+    expect(second.headers['x-api-version']).toBe('2026-06-01');
+
+    const stream = Readable.from([samplePdf()]);
+    const err = await g.client.rfis
+      .uploadDocuments('r1', 'i1', [{ stream, fileName: 'b.pdf', contentType: 'application/pdf' }])
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PartnerAuthenticationError);
+    expect(apiCalls()).toHaveLength(3);
+  });
+});
