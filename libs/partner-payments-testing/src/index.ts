@@ -14,3 +14,4 @@ export { BASELINE_VERSION, PINNED_VERSION, RFI_VERSION } from './versioning.util
 export { validateMetadata, parseMetadataFilters, type FieldError } from './metadata.rules';
 export { sampleFile, type SampleMime } from './sample-files.fixtures';
 export { DEFAULT_DOCUMENT_TYPES, sanitizeFileName } from './file-sniff.util';
+export { startWebhookReceiver, type ReceivedPartnerWebhook, type WebhookReceiver, type WebhookReceiverOptions } from './webhook.receiver';

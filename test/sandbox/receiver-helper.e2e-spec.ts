@@ -1,0 +1,36 @@
+import { buildUserUpdated, signPartnerWebhook, startPartnerSandbox, startWebhookReceiver } from '@partner-payments/testing';
+
+describe('startWebhookReceiver (helper for users’ tests)', () => {
+  it('records sandbox deliveries with raw bytes, event, event_id and a verified signature', async () => {
+    const receiver = await startWebhookReceiver({ secrets: ['s1'] });
+    const sandbox = await startPartnerSandbox({ webhookUrl: receiver.url, webhookSecret: 's1' });
+    try {
+      const { eventId } = await sandbox.control.emitEvent('user.updated', { user_id: 'u1' });
+      const [got] = await receiver.waitFor(1, { event: 'user.updated' });
+      expect(got).toMatchObject({ event: 'user.updated', eventId, validSignature: true });
+      expect(got.headers['x-signature-sha256']).toBe(signPartnerWebhook(got.raw, 's1'));
+      receiver.answerStatus = 503;
+      await sandbox.control.emitEvent('user.updated', { user_id: 'u2' });
+      const deliveries = await sandbox.control.waitForDeliveries({ count: 2 });
+      expect(deliveries.map((d) => d.status)).toEqual([200, 503]);
+    } finally {
+      await sandbox.close();
+      await receiver.close();
+    }
+  });
+
+  it('flags a wrong signature and a non-JSON body', async () => {
+    const receiver = await startWebhookReceiver({ secrets: 'right' });
+    try {
+      const body = JSON.stringify(buildUserUpdated({ user_id: 'u' }));
+      await fetch(receiver.url, { method: 'POST', body, headers: { 'x-signature-sha256': signPartnerWebhook(body, 'wrong') } });
+      await fetch(receiver.url, { method: 'POST', body: 'not json', headers: { 'x-signature-sha256': signPartnerWebhook('not json', 'right') } });
+      const got = await receiver.waitFor(2);
+      expect(got.map((g) => g.validSignature)).toEqual([false, true]);
+      expect(got[1]).toMatchObject({ body: undefined, event: undefined });
+      await expect(receiver.waitFor(3, { timeoutMs: 30 })).rejects.toThrow('2 of 3');
+    } finally {
+      await receiver.close();
+    }
+  });
+});
