@@ -6,7 +6,7 @@ import {
   PartnerServerError,
   PartnerValidationError,
   type PartnerHttpEvent,
-} from '../../libs/partner-payments/src/core';
+} from '@partner-payments/nestjs';
 import {
   fundedSetup,
   individual,

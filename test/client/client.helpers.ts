@@ -13,7 +13,7 @@ import {
   resolvePartnerOptions,
   type PartnerClientGraph,
   type PartnerPaymentsModuleOptions,
-} from '../../libs/partner-payments/src/core';
+} from '@partner-payments/nestjs';
 
 export const silentLogger: LoggerService = {
   log: () => undefined,

@@ -10,7 +10,7 @@ import {
   isTerminalPayoutStatus,
   isVirtualAccountUsable,
   type RfiItem,
-} from '../../libs/partner-payments/src/core';
+} from '@partner-payments/nestjs';
 import { samplePdf, samplePng } from '../../libs/partner-payments/src/validation/sample-files.fixture';
 import {
   fundedSetup,
