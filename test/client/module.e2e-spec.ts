@@ -119,6 +119,28 @@ describe('PartnerPaymentsModule', () => {
     await ref.close();
   });
 
+  it('forRootAsync with useExisting (a factory another module exports)', async () => {
+    @Injectable()
+    class SharedOptions {
+      createPartnerPaymentsOptions(): PartnerPaymentsModuleOptions {
+        return { ...options, tokenRefreshSkewSeconds: 60 };
+      }
+    }
+    @Module({ providers: [SharedOptions], exports: [SharedOptions] })
+    class SharedModule {}
+    const ref = await Test.createTestingModule({
+      imports: [
+        PartnerPaymentsModule.forRootAsync({
+          imports: [SharedModule],
+          useExisting: SharedOptions,
+          webhookController: false,
+        }),
+      ],
+    }).compile();
+    expect(ref.get<ResolvedPartnerOptions>(PARTNER_RESOLVED_OPTIONS).tokenRefreshSkewSeconds).toBe(60);
+    await ref.close();
+  });
+
   it('a missing credential fails the boot naming the field', async () => {
     const { password: _omit, ...noPassword } = options;
     const boot = Test.createTestingModule({
