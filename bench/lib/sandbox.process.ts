@@ -1,0 +1,46 @@
+/**
+ * The sandbox in its own process (the built CLI), so its CPU and memory never count against the
+ * client being measured; we talk to it over 127.0.0.1 and drive it with SandboxControlClient.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { SandboxControlClient } from '@partner-payments/testing';
+
+const CLI = join(__dirname, '..', '..', 'libs', 'partner-payments-testing', 'dist', 'cli.js');
+
+export interface SandboxProcess {
+  baseUrl: string;
+  control: SandboxControlClient;
+  close(): Promise<void>;
+}
+
+/** Extra CLI flags, e.g. ['--rate-limit']. Credentials stay the CLI's fixed test defaults. */
+export async function startSandboxProcess(flags: string[] = []): Promise<SandboxProcess> {
+  const child: ChildProcess = spawn(process.execPath, [CLI, '--host', '127.0.0.1', '--port', '0', '--quiet', ...flags], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error('sandbox did not start within 15 s')), 15_000);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`sandbox exited early (${code})`)));
+  });
+  child.stdout?.resume(); // keep draining so the child never blocks on a full pipe
+  return {
+    baseUrl,
+    control: new SandboxControlClient(baseUrl),
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
