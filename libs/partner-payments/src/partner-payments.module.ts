@@ -32,6 +32,7 @@ import {
   partnerWebhookExports,
   partnerWebhookProviders,
 } from './webhooks/webhook.providers';
+import { DEFAULT_PARTNER_WEBHOOK_PATH } from './webhooks/webhook.config';
 
 /** Extras of forRoot/forRootAsync (outside the options, because they shape the module itself). */
 export interface PartnerPaymentsModuleExtras {
@@ -40,8 +41,6 @@ export interface PartnerPaymentsModuleExtras {
   /** The ready-made webhook controller: false to leave it out. Default { path: '/webhooks/partner' }. */
   webhookController?: false | { path?: string };
 }
-
-export const DEFAULT_WEBHOOK_PATH = '/webhooks/partner';
 
 /** Internal: the one object graph every provider below is taken from. */
 const PARTNER_CLIENT_GRAPH = Symbol('PARTNER_CLIENT_GRAPH');
@@ -98,11 +97,11 @@ export const { ConfigurableModuleClass, MODULE_OPTIONS_TOKEN, OPTIONS_TYPE, ASYN
     .setClassMethodName('forRoot')
     .setFactoryMethodName('createPartnerPaymentsOptions')
     .setExtras<PartnerPaymentsModuleExtras>(
-      { isGlobal: false, webhookController: { path: DEFAULT_WEBHOOK_PATH } },
+      { isGlobal: false, webhookController: { path: DEFAULT_PARTNER_WEBHOOK_PATH } },
       (definition: DynamicModule, extras: PartnerPaymentsModuleExtras): DynamicModule => {
         const wc = extras.webhookController;
         const controller =
-          wc === false ? null : createPartnerWebhookController(wc?.path ?? DEFAULT_WEBHOOK_PATH);
+          wc === false ? null : createPartnerWebhookController(wc?.path ?? DEFAULT_PARTNER_WEBHOOK_PATH);
         return {
           ...definition,
           global: extras.isGlobal ?? false,
