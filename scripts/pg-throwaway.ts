@@ -10,7 +10,7 @@
  * Binaries: PG_BIN_DIR, else /usr/lib/postgresql/15/bin (Debian/Ubuntu postgresql-15).
  */
 import { execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -73,6 +73,50 @@ function run(runAs: RunAs, binary: string, args: string[]): string {
   }
 }
 
+const DIR_PREFIX = 'pg-throwaway-';
+const OWNER_FILE = 'owner.pid';
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function stopSync(runAs: RunAs, pgCtl: string, baseDir: string): void {
+  const dataDir = join(baseDir, 'data');
+  if (existsSync(join(dataDir, 'postmaster.pid'))) {
+    try {
+      run(runAs, pgCtl, ['-D', dataDir, '-m', 'immediate', '-w', 'stop']);
+    } catch (error) {
+      console.error(`[pg-throwaway] stop failed: ${(error as Error).message}`);
+    }
+  }
+  rmSync(baseDir, { recursive: true, force: true });
+}
+
+/**
+ * Clusters left by a process that died without its teardown (killed test run): each temp dir
+ * records its owner's pid; a dir whose owner is gone is stopped and deleted.
+ */
+export function reapOrphans(binDir: string = process.env.PG_BIN_DIR ?? DEFAULT_PG_BIN_DIR): number {
+  const pgCtl = join(binDir, 'pg_ctl');
+  if (!existsSync(pgCtl)) return 0;
+  let reaped = 0;
+  for (const name of readdirSync(tmpdir())) {
+    if (!name.startsWith(DIR_PREFIX)) continue;
+    const baseDir = join(tmpdir(), name);
+    const ownerFile = join(baseDir, OWNER_FILE);
+    const owner = existsSync(ownerFile) ? Number(readFileSync(ownerFile, 'utf8')) : NaN;
+    if (Number.isInteger(owner) && isAlive(owner)) continue;
+    stopSync(resolveRunAs(), pgCtl, baseDir);
+    reaped++;
+  }
+  return reaped;
+}
+
 export async function startThrowawayPostgres(options: ThrowawayPostgresOptions = {}): Promise<ThrowawayPostgres> {
   const binDir = options.binDir ?? process.env.PG_BIN_DIR ?? DEFAULT_PG_BIN_DIR;
   const database = options.database ?? 'reference_app_test';
@@ -84,23 +128,22 @@ export async function startThrowawayPostgres(options: ThrowawayPostgresOptions =
         'Install postgresql-15 (apt-get install postgresql-15) or set PG_BIN_DIR.',
     );
   }
+  reapOrphans(binDir);
   const runAs = resolveRunAs();
-  const baseDir = mkdtempSync(join(tmpdir(), 'pg-throwaway-'));
+  const baseDir = mkdtempSync(join(tmpdir(), DIR_PREFIX));
+  writeFileSync(join(baseDir, OWNER_FILE), String(process.pid));
   const dataDir = join(baseDir, 'data');
   const socketDir = join(baseDir, 'sock');
   mkdirSync(socketDir);
   for (const dir of [baseDir, socketDir]) chownSync(dir, runAs.uid, runAs.gid);
 
   const port = await findFreePort();
+  // Also on an exit without teardown (an uncaught error, process.exit): stopping is synchronous.
+  const onExit = (): void => stopSync(runAs, pgCtl, baseDir);
+  process.once('exit', onExit);
   const stop = async (): Promise<void> => {
-    if (existsSync(join(dataDir, 'postmaster.pid'))) {
-      try {
-        run(runAs, pgCtl, ['-D', dataDir, '-m', 'immediate', '-w', 'stop']);
-      } catch (error) {
-        console.error(`[pg-throwaway] stop failed: ${(error as Error).message}`);
-      }
-    }
-    rmSync(baseDir, { recursive: true, force: true });
+    process.removeListener('exit', onExit);
+    stopSync(runAs, pgCtl, baseDir);
   };
   try {
     // trust auth is safe: the server listens on 127.0.0.1 and a socket in a private temp dir only.
@@ -141,9 +184,14 @@ if (require.main === module) {
     .then((pg) => {
       console.log(`DATABASE_URL=${pg.url}`);
       console.log('Throwaway PostgreSQL running; Ctrl-C stops it and deletes its data.');
-      const shutdown = (): void => void pg.stop().then(() => process.exit(0));
+      const keepAlive = setInterval(() => undefined, 1 << 30); // nothing else holds the event loop
+      const shutdown = (): void => {
+        clearInterval(keepAlive);
+        void pg.stop().then(() => process.exit(0));
+      };
       process.on('SIGINT', shutdown);
       process.on('SIGTERM', shutdown);
+      process.on('SIGHUP', shutdown);
     })
     .catch((error: Error) => {
       console.error(error.message);
