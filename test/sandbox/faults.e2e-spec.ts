@@ -7,13 +7,13 @@ describe('sandbox: faults on demand (control API)', () => {
   afterEach(() => stopWorld(world));
 
   it('latency on one route delays only that route', async () => {
-    await world.sandbox.control.addFault({ kind: 'latency', route: 'GET /v1/users', latencyMs: 250 });
+    await world.sandbox.control.addFault({ kind: 'latency', route: 'GET /v1/users', latencyMs: 1000 });
     let t = Date.now();
     expect((await world.api.call('GET', '/v1/users')).status).toBe(200);
-    expect(Date.now() - t).toBeGreaterThanOrEqual(240);
+    expect(Date.now() - t).toBeGreaterThanOrEqual(990);
     t = Date.now();
     await world.api.call('GET', `/v1/recipients?user_id=${crypto.randomUUID()}`);
-    expect(Date.now() - t).toBeLessThan(200);
+    expect(Date.now() - t).toBeLessThan(800);
     expect((await world.sandbox.control.faults())[0]).toMatchObject({ kind: 'latency', times: -1, hits: 1 });
   });
 
@@ -105,10 +105,14 @@ describe('sandbox: opt-in rate limit (provider-facts 20/s, burst 50)', () => {
     const sandbox = await startPartnerSandbox({ rateLimit: true });
     try {
       const api = new Api(sandbox.baseUrl, sandbox.credentials);
-      const statuses = await Promise.all(Array.from({ length: 55 }, () => api.call('GET', '/v1/users').then((a) => a.status)));
-      const limited = statuses.filter((s) => s === 429).length;
-      expect(limited).toBeGreaterThanOrEqual(3);
-      expect(limited).toBeLessThanOrEqual(5);
+      const started = Date.now();
+      const statuses = await Promise.all(Array.from({ length: 100 }, () => api.call('GET', '/v1/users').then((a) => a.status)));
+      const elapsedSeconds = (Date.now() - started) / 1000;
+      const passed = statuses.filter((s) => s !== 429).length;
+      // A burst of 50, refilled at 20 per second while the 100 requests arrive.
+      expect(passed).toBeGreaterThanOrEqual(50);
+      expect(passed).toBeLessThanOrEqual(50 + Math.ceil(20 * elapsedSeconds) + 1);
+      expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
     } finally {
       await sandbox.close();
     }
