@@ -185,6 +185,45 @@ describe('client core against the sandbox (real socket)', () => {
     expect(statuses.filter((s) => s === 200)).toHaveLength(11);
   });
 
+  it('logs never carry the api key, password, bearer token or account numbers', async () => {
+    const lines: string[] = [];
+    const capture = (...args: unknown[]) =>
+      void lines.push(args.map((a) => (a instanceof Error ? a.stack : String(a))).join(' '));
+    world = await startClientWorld(
+      {},
+      { logger: { log: capture, warn: capture, error: capture, debug: capture, verbose: capture } },
+    );
+    const ids = await fundedSetup(world);
+    await world.graph.client.payouts.create(ids.vaId, {
+      amount: '10.00',
+      currency: 'USD',
+      recipient_id: ids.recipientId,
+    });
+    await world.sandbox.control.addFault({ kind: 'server_error', route: 'GET /v1/recipients/:id', times: 1 });
+    await world.graph.client.recipients.get(ids.recipientId);
+    const token = await world.graph.tokens.getToken();
+    await stopClientWorld(world);
+    world = await startClientWorld(
+      {},
+      {
+        password: 'pw-that-must-not-leak',
+        logger: { log: capture, warn: capture, error: capture, debug: capture },
+      },
+    );
+    await world.graph.client.users.list().catch(() => undefined);
+    expect(lines.length).toBeGreaterThan(5); // debug lines were written
+    const text = lines.join('\n');
+    for (const secret of [
+      world.sandbox.credentials.apiKey,
+      'pw-that-must-not-leak',
+      world.sandbox.credentials.password,
+      token,
+      '123456789',
+    ]) {
+      expect(text).not.toContain(secret);
+    }
+  });
+
   it('lifecycle events carry method, path, status, duration, attempt and no secrets', async () => {
     const events: PartnerHttpEvent[] = [];
     world = await startClientWorld({}, { onHttpEvent: (e) => events.push(e) });
