@@ -1,9 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { PartnerSandbox } from '@partner-payments/testing';
 import request from 'supertest';
-import type { RunningApp } from '../../apps/reference-app/src/bootstrap';
+import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
 import { PayoutRequestEntity } from '../../apps/reference-app/src/database/entities';
-import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work';
+import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
 import { startTestApp, startTestSandbox } from '../setup/app.helper';
 import { databaseUrlFor } from '../setup/test-database.helper';
 import { createFundedAccount, type FundedAccount } from '../setup/partner-fixtures.helper';

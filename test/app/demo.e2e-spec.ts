@@ -3,7 +3,7 @@
  * the demo). Booted through the same startApp as main.ts, on real sockets.
  */
 import request from 'supertest';
-import { startApp, type RunningApp } from '../../apps/reference-app/src/bootstrap';
+import { startApp, type RunningApp } from '../../apps/reference-app/src/app.bootstrap';
 import { ConfigValidationError } from '../../apps/reference-app/src/config/app.config';
 import { NEVER } from '../setup/app.helper';
 import { databaseUrlFor } from '../setup/test-database.helper';
@@ -14,12 +14,13 @@ jest.setTimeout(30_000);
 describe('the demo (embedded sandbox, SQLite)', () => {
   let running: RunningApp;
   let cleanup: () => void;
+  let env: Record<string, string | undefined>;
 
   beforeAll(async () => {
     const db = await databaseUrlFor('sqlite', 'demo');
     cleanup = db.cleanup;
     // Only what a test must pin down: a free port, a temp database, no cron ticks during the test.
-    const env: Record<string, string | undefined> = { PORT: '0', DATABASE_URL: db.url, RECONCILE_CRON: NEVER, INBOX_REDELIVERY_CRON: NEVER, PARTNER_BASE_URL: undefined };
+    env = { PORT: '0', DATABASE_URL: db.url, RECONCILE_CRON: NEVER, INBOX_REDELIVERY_CRON: NEVER, PARTNER_BASE_URL: undefined };
     running = await startApp({ env, envFile: false, host: '127.0.0.1', logger: false });
   });
   afterAll(async () => {
@@ -44,6 +45,15 @@ describe('the demo (embedded sandbox, SQLite)', () => {
     expect(deliveries.some((d) => d.event === 'payout.status_changed' && d.status === 200 && d.url === `${running.url}/webhooks/partner`)).toBe(true);
     const health = await request(running.app.getHttpServer()).get('/health').expect(200);
     expect(health.body).toMatchObject({ status: 'ok', apiVersion: { pinned: '2026-04-14' } });
+  });
+
+  it('pins a fresh embedded sandbox again when restarted on the same database file', async () => {
+    await running.demo;
+    await running.close();
+    running = await startApp({ env: { ...env, DEMO: 'false' }, envFile: false, host: '127.0.0.1', logger: false });
+    const counters = await running.connection.sandbox!.control.counters();
+    expect(counters.requests['POST /v1/versioning/upgrade']).toBe(1);
+    expect((await request(running.app.getHttpServer()).get('/health').expect(200)).body.apiVersion).toEqual({ configured: '2026-04-14', pinned: '2026-04-14' });
   });
 });
 

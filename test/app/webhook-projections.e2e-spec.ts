@@ -5,9 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import { signPartnerWebhook, type PartnerSandbox } from '@partner-payments/testing';
 import request from 'supertest';
-import type { RunningApp } from '../../apps/reference-app/src/bootstrap';
+import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
 import { DepositEntity, PartnerUserEntity, PayoutEntity, VirtualAccountEntity, WebhookInboxEntity } from '../../apps/reference-app/src/database/entities';
-import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work';
+import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
 import { eventually, startTestApp, startTestSandbox } from '../setup/app.helper';
 import { createFundedAccount, type FundedAccount } from '../setup/partner-fixtures.helper';
 import { DATABASE_KINDS, databaseUrlFor } from '../setup/test-database.helper';
@@ -118,6 +118,10 @@ describe.each(DATABASE_KINDS)('webhooks -> projections on %s', (kind) => {
     await sandbox.control.advancePayout(payoutId, 'RETURNED');
     const returned = await until(PayoutEntity, { payoutId }, (p) => p.status === 'FAILED', 'FAILED after the bank return');
     expect(returned.previousStatus).toBe('COMPLETED');
+    // payout.returned carries no error_code (spec 6.4.4): reconciliation reads it from the resource once.
+    expect(returned.errorCode).toBeNull();
+    await http().post('/reconciliation/run').expect(200);
+    expect(await find(PayoutEntity, { payoutId })).toMatchObject({ status: 'FAILED', errorCode: 'R01', lastSource: 'reconciliation' });
   });
 
   it('acknowledges and records an unknown event type (spec 6.1.5)', async () => {

@@ -4,7 +4,7 @@
  * during a test: every job is triggered through its endpoint.
  */
 import { startPartnerSandbox, type PartnerSandbox, type PartnerSandboxOptions } from '@partner-payments/testing';
-import { startApp, type RunningApp } from '../../apps/reference-app/src/bootstrap';
+import { startApp, type RunningApp } from '../../apps/reference-app/src/app.bootstrap';
 
 export const NEVER = '0 0 0 1 1 *'; // 1 January, 00:00:00
 

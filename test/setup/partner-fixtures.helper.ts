@@ -1,6 +1,6 @@
 /** A verified user with a virtual account and a WIRE recipient, created through the app's own partner client. */
 import { PartnerPayoutsService, PartnerRecipientsService, PartnerUsersService, PartnerVirtualAccountsService } from '@partner-payments/nestjs';
-import type { RunningApp } from '../../apps/reference-app/src/bootstrap';
+import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
 
 export interface FundedAccount {
   userId: string;

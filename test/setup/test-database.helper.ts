@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import { parseDatabaseUrl, type DatabaseKind } from '../../apps/reference-app/src/database/database-url.parser';
-import { openDataSource } from '../../apps/reference-app/src/database/open-data-source';
-import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work';
+import { openDataSource } from '../../apps/reference-app/src/database/data-source.factory';
+import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
 import { freshPostgresUrl } from './postgres.helper';
 
 export const DATABASE_KINDS: DatabaseKind[] = ['sqlite', 'postgres'];

@@ -3,7 +3,7 @@ import { APP_CONFIG, type AppConfig } from './config/app.config';
 import { databaseProviders } from './database/database.providers';
 import { partnerConnectionProvider, PARTNER_CONNECTION } from './sandbox/partner-connection.provider';
 import { DataSource } from 'typeorm';
-import { UnitOfWork } from './database/unit-of-work';
+import { UnitOfWork } from './database/unit-of-work.service';
 import { TypeOrmInboxStore } from './webhooks/typeorm-inbox.store';
 import { PayoutProjection } from './payouts/payout.projection';
 import { ResourceProjections } from './projections/resource.projections';

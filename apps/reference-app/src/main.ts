@@ -1,4 +1,4 @@
-import { startApp } from './bootstrap';
+import { startApp } from './app.bootstrap';
 import { ConfigValidationError } from './config/app.config';
 
 /**

@@ -5,8 +5,8 @@ import { PayoutProjection } from '../payouts/payout.projection';
 import { ResourceProjections } from '../projections/resource.projections';
 import { JobLockService } from '../scheduling/job-lock.service';
 import { TypeOrmInboxStore } from '../webhooks/typeorm-inbox.store';
-import { openDataSource } from './open-data-source';
-import { UnitOfWork } from './unit-of-work';
+import { openDataSource } from './data-source.factory';
+import { UnitOfWork } from './unit-of-work.service';
 
 /**
  * The database and everything built directly on it. A plain TypeORM DataSource provider rather

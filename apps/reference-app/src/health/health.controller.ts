@@ -2,7 +2,7 @@ import { Controller, Get, HttpStatus, Inject, Res } from '@nestjs/common';
 import { ApiVersionState, TokenManager } from '@partner-payments/nestjs';
 import type { Response } from 'express';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
-import { UnitOfWork } from '../database/unit-of-work';
+import { UnitOfWork } from '../database/unit-of-work.service';
 
 export interface HealthReport {
   status: 'ok' | 'degraded' | 'down';

@@ -1,6 +1,6 @@
 import { PayoutEntity, type PayoutSource } from '../database/entities/payout.entity';
-import { insertIfAbsent } from '../database/insert-if-absent';
-import type { UnitOfWork } from '../database/unit-of-work';
+import { insertIfAbsent } from '../database/insert-if-absent.util';
+import type { UnitOfWork } from '../database/unit-of-work.service';
 import { decidePayoutTransition, type PayoutTransitionReason } from './payout-status.transition';
 
 /** One thing we learned about a payout, from the create answer, a webhook or reconciliation. */

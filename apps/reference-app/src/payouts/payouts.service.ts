@@ -16,8 +16,8 @@ import {
   PartnerServerError,
 } from '@partner-payments/nestjs';
 import { PayoutEntity, PayoutRequestEntity } from '../database/entities';
-import { insertIfAbsent } from '../database/insert-if-absent';
-import { UnitOfWork } from '../database/unit-of-work';
+import { insertIfAbsent } from '../database/insert-if-absent.util';
+import { UnitOfWork } from '../database/unit-of-work.service';
 import type { CreatePayoutDto } from './create-payout.dto';
 import { PayoutProjection } from './payout.projection';
 

@@ -1,5 +1,7 @@
+import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 import { DepositEntity, PartnerUserEntity, VirtualAccountEntity } from '../database/entities';
-import type { UnitOfWork } from '../database/unit-of-work';
+import { insertIfAbsent } from '../database/insert-if-absent.util';
+import type { UnitOfWork } from '../database/unit-of-work.service';
 import { decideUserStatus } from './user-status.transition';
 
 export interface UserObservation {
@@ -35,8 +37,10 @@ export interface DepositObservation {
 
 /**
  * Users, virtual accounts and deposits as projections of their events (issue: Persistence).
- * Each write reads then saves inside the ambient transaction (the inbox's runProcessing), so a
- * replay of the same event converges to the same row.
+ * Each write runs inside the ambient transaction (the inbox's runProcessing): the row is created
+ * if absent (insert-or-ignore, so two first events for one user never collide), then read under a
+ * row lock on PostgreSQL (two events for one user are applied one after the other, neither
+ * overwriting the other's fields), then saved. A replay converges to the same row.
  */
 export class ResourceProjections {
   constructor(
@@ -46,7 +50,7 @@ export class ResourceProjections {
 
   async applyUser(obs: UserObservation): Promise<PartnerUserEntity> {
     return this.uow.transaction(async (m) => {
-      const row = (await m.findOne(PartnerUserEntity, { where: { userId: obs.userId } })) ?? m.create(PartnerUserEntity, { userId: obs.userId, status: null, previousStatus: null, rejectionReasons: null, livenessResult: null, metadata: null });
+      const row = await this.locked(m, PartnerUserEntity, 'partner_users', 'user_id', obs.userId, { last_event_name: obs.eventName });
       const next = decideUserStatus(row.status, obs.status);
       if (next !== row.status) {
         row.previousStatus = row.status;
@@ -64,7 +68,7 @@ export class ResourceProjections {
 
   async applyVirtualAccount(obs: VirtualAccountObservation): Promise<VirtualAccountEntity> {
     return this.uow.transaction(async (m) => {
-      const row = (await m.findOne(VirtualAccountEntity, { where: { virtualAccountId: obs.virtualAccountId } })) ?? m.create(VirtualAccountEntity, { virtualAccountId: obs.virtualAccountId, userId: null, status: null, bank: null, accountNumberLast4: null, metadata: null });
+      const row = await this.locked(m, VirtualAccountEntity, 'virtual_accounts', 'virtual_account_id', obs.virtualAccountId, {});
       if (obs.userId) row.userId = obs.userId;
       if (obs.status) row.status = obs.status;
       if (obs.bank) row.bank = obs.bank;
@@ -79,7 +83,7 @@ export class ResourceProjections {
 
   async applyDeposit(obs: DepositObservation): Promise<DepositEntity> {
     return this.uow.transaction(async (m) => {
-      const row = (await m.findOne(DepositEntity, { where: { depositId: obs.depositId } })) ?? m.create(DepositEntity, { depositId: obs.depositId, kind: obs.kind, virtualAccountId: null, userId: null, amount: null, currency: null, status: null, paymentRail: null, senderName: null, occurredAt: null });
+      const row = await this.locked(m, DepositEntity, 'deposits', 'deposit_id', obs.depositId, { kind: obs.kind });
       for (const key of ['virtualAccountId', 'userId', 'amount', 'currency', 'status', 'paymentRail', 'senderName', 'occurredAt'] as const) {
         const value = obs[key];
         if (value !== undefined && value !== null) (row as unknown as Record<string, unknown>)[key] = value;
@@ -87,5 +91,22 @@ export class ResourceProjections {
       row.updatedAt = this.clock();
       return m.save(DepositEntity, row);
     });
+  }
+
+  /** Creates the row if absent, then reads it, locked for this transaction on PostgreSQL. */
+  private async locked<T extends ObjectLiteral>(
+    m: EntityManager,
+    entity: EntityTarget<T>,
+    table: string,
+    key: string,
+    id: string,
+    required: Record<string, string>,
+  ): Promise<T> {
+    await insertIfAbsent(m, this.uow.kind, table, key, { [key]: id, ...required, updated_at: this.clock() });
+    const qb = m.createQueryBuilder(entity, 'r').where(`r.${key} = :id`, { id });
+    if (this.uow.kind === 'postgres') qb.setLock('pessimistic_write');
+    const row = await qb.getOne();
+    if (!row) throw new Error(`${table} ${id} vanished after insert`);
+    return row;
   }
 }

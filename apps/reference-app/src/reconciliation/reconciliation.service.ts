@@ -3,7 +3,7 @@ import { PartnerPayoutsService, PartnerWebhookDispatcher, type PartnerPayout } f
 import { Brackets } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { PayoutEntity } from '../database/entities';
-import { UnitOfWork } from '../database/unit-of-work';
+import { UnitOfWork } from '../database/unit-of-work.service';
 import { decidePayoutTransition } from '../payouts/payout-status.transition';
 import { JobLockService } from '../scheduling/job-lock.service';
 import { mapWithConcurrency } from './concurrency.util';
@@ -74,6 +74,8 @@ export class ReconciliationService {
             w.where('p.status NOT IN (:...settled)', { settled: ['COMPLETED', 'FAILED', 'CANCELLED'] });
             // COMPLETED is not strictly final: a bank return can still fail it (provider-facts).
             w.orWhere('(p.status = :completed AND p.updated_at >= :completedSince)', { completed: 'COMPLETED', completedSince });
+            // A failure learnt from an event lacks its error_code (spec 6.4.4: only on the resource): read it once.
+            w.orWhere('(p.status = :failed AND p.error_code IS NULL AND p.last_checked_at IS NULL)', { failed: 'FAILED' });
           }),
         )
         .andWhere('(p.last_checked_at IS NULL OR p.last_checked_at < :passStart)', { passStart })

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
 import { JobLockEntity } from '../database/entities';
-import { insertIfAbsent } from '../database/insert-if-absent';
-import type { UnitOfWork } from '../database/unit-of-work';
+import { insertIfAbsent } from '../database/insert-if-absent.util';
+import type { UnitOfWork } from '../database/unit-of-work.service';
 
 export type JobRun<T> = { ran: true; result: T } | { ran: false; reason: 'locked' };
 

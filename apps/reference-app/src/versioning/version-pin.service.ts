@@ -2,7 +2,8 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ApiVersionState, PartnerApiError, PartnerVersioningService } from '@partner-payments/nestjs';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { ApiVersionPinEntity } from '../database/entities';
-import { UnitOfWork } from '../database/unit-of-work';
+import { UnitOfWork } from '../database/unit-of-work.service';
+import { PARTNER_CONNECTION, type PartnerConnection } from '../sandbox/partner-connection.provider';
 import { JobLockService } from '../scheduling/job-lock.service';
 
 export const VERSION_PIN_JOB = 'version-pin';
@@ -35,11 +36,17 @@ export class VersionPinService {
     private readonly locks: JobLockService,
     private readonly versioning: PartnerVersioningService,
     private readonly versionState: ApiVersionState,
+    @Inject(PARTNER_CONNECTION) private readonly connection: PartnerConnection,
   ) {}
 
-  /** The account key of the pin row: the client UUID, else the client id, never a secret. */
+  /**
+   * The account key of the pin row: the client UUID, else the client id, never a secret. The
+   * embedded sandbox is a new, unpinned partner at every start, so its pin is keyed by its port
+   * too: a stored pin from an earlier run must not silence the header against a fresh account.
+   */
   get account(): string {
-    return this.config.partner.clientUuid ?? this.config.partner.clientId ?? 'default';
+    const id = this.connection.clientUuid ?? this.config.partner.clientId ?? 'default';
+    return this.connection.sandbox ? `embedded:${this.connection.sandbox.port}:${id}` : id;
   }
 
   async state(): Promise<PinState> {

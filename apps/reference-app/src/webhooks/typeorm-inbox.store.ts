@@ -6,8 +6,8 @@ import type {
 } from '@partner-payments/nestjs';
 import { Brackets } from 'typeorm';
 import { WebhookInboxEntity } from '../database/entities';
-import { placeholders, timestampParam } from '../database/sql-dialect';
-import type { UnitOfWork } from '../database/unit-of-work';
+import { placeholders, timestampParam } from '../database/sql-dialect.util';
+import type { UnitOfWork } from '../database/unit-of-work.service';
 import { DEFAULT_INBOX_RETRY, decideInboxRetry, type InboxRetryOptions } from './inbox-retry.policy';
 
 export interface TypeOrmInboxStoreOptions {

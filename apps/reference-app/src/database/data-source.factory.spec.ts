@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import { parseDatabaseUrl } from './database-url.parser';
-import { openDataSource } from './open-data-source';
+import { openDataSource } from './data-source.factory';
 
 describe('openDataSource (SQLite file)', () => {
   let dir: string;

@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { DatabaseKind } from './database-url.parser';
-import { placeholders, timestampParam } from './sql-dialect';
+import { placeholders, timestampParam } from './sql-dialect.util';
 
 /**
  * INSERT ... ON CONFLICT (key) DO NOTHING RETURNING key, on both databases (SQLite >= 3.35).
