@@ -166,3 +166,35 @@ describe.each(DATABASE_KINDS)('jobs and restarts on %s', (kind) => {
     expect(await payout(payoutId)).toMatchObject({ status: 'PROCESSING', lastSource: 'webhook' });
   });
 });
+
+describe('two replicas on one PostgreSQL database', () => {
+  let sandbox: PartnerSandbox;
+  let a: RunningApp;
+  let b: RunningApp;
+
+  beforeAll(async () => {
+    sandbox = await startTestSandbox();
+    const db = await databaseUrlFor('postgres', 'replicas');
+    a = await startTestApp(db.url, {}, sandbox);
+    b = await startTestApp(db.url, {}, sandbox);
+    const account = await createFundedAccount(a, 'replicas');
+    await request(a.app.getHttpServer()).post('/payouts').set('Idempotency-Key', randomUUID()).send({ virtual_account_id: account.virtualAccountId, recipient_id: account.recipientId, amount: '7.00', currency: 'USD' }).expect(201);
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    await sandbox?.close();
+  });
+
+  it('runs a reconciliation pass once: the replica that finds the lock taken skips it', async () => {
+    // Slow reads keep replica A's pass (and its advisory lock) open while B tries.
+    await sandbox.control.addFault({ kind: 'latency', route: 'GET /v1/payouts/:id', latencyMs: 500, times: 1 });
+    const first = request(a.app.getHttpServer()).post('/reconciliation/run').then((r) => r.body);
+    await new Promise((r) => setTimeout(r, 150));
+    const second = await request(b.app.getHttpServer()).post('/reconciliation/run').expect(200);
+    expect(second.body).toEqual({ ran: false, checked: 0, changed: 0, failed: 0, batches: 0 });
+    expect(await first).toMatchObject({ ran: true, checked: 1 });
+    // Lock released: B's next pass runs.
+    expect((await request(b.app.getHttpServer()).post('/reconciliation/run').expect(200)).body.ran).toBe(true);
+  });
+});
