@@ -1,0 +1,22 @@
+/** One payout at the sandbox (user -> virtual account -> recipient -> payout), to read repeatedly. */
+import type { PartnerPaymentsClient } from '@partner-payments/nestjs';
+import { createVerifiedUser } from './partner.client';
+
+export async function createPayout(client: PartnerPaymentsClient): Promise<string> {
+  const userId = await createVerifiedUser(client, 'payout');
+  const va = await client.virtualAccounts.create({ user_id: userId, type: 'US_BANK', bank: 'bank_a' });
+  const recipient = await client.recipients.create({
+    user_id: userId,
+    type: 'individual',
+    first_name: 'Rita',
+    last_name: 'Bench',
+    address: { street_name: '1 Main St', city: 'Austin', state: 'TX', postal_code: '78701', country: 'US' },
+    account: { account_type: 'WIRE', routing_number: '021000021', account_number: '000123456789', type: 'checking', bank_name: 'Test Bank' },
+  });
+  const payout = await client.payouts.create(String(va.virtual_account_id ?? va.id), {
+    amount: '10.00',
+    currency: 'USD',
+    recipient_id: recipient.recipient_id,
+  });
+  return payout.payoutId;
+}
