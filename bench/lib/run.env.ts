@@ -56,7 +56,8 @@ export interface BenchResult<P, R> {
 
 /** Writes results/<name>.json and results/<name>.md (a header line plus the given table). */
 export function writeResults<P, R>(result: BenchResult<P, R>, markdownTable: string): void {
-  result.environment.loadAverageEnd = loadavg().map(round2);
+  const loadAverageEnd = loadavg().map(round2);
+  result.environment.loadAverageEnd = loadAverageEnd;
   mkdirSync(RESULTS_DIR, { recursive: true });
   writeFileSync(join(RESULTS_DIR, `${result.name}.json`), `${JSON.stringify(result, null, 2)}\n`);
   const env = result.environment;
@@ -64,7 +65,7 @@ export function writeResults<P, R>(result: BenchResult<P, R>, markdownTable: str
     `# ${result.name}`,
     '',
     `${env.date} · Node ${env.node} · ${env.cpuCount} × ${env.cpuModel} · commit ${env.gitCommit ?? '?'} · ` +
-      `load average ${env.loadAverageStart.join(' / ')} at start, ${env.loadAverageEnd.join(' / ')} at end`,
+      `load average ${env.loadAverageStart.join(' / ')} at start, ${loadAverageEnd.join(' / ')} at end`,
     '',
     markdownTable.trim(),
     '',
