@@ -110,6 +110,23 @@ describe('reference app endpoints (SQLite file)', () => {
     expect(await partnerPayoutsCreated()).toBe(before);
   });
 
+  it('answers 502 when the partner keeps failing, keeps the key pending, and the retry creates exactly one payout', async () => {
+    const key = randomUUID();
+    const before = await partnerPayoutsCreated();
+    // Every attempt of this call (first + the client's retries) fails with a 503.
+    await sandbox.control.addFault({ kind: 'server_error', route: 'POST /v1/virtual-accounts/:id/payout', status: 503, times: 10 });
+    const failed = await http().post('/payouts').set('Idempotency-Key', key).send(body()).expect(502);
+    expect(failed.body.message).toContain('same Idempotency-Key');
+    await sandbox.control.clearFaults();
+    const uow = running.app.get(UnitOfWork);
+    expect(await uow.run((m) => m.findOne(PayoutRequestEntity, { where: { idempotencyKey: key } }))).toMatchObject({ state: 'pending' });
+    const retried = await http().post('/payouts').set('Idempotency-Key', key).send(body()).expect(201);
+    expect(await partnerPayoutsCreated()).toBe(before + 1);
+    await http().post('/payouts').set('Idempotency-Key', key).send(body()).expect(201);
+    expect(await partnerPayoutsCreated()).toBe(before + 1);
+    expect(retried.body.idempotency_key).toBe(key);
+  });
+
   it('GET /payouts/:id answers 404 for a payout it does not know', async () => {
     await http().get(`/payouts/${randomUUID()}`).expect(404);
   });
@@ -132,3 +149,20 @@ function fingerprintOf(b: { virtual_account_id: string; recipient_id: string; am
 function snake(b: { virtual_account_id: string; recipient_id: string; amount: string; currency: string }) {
   return { virtualAccountId: b.virtual_account_id, recipientId: b.recipient_id, amount: b.amount, currency: b.currency };
 }
+
+describe('GET /health when the partner is unreachable', () => {
+  it('reports degraded (200), the database still up', async () => {
+    const sandbox = await startTestSandbox();
+    const db = await databaseUrlFor('sqlite', 'health');
+    const running = await startTestApp(db.url, {}, sandbox);
+    try {
+      await sandbox.control.expireTokensNow();
+      await sandbox.close();
+      const res = await request(running.app.getHttpServer()).get('/health').expect(200);
+      expect(res.body).toMatchObject({ status: 'degraded', database: 'up', partner: 'down' });
+    } finally {
+      await running.close();
+      db.cleanup();
+    }
+  });
+});

@@ -1,0 +1,54 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DataSource } from 'typeorm';
+import { openDataSource } from './data-source.factory';
+import { parseDatabaseUrl } from './database-url.parser';
+import { JobLockEntity } from './entities';
+import { UnitOfWork } from './unit-of-work.service';
+
+describe('UnitOfWork on SQLite (one shared connection)', () => {
+  let dir: string;
+  let ds: DataSource;
+  let uow: UnitOfWork;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'ref-app-uow-'));
+    ds = await openDataSource(parseDatabaseUrl(`sqlite:${join(dir, 'uow.sqlite')}`));
+    uow = new UnitOfWork(ds);
+  });
+  afterAll(async () => {
+    await ds?.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const row = (name: string) => ({ name, holder: null, lastStartedAt: null, lastFinishedAt: null, lastOutcome: null, lastError: null, runs: 0 });
+
+  it('keeps a write made by another flow while a transaction is open, when that transaction rolls back', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const failing = uow.transaction(async (m) => {
+      await m.insert(JobLockEntity, row('rolled-back'));
+      await gate;
+      throw new Error('abort');
+    });
+    // Issued while the transaction is open: without serialization it would join it and vanish.
+    const outside = uow.run((m) => m.insert(JobLockEntity, row('kept')));
+    release();
+    await expect(failing).rejects.toThrow('abort');
+    await outside;
+    expect(await ds.getRepository(JobLockEntity).countBy({ name: 'kept' })).toBe(1);
+    expect(await ds.getRepository(JobLockEntity).countBy({ name: 'rolled-back' })).toBe(0);
+  });
+
+  it('lets code inside a transaction join it through run() and transaction() without deadlocking', async () => {
+    await uow.transaction(async () => {
+      expect(uow.currentTransaction()).toBeDefined();
+      await uow.run((m) => m.insert(JobLockEntity, row('nested-run')));
+      await uow.transaction((m) => m.insert(JobLockEntity, row('nested-tx')));
+    });
+    expect(await ds.getRepository(JobLockEntity).countBy({ name: 'nested-run' })).toBe(1);
+    expect(await ds.getRepository(JobLockEntity).countBy({ name: 'nested-tx' })).toBe(1);
+    expect(uow.currentTransaction()).toBeUndefined();
+  });
+});
