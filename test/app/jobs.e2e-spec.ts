@@ -100,6 +100,10 @@ describe.each(DATABASE_KINDS)('jobs and restarts on %s', (kind) => {
     running = await startTestApp(dbUrl, { INBOX_MAX_ATTEMPTS: '2' }, sandbox);
     expect(await upgradeCalls()).toBe(1);
     expect((await http().get('/health').expect(200)).body.apiVersion).toEqual({ configured: '2026-04-14', pinned: '2026-04-14' });
+    // until-pinned: once pinned, calls go out without X-Api-Version (spec 9.3).
+    await createPayout();
+    const last = (await sandbox.control.requestLog()).filter((r) => r.route === 'POST /v1/virtual-accounts/:id/payout').at(-1);
+    expect(last?.headers['x-api-version']).toBeUndefined();
   });
 
   it('logs a refused pin once and does not retry it', async () => {
@@ -196,5 +200,35 @@ describe('two replicas on one PostgreSQL database', () => {
     expect(await first).toMatchObject({ ran: true, checked: 1 });
     // Lock released: B's next pass runs.
     expect((await request(b.app.getHttpServer()).post('/reconciliation/run').expect(200)).body.ran).toBe(true);
+  });
+});
+
+describe('reconciliation order and batches (SQLite file)', () => {
+  it('reads never-checked payouts first, then the oldest-checked, in batches of RECONCILE_BATCH_SIZE', async () => {
+    const sandbox = await startTestSandbox();
+    const db = await databaseUrlFor('sqlite', 'order');
+    const running = await startTestApp(db.url, { RECONCILE_BATCH_SIZE: '2', RECONCILE_CONCURRENCY: '1' }, sandbox);
+    try {
+      const account = await createFundedAccount(running, 'order');
+      const ids: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const res = await request(running.app.getHttpServer()).post('/payouts').set('Idempotency-Key', randomUUID()).send({ virtual_account_id: account.virtualAccountId, recipient_id: account.recipientId, amount: '1.00', currency: 'USD' }).expect(201);
+        ids.push(res.body.payout_id);
+      }
+      const [recent, old, never] = ids;
+      const uow = running.app.get(UnitOfWork);
+      await uow.run((m) => m.update(PayoutEntity, { payoutId: recent }, { lastCheckedAt: new Date(Date.now() - 60_000) }));
+      await uow.run((m) => m.update(PayoutEntity, { payoutId: old }, { lastCheckedAt: new Date(Date.now() - 3_600_000) }));
+      await uow.run((m) => m.update(PayoutEntity, { payoutId: never }, { lastCheckedAt: null }));
+      const seqBefore = (await sandbox.control.requestLog()).length;
+      const res = await request(running.app.getHttpServer()).post('/reconciliation/run').expect(200);
+      expect(res.body).toMatchObject({ ran: true, checked: 3, batches: 2 });
+      const reads = (await sandbox.control.requestLog()).slice(seqBefore).filter((r) => r.route === 'GET /v1/payouts/:id');
+      expect(reads.map((r) => r.path.split('/').at(-1))).toEqual([never, old, recent]);
+    } finally {
+      await running.close();
+      await sandbox.close();
+      db.cleanup();
+    }
   });
 });
