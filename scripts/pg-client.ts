@@ -1,24 +1,9 @@
-/**
- * The few members of node-postgres' Client the scripts and tests use, typed here because
- * @types/pg is not installed (requested from the lead; once it is, this file can import 'pg').
- */
-export interface PgClient {
-  connect(): Promise<void>;
-  query<R = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: R[] }>;
-  end(): Promise<void>;
-}
+import { Client, type ClientConfig } from 'pg';
 
-export interface PgClientConfig {
-  connectionString?: string;
-  host?: string;
-  port?: number;
-  user?: string;
-  database?: string;
-}
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const pg = require('pg') as { Client: new (config: PgClientConfig) => PgClient };
+/** A node-postgres client for the scripts and tests (one place that knows how they connect). */
+export type PgClient = Client;
+export type PgClientConfig = ClientConfig;
 
 export function newPgClient(config: PgClientConfig): PgClient {
-  return new pg.Client(config);
+  return new Client(config);
 }
