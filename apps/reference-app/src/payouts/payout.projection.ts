@@ -1,7 +1,7 @@
 import { PayoutEntity, type PayoutSource } from '../database/entities/payout.entity';
 import { insertIfAbsent } from '../database/insert-if-absent.util';
 import type { UnitOfWork } from '../database/unit-of-work.service';
-import { decidePayoutTransition, type PayoutTransitionReason } from './payout-status.transition';
+import { decidePayoutStatusChange, type PayoutStatusChangeReason } from '@partner-payments/nestjs';
 
 /** One thing we learned about a payout, from the create answer, a webhook or reconciliation. */
 export interface PayoutObservation {
@@ -22,7 +22,7 @@ export interface PayoutObservation {
 
 export interface PayoutProjectionResult {
   outcome: 'created' | 'changed' | 'unchanged';
-  reason: PayoutTransitionReason;
+  reason: PayoutStatusChangeReason;
   previousStatus: string | null;
   status: string;
   row: PayoutEntity;
@@ -37,7 +37,7 @@ export class PayoutConcurrencyError extends Error {
 const DETAIL_FIELDS = ['referenceNumber', 'errorCode', 'reviewReason', 'amount', 'currency', 'recipientId', 'userId', 'virtualAccountId', 'idempotencyKey'] as const;
 
 /**
- * Applies observations to the payouts table: the status only moves per decidePayoutTransition,
+ * Applies observations to the payouts table: the status only moves per decidePayoutStatusChange,
  * details (reference number, error code, ...) fill in whenever they arrive. Every write is
  * `UPDATE ... WHERE version = :read` (optimistic locking): a writer that lost the race re-reads
  * and decides again, so concurrent webhook and reconciliation writes never overwrite each other.
@@ -56,7 +56,7 @@ export class PayoutProjection {
         const now = this.clock();
         const row = await m.findOne(PayoutEntity, { where: { payoutId: obs.payoutId } });
         if (!row) {
-          const decision = decidePayoutTransition(null, obs.status);
+          const decision = decidePayoutStatusChange(null, obs.status);
           // An unplaceable first status is still stored: the row must exist for reconciliation.
           const inserted = await insertIfAbsent(m, this.uow.kind, 'payouts', 'payout_id', {
             payout_id: obs.payoutId,
@@ -81,7 +81,7 @@ export class PayoutProjection {
           const created = await m.findOneOrFail(PayoutEntity, { where: { payoutId: obs.payoutId } });
           return { outcome: 'created', reason: decision.reason, previousStatus: null, status: created.status, row: created };
         }
-        const decision = decidePayoutTransition(row.status, obs.status);
+        const decision = decidePayoutStatusChange(row.status, obs.status);
         const patch: Partial<PayoutEntity> = {};
         for (const field of DETAIL_FIELDS) {
           const value = obs[field];

@@ -1,10 +1,14 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { PartnerPayoutsService, PartnerWebhookDispatcher, type PartnerPayout } from '@partner-payments/nestjs';
+import {
+  decidePayoutStatusChange,
+  PartnerPayoutsService,
+  PartnerWebhookDispatcher,
+  type PartnerPayout,
+} from '@partner-payments/nestjs';
 import { Brackets } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { PayoutEntity } from '../database/entities';
 import { UnitOfWork } from '../database/unit-of-work.service';
-import { decidePayoutTransition } from '../payouts/payout-status.transition';
 import { JobLockService } from '../scheduling/job-lock.service';
 import { mapWithConcurrency } from './concurrency.util';
 import { reconcileRetryAt } from './reconcile-backoff.policy';
@@ -100,7 +104,7 @@ export class ReconciliationService {
       this.logger.warn(`payout ${row.payoutId}: read failed (${failures} in a row): ${(error as Error).message}`);
       return 'failed';
     }
-    const decision = decidePayoutTransition(row.status, resource.status);
+    const decision = decidePayoutStatusChange(row.status, resource.status);
     const newDetails =
       (resource.referenceNumber !== null && resource.referenceNumber !== row.referenceNumber) ||
       (resource.errorCode !== null && resource.errorCode !== row.errorCode);

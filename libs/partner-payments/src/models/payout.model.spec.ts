@@ -1,5 +1,6 @@
 import {
   canAdvancePayoutStatus,
+  decidePayoutStatusChange,
   isFinalPayoutStatus,
   isTerminalPayoutStatus,
   normalizePayoutStatus,
@@ -95,7 +96,90 @@ describe('payout model (spec 3.4, provider-facts "Payouts")', () => {
     expect(canAdvancePayoutStatus('IN_REVIEW', 'PROCESSING')).toBe(true);
     expect(canAdvancePayoutStatus('PROCESSING', 'KYT_PENDING')).toBe(true);
     expect(canAdvancePayoutStatus(null, 'CREATED')).toBe(true);
-    expect(canAdvancePayoutStatus('PENDING', 'BRAND_NEW')).toBe(true);
+    expect(canAdvancePayoutStatus('PENDING', 'BRAND_NEW')).toBe(false);
     expect(payoutStatusRank('BRAND_NEW')).toBeNull();
+  });
+});
+
+describe('decidePayoutStatusChange', () => {
+  it.each([
+    ['CREATED', 'PENDING'],
+    ['PENDING', 'PROCESSING'],
+    ['PENDING', 'KYT_PENDING'],
+    ['KYT_PENDING', 'PROCESSING'],
+    ['PROCESSING', 'IN_REVIEW'],
+    ['KYT_PENDING', 'IN_REVIEW'],
+    ['IN_REVIEW', 'COMPLETED'],
+    ['KYT_PENDING', 'FAILED'],
+    ['PENDING', 'COMPLETED'],
+    ['PROCESSING', 'CANCELLED'],
+  ])('applies %s -> %s', (from, to) => {
+    expect(decidePayoutStatusChange(from, to)).toEqual({ apply: true, next: to, reason: 'advance' });
+  });
+
+  it.each([
+    ['COMPLETED', 'PROCESSING'],
+    ['COMPLETED', 'PENDING'],
+    ['COMPLETED', 'IN_REVIEW'],
+    ['COMPLETED', 'CANCELLED'],
+    ['PROCESSING', 'PENDING'],
+    ['KYT_PENDING', 'CREATED'],
+    ['IN_REVIEW', 'PENDING'],
+  ])('never moves backwards on a late event %s -> %s', (from, to) => {
+    expect(decidePayoutStatusChange(from, to)).toMatchObject({ apply: false, reason: 'stale' });
+  });
+
+  it('lets a bank return move COMPLETED to FAILED, from either family (spec 3.4, 6.4.6)', () => {
+    expect(decidePayoutStatusChange('COMPLETED', 'FAILED')).toEqual({
+      apply: true,
+      next: 'FAILED',
+      reason: 'bank-return',
+    });
+    expect(decidePayoutStatusChange('COMPLETED', 'returned')).toEqual({
+      apply: true,
+      next: 'FAILED',
+      reason: 'bank-return',
+    });
+  });
+
+  it('keeps FAILED and CANCELLED final', () => {
+    expect(decidePayoutStatusChange('FAILED', 'COMPLETED')).toMatchObject({ apply: false, reason: 'final' });
+    expect(decidePayoutStatusChange('CANCELLED', 'FAILED')).toMatchObject({ apply: false, reason: 'final' });
+  });
+
+  it('compares case-insensitively (spec 6.4.5) and treats a repeat as no change', () => {
+    expect(decidePayoutStatusChange('processing', 'completed')).toEqual({
+      apply: true,
+      next: 'COMPLETED',
+      reason: 'advance',
+    });
+    expect(decidePayoutStatusChange('COMPLETED', 'completed')).toMatchObject({
+      apply: false,
+      reason: 'same',
+    });
+  });
+
+  it('accepts any known status for a payout it has never seen, and any known one over a stored unknown one', () => {
+    expect(decidePayoutStatusChange(null, 'in_review')).toEqual({
+      apply: true,
+      next: 'IN_REVIEW',
+      reason: 'initial',
+    });
+    expect(decidePayoutStatusChange('LEGACY_STATE', 'PENDING')).toEqual({
+      apply: true,
+      next: 'PENDING',
+      reason: 'advance',
+    });
+  });
+
+  it('never applies a status it cannot place in the order', () => {
+    expect(decidePayoutStatusChange('PROCESSING', 'ON_HOLD_FOR_LUNCH')).toMatchObject({
+      apply: false,
+      reason: 'unknown-status',
+    });
+    expect(decidePayoutStatusChange(null, 'mystery')).toMatchObject({
+      apply: false,
+      reason: 'unknown-status',
+    });
   });
 });

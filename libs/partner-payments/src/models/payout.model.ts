@@ -91,8 +91,11 @@ export function isFinalPayoutStatus(status: string | null | undefined): boolean 
 }
 
 /**
- * Progress order, to refuse backwards moves when events arrive out of order. Holds sit with
- * PROCESSING (a hold may come before or during processing); COMPLETED → FAILED is forward.
+ * Progress order, to refuse backwards moves when events arrive late or re-ordered (spec 6.4.7: one
+ * transition can produce two events; deliveries are independent). Payout transitions are not shown
+ * (spec 3.4), so the holds share PROCESSING's rank: a hold may come before or during processing and
+ * its resolution may go back to PROCESSING, and moves inside that group are applied. What the order
+ * does guarantee: nothing in flight overwrites COMPLETED, FAILED or CANCELLED.
  */
 const RANK: Record<string, number> = {
   CREATED: 0,
@@ -110,17 +113,55 @@ export function payoutStatusRank(status: string | null | undefined): number | nu
   return RANK[normalizePayoutStatus(status)] ?? null;
 }
 
+export type PayoutStatusChangeReason =
+  'initial' | 'advance' | 'bank-return' | 'same' | 'stale' | 'final' | 'unknown-status';
+
+export interface PayoutStatusChange {
+  /** Whether the stored status should become `next`. */
+  apply: boolean;
+  /** The incoming status, canonical (payout.returned's 'returned' is the resource's FAILED). */
+  next: string;
+  reason: PayoutStatusChangeReason;
+}
+
 /**
- * Whether a stored status may be replaced by `next`: never out of FAILED/CANCELLED, never to a
- * lower rank; unknown statuses are accepted unless the current one is final.
+ * Whether a status just heard about (webhook of either family, create answer, or a read of the
+ * resource) may replace the stored one. Pure; the one rule every projection should use.
+ * - FAILED and CANCELLED are final (provider-facts).
+ * - COMPLETED moves only to FAILED: a bank return (spec 3.4, provider-facts); a cancellation or a
+ *   late in-flight event does not undo a completion.
+ * - otherwise only forward in RANK (or sideways inside PROCESSING / KYT_PENDING / IN_REVIEW).
+ * - a status this version cannot place is not applied (it cannot be known to be forward); it still
+ *   reaches event handlers, and reconciliation keeps reading the payout until a known one arrives.
  */
+export function decidePayoutStatusChange(
+  current: string | null | undefined,
+  incoming: string,
+): PayoutStatusChange {
+  const next = normalizePayoutStatus(incoming);
+  const to = payoutStatusRank(next);
+  if (to === null) return { apply: false, next, reason: 'unknown-status' };
+  if (current === null || current === undefined || current.trim() === '') {
+    return { apply: true, next, reason: 'initial' };
+  }
+  const from = normalizePayoutStatus(current);
+  if (from === next) return { apply: false, next, reason: 'same' };
+  if (isFinalPayoutStatus(from)) return { apply: false, next, reason: 'final' };
+  if (from === PayoutStatus.Completed) {
+    return next === PayoutStatus.Failed
+      ? { apply: true, next, reason: 'bank-return' }
+      : { apply: false, next, reason: 'stale' };
+  }
+  const fromRank = payoutStatusRank(from);
+  // A stored status this version cannot place (written by an older one): any known status wins.
+  if (fromRank === null || to >= fromRank) return { apply: true, next, reason: 'advance' };
+  return { apply: false, next, reason: 'stale' };
+}
+
+/** decidePayoutStatusChange as a yes/no: true when `next` may be stored (a repeat counts as yes). */
 export function canAdvancePayoutStatus(current: string | null | undefined, next: string): boolean {
-  if (current === null || current === undefined || current === '') return true;
-  if (isFinalPayoutStatus(current)) return normalizePayoutStatus(current) === normalizePayoutStatus(next);
-  const a = payoutStatusRank(current);
-  const b = payoutStatusRank(next);
-  if (a === null || b === null) return true;
-  return b >= a;
+  const change = decidePayoutStatusChange(current, next);
+  return change.apply || change.reason === 'same';
 }
 
 const str = (v: unknown): string | null =>
