@@ -34,17 +34,10 @@ export class InboxRedeliveryService {
    * process is in flight, so the startup pass uses 0.
    */
   async runOnce(options: { minAgeMs?: number; limit?: number } = {}): Promise<RedeliverySummary> {
-    const run = await this.locks.runExclusive(INBOX_REDELIVERY_JOB, async () => {
-      const entries = await this.inbox.pending({ limit: options.limit ?? 100, minAgeMs: options.minAgeMs ?? 10_000 });
-      let processed = 0;
-      let failed = 0;
-      for (const entry of entries) {
-        const outcome = await this.webhooks.redeliver(entry);
-        if (outcome.outcome === 'processed') processed++;
-        else failed++;
-      }
-      return { processed, failed };
-    });
+    // The library skips entries this process is handling right now; the lock keeps replicas apart.
+    const run = await this.locks.runExclusive(INBOX_REDELIVERY_JOB, () =>
+      this.webhooks.processPending({ limit: options.limit ?? 100, minAgeMs: options.minAgeMs ?? 10_000 }),
+    );
     const dead = (await this.inbox.countByState()).dead ?? 0;
     if (!run.ran) return { ran: false, processed: 0, failed: 0, dead };
     if (run.result.processed + run.result.failed > 0) {

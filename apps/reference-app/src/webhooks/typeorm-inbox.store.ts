@@ -1,6 +1,7 @@
 import type {
   InboxEntry,
   InboxEventInput,
+  InboxPendingOptions,
   InboxRecordResult,
   PartnerInboxStore,
 } from '@partner-payments/nestjs';
@@ -15,17 +16,6 @@ export interface TypeOrmInboxStoreOptions {
   /** Longest last_error kept, in characters. Default 2000. */
   maxErrorLength?: number;
   clock?: () => Date;
-}
-
-/** pending() options: the library's, plus how old a never-processed entry must be to be picked up. */
-export interface InboxPendingOptions {
-  limit?: number;
-  now?: Date;
-  /**
-   * Skip 'pending' entries younger than this: they are most likely being processed right now by
-   * the delivery that recorded them. Default 0. The redelivery job passes a grace period.
-   */
-  minAgeMs?: number;
 }
 
 /**
@@ -58,7 +48,13 @@ export class TypeOrmInboxStore implements PartnerInboxStore {
     const sql =
       `INSERT INTO webhook_inbox (event_id, event_name, envelope, raw_body, received_at, state, attempts) ` +
       `VALUES (${p.join(', ')}, 'pending', 0) ON CONFLICT (event_id) DO NOTHING RETURNING event_id`;
-    const params = [event.eventId, event.name, event.envelope, event.rawBody, timestampParam(kind, event.receivedAt)];
+    const params = [
+      event.eventId,
+      event.name,
+      event.envelope,
+      event.rawBody,
+      timestampParam(kind, event.receivedAt),
+    ];
     const rows: unknown[] = await this.uow.run((m) => m.query(sql, params));
     return rows.length === 1 ? 'new' : 'duplicate';
   }
@@ -133,7 +129,12 @@ export class TypeOrmInboxStore implements PartnerInboxStore {
   /** For the health endpoint and operators: entries per state. */
   async countByState(): Promise<Record<string, number>> {
     const rows: Array<{ state: string; n: string | number }> = await this.uow.run((m) =>
-      m.createQueryBuilder(WebhookInboxEntity, 'i').select('i.state', 'state').addSelect('COUNT(*)', 'n').groupBy('i.state').getRawMany(),
+      m
+        .createQueryBuilder(WebhookInboxEntity, 'i')
+        .select('i.state', 'state')
+        .addSelect('COUNT(*)', 'n')
+        .groupBy('i.state')
+        .getRawMany(),
     );
     return Object.fromEntries(rows.map((r) => [r.state, Number(r.n)]));
   }

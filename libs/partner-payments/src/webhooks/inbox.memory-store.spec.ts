@@ -35,6 +35,15 @@ describe('InMemoryInboxStore', () => {
     expect(store.get('done')).toMatchObject({ state: 'processed', attempts: 1, lastError: null });
   });
 
+  it('leaves never-processed entries younger than minAgeMs to the delivery that recorded them', async () => {
+    const store = new InMemoryInboxStore();
+    await store.record(input('old', new Date('2026-04-14T10:00:00Z')));
+    await store.record(input('young', new Date('2026-04-14T10:00:09Z')));
+    const now = new Date('2026-04-14T10:00:10Z');
+    expect((await store.pending({ now, minAgeMs: 5_000 })).map((e) => e.eventId)).toEqual(['old']);
+    expect((await store.pending({ now, minAgeMs: 0 })).map((e) => e.eventId)).toEqual(['old', 'young']);
+  });
+
   it('schedules a failed entry for later, then marks it dead past maxAttempts', async () => {
     let now = new Date('2026-04-14T10:00:00Z');
     const store = new InMemoryInboxStore({ maxAttempts: 2, retryDelaysMs: [60_000], now: () => now });

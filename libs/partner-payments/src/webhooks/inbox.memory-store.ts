@@ -1,4 +1,10 @@
-import type { InboxEntry, InboxEventInput, InboxRecordResult, PartnerInboxStore } from './inbox.store';
+import type {
+  InboxEntry,
+  InboxEventInput,
+  InboxPendingOptions,
+  InboxRecordResult,
+  PartnerInboxStore,
+} from './inbox.store';
 
 export interface InMemoryInboxStoreOptions {
   /** Most entries kept; beyond it the oldest finished (processed/dead) entries go first. Default 10_000. */
@@ -75,11 +81,14 @@ export class InMemoryInboxStore implements PartnerInboxStore {
     entry.nextAttemptAt = new Date(this.now().getTime() + delay);
   }
 
-  async pending(options: { limit?: number; now?: Date } = {}): Promise<InboxEntry[]> {
+  async pending(options: InboxPendingOptions = {}): Promise<InboxEntry[]> {
     const now = (options.now ?? this.now()).getTime();
+    const recordedBefore = now - (options.minAgeMs ?? 0);
     const due = [...this.entries.values()]
       .filter(
-        (e) => e.state === 'pending' || (e.state === 'failed' && (e.nextAttemptAt?.getTime() ?? 0) <= now),
+        (e) =>
+          (e.state === 'pending' && e.receivedAt.getTime() <= recordedBefore) ||
+          (e.state === 'failed' && (e.nextAttemptAt?.getTime() ?? 0) <= now),
       )
       .sort((a, b) => a.receivedAt.getTime() - b.receivedAt.getTime());
     return (options.limit === undefined ? due : due.slice(0, Math.max(0, options.limit))).map((e) => ({

@@ -29,6 +29,19 @@ export interface InboxEntry extends InboxEventInput {
 /** 'new' when this call stored the event; 'duplicate' when an entry with that eventId existed. */
 export type InboxRecordResult = 'new' | 'duplicate';
 
+export interface InboxPendingOptions {
+  /** At most this many entries. */
+  limit?: number;
+  /** The time to judge "due" against. Default: now. */
+  now?: Date;
+  /**
+   * Skip never-processed entries younger than this: the delivery that recorded them is most likely
+   * processing them right now, perhaps on another replica. Failed entries follow nextAttemptAt.
+   * Default 0 in the stores; PartnerWebhookService.processPending passes 10 s.
+   */
+  minAgeMs?: number;
+}
+
 export interface PartnerInboxStore {
   /** Stores the event unless its eventId is known. Must be atomic under concurrent deliveries. */
   record(event: InboxEventInput): Promise<InboxRecordResult>;
@@ -36,7 +49,7 @@ export interface PartnerInboxStore {
   /** Counts an attempt, keeps the error, schedules the next attempt (or marks dead past the limit). */
   markFailed(eventId: string, error: string): Promise<void>;
   /** Entries to (re)process now: never processed, or failed and due. Oldest first. */
-  pending(options?: { limit?: number; now?: Date }): Promise<InboxEntry[]>;
+  pending(options?: InboxPendingOptions): Promise<InboxEntry[]>;
   /**
    * Optional unit of work: when present, the dispatcher runs the handlers and markProcessed
    * inside it, so a store backed by a database can make the handlers' writes and the inbox mark

@@ -140,12 +140,19 @@ export class PartnerWebhookService implements OnApplicationShutdown {
     return this.process({ ...event, eventId: entry.eventId }, false);
   }
 
-  /** Processes entries the inbox reports due (never processed, or failed and due). Oldest first. */
+  /**
+   * Processes entries the inbox reports due (failed and due, or never processed and older than
+   * `minAgeMs`, default 10 s: younger ones are most likely in the hands of the delivery that
+   * recorded them, perhaps on another replica). Oldest first.
+   */
   async processPending(
-    options: { limit?: number } = {},
+    options: { limit?: number; minAgeMs?: number } = {},
   ): Promise<{ processed: number; failed: number; skipped: number }> {
     const snapshotAt = Date.now();
-    const entries = await this.inbox.pending({ limit: options.limit ?? 100 });
+    const entries = await this.inbox.pending({
+      limit: options.limit ?? 100,
+      minAgeMs: options.minAgeMs ?? 10_000,
+    });
     const summary = { processed: 0, failed: 0, skipped: 0 };
     for (const entry of entries) {
       const finished = this.finishedAt.get(entry.eventId);
