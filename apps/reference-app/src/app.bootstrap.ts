@@ -44,6 +44,8 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
   if (options.shutdownHooks) app.enableShutdownHooks();
 
   const config = app.get<AppConfig>(APP_CONFIG);
+  // LOG_LEVEL applies from here on (the configuration is only known once the module is built).
+  if (options.logger === undefined) app.useLogger(config.logLevels);
   await app.listen(config.port, options.host ?? '0.0.0.0');
   const port = (app.getHttpServer().address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;

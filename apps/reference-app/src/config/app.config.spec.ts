@@ -32,6 +32,12 @@ describe('loadAppConfig', () => {
     expect(config).toMatchObject({ port: 8080, demo: false, database: { kind: 'postgres' }, reconcile: { batchSize: 10 } });
   });
 
+  it('logs at "log" and above by default; LOG_LEVEL=debug adds the per-call lines', () => {
+    expect(loadAppConfig({}).logLevels).toEqual(['fatal', 'error', 'warn', 'log']);
+    expect(loadAppConfig({ LOG_LEVEL: 'debug' }).logLevels).toEqual(['fatal', 'error', 'warn', 'log', 'debug']);
+    expect(loadAppConfig({ LOG_LEVEL: 'warn' }).logLevels).toEqual(['fatal', 'error', 'warn']);
+  });
+
   it('names each credential missing when PARTNER_BASE_URL is set', () => {
     expect(problemsOf({ PARTNER_BASE_URL: 'https://partner.example' }).sort()).toEqual(
       ['PARTNER_API_KEY', 'PARTNER_CLIENT_ID', 'PARTNER_PASSWORD', 'PARTNER_WEBHOOK_SECRET'].sort(),
@@ -49,6 +55,7 @@ describe('loadAppConfig', () => {
     ['RECONCILE_BATCH_SIZE', '0'],
     ['PARTNER_CLIENT_UUID', 'not-a-uuid'],
     ['PARTNER_BASE_URL', 'ftp://partner'],
+    ['LOG_LEVEL', 'chatty'],
   ])('refuses %s=%s naming the variable', (variable, value) => {
     expect(problemsOf({ ...remote, [variable]: value })).toEqual([variable]);
   });

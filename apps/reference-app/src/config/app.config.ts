@@ -1,3 +1,4 @@
+import type { LogLevel } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
 import { DEFAULT_DATABASE_URL, parseDatabaseUrl, type ParsedDatabaseUrl } from '../database/database-url.parser';
@@ -27,7 +28,12 @@ export interface AppConfig {
   versionPinCron: string;
   /** Run the scripted demo flow after start. */
   demo: boolean;
+  /** Levels the app logs (LOG_LEVEL and everything more severe). */
+  logLevels: LogLevel[];
 }
+
+/** Most severe first: LOG_LEVEL=log keeps fatal, error, warn and log. */
+const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
 
 export const CONFIG_DEFAULTS = {
   PARTNER_ENV: 'sandbox',
@@ -43,6 +49,7 @@ export const CONFIG_DEFAULTS = {
   INBOX_MAX_ATTEMPTS: 5,
   VERSION_PIN_CRON: '0 15 3 * * *',
   DEMO: 'auto',
+  LOG_LEVEL: 'log',
 } as const;
 
 export class ConfigValidationError extends Error {
@@ -102,6 +109,7 @@ export function loadAppConfig(env: Record<string, string | undefined>): AppConfi
     },
     versionPinCron: vars.VERSION_PIN_CRON ?? CONFIG_DEFAULTS.VERSION_PIN_CRON,
     demo: (vars.DEMO ?? CONFIG_DEFAULTS.DEMO) === 'auto' ? baseUrl === null : vars.DEMO === 'true',
+    logLevels: LOG_LEVELS.slice(0, LOG_LEVELS.indexOf((vars.LOG_LEVEL ?? CONFIG_DEFAULTS.LOG_LEVEL) as LogLevel) + 1),
   };
 }
 

@@ -111,6 +111,11 @@ export class EnvironmentVariables {
   @IsOptional()
   @IsIn(['true', 'false', 'auto'], { message: 'must be true, false or auto' })
   DEMO?: string;
+
+  /** The most detailed level logged; 'debug' adds one line per partner call (never bodies or secrets). */
+  @IsOptional()
+  @IsIn(['error', 'warn', 'log', 'debug', 'verbose'], { message: 'must be error, warn, log, debug or verbose' })
+  LOG_LEVEL?: string;
 }
 
 /** Cron variables are checked with the scheduler's own parser, so what boots is what runs. */
