@@ -14,6 +14,7 @@ import type { SampledRun } from './lib/memory.sampler';
 import { captureEnvironment, hardDeadline, table, writeResults } from './lib/run.env';
 import { createVerifiedUser, sandboxClient } from './lib/partner.client';
 import { startSandboxProcess } from './lib/sandbox.process';
+import { trackChild } from './lib/child.registry';
 
 const FILE_BYTES = 30 * 1024 * 1024; // spec 7.3: the largest file the partner accepts
 const REPEATS = Number(process.env.BENCH_UPLOAD_REPEATS ?? 3);
@@ -25,10 +26,10 @@ type ChildResult = SampledRun<{ sizeBytes: number | null; checksum: string | nul
 
 function runChild(args: string[]): Promise<ChildResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', join(__dirname, 'upload-memory.child.ts'), ...args], {
+    const child = trackChild(spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', join(__dirname, 'upload-memory.child.ts'), ...args], {
       cwd: join(__dirname, '..'),
       stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    }));
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     child.once('exit', (code) => {

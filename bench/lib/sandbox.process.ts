@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { SandboxControlClient } from '@partner-payments/testing';
+import { trackChild } from './child.registry';
 
 const CLI = join(__dirname, '..', '..', 'libs', 'partner-payments-testing', 'dist', 'cli.js');
 
@@ -16,9 +17,9 @@ export interface SandboxProcess {
 
 /** Extra CLI flags, e.g. ['--rate-limit']. Credentials stay the CLI's fixed test defaults. */
 export async function startSandboxProcess(flags: string[] = []): Promise<SandboxProcess> {
-  const child: ChildProcess = spawn(process.execPath, [CLI, '--host', '127.0.0.1', '--port', '0', '--quiet', ...flags], {
+  const child: ChildProcess = trackChild(spawn(process.execPath, [CLI, '--host', '127.0.0.1', '--port', '0', '--quiet', ...flags], {
     stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  }));
   const baseUrl = await new Promise<string>((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error('sandbox did not start within 15 s')), 15_000);

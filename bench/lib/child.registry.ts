@@ -1,0 +1,22 @@
+/**
+ * Children started by a benchmark die with it, even when it aborts (hard deadline, crash): an
+ * orphaned app or sandbox would keep a port and the CPU that the next benchmark measures with.
+ */
+import type { ChildProcess } from 'node:child_process';
+
+const children = new Set<ChildProcess>();
+
+process.once('exit', () => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
+
+export function trackChild<C extends ChildProcess>(child: C): C {
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+
+/** Progress on stderr, so a slow step is visible while the results go to stdout. */
+export function progress(name: string, message: string): void {
+  process.stderr.write(`[${name}] ${new Date().toISOString().slice(11, 19)} ${message}\n`);
+}
