@@ -53,4 +53,9 @@ function main(): void {
   process.stderr.write(`\nall ${names.length} benchmarks done; results in bench/results/\n`);
 }
 
-main();
+try {
+  main();
+} catch (e) {
+  process.stderr.write(`run-all: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exit(2);
+}
