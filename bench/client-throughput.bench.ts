@@ -103,9 +103,9 @@ async function main(): Promise<void> {
       results: { runs },
       notes: [
         'Attempts are counted from the client\'s own request events (retries included); 429s from its response events.',
-        'Expected with the default limiter: max ~70 attempts in any 1 s (burst 50 + 20/s refill), ~20/s steady, no 429 from a partner enforcing 20/s burst 50.',
+        'Expected with the default limiter: at most ~70 attempts in any 1 s (burst 50 + 20/s refill) and ~20/s steady, against a partner enforcing 20/s burst 50.',
         'limiter off, partner limit on runs with maxRetries 0 so each refusal is a failed call.',
-        'The default limiter equals the partner\'s limit with no margin: when the first request of the burst reaches the partner later than the ones after it (new connections), the partner\'s bucket is a fraction of a token behind the client\'s, so a 429 near the end of the burst can happen; the client retries it after Retry-After (no failed call). Seen with the token fetched before the window too, so POST /auth is not the cause.',
+        'One 429 per run near the end of the first burst is usual: the default limiter equals the partner\'s limit with no margin, so arrival jitter (likely the burst\'s first requests waiting for new connections) leaves the partner\'s bucket a fraction of a token behind the client\'s. The client retries it after Retry-After (no failed call). It also happens with the token fetched before the window, so POST /auth is not the cause.',
       ],
     },
     table(
