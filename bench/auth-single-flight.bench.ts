@@ -38,7 +38,8 @@ async function run(sandbox: SandboxProcess, scenario: RunResult['scenario']): Pr
     Array.from({ length: CALLS }, () =>
       client.clientConfig.get().finally(() => {
         done++;
-        if (scenario === 'expired-mid-run' && done === EXPIRE_AFTER) expiry = sandbox.control.expireTokensNow();
+        if (scenario === 'expired-mid-run' && done === EXPIRE_AFTER)
+          expiry = sandbox.control.expireTokensNow();
       }),
     ),
   );
@@ -46,7 +47,15 @@ async function run(sandbox: SandboxProcess, scenario: RunResult['scenario']): Pr
   await expiry;
   const authCalls = (await sandbox.control.counters()).authCalls - before;
   const failed = outcomes.filter((o) => o.status === 'rejected').length;
-  return { scenario, calls: CALLS, succeeded: CALLS - failed, failed, authCalls, responses401, wallMs: Math.round(wallMs) };
+  return {
+    scenario,
+    calls: CALLS,
+    succeeded: CALLS - failed,
+    failed,
+    authCalls,
+    responses401,
+    wallMs: Math.round(wallMs),
+  };
 }
 
 async function main(): Promise<void> {
@@ -66,7 +75,14 @@ async function main(): Promise<void> {
     {
       name: 'auth-single-flight',
       environment,
-      parameters: { calls: CALLS, repeats: REPEATS, expireAfterCompleted: EXPIRE_AFTER, call: 'clientConfig.get() = GET /v1/clients/{uuid}', rateLimit: false, sandbox: 'separate process' },
+      parameters: {
+        calls: CALLS,
+        repeats: REPEATS,
+        expireAfterCompleted: EXPIRE_AFTER,
+        call: 'clientConfig.get() = GET /v1/clients/{uuid}',
+        rateLimit: false,
+        sandbox: 'separate process',
+      },
       results: { runs },
       notes: [
         'Each run uses a new client (cold token cache); POST /auth is counted by the sandbox.',

@@ -21,10 +21,25 @@ interface Mode {
 }
 
 const MODES: Mode[] = [
-  { name: 'limiter default, partner limit on', clientLimiter: 'default (20/s burst 50)', sandboxLimit: true, options: {} },
+  {
+    name: 'limiter default, partner limit on',
+    clientLimiter: 'default (20/s burst 50)',
+    sandboxLimit: true,
+    options: {},
+  },
   // maxRetries 0: every refusal is visible as a failed call instead of being retried after Retry-After.
-  { name: 'limiter off, partner limit on', clientLimiter: 'off', sandboxLimit: true, options: { rateLimit: false, maxRetries: 0 } },
-  { name: 'limiter off, partner limit off', clientLimiter: 'off', sandboxLimit: false, options: { rateLimit: false } },
+  {
+    name: 'limiter off, partner limit on',
+    clientLimiter: 'off',
+    sandboxLimit: true,
+    options: { rateLimit: false, maxRetries: 0 },
+  },
+  {
+    name: 'limiter off, partner limit off',
+    clientLimiter: 'off',
+    sandboxLimit: false,
+    options: { rateLimit: false },
+  },
 ];
 
 /** Most attempts sent within any 1000 ms window (sorted timestamps, two pointers). */
@@ -99,18 +114,42 @@ async function main(): Promise<void> {
     {
       name: 'client-throughput',
       environment,
-      parameters: { durationMs: DURATION_MS, concurrentCallers: CALLERS, call: 'payouts.get(id) = GET /v1/payouts/{id}', sandbox: 'separate process, one per mode', steadyWindow: 'from 3 s after start to the end' },
+      parameters: {
+        durationMs: DURATION_MS,
+        concurrentCallers: CALLERS,
+        call: 'payouts.get(id) = GET /v1/payouts/{id}',
+        sandbox: 'separate process, one per mode',
+        steadyWindow: 'from 3 s after start to the end',
+      },
       results: { runs },
       notes: [
-        'Attempts are counted from the client\'s own request events (retries included); 429s from its response events.',
+        "Attempts are counted from the client's own request events (retries included); 429s from its response events.",
         'Expected with the default limiter: at most ~70 attempts in any 1 s (burst 50 + 20/s refill) and ~20/s steady, against a partner enforcing 20/s burst 50.',
         'limiter off, partner limit on runs with maxRetries 0 so each refusal is a failed call.',
-        'One 429 per run near the end of the first burst is usual: the default limiter equals the partner\'s limit with no margin, so arrival jitter (likely the burst\'s first requests waiting for new connections) leaves the partner\'s bucket a fraction of a token behind the client\'s. The client retries it after Retry-After (no failed call). It also happens with the token fetched before the window, so POST /auth is not the cause.',
+        "One 429 per run near the end of the first burst is usual: the default limiter equals the partner's limit with no margin, so arrival jitter (likely the burst's first requests waiting for new connections) leaves the partner's bucket a fraction of a token behind the client's. The client retries it after Retry-After (no failed call). It also happens with the token fetched before the window, so POST /auth is not the cause.",
       ],
     },
     table(
-      ['mode', 'ok calls', 'failed', 'ok calls/s', 'steady attempts/s', 'max attempts in 1 s', '429s', 'first 429 at ms'],
-      runs.map((r) => [r.mode, r.okCalls, r.failedCalls, r.okCallsPerS, r.steadyAttemptsPerS, r.maxAttemptsIn1s, r.responses429, r.first429AtMs ?? '-']),
+      [
+        'mode',
+        'ok calls',
+        'failed',
+        'ok calls/s',
+        'steady attempts/s',
+        'max attempts in 1 s',
+        '429s',
+        'first 429 at ms',
+      ],
+      runs.map((r) => [
+        r.mode,
+        r.okCalls,
+        r.failedCalls,
+        r.okCallsPerS,
+        r.steadyAttemptsPerS,
+        r.maxAttemptsIn1s,
+        r.responses429,
+        r.first429AtMs ?? '-',
+      ]),
     ),
   );
 }

@@ -26,24 +26,33 @@ function checkBuild(): void {
   for (const lib of ['partner-payments', 'partner-payments-testing']) {
     const dir = join(ROOT, 'libs', lib);
     const built = newest(join(dir, 'dist'), (f) => f.endsWith('.js'));
-    const source = newest(join(dir, 'src'), (f) => f.endsWith('.ts') && !f.endsWith('.spec.ts') && !f.endsWith('.fixture.ts'));
+    const source = newest(
+      join(dir, 'src'),
+      (f) => f.endsWith('.ts') && !f.endsWith('.spec.ts') && !f.endsWith('.fixture.ts'),
+    );
     if (built === 0) throw new Error(`libs/${lib}/dist is missing: run npm run build:libs first`);
-    if (source > built) process.stderr.write(`WARNING: libs/${lib}/src is newer than its dist/ (run npm run build:libs)\n`);
+    if (source > built)
+      process.stderr.write(`WARNING: libs/${lib}/src is newer than its dist/ (run npm run build:libs)\n`);
   }
 }
 
 function main(): void {
   const names = process.argv.length > 2 ? process.argv.slice(2) : ALL;
   const unknown = names.filter((n) => !ALL.includes(n));
-  if (unknown.length) throw new Error(`unknown benchmark(s): ${unknown.join(', ')} (known: ${ALL.join(', ')})`);
+  if (unknown.length)
+    throw new Error(`unknown benchmark(s): ${unknown.join(', ')} (known: ${ALL.join(', ')})`);
   checkBuild();
   const failed: string[] = [];
   for (const name of names) {
     process.stderr.write(`\n=== ${name} ===\n`);
-    const run = spawnSync(process.execPath, ['-r', 'ts-node/register/transpile-only', join(__dirname, `${name}.bench.ts`)], {
-      cwd: ROOT,
-      stdio: 'inherit',
-    });
+    const run = spawnSync(
+      process.execPath,
+      ['-r', 'ts-node/register/transpile-only', join(__dirname, `${name}.bench.ts`)],
+      {
+        cwd: ROOT,
+        stdio: 'inherit',
+      },
+    );
     if (run.status !== 0) failed.push(`${name} (exit ${run.status ?? run.signal})`);
   }
   if (failed.length) {

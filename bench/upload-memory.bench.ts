@@ -22,14 +22,23 @@ const VARIANTS = ['path', 'buffer'] as const;
 /** as-is: what the OS sees; live: a minor GC before each sample (see memory.sampler.ts). */
 const SAMPLINGS = ['as-is', 'live'] as const;
 
-type ChildResult = SampledRun<{ sizeBytes: number | null; checksum: string | null }> & { variant: string; sampling: string };
+type ChildResult = SampledRun<{ sizeBytes: number | null; checksum: string | null }> & {
+  variant: string;
+  sampling: string;
+};
 
 function runChild(args: string[]): Promise<ChildResult> {
   return new Promise((resolve, reject) => {
-    const child = trackChild(spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', join(__dirname, 'upload-memory.child.ts'), ...args], {
-      cwd: join(__dirname, '..'),
-      stdio: ['ignore', 'pipe', 'inherit'],
-    }));
+    const child = trackChild(
+      spawn(
+        process.execPath,
+        ['-r', 'ts-node/register/transpile-only', join(__dirname, 'upload-memory.child.ts'), ...args],
+        {
+          cwd: join(__dirname, '..'),
+          stdio: ['ignore', 'pipe', 'inherit'],
+        },
+      ),
+    );
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     child.once('exit', (code) => {
@@ -57,10 +66,19 @@ async function main(): Promise<void> {
         for (const variant of VARIANTS) {
           // A new RFI per upload: the document item takes at most 3 files.
           const rfi = await sandbox.control.seedRfi({ userId });
-          const args = [variant, sampling, sandbox.baseUrl, rfi.rfiId, rfi.itemIdsByType.document as string, filePath];
+          const args = [
+            variant,
+            sampling,
+            sandbox.baseUrl,
+            rfi.rfiId,
+            rfi.itemIdsByType.document as string,
+            filePath,
+          ];
           const result = await runChild(args);
           if (result.value.sizeBytes !== FILE_BYTES || result.value.checksum !== sha256)
-            throw new Error(`${variant}: the sandbox stored ${result.value.sizeBytes} bytes with another checksum`);
+            throw new Error(
+              `${variant}: the sandbox stored ${result.value.sizeBytes} bytes with another checksum`,
+            );
           runs.push(result);
         }
       }
@@ -70,7 +88,10 @@ async function main(): Promise<void> {
     await rm(dir, { recursive: true, force: true });
   }
   const median = (v: string, sampling: string, f: (r: ChildResult) => number) => {
-    const xs = runs.filter((r) => r.variant === v && r.sampling === sampling).map(f).sort((a, b) => a - b);
+    const xs = runs
+      .filter((r) => r.variant === v && r.sampling === sampling)
+      .map(f)
+      .sort((a, b) => a - b);
     return xs[Math.floor(xs.length / 2)];
   };
   const medians = SAMPLINGS.flatMap((sampling) =>
@@ -87,22 +108,44 @@ async function main(): Promise<void> {
     {
       name: 'upload-memory',
       environment,
-      parameters: { fileBytes: FILE_BYTES, repeats: REPEATS, sampleIntervalMs: 5, endpoint: 'POST /v1/rfis/{id}/items/{item_id}/documents', sandbox: 'separate process', process: 'one fresh child per upload' },
+      parameters: {
+        fileBytes: FILE_BYTES,
+        repeats: REPEATS,
+        sampleIntervalMs: 5,
+        endpoint: 'POST /v1/rfis/{id}/items/{item_id}/documents',
+        sandbox: 'separate process',
+        process: 'one fresh child per upload',
+      },
       results: {
         medians,
-        runs: runs.map(({ variant, sampling, durationMs, samples, baseline, peak, growth }) => ({ variant, sampling, durationMs, samples, baseline, peak, growth })),
+        runs: runs.map(({ variant, sampling, durationMs, samples, baseline, peak, growth }) => ({
+          variant,
+          sampling,
+          durationMs,
+          samples,
+          baseline,
+          peak,
+          growth,
+        })),
       },
       notes: [
         'Growth = peak during the upload minus the baseline after a forced GC, sampled every 5 ms in the uploading process.',
         'as-is counts Buffers already sent but not yet collected (V8 frees external memory lazily, below ~64 MB it may not collect at all during a 30 MB upload); live runs a minor GC before each sample, so it shows what the upload actually retains. The streaming claim is judged on live.',
         'The buffer control includes reading the file (readFile) inside the window: what a caller without path uploads pays.',
-        'Every upload is checked: the sandbox stored 31457280 bytes with the file\'s sha256.',
+        "Every upload is checked: the sandbox stored 31457280 bytes with the file's sha256.",
       ],
     },
     `Medians of ${REPEATS} runs each (every run is in results/upload-memory.json):\n\n` +
       table(
         ['upload', 'sampling', 'RSS growth MB', 'arrayBuffers growth MB', 'peak RSS MB', 'duration ms'],
-        medians.map((m) => [m.variant, m.sampling, m.rssGrowthMb, m.arrayBuffersGrowthMb, m.peakRssMb, m.durationMs]),
+        medians.map((m) => [
+          m.variant,
+          m.sampling,
+          m.rssGrowthMb,
+          m.arrayBuffersGrowthMb,
+          m.peakRssMb,
+          m.durationMs,
+        ]),
       ),
   );
 }

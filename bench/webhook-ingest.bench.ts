@@ -59,8 +59,19 @@ function account(phase: LoadOutcome, stored: Set<string>) {
   const r = phase.result;
   const rows = [...phase.sent].filter((id) => stored.has(id)).length;
   return {
-    requestsPerS: { average: r.requests.average, stddev: r.requests.stddev, min: r.requests.min, max: r.requests.max },
-    latencyMs: { p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, max: r.latency.max, average: r.latency.average },
+    requestsPerS: {
+      average: r.requests.average,
+      stddev: r.requests.stddev,
+      min: r.requests.min,
+      max: r.requests.max,
+    },
+    latencyMs: {
+      p50: r.latency.p50,
+      p90: r.latency.p90,
+      p99: r.latency.p99,
+      max: r.latency.max,
+      average: r.latency.average,
+    },
     durationS: r.duration,
     responses: r.requests.total,
     responses2xx: r['2xx'],
@@ -96,16 +107,30 @@ async function main(): Promise<void> {
       PARTNER_WEBHOOK_SECRET: secret,
     });
     const hook = `${url}/webhooks/partner`;
-    progress(NAME, `app at ${url}; warm-up 200 deliveries, then ${DURATION_S} s x ${CONNECTIONS} connections`);
+    progress(
+      NAME,
+      `app at ${url}; warm-up 200 deliveries, then ${DURATION_S} s x ${CONNECTIONS} connections`,
+    );
     await deliverSignedWebhooks(hook, secret, { amount: 200, connections: CONNECTIONS }); // JIT, pools, SQLite pages
-    const timed = await deliverSignedWebhooks(hook, secret, { durationS: DURATION_S, connections: CONNECTIONS });
-    progress(NAME, `timed phase: ${timed.result.requests.total} answers; counted phase: ${COUNTED} deliveries`);
+    const timed = await deliverSignedWebhooks(hook, secret, {
+      durationS: DURATION_S,
+      connections: CONNECTIONS,
+    });
+    progress(
+      NAME,
+      `timed phase: ${timed.result.requests.total} answers; counted phase: ${COUNTED} deliveries`,
+    );
     const counted = await deliverSignedWebhooks(hook, secret, { amount: COUNTED, connections: CONNECTIONS });
     const closeMs = await stopAppProcess(child);
     progress(NAME, `app closed in ${closeMs} ms`);
 
-    const stored = new Set(queryAll<{ event_id: string }>(dbFile, 'SELECT event_id FROM webhook_inbox').map((r) => r.event_id));
-    const byState = queryAll<{ state: string; n: number }>(dbFile, 'SELECT state, COUNT(*) AS n FROM webhook_inbox GROUP BY state');
+    const stored = new Set(
+      queryAll<{ event_id: string }>(dbFile, 'SELECT event_id FROM webhook_inbox').map((r) => r.event_id),
+    );
+    const byState = queryAll<{ state: string; n: number }>(
+      dbFile,
+      'SELECT state, COUNT(*) AS n FROM webhook_inbox GROUP BY state',
+    );
     const results = {
       timed: account(timed, stored),
       counted: account(counted, stored),
@@ -114,8 +139,17 @@ async function main(): Promise<void> {
       appCloseMs: closeMs,
     };
     const row = (phase: string, a: ReturnType<typeof account>) => [
-      phase, a.requestsPerS.average, a.latencyMs.p50, a.latencyMs.p99, a.latencyMs.max, a.responses2xx, a.non2xx, a.errors + a.timeouts,
-      a.inboxRows, a.acceptedButNotStored, a.storedWithoutCountedAnswer,
+      phase,
+      a.requestsPerS.average,
+      a.latencyMs.p50,
+      a.latencyMs.p99,
+      a.latencyMs.max,
+      a.responses2xx,
+      a.non2xx,
+      a.errors + a.timeouts,
+      a.inboxRows,
+      a.acceptedButNotStored,
+      a.storedWithoutCountedAnswer,
     ];
     writeResults(
       {
@@ -139,7 +173,19 @@ async function main(): Promise<void> {
         ],
       },
       table(
-        ['phase', 'req/s (avg)', 'p50 ms', 'p99 ms', 'max ms', '2xx', 'non-2xx', 'errors+timeouts', 'inbox rows', 'accepted not stored', 'stored, answer not counted'],
+        [
+          'phase',
+          'req/s (avg)',
+          'p50 ms',
+          'p99 ms',
+          'max ms',
+          '2xx',
+          'non-2xx',
+          'errors+timeouts',
+          'inbox rows',
+          'accepted not stored',
+          'stored, answer not counted',
+        ],
         [row(`timed ${DURATION_S} s`, results.timed), row(`counted ${COUNTED}`, results.counted)],
       ),
     );

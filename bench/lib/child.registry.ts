@@ -7,7 +7,8 @@ import type { ChildProcess } from 'node:child_process';
 const children = new Set<ChildProcess>();
 
 process.once('exit', () => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const child of children)
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 });
 
 export function trackChild<C extends ChildProcess>(child: C): C {

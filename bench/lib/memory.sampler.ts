@@ -27,7 +27,12 @@ const mb = (bytes: number) => Math.round((bytes / 1048576) * 10) / 10;
 
 function read(): MemoryReading {
   const m = process.memoryUsage();
-  return { rssMb: mb(m.rss), arrayBuffersMb: mb(m.arrayBuffers), externalMb: mb(m.external), heapUsedMb: mb(m.heapUsed) };
+  return {
+    rssMb: mb(m.rss),
+    arrayBuffersMb: mb(m.arrayBuffers),
+    externalMb: mb(m.external),
+    heapUsedMb: mb(m.heapUsed),
+  };
 }
 
 type GcFn = (options?: { type: 'major' | 'minor' }) => void;
@@ -49,7 +54,11 @@ export function forceGc(): void {
  * not yet collected are not counted: what the process actually retains, not what V8 has yet to free.
  * Without it, V8 frees dropped Buffers only when their external memory passes its own threshold.
  */
-export async function sampleDuring<T>(work: () => Promise<T>, intervalMs = 5, live = false): Promise<SampledRun<T>> {
+export async function sampleDuring<T>(
+  work: () => Promise<T>,
+  intervalMs = 5,
+  live = false,
+): Promise<SampledRun<T>> {
   const gc = gcFunction();
   forceGc();
   await new Promise((r) => setTimeout(r, 100)); // let the GC's frees reach the OS before the baseline
@@ -69,7 +78,8 @@ export async function sampleDuring<T>(work: () => Promise<T>, intervalMs = 5, li
     sample();
     const durationMs = Math.round(performance.now() - started);
     const growth = {} as MemoryReading;
-    for (const k of Object.keys(peak) as (keyof MemoryReading)[]) growth[k] = Math.round((peak[k] - baseline[k]) * 10) / 10;
+    for (const k of Object.keys(peak) as (keyof MemoryReading)[])
+      growth[k] = Math.round((peak[k] - baseline[k]) * 10) / 10;
     return { value, durationMs, samples, baseline, peak, growth };
   } finally {
     clearInterval(timer);

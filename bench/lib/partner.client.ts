@@ -1,10 +1,17 @@
 /** A client for the sandbox with its fixed test credentials; quiet, so output carries no noise. */
-import { createPartnerPaymentsClient, type PartnerPaymentsClient, type PartnerPaymentsModuleOptions } from '@partner-payments/nestjs';
+import {
+  createPartnerPaymentsClient,
+  type PartnerPaymentsClient,
+  type PartnerPaymentsModuleOptions,
+} from '@partner-payments/nestjs';
 import { SANDBOX_DEFAULTS } from '@partner-payments/testing';
 
 const silent = { log() {}, error() {}, warn() {}, debug() {}, verbose() {} };
 
-export function sandboxClient(baseUrl: string, overrides: Partial<PartnerPaymentsModuleOptions> = {}): PartnerPaymentsClient {
+export function sandboxClient(
+  baseUrl: string,
+  overrides: Partial<PartnerPaymentsModuleOptions> = {},
+): PartnerPaymentsClient {
   return createPartnerPaymentsClient({
     baseUrl,
     environment: 'sandbox',

@@ -11,7 +11,13 @@ export async function createPayout(client: PartnerPaymentsClient): Promise<strin
     first_name: 'Rita',
     last_name: 'Bench',
     address: { street_name: '1 Main St', city: 'Austin', state: 'TX', postal_code: '78701', country: 'US' },
-    account: { account_type: 'WIRE', routing_number: '021000021', account_number: '000123456789', type: 'checking', bank_name: 'Test Bank' },
+    account: {
+      account_type: 'WIRE',
+      routing_number: '021000021',
+      account_number: '000123456789',
+      type: 'checking',
+      bank_name: 'Test Bank',
+    },
   });
   const payout = await client.payouts.create(String(va.virtual_account_id ?? va.id), {
     amount: '10.00',

@@ -17,9 +17,11 @@ export interface SandboxProcess {
 
 /** Extra CLI flags, e.g. ['--rate-limit']. Credentials stay the CLI's fixed test defaults. */
 export async function startSandboxProcess(flags: string[] = []): Promise<SandboxProcess> {
-  const child: ChildProcess = trackChild(spawn(process.execPath, [CLI, '--host', '127.0.0.1', '--port', '0', '--quiet', ...flags], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  }));
+  const child: ChildProcess = trackChild(
+    spawn(process.execPath, [CLI, '--host', '127.0.0.1', '--port', '0', '--quiet', ...flags], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }),
+  );
   const baseUrl = await new Promise<string>((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error('sandbox did not start within 15 s')), 15_000);

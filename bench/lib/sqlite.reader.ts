@@ -9,7 +9,10 @@ interface SqliteDatabase {
   prepare(sql: string): Statement;
   close(): void;
 }
-type SqliteConstructor = new (file: string, options: { readonly: boolean; fileMustExist: boolean }) => SqliteDatabase;
+type SqliteConstructor = new (
+  file: string,
+  options: { readonly: boolean; fileMustExist: boolean },
+) => SqliteDatabase;
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const Database = require('better-sqlite3') as SqliteConstructor;

@@ -21,7 +21,11 @@ export interface LoadOutcome {
   answers: Record<string, number>;
 }
 
-export async function deliverSignedWebhooks(url: string, secret: string, phase: LoadPhase): Promise<LoadOutcome> {
+export async function deliverSignedWebhooks(
+  url: string,
+  secret: string,
+  phase: LoadPhase,
+): Promise<LoadOutcome> {
   const sent = new Set<string>();
   const accepted = new Set<string>();
   const answers: Record<string, number> = {};
@@ -36,11 +40,16 @@ export async function deliverSignedWebhooks(url: string, secret: string, phase: 
         setupRequest: (req) => {
           const eventId = randomUUID();
           sent.add(eventId);
-          const body = JSON.stringify(buildUserCreated({ event_id: eventId, user_id: randomUUID(), status: 'CREATED' }));
+          const body = JSON.stringify(
+            buildUserCreated({ event_id: eventId, user_id: randomUUID(), status: 'CREATED' }),
+          );
           return {
             ...req,
             body,
-            headers: { 'content-type': 'application/json', 'x-signature-sha256': signPartnerWebhook(body, secret) },
+            headers: {
+              'content-type': 'application/json',
+              'x-signature-sha256': signPartnerWebhook(body, secret),
+            },
           };
         },
         onResponse: (status, body) => {
@@ -48,7 +57,8 @@ export async function deliverSignedWebhooks(url: string, secret: string, phase: 
           try {
             const b = JSON.parse(body) as { status?: string; eventId?: string };
             outcome = `${status} ${b.status ?? ''}`.trim();
-            if (status >= 200 && status < 300 && b.status === 'accepted' && b.eventId) accepted.add(b.eventId);
+            if (status >= 200 && status < 300 && b.status === 'accepted' && b.eventId)
+              accepted.add(b.eventId);
           } catch {
             // a non-JSON answer is counted under its status alone
           }
