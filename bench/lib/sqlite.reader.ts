@@ -1,22 +1,6 @@
-/**
- * Read-only queries on a SQLite file through better-sqlite3 (installed for TypeORM). It ships no
- * types and @types/better-sqlite3 is not installed, so the little we use is typed here.
- */
-interface Statement {
-  all(...params: unknown[]): unknown[];
-}
-interface SqliteDatabase {
-  prepare(sql: string): Statement;
-  close(): void;
-}
-type SqliteConstructor = new (
-  file: string,
-  options: { readonly: boolean; fileMustExist: boolean },
-) => SqliteDatabase;
+import Database from 'better-sqlite3';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const Database = require('better-sqlite3') as SqliteConstructor;
-
+/** Read-only queries on the app's SQLite file (better-sqlite3, the driver TypeORM uses). */
 export function queryAll<T>(file: string, sql: string): T[] {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
