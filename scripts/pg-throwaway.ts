@@ -10,7 +10,16 @@
  * Binaries: PG_BIN_DIR, else /usr/lib/postgresql/15/bin (Debian/Ubuntu postgresql-15).
  */
 import { execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -117,7 +126,9 @@ export function reapOrphans(binDir: string = process.env.PG_BIN_DIR ?? DEFAULT_P
   return reaped;
 }
 
-export async function startThrowawayPostgres(options: ThrowawayPostgresOptions = {}): Promise<ThrowawayPostgres> {
+export async function startThrowawayPostgres(
+  options: ThrowawayPostgresOptions = {},
+): Promise<ThrowawayPostgres> {
   const binDir = options.binDir ?? process.env.PG_BIN_DIR ?? DEFAULT_PG_BIN_DIR;
   const database = options.database ?? 'reference_app_test';
   const initdb = join(binDir, 'initdb');
@@ -147,9 +158,31 @@ export async function startThrowawayPostgres(options: ThrowawayPostgresOptions =
   };
   try {
     // trust auth is safe: the server listens on 127.0.0.1 and a socket in a private temp dir only.
-    run(runAs, initdb, ['-D', dataDir, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
+    run(runAs, initdb, [
+      '-D',
+      dataDir,
+      '-U',
+      'postgres',
+      '-A',
+      'trust',
+      '-E',
+      'UTF8',
+      '--locale=C',
+      '--no-sync',
+    ]);
     const serverOpts = `-p ${port} -k ${socketDir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`;
-    run(runAs, pgCtl, ['-D', dataDir, '-l', join(baseDir, 'server.log'), '-o', serverOpts, '-w', '-t', '60', 'start']);
+    run(runAs, pgCtl, [
+      '-D',
+      dataDir,
+      '-l',
+      join(baseDir, 'server.log'),
+      '-o',
+      serverOpts,
+      '-w',
+      '-t',
+      '60',
+      'start',
+    ]);
     const admin = newPgClient({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres' });
     await admin.connect();
     try {

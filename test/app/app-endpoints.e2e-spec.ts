@@ -31,12 +31,22 @@ describe('reference app endpoints (SQLite file)', () => {
   });
 
   const http = () => request(running.app.getHttpServer());
-  const body = () => ({ virtual_account_id: account.virtualAccountId, recipient_id: account.recipientId, amount: '100.00', currency: 'USD' });
+  const body = () => ({
+    virtual_account_id: account.virtualAccountId,
+    recipient_id: account.recipientId,
+    amount: '100.00',
+    currency: 'USD',
+  });
   const partnerPayoutsCreated = async () => (await sandbox.control.counters()).created.payouts;
 
   it('GET /health reports the database, the partner and the version pinned at start', async () => {
     const res = await http().get('/health').expect(200);
-    expect(res.body).toEqual({ status: 'ok', database: 'up', partner: 'up', apiVersion: { configured: '2026-04-14', pinned: '2026-04-14' } });
+    expect(res.body).toEqual({
+      status: 'ok',
+      database: 'up',
+      partner: 'up',
+      apiVersion: { configured: '2026-04-14', pinned: '2026-04-14' },
+    });
   });
 
   it.each([
@@ -49,7 +59,11 @@ describe('reference app endpoints (SQLite file)', () => {
     [{ surprise: 'field' }, 'surprise'],
   ])('POST /payouts answers 400 naming the field for %j', async (patch, field) => {
     const before = await partnerPayoutsCreated();
-    const res = await http().post('/payouts').set('Idempotency-Key', randomUUID()).send({ ...body(), ...patch }).expect(400);
+    const res = await http()
+      .post('/payouts')
+      .set('Idempotency-Key', randomUUID())
+      .send({ ...body(), ...patch })
+      .expect(400);
     expect(JSON.stringify(res.body.message)).toContain(field);
     expect(await partnerPayoutsCreated()).toBe(before); // nothing was sent
   });
@@ -66,7 +80,14 @@ describe('reference app endpoints (SQLite file)', () => {
     const key = randomUUID();
     const before = await partnerPayoutsCreated();
     const first = await http().post('/payouts').set('Idempotency-Key', key).send(body()).expect(201);
-    expect(first.body).toMatchObject({ status: 'CREATED', amount: '100.00', currency: 'USD', idempotency_key: key, last_source: 'create', virtual_account_id: account.virtualAccountId });
+    expect(first.body).toMatchObject({
+      status: 'CREATED',
+      amount: '100.00',
+      currency: 'USD',
+      idempotency_key: key,
+      last_source: 'create',
+      virtual_account_id: account.virtualAccountId,
+    });
     const again = await http().post('/payouts').set('Idempotency-Key', key).send(body()).expect(201);
     expect(again.body.payout_id).toBe(first.body.payout_id);
     expect(await partnerPayoutsCreated()).toBe(before + 1);
@@ -79,21 +100,36 @@ describe('reference app endpoints (SQLite file)', () => {
     const key = randomUUID();
     await http().post('/payouts').set('Idempotency-Key', key).send(body()).expect(201);
     const before = await partnerPayoutsCreated();
-    await http().post('/payouts').set('Idempotency-Key', key).send({ ...body(), amount: '999.00' }).expect(422);
+    await http()
+      .post('/payouts')
+      .set('Idempotency-Key', key)
+      .send({ ...body(), amount: '999.00' })
+      .expect(422);
     expect(await partnerPayoutsCreated()).toBe(before);
   });
 
   it('stores the Idempotency-Key before the partner answers', async () => {
-    await sandbox.control.addFault({ kind: 'latency', route: 'POST /v1/virtual-accounts/:id/payout', latencyMs: 400, times: 1 });
+    await sandbox.control.addFault({
+      kind: 'latency',
+      route: 'POST /v1/virtual-accounts/:id/payout',
+      latencyMs: 400,
+      times: 1,
+    });
     const key = randomUUID();
-    const pending = http().post('/payouts').set('Idempotency-Key', key).send(body()).then((r) => r);
+    const pending = http()
+      .post('/payouts')
+      .set('Idempotency-Key', key)
+      .send(body())
+      .then((r) => r);
     await new Promise((r) => setTimeout(r, 150));
     const uow = running.app.get(UnitOfWork);
     const row = await uow.run((m) => m.findOne(PayoutRequestEntity, { where: { idempotencyKey: key } }));
     expect(row).toMatchObject({ state: 'pending', payoutId: null });
     const res = await pending;
     expect(res.status).toBe(201);
-    expect(await uow.run((m) => m.findOne(PayoutRequestEntity, { where: { idempotencyKey: key } }))).toMatchObject({ state: 'created', payoutId: res.body.payout_id });
+    expect(
+      await uow.run((m) => m.findOne(PayoutRequestEntity, { where: { idempotencyKey: key } })),
+    ).toMatchObject({ state: 'created', payoutId: res.body.payout_id });
   });
 
   it('a retry after a crash (key stored, partner created the payout, we never stored it) returns that payout, not a second one', async () => {
@@ -101,7 +137,18 @@ describe('reference app endpoints (SQLite file)', () => {
     // The crash: the request row was committed and the partner created the payout with our key...
     const uow = running.app.get(UnitOfWork);
     const now = new Date();
-    await uow.run((m) => m.insert(PayoutRequestEntity, { idempotencyKey: key, fingerprint: fingerprintOf(body()), ...snake(body()), state: 'pending', payoutId: null, lastError: null, createdAt: now, updatedAt: now }));
+    await uow.run((m) =>
+      m.insert(PayoutRequestEntity, {
+        idempotencyKey: key,
+        fingerprint: fingerprintOf(body()),
+        ...snake(body()),
+        state: 'pending',
+        payoutId: null,
+        lastError: null,
+        createdAt: now,
+        updatedAt: now,
+      }),
+    );
     const atPartner = await account.partnerCreatePayout(body(), key);
     const before = await partnerPayoutsCreated();
     // ...then the client retries with the same key.
@@ -114,12 +161,19 @@ describe('reference app endpoints (SQLite file)', () => {
     const key = randomUUID();
     const before = await partnerPayoutsCreated();
     // Every attempt of this call (first + the client's retries) fails with a 503.
-    await sandbox.control.addFault({ kind: 'server_error', route: 'POST /v1/virtual-accounts/:id/payout', status: 503, times: 10 });
+    await sandbox.control.addFault({
+      kind: 'server_error',
+      route: 'POST /v1/virtual-accounts/:id/payout',
+      status: 503,
+      times: 10,
+    });
     const failed = await http().post('/payouts').set('Idempotency-Key', key).send(body()).expect(502);
     expect(failed.body.message).toContain('same Idempotency-Key');
     await sandbox.control.clearFaults();
     const uow = running.app.get(UnitOfWork);
-    expect(await uow.run((m) => m.findOne(PayoutRequestEntity, { where: { idempotencyKey: key } }))).toMatchObject({ state: 'pending' });
+    expect(
+      await uow.run((m) => m.findOne(PayoutRequestEntity, { where: { idempotencyKey: key } })),
+    ).toMatchObject({ state: 'pending' });
     const retried = await http().post('/payouts').set('Idempotency-Key', key).send(body()).expect(201);
     expect(await partnerPayoutsCreated()).toBe(before + 1);
     await http().post('/payouts').set('Idempotency-Key', key).send(body()).expect(201);
@@ -136,18 +190,34 @@ describe('reference app endpoints (SQLite file)', () => {
     expect(rec.body).toMatchObject({ ran: true, failed: 0 });
     expect(rec.body.checked).toBeGreaterThan(0);
     const pin = await http().post('/versioning/pin').expect(200);
-    expect(pin.body).toMatchObject({ configured: '2026-04-14', pinned: '2026-04-14', action: 'already-pinned' });
+    expect(pin.body).toMatchObject({
+      configured: '2026-04-14',
+      pinned: '2026-04-14',
+      action: 'already-pinned',
+    });
     const inbox = await http().post('/inbox/redeliver').expect(200);
     expect(inbox.body).toMatchObject({ ran: true, failed: 0, dead: 0 });
   });
 });
 
-function fingerprintOf(b: { virtual_account_id: string; recipient_id: string; amount: string; currency: string }): string {
-  return createHash('sha256').update(JSON.stringify([b.virtual_account_id, b.recipient_id, b.amount, b.currency])).digest('hex');
+function fingerprintOf(b: {
+  virtual_account_id: string;
+  recipient_id: string;
+  amount: string;
+  currency: string;
+}): string {
+  return createHash('sha256')
+    .update(JSON.stringify([b.virtual_account_id, b.recipient_id, b.amount, b.currency]))
+    .digest('hex');
 }
 
 function snake(b: { virtual_account_id: string; recipient_id: string; amount: string; currency: string }) {
-  return { virtualAccountId: b.virtual_account_id, recipientId: b.recipient_id, amount: b.amount, currency: b.currency };
+  return {
+    virtualAccountId: b.virtual_account_id,
+    recipientId: b.recipient_id,
+    amount: b.amount,
+    currency: b.currency,
+  };
 }
 
 describe('GET /health when the partner is unreachable', () => {

@@ -20,7 +20,13 @@ describe('the demo (embedded sandbox, SQLite)', () => {
     const db = await databaseUrlFor('sqlite', 'demo');
     cleanup = db.cleanup;
     // Only what a test must pin down: a free port, a temp database, no cron ticks during the test.
-    env = { PORT: '0', DATABASE_URL: db.url, RECONCILE_CRON: NEVER, INBOX_REDELIVERY_CRON: NEVER, PARTNER_BASE_URL: undefined };
+    env = {
+      PORT: '0',
+      DATABASE_URL: db.url,
+      RECONCILE_CRON: NEVER,
+      INBOX_REDELIVERY_CRON: NEVER,
+      PARTNER_BASE_URL: undefined,
+    };
     running = await startApp({ env, envFile: false, host: '127.0.0.1', logger: false });
   });
   afterAll(async () => {
@@ -40,9 +46,21 @@ describe('the demo (embedded sandbox, SQLite)', () => {
     expect(result.heldStatus).toBe('KYT_PENDING');
     expect(result.finalStatus).toBe('COMPLETED');
     const payout = await request(running.app.getHttpServer()).get(`/payouts/${result.payoutId}`).expect(200);
-    expect(payout.body).toMatchObject({ status: 'COMPLETED', previous_status: 'KYT_PENDING', last_source: 'reconciliation', amount: '125.00' });
+    expect(payout.body).toMatchObject({
+      status: 'COMPLETED',
+      previous_status: 'KYT_PENDING',
+      last_source: 'reconciliation',
+      amount: '125.00',
+    });
     const deliveries = await running.connection.sandbox!.control.deliveries();
-    expect(deliveries.some((d) => d.event === 'payout.status_changed' && d.status === 200 && d.url === `${running.url}/webhooks/partner`)).toBe(true);
+    expect(
+      deliveries.some(
+        (d) =>
+          d.event === 'payout.status_changed' &&
+          d.status === 200 &&
+          d.url === `${running.url}/webhooks/partner`,
+      ),
+    ).toBe(true);
     const health = await request(running.app.getHttpServer()).get('/health').expect(200);
     expect(health.body).toMatchObject({ status: 'ok', apiVersion: { pinned: '2026-04-14' } });
   });
@@ -50,20 +68,34 @@ describe('the demo (embedded sandbox, SQLite)', () => {
   it('pins a fresh embedded sandbox again when restarted on the same database file', async () => {
     await running.demo;
     await running.close();
-    running = await startApp({ env: { ...env, DEMO: 'false' }, envFile: false, host: '127.0.0.1', logger: false });
+    running = await startApp({
+      env: { ...env, DEMO: 'false' },
+      envFile: false,
+      host: '127.0.0.1',
+      logger: false,
+    });
     const counters = await running.connection.sandbox!.control.counters();
     expect(counters.requests['POST /v1/versioning/upgrade']).toBe(1);
-    expect((await request(running.app.getHttpServer()).get('/health').expect(200)).body.apiVersion).toEqual({ configured: '2026-04-14', pinned: '2026-04-14' });
+    expect((await request(running.app.getHttpServer()).get('/health').expect(200)).body.apiVersion).toEqual({
+      configured: '2026-04-14',
+      pinned: '2026-04-14',
+    });
   });
 });
 
 describe('configuration validated at boot', () => {
   it('refuses to start on a bad variable, naming it, before anything listens', async () => {
-    await expect(startApp({ env: { PORT: 'eighty', RECONCILE_BATCH_SIZE: '0' }, envFile: false, logger: false })).rejects.toThrow(ConfigValidationError);
-    await expect(startApp({ env: { PORT: 'eighty' }, envFile: false, logger: false })).rejects.toThrow(/PORT/);
+    await expect(
+      startApp({ env: { PORT: 'eighty', RECONCILE_BATCH_SIZE: '0' }, envFile: false, logger: false }),
+    ).rejects.toThrow(ConfigValidationError);
+    await expect(startApp({ env: { PORT: 'eighty' }, envFile: false, logger: false })).rejects.toThrow(
+      /PORT/,
+    );
   });
 
   it('requires the credentials when PARTNER_BASE_URL points at a real partner', async () => {
-    await expect(startApp({ env: { PARTNER_BASE_URL: 'https://partner.example' }, envFile: false, logger: false })).rejects.toThrow(/PARTNER_API_KEY.*PARTNER_CLIENT_ID|PARTNER_CLIENT_ID.*PARTNER_API_KEY/);
+    await expect(
+      startApp({ env: { PARTNER_BASE_URL: 'https://partner.example' }, envFile: false, logger: false }),
+    ).rejects.toThrow(/PARTNER_API_KEY.*PARTNER_CLIENT_ID|PARTNER_CLIENT_ID.*PARTNER_API_KEY/);
   });
 });

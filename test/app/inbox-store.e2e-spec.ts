@@ -28,7 +28,10 @@ describe.each(DATABASE_KINDS)('TypeOrmInboxStore on %s', (kind) => {
     await db.dataSource.getRepository(WebhookInboxEntity).clear();
     await db.dataSource.getRepository(PayoutEntity).clear();
     clock = t0;
-    store = new TypeOrmInboxStore(db.uow, { retry: { maxAttempts: 3, baseDelayMs: 1000, maxDelayMs: 60_000 }, clock: () => clock });
+    store = new TypeOrmInboxStore(db.uow, {
+      retry: { maxAttempts: 3, baseDelayMs: 1000, maxDelayMs: 60_000 },
+      clock: () => clock,
+    });
   });
 
   it('records an event once and reports the second delivery as a duplicate, keeping the raw body', async () => {
@@ -84,9 +87,16 @@ describe.each(DATABASE_KINDS)('TypeOrmInboxStore on %s', (kind) => {
     clock = new Date(t0.getTime() + 1000);
     expect((await store.pending({ now: clock })).map((e) => e.eventId)).toEqual(['e4']);
     await store.markFailed('e4', 'boom 2');
-    expect((await store.get('e4'))?.nextAttemptAt?.toISOString()).toBe(new Date(clock.getTime() + 2000).toISOString());
+    expect((await store.get('e4'))?.nextAttemptAt?.toISOString()).toBe(
+      new Date(clock.getTime() + 2000).toISOString(),
+    );
     await store.markFailed('e4', 'boom 3');
-    expect(await store.get('e4')).toMatchObject({ state: 'dead', attempts: 3, nextAttemptAt: null, lastError: 'boom 3' });
+    expect(await store.get('e4')).toMatchObject({
+      state: 'dead',
+      attempts: 3,
+      nextAttemptAt: null,
+      lastError: 'boom 3',
+    });
     expect(await store.pending({ now: new Date(t0.getTime() + 86_400_000) })).toEqual([]);
     expect(await store.countByState()).toEqual({ dead: 1 });
   });
@@ -102,5 +112,13 @@ describe.each(DATABASE_KINDS)('TypeOrmInboxStore on %s', (kind) => {
 });
 
 function payoutRow(payoutId: string): Partial<PayoutEntity> {
-  return { payoutId, status: 'PENDING', lastSource: 'webhook', createdAt: t0, updatedAt: t0, version: 1, checkFailures: 0 };
+  return {
+    payoutId,
+    status: 'PENDING',
+    lastSource: 'webhook',
+    createdAt: t0,
+    updatedAt: t0,
+    version: 1,
+    checkFailures: 0,
+  };
 }

@@ -33,28 +33,43 @@ describe.each(DATABASE_KINDS)('JobLockService on %s', (kind) => {
       return 'first';
     });
     await new Promise((r) => setTimeout(r, 50)); // let the first take the lock
-    expect(await replicaB.runExclusive('reconcile', async () => ++runs)).toEqual({ ran: false, reason: 'locked' });
+    expect(await replicaB.runExclusive('reconcile', async () => ++runs)).toEqual({
+      ran: false,
+      reason: 'locked',
+    });
     gate.resolve();
     expect(await first).toEqual({ ran: true, result: 'first' });
     expect(await replicaB.runExclusive('reconcile', async () => ++runs)).toEqual({ ran: true, result: 2 });
     expect(runs).toBe(2);
     const row = await db.dataSource.getRepository(JobLockEntity).findOneByOrFail({ name: 'reconcile' });
-    expect(row).toMatchObject({ runs: 2, lastOutcome: 'ok', holder: kind === 'postgres' ? 'replica-b' : 'replica-a' });
+    expect(row).toMatchObject({
+      runs: 2,
+      lastOutcome: 'ok',
+      holder: kind === 'postgres' ? 'replica-b' : 'replica-a',
+    });
   });
 
   it('does not block a different job', async () => {
     const gate = deferred();
     const first = replicaA.runExclusive('pin-version', () => gate.promise);
     await new Promise((r) => setTimeout(r, 50));
-    expect(await replicaB.runExclusive('redeliver-inbox', async () => 'other')).toEqual({ ran: true, result: 'other' });
+    expect(await replicaB.runExclusive('redeliver-inbox', async () => 'other')).toEqual({
+      ran: true,
+      result: 'other',
+    });
     gate.resolve();
     await first;
   });
 
   it('releases the lock and records the error when the job throws', async () => {
-    await expect(replicaA.runExclusive('flaky', async () => Promise.reject(new Error('partner down')))).rejects.toThrow('partner down');
+    await expect(
+      replicaA.runExclusive('flaky', async () => Promise.reject(new Error('partner down'))),
+    ).rejects.toThrow('partner down');
     const row = await db.dataSource.getRepository(JobLockEntity).findOneByOrFail({ name: 'flaky' });
     expect(row).toMatchObject({ lastOutcome: 'error', lastError: 'partner down' });
-    expect(await replicaB.runExclusive('flaky', async () => 'recovered')).toEqual({ ran: true, result: 'recovered' });
+    expect(await replicaB.runExclusive('flaky', async () => 'recovered')).toEqual({
+      ran: true,
+      result: 'recovered',
+    });
   });
 });

@@ -43,15 +43,32 @@ describe.each(DATABASE_KINDS)('jobs and restarts on %s', (kind) => {
 
   const http = () => request(running.app.getHttpServer());
   const uow = () => running.app.get(UnitOfWork);
-  const payout = (payoutId: string) => uow().run((m) => m.findOneOrFail(PayoutEntity, { where: { payoutId } }));
-  const upgradeCalls = async () => (await sandbox.control.counters()).requests['POST /v1/versioning/upgrade'] ?? 0;
+  const payout = (payoutId: string) =>
+    uow().run((m) => m.findOneOrFail(PayoutEntity, { where: { payoutId } }));
+  const upgradeCalls = async () =>
+    (await sandbox.control.counters()).requests['POST /v1/versioning/upgrade'] ?? 0;
   const createPayout = async () =>
-    (await http().post('/payouts').set('Idempotency-Key', randomUUID()).send({ virtual_account_id: account.virtualAccountId, recipient_id: account.recipientId, amount: '42.00', currency: 'USD' }).expect(201)).body.payout_id as string;
+    (
+      await http()
+        .post('/payouts')
+        .set('Idempotency-Key', randomUUID())
+        .send({
+          virtual_account_id: account.virtualAccountId,
+          recipient_id: account.recipientId,
+          amount: '42.00',
+          currency: 'USD',
+        })
+        .expect(201)
+    ).body.payout_id as string;
 
   it('reconciliation applies a hold outcome that exists only on the resource, through the unified status event', async () => {
     const payoutId = await createPayout();
     await sandbox.control.advancePayout(payoutId, ['PENDING', { status: 'KYT_PENDING' }]);
-    await eventually(async () => ((await payout(payoutId)).status === 'KYT_PENDING' ? true : undefined), 5000, 'KYT_PENDING');
+    await eventually(
+      async () => ((await payout(payoutId)).status === 'KYT_PENDING' ? true : undefined),
+      5000,
+      'KYT_PENDING',
+    );
     await sandbox.control.advancePayout(payoutId, { status: 'COMPLETED', events: 'none' });
     await sandbox.control.flushWebhooks();
     expect((await payout(payoutId)).status).toBe('KYT_PENDING'); // no event came
@@ -63,8 +80,18 @@ describe.each(DATABASE_KINDS)('jobs and restarts on %s', (kind) => {
       const first = await http().post('/reconciliation/run').expect(200);
       expect(first.body).toMatchObject({ ran: true, failed: 0 });
       expect(first.body.changed).toBeGreaterThanOrEqual(1);
-      expect(await payout(payoutId)).toMatchObject({ status: 'COMPLETED', previousStatus: 'KYT_PENDING', lastSource: 'reconciliation' });
-      expect(seen.filter((e) => e.payoutId === payoutId)).toEqual([expect.objectContaining({ status: 'COMPLETED', source: 'reconciliation', previousStatus: 'KYT_PENDING' })]);
+      expect(await payout(payoutId)).toMatchObject({
+        status: 'COMPLETED',
+        previousStatus: 'KYT_PENDING',
+        lastSource: 'reconciliation',
+      });
+      expect(seen.filter((e) => e.payoutId === payoutId)).toEqual([
+        expect.objectContaining({
+          status: 'COMPLETED',
+          source: 'reconciliation',
+          previousStatus: 'KYT_PENDING',
+        }),
+      ]);
       const second = await http().post('/reconciliation/run').expect(200);
       expect(second.body.changed).toBe(0);
     } finally {
@@ -75,7 +102,17 @@ describe.each(DATABASE_KINDS)('jobs and restarts on %s', (kind) => {
   it('reconciliation counts a payout it cannot read, backs it off, and still checks the others', async () => {
     const ghost = `ghost-${randomUUID()}`;
     const now = new Date();
-    await uow().run((m) => m.insert(PayoutEntity, { payoutId: ghost, status: 'PROCESSING', lastSource: 'webhook', createdAt: now, updatedAt: now, version: 1, checkFailures: 0 }));
+    await uow().run((m) =>
+      m.insert(PayoutEntity, {
+        payoutId: ghost,
+        status: 'PROCESSING',
+        lastSource: 'webhook',
+        createdAt: now,
+        updatedAt: now,
+        version: 1,
+        checkFailures: 0,
+      }),
+    );
     const real = await createPayout();
     await sandbox.control.advancePayout(real, { status: 'PROCESSING', events: 'none' });
     const res = await http().post('/reconciliation/run').expect(200);
@@ -95,14 +132,23 @@ describe.each(DATABASE_KINDS)('jobs and restarts on %s', (kind) => {
   it('pins the version once: at start, not again on demand or after a restart', async () => {
     expect(await upgradeCalls()).toBe(1);
     const pin = await http().post('/versioning/pin').expect(200);
-    expect(pin.body).toMatchObject({ configured: '2026-04-14', pinned: '2026-04-14', action: 'already-pinned' });
+    expect(pin.body).toMatchObject({
+      configured: '2026-04-14',
+      pinned: '2026-04-14',
+      action: 'already-pinned',
+    });
     await running.close();
     running = await startTestApp(dbUrl, { INBOX_MAX_ATTEMPTS: '2' }, sandbox);
     expect(await upgradeCalls()).toBe(1);
-    expect((await http().get('/health').expect(200)).body.apiVersion).toEqual({ configured: '2026-04-14', pinned: '2026-04-14' });
+    expect((await http().get('/health').expect(200)).body.apiVersion).toEqual({
+      configured: '2026-04-14',
+      pinned: '2026-04-14',
+    });
     // until-pinned: once pinned, calls go out without X-Api-Version (spec 9.3).
     await createPayout();
-    const last = (await sandbox.control.requestLog()).filter((r) => r.route === 'POST /v1/virtual-accounts/:id/payout').at(-1);
+    const last = (await sandbox.control.requestLog())
+      .filter((r) => r.route === 'POST /v1/virtual-accounts/:id/payout')
+      .at(-1);
     expect(last?.headers['x-api-version']).toBeUndefined();
   });
 
@@ -112,7 +158,12 @@ describe.each(DATABASE_KINDS)('jobs and restarts on %s', (kind) => {
     try {
       const calls = await upgradeCalls();
       const pin = await request(refusing.app.getHttpServer()).post('/versioning/pin').expect(200);
-      expect(pin.body).toMatchObject({ configured: '2025-01-01', lastOutcome: 'refused', refusedTarget: '2025-01-01', action: 'skipped-refused' });
+      expect(pin.body).toMatchObject({
+        configured: '2025-01-01',
+        lastOutcome: 'refused',
+        refusedTarget: '2025-01-01',
+        action: 'skipped-refused',
+      });
       expect(await upgradeCalls()).toBe(calls);
     } finally {
       await refusing.close();
@@ -130,22 +181,49 @@ describe.each(DATABASE_KINDS)('jobs and restarts on %s', (kind) => {
     emitter.on('virtual_account.deposit_funds_received', flaky);
     try {
       const store = running.app.get(TypeOrmInboxStore);
-      const entryOf = async (depositId: string) => (await uow().run((m) => m.find(WebhookInboxEntity))).find((e) => e.rawBody.includes(depositId));
-      const { depositId } = await sandbox.control.simulateDeposit(account.virtualAccountId, { amount: '5.00' });
-      const entry = await eventually(async () => ((await entryOf(depositId))?.state === 'failed' ? entryOf(depositId) : undefined), 5000, 'failed entry');
+      const entryOf = async (depositId: string) =>
+        (await uow().run((m) => m.find(WebhookInboxEntity))).find((e) => e.rawBody.includes(depositId));
+      const { depositId } = await sandbox.control.simulateDeposit(account.virtualAccountId, {
+        amount: '5.00',
+      });
+      const entry = await eventually(
+        async () => ((await entryOf(depositId))?.state === 'failed' ? entryOf(depositId) : undefined),
+        5000,
+        'failed entry',
+      );
       expect(entry).toMatchObject({ attempts: 1, lastError: 'handler hiccup' });
       // Not due yet: a run now leaves it alone.
-      expect((await http().post('/inbox/redeliver').expect(200)).body).toMatchObject({ processed: 0, failed: 0 });
+      expect((await http().post('/inbox/redeliver').expect(200)).body).toMatchObject({
+        processed: 0,
+        failed: 0,
+      });
       // Time passes (the backoff is 30 s): make it due, run the job: fails again -> dead at the limit of 2.
-      await uow().run((m) => m.update(WebhookInboxEntity, { eventId: entry!.eventId }, { nextAttemptAt: new Date(Date.now() - 1000) }));
+      await uow().run((m) =>
+        m.update(
+          WebhookInboxEntity,
+          { eventId: entry!.eventId },
+          { nextAttemptAt: new Date(Date.now() - 1000) },
+        ),
+      );
       expect((await http().post('/inbox/redeliver').expect(200)).body).toMatchObject({ failed: 1, dead: 1 });
       expect(await store.get(entry!.eventId)).toMatchObject({ state: 'dead', attempts: 2 });
       expect((await http().get('/inbox').expect(200)).body.dead).toBe(1);
 
       // A second event whose handler recovers: processed on redelivery.
       const second = await sandbox.control.simulateDeposit(account.virtualAccountId, { amount: '6.00' });
-      const failed = await eventually(async () => ((await entryOf(second.depositId))?.state === 'failed' ? entryOf(second.depositId) : undefined), 5000, 'second failed');
-      await uow().run((m) => m.update(WebhookInboxEntity, { eventId: failed!.eventId }, { nextAttemptAt: new Date(Date.now() - 1000) }));
+      const failed = await eventually(
+        async () =>
+          (await entryOf(second.depositId))?.state === 'failed' ? entryOf(second.depositId) : undefined,
+        5000,
+        'second failed',
+      );
+      await uow().run((m) =>
+        m.update(
+          WebhookInboxEntity,
+          { eventId: failed!.eventId },
+          { nextAttemptAt: new Date(Date.now() - 1000) },
+        ),
+      );
       expect((await http().post('/inbox/redeliver').expect(200)).body).toMatchObject({ processed: 1 });
       expect(await store.get(failed!.eventId)).toMatchObject({ state: 'processed', attempts: 2 });
     } finally {
@@ -155,14 +233,27 @@ describe.each(DATABASE_KINDS)('jobs and restarts on %s', (kind) => {
 
   it('processes after a restart an event that was stored but never processed (crash in between)', async () => {
     const payoutId = await createPayout();
-    await eventually(async () => ((await payout(payoutId)).status === 'CREATED' ? true : undefined), 5000, 'payout row');
+    await eventually(
+      async () => ((await payout(payoutId)).status === 'CREATED' ? true : undefined),
+      5000,
+      'payout row',
+    );
     await sandbox.control.flushWebhooks();
     await running.close();
     // What the webhook pipeline does before its 2xx: record the exact body. Then the process dies.
     const eventId = randomUUID();
-    const body = JSON.stringify({ event: 'payout.processing', data: { event_id: eventId, payout_id: payoutId, status: 'processing' } });
+    const body = JSON.stringify({
+      event: 'payout.processing',
+      data: { event_id: eventId, payout_id: payoutId, status: 'processing' },
+    });
     const db = await openTestDatabaseAt(dbUrl);
-    await new TypeOrmInboxStore(db.uow).record({ eventId, name: 'payout.processing', envelope: 'flat', rawBody: body, receivedAt: new Date() });
+    await new TypeOrmInboxStore(db.uow).record({
+      eventId,
+      name: 'payout.processing',
+      envelope: 'flat',
+      rawBody: body,
+      receivedAt: new Date(),
+    });
     await db.dataSource.destroy();
 
     running = await startTestApp(dbUrl, { INBOX_MAX_ATTEMPTS: '2' }, sandbox);
@@ -182,7 +273,16 @@ describe('two replicas on one PostgreSQL database', () => {
     a = await startTestApp(db.url, {}, sandbox);
     b = await startTestApp(db.url, {}, sandbox);
     const account = await createFundedAccount(a, 'replicas');
-    await request(a.app.getHttpServer()).post('/payouts').set('Idempotency-Key', randomUUID()).send({ virtual_account_id: account.virtualAccountId, recipient_id: account.recipientId, amount: '7.00', currency: 'USD' }).expect(201);
+    await request(a.app.getHttpServer())
+      .post('/payouts')
+      .set('Idempotency-Key', randomUUID())
+      .send({
+        virtual_account_id: account.virtualAccountId,
+        recipient_id: account.recipientId,
+        amount: '7.00',
+        currency: 'USD',
+      })
+      .expect(201);
   });
   afterAll(async () => {
     await a?.close();
@@ -192,14 +292,23 @@ describe('two replicas on one PostgreSQL database', () => {
 
   it('runs a reconciliation pass once: the replica that finds the lock taken skips it', async () => {
     // Slow reads keep replica A's pass (and its advisory lock) open while B tries.
-    await sandbox.control.addFault({ kind: 'latency', route: 'GET /v1/payouts/:id', latencyMs: 500, times: 1 });
-    const first = request(a.app.getHttpServer()).post('/reconciliation/run').then((r) => r.body);
+    await sandbox.control.addFault({
+      kind: 'latency',
+      route: 'GET /v1/payouts/:id',
+      latencyMs: 500,
+      times: 1,
+    });
+    const first = request(a.app.getHttpServer())
+      .post('/reconciliation/run')
+      .then((r) => r.body);
     await new Promise((r) => setTimeout(r, 150));
     const second = await request(b.app.getHttpServer()).post('/reconciliation/run').expect(200);
     expect(second.body).toEqual({ ran: false, checked: 0, changed: 0, failed: 0, batches: 0 });
     expect(await first).toMatchObject({ ran: true, checked: 1 });
     // Lock released: B's next pass runs.
-    expect((await request(b.app.getHttpServer()).post('/reconciliation/run').expect(200)).body.ran).toBe(true);
+    expect((await request(b.app.getHttpServer()).post('/reconciliation/run').expect(200)).body.ran).toBe(
+      true,
+    );
   });
 });
 
@@ -207,23 +316,42 @@ describe('reconciliation order and batches (SQLite file)', () => {
   it('reads never-checked payouts first, then the oldest-checked, in batches of RECONCILE_BATCH_SIZE', async () => {
     const sandbox = await startTestSandbox();
     const db = await databaseUrlFor('sqlite', 'order');
-    const running = await startTestApp(db.url, { RECONCILE_BATCH_SIZE: '2', RECONCILE_CONCURRENCY: '1' }, sandbox);
+    const running = await startTestApp(
+      db.url,
+      { RECONCILE_BATCH_SIZE: '2', RECONCILE_CONCURRENCY: '1' },
+      sandbox,
+    );
     try {
       const account = await createFundedAccount(running, 'order');
       const ids: string[] = [];
       for (let i = 0; i < 3; i++) {
-        const res = await request(running.app.getHttpServer()).post('/payouts').set('Idempotency-Key', randomUUID()).send({ virtual_account_id: account.virtualAccountId, recipient_id: account.recipientId, amount: '1.00', currency: 'USD' }).expect(201);
+        const res = await request(running.app.getHttpServer())
+          .post('/payouts')
+          .set('Idempotency-Key', randomUUID())
+          .send({
+            virtual_account_id: account.virtualAccountId,
+            recipient_id: account.recipientId,
+            amount: '1.00',
+            currency: 'USD',
+          })
+          .expect(201);
         ids.push(res.body.payout_id);
       }
       const [recent, old, never] = ids;
       const uow = running.app.get(UnitOfWork);
-      await uow.run((m) => m.update(PayoutEntity, { payoutId: recent }, { lastCheckedAt: new Date(Date.now() - 60_000) }));
-      await uow.run((m) => m.update(PayoutEntity, { payoutId: old }, { lastCheckedAt: new Date(Date.now() - 3_600_000) }));
+      await uow.run((m) =>
+        m.update(PayoutEntity, { payoutId: recent }, { lastCheckedAt: new Date(Date.now() - 60_000) }),
+      );
+      await uow.run((m) =>
+        m.update(PayoutEntity, { payoutId: old }, { lastCheckedAt: new Date(Date.now() - 3_600_000) }),
+      );
       await uow.run((m) => m.update(PayoutEntity, { payoutId: never }, { lastCheckedAt: null }));
       const seqBefore = (await sandbox.control.requestLog()).length;
       const res = await request(running.app.getHttpServer()).post('/reconciliation/run').expect(200);
       expect(res.body).toMatchObject({ ran: true, checked: 3, batches: 2 });
-      const reads = (await sandbox.control.requestLog()).slice(seqBefore).filter((r) => r.route === 'GET /v1/payouts/:id');
+      const reads = (await sandbox.control.requestLog())
+        .slice(seqBefore)
+        .filter((r) => r.route === 'GET /v1/payouts/:id');
       expect(reads.map((r) => r.path.split('/').at(-1))).toEqual([never, old, recent]);
     } finally {
       await running.close();

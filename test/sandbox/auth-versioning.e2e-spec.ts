@@ -9,7 +9,10 @@ describe('sandbox: authentication (spec 4.1, 5)', () => {
   it('POST /auth answers { message, data: { access_token, expires_in: 3600, token_type } } on both bases', async () => {
     for (const base of [world.sandbox.baseUrl, world.sandbox.sandboxBaseUrl]) {
       const api = new Api(base, world.sandbox.credentials);
-      const answer = await api.call('POST', '/auth', { body: { client_id: api.creds.clientId, password: api.creds.password }, auth: false });
+      const answer = await api.call('POST', '/auth', {
+        body: { client_id: api.creds.clientId, password: api.creds.password },
+        auth: false,
+      });
       expect(answer.status).toBe(200);
       expect(answer.body).toEqual({
         message: expect.any(String),
@@ -23,9 +26,20 @@ describe('sandbox: authentication (spec 4.1, 5)', () => {
     const before = await world.sandbox.control.counters();
     const api = new Api(world.sandbox.baseUrl, world.sandbox.credentials);
     const bad = [
-      await api.call('POST', '/auth', { body: { client_id: api.creds.clientId, password: 'wrong' }, auth: false }),
-      await api.call('POST', '/auth', { body: { client_id: api.creds.clientId, password: api.creds.password }, auth: false, apiKey: 'nope' }),
-      await api.call('POST', '/auth', { body: { client_id: api.creds.clientId, password: api.creds.password }, auth: false, apiKey: null }),
+      await api.call('POST', '/auth', {
+        body: { client_id: api.creds.clientId, password: 'wrong' },
+        auth: false,
+      }),
+      await api.call('POST', '/auth', {
+        body: { client_id: api.creds.clientId, password: api.creds.password },
+        auth: false,
+        apiKey: 'nope',
+      }),
+      await api.call('POST', '/auth', {
+        body: { client_id: api.creds.clientId, password: api.creds.password },
+        auth: false,
+        apiKey: null,
+      }),
       await api.call('POST', '/auth', { body: {}, auth: false }),
     ];
     for (const answer of bad) {
@@ -44,10 +58,16 @@ describe('sandbox: authentication (spec 4.1, 5)', () => {
     expect(noBearer.status).toBe(401);
     expect(noBearer.body.code).toBe('unauthorized');
     expect((await api.call('GET', '/v1/users', { apiKey: null })).status).toBe(401);
-    expect((await api.call('GET', '/v1/users', { headers: { authorization: 'Bearer forged' }, auth: false })).status).toBe(401);
+    expect(
+      (await api.call('GET', '/v1/users', { headers: { authorization: 'Bearer forged' }, auth: false }))
+        .status,
+    ).toBe(401);
     const other = await world.sandbox.control.createClient();
     const otherApi = await new Api(world.sandbox.sandboxBaseUrl, other).login();
-    const crossed = await api.call('GET', '/v1/users', { headers: { authorization: `Bearer ${otherApi.token}` }, auth: false });
+    const crossed = await api.call('GET', '/v1/users', {
+      headers: { authorization: `Bearer ${otherApi.token}` },
+      auth: false,
+    });
     expect(crossed.status).toBe(401);
   });
 
@@ -79,7 +99,10 @@ describe('sandbox: authentication (spec 4.1, 5)', () => {
     ];
     for (const answer of probes) {
       expect(answer.status).toBe(403);
-      expect(answer.body).toEqual({ code: 'invalid_request', message: expect.stringContaining('could not be matched to a valid route') });
+      expect(answer.body).toEqual({
+        code: 'invalid_request',
+        message: expect.stringContaining('could not be matched to a valid route'),
+      });
     }
   });
 });
@@ -90,7 +113,10 @@ describe('sandbox: token lifetime', () => {
     const short = await startPartnerSandbox({ tokenTtlSeconds: 1 });
     try {
       const a = new Api(long.baseUrl, long.credentials);
-      const answer = await a.call('POST', '/auth', { body: { client_id: a.creds.clientId, password: a.creds.password }, auth: false });
+      const answer = await a.call('POST', '/auth', {
+        body: { client_id: a.creds.clientId, password: a.creds.password },
+        auth: false,
+      });
       expect(answer.body.data.expires_in).toBe(86400);
       const s = await new Api(short.baseUrl, short.credentials).login();
       expect((await s.call('GET', '/v1/users')).status).toBe(200);
@@ -119,21 +145,29 @@ describe('sandbox: versioning (spec 9, provider-facts)', () => {
   });
 
   it('POST /v1/versioning/upgrade pins; the same target is harmless; an older one is refused', async () => {
-    const first = await world.api.call('POST', '/v1/versioning/upgrade', { body: { target_version: '2026-04-14' } });
+    const first = await world.api.call('POST', '/v1/versioning/upgrade', {
+      body: { target_version: '2026-04-14' },
+    });
     expect(first.status).toBe(200);
     expect(first.body).toEqual({ previous_version: BASELINE_VERSION, current_version: '2026-04-14' });
-    const again = await world.api.call('POST', '/v1/versioning/upgrade', { body: { target_version: '2026-04-14' } });
+    const again = await world.api.call('POST', '/v1/versioning/upgrade', {
+      body: { target_version: '2026-04-14' },
+    });
     expect(again.body).toEqual({ previous_version: '2026-04-14', current_version: '2026-04-14' });
     expect((await world.api.call('GET', '/v1/users')).headers.get('x-api-version')).toBe('2026-04-14');
     expect((await world.api.call('GET', '/v1/rfis')).status).toBe(403);
 
-    const up = await world.api.call('POST', '/v1/versioning/upgrade', { body: { target_version: '2026-06-01' } });
+    const up = await world.api.call('POST', '/v1/versioning/upgrade', {
+      body: { target_version: '2026-06-01' },
+    });
     expect(up.body).toEqual({ previous_version: '2026-04-14', current_version: '2026-06-01' });
     expect((await world.api.call('GET', '/v1/rfis')).status).toBe(200);
     // The header wins over the pin.
     expect((await world.api.call('GET', '/v1/rfis', { version: '2026-04-14' })).status).toBe(403);
 
-    const down = await world.api.call('POST', '/v1/versioning/upgrade', { body: { target_version: '2026-04-14' } });
+    const down = await world.api.call('POST', '/v1/versioning/upgrade', {
+      body: { target_version: '2026-04-14' },
+    });
     expect(down.status).toBe(400);
     expect(down.body.code).toBe('validation_error');
     expect((await world.api.call('GET', '/v1/rfis')).status).toBe(200);
@@ -141,7 +175,10 @@ describe('sandbox: versioning (spec 9, provider-facts)', () => {
 
   it('refuses a missing or unknown target and a malformed X-Api-Version', async () => {
     expect((await world.api.call('POST', '/v1/versioning/upgrade', { body: {} })).status).toBe(400);
-    expect((await world.api.call('POST', '/v1/versioning/upgrade', { body: { target_version: '1999-01-01' } })).status).toBe(400);
+    expect(
+      (await world.api.call('POST', '/v1/versioning/upgrade', { body: { target_version: '1999-01-01' } }))
+        .status,
+    ).toBe(400);
     const malformed = await world.api.call('GET', '/v1/users', { version: 'latest' });
     expect(malformed.status).toBe(400);
     expect(malformed.body.errors[0].field).toBe('X-Api-Version');
@@ -152,15 +189,31 @@ describe('sandbox: versioning (spec 9, provider-facts)', () => {
     const without = await world.api.call('GET', `/v1/virtual-accounts/${vaId}/liquidation-address`);
     expect(without.status).toBe(400);
     expect(without.body.code).toBe('validation_error');
-    const empty = await world.api.call('GET', `/v1/virtual-accounts/${vaId}/liquidation-address`, { version: '2026-04-14' });
+    const empty = await world.api.call('GET', `/v1/virtual-accounts/${vaId}/liquidation-address`, {
+      version: '2026-04-14',
+    });
     expect(empty.status).toBe(200);
     expect(empty.body).toEqual([]);
     const { id } = await world.sandbox.control.addLiquidationAddress(vaId, { network: 'solana' });
-    const one = await world.api.call('GET', `/v1/virtual-accounts/${vaId}/liquidation-address`, { version: '2026-04-14' });
+    const one = await world.api.call('GET', `/v1/virtual-accounts/${vaId}/liquidation-address`, {
+      version: '2026-04-14',
+    });
     expect(one.body).toEqual([
-      expect.objectContaining({ id, virtual_account_id: vaId, network: 'solana', status: expect.any(String), address: expect.any(String), recipient: expect.any(Object), wallet: expect.any(Object) }),
+      expect.objectContaining({
+        id,
+        virtual_account_id: vaId,
+        network: 'solana',
+        status: expect.any(String),
+        address: expect.any(String),
+        recipient: expect.any(Object),
+        wallet: expect.any(Object),
+      }),
     ]);
-    const missing = await world.api.call('GET', `/v1/virtual-accounts/${crypto.randomUUID()}/liquidation-address`, { version: '2026-04-14' });
+    const missing = await world.api.call(
+      'GET',
+      `/v1/virtual-accounts/${crypto.randomUUID()}/liquidation-address`,
+      { version: '2026-04-14' },
+    );
     expect(missing.status).toBe(404);
   });
 });

@@ -7,8 +7,14 @@ const root = join(__dirname, '..', '..');
 const cli = join(root, 'libs/partner-payments-testing/dist/cli.js');
 
 /** Starts the built CLI and resolves with its base URL once it prints it. */
-function startCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; baseUrl: string; output: () => string }> {
-  const child = spawn(process.execPath, [cli, ...args], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function startCli(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ child: ChildProcess; baseUrl: string; output: () => string }> {
+  const child = spawn(process.execPath, [cli, ...args], {
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr?.on('data', (c: Buffer) => (out += c.toString()));
@@ -35,7 +41,11 @@ const stop = (child: ChildProcess) =>
 describe('sandbox CLI (npm run sandbox)', () => {
   beforeAll(() => {
     // The CLI runs from dist/, as `npm run sandbox` does: build the library first.
-    execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-b', 'libs/partner-payments-testing/tsconfig.lib.json'], { cwd: root, stdio: 'pipe' });
+    execFileSync(
+      process.execPath,
+      [require.resolve('typescript/bin/tsc'), '-b', 'libs/partner-payments-testing/tsconfig.lib.json'],
+      { cwd: root, stdio: 'pipe' },
+    );
   }, 120000);
 
   it('--help prints the flags and their environment variables', () => {
@@ -50,19 +60,30 @@ describe('sandbox CLI (npm run sandbox)', () => {
   });
 
   it('serves with credentials and TTL from flags and env, never prints secrets, stops on SIGTERM', async () => {
-    const { child, baseUrl, output } = await startCli(['--port', '0', '--api-key', 'cli-key-123', '--token-ttl', '86400', '--client-id', 'cli-client'], {
-      PARTNER_SANDBOX_PASSWORD: 'cli-password-456',
-      PARTNER_SANDBOX_WEBHOOK_SECRET: 'cli-secret-789',
-    });
+    const { child, baseUrl, output } = await startCli(
+      ['--port', '0', '--api-key', 'cli-key-123', '--token-ttl', '86400', '--client-id', 'cli-client'],
+      {
+        PARTNER_SANDBOX_PASSWORD: 'cli-password-456',
+        PARTNER_SANDBOX_WEBHOOK_SECRET: 'cli-secret-789',
+      },
+    );
     try {
-      const api = new Api(`${baseUrl}/sandbox`, { apiKey: 'cli-key-123', clientId: 'cli-client', password: 'cli-password-456' });
-      const auth = await api.call('POST', '/auth', { body: { client_id: 'cli-client', password: 'cli-password-456' }, auth: false });
+      const api = new Api(`${baseUrl}/sandbox`, {
+        apiKey: 'cli-key-123',
+        clientId: 'cli-client',
+        password: 'cli-password-456',
+      });
+      const auth = await api.call('POST', '/auth', {
+        body: { client_id: 'cli-client', password: 'cli-password-456' },
+        auth: false,
+      });
       expect(auth.status).toBe(200);
       expect(auth.body.data.expires_in).toBe(86400);
       const control = new SandboxControlClient(baseUrl);
       expect((await control.counters()).authCalls).toBe(1);
       expect(output()).toContain('cli-client');
-      for (const secret of ['cli-key-123', 'cli-password-456', 'cli-secret-789']) expect(output()).not.toContain(secret);
+      for (const secret of ['cli-key-123', 'cli-password-456', 'cli-secret-789'])
+        expect(output()).not.toContain(secret);
     } finally {
       expect(await stop(child)).toBe(0);
     }

@@ -21,8 +21,13 @@ describe('sandbox: control API over HTTP (SandboxControlClient)', () => {
 
   it('drives a whole scenario: payouts, RFIs, deposits, webhooks, counters', async () => {
     const ids = await fundedSetup(world.api);
-    const created = await world.api.call('POST', `/v1/virtual-accounts/${ids.vaId}/payout`, { body: { amount: '9.99', currency: 'USD', recipient_id: ids.recipientId } });
-    const view = await control.advancePayout(created.body.id, ['PENDING', { status: 'IN_REVIEW', reviewReason: 'manual' }]);
+    const created = await world.api.call('POST', `/v1/virtual-accounts/${ids.vaId}/payout`, {
+      body: { amount: '9.99', currency: 'USD', recipient_id: ids.recipientId },
+    });
+    const view = await control.advancePayout(created.body.id, [
+      'PENDING',
+      { status: 'IN_REVIEW', reviewReason: 'manual' },
+    ]);
     expect(view).toMatchObject({ payout_id: created.body.id, status: 'IN_REVIEW', reference_number: null });
     const rfi = await control.seedRfi({ userId: ids.userId, items: [{ answer_type: 'boolean' }] });
     expect(rfi.itemIdsByType.boolean).toBe(rfi.itemIds[0]);
@@ -34,7 +39,14 @@ describe('sandbox: control API over HTTP (SandboxControlClient)', () => {
     const deliveries = await control.waitForDeliveries({ event: 'payout.status_changed', count: 2 });
     expect(deliveries.map((d) => JSON.parse(d.body).data.data.status)).toEqual(['PENDING', 'IN_REVIEW']);
     const counters = await control.counters();
-    expect(counters.created).toMatchObject({ users: 1, recipients: 1, virtual_accounts: 1, payouts: 1, deposits: 1, rfis: 1 });
+    expect(counters.created).toMatchObject({
+      users: 1,
+      recipients: 1,
+      virtual_accounts: 1,
+      payouts: 1,
+      deposits: 1,
+      rfis: 1,
+    });
     const { secret } = await control.rotateWebhookSecret();
     expect(secret).toMatch(/^whsec_/);
   });

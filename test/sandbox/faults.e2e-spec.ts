@@ -18,7 +18,12 @@ describe('sandbox: faults on demand (control API)', () => {
   });
 
   it('a 5xx burst answers `times` errors then recovers; a global fault hits every route', async () => {
-    await world.sandbox.control.addFault({ kind: 'server_error', route: 'GET /v1/users', times: 2, status: 502 });
+    await world.sandbox.control.addFault({
+      kind: 'server_error',
+      route: 'GET /v1/users',
+      times: 2,
+      status: 502,
+    });
     const statuses = [];
     for (let i = 0; i < 3; i++) statuses.push((await world.api.call('GET', '/v1/users')).status);
     expect(statuses).toEqual([502, 502, 200]);
@@ -30,7 +35,11 @@ describe('sandbox: faults on demand (control API)', () => {
   });
 
   it('429 with Retry-After', async () => {
-    await world.sandbox.control.addFault({ kind: 'rate_limit', route: 'POST /v1/users', retryAfterSeconds: 3 });
+    await world.sandbox.control.addFault({
+      kind: 'rate_limit',
+      route: 'POST /v1/users',
+      retryAfterSeconds: 3,
+    });
     const answer = await world.api.call('POST', '/v1/users', { body: individual() });
     expect(answer.status).toBe(429);
     expect(answer.headers.get('retry-after')).toBe('3');
@@ -49,12 +58,20 @@ describe('sandbox: faults on demand (control API)', () => {
 
   it('accepted-then-reset: the payout is written, the answer lost; a retry with the same key replays, no duplicate', async () => {
     const ids = await fundedSetup(world.api);
-    await world.sandbox.control.addFault({ kind: 'accepted_then_reset', route: 'POST /v1/virtual-accounts/:id/payout' });
+    await world.sandbox.control.addFault({
+      kind: 'accepted_then_reset',
+      route: 'POST /v1/virtual-accounts/:id/payout',
+    });
     const key = crypto.randomUUID();
     const body = { amount: '42.00', currency: 'USD', recipient_id: ids.recipientId };
-    await expect(world.api.call('POST', `/v1/virtual-accounts/${ids.vaId}/payout`, { body, idempotencyKey: key })).rejects.toThrow();
+    await expect(
+      world.api.call('POST', `/v1/virtual-accounts/${ids.vaId}/payout`, { body, idempotencyKey: key }),
+    ).rejects.toThrow();
     expect((await world.sandbox.control.counters()).created.payouts).toBe(1);
-    const retry = await world.api.call('POST', `/v1/virtual-accounts/${ids.vaId}/payout`, { body, idempotencyKey: key });
+    const retry = await world.api.call('POST', `/v1/virtual-accounts/${ids.vaId}/payout`, {
+      body,
+      idempotencyKey: key,
+    });
     expect(retry.status).toBe(201);
     expect(retry.body).toMatchObject({ id: expect.any(String), status: 'created', amount: '42.00' });
     const counters = await world.sandbox.control.counters();
@@ -70,7 +87,9 @@ describe('sandbox: faults on demand (control API)', () => {
     await world.sandbox.control.clearFaults();
     expect(await world.sandbox.control.faults()).toEqual([]);
     expect((await world.api.call('GET', '/v1/users')).status).toBe(200);
-    await expect(world.sandbox.control.addFault({ kind: 'meteor' as never })).rejects.toThrow('unknown fault kind');
+    await expect(world.sandbox.control.addFault({ kind: 'meteor' as never })).rejects.toThrow(
+      'unknown fault kind',
+    );
   });
 });
 
@@ -79,7 +98,9 @@ describe('sandbox: opt-in rate limit (provider-facts 20/s, burst 50)', () => {
     const sandbox = await startPartnerSandbox();
     try {
       const api = await new Api(sandbox.baseUrl, sandbox.credentials).login();
-      const statuses = await Promise.all(Array.from({ length: 60 }, () => api.call('GET', '/v1/users').then((a) => a.status)));
+      const statuses = await Promise.all(
+        Array.from({ length: 60 }, () => api.call('GET', '/v1/users').then((a) => a.status)),
+      );
       expect(statuses.every((s) => s === 200)).toBe(true);
     } finally {
       await sandbox.close();
@@ -95,7 +116,14 @@ describe('sandbox: opt-in rate limit (provider-facts 20/s, burst 50)', () => {
       expect(answers.map((a) => a.status)).toEqual([200, 200, 429]);
       expect(Number(answers[2].headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       const other = await sandbox.control.createClient();
-      expect((await new Api(sandbox.baseUrl, other).call('POST', '/auth', { body: { client_id: other.clientId, password: other.password }, auth: false })).status).toBe(200);
+      expect(
+        (
+          await new Api(sandbox.baseUrl, other).call('POST', '/auth', {
+            body: { client_id: other.clientId, password: other.password },
+            auth: false,
+          })
+        ).status,
+      ).toBe(200);
     } finally {
       await sandbox.close();
     }
@@ -106,7 +134,9 @@ describe('sandbox: opt-in rate limit (provider-facts 20/s, burst 50)', () => {
     try {
       const api = new Api(sandbox.baseUrl, sandbox.credentials);
       const started = Date.now();
-      const statuses = await Promise.all(Array.from({ length: 100 }, () => api.call('GET', '/v1/users').then((a) => a.status)));
+      const statuses = await Promise.all(
+        Array.from({ length: 100 }, () => api.call('GET', '/v1/users').then((a) => a.status)),
+      );
       const elapsedSeconds = (Date.now() - started) / 1000;
       const passed = statuses.filter((s) => s !== 429).length;
       // A burst of 50, refilled at 20 per second while the 100 requests arrive.

@@ -10,7 +10,11 @@ describe('sandbox: scripted payouts by amount (option autoPayouts)', () => {
   afterEach(() => stopWorld(world));
 
   const payOut = async (amount: string) =>
-    (await world.api.call('POST', `/v1/virtual-accounts/${ids.vaId}/payout`, { body: { amount, currency: 'USD', recipient_id: ids.recipientId } })).body.id as string;
+    (
+      await world.api.call('POST', `/v1/virtual-accounts/${ids.vaId}/payout`, {
+        body: { amount, currency: 'USD', recipient_id: ids.recipientId },
+      })
+    ).body.id as string;
   const settle = async (id: string, statuses: string[]) => {
     const deadline = Date.now() + 3000;
     for (;;) {
@@ -40,10 +44,16 @@ describe('sandbox: scripted payouts by amount (option autoPayouts)', () => {
     await settle(returned, [1, 2, 3, 4, 5].map(String));
     await settle(held, [1, 2, 3, 4, 5].map(String));
     await world.sandbox.control.flushWebhooks();
-    const of = (id: string) => world.receiver.received.filter((r) => (r.body.data.payout_id ?? r.body.data.data?.payout_id) === id);
+    const of = (id: string) =>
+      world.receiver.received.filter((r) => (r.body.data.payout_id ?? r.body.data.data?.payout_id) === id);
     expect(of(returned).map((r) => r.body.event)).toContain('payout.returned');
     const heldEvents = of(held);
-    expect(heldEvents.map((r) => r.body.data.data?.status ?? r.body.data.status)).toEqual(['created', 'pending', 'PENDING', 'KYT_PENDING']);
+    expect(heldEvents.map((r) => r.body.data.data?.status ?? r.body.data.status)).toEqual([
+      'created',
+      'pending',
+      'PENDING',
+      'KYT_PENDING',
+    ]);
   });
 
   it('reset stops running scripts', async () => {

@@ -13,7 +13,13 @@ describe('sandbox: payouts (spec 3.4, 6.4; provider-facts Payouts)', () => {
 
   const create = (extra: Record<string, unknown> = {}, key?: string) =>
     world.api.call('POST', `/v1/virtual-accounts/${ids.vaId}/payout`, {
-      body: { amount: '100.00', currency: 'USD', recipient_id: ids.recipientId, extra_info: { memo: 'inv 42' }, ...extra },
+      body: {
+        amount: '100.00',
+        currency: 'USD',
+        recipient_id: ids.recipientId,
+        extra_info: { memo: 'inv 42' },
+        ...extra,
+      },
       idempotencyKey: key,
     });
   const flat = (name: string) => world.receiver.events(name).map((e) => e.body.data);
@@ -22,7 +28,12 @@ describe('sandbox: payouts (spec 3.4, 6.4; provider-facts Payouts)', () => {
   it('create answers 201 with id and lowercase created; GET answers the bare payout with payout_id and UPPERCASE', async () => {
     const created = await create();
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ id: expect.any(String), status: 'created', amount: '100.00', currency: 'USD' });
+    expect(created.body).toMatchObject({
+      id: expect.any(String),
+      status: 'created',
+      amount: '100.00',
+      currency: 'USD',
+    });
     expect(created.body).not.toHaveProperty('payout_id');
     const read = await world.api.call('GET', `/v1/payouts/${created.body.id}`);
     expect(read.status).toBe(200);
@@ -42,7 +53,9 @@ describe('sandbox: payouts (spec 3.4, 6.4; provider-facts Payouts)', () => {
       events: [expect.objectContaining({ status: 'CREATED' })],
     });
     await world.sandbox.control.flushWebhooks();
-    expect(flat('payout.created')).toEqual([expect.objectContaining({ payout_id: created.body.id, status: 'created' })]);
+    expect(flat('payout.created')).toEqual([
+      expect.objectContaining({ payout_id: created.body.id, status: 'created' }),
+    ]);
   });
 
   it('Idempotency-Key required; a replay returns the original answer and creates no second payout', async () => {
@@ -71,10 +84,15 @@ describe('sandbox: payouts (spec 3.4, 6.4; provider-facts Payouts)', () => {
     expect((await create({ recipient_id: crypto.randomUUID() })).body.errors[0].field).toBe('recipient_id');
     expect((await world.api.call('GET', `/v1/payouts/${crypto.randomUUID()}`)).status).toBe(404);
     const { body } = await create();
-    const other = await new Api(world.sandbox.sandboxBaseUrl, await world.sandbox.control.createClient()).login();
+    const other = await new Api(
+      world.sandbox.sandboxBaseUrl,
+      await world.sandbox.control.createClient(),
+    ).login();
     const foreign = await other.call('GET', `/v1/payouts/${body.id}`);
     expect(foreign.status).toBe(403);
-    const foreignCreate = await other.call('POST', `/v1/virtual-accounts/${ids.vaId}/payout`, { body: { amount: '1.00', currency: 'USD', recipient_id: ids.recipientId } });
+    const foreignCreate = await other.call('POST', `/v1/virtual-accounts/${ids.vaId}/payout`, {
+      body: { amount: '1.00', currency: 'USD', recipient_id: ids.recipientId },
+    });
     expect(foreignCreate.status).toBe(404);
   });
 
@@ -99,7 +117,12 @@ describe('sandbox: payouts (spec 3.4, 6.4; provider-facts Payouts)', () => {
     ]);
     expect(flat('payout.pending')[0].status).toBe('pending');
     const completed = flat('payout.completed')[0];
-    expect(completed).toMatchObject({ payout_id: body.id, status: 'completed', reference_number: read.body.reference_number, recipient: expect.objectContaining({ recipient_id: ids.recipientId }) });
+    expect(completed).toMatchObject({
+      payout_id: body.id,
+      status: 'completed',
+      reference_number: read.body.reference_number,
+      recipient: expect.objectContaining({ recipient_id: ids.recipientId }),
+    });
     expect(completed).not.toHaveProperty('error_code');
     expect(completed).not.toHaveProperty('metadata');
     expect(completed).not.toHaveProperty('uetr');
@@ -108,15 +131,31 @@ describe('sandbox: payouts (spec 3.4, 6.4; provider-facts Payouts)', () => {
       ['PENDING', 'PROCESSING'],
       ['PROCESSING', 'COMPLETED'],
     ]);
-    expect(v2()[2]).toMatchObject({ event_type: 'payout.status_changed', event_id: expect.any(String), created_at: expect.any(String) });
-    expect(v2()[2].data).toMatchObject({ payout_id: body.id, amount: '100.00', destination_amount: expect.any(String), recipient: expect.any(Object) });
+    expect(v2()[2]).toMatchObject({
+      event_type: 'payout.status_changed',
+      event_id: expect.any(String),
+      created_at: expect.any(String),
+    });
+    expect(v2()[2].data).toMatchObject({
+      payout_id: body.id,
+      amount: '100.00',
+      destination_amount: expect.any(String),
+      recipient: expect.any(Object),
+    });
     for (const r of world.receiver.received) expect(r.body).not.toHaveProperty('event_id');
   });
 
   it('holds KYT_PENDING / IN_REVIEW surface only through payout.status_changed, and may resolve silently (6.4.7, 6.4.8)', async () => {
     const { body } = await create();
-    await world.sandbox.control.advancePayout(body.id, ['PENDING', { status: 'KYT_PENDING', reviewReason: 'kyt_alert' }, 'IN_REVIEW']);
-    await world.sandbox.control.advancePayout(body.id, [{ status: 'PROCESSING', events: 'none' }, { status: 'COMPLETED', events: 'none' }]);
+    await world.sandbox.control.advancePayout(body.id, [
+      'PENDING',
+      { status: 'KYT_PENDING', reviewReason: 'kyt_alert' },
+      'IN_REVIEW',
+    ]);
+    await world.sandbox.control.advancePayout(body.id, [
+      { status: 'PROCESSING', events: 'none' },
+      { status: 'COMPLETED', events: 'none' },
+    ]);
     await world.sandbox.control.flushWebhooks();
     const names = world.receiver.received.map((r) => r.body.event);
     expect(names.some((n) => /kyt|review/i.test(n))).toBe(false);
@@ -126,25 +165,53 @@ describe('sandbox: payouts (spec 3.4, 6.4; provider-facts Payouts)', () => {
     expect(flat('payout.completed')).toHaveLength(0);
     const read = await world.api.call('GET', `/v1/payouts/${body.id}`);
     expect(read.body.status).toBe('COMPLETED');
-    expect(read.body.events.map((e: { status: string }) => e.status)).toEqual(['CREATED', 'PENDING', 'KYT_PENDING', 'IN_REVIEW', 'PROCESSING', 'COMPLETED']);
+    expect(read.body.events.map((e: { status: string }) => e.status)).toEqual([
+      'CREATED',
+      'PENDING',
+      'KYT_PENDING',
+      'IN_REVIEW',
+      'PROCESSING',
+      'COMPLETED',
+    ]);
   });
 
   it('failure, bank return (even after COMPLETED) and ACT cancellation resolve the resource to FAILED with error_code (3.4, 6.4.6)', async () => {
     const failed = (await create()).body.id;
-    await world.sandbox.control.advancePayout(failed, ['PENDING', { status: 'FAILED', errorCode: 'ACCOUNT_CLOSED' }]);
+    await world.sandbox.control.advancePayout(failed, [
+      'PENDING',
+      { status: 'FAILED', errorCode: 'ACCOUNT_CLOSED' },
+    ]);
     const returned = (await create()).body.id;
     await world.sandbox.control.advancePayout(returned, ['PENDING', 'PROCESSING', 'COMPLETED', 'RETURNED']);
     const actRecipient = await world.api.call('POST', '/v1/recipients', {
-      body: { user_id: ids.userId, type: 'individual', first_name: 'Act', last_name: 'Payee', account: { ...wireAccount('55555'), account_type: 'ACT' } },
+      body: {
+        user_id: ids.userId,
+        type: 'individual',
+        first_name: 'Act',
+        last_name: 'Payee',
+        account: { ...wireAccount('55555'), account_type: 'ACT' },
+      },
     });
     const act = (await create({ recipient_id: actRecipient.body.recipient_id })).body.id;
     await world.sandbox.control.advancePayout(act, ['PENDING', 'ACT_CANCELLED']);
     await world.sandbox.control.flushWebhooks();
 
     const read = async (id: string) => (await world.api.call('GET', `/v1/payouts/${id}`)).body;
-    expect(await read(failed)).toMatchObject({ status: 'FAILED', error_code: 'ACCOUNT_CLOSED', reference_number: null });
-    expect(await read(returned)).toMatchObject({ status: 'FAILED', error_code: expect.any(String), reference_number: expect.any(String) });
-    expect(await read(act)).toMatchObject({ status: 'FAILED', payment_method: 'ACT', error_code: expect.any(String) });
+    expect(await read(failed)).toMatchObject({
+      status: 'FAILED',
+      error_code: 'ACCOUNT_CLOSED',
+      reference_number: null,
+    });
+    expect(await read(returned)).toMatchObject({
+      status: 'FAILED',
+      error_code: expect.any(String),
+      reference_number: expect.any(String),
+    });
+    expect(await read(act)).toMatchObject({
+      status: 'FAILED',
+      payment_method: 'ACT',
+      error_code: expect.any(String),
+    });
 
     const failedEvents = flat('payout.failed');
     expect(failedEvents.map((d) => [d.payout_id, d.status])).toEqual([
@@ -154,13 +221,23 @@ describe('sandbox: payouts (spec 3.4, 6.4; provider-facts Payouts)', () => {
     expect(failedEvents[0]).toMatchObject({ reference_number: null, recipient: expect.any(Object) });
     expect(failedEvents[0]).not.toHaveProperty('error_code');
     const returnedEvents = flat('payout.returned');
-    expect(returnedEvents).toEqual([expect.objectContaining({ payout_id: returned, status: 'returned', reference_number: (await read(returned)).reference_number })]);
+    expect(returnedEvents).toEqual([
+      expect.objectContaining({
+        payout_id: returned,
+        status: 'returned',
+        reference_number: (await read(returned)).reference_number,
+      }),
+    ]);
     await expect(world.sandbox.control.advancePayout(failed, 'COMPLETED')).rejects.toThrow('final');
   });
 
   it('optional uetr / imad / omad are absent by default and can be added to one step (6.4.4)', async () => {
     const { body } = await create();
-    await world.sandbox.control.advancePayout(body.id, ['PENDING', 'PROCESSING', { status: 'COMPLETED', eventExtras: { uetr: 'u-1', imad: 'i-1', omad: 'o-1' } }]);
+    await world.sandbox.control.advancePayout(body.id, [
+      'PENDING',
+      'PROCESSING',
+      { status: 'COMPLETED', eventExtras: { uetr: 'u-1', imad: 'i-1', omad: 'o-1' } },
+    ]);
     await world.sandbox.control.flushWebhooks();
     expect(flat('payout.completed')[0]).toMatchObject({ uetr: 'u-1', imad: 'i-1', omad: 'o-1' });
     expect(flat('payout.processing')[0]).not.toHaveProperty('uetr');
@@ -168,14 +245,24 @@ describe('sandbox: payouts (spec 3.4, 6.4; provider-facts Payouts)', () => {
 
   it('crypto rail: terminal success arrives only as payout.status_changed COMPLETED (6.4.7, depending on rail)', async () => {
     const wallet = await world.api.call('POST', '/v1/recipients', {
-      body: { user_id: ids.userId, type: 'individual', first_name: 'W', last_name: 'Allet', account: { account_type: 'WALLET', token: 'USDC', address: '0xfeed', network: 'ethereum' } },
+      body: {
+        user_id: ids.userId,
+        type: 'individual',
+        first_name: 'W',
+        last_name: 'Allet',
+        account: { account_type: 'WALLET', token: 'USDC', address: '0xfeed', network: 'ethereum' },
+      },
     });
     const { body } = await create({ recipient_id: wallet.body.recipient_id });
     await world.sandbox.control.advancePayout(body.id, ['PENDING', 'PROCESSING', 'COMPLETED']);
     await world.sandbox.control.flushWebhooks();
     expect(flat('payout.completed')).toHaveLength(0);
     expect(v2().map((d) => d.data.status)).toEqual(['PENDING', 'PROCESSING', 'COMPLETED']);
-    expect((await world.api.call('GET', `/v1/payouts/${body.id}`)).body).toMatchObject({ payment_method: 'CRYPTO', to_currency: 'USDC', status: 'COMPLETED' });
+    expect((await world.api.call('GET', `/v1/payouts/${body.id}`)).body).toMatchObject({
+      payment_method: 'CRYPTO',
+      to_currency: 'USDC',
+      status: 'COMPLETED',
+    });
   });
 
   it('(weak) list endpoint: { payouts, total, page, limit, total_pages }; unknown query parameters answer 400', async () => {

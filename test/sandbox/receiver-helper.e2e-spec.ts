@@ -1,4 +1,9 @@
-import { buildUserUpdated, signPartnerWebhook, startPartnerSandbox, startWebhookReceiver } from '@partner-payments/testing';
+import {
+  buildUserUpdated,
+  signPartnerWebhook,
+  startPartnerSandbox,
+  startWebhookReceiver,
+} from '@partner-payments/testing';
 
 describe('startWebhookReceiver (helper for users’ tests)', () => {
   it('records sandbox deliveries with raw bytes, event, event_id and a verified signature', async () => {
@@ -23,8 +28,16 @@ describe('startWebhookReceiver (helper for users’ tests)', () => {
     const receiver = await startWebhookReceiver({ secrets: 'right' });
     try {
       const body = JSON.stringify(buildUserUpdated({ user_id: 'u' }));
-      await fetch(receiver.url, { method: 'POST', body, headers: { 'x-signature-sha256': signPartnerWebhook(body, 'wrong') } });
-      await fetch(receiver.url, { method: 'POST', body: 'not json', headers: { 'x-signature-sha256': signPartnerWebhook('not json', 'right') } });
+      await fetch(receiver.url, {
+        method: 'POST',
+        body,
+        headers: { 'x-signature-sha256': signPartnerWebhook(body, 'wrong') },
+      });
+      await fetch(receiver.url, {
+        method: 'POST',
+        body: 'not json',
+        headers: { 'x-signature-sha256': signPartnerWebhook('not json', 'right') },
+      });
       const got = await receiver.waitFor(2);
       expect(got.map((g) => g.validSignature)).toEqual([false, true]);
       expect(got[1]).toMatchObject({ body: undefined, event: undefined });

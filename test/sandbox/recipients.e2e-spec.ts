@@ -20,14 +20,21 @@ describe('sandbox: recipients (spec 2.3, 4.4, 8; provider-facts Recipients)', ()
   });
 
   it('201 when created, with the spec 2.3 shape; 202 with the same recipient when it already existed', async () => {
-    const first = await world.api.call('POST', '/v1/recipients', { body: recipient({ metadata: { team: 'blue' } }) });
+    const first = await world.api.call('POST', '/v1/recipients', {
+      body: recipient({ metadata: { team: 'blue' } }),
+    });
     expect(first.status).toBe(201);
     expect(first.body).toMatchObject({
       recipient_id: expect.any(String),
       type: 'business',
       company_name: 'Payee Corp',
       account_type: 'WIRE',
-      account_details: { routing_number: '021000021', account_number: '123456789', type: 'checking', bank_name: 'Sandbox Bank' },
+      account_details: {
+        routing_number: '021000021',
+        account_number: '123456789',
+        type: 'checking',
+        bank_name: 'Sandbox Bank',
+      },
       address: { country: 'US' },
       created_ts: expect.any(String),
       updated_ts: expect.any(String),
@@ -38,7 +45,9 @@ describe('sandbox: recipients (spec 2.3, 4.4, 8; provider-facts Recipients)', ()
     expect(again.body.recipient_id).toBe(first.body.recipient_id);
     expect((await world.sandbox.control.counters()).created.recipients).toBe(1);
     const wallet = await world.api.call('POST', '/v1/recipients', {
-      body: recipient({ account: { account_type: 'WALLET', token: 'USDC', address: '0xabc', network: 'ethereum' } }),
+      body: recipient({
+        account: { account_type: 'WALLET', token: 'USDC', address: '0xabc', network: 'ethereum' },
+      }),
     });
     expect(wallet.status).toBe(201);
     expect(wallet.body.account_details).toEqual({ token: 'USDC', address: '0xabc', network: 'ethereum' });
@@ -50,7 +59,10 @@ describe('sandbox: recipients (spec 2.3, 4.4, 8; provider-facts Recipients)', ()
     expect(read.status).toBe(200);
     expect(read.body).toEqual(body);
     expect((await world.api.call('GET', `/v1/recipients/${crypto.randomUUID()}`)).status).toBe(404);
-    const other = await new Api(world.sandbox.sandboxBaseUrl, await world.sandbox.control.createClient()).login();
+    const other = await new Api(
+      world.sandbox.sandboxBaseUrl,
+      await world.sandbox.control.createClient(),
+    ).login();
     const foreign = await other.call('GET', `/v1/recipients/${body.recipient_id}`);
     expect(foreign.status).toBe(404);
     expect(foreign.body.code).toBe('not_found');
@@ -62,7 +74,9 @@ describe('sandbox: recipients (spec 2.3, 4.4, 8; provider-facts Recipients)', ()
     expect(missing.body.errors).toEqual([{ field: 'user_id', message: expect.any(String) }]);
     const otherUser = (await world.api.call('POST', '/v1/users', { body: individual() })).body.user_id;
     await world.api.call('POST', '/v1/recipients', { body: recipient() });
-    await world.api.call('POST', '/v1/recipients', { body: recipient({ user_id: otherUser, account: wireAccount('999999999') }) });
+    await world.api.call('POST', '/v1/recipients', {
+      body: recipient({ user_id: otherUser, account: wireAccount('999999999') }),
+    });
     const list = await world.api.call('GET', `/v1/recipients?user_id=${userId}`);
     expect(list.status).toBe(200);
     expect(list.body.total).toBe(1);
@@ -70,9 +84,15 @@ describe('sandbox: recipients (spec 2.3, 4.4, 8; provider-facts Recipients)', ()
   });
 
   it('metadata[key]=value filters; several keys require all of them; bad filter keys are 400', async () => {
-    await world.api.call('POST', '/v1/recipients', { body: recipient({ account: wireAccount('1111'), metadata: { team: 'blue', tier: 'gold' } }) });
-    await world.api.call('POST', '/v1/recipients', { body: recipient({ account: wireAccount('2222'), metadata: { team: 'blue', tier: 'silver' } }) });
-    await world.api.call('POST', '/v1/recipients', { body: recipient({ account: wireAccount('3333'), metadata: { team: 'red' } }) });
+    await world.api.call('POST', '/v1/recipients', {
+      body: recipient({ account: wireAccount('1111'), metadata: { team: 'blue', tier: 'gold' } }),
+    });
+    await world.api.call('POST', '/v1/recipients', {
+      body: recipient({ account: wireAccount('2222'), metadata: { team: 'blue', tier: 'silver' } }),
+    });
+    await world.api.call('POST', '/v1/recipients', {
+      body: recipient({ account: wireAccount('3333'), metadata: { team: 'red' } }),
+    });
     const numbers = async (query: string) =>
       (await world.api.call('GET', `/v1/recipients?user_id=${userId}&${query}`)).body.recipients.map(
         (r: { account_details: { account_number: string } }) => r.account_details.account_number,
@@ -80,7 +100,10 @@ describe('sandbox: recipients (spec 2.3, 4.4, 8; provider-facts Recipients)', ()
     expect(await numbers('metadata[team]=blue')).toEqual(['1111', '2222']);
     expect(await numbers('metadata%5Bteam%5D=blue&metadata%5Btier%5D=silver')).toEqual(['2222']);
     expect(await numbers('metadata[team]=green')).toEqual([]);
-    const badKey = await world.api.call('GET', `/v1/recipients?user_id=${userId}&metadata[${'k'.repeat(41)}]=x`);
+    const badKey = await world.api.call(
+      'GET',
+      `/v1/recipients?user_id=${userId}&metadata[${'k'.repeat(41)}]=x`,
+    );
     expect(badKey.status).toBe(400);
     expect(badKey.body.code).toBe('validation_error');
     expect((await world.api.call('GET', `/v1/recipients?user_id=${userId}&metadata[]=x`)).status).toBe(400);
@@ -105,15 +128,31 @@ describe('sandbox: recipients (spec 2.3, 4.4, 8; provider-facts Recipients)', ()
 
   it('validates the body and the account by type, naming each field; unknown user is 404', async () => {
     const bad = await world.api.call('POST', '/v1/recipients', {
-      body: { user_id: userId, type: 'individual', account: { account_type: 'WIRE', routing_number: '12', account_number: 'x' }, address: { country: 'USA' } },
+      body: {
+        user_id: userId,
+        type: 'individual',
+        account: { account_type: 'WIRE', routing_number: '12', account_number: 'x' },
+        address: { country: 'USA' },
+      },
     });
     expect(bad.status).toBe(400);
     expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(
-      ['account.account_number', 'account.routing_number', 'address.country', 'first_name', 'last_name'].sort(),
+      [
+        'account.account_number',
+        'account.routing_number',
+        'address.country',
+        'first_name',
+        'last_name',
+      ].sort(),
     );
-    const missingIdem = await world.api.call('POST', '/v1/recipients', { body: recipient(), idempotencyKey: false });
+    const missingIdem = await world.api.call('POST', '/v1/recipients', {
+      body: recipient(),
+      idempotencyKey: false,
+    });
     expect(missingIdem.status).toBe(400);
-    const unknownUser = await world.api.call('POST', '/v1/recipients', { body: recipient({ user_id: crypto.randomUUID() }) });
+    const unknownUser = await world.api.call('POST', '/v1/recipients', {
+      body: recipient({ user_id: crypto.randomUUID() }),
+    });
     expect(unknownUser.status).toBe(404);
   });
 });

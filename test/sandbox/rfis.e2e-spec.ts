@@ -7,10 +7,13 @@ describe('sandbox: RFIs (spec 2.1, 3.1, 3.2, 4.3, 7.4; provider-facts RFIs)', ()
   let world: World;
   let userId: string;
   let rfi: SeededRfi;
-  const rfiCall = (method: string, path: string, body?: unknown) => world.api.call(method, path, { body, version: V });
+  const rfiCall = (method: string, path: string, body?: unknown) =>
+    world.api.call(method, path, { body, version: V });
   const patch = (items: unknown[]) => rfiCall('PATCH', `/v1/rfis/${rfi.rfiId}/items`, { items });
   const getItem = async (itemId: string) =>
-    (await rfiCall('GET', `/v1/rfis/${rfi.rfiId}`)).body.items.find((i: { item_id: string }) => i.item_id === itemId);
+    (await rfiCall('GET', `/v1/rfis/${rfi.rfiId}`)).body.items.find(
+      (i: { item_id: string }) => i.item_id === itemId,
+    );
 
   beforeEach(async () => {
     world = await startWorld();
@@ -33,7 +36,17 @@ describe('sandbox: RFIs (spec 2.1, 3.1, 3.2, 4.3, 7.4; provider-facts RFIs)', ()
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ rfi_id: rfi.rfiId, user_id: userId, status: 'pending' });
     const types = answer.body.items.map((i: { answer_type: string }) => i.answer_type);
-    expect(types.sort()).toEqual(['boolean', 'choice', 'date', 'document', 'identifier', 'number', 'text_long', 'text_short', 'ubo_link']);
+    expect(types.sort()).toEqual([
+      'boolean',
+      'choice',
+      'date',
+      'document',
+      'identifier',
+      'number',
+      'text_long',
+      'text_short',
+      'ubo_link',
+    ]);
     for (const item of answer.body.items) {
       expect(item).toEqual({
         item_id: expect.any(String),
@@ -42,7 +55,8 @@ describe('sandbox: RFIs (spec 2.1, 3.1, 3.2, 4.3, 7.4; provider-facts RFIs)', ()
         answer_type: expect.any(String),
         answer_spec: expect.any(Object),
         target_key: item.target_key === null ? null : expect.any(String),
-        subject: item.subject === null ? null : { person_id: expect.any(String), display_name: 'Grace Hopper' },
+        subject:
+          item.subject === null ? null : { person_id: expect.any(String), display_name: 'Grace Hopper' },
         status: 'pending',
         answer_value: null,
         documents: [],
@@ -51,7 +65,12 @@ describe('sandbox: RFIs (spec 2.1, 3.1, 3.2, 4.3, 7.4; provider-facts RFIs)', ()
         returned_at: null,
       });
     }
-    const byType = Object.fromEntries(answer.body.items.map((i: { answer_type: string; answer_spec: unknown }) => [i.answer_type, i.answer_spec]));
+    const byType = Object.fromEntries(
+      answer.body.items.map((i: { answer_type: string; answer_spec: unknown }) => [
+        i.answer_type,
+        i.answer_spec,
+      ]),
+    );
     expect(byType.document).toMatchObject({ mime_types: expect.any(Array), max_files: expect.any(Number) });
     expect(byType.text_short).toMatchObject({ max_length: expect.any(Number) });
     expect(byType.choice).toMatchObject({ options: expect.any(Array) });
@@ -68,8 +87,13 @@ describe('sandbox: RFIs (spec 2.1, 3.1, 3.2, 4.3, 7.4; provider-facts RFIs)', ()
       { item_id: t.boolean, answer_value: false },
     ]);
     expect(answer.status).toBe(200);
-    expect(answer.body.items.map((i: { item_id: string }) => i.item_id)).toEqual([t.choice, t.number, t.boolean]);
-    for (const item of answer.body.items) expect(item).toMatchObject({ status: 'answered', updated_at: expect.any(String), review_note: null });
+    expect(answer.body.items.map((i: { item_id: string }) => i.item_id)).toEqual([
+      t.choice,
+      t.number,
+      t.boolean,
+    ]);
+    for (const item of answer.body.items)
+      expect(item).toMatchObject({ status: 'answered', updated_at: expect.any(String), review_note: null });
     expect(answer.body.items[2].answer_value).toBe(false);
     expect((await getItem(t.text_short!)).status).toBe('pending');
     const user = await world.api.call('GET', `/v1/users/${userId}`);
@@ -100,7 +124,13 @@ describe('sandbox: RFIs (spec 2.1, 3.1, 3.2, 4.3, 7.4; provider-facts RFIs)', ()
   });
 
   it('invalid bodies are 400 validation_error; a malformed rfi_id is 400; unknown RFI 404', async () => {
-    for (const body of [{}, { items: [] }, { items: 'x' }, { items: [{ item_id: 'nope', answer_value: 1 }] }, { items: [{ item_id: rfi.itemIds[0], answer_value: null }] }]) {
+    for (const body of [
+      {},
+      { items: [] },
+      { items: 'x' },
+      { items: [{ item_id: 'nope', answer_value: 1 }] },
+      { items: [{ item_id: rfi.itemIds[0], answer_value: null }] },
+    ]) {
       const answer = await rfiCall('PATCH', `/v1/rfis/${rfi.rfiId}/items`, body);
       expect(answer.status).toBe(400);
       expect(answer.body.code).toBe('validation_error');
@@ -114,14 +144,31 @@ describe('sandbox: RFIs (spec 2.1, 3.1, 3.2, 4.3, 7.4; provider-facts RFIs)', ()
   it('a returned item carries returned_at and review_note; answering again clears the note and moves updated_at', async () => {
     const id = rfi.itemIdsByType.text_long!;
     const first = (await patch([{ item_id: id, answer_value: 'We sell widgets.' }])).body.items[0];
-    const returned = await world.sandbox.control.returnRfiItem(rfi.rfiId, id, 'Please describe your customers too.');
-    expect(returned).toMatchObject({ returned_at: expect.any(String), review_note: 'Please describe your customers too.' });
+    const returned = await world.sandbox.control.returnRfiItem(
+      rfi.rfiId,
+      id,
+      'Please describe your customers too.',
+    );
+    expect(returned).toMatchObject({
+      returned_at: expect.any(String),
+      review_note: 'Please describe your customers too.',
+    });
     const read = await getItem(id);
-    expect(read).toMatchObject({ review_note: 'Please describe your customers too.', returned_at: returned.returned_at });
-    const second = (await patch([{ item_id: id, answer_value: 'We sell widgets to retailers.' }])).body.items[0];
-    expect(second).toMatchObject({ status: 'answered', review_note: null, returned_at: returned.returned_at, answer_value: 'We sell widgets to retailers.' });
+    expect(read).toMatchObject({
+      review_note: 'Please describe your customers too.',
+      returned_at: returned.returned_at,
+    });
+    const second = (await patch([{ item_id: id, answer_value: 'We sell widgets to retailers.' }])).body
+      .items[0];
+    expect(second).toMatchObject({
+      status: 'answered',
+      review_note: null,
+      returned_at: returned.returned_at,
+      answer_value: 'We sell widgets to retailers.',
+    });
     expect(Date.parse(second.updated_at)).toBeGreaterThan(Date.parse(first.updated_at));
-    const third = (await patch([{ item_id: id, answer_value: 'We sell widgets to retailers.' }])).body.items[0];
+    const third = (await patch([{ item_id: id, answer_value: 'We sell widgets to retailers.' }])).body
+      .items[0];
     expect(Date.parse(third.updated_at)).toBeGreaterThan(Date.parse(second.updated_at));
   });
 
@@ -140,10 +187,20 @@ describe('sandbox: RFIs (spec 2.1, 3.1, 3.2, 4.3, 7.4; provider-facts RFIs)', ()
     expect((await rfiCall('GET', '/v1/rfis')).body.total).toBe(0);
 
     const fresh = await world.sandbox.control.seedRfi({ userId, items: [{ answer_type: 'boolean' }] });
-    const other = await new Api(world.sandbox.sandboxBaseUrl, await world.sandbox.control.createClient()).login();
-    const foreign = await other.call('PATCH', `/v1/rfis/${fresh.rfiId}/items`, { version: V, body: { items: [{ item_id: fresh.itemIds[0], answer_value: true }] } });
+    const other = await new Api(
+      world.sandbox.sandboxBaseUrl,
+      await world.sandbox.control.createClient(),
+    ).login();
+    const foreign = await other.call('PATCH', `/v1/rfis/${fresh.rfiId}/items`, {
+      version: V,
+      body: { items: [{ item_id: fresh.itemIds[0], answer_value: true }] },
+    });
     expect(foreign.status).toBe(404);
-    const unauthenticated = await world.api.call('PATCH', `/v1/rfis/${fresh.rfiId}/items`, { version: V, auth: false, body: { items: [] } });
+    const unauthenticated = await world.api.call('PATCH', `/v1/rfis/${fresh.rfiId}/items`, {
+      version: V,
+      auth: false,
+      body: { items: [] },
+    });
     expect(unauthenticated.status).toBe(401);
     expect(unauthenticated.body.code).toBe('invalid_request');
   });
@@ -151,15 +208,25 @@ describe('sandbox: RFIs (spec 2.1, 3.1, 3.2, 4.3, 7.4; provider-facts RFIs)', ()
   it('the RFI becomes answered once every item is; display_name follows the stored person', async () => {
     const small = await world.sandbox.control.seedRfi({
       userId,
-      items: [{ answer_type: 'text_short', answer_spec: { max_length: 10 } }, { answer_type: 'date', subject: { person_id: 'gone', display_name: 'Old Name' } }],
+      items: [
+        { answer_type: 'text_short', answer_spec: { max_length: 10 } },
+        { answer_type: 'date', subject: { person_id: 'gone', display_name: 'Old Name' } },
+      ],
     });
     const got = (await world.api.call('GET', `/v1/rfis/${small.rfiId}`, { version: V })).body;
     expect(got.items[1].subject).toEqual({ person_id: 'gone', display_name: null });
     await world.api.call('PATCH', `/v1/rfis/${small.rfiId}/items`, {
       version: V,
-      body: { items: [{ item_id: small.itemIds[0], answer_value: 'Acme' }, { item_id: small.itemIds[1], answer_value: '1980-01-01' }] },
+      body: {
+        items: [
+          { item_id: small.itemIds[0], answer_value: 'Acme' },
+          { item_id: small.itemIds[1], answer_value: '1980-01-01' },
+        ],
+      },
     });
-    expect((await world.api.call('GET', `/v1/rfis/${small.rfiId}`, { version: V })).body.status).toBe('answered');
+    expect((await world.api.call('GET', `/v1/rfis/${small.rfiId}`, { version: V })).body.status).toBe(
+      'answered',
+    );
   });
 });
 
@@ -167,9 +234,16 @@ describe('sandbox: RFI seeding needs a user', () => {
   it('refuses an unknown user', async () => {
     const world = await startWorld();
     try {
-      await expect(world.sandbox.control.seedRfi({ userId: crypto.randomUUID() })).rejects.toThrow('unknown user');
+      await expect(world.sandbox.control.seedRfi({ userId: crypto.randomUUID() })).rejects.toThrow(
+        'unknown user',
+      );
       const user = await world.api.call('POST', '/v1/users', { body: individual() });
-      await expect(world.sandbox.control.seedRfi({ userId: user.body.user_id, items: [{ answer_type: 'bogus' as never }] })).rejects.toThrow('answer_type');
+      await expect(
+        world.sandbox.control.seedRfi({
+          userId: user.body.user_id,
+          items: [{ answer_type: 'bogus' as never }],
+        }),
+      ).rejects.toThrow('answer_type');
     } finally {
       await stopWorld(world);
     }
@@ -187,7 +261,11 @@ describe('sandbox: rfi.* events (weak, opt-in rfiEvents)', () => {
       const created = world.receiver.events('rfi.created');
       const closed = world.receiver.events('rfi.not_resolved');
       expect(created.map((e) => e.body.data.rfi_id)).toEqual([rfi.rfiId]);
-      expect(closed[0].body.data).toMatchObject({ rfi_id: rfi.rfiId, to_status: 'not_resolved', resolution_reason: expect.any(String) });
+      expect(closed[0].body.data).toMatchObject({
+        rfi_id: rfi.rfiId,
+        to_status: 'not_resolved',
+        resolution_reason: expect.any(String),
+      });
       expect(closed[0].body.data).not.toHaveProperty('items');
     } finally {
       await stopWorld(world);

@@ -5,7 +5,12 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startPartnerSandbox, verifyPartnerWebhook, type PartnerSandbox, type PartnerSandboxOptions } from '@partner-payments/testing';
+import {
+  startPartnerSandbox,
+  verifyPartnerWebhook,
+  type PartnerSandbox,
+  type PartnerSandboxOptions,
+} from '@partner-payments/testing';
 
 export interface Answer<T = any> {
   status: number;
@@ -24,7 +29,12 @@ export interface CallOptions {
   apiKey?: string | null;
 }
 
-const WRITES = [/^POST \/v1\/users$/, /^POST \/v1\/recipients$/, /^POST \/v1\/virtual-accounts$/, /^POST \/v1\/virtual-accounts\/[^/]+\/payout$/];
+const WRITES = [
+  /^POST \/v1\/users$/,
+  /^POST \/v1\/recipients$/,
+  /^POST \/v1\/virtual-accounts$/,
+  /^POST \/v1\/virtual-accounts\/[^/]+\/payout$/,
+];
 
 /** A minimal partner API client for tests: x-api-key, bearer, X-Api-Version, Idempotency-Key. */
 export class Api {
@@ -36,7 +46,10 @@ export class Api {
   ) {}
 
   async login(): Promise<this> {
-    const answer = await this.call('POST', '/auth', { body: { client_id: this.creds.clientId, password: this.creds.password }, auth: false });
+    const answer = await this.call('POST', '/auth', {
+      body: { client_id: this.creds.clientId, password: this.creds.password },
+      auth: false,
+    });
     if (answer.status !== 200) throw new Error(`login failed: ${answer.status} ${answer.text}`);
     this.token = answer.body.data.access_token;
     return this;
@@ -102,7 +115,11 @@ export async function startReceiver(secrets: string[]): Promise<Receiver> {
         raw,
         headers: req.headers,
         body: JSON.parse(raw),
-        validSignature: verifyPartnerWebhook(raw, typeof signature === 'string' ? signature : undefined, receiver.secrets),
+        validSignature: verifyPartnerWebhook(
+          raw,
+          typeof signature === 'string' ? signature : undefined,
+          receiver.secrets,
+        ),
       });
       res.statusCode = receiver.answerWith;
       res.end();
@@ -136,7 +153,11 @@ export interface World {
 /** A sandbox with a receiver wired as its webhook URL and a logged-in API client on the /sandbox base. */
 export async function startWorld(options: PartnerSandboxOptions = {}): Promise<World> {
   const receiver = await startReceiver([options.webhookSecret ?? 'whsec_e2e_secret']);
-  const sandbox = await startPartnerSandbox({ webhookSecret: 'whsec_e2e_secret', webhookUrl: receiver.url, ...options });
+  const sandbox = await startPartnerSandbox({
+    webhookSecret: 'whsec_e2e_secret',
+    webhookUrl: receiver.url,
+    ...options,
+  });
   const api = await new Api(sandbox.sandboxBaseUrl, sandbox.credentials).login();
   return { sandbox, api, receiver };
 }
@@ -168,11 +189,23 @@ export const wireAccount = (accountNumber = '123456789') => ({
 export async function fundedSetup(api: Api, recipientAccount: Record<string, unknown> = wireAccount()) {
   const user = await api.call('POST', '/v1/users', { body: individual() });
   const recipient = await api.call('POST', '/v1/recipients', {
-    body: { user_id: user.body.user_id, type: 'individual', first_name: 'Bob', last_name: 'Payee', account: recipientAccount },
+    body: {
+      user_id: user.body.user_id,
+      type: 'individual',
+      first_name: 'Bob',
+      last_name: 'Payee',
+      account: recipientAccount,
+    },
   });
-  const va = await api.call('POST', '/v1/virtual-accounts', { body: { user_id: user.body.user_id, type: 'US_BANK', bank: 'bank_a' } });
+  const va = await api.call('POST', '/v1/virtual-accounts', {
+    body: { user_id: user.body.user_id, type: 'US_BANK', bank: 'bank_a' },
+  });
   if (user.status !== 201 || recipient.status !== 201 || va.status !== 201) {
     throw new Error(`setup failed: ${user.status} ${recipient.status} ${va.status} ${va.text}`);
   }
-  return { userId: user.body.user_id as string, recipientId: recipient.body.recipient_id as string, vaId: va.body.virtual_account_id as string };
+  return {
+    userId: user.body.user_id as string,
+    recipientId: recipient.body.recipient_id as string,
+    vaId: va.body.virtual_account_id as string,
+  };
 }

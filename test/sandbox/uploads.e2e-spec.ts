@@ -4,7 +4,11 @@ import { startWorld, stopWorld, type World } from './sandbox.helpers';
 
 const V = '2026-06-01';
 type Part = { bytes: Buffer; type: string; name: string };
-const part = (mime: SampleMime, name: string, type: string = mime): Part => ({ bytes: sampleFile(mime), type, name });
+const part = (mime: SampleMime, name: string, type: string = mime): Part => ({
+  bytes: sampleFile(mime),
+  type,
+  name,
+});
 
 describe('sandbox: document uploads (spec 4.2, 7.3, 8)', () => {
   let world: World;
@@ -13,20 +17,33 @@ describe('sandbox: document uploads (spec 4.2, 7.3, 8)', () => {
 
   const upload = (parts: Part[], itemId = docItem, rfiId = rfi.rfiId, extra?: (f: FormData) => void) => {
     const form = new FormData();
-    for (const p of parts) form.append('files', new Blob([new Uint8Array(p.bytes)], { type: p.type }), p.name);
+    for (const p of parts)
+      form.append('files', new Blob([new Uint8Array(p.bytes)], { type: p.type }), p.name);
     extra?.(form);
-    return world.api.call('POST', `/v1/rfis/${rfiId}/items/${itemId}/documents`, { rawBody: form, version: V });
+    return world.api.call('POST', `/v1/rfis/${rfiId}/items/${itemId}/documents`, {
+      rawBody: form,
+      version: V,
+    });
   };
   const documents = async (itemId = docItem) =>
-    (await world.api.call('GET', `/v1/rfis/${rfi.rfiId}`, { version: V })).body.items.find((i: { item_id: string }) => i.item_id === itemId).documents;
+    (await world.api.call('GET', `/v1/rfis/${rfi.rfiId}`, { version: V })).body.items.find(
+      (i: { item_id: string }) => i.item_id === itemId,
+    ).documents;
 
   beforeEach(async () => {
     world = await startWorld();
-    const userId = (await world.api.call('POST', '/v1/users', { body: { type: 'business', business_legal_name: 'Acme', source_of_funds: 'x' } })).body.user_id;
+    const userId = (
+      await world.api.call('POST', '/v1/users', {
+        body: { type: 'business', business_legal_name: 'Acme', source_of_funds: 'x' },
+      })
+    ).body.user_id;
     rfi = await world.sandbox.control.seedRfi({
       userId,
       items: [
-        { answer_type: 'document', answer_spec: { mime_types: ['application/pdf', 'image/png', 'image/jpeg'], max_files: 3 } },
+        {
+          answer_type: 'document',
+          answer_spec: { mime_types: ['application/pdf', 'image/png', 'image/jpeg'], max_files: 3 },
+        },
         { answer_type: 'document', answer_spec: { max_files: 50 } },
         { answer_type: 'text_short', answer_spec: { max_length: 10 } },
       ],
@@ -39,7 +56,12 @@ describe('sandbox: document uploads (spec 4.2, 7.3, 8)', () => {
     const pdf = part('application/pdf', '../../etc/<proof>.pdf');
     const answer = await upload([pdf, part('image/png', 'scan.png')]);
     expect(answer.status).toBe(201);
-    expect(answer.body.item).toMatchObject({ item_id: docItem, status: 'answered', answer_value: null, updated_at: expect.any(String) });
+    expect(answer.body.item).toMatchObject({
+      item_id: docItem,
+      status: 'answered',
+      answer_value: null,
+      updated_at: expect.any(String),
+    });
     expect(answer.body.item.documents).toEqual([
       {
         document_id: expect.any(String),
@@ -53,32 +75,61 @@ describe('sandbox: document uploads (spec 4.2, 7.3, 8)', () => {
     ]);
     expect(JSON.stringify(answer.body)).not.toMatch(/path|storage/i);
     const doc = answer.body.item.documents[0];
-    const download = await fetch(`${world.sandbox.sandboxBaseUrl}/v1/rfis/${rfi.rfiId}/items/${docItem}/documents/${doc.document_id}`, {
-      headers: { 'x-api-key': world.api.creds.apiKey, authorization: `Bearer ${world.api.token}`, 'x-api-version': V },
-    });
+    const download = await fetch(
+      `${world.sandbox.sandboxBaseUrl}/v1/rfis/${rfi.rfiId}/items/${docItem}/documents/${doc.document_id}`,
+      {
+        headers: {
+          'x-api-key': world.api.creds.apiKey,
+          authorization: `Bearer ${world.api.token}`,
+          'x-api-version': V,
+        },
+      },
+    );
     expect(download.status).toBe(200);
     expect(download.headers.get('content-disposition')).toContain('filename="_proof_.pdf"');
     expect(Buffer.from(await download.arrayBuffer()).equals(pdf.bytes)).toBe(true);
-    const missing = await world.api.call('GET', `/v1/rfis/${rfi.rfiId}/items/${docItem}/documents/${crypto.randomUUID()}`, { version: V });
+    const missing = await world.api.call(
+      'GET',
+      `/v1/rfis/${rfi.rfiId}/items/${docItem}/documents/${crypto.randomUUID()}`,
+      { version: V },
+    );
     expect(missing.status).toBe(404);
     expect(missing.body.code).toBe('not_found');
   });
 
   it('uploads add, never replace; max_files counts the existing files; nothing stored on violation', async () => {
     expect((await upload([part('application/pdf', 'a.pdf')])).status).toBe(201);
-    expect((await upload([part('image/jpeg', 'b.jpg'), part('image/png', 'c.png')])).body.item.documents).toHaveLength(3);
+    expect(
+      (await upload([part('image/jpeg', 'b.jpg'), part('image/png', 'c.png')])).body.item.documents,
+    ).toHaveLength(3);
     const over = await upload([part('application/pdf', 'd.pdf')]);
     expect(over.status).toBe(422);
     expect(over.body).toMatchObject({ code: 'unprocessable', message: expect.stringContaining('at most 3') });
-    expect((await documents()).map((d: { file_name: string }) => d.file_name)).toEqual(['a.pdf', 'b.jpg', 'c.png']);
+    expect((await documents()).map((d: { file_name: string }) => d.file_name)).toEqual([
+      'a.pdf',
+      'b.jpg',
+      'c.png',
+    ]);
     expect((await world.sandbox.control.counters()).created.documents).toBe(3);
   });
 
   it.each([
     ['a type outside mime_types', [part('image/webp', 'x.webp')], 'accepted'],
-    ['bytes that are not the declared type', [part('image/png', 'fake.pdf', 'application/pdf')], 'not the type it was sent as'],
-    ['text sent as a PDF', [{ bytes: Buffer.from('hello'), type: 'application/pdf', name: 'x.pdf' }], 'not the type'],
-    ['one bad file among good ones', [part('application/pdf', 'ok.pdf'), part('application/pdf', 'bad.png', 'image/png')], 'bad.png'],
+    [
+      'bytes that are not the declared type',
+      [part('image/png', 'fake.pdf', 'application/pdf')],
+      'not the type it was sent as',
+    ],
+    [
+      'text sent as a PDF',
+      [{ bytes: Buffer.from('hello'), type: 'application/pdf', name: 'x.pdf' }],
+      'not the type',
+    ],
+    [
+      'one bad file among good ones',
+      [part('application/pdf', 'ok.pdf'), part('application/pdf', 'bad.png', 'image/png')],
+      'bad.png',
+    ],
   ])('422 unprocessable for %s, nothing stored', async (_label, parts, message) => {
     const answer = await upload(parts as Part[]);
     expect(answer.status).toBe(422);
@@ -91,7 +142,10 @@ describe('sandbox: document uploads (spec 4.2, 7.3, 8)', () => {
     const empty = await upload([], docItem, rfi.rfiId, (f) => f.append('note', 'no files here'));
     expect(empty.status).toBe(422);
     expect(empty.body.message).toContain('empty');
-    const json = await world.api.call('POST', `/v1/rfis/${rfi.rfiId}/items/${docItem}/documents`, { version: V, body: { files: [] } });
+    const json = await world.api.call('POST', `/v1/rfis/${rfi.rfiId}/items/${docItem}/documents`, {
+      version: V,
+      body: { files: [] },
+    });
     expect(json.status).toBe(422);
     const text = await upload([part('application/pdf', 'a.pdf')], rfi.itemIds[2]);
     expect(text.status).toBe(422);
@@ -102,7 +156,10 @@ describe('sandbox: document uploads (spec 4.2, 7.3, 8)', () => {
     const item = rfi.itemIds[1];
     const ok = await upload([part('image/heic', 'a.heic'), part('image/webp', 'b.webp')], item);
     expect(ok.status).toBe(201);
-    expect(ok.body.item.documents.map((d: { mime_type: string }) => d.mime_type)).toEqual(['image/heic', 'image/webp']);
+    expect(ok.body.item.documents.map((d: { mime_type: string }) => d.mime_type)).toEqual([
+      'image/heic',
+      'image/webp',
+    ]);
     expect((await upload([part('text/plain', 'notes.txt')], item)).status).toBe(422);
   });
 
@@ -118,12 +175,20 @@ describe('sandbox: document uploads (spec 4.2, 7.3, 8)', () => {
 
   it('a file over 30 MB is 422 and nothing is stored; exactly 30 MB passes', async () => {
     const item = rfi.itemIds[1];
-    const big = { bytes: sampleFile('application/pdf', 30 * 1024 * 1024 + 1), type: 'application/pdf', name: 'big.pdf' };
+    const big = {
+      bytes: sampleFile('application/pdf', 30 * 1024 * 1024 + 1),
+      type: 'application/pdf',
+      name: 'big.pdf',
+    };
     const answer = await upload([part('application/pdf', 'small.pdf'), big], item);
     expect(answer.status).toBe(422);
     expect(answer.body.message).toContain('30 MB');
     expect(await documents(item)).toEqual([]);
-    const exact = { bytes: sampleFile('application/pdf', 30 * 1024 * 1024), type: 'application/pdf', name: 'exact.pdf' };
+    const exact = {
+      bytes: sampleFile('application/pdf', 30 * 1024 * 1024),
+      type: 'application/pdf',
+      name: 'exact.pdf',
+    };
     const ok = await upload([exact], item);
     expect(ok.status).toBe(201);
     expect(ok.body.item.documents[0].size_bytes).toBe(30 * 1024 * 1024);
@@ -150,7 +215,11 @@ describe('sandbox: document uploads (spec 4.2, 7.3, 8)', () => {
     const first = await upload([part('application/pdf', 'a.pdf')]);
     await world.sandbox.control.returnRfiItem(rfi.rfiId, docItem, 'Blurry, please re-scan.');
     const second = await upload([part('image/png', 'b.png')]);
-    expect(second.body.item).toMatchObject({ review_note: null, returned_at: expect.any(String), status: 'answered' });
+    expect(second.body.item).toMatchObject({
+      review_note: null,
+      returned_at: expect.any(String),
+      status: 'answered',
+    });
     expect(Date.parse(second.body.item.updated_at)).toBeGreaterThan(Date.parse(first.body.item.updated_at));
     const log = await world.sandbox.control.requestLog();
     const uploads = log.filter((l) => l.route === 'POST /v1/rfis/:id/items/:id/documents');

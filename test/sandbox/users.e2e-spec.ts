@@ -2,18 +2,30 @@ import { Api, individual, startWorld, stopWorld, type World } from './sandbox.he
 
 describe('sandbox: users (provider-facts Users, spec 3.3)', () => {
   let world: World;
-  beforeEach(async () => (world = await startWorld({ defaultUserMetadata: { tenant: 'acme', tier: 'default' } })));
+  beforeEach(
+    async () => (world = await startWorld({ defaultUserMetadata: { tenant: 'acme', tier: 'default' } })),
+  );
   afterEach(() => stopWorld(world));
 
   it('creates a user: flat answer with user_id, defaults merged into metadata (request keys win), user.created echoes it', async () => {
-    const answer = await world.api.call('POST', '/v1/users', { body: individual({ metadata: { tier: 'gold' } }) });
+    const answer = await world.api.call('POST', '/v1/users', {
+      body: individual({ metadata: { tier: 'gold' } }),
+    });
     expect(answer.status).toBe(201);
-    expect(answer.body).toMatchObject({ user_id: expect.any(String), type: 'individual', first_name: 'Ada', metadata: { tenant: 'acme', tier: 'gold' } });
+    expect(answer.body).toMatchObject({
+      user_id: expect.any(String),
+      type: 'individual',
+      first_name: 'Ada',
+      metadata: { tenant: 'acme', tier: 'gold' },
+    });
     expect(answer.body).not.toHaveProperty('data');
     await world.sandbox.control.flushWebhooks();
     const created = world.receiver.events('user.created');
     expect(created).toHaveLength(1);
-    expect(created[0].body.data).toMatchObject({ user_id: answer.body.user_id, metadata: { tenant: 'acme', tier: 'gold' } });
+    expect(created[0].body.data).toMatchObject({
+      user_id: answer.body.user_id,
+      metadata: { tenant: 'acme', tier: 'gold' },
+    });
   });
 
   it('verification approved by default: VERIFIED, user.status_changed + user.verification.accepted, no metadata on them', async () => {
@@ -22,30 +34,44 @@ describe('sandbox: users (provider-facts Users, spec 3.3)', () => {
     expect(read.body.status).toBe('VERIFIED');
     await world.sandbox.control.flushWebhooks();
     expect(world.receiver.events('user.verification.accepted')).toHaveLength(1);
-    const changes = world.receiver.events('user.status_changed').map((e) => [e.body.data.previous_status, e.body.data.new_status]);
+    const changes = world.receiver
+      .events('user.status_changed')
+      .map((e) => [e.body.data.previous_status, e.body.data.new_status]);
     expect(changes).toEqual([
       ['CREATED', 'VERIFYING'],
       ['VERIFYING', 'VERIFIED'],
     ]);
-    for (const e of world.receiver.received.filter((r) => r.body.event !== 'user.created')) expect(e.body.data).not.toHaveProperty('metadata');
+    for (const e of world.receiver.received.filter((r) => r.body.event !== 'user.created'))
+      expect(e.body.data).not.toHaveProperty('metadata');
   });
 
   it('a missing source_of_funds is declined: REJECTED and user.verification.failed with reasons', async () => {
-    const { body } = await world.api.call('POST', '/v1/users', { body: individual({ source_of_funds: undefined }) });
+    const { body } = await world.api.call('POST', '/v1/users', {
+      body: individual({ source_of_funds: undefined }),
+    });
     expect((await world.api.call('GET', `/v1/users/${body.user_id}`)).body.status).toBe('REJECTED');
     await world.sandbox.control.flushWebhooks();
     const failed = world.receiver.events('user.verification.failed');
     expect(failed).toHaveLength(1);
-    expect(failed[0].body.data).toMatchObject({ user_id: body.user_id, reasons: [expect.stringContaining('source_of_funds')] });
-    await expect(world.sandbox.control.setUserVerificationOutcome(body.user_id, 'approved')).rejects.toThrow('terminal');
+    expect(failed[0].body.data).toMatchObject({
+      user_id: body.user_id,
+      reasons: [expect.stringContaining('source_of_funds')],
+    });
+    await expect(world.sandbox.control.setUserVerificationOutcome(body.user_id, 'approved')).rejects.toThrow(
+      'terminal',
+    );
   });
 
   it('a provider outage keeps VERIFYING and sends no failure event (spec 3.3, 6.4.9); a later approval resolves it', async () => {
-    const { body } = await world.api.call('POST', '/v1/users', { body: individual({ email: 'ada+provider_outage@example.com' }) });
+    const { body } = await world.api.call('POST', '/v1/users', {
+      body: individual({ email: 'ada+provider_outage@example.com' }),
+    });
     expect((await world.api.call('GET', `/v1/users/${body.user_id}`)).body.status).toBe('VERIFYING');
     await world.sandbox.control.flushWebhooks();
     expect(world.receiver.events('user.verification.failed')).toHaveLength(0);
-    expect(await world.sandbox.control.setUserVerificationOutcome(body.user_id, 'provider_outage')).toBe('VERIFYING');
+    expect(await world.sandbox.control.setUserVerificationOutcome(body.user_id, 'provider_outage')).toBe(
+      'VERIFYING',
+    );
     expect(await world.sandbox.control.setUserVerificationOutcome(body.user_id, 'approved')).toBe('VERIFIED');
     await world.sandbox.control.flushWebhooks();
     expect(world.receiver.events('user.verification.failed')).toHaveLength(0);
@@ -53,7 +79,9 @@ describe('sandbox: users (provider-facts Users, spec 3.3)', () => {
   });
 
   it('outcomes can also be driven by metadata and by the control API for the next user', async () => {
-    const meta = await world.api.call('POST', '/v1/users', { body: individual({ metadata: { sandbox_verification: 'declined' } }) });
+    const meta = await world.api.call('POST', '/v1/users', {
+      body: individual({ metadata: { sandbox_verification: 'declined' } }),
+    });
     expect((await world.api.call('GET', `/v1/users/${meta.body.user_id}`)).body.status).toBe('REJECTED');
     await world.sandbox.control.setNextVerificationOutcome('session_expired');
     const next = await world.api.call('POST', '/v1/users', { body: individual() });
@@ -66,10 +94,15 @@ describe('sandbox: users (provider-facts Users, spec 3.3)', () => {
   it('validation errors name the field; metadata rules of spec 8 apply', async () => {
     const noType = await world.api.call('POST', '/v1/users', { body: { first_name: 'A' } });
     expect(noType.status).toBe(400);
-    expect(noType.body).toMatchObject({ code: 'validation_error', errors: expect.arrayContaining([{ field: 'type', message: expect.any(String) }]) });
+    expect(noType.body).toMatchObject({
+      code: 'validation_error',
+      errors: expect.arrayContaining([{ field: 'type', message: expect.any(String) }]),
+    });
     const business = await world.api.call('POST', '/v1/users', { body: { type: 'business' } });
     expect(business.body.errors.map((e: { field: string }) => e.field)).toContain('business_legal_name');
-    const meta = await world.api.call('POST', '/v1/users', { body: individual({ metadata: { 'bad[key]': 'v' } }) });
+    const meta = await world.api.call('POST', '/v1/users', {
+      body: individual({ metadata: { 'bad[key]': 'v' } }),
+    });
     expect(meta.status).toBe(400);
     expect(meta.body.errors[0].field).toBe('metadata.bad[key]');
     expect((await world.sandbox.control.counters()).created.users).toBe(0);
@@ -93,7 +126,8 @@ describe('sandbox: users (provider-facts Users, spec 3.3)', () => {
   });
 
   it('lists with offset paging { data, pagination }; limit above 100 is a bare 500', async () => {
-    for (let i = 0; i < 3; i++) await world.api.call('POST', '/v1/users', { body: individual({ first_name: `U${i}` }) });
+    for (let i = 0; i < 3; i++)
+      await world.api.call('POST', '/v1/users', { body: individual({ first_name: `U${i}` }) });
     const page = await world.api.call('GET', '/v1/users?limit=2&offset=0');
     expect(page.body.data.map((u: { first_name: string }) => u.first_name)).toEqual(['U0', 'U1']);
     expect(page.body.pagination).toEqual({ total: 3, limit: 2, offset: 0, has_more: true });
@@ -108,11 +142,15 @@ describe('sandbox: users (provider-facts Users, spec 3.3)', () => {
 
   it('GET and PUT by id; another client’s or a missing user is 404; user.updated carries no metadata', async () => {
     const { body } = await world.api.call('POST', '/v1/users', { body: individual() });
-    const put = await world.api.call('PUT', `/v1/users/${body.user_id}`, { body: { last_name: 'Byron', metadata: { a: '1' } } });
+    const put = await world.api.call('PUT', `/v1/users/${body.user_id}`, {
+      body: { last_name: 'Byron', metadata: { a: '1' } },
+    });
     expect(put.status).toBe(200);
     expect(put.body).toMatchObject({ user_id: body.user_id, last_name: 'Byron', metadata: { a: '1' } });
     expect((await world.api.call('GET', `/v1/users/${body.user_id}`)).body.last_name).toBe('Byron');
-    expect((await world.api.call('PUT', `/v1/users/${body.user_id}`, { body: { type: 'business' } })).status).toBe(400);
+    expect(
+      (await world.api.call('PUT', `/v1/users/${body.user_id}`, { body: { type: 'business' } })).status,
+    ).toBe(400);
     expect((await world.api.call('GET', `/v1/users/${crypto.randomUUID()}`)).status).toBe(404);
     const other = await world.sandbox.control.createClient();
     const otherApi = await new Api(world.sandbox.sandboxBaseUrl, other).login();
@@ -143,13 +181,22 @@ describe('sandbox: users (provider-facts Users, spec 3.3)', () => {
     expect(links.body.links).toHaveLength(2);
     const refs = links.body.links.map((l: { person_reference_id: string }) => l.person_reference_id);
     expect(new Set(refs).size).toBe(2);
-    for (const l of links.body.links) expect(l).toMatchObject({ person_id: expect.any(String), person_reference_id: expect.stringMatching(/^ref_/), liveness_url: expect.stringMatching(/^https:/) });
+    for (const l of links.body.links)
+      expect(l).toMatchObject({
+        person_id: expect.any(String),
+        person_reference_id: expect.stringMatching(/^ref_/),
+        liveness_url: expect.stringMatching(/^https:/),
+      });
     await world.sandbox.control.completeLiveness(body.user_id, { personReferenceId: refs[1] });
-    await expect(world.sandbox.control.completeLiveness(body.user_id, { personReferenceId: 'ref_unknown' })).rejects.toThrow();
+    await expect(
+      world.sandbox.control.completeLiveness(body.user_id, { personReferenceId: 'ref_unknown' }),
+    ).rejects.toThrow();
 
     const person = await world.api.call('POST', '/v1/users', { body: individual() });
     const single = await world.api.call('POST', `/v1/users/${person.body.user_id}/liveness-link`);
-    expect(single.body.links).toEqual([expect.objectContaining({ person_id: null, person_reference_id: null })]);
+    expect(single.body.links).toEqual([
+      expect.objectContaining({ person_id: null, person_reference_id: null }),
+    ]);
     await world.sandbox.control.completeLiveness(person.body.user_id);
     await world.sandbox.control.flushWebhooks();
     const done = world.receiver.events('user.liveness_completed').map((e) => e.body.data);

@@ -1,6 +1,14 @@
 import { createHash } from 'node:crypto';
 import { signPartnerWebhook, startPartnerSandbox } from '@partner-payments/testing';
-import { Api, fundedSetup, individual, startReceiver, startWorld, stopWorld, type World } from './sandbox.helpers';
+import {
+  Api,
+  fundedSetup,
+  individual,
+  startReceiver,
+  startWorld,
+  stopWorld,
+  type World,
+} from './sandbox.helpers';
 
 describe('sandbox: webhook delivery (spec 6.1-6.3)', () => {
   let world: World;
@@ -17,12 +25,16 @@ describe('sandbox: webhook delivery (spec 6.1-6.3)', () => {
     }
     const deliveries = await world.sandbox.control.deliveries();
     expect(deliveries.map((d) => d.body)).toEqual(got.map((r) => r.raw));
-    expect(deliveries.every((d) => d.outcome === 'delivered' && d.status === 200 && d.url === world.receiver.url)).toBe(true);
+    expect(
+      deliveries.every((d) => d.outcome === 'delivered' && d.status === 200 && d.url === world.receiver.url),
+    ).toBe(true);
   });
 
   it('every envelope is flat { event, data: { event_id } } or V2, with no root event_id (6.2)', async () => {
     const ids = await fundedSetup(world.api);
-    const payout = await world.api.call('POST', `/v1/virtual-accounts/${ids.vaId}/payout`, { body: { amount: '1.00', currency: 'USD', recipient_id: ids.recipientId } });
+    const payout = await world.api.call('POST', `/v1/virtual-accounts/${ids.vaId}/payout`, {
+      body: { amount: '1.00', currency: 'USD', recipient_id: ids.recipientId },
+    });
     await world.sandbox.control.advancePayout(payout.body.id, ['PENDING', 'KYT_PENDING']);
     await world.sandbox.control.simulateDeposit(ids.vaId);
     await world.sandbox.control.flushWebhooks();
@@ -32,7 +44,11 @@ describe('sandbox: webhook delivery (spec 6.1-6.3)', () => {
       expect(Object.keys(body).sort()).toEqual(['data', 'event']);
       expect(body.data.event_id).toEqual(expect.any(String));
       if (body.event === 'payout.status_changed') {
-        expect(body.data).toMatchObject({ event_type: 'payout.status_changed', created_at: expect.any(String), data: expect.any(Object) });
+        expect(body.data).toMatchObject({
+          event_type: 'payout.status_changed',
+          created_at: expect.any(String),
+          data: expect.any(Object),
+        });
         expect(body.data.data.status).toBe(body.data.data.status.toUpperCase());
       } else {
         expect(body.data).not.toHaveProperty('data');
@@ -92,13 +108,24 @@ describe('sandbox: webhook delivery (spec 6.1-6.3)', () => {
   });
 
   it('emitEvent builds flat or V2 envelopes; sendUnknownEvent sends a type the receiver does not know', async () => {
-    await world.sandbox.control.emitEvent('payout.completed', { payout_id: 'p1', status: 'completed', reference_number: 'R', recipient: {}, metadata: { x: '1' } });
-    await world.sandbox.control.emitEvent('payout.status_changed', { data: { payout_id: 'p1', status: 'COMPLETED' } });
+    await world.sandbox.control.emitEvent('payout.completed', {
+      payout_id: 'p1',
+      status: 'completed',
+      reference_number: 'R',
+      recipient: {},
+      metadata: { x: '1' },
+    });
+    await world.sandbox.control.emitEvent('payout.status_changed', {
+      data: { payout_id: 'p1', status: 'COMPLETED' },
+    });
     const { eventId } = await world.sandbox.control.sendUnknownEvent('payout.teleported');
     await world.receiver.waitFor(3);
     const [completed, changed, unknown] = world.receiver.received.map((r) => r.body);
     expect(completed.data).not.toHaveProperty('metadata');
-    expect(changed.data).toMatchObject({ event_type: 'payout.status_changed', data: { status: 'COMPLETED' } });
+    expect(changed.data).toMatchObject({
+      event_type: 'payout.status_changed',
+      data: { status: 'COMPLETED' },
+    });
     expect(unknown).toMatchObject({ event: 'payout.teleported', data: { event_id: eventId } });
   });
 
@@ -118,7 +145,8 @@ describe('sandbox: webhook delivery (spec 6.1-6.3)', () => {
   it('reorderNext delivers the next events in reverse order', async () => {
     await world.sandbox.control.reorderNext(3);
     const ids = [];
-    for (const n of [1, 2, 3]) ids.push((await world.sandbox.control.emitEvent('user.updated', { user_id: `u${n}` })).eventId);
+    for (const n of [1, 2, 3])
+      ids.push((await world.sandbox.control.emitEvent('user.updated', { user_id: `u${n}` })).eventId);
     await world.sandbox.control.emitEvent('user.updated', { user_id: 'u4' });
     await world.receiver.waitFor(4);
     expect(world.receiver.received.map((r) => r.body.data.user_id)).toEqual(['u3', 'u2', 'u1', 'u4']);
@@ -133,7 +161,11 @@ describe('sandbox: webhook delivery (spec 6.1-6.3)', () => {
     await world.sandbox.control.emitEvent('user.updated', { user_id: 'new' });
     await world.sandbox.control.signNextWithPreviousSecret(1);
     await world.sandbox.control.emitEvent('user.updated', { user_id: 'old' });
-    await world.sandbox.control.emitEvent('user.updated', { user_id: 'prev-flag' }, { signWithPreviousSecret: true });
+    await world.sandbox.control.emitEvent(
+      'user.updated',
+      { user_id: 'prev-flag' },
+      { signWithPreviousSecret: true },
+    );
     const got = await world.receiver.waitFor(3);
     expect(got.map((g) => g.validSignature)).toEqual([false, true, true]);
     expect(got[0].headers['x-signature-sha256']).toBe(signPartnerWebhook(got[0].raw, 'whsec_rotated'));
@@ -141,13 +173,21 @@ describe('sandbox: webhook delivery (spec 6.1-6.3)', () => {
     await world.sandbox.control.emitEvent('user.updated', { user_id: 'after' });
     await world.receiver.waitFor(4);
     expect(world.receiver.received[3].validSignature).toBe(true);
-    expect((await world.sandbox.control.deliveries()).map((d) => d.signedWithPreviousSecret)).toEqual([false, true, true, false]);
+    expect((await world.sandbox.control.deliveries()).map((d) => d.signedWithPreviousSecret)).toEqual([
+      false,
+      true,
+      true,
+      false,
+    ]);
   });
 
   it('each account has its own URL and secret', async () => {
     const other = await startReceiver(['other_secret']);
     try {
-      const client = await world.sandbox.control.createClient({ webhookUrl: other.url, webhookSecret: 'other_secret' });
+      const client = await world.sandbox.control.createClient({
+        webhookUrl: other.url,
+        webhookSecret: 'other_secret',
+      });
       const api = await new Api(world.sandbox.sandboxBaseUrl, client).login();
       await api.call('POST', '/v1/users', { body: individual() });
       await other.waitFor(4);
@@ -162,14 +202,25 @@ describe('sandbox: webhook delivery (spec 6.1-6.3)', () => {
 
 describe('sandbox: request log and counters', () => {
   it('logs method, path, route, redacted headers and the body sha256; never the secrets', async () => {
-    const sandbox = await startPartnerSandbox({ credentials: { apiKey: 'very-secret-key', password: 'very-secret-password' } });
+    const sandbox = await startPartnerSandbox({
+      credentials: { apiKey: 'very-secret-key', password: 'very-secret-password' },
+    });
     try {
       const api = await new Api(sandbox.baseUrl, sandbox.credentials).login();
       const body = JSON.stringify(individual());
-      await api.call('POST', '/v1/users', { rawBody: body, headers: { 'content-type': 'application/json' }, idempotencyKey: false });
+      await api.call('POST', '/v1/users', {
+        rawBody: body,
+        headers: { 'content-type': 'application/json' },
+        idempotencyKey: false,
+      });
       const log = await sandbox.control.requestLog();
       expect(log.map((l) => l.route)).toEqual(['POST /auth', 'POST /v1/users']);
-      expect(log[1]).toMatchObject({ method: 'POST', path: '/v1/users', status: 400, bodySha256: createHash('sha256').update(body).digest('hex') });
+      expect(log[1]).toMatchObject({
+        method: 'POST',
+        path: '/v1/users',
+        status: 400,
+        bodySha256: createHash('sha256').update(body).digest('hex'),
+      });
       expect(log[1].headers['x-api-key']).toBe('[redacted]');
       expect(log[1].headers.authorization).toBe('[redacted]');
       const text = JSON.stringify(log);

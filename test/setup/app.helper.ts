@@ -3,7 +3,11 @@
  * real socket, on the given database URL. Cron jobs are scheduled for a date that never comes
  * during a test: every job is triggered through its endpoint.
  */
-import { startPartnerSandbox, type PartnerSandbox, type PartnerSandboxOptions } from '@partner-payments/testing';
+import {
+  startPartnerSandbox,
+  type PartnerSandbox,
+  type PartnerSandboxOptions,
+} from '@partner-payments/testing';
 import { startApp, type RunningApp } from '../../apps/reference-app/src/app.bootstrap';
 
 export const NEVER = '0 0 0 1 1 *'; // 1 January, 00:00:00
@@ -25,7 +29,11 @@ export function partnerEnv(sandbox: PartnerSandbox): Record<string, string> {
   };
 }
 
-export async function startTestApp(databaseUrl: string, env: Record<string, string | undefined> = {}, sandbox?: PartnerSandbox): Promise<RunningApp> {
+export async function startTestApp(
+  databaseUrl: string,
+  env: Record<string, string | undefined> = {},
+  sandbox?: PartnerSandbox,
+): Promise<RunningApp> {
   const running = await startApp({
     env: {
       PORT: '0',
@@ -47,7 +55,11 @@ export async function startTestApp(databaseUrl: string, env: Record<string, stri
 }
 
 /** Polls until `check` returns a value that is not undefined, or fails after timeoutMs. */
-export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 5000, what = 'condition'): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T | undefined>,
+  timeoutMs = 5000,
+  what = 'condition',
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

@@ -20,6 +20,8 @@ export default async function globalSetup(): Promise<void> {
   } catch (error) {
     const message = (error as Error).message;
     process.env.TEST_POSTGRES_SETUP_ERROR = message;
-    console.error(`\n\n*** THROWAWAY POSTGRESQL DID NOT START: PostgreSQL e2e suites will FAIL ***\n${message}\n\n`);
+    console.error(
+      `\n\n*** THROWAWAY POSTGRESQL DID NOT START: PostgreSQL e2e suites will FAIL ***\n${message}\n\n`,
+    );
   }
 }

@@ -1,5 +1,10 @@
 /** A verified user with a virtual account and a WIRE recipient, created through the app's own partner client. */
-import { PartnerPayoutsService, PartnerRecipientsService, PartnerUsersService, PartnerVirtualAccountsService } from '@partner-payments/nestjs';
+import {
+  PartnerPayoutsService,
+  PartnerRecipientsService,
+  PartnerUsersService,
+  PartnerVirtualAccountsService,
+} from '@partner-payments/nestjs';
 import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
 
 export interface FundedAccount {
@@ -7,7 +12,10 @@ export interface FundedAccount {
   virtualAccountId: string;
   recipientId: string;
   /** Creates a payout at the partner directly (not through the app), with the given Idempotency-Key. */
-  partnerCreatePayout(body: { virtual_account_id: string; recipient_id: string; amount: string; currency: string }, key: string): Promise<string>;
+  partnerCreatePayout(
+    body: { virtual_account_id: string; recipient_id: string; amount: string; currency: string },
+    key: string,
+  ): Promise<string>;
 }
 
 export async function createFundedAccount(running: RunningApp, tag = 'e2e'): Promise<FundedAccount> {
@@ -15,7 +23,14 @@ export async function createFundedAccount(running: RunningApp, tag = 'e2e'): Pro
   const vas = running.app.get(PartnerVirtualAccountsService);
   const recipients = running.app.get(PartnerRecipientsService);
   const payouts = running.app.get(PartnerPayoutsService);
-  const user = await users.create({ type: 'individual', first_name: 'Test', last_name: tag, email: `${tag}@example.com`, source_of_funds: 'salary', metadata: { tag } });
+  const user = await users.create({
+    type: 'individual',
+    first_name: 'Test',
+    last_name: tag,
+    email: `${tag}@example.com`,
+    source_of_funds: 'salary',
+    metadata: { tag },
+  });
   const va = await vas.create({ user_id: user.userId, type: 'US_BANK', bank: 'bank_a' });
   const recipient = await recipients.create({
     user_id: user.userId,
@@ -23,14 +38,24 @@ export async function createFundedAccount(running: RunningApp, tag = 'e2e'): Pro
     first_name: 'Rita',
     last_name: tag,
     address: { street_name: '1 Main St', city: 'Austin', state: 'TX', postal_code: '78701', country: 'US' },
-    account: { account_type: 'WIRE', routing_number: '021000021', account_number: String(Date.now()).slice(-12), type: 'checking', bank_name: 'Test Bank' },
+    account: {
+      account_type: 'WIRE',
+      routing_number: '021000021',
+      account_number: String(Date.now()).slice(-12),
+      type: 'checking',
+      bank_name: 'Test Bank',
+    },
   });
   return {
     userId: user.userId,
     virtualAccountId: String(va.virtual_account_id ?? va.id),
     recipientId: recipient.recipient_id,
     async partnerCreatePayout(body, key) {
-      const p = await payouts.create(body.virtual_account_id, { amount: body.amount, currency: body.currency, recipient_id: body.recipient_id }, { idempotencyKey: key });
+      const p = await payouts.create(
+        body.virtual_account_id,
+        { amount: body.amount, currency: body.currency, recipient_id: body.recipient_id },
+        { idempotencyKey: key },
+      );
       return p.payoutId;
     },
   };

@@ -7,7 +7,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
-import { parseDatabaseUrl, type DatabaseKind } from '../../apps/reference-app/src/database/database-url.parser';
+import {
+  parseDatabaseUrl,
+  type DatabaseKind,
+} from '../../apps/reference-app/src/database/database-url.parser';
 import { openDataSource } from '../../apps/reference-app/src/database/data-source.factory';
 import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
 import { freshPostgresUrl } from './postgres.helper';
@@ -24,10 +27,16 @@ export interface TestDatabase {
   close(): Promise<void>;
 }
 
-export async function databaseUrlFor(kind: DatabaseKind, prefix: string): Promise<{ url: string; cleanup: () => void }> {
+export async function databaseUrlFor(
+  kind: DatabaseKind,
+  prefix: string,
+): Promise<{ url: string; cleanup: () => void }> {
   if (kind === 'postgres') return { url: await freshPostgresUrl(prefix), cleanup: () => undefined };
   const dir = mkdtempSync(join(tmpdir(), `${prefix}-`));
-  return { url: `sqlite:${join(dir, 'app.sqlite')}`, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    url: `sqlite:${join(dir, 'app.sqlite')}`,
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 export async function openTestDatabase(kind: DatabaseKind, prefix: string): Promise<TestDatabase> {

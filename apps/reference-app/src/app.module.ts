@@ -69,7 +69,13 @@ export class AppModule {
           }),
         }),
       ],
-      controllers: [PayoutsController, ReconciliationController, VersioningController, InboxController, HealthController],
+      controllers: [
+        PayoutsController,
+        ReconciliationController,
+        VersioningController,
+        InboxController,
+        HealthController,
+      ],
       providers: [
         PayoutsService,
         ReconciliationService,

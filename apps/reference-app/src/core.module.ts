@@ -14,7 +14,16 @@ import { JobLockService } from './scheduling/job-lock.service';
 @Module({})
 export class CoreModule {
   static forRoot(config: AppConfig): DynamicModule {
-    const exported = [APP_CONFIG, PARTNER_CONNECTION, DataSource, UnitOfWork, TypeOrmInboxStore, PayoutProjection, ResourceProjections, JobLockService];
+    const exported = [
+      APP_CONFIG,
+      PARTNER_CONNECTION,
+      DataSource,
+      UnitOfWork,
+      TypeOrmInboxStore,
+      PayoutProjection,
+      ResourceProjections,
+      JobLockService,
+    ];
     return {
       module: CoreModule,
       providers: [{ provide: APP_CONFIG, useValue: config }, partnerConnectionProvider, ...databaseProviders],

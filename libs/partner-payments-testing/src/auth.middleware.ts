@@ -28,7 +28,10 @@ export function requireAuth(ctx: SandboxContext, options: { rfi?: boolean } = {}
  * (RFI routes exist only under 2026-06-01) and answers like an unmatched route. `required`: the
  * header must be sent (liquidation-address, spec 4.6).
  */
-export function withVersion(ctx: SandboxContext, options: { minimum?: string; required?: boolean } = {}): RequestHandler {
+export function withVersion(
+  ctx: SandboxContext,
+  options: { minimum?: string; required?: boolean } = {},
+): RequestHandler {
   return (req, res, next) => {
     const header = req.get('x-api-version');
     if (header !== undefined && !isVersionString(header)) {

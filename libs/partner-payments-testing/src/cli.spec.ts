@@ -2,10 +2,13 @@ import { optionsFromCli } from './cli';
 
 describe('optionsFromCli', () => {
   it('reads flags, and flags win over the environment', () => {
-    const options = optionsFromCli(['--port', '5000', '--token-ttl', '5', '--banks', 'bank_a, bank_c', '--rate-limit'], {
-      PARTNER_SANDBOX_PORT: '6000',
-      PARTNER_SANDBOX_WEBHOOK_URL: 'http://127.0.0.1:9/hook',
-    });
+    const options = optionsFromCli(
+      ['--port', '5000', '--token-ttl', '5', '--banks', 'bank_a, bank_c', '--rate-limit'],
+      {
+        PARTNER_SANDBOX_PORT: '6000',
+        PARTNER_SANDBOX_WEBHOOK_URL: 'http://127.0.0.1:9/hook',
+      },
+    );
     expect(options).toMatchObject({
       port: 5000,
       tokenTtlSeconds: 5,
@@ -23,7 +26,12 @@ describe('optionsFromCli', () => {
       PARTNER_SANDBOX_WEBHOOK_SECRET: 's',
       PARTNER_SANDBOX_TOKEN_TTL: '86400',
     });
-    expect(options).toMatchObject({ port: 4010, credentials: { apiKey: 'k', clientId: 'c', password: 'p' }, webhookSecret: 's', tokenTtlSeconds: 86400 });
+    expect(options).toMatchObject({
+      port: 4010,
+      credentials: { apiKey: 'k', clientId: 'c', password: 'p' },
+      webhookSecret: 's',
+      tokenTtlSeconds: 86400,
+    });
   });
 
   it('turns on scripted payouts by flag or environment', () => {

@@ -57,7 +57,8 @@ export function optionsFromCli(argv: string[], env: NodeJS.ProcessEnv): PartnerS
   const num = (flag: string, raw: string | undefined, fallback?: number): number | undefined => {
     if (raw === undefined || raw === '') return fallback;
     const n = Number(raw);
-    if (!Number.isInteger(n) || n < 0) throw new Error(`${flag} must be a non-negative integer, got "${raw}"`);
+    if (!Number.isInteger(n) || n < 0)
+      throw new Error(`${flag} must be a non-negative integer, got "${raw}"`);
     return n;
   };
   const banks = values.banks ?? env.PARTNER_SANDBOX_AUTHORIZED_BANKS;
@@ -73,11 +74,20 @@ export function optionsFromCli(argv: string[], env: NodeJS.ProcessEnv): PartnerS
     webhookUrl: values['webhook-url'] ?? env.PARTNER_SANDBOX_WEBHOOK_URL,
     webhookSecret: values['webhook-secret'] ?? env.PARTNER_SANDBOX_WEBHOOK_SECRET,
     tokenTtlSeconds: num('--token-ttl', values['token-ttl'] ?? env.PARTNER_SANDBOX_TOKEN_TTL),
-    authorizedBanks: banks === undefined ? undefined : banks.split(',').map((b) => b.trim()).filter(Boolean),
+    authorizedBanks:
+      banks === undefined
+        ? undefined
+        : banks
+            .split(',')
+            .map((b) => b.trim())
+            .filter(Boolean),
     pinnedVersion: values['pinned-version'] ?? env.PARTNER_SANDBOX_PINNED_VERSION,
     rateLimit: values['rate-limit'] ?? env.PARTNER_SANDBOX_RATE_LIMIT === '1',
     autoPayouts: values['auto-payouts'] ?? env.PARTNER_SANDBOX_AUTO_PAYOUTS === '1',
-    verificationDelayMs: num('--verification-delay', values['verification-delay'] ?? env.PARTNER_SANDBOX_VERIFICATION_DELAY_MS),
+    verificationDelayMs: num(
+      '--verification-delay',
+      values['verification-delay'] ?? env.PARTNER_SANDBOX_VERIFICATION_DELAY_MS,
+    ),
     quiet: values.quiet ?? env.PARTNER_SANDBOX_QUIET === '1',
   };
 }
@@ -98,8 +108,12 @@ async function main(): Promise<void> {
   const line = (s: string) => process.stdout.write(`${s}\n`);
   line(`partner sandbox listening on ${sandbox.baseUrl} (sandbox base ${sandbox.sandboxBaseUrl})`);
   line(`control API: ${sandbox.controlUrl}  (GET ${sandbox.controlUrl} lists operations)`);
-  line(`client_id: ${sandbox.credentials.clientId}  client_uuid: ${sandbox.credentials.clientUuid}  (api key, password and webhook secret not printed)`);
-  line(`webhooks: ${options.webhookUrl ?? 'no URL set (set one with --webhook-url or POST /__control/setWebhookUrl)'}`);
+  line(
+    `client_id: ${sandbox.credentials.clientId}  client_uuid: ${sandbox.credentials.clientUuid}  (api key, password and webhook secret not printed)`,
+  );
+  line(
+    `webhooks: ${options.webhookUrl ?? 'no URL set (set one with --webhook-url or POST /__control/setWebhookUrl)'}`,
+  );
   const stop = () => {
     void sandbox.close().then(() => process.exit(0));
   };
@@ -109,7 +123,9 @@ async function main(): Promise<void> {
 
 if (require.main === module) {
   main().catch((error: unknown) => {
-    console.error(`partner-sandbox failed to start: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(
+      `partner-sandbox failed to start: ${error instanceof Error ? error.message : String(error)}`,
+    );
     process.exit(1);
   });
 }

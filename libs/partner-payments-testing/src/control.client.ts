@@ -17,7 +17,15 @@ import type {
   SeededRfi,
   VirtualAccountPatch,
 } from './control.types';
-import type { ClientVault, ClientWallet, DepositStatus, RfiItemRecord, RfiStatus, UserStatus, VerificationOutcome } from './state.types';
+import type {
+  ClientVault,
+  ClientWallet,
+  DepositStatus,
+  RfiItemRecord,
+  RfiStatus,
+  UserStatus,
+  VerificationOutcome,
+} from './state.types';
 
 /**
  * The control API of a sandbox running as a separate process (`npm run sandbox`), over HTTP.
@@ -44,15 +52,18 @@ export class SandboxControlClient implements SandboxControl {
   }
 
   createClient = (input?: CreateClientInput) => this.call<SandboxClientInfo>('createClient', input);
-  setWebhookUrl = (url: string | null, clientUuid?: string) => this.call<void>('setWebhookUrl', url, clientUuid);
+  setWebhookUrl = (url: string | null, clientUuid?: string) =>
+    this.call<void>('setWebhookUrl', url, clientUuid);
   rotateWebhookSecret = (newSecret?: string, clientUuid?: string) =>
     this.call<{ secret: string; previousSecret: string }>('rotateWebhookSecret', newSecret, clientUuid);
-  setAuthorizedBanks = (banks: string[], clientUuid?: string) => this.call<void>('setAuthorizedBanks', banks, clientUuid);
+  setAuthorizedBanks = (banks: string[], clientUuid?: string) =>
+    this.call<void>('setAuthorizedBanks', banks, clientUuid);
   provisionClientWallet = (wallet?: Partial<ClientWallet>, clientUuid?: string) =>
     this.call<ClientWallet>('provisionClientWallet', wallet, clientUuid);
   provisionClientVault = (vault?: Partial<ClientVault>, clientUuid?: string) =>
     this.call<ClientVault>('provisionClientVault', vault, clientUuid);
-  setNextVerificationOutcome = (outcome: VerificationOutcome | null) => this.call<void>('setNextVerificationOutcome', outcome);
+  setNextVerificationOutcome = (outcome: VerificationOutcome | null) =>
+    this.call<void>('setNextVerificationOutcome', outcome);
   setUserVerificationOutcome = (userId: string, outcome: VerificationOutcome) =>
     this.call<UserStatus>('setUserVerificationOutcome', userId, outcome);
   completeLiveness = (userId: string, input?: { personReferenceId?: string | null; result?: string }) =>
@@ -63,7 +74,8 @@ export class SandboxControlClient implements SandboxControl {
     this.call<{ id: string }>('addLiquidationAddress', virtualAccountId, input);
   updateVirtualAccount = (virtualAccountId: string, patch: VirtualAccountPatch) =>
     this.call<void>('updateVirtualAccount', virtualAccountId, patch);
-  setDepositStatus = (depositId: string, status: DepositStatus) => this.call<void>('setDepositStatus', depositId, status);
+  setDepositStatus = (depositId: string, status: DepositStatus) =>
+    this.call<void>('setDepositStatus', depositId, status);
   seedRfi = (input: SeedRfiInput) => this.call<SeededRfi>('seedRfi', input);
   returnRfiItem = (rfiId: string, itemId: string, reviewNote: string) =>
     this.call<RfiItemRecord>('returnRfiItem', rfiId, itemId, reviewNote);
@@ -72,10 +84,12 @@ export class SandboxControlClient implements SandboxControl {
     this.call<PayoutView>('advancePayout', payoutId, steps);
   emitEvent = (event: string, data?: Record<string, unknown>, options?: EmitOptions) =>
     this.call<{ eventId: string }>('emitEvent', event, data, options);
-  sendUnknownEvent = (event?: string, clientUuid?: string) => this.call<{ eventId: string }>('sendUnknownEvent', event, clientUuid);
+  sendUnknownEvent = (event?: string, clientUuid?: string) =>
+    this.call<{ eventId: string }>('sendUnknownEvent', event, clientUuid);
   sendDuplicate = (eventId?: string) => this.call<void>('sendDuplicate', eventId);
   reorderNext = (count: number, clientUuid?: string) => this.call<void>('reorderNext', count, clientUuid);
-  signNextWithPreviousSecret = (count?: number, clientUuid?: string) => this.call<void>('signNextWithPreviousSecret', count, clientUuid);
+  signNextWithPreviousSecret = (count?: number, clientUuid?: string) =>
+    this.call<void>('signNextWithPreviousSecret', count, clientUuid);
   addFault = (fault: FaultSpec) => this.call<{ id: string }>('addFault', fault);
   clearFaults = () => this.call<void>('clearFaults');
   faults = () => this.call<ActiveFault[]>('faults');

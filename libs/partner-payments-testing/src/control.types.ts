@@ -183,7 +183,10 @@ export interface EmitOptions {
 export interface SandboxControl {
   createClient(input?: CreateClientInput): Promise<SandboxClientInfo>;
   setWebhookUrl(url: string | null, clientUuid?: string): Promise<void>;
-  rotateWebhookSecret(newSecret?: string, clientUuid?: string): Promise<{ secret: string; previousSecret: string }>;
+  rotateWebhookSecret(
+    newSecret?: string,
+    clientUuid?: string,
+  ): Promise<{ secret: string; previousSecret: string }>;
   setAuthorizedBanks(banks: string[], clientUuid?: string): Promise<void>;
   provisionClientWallet(wallet?: Partial<ClientWallet>, clientUuid?: string): Promise<ClientWallet>;
   provisionClientVault(vault?: Partial<ClientVault>, clientUuid?: string): Promise<ClientVault>;
@@ -191,7 +194,10 @@ export interface SandboxControl {
   setNextVerificationOutcome(outcome: VerificationOutcome | null): Promise<void>;
   /** Applies a verification outcome to an existing user now (spec 3.3). */
   setUserVerificationOutcome(userId: string, outcome: VerificationOutcome): Promise<UserStatus>;
-  completeLiveness(userId: string, input?: { personReferenceId?: string | null; result?: string }): Promise<void>;
+  completeLiveness(
+    userId: string,
+    input?: { personReferenceId?: string | null; result?: string },
+  ): Promise<void>;
   simulateDeposit(virtualAccountId: string, input?: DepositInput): Promise<{ depositId: string }>;
   addLiquidationAddress(virtualAccountId: string, input?: Record<string, unknown>): Promise<{ id: string }>;
   /** Virtual account status / account_number on the resource only (no event). */
@@ -201,8 +207,15 @@ export interface SandboxControl {
   seedRfi(input: SeedRfiInput): Promise<SeededRfi>;
   returnRfiItem(rfiId: string, itemId: string, reviewNote: string): Promise<RfiItemRecord>;
   setRfiStatus(rfiId: string, status: RfiStatus): Promise<void>;
-  advancePayout(payoutId: string, steps: PayoutStepName | PayoutStep | (PayoutStepName | PayoutStep)[]): Promise<PayoutView>;
-  emitEvent(event: string, data?: Record<string, unknown>, options?: EmitOptions): Promise<{ eventId: string }>;
+  advancePayout(
+    payoutId: string,
+    steps: PayoutStepName | PayoutStep | (PayoutStepName | PayoutStep)[],
+  ): Promise<PayoutView>;
+  emitEvent(
+    event: string,
+    data?: Record<string, unknown>,
+    options?: EmitOptions,
+  ): Promise<{ eventId: string }>;
   sendUnknownEvent(event?: string, clientUuid?: string): Promise<{ eventId: string }>;
   /** Sends again the exact bytes of an earlier delivery (by data.event_id; default the last one). */
   sendDuplicate(eventId?: string): Promise<void>;
@@ -218,7 +231,11 @@ export interface SandboxControl {
   requestLog(): Promise<RequestLogEntry[]>;
   deliveries(): Promise<DeliveryRecord[]>;
   /** Resolves when at least `count` deliveries (of `event`, if given) are done; rejects after timeoutMs (default 5000). */
-  waitForDeliveries(input?: { count?: number; event?: string; timeoutMs?: number }): Promise<DeliveryRecord[]>;
+  waitForDeliveries(input?: {
+    count?: number;
+    event?: string;
+    timeoutMs?: number;
+  }): Promise<DeliveryRecord[]>;
   /** Resolves when every queued delivery is done. */
   flushWebhooks(): Promise<void>;
   /** Forgets every resource, token, log, counter, fault and delivery; accounts and their credentials stay. */

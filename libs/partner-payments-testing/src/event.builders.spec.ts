@@ -29,9 +29,13 @@ describe('event builders (spec 6.2-6.4)', () => {
   it('metadata only on user.created and virtual_account.created, {} when empty (6.4.1)', () => {
     expect(buildUserCreated({ user_id: 'u1' }).data.metadata).toEqual({});
     expect(buildUserCreated({ user_id: 'u1', metadata: { a: '1' } }).data.metadata).toEqual({ a: '1' });
-    expect(buildVirtualAccountCreated({ virtual_account_id: 'v', user_id: 'u', status: 'approved' }).data.metadata).toEqual({});
+    expect(
+      buildVirtualAccountCreated({ virtual_account_id: 'v', user_id: 'u', status: 'approved' }).data.metadata,
+    ).toEqual({});
     expect(buildUserUpdated({ user_id: 'u1', metadata: { a: '1' } }).data).not.toHaveProperty('metadata');
-    expect(buildUserStatusChanged({ user_id: 'u', previous_status: 'A', new_status: 'B', metadata: {} }).data).not.toHaveProperty('metadata');
+    expect(
+      buildUserStatusChanged({ user_id: 'u', previous_status: 'A', new_status: 'B', metadata: {} }).data,
+    ).not.toHaveProperty('metadata');
     expect(buildFlatEvent('payout.completed', { metadata: { a: '1' } }).data).not.toHaveProperty('metadata');
   });
 
@@ -39,45 +43,124 @@ describe('event builders (spec 6.2-6.4)', () => {
     const failed = buildUserVerificationFailed({ user_id: 'u', reasons: ['declined'] });
     expect(failed.event).toBe('user.verification.failed');
     expect(failed.data.reasons).toEqual(['declined']);
-    expect(buildUserLivenessCompleted({ user_id: 'u', person_reference_id: null }).data.person_reference_id).toBeNull();
-    expect(buildUserLivenessCompleted({ user_id: 'u', person_reference_id: 'ref_1' }).data).toMatchObject({ person_reference_id: 'ref_1', result: 'passed' });
+    expect(
+      buildUserLivenessCompleted({ user_id: 'u', person_reference_id: null }).data.person_reference_id,
+    ).toBeNull();
+    expect(buildUserLivenessCompleted({ user_id: 'u', person_reference_id: 'ref_1' }).data).toMatchObject({
+      person_reference_id: 'ref_1',
+      result: 'passed',
+    });
   });
 
   it('deposit source fields by rail (6.4.3)', () => {
     const wire = buildDepositSource('WIRE');
-    expect(wire).toMatchObject({ payment_rail: 'wire', sender_name: expect.any(String), imad: expect.any(String), omad: expect.any(String), wire_message: expect.any(String) });
+    expect(wire).toMatchObject({
+      payment_rail: 'wire',
+      sender_name: expect.any(String),
+      imad: expect.any(String),
+      omad: expect.any(String),
+      wire_message: expect.any(String),
+    });
     expect(wire).not.toHaveProperty('trace_number');
     const ach = buildDepositSource('ACH', { sender_name: 'Bob' });
-    expect(ach).toMatchObject({ payment_rail: 'ach', sender_name: 'Bob', sender_account_number: expect.any(String), reference_number: expect.any(String), trace_number: expect.any(String), sec_code: expect.any(String), memo: expect.any(String) });
+    expect(ach).toMatchObject({
+      payment_rail: 'ach',
+      sender_name: 'Bob',
+      sender_account_number: expect.any(String),
+      reference_number: expect.any(String),
+      trace_number: expect.any(String),
+      sec_code: expect.any(String),
+      memo: expect.any(String),
+    });
     expect(ach).not.toHaveProperty('imad');
-    const deposit = buildDepositFundsReceived({ user_id: 'u', virtual_account_id: 'v', deposit_id: 'd', amount: '1.00', currency: 'USD', source: wire, metadata: {} });
+    const deposit = buildDepositFundsReceived({
+      user_id: 'u',
+      virtual_account_id: 'v',
+      deposit_id: 'd',
+      amount: '1.00',
+      currency: 'USD',
+      source: wire,
+      metadata: {},
+    });
     expect(deposit.event).toBe('virtual_account.deposit_funds_received');
     expect(deposit.data).not.toHaveProperty('metadata');
-    expect(buildDepositFundsReceived({ user_id: 'u', virtual_account_id: 'v', deposit_id: 'd', amount: '0.1', currency: 'USD', source: {} }, true).event).toBe(
-      'virtual_account.microdeposit_funds_received',
-    );
+    expect(
+      buildDepositFundsReceived(
+        {
+          user_id: 'u',
+          virtual_account_id: 'v',
+          deposit_id: 'd',
+          amount: '0.1',
+          currency: 'USD',
+          source: {},
+        },
+        true,
+      ).event,
+    ).toBe('virtual_account.microdeposit_funds_received');
   });
 
   it('progress payout events are flat with lowercase status', () => {
     expect(buildPayoutProgress('payout.pending', { payout_id: 'p' }).data.status).toBe('pending');
-    expect(buildPayoutProgress('payout.created', { payout_id: 'p', status: 'CREATED' }).data.status).toBe('created');
+    expect(buildPayoutProgress('payout.created', { payout_id: 'p', status: 'CREATED' }).data.status).toBe(
+      'created',
+    );
   });
 
   it('terminal payout events: lowercase status, reference_number and recipient, no error_code (6.4.4-6.4.6)', () => {
-    const done = buildPayoutTerminal('payout.completed', { payout_id: 'p', reference_number: 'IMAD1', recipient, error_code: 'X' });
+    const done = buildPayoutTerminal('payout.completed', {
+      payout_id: 'p',
+      reference_number: 'IMAD1',
+      recipient,
+      error_code: 'X',
+    });
     expect(done.data).toMatchObject({ status: 'completed', reference_number: 'IMAD1', recipient });
     expect(done.data).not.toHaveProperty('error_code');
     expect(done.data).not.toHaveProperty('uetr');
-    expect(buildPayoutTerminal('payout.returned', { payout_id: 'p', reference_number: null, recipient }).data.status).toBe('returned');
-    expect(buildPayoutTerminal('payout.failed', { payout_id: 'p', reference_number: null, recipient, status: 'CANCELLED' }).data.status).toBe('cancelled');
+    expect(
+      buildPayoutTerminal('payout.returned', { payout_id: 'p', reference_number: null, recipient }).data
+        .status,
+    ).toBe('returned');
+    expect(
+      buildPayoutTerminal('payout.failed', {
+        payout_id: 'p',
+        reference_number: null,
+        recipient,
+        status: 'CANCELLED',
+      }).data.status,
+    ).toBe('cancelled');
   });
 
   it('payout.status_changed: V2 envelope, UPPERCASE statuses, review_reason only when given (6.2, 6.4.7)', () => {
-    const v2 = buildPayoutStatusChanged({ payout_id: 'p', status: 'kyt_pending', previous_status: 'pending', amount: '5.00', recipient, review_reason: 'kyt' });
+    const v2 = buildPayoutStatusChanged({
+      payout_id: 'p',
+      status: 'kyt_pending',
+      previous_status: 'pending',
+      amount: '5.00',
+      recipient,
+      review_reason: 'kyt',
+    });
     expect(v2.event).toBe('payout.status_changed');
-    expect(v2.data).toMatchObject({ event_type: 'payout.status_changed', event_id: expect.any(String), created_at: expect.any(String) });
-    expect(v2.data.data).toMatchObject({ status: 'KYT_PENDING', previous_status: 'PENDING', amount: '5.00', destination_amount: '5.00', payout_id: 'p', recipient, review_reason: 'kyt' });
-    const plain = buildPayoutStatusChanged({ payout_id: 'p', status: 'COMPLETED', previous_status: null, amount: '1', recipient });
+    expect(v2.data).toMatchObject({
+      event_type: 'payout.status_changed',
+      event_id: expect.any(String),
+      created_at: expect.any(String),
+    });
+    expect(v2.data.data).toMatchObject({
+      status: 'KYT_PENDING',
+      previous_status: 'PENDING',
+      amount: '5.00',
+      destination_amount: '5.00',
+      payout_id: 'p',
+      recipient,
+      review_reason: 'kyt',
+    });
+    const plain = buildPayoutStatusChanged({
+      payout_id: 'p',
+      status: 'COMPLETED',
+      previous_status: null,
+      amount: '1',
+      recipient,
+    });
     expect(plain.data.data).not.toHaveProperty('review_reason');
     expect(plain.data.data.previous_status).toBeNull();
     expect(eventIdOf(plain)).toBe(plain.data.event_id);

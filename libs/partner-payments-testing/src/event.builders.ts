@@ -25,7 +25,10 @@ export type PartnerEventBody = FlatPartnerEvent | V2PartnerEvent;
 export const EVENTS_WITH_METADATA: readonly string[] = ['user.created', 'virtual_account.created'];
 
 /** Any flat event; strips `metadata` from events that must not carry it (spec 6.4.1). */
-export function buildFlatEvent<D extends JsonObject>(event: string, data: D & { event_id?: string }): FlatPartnerEvent<D> {
+export function buildFlatEvent<D extends JsonObject>(
+  event: string,
+  data: D & { event_id?: string },
+): FlatPartnerEvent<D> {
   const { event_id, ...rest } = data;
   const body: JsonObject = { event_id: event_id ?? newId(), ...rest };
   if (EVENTS_WITH_METADATA.includes(event)) body.metadata = (data.metadata as JsonObject | undefined) ?? {};
@@ -43,8 +46,9 @@ export const buildUserCreated = (data: UserEventInput & { metadata?: Record<stri
   buildFlatEvent('user.created', { ...data, metadata: data.metadata ?? {} });
 export const buildUserUpdated = (data: UserEventInput) => buildFlatEvent('user.updated', data);
 /** provider-facts: `{ event_id, user_id, previous_status, new_status }`. */
-export const buildUserStatusChanged = (data: UserEventInput & { previous_status: string; new_status: string }) =>
-  buildFlatEvent('user.status_changed', data);
+export const buildUserStatusChanged = (
+  data: UserEventInput & { previous_status: string; new_status: string },
+) => buildFlatEvent('user.status_changed', data);
 export const buildUserVerificationAccepted = (data: UserEventInput) =>
   buildFlatEvent('user.verification.accepted', { verification_status: 'VERIFIED', ...data });
 /** Only for a declined provider result or a rare session expiry, never an outage (spec 6.4.9). */
@@ -56,7 +60,13 @@ export const buildUserLivenessCompleted = (
 ) => buildFlatEvent('user.liveness_completed', { result: 'passed', ...data });
 
 export const buildVirtualAccountCreated = (
-  data: JsonObject & { virtual_account_id: string; user_id: string; status: string; metadata?: Record<string, string>; event_id?: string },
+  data: JsonObject & {
+    virtual_account_id: string;
+    user_id: string;
+    status: string;
+    metadata?: Record<string, string>;
+    event_id?: string;
+  },
 ) => buildFlatEvent('virtual_account.created', { ...data, metadata: data.metadata ?? {} });
 
 export type DepositRail = 'WIRE' | 'ACH' | 'RTP';
@@ -65,7 +75,13 @@ export type DepositRail = 'WIRE' | 'ACH' | 'RTP';
 export function buildDepositSource(rail: DepositRail, overrides: JsonObject = {}): JsonObject {
   const common = { payment_rail: rail.toLowerCase(), sender_name: 'Sandbox Sender LLC' };
   if (rail === 'WIRE') {
-    return { ...common, imad: '20260601MMQFMP0A000001', omad: '20260601QMGFT015000001', wire_message: 'sandbox wire', ...overrides };
+    return {
+      ...common,
+      imad: '20260601MMQFMP0A000001',
+      omad: '20260601QMGFT015000001',
+      wire_message: 'sandbox wire',
+      ...overrides,
+    };
   }
   if (rail === 'ACH') {
     return {
@@ -121,7 +137,9 @@ export function buildPayoutTerminal(
   event: TerminalPayoutEvent,
   data: PayoutEventInput & { reference_number: string | null; recipient: JsonObject; status?: string },
 ): FlatPartnerEvent {
-  const status = data.status ?? { 'payout.completed': 'completed', 'payout.failed': 'failed', 'payout.returned': 'returned' }[event];
+  const status =
+    data.status ??
+    { 'payout.completed': 'completed', 'payout.failed': 'failed', 'payout.returned': 'returned' }[event];
   const body: JsonObject = { ...data, status: status.toLowerCase() };
   delete body.error_code;
   return buildFlatEvent(event, body as PayoutEventInput);
@@ -152,7 +170,12 @@ export function buildPayoutStatusChanged(input: PayoutStatusChangedInput): V2Par
   delete inner.metadata;
   return {
     event: 'payout.status_changed',
-    data: { event_id: event_id ?? newId(), event_type: 'payout.status_changed', created_at: created_at ?? nowIso(), data: inner },
+    data: {
+      event_id: event_id ?? newId(),
+      event_type: 'payout.status_changed',
+      created_at: created_at ?? nowIso(),
+      data: inner,
+    },
   };
 }
 

@@ -41,15 +41,22 @@ describe('FaultStore', () => {
 
 describe('routeTemplate and redactHeaders', () => {
   it('strips the /sandbox prefix and the query, and replaces uuids', () => {
-    expect(routeTemplate('post', '/sandbox/v1/virtual-accounts/6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b/payout?x=1')).toBe(
-      'POST /v1/virtual-accounts/:id/payout',
-    );
+    expect(
+      routeTemplate('post', '/sandbox/v1/virtual-accounts/6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b/payout?x=1'),
+    ).toBe('POST /v1/virtual-accounts/:id/payout');
     expect(routeTemplate('GET', '/sandbox')).toBe('GET /');
     expect(routeTemplate('GET', '/sandboxes/v1')).toBe('GET /sandboxes/v1');
   });
 
   it('redacts x-api-key and authorization, keeps the rest', () => {
-    expect(redactHeaders({ 'x-api-key': 'k', authorization: 'Bearer t', 'idempotency-key': 'i', accept: ['a', 'b'] })).toEqual({
+    expect(
+      redactHeaders({
+        'x-api-key': 'k',
+        authorization: 'Bearer t',
+        'idempotency-key': 'i',
+        accept: ['a', 'b'],
+      }),
+    ).toEqual({
       'x-api-key': '[redacted]',
       authorization: '[redacted]',
       'idempotency-key': 'i',

@@ -16,7 +16,8 @@ export class FaultStore {
 
   add(spec: FaultSpec): ActiveFault {
     const kinds = ['latency', ...TERMINAL];
-    if (!kinds.includes(spec.kind)) throw new Error(`unknown fault kind ${String(spec.kind)}; use one of ${kinds.join(', ')}`);
+    if (!kinds.includes(spec.kind))
+      throw new Error(`unknown fault kind ${String(spec.kind)}; use one of ${kinds.join(', ')}`);
     const fault = {
       id: newId(),
       kind: spec.kind,

@@ -2,23 +2,32 @@ import { contentProblem, normaliseMime, sanitizeFileName } from './file-sniff.ut
 import { sampleFile, type SampleMime } from './sample-files.fixtures';
 
 describe('contentProblem (spec 7.3: a file whose bytes are not the type it was sent as)', () => {
-  it.each<SampleMime>(['application/pdf', 'image/png', 'image/jpeg', 'image/webp', 'image/heic'])('recognises a real %s', async (mime) => {
-    await expect(contentProblem(mime, sampleFile(mime))).resolves.toBeUndefined();
-  });
+  it.each<SampleMime>(['application/pdf', 'image/png', 'image/jpeg', 'image/webp', 'image/heic'])(
+    'recognises a real %s',
+    async (mime) => {
+      await expect(contentProblem(mime, sampleFile(mime))).resolves.toBeUndefined();
+    },
+  );
 
   it('refuses a PNG sent as a PDF and a PDF sent as a JPEG', async () => {
     await expect(contentProblem('application/pdf', sampleFile('image/png'))).resolves.toContain('image/png');
-    await expect(contentProblem('image/jpeg', sampleFile('application/pdf'))).resolves.toContain('application/pdf');
+    await expect(contentProblem('image/jpeg', sampleFile('application/pdf'))).resolves.toContain(
+      'application/pdf',
+    );
   });
 
   it('refuses text bytes sent as a PDF', async () => {
-    await expect(contentProblem('application/pdf', Buffer.from('hello, not a pdf'))).resolves.toContain('not recognisable');
+    await expect(contentProblem('application/pdf', Buffer.from('hello, not a pdf'))).resolves.toContain(
+      'not recognisable',
+    );
   });
 
   it('accepts text as text/plain but refuses binary or a known signature sent as text', async () => {
     await expect(contentProblem('text/plain', sampleFile('text/plain'))).resolves.toBeUndefined();
     await expect(contentProblem('text/plain', Buffer.from([0x41, 0x00, 0x42]))).resolves.toContain('binary');
-    await expect(contentProblem('text/csv', sampleFile('application/pdf'))).resolves.toContain('application/pdf');
+    await expect(contentProblem('text/csv', sampleFile('application/pdf'))).resolves.toContain(
+      'application/pdf',
+    );
   });
 
   it('treats image/jpg as image/jpeg and ignores parameters', async () => {

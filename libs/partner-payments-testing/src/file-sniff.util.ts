@@ -2,12 +2,25 @@ import { basename } from 'node:path';
 
 // file-type 16 is the last CommonJS release (installed on purpose): sniffing by magic bytes.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const FileType = require('file-type') as { fromBuffer(buffer: Buffer): Promise<{ ext: string; mime: string } | undefined> };
+const FileType = require('file-type') as {
+  fromBuffer(buffer: Buffer): Promise<{ ext: string; mime: string } | undefined>;
+};
 
 /** provider-facts: document types accepted when answer_spec names none. */
-export const DEFAULT_DOCUMENT_TYPES: readonly string[] = ['application/pdf', 'image/jpeg', 'image/png', 'image/heic', 'image/webp'];
+export const DEFAULT_DOCUMENT_TYPES: readonly string[] = [
+  'application/pdf',
+  'image/jpeg',
+  'image/png',
+  'image/heic',
+  'image/webp',
+];
 
-const ALIASES: Record<string, string> = { 'image/jpg': 'image/jpeg', 'image/pjpeg': 'image/jpeg', 'image/heif': 'image/heic', 'image/x-png': 'image/png' };
+const ALIASES: Record<string, string> = {
+  'image/jpg': 'image/jpeg',
+  'image/pjpeg': 'image/jpeg',
+  'image/heif': 'image/heic',
+  'image/x-png': 'image/png',
+};
 export const normaliseMime = (mime: string): string => {
   const bare = mime.split(';')[0].trim().toLowerCase();
   return ALIASES[bare] ?? bare;

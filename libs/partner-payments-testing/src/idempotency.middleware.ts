@@ -10,8 +10,10 @@ import { accountOf, type SandboxContext } from './sandbox.context';
 export function requireIdempotencyKey(ctx: SandboxContext): RequestHandler {
   return (req, res, next) => {
     const key = req.get('idempotency-key');
-    if (!key) return sendValidation(res, [{ field: 'Idempotency-Key', message: 'header is required on this call' }]);
-    if (!isUuidV4(key)) return sendValidation(res, [{ field: 'Idempotency-Key', message: 'must be a UUID v4' }]);
+    if (!key)
+      return sendValidation(res, [{ field: 'Idempotency-Key', message: 'header is required on this call' }]);
+    if (!isUuidV4(key))
+      return sendValidation(res, [{ field: 'Idempotency-Key', message: 'must be a UUID v4' }]);
     const account = accountOf(res).clientUuid;
     const route = `${req.method} ${req.baseUrl.replace(/^\/sandbox/, '')}${req.path}`;
     const stored = ctx.idempotency.get(account, route, key);

@@ -6,7 +6,8 @@ const UUID_V4_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9
 export const newId = (): string => randomUUID();
 export const isUuid = (value: unknown): value is string => typeof value === 'string' && UUID_RE.test(value);
 /** spec 8: the Idempotency-Key is a UUID v4. */
-export const isUuidV4 = (value: unknown): value is string => typeof value === 'string' && UUID_V4_RE.test(value);
+export const isUuidV4 = (value: unknown): value is string =>
+  typeof value === 'string' && UUID_V4_RE.test(value);
 export const randomDigits = (length: number): string =>
   Array.from(randomBytes(length), (b) => String(b % 10)).join('');
 export const randomHex = (bytes: number): string => randomBytes(bytes).toString('hex');

@@ -17,12 +17,17 @@ describe('validateMetadata (spec 2.5 / 8)', () => {
   it('refuses empty keys, keys over 40 characters and keys with [ or ], naming the field', () => {
     expect(validateMetadata({ '': 'v' })[0].field).toBe('metadata.');
     expect(validateMetadata({ ['a'.repeat(41)]: 'v' })[0].message).toContain('40');
-    expect(validateMetadata({ 'a[b': 'v' })).toEqual([{ field: 'metadata.a[b', message: expect.stringContaining('[ or ]') }]);
+    expect(validateMetadata({ 'a[b': 'v' })).toEqual([
+      { field: 'metadata.a[b', message: expect.stringContaining('[ or ]') },
+    ]);
     expect(validateMetadata({ 'a]': 'v' })).toHaveLength(1);
   });
 
   it('refuses values over 500 characters and non-string values', () => {
-    expect(validateMetadata({ k: 'x'.repeat(501) })[0]).toEqual({ field: 'metadata.k', message: expect.stringContaining('500') });
+    expect(validateMetadata({ k: 'x'.repeat(501) })[0]).toEqual({
+      field: 'metadata.k',
+      message: expect.stringContaining('500'),
+    });
     expect(validateMetadata({ k: 1 })[0].message).toContain('strings');
     expect(validateMetadata({ k: null })).toHaveLength(1);
   });
@@ -35,7 +40,9 @@ describe('validateMetadata (spec 2.5 / 8)', () => {
 
 describe('metadata filters (spec 4.4)', () => {
   it('parses metadata[key]=value pairs and ignores other parameters', () => {
-    const { filters, errors } = parseMetadataFilters('user_id=1&metadata%5Bteam%5D=blue&metadata[tier]=gold%20plus');
+    const { filters, errors } = parseMetadataFilters(
+      'user_id=1&metadata%5Bteam%5D=blue&metadata[tier]=gold%20plus',
+    );
     expect(errors).toEqual([]);
     expect(filters).toEqual({ team: 'blue', tier: 'gold plus' });
   });

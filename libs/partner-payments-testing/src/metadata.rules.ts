@@ -30,9 +30,13 @@ export function validateMetadata(value: unknown, field = 'metadata'): FieldError
   for (const [key, v] of entries) {
     const keyProblem = metadataKeyProblem(key);
     if (keyProblem) errors.push({ field: `${field}.${key}`, message: keyProblem });
-    if (typeof v !== 'string') errors.push({ field: `${field}.${key}`, message: 'metadata values must be strings' });
+    if (typeof v !== 'string')
+      errors.push({ field: `${field}.${key}`, message: 'metadata values must be strings' });
     else if (v.length > METADATA_VALUE_MAX) {
-      errors.push({ field: `${field}.${key}`, message: `metadata value must be at most ${METADATA_VALUE_MAX} characters` });
+      errors.push({
+        field: `${field}.${key}`,
+        message: `metadata value must be at most ${METADATA_VALUE_MAX} characters`,
+      });
     }
   }
   return errors;
@@ -42,7 +46,10 @@ export function validateMetadata(value: unknown, field = 'metadata'): FieldError
  * Parses `metadata[key]=value` pairs from a raw query string (spec 4.4). Express's query parser
  * would mangle brackets, so the raw search string is read here.
  */
-export function parseMetadataFilters(search: string): { filters: Record<string, string>; errors: FieldError[] } {
+export function parseMetadataFilters(search: string): {
+  filters: Record<string, string>;
+  errors: FieldError[];
+} {
   const filters: Record<string, string> = {};
   const errors: FieldError[] = [];
   for (const [name, value] of new URLSearchParams(search)) {

@@ -12,7 +12,16 @@ import type { SandboxContext } from './sandbox.context';
 import type { PaymentRail, PayoutRecord, PayoutStatus } from './state.types';
 
 const STEP_NAMES: readonly PayoutStepName[] = [
-  'CREATED', 'PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'CANCELLED', 'IN_REVIEW', 'KYT_PENDING', 'RETURNED', 'ACT_CANCELLED',
+  'CREATED',
+  'PENDING',
+  'PROCESSING',
+  'COMPLETED',
+  'FAILED',
+  'CANCELLED',
+  'IN_REVIEW',
+  'KYT_PENDING',
+  'RETURNED',
+  'ACT_CANCELLED',
 ];
 const FINAL: readonly PayoutStatus[] = ['FAILED', 'CANCELLED'];
 
@@ -46,7 +55,11 @@ function baseData(ctx: SandboxContext, p: PayoutRecord) {
 }
 
 /** Granular payout.* event of a step (spec 6.3, 6.4.4-6.4.6); holds have none (6.4.7). */
-function granularEvent(ctx: SandboxContext, p: PayoutRecord, step: PayoutStepName): FlatPartnerEvent | undefined {
+function granularEvent(
+  ctx: SandboxContext,
+  p: PayoutRecord,
+  step: PayoutStepName,
+): FlatPartnerEvent | undefined {
   const { _recipient, ...data } = baseData(ctx, p);
   if (step === 'CREATED') return buildPayoutProgress('payout.created', data);
   if (step === 'PENDING') return buildPayoutProgress('payout.pending', data);
@@ -60,14 +73,22 @@ function granularEvent(ctx: SandboxContext, p: PayoutRecord, step: PayoutStepNam
   };
   const t = terminal[step];
   if (!t) return undefined;
-  return buildPayoutTerminal(t[0], { ...data, status: t[1], reference_number: p.reference_number, recipient: _recipient });
+  return buildPayoutTerminal(t[0], {
+    ...data,
+    status: t[1],
+    reference_number: p.reference_number,
+    recipient: _recipient,
+  });
 }
 
-export function normaliseSteps(steps: PayoutStepName | PayoutStep | (PayoutStepName | PayoutStep)[]): PayoutStep[] {
+export function normaliseSteps(
+  steps: PayoutStepName | PayoutStep | (PayoutStepName | PayoutStep)[],
+): PayoutStep[] {
   const list = Array.isArray(steps) ? steps : [steps];
   return list.map((s) => {
     const step = typeof s === 'string' ? { status: s } : s;
-    if (!STEP_NAMES.includes(step.status)) throw new Error(`unknown payout step ${String(step.status)}; use one of ${STEP_NAMES.join(', ')}`);
+    if (!STEP_NAMES.includes(step.status))
+      throw new Error(`unknown payout step ${String(step.status)}; use one of ${STEP_NAMES.join(', ')}`);
     return step;
   });
 }
@@ -81,14 +102,18 @@ export function normaliseSteps(steps: PayoutStepName | PayoutStep | (PayoutStepN
  */
 export function applyPayoutStep(ctx: SandboxContext, p: PayoutRecord, step: PayoutStep): void {
   const returnAfterCompletion = step.status === 'RETURNED' && p.status === 'COMPLETED';
-  if (FINAL.includes(p.status) && !returnAfterCompletion) throw new Error(`payout ${p.payout_id} is ${p.status} (final)`);
+  if (FINAL.includes(p.status) && !returnAfterCompletion)
+    throw new Error(`payout ${p.payout_id} is ${p.status} (final)`);
   const previous = p.status;
-  const next: PayoutStatus = step.status === 'RETURNED' || step.status === 'ACT_CANCELLED' ? 'FAILED' : step.status;
+  const next: PayoutStatus =
+    step.status === 'RETURNED' || step.status === 'ACT_CANCELLED' ? 'FAILED' : step.status;
   p.status = next;
   p.updated_at = nowIso();
-  if ((next === 'PROCESSING' || next === 'COMPLETED') && p.reference_number === null) p.reference_number = referenceFor(p.payment_method);
+  if ((next === 'PROCESSING' || next === 'COMPLETED') && p.reference_number === null)
+    p.reference_number = referenceFor(p.payment_method);
   if (next === 'FAILED' || next === 'CANCELLED') {
-    const fallback = { RETURNED: 'R01', ACT_CANCELLED: 'ACT_CANCELLED' }[step.status as 'RETURNED'] ?? 'PAYMENT_FAILED';
+    const fallback =
+      { RETURNED: 'R01', ACT_CANCELLED: 'ACT_CANCELLED' }[step.status as 'RETURNED'] ?? 'PAYMENT_FAILED';
     p.error_code = step.errorCode ?? fallback;
   }
   p.events.push({ status: next, created_at: p.updated_at });
@@ -96,11 +121,13 @@ export function applyPayoutStep(ctx: SandboxContext, p: PayoutRecord, step: Payo
   const hold = next === 'KYT_PENDING' || next === 'IN_REVIEW';
   const mode = step.events ?? 'default';
   if (mode === 'none') return;
-  const wantGranular = mode === 'granular' || mode === 'both' || (mode === 'default' && !hold && p.payment_method !== 'CRYPTO');
+  const wantGranular =
+    mode === 'granular' || mode === 'both' || (mode === 'default' && !hold && p.payment_method !== 'CRYPTO');
   const wantV2 = mode === 'v2' || mode === 'both' || mode === 'default';
   if (wantGranular) {
     const event = granularEvent(ctx, p, step.status);
-    if (event) ctx.webhooks.emit(p.clientUuid, { ...event, data: { ...event.data, ...(step.eventExtras ?? {}) } });
+    if (event)
+      ctx.webhooks.emit(p.clientUuid, { ...event, data: { ...event.data, ...(step.eventExtras ?? {}) } });
   }
   if (wantV2) {
     const { _recipient, created_at: _created, ...data } = baseData(ctx, p);
@@ -114,7 +141,12 @@ export function applyPayoutStep(ctx: SandboxContext, p: PayoutRecord, step: Payo
         recipient: _recipient,
         destination_amount: p.to_amount,
         reference_number: p.reference_number,
-        ...(hold ? { review_reason: step.reviewReason ?? (next === 'KYT_PENDING' ? 'kyt_screening' : 'manual_review') } : {}),
+        ...(hold
+          ? {
+              review_reason:
+                step.reviewReason ?? (next === 'KYT_PENDING' ? 'kyt_screening' : 'manual_review'),
+            }
+          : {}),
       }),
     );
   }

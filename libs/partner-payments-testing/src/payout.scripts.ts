@@ -12,12 +12,22 @@ export function scriptForAmount(amount: string): PayoutStep[] {
     case '91':
       return [{ status: 'PENDING' }, { status: 'FAILED', errorCode: 'ACCOUNT_CLOSED' }];
     case '92':
-      return [{ status: 'PENDING' }, { status: 'PROCESSING' }, { status: 'COMPLETED' }, { status: 'RETURNED', errorCode: 'R01' }];
+      return [
+        { status: 'PENDING' },
+        { status: 'PROCESSING' },
+        { status: 'COMPLETED' },
+        { status: 'RETURNED', errorCode: 'R01' },
+      ];
     case '93':
       return [{ status: 'PENDING' }, { status: 'ACT_CANCELLED' }];
     case '94':
       // spec 6.4.8: the hold's outcome reaches the resource only.
-      return [{ status: 'PENDING' }, { status: 'KYT_PENDING' }, { status: 'PROCESSING', events: 'none' }, { status: 'COMPLETED', events: 'none' }];
+      return [
+        { status: 'PENDING' },
+        { status: 'KYT_PENDING' },
+        { status: 'PROCESSING', events: 'none' },
+        { status: 'COMPLETED', events: 'none' },
+      ];
     case '95':
       return [{ status: 'PENDING' }, { status: 'IN_REVIEW', reviewReason: 'manual_review' }];
     default:

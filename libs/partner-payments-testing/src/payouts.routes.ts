@@ -11,7 +11,12 @@ import { accountOf, requestState, type SandboxContext } from './sandbox.context'
 import type { PaymentRail, PayoutRecord } from './state.types';
 import { findOwnVirtualAccount } from './virtual-accounts.routes';
 
-const RAIL_BY_ACCOUNT_TYPE: Record<string, PaymentRail> = { WIRE: 'WIRE', ACH: 'ACH', ACT: 'ACT', WALLET: 'CRYPTO' };
+const RAIL_BY_ACCOUNT_TYPE: Record<string, PaymentRail> = {
+  WIRE: 'WIRE',
+  ACH: 'ACH',
+  ACT: 'ACT',
+  WALLET: 'CRYPTO',
+};
 const LIST_PARAMS = new Set(['user_id', 'status', 'from_date', 'to_date', 'page', 'limit']);
 
 /** provider-facts Payouts: create 201 { id, status: 'created' }, GET bare { payout_id, UPPERCASE }, weak list. */
@@ -22,20 +27,25 @@ export function registerPayoutRoutes(router: Router, ctx: SandboxContext): void 
     const va = findOwnVirtualAccount(ctx, res, String(req.params.id));
     if (!va) return;
     const b = requestState(res).body as Record<string, unknown> | undefined;
-    if (typeof b !== 'object' || b === null) return sendValidation(res, [{ field: 'body', message: 'must be a JSON object' }]);
+    if (typeof b !== 'object' || b === null)
+      return sendValidation(res, [{ field: 'body', message: 'must be a JSON object' }]);
     const errors: FieldError[] = [];
     if (typeof b.amount !== 'string' || !/^\d+(\.\d{1,2})?$/.test(b.amount) || Number(b.amount) <= 0) {
       errors.push({ field: 'amount', message: 'must be a positive decimal string such as "100.00"' });
     }
     if (b.currency !== 'USD') errors.push({ field: 'currency', message: 'must be USD' });
     if (!isUuid(b.recipient_id)) errors.push({ field: 'recipient_id', message: 'must be a UUID' });
-    if (b.quote_id !== undefined && typeof b.quote_id !== 'string') errors.push({ field: 'quote_id', message: 'must be a string' });
+    if (b.quote_id !== undefined && typeof b.quote_id !== 'string')
+      errors.push({ field: 'quote_id', message: 'must be a string' });
     const memo = (b.extra_info as { memo?: unknown } | undefined)?.memo;
-    if (memo !== undefined && typeof memo !== 'string') errors.push({ field: 'extra_info.memo', message: 'must be a string' });
+    if (memo !== undefined && typeof memo !== 'string')
+      errors.push({ field: 'extra_info.memo', message: 'must be a string' });
     if (errors.length) return sendValidation(res, errors);
     const recipient = ctx.store.recipients.get(String(b.recipient_id).toLowerCase());
     if (!recipient || recipient.clientUuid !== va.clientUuid || recipient.user_id !== va.user_id) {
-      return sendValidation(res, [{ field: 'recipient_id', message: 'no such recipient for the user of this virtual account' }]);
+      return sendValidation(res, [
+        { field: 'recipient_id', message: 'no such recipient for the user of this virtual account' },
+      ]);
     }
     const now = nowIso();
     const amount = Number(b.amount).toFixed(2);
@@ -49,7 +59,8 @@ export function registerPayoutRoutes(router: Router, ctx: SandboxContext): void 
       from_amount: amount,
       from_currency: 'USD',
       to_amount: amount,
-      to_currency: recipient.account_type === 'WALLET' ? String(recipient.account_details.token ?? 'USDC') : 'USD',
+      to_currency:
+        recipient.account_type === 'WALLET' ? String(recipient.account_details.token ?? 'USDC') : 'USD',
       fee: '0.00',
       payment_method: RAIL_BY_ACCOUNT_TYPE[recipient.account_type] ?? 'WIRE',
       // spec 6.4.4: null until the payment is sent.
@@ -93,7 +104,8 @@ export function registerPayoutRoutes(router: Router, ctx: SandboxContext): void 
     if (!isUuid(id)) return sendRouteNotMatched(res);
     const payout = ctx.store.payouts.get(id.toLowerCase());
     if (!payout) return sendNotFound(res, 'Payout');
-    if (payout.clientUuid !== accountOf(res).clientUuid) return sendError(res, 403, 'invalid_request', 'This payout belongs to another client');
+    if (payout.clientUuid !== accountOf(res).clientUuid)
+      return sendError(res, 403, 'invalid_request', 'This payout belongs to another client');
     res.json(payoutView(payout));
   });
 
@@ -101,11 +113,17 @@ export function registerPayoutRoutes(router: Router, ctx: SandboxContext): void 
   router.get('/v1/payouts', ...auth, (req, res) => {
     const q = new URLSearchParams(req.originalUrl.split('?')[1] ?? '');
     const unknown = [...q.keys()].filter((k) => !LIST_PARAMS.has(k));
-    if (unknown.length) return sendValidation(res, unknown.map((k) => ({ field: k, message: 'unknown query parameter' })));
+    if (unknown.length)
+      return sendValidation(
+        res,
+        unknown.map((k) => ({ field: k, message: 'unknown query parameter' })),
+      );
     const page = Number(q.get('page') ?? 1);
     const limit = Number(q.get('limit') ?? 20);
-    if (!Number.isInteger(page) || page < 1) return sendValidation(res, [{ field: 'page', message: 'must be an integer ≥ 1' }]);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 100) return sendValidation(res, [{ field: 'limit', message: 'must be 1 to 100' }]);
+    if (!Number.isInteger(page) || page < 1)
+      return sendValidation(res, [{ field: 'page', message: 'must be an integer ≥ 1' }]);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100)
+      return sendValidation(res, [{ field: 'limit', message: 'must be 1 to 100' }]);
     const from = q.get('from_date');
     const to = q.get('to_date');
     const all = [...ctx.store.payouts.values()].filter(

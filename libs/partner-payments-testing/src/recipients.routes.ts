@@ -24,7 +24,9 @@ export function registerRecipientRoutes(router: Router, ctx: SandboxContext): vo
     const { account_type, ...details } = b.account as Record<string, unknown>;
     const identity = recipientIdentity(userId, String(account_type), details);
     const existing = [...ctx.store.recipients.values()].find(
-      (r) => r.clientUuid === account.clientUuid && recipientIdentity(r.user_id, r.account_type, r.account_details) === identity,
+      (r) =>
+        r.clientUuid === account.clientUuid &&
+        recipientIdentity(r.user_id, r.account_type, r.account_details) === identity,
     );
     if (existing) return void res.status(202).json(recipientView(existing));
     const now = nowIso();
@@ -58,7 +60,12 @@ export function registerRecipientRoutes(router: Router, ctx: SandboxContext): vo
     if (errors.length) return sendValidation(res, errors);
     const clientUuid = accountOf(res).clientUuid;
     const recipients = [...ctx.store.recipients.values()]
-      .filter((r) => r.clientUuid === clientUuid && r.user_id === userId.toLowerCase() && matchesMetadata(r.metadata, filters))
+      .filter(
+        (r) =>
+          r.clientUuid === clientUuid &&
+          r.user_id === userId.toLowerCase() &&
+          matchesMetadata(r.metadata, filters),
+      )
       .map(recipientView);
     res.json({ recipients, total: recipients.length });
   });
@@ -67,7 +74,8 @@ export function registerRecipientRoutes(router: Router, ctx: SandboxContext): vo
     const id = String(req.params.id);
     if (!isUuid(id)) return sendRouteNotMatched(res);
     const recipient = ctx.store.recipients.get(id.toLowerCase());
-    if (!recipient || recipient.clientUuid !== accountOf(res).clientUuid) return sendNotFound(res, 'Recipient');
+    if (!recipient || recipient.clientUuid !== accountOf(res).clientUuid)
+      return sendNotFound(res, 'Recipient');
     res.json(recipientView(recipient));
   });
 }

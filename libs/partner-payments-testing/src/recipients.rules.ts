@@ -7,12 +7,15 @@ const isStr = (v: unknown): v is string => typeof v === 'string' && v.trim().len
 export const ACCOUNT_TYPES = ['WIRE', 'WALLET', 'ACH', 'ACT'] as const;
 
 export function validateRecipientBody(body: unknown): FieldError[] {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return [{ field: 'body', message: 'must be a JSON object' }];
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    return [{ field: 'body', message: 'must be a JSON object' }];
   const b = body as Record<string, unknown>;
   const errors: FieldError[] = [];
   if (!isStr(b.user_id)) errors.push({ field: 'user_id', message: 'is required' });
-  if (b.type !== 'business' && b.type !== 'individual') errors.push({ field: 'type', message: 'must be business or individual' });
-  if (b.type === 'business' && !isStr(b.company_name)) errors.push({ field: 'company_name', message: 'is required for a business' });
+  if (b.type !== 'business' && b.type !== 'individual')
+    errors.push({ field: 'type', message: 'must be business or individual' });
+  if (b.type === 'business' && !isStr(b.company_name))
+    errors.push({ field: 'company_name', message: 'is required for a business' });
   if (b.type === 'individual') {
     if (!isStr(b.first_name)) errors.push({ field: 'first_name', message: 'is required for an individual' });
     if (!isStr(b.last_name)) errors.push({ field: 'last_name', message: 'is required for an individual' });
@@ -21,7 +24,8 @@ export function validateRecipientBody(body: unknown): FieldError[] {
     errors.push({ field: 'email', message: 'must be an email address' });
   }
   if (b.address !== undefined) {
-    if (typeof b.address !== 'object' || b.address === null) errors.push({ field: 'address', message: 'must be an object' });
+    if (typeof b.address !== 'object' || b.address === null)
+      errors.push({ field: 'address', message: 'must be an object' });
     else {
       const country = (b.address as Record<string, unknown>).country;
       if (country !== undefined && (typeof country !== 'string' || !/^[A-Z]{2}$/.test(country))) {
@@ -39,7 +43,8 @@ export function validateRecipientBody(body: unknown): FieldError[] {
   if (!ACCOUNT_TYPES.includes(type as (typeof ACCOUNT_TYPES)[number])) {
     errors.push({ field: 'account.account_type', message: `must be one of ${ACCOUNT_TYPES.join(', ')}` });
   } else if (type === 'WALLET') {
-    for (const f of ['address', 'network', 'token']) if (!isStr(account[f])) errors.push({ field: `account.${f}`, message: 'is required' });
+    for (const f of ['address', 'network', 'token'])
+      if (!isStr(account[f])) errors.push({ field: `account.${f}`, message: 'is required' });
   } else {
     if (typeof account.routing_number !== 'string' || !/^\d{9}$/.test(account.routing_number)) {
       errors.push({ field: 'account.routing_number', message: 'must be 9 digits' });
@@ -52,7 +57,11 @@ export function validateRecipientBody(body: unknown): FieldError[] {
 }
 
 /** Identity of "the same recipient" (provider-facts: 202 when it already existed). */
-export function recipientIdentity(userId: string, accountType: string, details: Record<string, unknown>): string {
+export function recipientIdentity(
+  userId: string,
+  accountType: string,
+  details: Record<string, unknown>,
+): string {
   const parts =
     accountType === 'WALLET'
       ? [details.address, details.network, details.token]
@@ -63,7 +72,8 @@ export function recipientIdentity(userId: string, accountType: string, details: 
 /** The bare recipient (spec 2.3). */
 export function recipientView(r: RecipientRecord) {
   const view: Record<string, unknown> = { recipient_id: r.recipient_id, user_id: r.user_id, type: r.type };
-  for (const f of ['company_name', 'first_name', 'last_name', 'email', 'address'] as const) if (r[f] !== undefined) view[f] = r[f];
+  for (const f of ['company_name', 'first_name', 'last_name', 'email', 'address'] as const)
+    if (r[f] !== undefined) view[f] = r[f];
   return {
     ...view,
     account_type: r.account_type,

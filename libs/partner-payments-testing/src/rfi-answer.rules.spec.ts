@@ -1,7 +1,10 @@
 import { answerProblem } from './rfi-answer.rules';
 import type { AnswerType } from './state.types';
 
-const item = (answer_type: AnswerType, answer_spec: Record<string, unknown> = {}) => ({ answer_type, answer_spec });
+const item = (answer_type: AnswerType, answer_spec: Record<string, unknown> = {}) => ({
+  answer_type,
+  answer_spec,
+});
 const today = new Date('2026-06-15T12:00:00Z');
 
 describe('answerProblem (spec 4.3.3, answer_spec per answer_type)', () => {

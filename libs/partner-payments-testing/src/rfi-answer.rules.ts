@@ -46,14 +46,16 @@ export function answerProblem(
     case 'text_long': {
       if (typeof value !== 'string' || value.trim() === '') return 'answer_value must be a non-empty string';
       const max = typeof spec.max_length === 'number' ? spec.max_length : undefined;
-      if (max !== undefined && value.length > max) return `answer_value is longer than the maximum length of ${max} characters`;
+      if (max !== undefined && value.length > max)
+        return `answer_value is longer than the maximum length of ${max} characters`;
       const format = typeof spec.format === 'string' ? IDENTIFIER_FORMATS[spec.format] : undefined;
       if (format && !format(value)) return `answer_value must be in ${String(spec.format)} format`;
       return undefined;
     }
     case 'number': {
       if (typeof value !== 'number' || !Number.isFinite(value)) return 'answer_value must be a number';
-      if (typeof spec.min === 'number' && value < spec.min) return `answer_value must be at least ${spec.min}`;
+      if (typeof spec.min === 'number' && value < spec.min)
+        return `answer_value must be at least ${spec.min}`;
       if (typeof spec.max === 'number' && value > spec.max) return `answer_value must be at most ${spec.max}`;
       return undefined;
     }
@@ -61,14 +63,17 @@ export function answerProblem(
       const d = typeof value === 'string' ? validDate(value) : undefined;
       if (!d) return 'answer_value must be a date YYYY-MM-DD';
       if (d.getTime() > today.getTime()) return 'answer_value must not be in the future';
-      if (typeof spec.min_age === 'number' && ageOn(d, today) < spec.min_age) return `the person must be at least ${spec.min_age} years old`;
+      if (typeof spec.min_age === 'number' && ageOn(d, today) < spec.min_age)
+        return `the person must be at least ${spec.min_age} years old`;
       return undefined;
     }
     case 'boolean':
       return typeof value === 'boolean' ? undefined : 'answer_value must be a boolean';
     case 'choice': {
       const options = Array.isArray(spec.options) ? spec.options : [];
-      return typeof value === 'string' && options.includes(value) ? undefined : `answer_value must be one of: ${options.join(', ')}`;
+      return typeof value === 'string' && options.includes(value)
+        ? undefined
+        : `answer_value must be one of: ${options.join(', ')}`;
     }
     case 'identifier': {
       if (typeof value !== 'string' || value.trim() === '') return 'answer_value must be a non-empty string';

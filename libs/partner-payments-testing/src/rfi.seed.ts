@@ -13,7 +13,11 @@ export const DEFAULT_ANSWER_SPECS: Record<AnswerType, Record<string, unknown>> =
   boolean: {},
   choice: { options: ['salary', 'savings', 'investments', 'business_income'] },
   identifier: { format: 'ein' },
-  document: { mime_types: ['application/pdf', 'image/jpeg', 'image/png'], max_files: 3, document_type: 'proof_of_address' },
+  document: {
+    mime_types: ['application/pdf', 'image/jpeg', 'image/png'],
+    max_files: 3,
+    document_type: 'proof_of_address',
+  },
   ubo_link: { url: 'https://liveness.sandbox.invalid/ubo' },
 };
 
@@ -37,7 +41,10 @@ function defaultItems(user: UserRecord): SeedRfiItemInput[] {
     answer_type,
     subject:
       answer_type === 'date' && person
-        ? { person_id: person.person_id, display_name: [person.first_name, person.last_name].filter(Boolean).join(' ') || null }
+        ? {
+            person_id: person.person_id,
+            display_name: [person.first_name, person.last_name].filter(Boolean).join(' ') || null,
+          }
         : null,
   }));
 }
@@ -47,7 +54,8 @@ export function seedRfi(ctx: SandboxContext, input: SeedRfiInput): RfiRecord {
   if (!user) throw new Error(`unknown user ${input.userId}`);
   const now = nowIso();
   const items: RfiItemRecord[] = (input.items ?? defaultItems(user)).map((spec, i) => {
-    if (!ALL_ANSWER_TYPES.includes(spec.answer_type)) throw new Error(`unknown answer_type ${String(spec.answer_type)}`);
+    if (!ALL_ANSWER_TYPES.includes(spec.answer_type))
+      throw new Error(`unknown answer_type ${String(spec.answer_type)}`);
     const [prompt, targetKey] = DEFAULT_PROMPTS[spec.answer_type];
     return {
       item_id: newId(),
@@ -79,7 +87,10 @@ export function seedRfi(ctx: SandboxContext, input: SeedRfiInput): RfiRecord {
   ctx.telemetry.created('rfis');
   // provider-facts (weak): rfi.* events carry no items; opt-in.
   if (ctx.options.rfiEvents) {
-    ctx.webhooks.emit(rfi.clientUuid, buildFlatEvent('rfi.created', { rfi_id: rfi.rfi_id, user_id: rfi.user_id, status: rfi.status }));
+    ctx.webhooks.emit(
+      rfi.clientUuid,
+      buildFlatEvent('rfi.created', { rfi_id: rfi.rfi_id, user_id: rfi.user_id, status: rfi.status }),
+    );
   }
   return rfi;
 }
@@ -88,11 +99,20 @@ export function seedRfi(ctx: SandboxContext, input: SeedRfiInput): RfiRecord {
 export function rfiItemView(ctx: SandboxContext, rfi: RfiRecord, item: RfiItemRecord) {
   let subject = item.subject;
   if (subject) {
-    const person = ctx.store.users.get(rfi.user_id)?.associated_persons.find((p) => p.person_id === subject?.person_id);
-    const name = person ? [person.first_name, person.last_name].filter(Boolean).join(' ') || subject.display_name : null;
+    const person = ctx.store.users
+      .get(rfi.user_id)
+      ?.associated_persons.find((p) => p.person_id === subject?.person_id);
+    const name = person
+      ? [person.first_name, person.last_name].filter(Boolean).join(' ') || subject.display_name
+      : null;
     subject = { person_id: subject.person_id, display_name: name };
   }
-  return { ...item, subject, answer_spec: { ...item.answer_spec }, documents: item.documents.map((d) => ({ ...d })) };
+  return {
+    ...item,
+    subject,
+    answer_spec: { ...item.answer_spec },
+    documents: item.documents.map((d) => ({ ...d })),
+  };
 }
 
 export function rfiView(ctx: SandboxContext, rfi: RfiRecord) {

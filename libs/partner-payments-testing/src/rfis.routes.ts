@@ -16,7 +16,12 @@ const CLOSED = ['resolved', 'not_resolved'];
  * The caller's RFI, or answers: 400 malformed id (7.3), 404 another client's / withdrawn / missing,
  * 409 closed when `open` is required (3.2, 7.3, 7.4).
  */
-export function findRfi(ctx: SandboxContext, req: Request, res: Response, open: boolean): RfiRecord | undefined {
+export function findRfi(
+  ctx: SandboxContext,
+  req: Request,
+  res: Response,
+  open: boolean,
+): RfiRecord | undefined {
   const rfiId = String(req.params.rfiId);
   const itemId = req.params.itemId === undefined ? undefined : String(req.params.itemId);
   const docId = req.params.documentId === undefined ? undefined : String(req.params.documentId);
@@ -26,7 +31,10 @@ export function findRfi(ctx: SandboxContext, req: Request, res: Response, open: 
     ['document_id', docId],
   ].filter(([, v]) => v !== undefined && !isUuid(v));
   if (bad.length) {
-    sendValidation(res, bad.map(([field]) => ({ field: String(field), message: 'must be a UUID' })));
+    sendValidation(
+      res,
+      bad.map(([field]) => ({ field: String(field), message: 'must be a UUID' })),
+    );
     return undefined;
   }
   const rfi = ctx.store.rfis.get(rfiId.toLowerCase());
@@ -50,15 +58,25 @@ export function registerRfiRoutes(router: Router, ctx: SandboxContext): void {
     const limit = Number(q.get('limit') ?? 20);
     const offset = Number(q.get('offset') ?? 0);
     const errors: FieldError[] = [];
-    if (!Number.isInteger(limit) || limit < 1 || limit > 100) errors.push({ field: 'limit', message: 'must be 1 to 100' });
-    if (!Number.isInteger(offset) || offset < 0) errors.push({ field: 'offset', message: 'must be a non-negative integer' });
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100)
+      errors.push({ field: 'limit', message: 'must be 1 to 100' });
+    if (!Number.isInteger(offset) || offset < 0)
+      errors.push({ field: 'offset', message: 'must be a non-negative integer' });
     const userId = q.get('user_id');
     if (userId !== null && !isUuid(userId)) errors.push({ field: 'user_id', message: 'must be a UUID' });
     if (errors.length) return sendValidation(res, errors);
     const all = [...ctx.store.rfis.values()].filter(
-      (r) => r.clientUuid === accountOf(res).clientUuid && r.status !== 'withdrawn' && (!userId || r.user_id === userId.toLowerCase()),
+      (r) =>
+        r.clientUuid === accountOf(res).clientUuid &&
+        r.status !== 'withdrawn' &&
+        (!userId || r.user_id === userId.toLowerCase()),
     );
-    res.json({ rfis: all.slice(offset, offset + limit).map((r) => rfiView(ctx, r)), total: all.length, limit, offset });
+    res.json({
+      rfis: all.slice(offset, offset + limit).map((r) => rfiView(ctx, r)),
+      total: all.length,
+      limit,
+      offset,
+    });
   });
 
   router.get('/v1/rfis/:rfiId', ...guard, (req, res) => {
@@ -79,12 +97,18 @@ export function registerRfiRoutes(router: Router, ctx: SandboxContext): void {
     const seen = new Set<string>();
     entries.forEach((e: unknown, i) => {
       const entry = e as { item_id?: unknown; answer_value?: unknown } | null;
-      if (typeof entry !== 'object' || entry === null) return shapeErrors.push({ field: `items[${i}]`, message: 'must be an object' });
-      if (!isUuid(entry.item_id)) shapeErrors.push({ field: `items[${i}].item_id`, message: 'must be a UUID' });
-      else if (seen.has(entry.item_id.toLowerCase())) shapeErrors.push({ field: `items[${i}].item_id`, message: 'is named twice' });
+      if (typeof entry !== 'object' || entry === null)
+        return shapeErrors.push({ field: `items[${i}]`, message: 'must be an object' });
+      if (!isUuid(entry.item_id))
+        shapeErrors.push({ field: `items[${i}].item_id`, message: 'must be a UUID' });
+      else if (seen.has(entry.item_id.toLowerCase()))
+        shapeErrors.push({ field: `items[${i}].item_id`, message: 'is named twice' });
       else seen.add(entry.item_id.toLowerCase());
       if (!['string', 'number', 'boolean'].includes(typeof entry.answer_value)) {
-        shapeErrors.push({ field: `items[${i}].answer_value`, message: 'must be a string, number or boolean' });
+        shapeErrors.push({
+          field: `items[${i}].answer_value`,
+          message: 'must be a string, number or boolean',
+        });
       }
     });
     if (shapeErrors.length) return sendValidation(res, shapeErrors);
@@ -106,7 +130,9 @@ export function registerRfiRoutes(router: Router, ctx: SandboxContext): void {
       item.review_note = null; // spec 2.1: cleared the next time the item is answered
       item.updated_at = nowIso(); // moves on every round
       if (item.target_key && user) {
-        const person = item.subject ? user.associated_persons.find((p) => p.person_id === item.subject?.person_id) : undefined;
+        const person = item.subject
+          ? user.associated_persons.find((p) => p.person_id === item.subject?.person_id)
+          : undefined;
         if (person) person[item.target_key] = a.answer_value;
         else if (!item.subject) user.fields[item.target_key] = a.answer_value;
       }
@@ -116,6 +142,10 @@ export function registerRfiRoutes(router: Router, ctx: SandboxContext): void {
     res.status(200).json({ items: answered.map((i) => rfiItemView(ctx, rfi, i)) });
   });
 
-  router.post('/v1/rfis/:rfiId/items/:itemId/documents', ...guard, (req, res) => handleDocumentUpload(ctx, req, res));
-  router.get('/v1/rfis/:rfiId/items/:itemId/documents/:documentId', ...guard, (req, res) => handleDocumentDownload(ctx, req, res));
+  router.post('/v1/rfis/:rfiId/items/:itemId/documents', ...guard, (req, res) =>
+    handleDocumentUpload(ctx, req, res),
+  );
+  router.get('/v1/rfis/:rfiId/items/:itemId/documents/:documentId', ...guard, (req, res) =>
+    handleDocumentDownload(ctx, req, res),
+  );
 }

@@ -21,8 +21,23 @@ import { newId, nowIso, randomHex } from './ids.util';
 import { applyPayoutStep, normaliseSteps, toPayoutView } from './payout.lifecycle';
 import { refreshRfiStatus, rfiItemView, seedRfi } from './rfi.seed';
 import type { SandboxContext } from './sandbox.context';
-import { addLiquidationAddress, completeLiveness, setDepositStatus, simulateDeposit, updateVirtualAccount } from './scenario.actions';
-import type { AnswerType, ClientVault, DepositStatus, ClientWallet, RfiItemRecord, RfiStatus, UserStatus, VerificationOutcome } from './state.types';
+import {
+  addLiquidationAddress,
+  completeLiveness,
+  setDepositStatus,
+  simulateDeposit,
+  updateVirtualAccount,
+} from './scenario.actions';
+import type {
+  AnswerType,
+  ClientVault,
+  DepositStatus,
+  ClientWallet,
+  RfiItemRecord,
+  RfiStatus,
+  UserStatus,
+  VerificationOutcome,
+} from './state.types';
 import { applyVerificationOutcome } from './users.verification';
 
 const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
@@ -37,7 +52,13 @@ export class InProcessControl implements SandboxControl {
 
   async createClient(input: CreateClientInput = {}): Promise<SandboxClientInfo> {
     const a = this.ctx.store.createAccount(input);
-    return { apiKey: a.apiKey, clientId: a.clientId, password: a.password, clientUuid: a.clientUuid, webhookSecret: a.webhookSecret };
+    return {
+      apiKey: a.apiKey,
+      clientId: a.clientId,
+      password: a.password,
+      clientUuid: a.clientUuid,
+      webhookSecret: a.webhookSecret,
+    };
   }
 
   async setWebhookUrl(url: string | null, clientUuid?: string): Promise<void> {
@@ -56,7 +77,10 @@ export class InProcessControl implements SandboxControl {
     this.account(clientUuid).authorizedBanks = [...banks];
   }
 
-  async provisionClientWallet(wallet: Partial<ClientWallet> = {}, clientUuid?: string): Promise<ClientWallet> {
+  async provisionClientWallet(
+    wallet: Partial<ClientWallet> = {},
+    clientUuid?: string,
+  ): Promise<ClientWallet> {
     const a = this.account(clientUuid);
     const address = wallet.address ?? `0x${randomHex(20)}`;
     a.wallet = {
@@ -89,7 +113,10 @@ export class InProcessControl implements SandboxControl {
     return applyVerificationOutcome(this.ctx, user, outcome);
   }
 
-  async completeLiveness(userId: string, input?: { personReferenceId?: string | null; result?: string }): Promise<void> {
+  async completeLiveness(
+    userId: string,
+    input?: { personReferenceId?: string | null; result?: string },
+  ): Promise<void> {
     completeLiveness(this.ctx, userId, input);
   }
 
@@ -105,7 +132,10 @@ export class InProcessControl implements SandboxControl {
     setDepositStatus(this.ctx, depositId, status);
   }
 
-  async addLiquidationAddress(virtualAccountId: string, input?: Record<string, unknown>): Promise<{ id: string }> {
+  async addLiquidationAddress(
+    virtualAccountId: string,
+    input?: Record<string, unknown>,
+  ): Promise<{ id: string }> {
     return { id: addLiquidationAddress(this.ctx, virtualAccountId, input).id };
   }
 
@@ -148,31 +178,50 @@ export class InProcessControl implements SandboxControl {
     rfi.status = status;
     rfi.updated_at = nowIso();
     if (this.ctx.options.rfiEvents && (status === 'resolved' || status === 'not_resolved')) {
-      const data = { rfi_id: rfi.rfi_id, user_id: rfi.user_id, from_status: from, to_status: status, resolution_reason: `sandbox: ${status}` };
+      const data = {
+        rfi_id: rfi.rfi_id,
+        user_id: rfi.user_id,
+        from_status: from,
+        to_status: status,
+        resolution_reason: `sandbox: ${status}`,
+      };
       this.ctx.webhooks.emit(rfi.clientUuid, buildFlatEvent(`rfi.${status}`, data));
     }
   }
 
-  async advancePayout(payoutId: string, steps: PayoutStepName | PayoutStep | (PayoutStepName | PayoutStep)[]): Promise<PayoutView> {
+  async advancePayout(
+    payoutId: string,
+    steps: PayoutStepName | PayoutStep | (PayoutStepName | PayoutStep)[],
+  ): Promise<PayoutView> {
     const payout = this.ctx.store.payouts.get(payoutId.toLowerCase());
     if (!payout) throw new Error(`unknown payout ${payoutId}`);
     for (const step of normaliseSteps(steps)) applyPayoutStep(this.ctx, payout, step);
     return toPayoutView(payout);
   }
 
-  async emitEvent(event: string, data: Record<string, unknown> = {}, options: EmitOptions = {}): Promise<{ eventId: string }> {
+  async emitEvent(
+    event: string,
+    data: Record<string, unknown> = {},
+    options: EmitOptions = {},
+  ): Promise<{ eventId: string }> {
     const clientUuid = this.account(options.clientUuid).clientUuid;
     // payout.status_changed with an inner `data` object is sent in the V2 envelope (spec 6.2).
     const body =
       event === 'payout.status_changed' && typeof data.data === 'object' && data.data !== null
         ? { event, data: { event_id: newId(), event_type: event, created_at: nowIso(), ...data } }
         : buildFlatEvent(event, data as JsonObject);
-    const eventId = this.ctx.webhooks.emit(clientUuid, body, { signWithPreviousSecret: options.signWithPreviousSecret });
+    const eventId = this.ctx.webhooks.emit(clientUuid, body, {
+      signWithPreviousSecret: options.signWithPreviousSecret,
+    });
     return { eventId };
   }
 
   async sendUnknownEvent(event = 'sandbox.unknown_event', clientUuid?: string): Promise<{ eventId: string }> {
-    return this.emitEvent(event, { note: 'an event type this receiver does not know (spec 6.1.5)' }, { clientUuid });
+    return this.emitEvent(
+      event,
+      { note: 'an event type this receiver does not know (spec 6.1.5)' },
+      { clientUuid },
+    );
   }
 
   async sendDuplicate(eventId?: string): Promise<void> {
@@ -215,7 +264,9 @@ export class InProcessControl implements SandboxControl {
     return clone(this.ctx.webhooks.deliveries);
   }
 
-  async waitForDeliveries(input: { count?: number; event?: string; timeoutMs?: number } = {}): Promise<DeliveryRecord[]> {
+  async waitForDeliveries(
+    input: { count?: number; event?: string; timeoutMs?: number } = {},
+  ): Promise<DeliveryRecord[]> {
     return clone(await this.ctx.webhooks.waitFor(input.count ?? 1, input.event, input.timeoutMs ?? 5000));
   }
 

@@ -29,7 +29,12 @@ export const SANDBOX_DEFAULTS = {
 function makeLogger(options: PartnerSandboxOptions): SandboxLogger {
   const quiet = options.quiet ?? process.env.JEST_WORKER_ID !== undefined;
   if (quiet) return { log: () => undefined, warn: () => undefined };
-  return options.logger ?? { log: (m) => console.warn(`[partner-sandbox] ${m}`), warn: (m) => console.warn(`[partner-sandbox] ${m}`) };
+  return (
+    options.logger ?? {
+      log: (m) => console.warn(`[partner-sandbox] ${m}`),
+      warn: (m) => console.warn(`[partner-sandbox] ${m}`),
+    }
+  );
 }
 
 /** Last resort: a thrown error answers a bare 500, body errors (too large, bad encoding) their 4xx. */
@@ -94,7 +99,10 @@ export async function startPartnerSandbox(options: PartnerSandboxOptions = {}): 
   app.use(errorHandler);
 
   const server = app.listen(options.port ?? 0, options.host ?? '127.0.0.1');
-  await Promise.race([once(server, 'listening'), once(server, 'error').then(([e]) => Promise.reject(e as Error))]);
+  await Promise.race([
+    once(server, 'listening'),
+    once(server, 'error').then(([e]) => Promise.reject(e as Error)),
+  ]);
   const { port } = server.address() as AddressInfo;
   const host = options.host && options.host !== '0.0.0.0' ? options.host : '127.0.0.1';
   const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
@@ -106,7 +114,12 @@ export async function startPartnerSandbox(options: PartnerSandboxOptions = {}): 
     sandboxBaseUrl: `${baseUrl}/sandbox`,
     controlUrl: `${baseUrl}/__control`,
     port,
-    credentials: { apiKey: account.apiKey, clientId: account.clientId, password: account.password, clientUuid: account.clientUuid },
+    credentials: {
+      apiKey: account.apiKey,
+      clientId: account.clientId,
+      password: account.password,
+      clientUuid: account.clientUuid,
+    },
     /** The current secret (follows rotateWebhookSecret). */
     get webhookSecret() {
       return account.webhookSecret;

@@ -5,7 +5,11 @@ import type { SandboxContext } from './sandbox.context';
 import type { DepositRecord, DepositStatus, LiquidationAddressRecord } from './state.types';
 
 /** A deposit into a virtual account and its event (spec 6.3, 6.4.3: source fields by rail). */
-export function simulateDeposit(ctx: SandboxContext, virtualAccountId: string, input: DepositInput = {}): DepositRecord {
+export function simulateDeposit(
+  ctx: SandboxContext,
+  virtualAccountId: string,
+  input: DepositInput = {},
+): DepositRecord {
   const va = ctx.store.virtualAccounts.get(virtualAccountId.toLowerCase());
   if (!va) throw new Error(`unknown virtual account ${virtualAccountId}`);
   const rail = input.rail ?? 'WIRE';
@@ -18,7 +22,10 @@ export function simulateDeposit(ctx: SandboxContext, virtualAccountId: string, i
     currency: input.currency ?? 'USD',
     status: input.status ?? 'COMPLETED',
     microdeposit: input.microdeposit ?? false,
-    source: buildDepositSource(rail, { ...(input.senderName ? { sender_name: input.senderName } : {}), ...(input.source ?? {}) }),
+    source: buildDepositSource(rail, {
+      ...(input.senderName ? { sender_name: input.senderName } : {}),
+      ...(input.source ?? {}),
+    }),
     created_at: now,
     updated_at: now,
   };
@@ -44,7 +51,11 @@ export function simulateDeposit(ctx: SandboxContext, virtualAccountId: string, i
 }
 
 /** provider-facts: liquidation address shape. */
-export function addLiquidationAddress(ctx: SandboxContext, virtualAccountId: string, input: Record<string, unknown> = {}): LiquidationAddressRecord {
+export function addLiquidationAddress(
+  ctx: SandboxContext,
+  virtualAccountId: string,
+  input: Record<string, unknown> = {},
+): LiquidationAddressRecord {
   const va = ctx.store.virtualAccounts.get(virtualAccountId.toLowerCase());
   if (!va) throw new Error(`unknown virtual account ${virtualAccountId}`);
   const now = nowIso();
@@ -84,13 +95,18 @@ export function completeLiveness(
       : input.personReferenceId !== undefined
         ? input.personReferenceId
         : (user.livenessReferences.find((r) => r.person_reference_id)?.person_reference_id ?? null);
-  if (user.type === 'business' && !reference) throw new Error('business user has no liveness link yet: call POST /v1/users/{id}/liveness-link first');
+  if (user.type === 'business' && !reference)
+    throw new Error('business user has no liveness link yet: call POST /v1/users/{id}/liveness-link first');
   if (reference && !user.livenessReferences.some((r) => r.person_reference_id === reference)) {
     throw new Error(`person_reference_id ${reference} was not issued by a liveness link of this user`);
   }
   ctx.webhooks.emit(
     user.clientUuid,
-    buildUserLivenessCompleted({ user_id: user.user_id, person_reference_id: reference, result: input.result ?? 'passed' }),
+    buildUserLivenessCompleted({
+      user_id: user.user_id,
+      person_reference_id: reference,
+      result: input.result ?? 'passed',
+    }),
   );
 }
 
@@ -99,7 +115,11 @@ export function completeLiveness(
  * .deactivated are not emitted). provider-facts: funds are usable only once account_number is
  * non-null and not the placeholder PENDING-ACT-ACCOUNT.
  */
-export function updateVirtualAccount(ctx: SandboxContext, virtualAccountId: string, patch: VirtualAccountPatch): void {
+export function updateVirtualAccount(
+  ctx: SandboxContext,
+  virtualAccountId: string,
+  patch: VirtualAccountPatch,
+): void {
   const va = ctx.store.virtualAccounts.get(virtualAccountId.toLowerCase());
   if (!va) throw new Error(`unknown virtual account ${virtualAccountId}`);
   if (patch.status !== undefined) va.status = patch.status;
@@ -111,7 +131,14 @@ export function updateVirtualAccount(ctx: SandboxContext, virtualAccountId: stri
 export function setDepositStatus(ctx: SandboxContext, depositId: string, status: DepositStatus): void {
   const deposit = ctx.store.deposits.get(depositId.toLowerCase());
   if (!deposit) throw new Error(`unknown deposit ${depositId}`);
-  const allowed: DepositStatus[] = ['PENDING', 'COMPLETED', 'FAILED', 'REFUNDED', 'KYT_PENDING', 'KYT_REJECTED'];
+  const allowed: DepositStatus[] = [
+    'PENDING',
+    'COMPLETED',
+    'FAILED',
+    'REFUNDED',
+    'KYT_PENDING',
+    'KYT_REJECTED',
+  ];
   if (!allowed.includes(status)) throw new Error(`unknown deposit status ${String(status)}`);
   deposit.status = status;
   deposit.updated_at = nowIso();

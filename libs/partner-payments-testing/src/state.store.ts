@@ -44,7 +44,10 @@ export class StateStore {
   nextVerificationOutcome: VerificationOutcome | null = null;
   primaryClientUuid = '';
   private nextAccountNumericId = 1001;
-  private readonly initial = new Map<string, Pick<ClientAccount, 'pinnedVersion' | 'wallet' | 'vault' | 'authorizedBanks'>>();
+  private readonly initial = new Map<
+    string,
+    Pick<ClientAccount, 'pinnedVersion' | 'wallet' | 'vault' | 'authorizedBanks'>
+  >();
 
   createAccount(input: AccountInput): ClientAccount {
     const now = nowIso();

@@ -135,14 +135,7 @@ export interface LiquidationAddressRecord {
 
 /** spec 3.4 / provider-facts: the payout resource status is UPPERCASE. */
 export type PayoutStatus =
-  | 'CREATED'
-  | 'PENDING'
-  | 'PROCESSING'
-  | 'COMPLETED'
-  | 'FAILED'
-  | 'CANCELLED'
-  | 'IN_REVIEW'
-  | 'KYT_PENDING';
+  'CREATED' | 'PENDING' | 'PROCESSING' | 'COMPLETED' | 'FAILED' | 'CANCELLED' | 'IN_REVIEW' | 'KYT_PENDING';
 
 export interface PayoutRecord {
   payout_id: string;

@@ -15,11 +15,17 @@ const KINDS: ResourceKind[] = [
 /** Headers never kept in the request log (DESIGN: logs never carry credentials). */
 const REDACTED = new Set(['x-api-key', 'authorization', 'cookie', 'proxy-authorization']);
 
-export function redactHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+export function redactHeaders(
+  headers: Record<string, string | string[] | undefined>,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
-    out[name] = REDACTED.has(name.toLowerCase()) ? '[redacted]' : Array.isArray(value) ? value.join(', ') : value;
+    out[name] = REDACTED.has(name.toLowerCase())
+      ? '[redacted]'
+      : Array.isArray(value)
+        ? value.join(', ')
+        : value;
   }
   return out;
 }

@@ -26,7 +26,9 @@ interface Incoming {
 const unprocessable = (res: Response, message: string) => sendError(res, 422, 'unprocessable', message);
 
 /** Streams the multipart body (busboy) to the end, keeping files in memory until every rule passed. */
-function readParts(req: Request): Promise<{ files: Incoming[]; tooMany: boolean; total: number; sha256: string; error?: string }> {
+function readParts(
+  req: Request,
+): Promise<{ files: Incoming[]; tooMany: boolean; total: number; sha256: string; error?: string }> {
   return new Promise((resolve) => {
     const files: Incoming[] = [];
     const hash = createHash('sha256');
@@ -34,10 +36,15 @@ function readParts(req: Request): Promise<{ files: Incoming[]; tooMany: boolean;
     let total = 0;
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: req.headers, limits: { fileSize: MAX_FILE_BYTES + 1, files: MAX_FILES_PER_CALL, fields: 100 } });
+      parser = busboy({
+        headers: req.headers,
+        limits: { fileSize: MAX_FILE_BYTES + 1, files: MAX_FILES_PER_CALL, fields: 100 },
+      });
     } catch (error) {
       req.resume();
-      return req.on('end', () => resolve({ files, tooMany, total, sha256: hash.digest('hex'), error: (error as Error).message }));
+      return req.on('end', () =>
+        resolve({ files, tooMany, total, sha256: hash.digest('hex'), error: (error as Error).message }),
+      );
     }
     parser.on('file', (field, stream, info) => {
       if (field !== 'files') return void stream.resume();
@@ -76,28 +83,48 @@ export async function handleDocumentUpload(ctx: SandboxContext, req: Request, re
   if (!item) return void (req.resume(), sendNotFound(res, 'Item'));
   if (item.answer_type !== 'document') {
     req.resume();
-    return unprocessable(res, `The item asks for ${item.answer_type}, not files: answer it with PATCH /v1/rfis/{rfi_id}/items`);
+    return unprocessable(
+      res,
+      `The item asks for ${item.answer_type}, not files: answer it with PATCH /v1/rfis/{rfi_id}/items`,
+    );
   }
-  if (!isMultipart(req)) return void (req.resume(), unprocessable(res, 'The body must be multipart/form-data with one or more "files" parts'));
+  if (!isMultipart(req))
+    return void (
+      req.resume(),
+      unprocessable(res, 'The body must be multipart/form-data with one or more "files" parts')
+    );
   const parts = await readParts(req);
   requestState(res).bodySha256 = parts.sha256;
   const { files } = parts;
-  const accepted = (Array.isArray(item.answer_spec.mime_types) ? (item.answer_spec.mime_types as string[]) : DEFAULT_DOCUMENT_TYPES).map(normaliseMime);
-  const maxFiles = typeof item.answer_spec.max_files === 'number' ? item.answer_spec.max_files : Number.POSITIVE_INFINITY;
-  if (parts.error && files.length === 0) return unprocessable(res, `The multipart body could not be read: ${parts.error}`);
-  if (files.length === 0) return unprocessable(res, 'The multipart body is empty: send one or more files in the "files" field');
-  if (parts.tooMany || files.length > MAX_FILES_PER_CALL) return unprocessable(res, `At most ${MAX_FILES_PER_CALL} files per call`);
+  const accepted = (
+    Array.isArray(item.answer_spec.mime_types)
+      ? (item.answer_spec.mime_types as string[])
+      : DEFAULT_DOCUMENT_TYPES
+  ).map(normaliseMime);
+  const maxFiles =
+    typeof item.answer_spec.max_files === 'number' ? item.answer_spec.max_files : Number.POSITIVE_INFINITY;
+  if (parts.error && files.length === 0)
+    return unprocessable(res, `The multipart body could not be read: ${parts.error}`);
+  if (files.length === 0)
+    return unprocessable(res, 'The multipart body is empty: send one or more files in the "files" field');
+  if (parts.tooMany || files.length > MAX_FILES_PER_CALL)
+    return unprocessable(res, `At most ${MAX_FILES_PER_CALL} files per call`);
   // busboy flags a file that reaches its limit, so the limit is one byte above 30 MB.
   const big = files.find((f) => f.size > MAX_FILE_BYTES);
   if (big) return unprocessable(res, `File "${sanitizeFileName(big.name)}" is over 30 MB`);
-  if (parts.total > MAX_CALL_BYTES) return unprocessable(res, 'One upload call carries at most 100 MB in all');
+  if (parts.total > MAX_CALL_BYTES)
+    return unprocessable(res, 'One upload call carries at most 100 MB in all');
   if (item.documents.length + files.length > maxFiles) {
-    return unprocessable(res, `The item accepts at most ${maxFiles} files; it has ${item.documents.length} and ${files.length} were sent`);
+    return unprocessable(
+      res,
+      `The item accepts at most ${maxFiles} files; it has ${item.documents.length} and ${files.length} were sent`,
+    );
   }
   const buffers = files.map((f) => Buffer.concat(f.chunks));
   for (const [i, f] of files.entries()) {
     const name = sanitizeFileName(f.name);
-    if (!accepted.includes(normaliseMime(f.mime))) return unprocessable(res, `File "${name}" has type ${f.mime}; accepted: ${accepted.join(', ')}`);
+    if (!accepted.includes(normaliseMime(f.mime)))
+      return unprocessable(res, `File "${name}" has type ${f.mime}; accepted: ${accepted.join(', ')}`);
     const problem = await contentProblem(f.mime, buffers[i]);
     if (problem) return unprocessable(res, `File "${name}" is not the type it was sent as: ${problem}`);
   }

@@ -44,7 +44,10 @@ export function registerUserRoutes(router: Router, ctx: SandboxContext): void {
       status: 'CREATED',
       fields: pickFields(b),
       // spec 2.5: client-level defaults merged at create time, request keys win.
-      metadata: { ...account.defaultUserMetadata, ...((b.metadata as Record<string, string> | undefined) ?? {}) },
+      metadata: {
+        ...account.defaultUserMetadata,
+        ...((b.metadata as Record<string, string> | undefined) ?? {}),
+      },
       associated_persons: toPersons(b.associated_persons, newId),
       livenessReferences: [],
       created_at: now,
@@ -53,12 +56,16 @@ export function registerUserRoutes(router: Router, ctx: SandboxContext): void {
     ctx.store.users.set(user.user_id, user);
     ctx.telemetry.created('users');
     // spec 6.4.1: user.created echoes the persisted metadata.
-    ctx.webhooks.emit(account.clientUuid, buildUserCreated({ ...userView(user), associated_persons: undefined }));
+    ctx.webhooks.emit(
+      account.clientUuid,
+      buildUserCreated({ ...userView(user), associated_persons: undefined }),
+    );
     startVerification(ctx, user);
     const answer = userView(user);
     const { outcome, reasons } = verificationOutcomeFor(ctx, user);
     const apply = () => {
-      if (user.status === 'VERIFYING' && ctx.store.users.get(user.user_id) === user) applyVerificationOutcome(ctx, user, outcome, reasons);
+      if (user.status === 'VERIFYING' && ctx.store.users.get(user.user_id) === user)
+        applyVerificationOutcome(ctx, user, outcome, reasons);
     };
     if (ctx.options.verificationDelayMs > 0) {
       const timer = setTimeout(() => {
@@ -75,14 +82,20 @@ export function registerUserRoutes(router: Router, ctx: SandboxContext): void {
     const limit = q.has('limit') ? Number(q.get('limit')) : 20;
     const offset = q.has('offset') ? Number(q.get('offset')) : 0;
     // provider-facts: limit at most 100; above it the server answers a bare 500.
-    if (Number.isInteger(limit) && limit > 100) return void res.status(500).type('text/plain').send('Internal Server Error');
+    if (Number.isInteger(limit) && limit > 100)
+      return void res.status(500).type('text/plain').send('Internal Server Error');
     const errors = [];
-    if (!Number.isInteger(limit) || limit < 1) errors.push({ field: 'limit', message: 'must be an integer from 1 to 100' });
-    if (!Number.isInteger(offset) || offset < 0) errors.push({ field: 'offset', message: 'must be a non-negative integer' });
+    if (!Number.isInteger(limit) || limit < 1)
+      errors.push({ field: 'limit', message: 'must be an integer from 1 to 100' });
+    if (!Number.isInteger(offset) || offset < 0)
+      errors.push({ field: 'offset', message: 'must be a non-negative integer' });
     if (errors.length) return sendValidation(res, errors);
     const own = [...ctx.store.users.values()].filter((u) => u.clientUuid === accountOf(res).clientUuid);
     const data = own.slice(offset, offset + limit).map(userView);
-    res.json({ data, pagination: { total: own.length, limit, offset, has_more: offset + data.length < own.length } });
+    res.json({
+      data,
+      pagination: { total: own.length, limit, offset, has_more: offset + data.length < own.length },
+    });
   });
 
   router.get('/v1/users/:id', ...auth, (req, res) => {
@@ -102,7 +115,10 @@ export function registerUserRoutes(router: Router, ctx: SandboxContext): void {
     if (b.associated_persons !== undefined) user.associated_persons = toPersons(b.associated_persons, newId);
     user.updated_at = nowIso();
     // spec 6.4.1: user.updated carries no metadata.
-    ctx.webhooks.emit(user.clientUuid, buildUserUpdated({ user_id: user.user_id, status: user.status, updated_at: user.updated_at }));
+    ctx.webhooks.emit(
+      user.clientUuid,
+      buildUserUpdated({ user_id: user.user_id, status: user.status, updated_at: user.updated_at }),
+    );
     res.json(userView(user));
   });
 
@@ -111,7 +127,8 @@ export function registerUserRoutes(router: Router, ctx: SandboxContext): void {
     const user = findOwnUser(ctx, res, String(req.params.id));
     if (!user) return;
     const expires = new Date(Date.now() + 3600_000).toISOString();
-    const owners = user.type === 'business' ? user.associated_persons.filter((p) => p.is_beneficial_owner) : [];
+    const owners =
+      user.type === 'business' ? user.associated_persons.filter((p) => p.is_beneficial_owner) : [];
     const refs =
       user.type === 'business'
         ? owners.map((p) => ({ person_id: p.person_id, person_reference_id: `ref_${randomHex(10)}` }))

@@ -19,13 +19,16 @@ const isStr = (v: unknown): v is string => typeof v === 'string' && v.trim().len
 
 /** Validates POST /v1/users (full) or PUT /v1/users/{id} (partial). Every error names its field. */
 export function validateUserBody(body: unknown, partial: boolean): FieldError[] {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return [{ field: 'body', message: 'must be a JSON object' }];
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    return [{ field: 'body', message: 'must be a JSON object' }];
   const b = body as Record<string, unknown>;
   const errors: FieldError[] = [];
   if (!partial) {
-    if (b.type !== 'individual' && b.type !== 'business') errors.push({ field: 'type', message: 'must be individual or business' });
+    if (b.type !== 'individual' && b.type !== 'business')
+      errors.push({ field: 'type', message: 'must be individual or business' });
     if (b.type === 'individual') {
-      if (!isStr(b.first_name)) errors.push({ field: 'first_name', message: 'is required for an individual' });
+      if (!isStr(b.first_name))
+        errors.push({ field: 'first_name', message: 'is required for an individual' });
       if (!isStr(b.last_name)) errors.push({ field: 'last_name', message: 'is required for an individual' });
     }
     if (b.type === 'business' && !isStr(b.business_legal_name)) {
@@ -36,14 +39,17 @@ export function validateUserBody(body: unknown, partial: boolean): FieldError[] 
     errors.push({ field: 'email', message: 'must be an email address' });
   }
   for (const f of USER_FIELDS) {
-    if (f !== 'address' && b[f] !== undefined && typeof b[f] !== 'string') errors.push({ field: f, message: 'must be a string' });
+    if (f !== 'address' && b[f] !== undefined && typeof b[f] !== 'string')
+      errors.push({ field: f, message: 'must be a string' });
   }
   errors.push(...validateMetadata(b.metadata));
   if (b.associated_persons !== undefined) {
-    if (!Array.isArray(b.associated_persons)) errors.push({ field: 'associated_persons', message: 'must be an array' });
+    if (!Array.isArray(b.associated_persons))
+      errors.push({ field: 'associated_persons', message: 'must be an array' });
     else
       b.associated_persons.forEach((p: unknown, i) => {
-        if (typeof p !== 'object' || p === null) errors.push({ field: `associated_persons[${i}]`, message: 'must be an object' });
+        if (typeof p !== 'object' || p === null)
+          errors.push({ field: `associated_persons[${i}]`, message: 'must be an object' });
       });
   }
   return errors;

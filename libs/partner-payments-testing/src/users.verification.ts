@@ -7,7 +7,12 @@ import { nowIso } from './ids.util';
 import type { SandboxContext } from './sandbox.context';
 import type { UserRecord, UserStatus, VerificationOutcome } from './state.types';
 
-const OUTCOMES: readonly VerificationOutcome[] = ['approved', 'declined', 'provider_outage', 'session_expired'];
+const OUTCOMES: readonly VerificationOutcome[] = [
+  'approved',
+  'declined',
+  'provider_outage',
+  'session_expired',
+];
 
 /**
  * The outcome a new user's verification gets, driven by input:
@@ -17,13 +22,18 @@ const OUTCOMES: readonly VerificationOutcome[] = ['approved', 'declined', 'provi
  *  - an email tag `+declined`, `+provider_outage`, `+session_expired` (e.g. jane+provider_outage@x.io);
  *  - otherwise approved.
  */
-export function verificationOutcomeFor(ctx: SandboxContext, user: UserRecord): { outcome: VerificationOutcome; reasons: string[] } {
-  if (ctx.store.nextVerificationOutcome) return { outcome: ctx.store.nextVerificationOutcome, reasons: ['sandbox: set by control'] };
+export function verificationOutcomeFor(
+  ctx: SandboxContext,
+  user: UserRecord,
+): { outcome: VerificationOutcome; reasons: string[] } {
+  if (ctx.store.nextVerificationOutcome)
+    return { outcome: ctx.store.nextVerificationOutcome, reasons: ['sandbox: set by control'] };
   if (typeof user.fields.source_of_funds !== 'string' || !user.fields.source_of_funds) {
     return { outcome: 'declined', reasons: ['source_of_funds is missing'] };
   }
   const fromMeta = user.metadata.sandbox_verification as VerificationOutcome | undefined;
-  if (fromMeta && OUTCOMES.includes(fromMeta)) return { outcome: fromMeta, reasons: [`sandbox: ${fromMeta}`] };
+  if (fromMeta && OUTCOMES.includes(fromMeta))
+    return { outcome: fromMeta, reasons: [`sandbox: ${fromMeta}`] };
   const email = typeof user.fields.email === 'string' ? user.fields.email : '';
   const tag = OUTCOMES.find((o) => email.includes(`+${o}@`));
   if (tag) return { outcome: tag, reasons: [`sandbox: ${tag}`] };
@@ -35,7 +45,10 @@ function setStatus(ctx: SandboxContext, user: UserRecord, next: UserStatus): voi
   if (previous === next) return;
   user.status = next;
   user.updated_at = nowIso();
-  ctx.webhooks.emit(user.clientUuid, buildUserStatusChanged({ user_id: user.user_id, previous_status: previous, new_status: next }));
+  ctx.webhooks.emit(
+    user.clientUuid,
+    buildUserStatusChanged({ user_id: user.user_id, previous_status: previous, new_status: next }),
+  );
 }
 
 export function startVerification(ctx: SandboxContext, user: UserRecord): void {
@@ -64,7 +77,9 @@ export function applyVerificationOutcome(
     return user.status;
   }
   setStatus(ctx, user, 'REJECTED');
-  const why = reasons.length ? reasons : [outcome === 'session_expired' ? 'verification session expired' : 'declined by provider'];
+  const why = reasons.length
+    ? reasons
+    : [outcome === 'session_expired' ? 'verification session expired' : 'declined by provider'];
   ctx.webhooks.emit(user.clientUuid, buildUserVerificationFailed({ user_id: user.user_id, reasons: why }));
   return user.status;
 }

@@ -15,7 +15,11 @@ export const virtualAccountView = (va: VirtualAccountRecord) => {
 export const depositView = (d: DepositRecord) => ({ ...d, source: { ...d.source } });
 
 /** The caller's virtual account, or answers 403 (malformed id) / 404 (missing or not yours). */
-export function findOwnVirtualAccount(ctx: SandboxContext, res: Response, id: string): VirtualAccountRecord | undefined {
+export function findOwnVirtualAccount(
+  ctx: SandboxContext,
+  res: Response,
+  id: string,
+): VirtualAccountRecord | undefined {
   if (!isUuid(id)) return void sendRouteNotMatched(res);
   const va = ctx.store.virtualAccounts.get(id.toLowerCase());
   if (!va || va.clientUuid !== accountOf(res).clientUuid) return void sendNotFound(res, 'Virtual account');
@@ -30,13 +34,18 @@ export function registerVirtualAccountRoutes(router: Router, ctx: SandboxContext
     const b = requestState(res).body as Record<string, unknown> | undefined;
     const account = accountOf(res);
     const errors: FieldError[] = [];
-    if (typeof b !== 'object' || b === null) return sendValidation(res, [{ field: 'body', message: 'must be a JSON object' }]);
+    if (typeof b !== 'object' || b === null)
+      return sendValidation(res, [{ field: 'body', message: 'must be a JSON object' }]);
     if (!isUuid(b.user_id)) errors.push({ field: 'user_id', message: 'must be a UUID' });
     if (b.type !== 'US_BANK') errors.push({ field: 'type', message: 'must be US_BANK' });
     if (typeof b.bank !== 'string' || !account.authorizedBanks.includes(b.bank)) {
-      errors.push({ field: 'bank', message: `must be one of the authorized banks (${account.authorizedBanks.join(', ') || 'none'})` });
+      errors.push({
+        field: 'bank',
+        message: `must be one of the authorized banks (${account.authorizedBanks.join(', ') || 'none'})`,
+      });
     }
-    if (b.mode !== undefined && typeof b.mode !== 'string') errors.push({ field: 'mode', message: 'must be a string' });
+    if (b.mode !== undefined && typeof b.mode !== 'string')
+      errors.push({ field: 'mode', message: 'must be a string' });
     if (b.destination !== undefined && (typeof b.destination !== 'object' || b.destination === null)) {
       errors.push({ field: 'destination', message: 'must be an object' });
     }
@@ -45,10 +54,15 @@ export function registerVirtualAccountRoutes(router: Router, ctx: SandboxContext
     const user = ctx.store.users.get(String(b.user_id).toLowerCase());
     if (!user || user.clientUuid !== account.clientUuid) return sendNotFound(res, 'User');
     if (user.status !== 'VERIFIED') {
-      return sendValidation(res, [{ field: 'user_id', message: `user must be VERIFIED (is ${user.status})` }]);
+      return sendValidation(res, [
+        { field: 'user_id', message: `user must be VERIFIED (is ${user.status})` },
+      ]);
     }
-    const duplicate = [...ctx.store.virtualAccounts.values()].some((v) => v.user_id === user.user_id && v.bank === b.bank);
-    if (duplicate) return sendError(res, 409, 'conflict', `User already has a virtual account at ${String(b.bank)}`);
+    const duplicate = [...ctx.store.virtualAccounts.values()].some(
+      (v) => v.user_id === user.user_id && v.bank === b.bank,
+    );
+    if (duplicate)
+      return sendError(res, 409, 'conflict', `User already has a virtual account at ${String(b.bank)}`);
     const now = nowIso();
     const va: VirtualAccountRecord = {
       virtual_account_id: newId(),
@@ -89,10 +103,17 @@ export function registerVirtualAccountRoutes(router: Router, ctx: SandboxContext
   });
 
   /** spec 4.6: X-Api-Version required; provider-facts: a bare array, [] when none, 404 missing or not yours. */
-  router.get('/v1/virtual-accounts/:id/liquidation-address', withVersion(ctx, { required: true }), requireAuth(ctx), (req, res) => {
-    const va = findOwnVirtualAccount(ctx, res, String(req.params.id));
-    if (!va) return;
-    const list = [...ctx.store.liquidationAddresses.values()].filter((l) => l.virtual_account_id === va.virtual_account_id);
-    res.json(list);
-  });
+  router.get(
+    '/v1/virtual-accounts/:id/liquidation-address',
+    withVersion(ctx, { required: true }),
+    requireAuth(ctx),
+    (req, res) => {
+      const va = findOwnVirtualAccount(ctx, res, String(req.params.id));
+      if (!va) return;
+      const list = [...ctx.store.liquidationAddresses.values()].filter(
+        (l) => l.virtual_account_id === va.virtual_account_id,
+      );
+      res.json(list);
+    },
+  );
 }

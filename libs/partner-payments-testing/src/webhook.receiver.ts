@@ -40,7 +40,10 @@ export interface WebhookReceiver {
  */
 export async function startWebhookReceiver(options: WebhookReceiverOptions): Promise<WebhookReceiver> {
   const received: ReceivedPartnerWebhook[] = [];
-  const state = { answerStatus: options.answerStatus ?? 200, secrets: typeof options.secrets === 'string' ? [options.secrets] : [...options.secrets] };
+  const state = {
+    answerStatus: options.answerStatus ?? 200,
+    secrets: typeof options.secrets === 'string' ? [options.secrets] : [...options.secrets],
+  };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -59,7 +62,11 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
         body,
         event: typeof body?.event === 'string' ? body.event : undefined,
         eventId: body ? eventIdOf(body) : undefined,
-        validSignature: verifyPartnerWebhook(raw, typeof signature === 'string' ? signature : undefined, receiver.secrets),
+        validSignature: verifyPartnerWebhook(
+          raw,
+          typeof signature === 'string' ? signature : undefined,
+          receiver.secrets,
+        ),
       });
       res.statusCode = receiver.answerStatus;
       res.end();
@@ -80,7 +87,10 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
       const deadline = Date.now() + (opts.timeoutMs ?? 5000);
       const matching = () => received.filter((r) => !opts.event || r.event === opts.event);
       while (matching().length < count) {
-        if (Date.now() > deadline) throw new Error(`receiver got ${matching().length} of ${count} webhooks${opts.event ? ` of ${opts.event}` : ''}`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `receiver got ${matching().length} of ${count} webhooks${opts.event ? ` of ${opts.event}` : ''}`,
+          );
         await new Promise((r) => setTimeout(r, 10));
       }
       return matching();

@@ -31,10 +31,20 @@ export class WebhookSender {
   ) {}
 
   /** Queues one event for the account; answers its data.event_id. */
-  emit(clientUuid: string, body: PartnerEventBody | Record<string, unknown>, options: { signWithPreviousSecret?: boolean } = {}): string {
+  emit(
+    clientUuid: string,
+    body: PartnerEventBody | Record<string, unknown>,
+    options: { signWithPreviousSecret?: boolean } = {},
+  ): string {
     const raw = JSON.stringify(body);
-    const record = this.record(clientUuid, raw, String((body as { event?: unknown }).event), eventIdOf(body) ?? null);
-    record.signedWithPreviousSecret = options.signWithPreviousSecret ?? this.consumePreviousSecretUse(clientUuid);
+    const record = this.record(
+      clientUuid,
+      raw,
+      String((body as { event?: unknown }).event),
+      eventIdOf(body) ?? null,
+    );
+    record.signedWithPreviousSecret =
+      options.signWithPreviousSecret ?? this.consumePreviousSecretUse(clientUuid);
     const hold = this.holds.get(clientUuid);
     if (hold) {
       record.outcome = 'held';
@@ -49,8 +59,11 @@ export class WebhookSender {
 
   /** Sends again the exact bytes of an earlier delivery (by data.event_id, default the last). */
   duplicate(eventId?: string): void {
-    const original = [...this.deliveries].reverse().find((d) => !d.duplicate && (!eventId || d.eventId === eventId));
-    if (!original) throw new Error(eventId ? `no delivery with event_id ${eventId}` : 'no delivery to duplicate yet');
+    const original = [...this.deliveries]
+      .reverse()
+      .find((d) => !d.duplicate && (!eventId || d.eventId === eventId));
+    if (!original)
+      throw new Error(eventId ? `no delivery with event_id ${eventId}` : 'no delivery to duplicate yet');
     const copy = this.record(original.clientUuid, original.body, original.event, original.eventId);
     copy.duplicate = true;
     copy.signedWithPreviousSecret = original.signedWithPreviousSecret;
@@ -63,16 +76,23 @@ export class WebhookSender {
   }
 
   signNextWithPreviousSecret(clientUuid: string, count: number): void {
-    if (!this.store.account(clientUuid).previousWebhookSecret) throw new Error('no previous secret: rotate the secret first');
+    if (!this.store.account(clientUuid).previousWebhookSecret)
+      throw new Error('no previous secret: rotate the secret first');
     this.previousSecretUses.set(clientUuid, count);
   }
 
   /** Resolves with the finished deliveries (of `event`) once there are at least `count`. */
   async waitFor(count: number, event: string | undefined, timeoutMs: number): Promise<DeliveryRecord[]> {
     const deadline = Date.now() + timeoutMs;
-    const done = () => this.deliveries.filter((d) => d.outcome !== 'queued' && d.outcome !== 'held' && (!event || d.event === event));
+    const done = () =>
+      this.deliveries.filter(
+        (d) => d.outcome !== 'queued' && d.outcome !== 'held' && (!event || d.event === event),
+      );
     while (done().length < count) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${count} deliveries${event ? ` of ${event}` : ''} (got ${done().length})`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `timed out waiting for ${count} deliveries${event ? ` of ${event}` : ''} (got ${done().length})`,
+        );
       await new Promise((r) => setTimeout(r, 10));
     }
     return done();
@@ -138,7 +158,9 @@ export class WebhookSender {
   private async deliver(record: DeliveryRecord): Promise<void> {
     const account = this.store.accounts.get(record.clientUuid);
     if (!account) return;
-    const secret = record.signedWithPreviousSecret ? (account.previousWebhookSecret ?? account.webhookSecret) : account.webhookSecret;
+    const secret = record.signedWithPreviousSecret
+      ? (account.previousWebhookSecret ?? account.webhookSecret)
+      : account.webhookSecret;
     record.signature = signPartnerWebhook(record.body, secret);
     record.url = account.webhookUrl ?? null;
     record.sentAt = nowIso();
@@ -149,7 +171,11 @@ export class WebhookSender {
     try {
       const response = await fetch(account.webhookUrl, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: record.signature, 'user-agent': 'partner-sandbox-webhooks/1' },
+        headers: {
+          'content-type': 'application/json',
+          [SIGNATURE_HEADER]: record.signature,
+          'user-agent': 'partner-sandbox-webhooks/1',
+        },
         body: record.body,
         signal: AbortSignal.timeout(this.timeoutMs),
       });
@@ -159,8 +185,15 @@ export class WebhookSender {
       this.telemetry.counters.webhooksSent++;
     } catch (error) {
       record.outcome = 'failed';
-      record.error = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
-      this.logger.warn(`webhook ${record.event} to ${account.webhookUrl} not delivered: ${record.error} (not retried, spec 6.1.4)`);
+      record.error =
+        error instanceof Error
+          ? error.cause instanceof Error
+            ? error.cause.message
+            : error.message
+          : String(error);
+      this.logger.warn(
+        `webhook ${record.event} to ${account.webhookUrl} not delivered: ${record.error} (not retried, spec 6.1.4)`,
+      );
     }
   }
 }

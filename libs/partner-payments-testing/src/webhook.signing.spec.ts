@@ -49,7 +49,9 @@ describe('signPartnerWebhook (spec 6.1.3: hex HMAC-SHA256 of the raw body)', () 
 
   it('signs a string body exactly like its UTF-8 bytes, with a string secret', () => {
     const body = '{"event":"user.created","data":{"event_id":"é"}}';
-    expect(signPartnerWebhook(body, 'Jefe')).toBe(signPartnerWebhook(Buffer.from(body, 'utf8'), Buffer.from('Jefe')));
+    expect(signPartnerWebhook(body, 'Jefe')).toBe(
+      signPartnerWebhook(Buffer.from(body, 'utf8'), Buffer.from('Jefe')),
+    );
     expect(signPartnerWebhook('what do ya want for nothing?', 'Jefe')).toBe(RFC4231[1].mac);
   });
 

@@ -22,7 +22,8 @@ export function verifyPartnerWebhook(
 ): boolean {
   if (!signature || !/^[0-9a-f]+$/i.test(signature) || signature.length % 2 !== 0) return false;
   const given = Buffer.from(signature, 'hex');
-  const list: readonly (string | Buffer)[] = typeof secrets === 'string' || Buffer.isBuffer(secrets) ? [secrets] : secrets;
+  const list: readonly (string | Buffer)[] =
+    typeof secrets === 'string' || Buffer.isBuffer(secrets) ? [secrets] : secrets;
   for (const secret of list) {
     const expected = Buffer.from(signPartnerWebhook(rawBody, secret), 'hex');
     if (expected.length === given.length && timingSafeEqual(expected, given)) return true;

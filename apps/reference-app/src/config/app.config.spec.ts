@@ -21,20 +21,45 @@ function problemsOf(env: Record<string, string | undefined>): string[] {
 describe('loadAppConfig', () => {
   it('applies the documented defaults with nothing set (embedded sandbox, SQLite, demo on)', () => {
     const config = loadAppConfig({});
-    expect(config.partner).toMatchObject({ baseUrl: null, environment: 'sandbox', apiVersion: '2026-04-14', webhookSecrets: [] });
+    expect(config.partner).toMatchObject({
+      baseUrl: null,
+      environment: 'sandbox',
+      apiVersion: '2026-04-14',
+      webhookSecrets: [],
+    });
     expect(config.database).toEqual({ kind: 'sqlite', path: `${process.cwd()}/data/reference-app.sqlite` });
-    expect(config).toMatchObject({ port: 3000, demo: true, reconcile: { cron: '0 * * * * *', batchSize: 50, concurrency: 4 } });
+    expect(config).toMatchObject({
+      port: 3000,
+      demo: true,
+      reconcile: { cron: '0 * * * * *', batchSize: 50, concurrency: 4 },
+    });
   });
 
   it('reads a remote partner configuration and splits the rotation secrets', () => {
-    const config = loadAppConfig({ ...remote, PORT: '8080', RECONCILE_BATCH_SIZE: '10', DATABASE_URL: 'postgres://u:p@db/app' });
+    const config = loadAppConfig({
+      ...remote,
+      PORT: '8080',
+      RECONCILE_BATCH_SIZE: '10',
+      DATABASE_URL: 'postgres://u:p@db/app',
+    });
     expect(config.partner.webhookSecrets).toEqual(['whsec_new', 'whsec_old']);
-    expect(config).toMatchObject({ port: 8080, demo: false, database: { kind: 'postgres' }, reconcile: { batchSize: 10 } });
+    expect(config).toMatchObject({
+      port: 8080,
+      demo: false,
+      database: { kind: 'postgres' },
+      reconcile: { batchSize: 10 },
+    });
   });
 
   it('logs at "log" and above by default; LOG_LEVEL=debug adds the per-call lines', () => {
     expect(loadAppConfig({}).logLevels).toEqual(['fatal', 'error', 'warn', 'log']);
-    expect(loadAppConfig({ LOG_LEVEL: 'debug' }).logLevels).toEqual(['fatal', 'error', 'warn', 'log', 'debug']);
+    expect(loadAppConfig({ LOG_LEVEL: 'debug' }).logLevels).toEqual([
+      'fatal',
+      'error',
+      'warn',
+      'log',
+      'debug',
+    ]);
     expect(loadAppConfig({ LOG_LEVEL: 'warn' }).logLevels).toEqual(['fatal', 'error', 'warn']);
   });
 

@@ -1,7 +1,11 @@
 import type { LogLevel } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
-import { DEFAULT_DATABASE_URL, parseDatabaseUrl, type ParsedDatabaseUrl } from '../database/database-url.parser';
+import {
+  DEFAULT_DATABASE_URL,
+  parseDatabaseUrl,
+  type ParsedDatabaseUrl,
+} from '../database/database-url.parser';
 import { CRON_MESSAGE, CRON_VARIABLES, EnvironmentVariables, isCron, isSet } from './environment.schema';
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -73,7 +77,10 @@ export function loadAppConfig(env: Record<string, string | undefined>): AppConfi
     database = parseDatabaseUrl(vars.DATABASE_URL ?? CONFIG_DEFAULTS.DATABASE_URL);
   } catch (error) {
     if (!problems.some((p) => p.variable === 'DATABASE_URL')) {
-      problems.push({ variable: 'DATABASE_URL', message: (error as Error).message.replace(/^DATABASE_URL /, '') });
+      problems.push({
+        variable: 'DATABASE_URL',
+        message: (error as Error).message.replace(/^DATABASE_URL /, ''),
+      });
     }
   }
   if (problems.length > 0 || !database) throw new ConfigValidationError(problems);
@@ -92,7 +99,8 @@ export function loadAppConfig(env: Record<string, string | undefined>): AppConfi
         .map((s) => s.trim())
         .filter(Boolean),
       apiVersion: vars.PARTNER_API_VERSION ?? CONFIG_DEFAULTS.PARTNER_API_VERSION,
-      sendVersionHeader: (vars.PARTNER_SEND_VERSION_HEADER ?? CONFIG_DEFAULTS.PARTNER_SEND_VERSION_HEADER) as 'always' | 'until-pinned',
+      sendVersionHeader: (vars.PARTNER_SEND_VERSION_HEADER ?? CONFIG_DEFAULTS.PARTNER_SEND_VERSION_HEADER) as
+        'always' | 'until-pinned',
     },
     database,
     port: vars.PORT ?? CONFIG_DEFAULTS.PORT,
@@ -101,7 +109,8 @@ export function loadAppConfig(env: Record<string, string | undefined>): AppConfi
       cron: vars.RECONCILE_CRON ?? CONFIG_DEFAULTS.RECONCILE_CRON,
       batchSize: vars.RECONCILE_BATCH_SIZE ?? CONFIG_DEFAULTS.RECONCILE_BATCH_SIZE,
       concurrency: vars.RECONCILE_CONCURRENCY ?? CONFIG_DEFAULTS.RECONCILE_CONCURRENCY,
-      completedWindowHours: vars.RECONCILE_COMPLETED_WINDOW_HOURS ?? CONFIG_DEFAULTS.RECONCILE_COMPLETED_WINDOW_HOURS,
+      completedWindowHours:
+        vars.RECONCILE_COMPLETED_WINDOW_HOURS ?? CONFIG_DEFAULTS.RECONCILE_COMPLETED_WINDOW_HOURS,
     },
     inbox: {
       redeliveryCron: vars.INBOX_REDELIVERY_CRON ?? CONFIG_DEFAULTS.INBOX_REDELIVERY_CRON,
@@ -109,13 +118,18 @@ export function loadAppConfig(env: Record<string, string | undefined>): AppConfi
     },
     versionPinCron: vars.VERSION_PIN_CRON ?? CONFIG_DEFAULTS.VERSION_PIN_CRON,
     demo: (vars.DEMO ?? CONFIG_DEFAULTS.DEMO) === 'auto' ? baseUrl === null : vars.DEMO === 'true',
-    logLevels: LOG_LEVELS.slice(0, LOG_LEVELS.indexOf((vars.LOG_LEVEL ?? CONFIG_DEFAULTS.LOG_LEVEL) as LogLevel) + 1),
+    logLevels: LOG_LEVELS.slice(
+      0,
+      LOG_LEVELS.indexOf((vars.LOG_LEVEL ?? CONFIG_DEFAULTS.LOG_LEVEL) as LogLevel) + 1,
+    ),
   };
 }
 
 /** One entry per variable, its messages joined (an out-of-range PORT fails several rules at once). */
 function describe(error: ValidationError): Array<{ variable: string; message: string }> {
-  const messages = [...new Set(Object.values(error.constraints ?? {}).map((m) => stripName(m, error.property)))];
+  const messages = [
+    ...new Set(Object.values(error.constraints ?? {}).map((m) => stripName(m, error.property))),
+  ];
   return [{ variable: error.property, message: messages.length ? messages.join(', ') : 'is invalid' }];
 }
 

@@ -2,9 +2,12 @@ import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsNotEmpty, IsOptional, Matches, Max, Min, ValidateIf } from 'class-validator';
 import { validateCronExpression } from 'cron';
 
-const isSet = (value: unknown): boolean => value !== undefined && value !== null && String(value).trim() !== '';
-const toInt = ({ value }: { value: unknown }): unknown => (isSet(value) && /^-?\d+$/.test(String(value).trim()) ? Number(value) : value);
-const trimmed = ({ value }: { value: unknown }): unknown => (typeof value === 'string' ? value.trim() : value);
+const isSet = (value: unknown): boolean =>
+  value !== undefined && value !== null && String(value).trim() !== '';
+const toInt = ({ value }: { value: unknown }): unknown =>
+  isSet(value) && /^-?\d+$/.test(String(value).trim()) ? Number(value) : value;
+const trimmed = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' ? value.trim() : value;
 const whenRemote = (o: EnvironmentVariables): boolean => isSet(o.PARTNER_BASE_URL);
 const CRON_MESSAGE = 'must be a cron expression (5 or 6 fields, e.g. "0 * * * * *")';
 const isCron = (value: unknown): boolean => typeof value === 'string' && validateCronExpression(value).valid;
@@ -42,7 +45,9 @@ export class EnvironmentVariables {
 
   /** Comma-separated: during a rotation both secrets are accepted (provider-facts "Webhooks"). */
   @ValidateIf(whenRemote)
-  @Matches(/[^,\s]/, { message: 'is required when PARTNER_BASE_URL is set (comma-separated list of secrets)' })
+  @Matches(/[^,\s]/, {
+    message: 'is required when PARTNER_BASE_URL is set (comma-separated list of secrets)',
+  })
   PARTNER_WEBHOOK_SECRET?: string;
 
   @IsOptional()
@@ -54,7 +59,9 @@ export class EnvironmentVariables {
   PARTNER_SEND_VERSION_HEADER?: string;
 
   @IsOptional()
-  @Matches(/^(sqlite:.+|postgres(ql)?:\/\/.+)$/i, { message: 'must be sqlite:<file path> or postgres://user:password@host:port/database' })
+  @Matches(/^(sqlite:.+|postgres(ql)?:\/\/.+)$/i, {
+    message: 'must be sqlite:<file path> or postgres://user:password@host:port/database',
+  })
   DATABASE_URL?: string;
 
   @IsOptional()
@@ -114,7 +121,9 @@ export class EnvironmentVariables {
 
   /** The most detailed level logged; 'debug' adds one line per partner call (never bodies or secrets). */
   @IsOptional()
-  @IsIn(['error', 'warn', 'log', 'debug', 'verbose'], { message: 'must be error, warn, log, debug or verbose' })
+  @IsIn(['error', 'warn', 'log', 'debug', 'verbose'], {
+    message: 'must be error, warn, log, debug or verbose',
+  })
   LOG_LEVEL?: string;
 }
 

@@ -3,7 +3,10 @@ import { buildDataSourceOptions, type DataSourceExtras } from './data-source.opt
 import type { ParsedDatabaseUrl } from './database-url.parser';
 
 /** Connects and runs pending migrations (migrationsRun). Used by the app module and the tests. */
-export async function openDataSource(db: ParsedDatabaseUrl, extras: DataSourceExtras = {}): Promise<DataSource> {
+export async function openDataSource(
+  db: ParsedDatabaseUrl,
+  extras: DataSourceExtras = {},
+): Promise<DataSource> {
   const dataSource = new DataSource(buildDataSourceOptions(db, extras));
   await dataSource.initialize();
   return dataSource;

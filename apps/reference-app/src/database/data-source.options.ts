@@ -18,7 +18,10 @@ export interface DataSourceExtras {
  * TypeORM 1.x options for either database. Migrations run at initialize(); `synchronize` stays
  * off: the checked-in migrations are the schema.
  */
-export function buildDataSourceOptions(db: ParsedDatabaseUrl, extras: DataSourceExtras = {}): DataSourceOptions {
+export function buildDataSourceOptions(
+  db: ParsedDatabaseUrl,
+  extras: DataSourceExtras = {},
+): DataSourceOptions {
   const common = {
     entities: ENTITIES,
     migrations: MIGRATIONS,

@@ -2,7 +2,10 @@ import { describeDatabase, parseDatabaseUrl } from './database-url.parser';
 
 describe('parseDatabaseUrl', () => {
   it('resolves a relative sqlite path against the working directory', () => {
-    expect(parseDatabaseUrl('sqlite:./data/app.sqlite', '/srv/app')).toEqual({ kind: 'sqlite', path: '/srv/app/data/app.sqlite' });
+    expect(parseDatabaseUrl('sqlite:./data/app.sqlite', '/srv/app')).toEqual({
+      kind: 'sqlite',
+      path: '/srv/app/data/app.sqlite',
+    });
   });
 
   it('keeps an absolute sqlite path and accepts sqlite:// and :memory:', () => {

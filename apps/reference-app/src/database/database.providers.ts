@@ -15,14 +15,27 @@ import { UnitOfWork } from './unit-of-work.service';
  * Migrations run in openDataSource (migrationsRun), before anything else touches the database.
  */
 export const databaseProviders: Provider[] = [
-  { provide: DataSource, inject: [APP_CONFIG], useFactory: (config: AppConfig) => openDataSource(config.database) },
+  {
+    provide: DataSource,
+    inject: [APP_CONFIG],
+    useFactory: (config: AppConfig) => openDataSource(config.database),
+  },
   { provide: UnitOfWork, inject: [DataSource], useFactory: (ds: DataSource) => new UnitOfWork(ds) },
   {
     provide: TypeOrmInboxStore,
     inject: [UnitOfWork, APP_CONFIG],
-    useFactory: (uow: UnitOfWork, config: AppConfig) => new TypeOrmInboxStore(uow, { retry: { maxAttempts: config.inbox.maxAttempts } }),
+    useFactory: (uow: UnitOfWork, config: AppConfig) =>
+      new TypeOrmInboxStore(uow, { retry: { maxAttempts: config.inbox.maxAttempts } }),
   },
-  { provide: PayoutProjection, inject: [UnitOfWork], useFactory: (uow: UnitOfWork) => new PayoutProjection(uow) },
-  { provide: ResourceProjections, inject: [UnitOfWork], useFactory: (uow: UnitOfWork) => new ResourceProjections(uow) },
+  {
+    provide: PayoutProjection,
+    inject: [UnitOfWork],
+    useFactory: (uow: UnitOfWork) => new PayoutProjection(uow),
+  },
+  {
+    provide: ResourceProjections,
+    inject: [UnitOfWork],
+    useFactory: (uow: UnitOfWork) => new ResourceProjections(uow),
+  },
   { provide: JobLockService, inject: [UnitOfWork], useFactory: (uow: UnitOfWork) => new JobLockService(uow) },
 ];

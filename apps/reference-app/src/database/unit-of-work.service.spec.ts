@@ -22,7 +22,15 @@ describe('UnitOfWork on SQLite (one shared connection)', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const row = (name: string) => ({ name, holder: null, lastStartedAt: null, lastFinishedAt: null, lastOutcome: null, lastError: null, runs: 0 });
+  const row = (name: string) => ({
+    name,
+    holder: null,
+    lastStartedAt: null,
+    lastFinishedAt: null,
+    lastOutcome: null,
+    lastError: null,
+    runs: 0,
+  });
 
   it('keeps a write made by another flow while a transaction is open, when that transaction rolls back', async () => {
     let release!: () => void;

@@ -39,7 +39,9 @@ export class UnitOfWork {
     const outer = this.scope.getStore();
     if (outer?.inTransaction) return work(outer.manager);
     const open = (): Promise<T> =>
-      this.dataSource.transaction((manager) => this.scope.run({ manager, inTransaction: true }, () => work(manager)));
+      this.dataSource.transaction((manager) =>
+        this.scope.run({ manager, inTransaction: true }, () => work(manager)),
+      );
     // Already holding the SQLite queue (inside `run`): do not queue behind ourselves.
     if (outer || this.kind === 'postgres') return open();
     return this.serialized(open);

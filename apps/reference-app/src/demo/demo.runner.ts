@@ -1,6 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { PartnerRecipientsService, PartnerUsersService, PartnerVirtualAccountsService } from '@partner-payments/nestjs';
+import {
+  PartnerRecipientsService,
+  PartnerUsersService,
+  PartnerVirtualAccountsService,
+} from '@partner-payments/nestjs';
 import type { PayoutResponse } from '../payouts/create-payout.dto';
 import { ReconciliationService } from '../reconciliation/reconciliation.service';
 import { PARTNER_CONNECTION, type PartnerConnection } from '../sandbox/partner-connection.provider';
@@ -39,43 +43,93 @@ export class DemoRunner {
     if (!sandbox) throw new Error('the demo drives the embedded sandbox: unset PARTNER_BASE_URL to run it');
     const log = (line: string): void => this.logger.log(line);
 
-    const user = await this.users.create({ type: 'individual', first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', source_of_funds: 'salary', metadata: { origin: 'demo' } });
-    log(`1/6 user ${user.userId} created: status ${user.status ?? 'unknown'} (source_of_funds given, so the sandbox verifies it)`);
+    const user = await this.users.create({
+      type: 'individual',
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      email: 'ada@example.com',
+      source_of_funds: 'salary',
+      metadata: { origin: 'demo' },
+    });
+    log(
+      `1/6 user ${user.userId} created: status ${user.status ?? 'unknown'} (source_of_funds given, so the sandbox verifies it)`,
+    );
 
     const va = await this.virtualAccounts.create({ user_id: user.userId, type: 'US_BANK', bank: 'bank_a' });
     const vaId = va.virtual_account_id ?? va.id ?? '';
-    log(`2/6 virtual account ${vaId} at bank_a: status ${va.status ?? 'unknown'}, account ending ${String(va.account_number ?? '').slice(-4) || '----'}`);
+    log(
+      `2/6 virtual account ${vaId} at bank_a: status ${va.status ?? 'unknown'}, account ending ${String(va.account_number ?? '').slice(-4) || '----'}`,
+    );
 
     const recipient = await this.recipients.create({
       user_id: user.userId,
       type: 'individual',
       first_name: 'Grace',
       last_name: 'Hopper',
-      address: { street_name: '1 Navy Way', city: 'Arlington', state: 'VA', postal_code: '22201', country: 'US' },
-      account: { account_type: 'WIRE', routing_number: '021000021', account_number: '000123456789', type: 'checking', bank_name: 'Demo Bank' },
+      address: {
+        street_name: '1 Navy Way',
+        city: 'Arlington',
+        state: 'VA',
+        postal_code: '22201',
+        country: 'US',
+      },
+      account: {
+        account_type: 'WIRE',
+        routing_number: '021000021',
+        account_number: '000123456789',
+        type: 'checking',
+        bank_name: 'Demo Bank',
+      },
     });
     log(`3/6 recipient ${recipient.recipient_id} (WIRE, account ending 6789)`);
 
     const key = randomUUID();
-    const created = await this.post<PayoutResponse>(`${appUrl}/payouts`, key, { virtual_account_id: vaId, recipient_id: recipient.recipient_id, amount: '125.00', currency: 'USD' });
-    log(`4/6 POST /payouts (Idempotency-Key ${key}) -> payout ${created.payout_id} ${created.amount} ${created.currency}: ${created.status}`);
+    const created = await this.post<PayoutResponse>(`${appUrl}/payouts`, key, {
+      virtual_account_id: vaId,
+      recipient_id: recipient.recipient_id,
+      amount: '125.00',
+      currency: 'USD',
+    });
+    log(
+      `4/6 POST /payouts (Idempotency-Key ${key}) -> payout ${created.payout_id} ${created.amount} ${created.currency}: ${created.status}`,
+    );
 
-    await sandbox.control.advancePayout(created.payout_id, ['PENDING', 'PROCESSING', { status: 'KYT_PENDING', reviewReason: 'kyt_screening' }]);
+    await sandbox.control.advancePayout(created.payout_id, [
+      'PENDING',
+      'PROCESSING',
+      { status: 'KYT_PENDING', reviewReason: 'kyt_screening' },
+    ]);
     await sandbox.control.flushWebhooks();
     const held = await this.waitForStatus(appUrl, created.payout_id, 'KYT_PENDING');
-    log(`5/6 the sandbox sent payout.pending, payout.processing and payout.status_changed (V2); stored status ${held.status}, review reason ${held.review_reason ?? '-'}`);
+    log(
+      `5/6 the sandbox sent payout.pending, payout.processing and payout.status_changed (V2); stored status ${held.status}, review reason ${held.review_reason ?? '-'}`,
+    );
 
     // The hold resolves on the resource only: no event is sent (spec 3.4, 6.4.8).
     await sandbox.control.advancePayout(created.payout_id, { status: 'COMPLETED', events: 'none' });
     const summary = await this.reconciliation.runOnce();
     const final = await this.get(`${appUrl}/payouts/${created.payout_id}`);
-    log(`6/6 the hold was released silently; reconciliation checked ${summary.checked}, changed ${summary.changed}: stored status ${final.status} (last source ${final.last_source}, reference ${final.reference_number ?? '-'})`);
+    log(
+      `6/6 the hold was released silently; reconciliation checked ${summary.checked}, changed ${summary.changed}: stored status ${final.status} (last source ${final.last_source}, reference ${final.reference_number ?? '-'})`,
+    );
     log(`demo done. Try: curl ${appUrl}/payouts/${created.payout_id}  |  curl ${appUrl}/health`);
 
-    return { userId: user.userId, virtualAccountId: vaId, recipientId: recipient.recipient_id, payoutId: created.payout_id, heldStatus: held.status, finalStatus: final.status };
+    return {
+      userId: user.userId,
+      virtualAccountId: vaId,
+      recipientId: recipient.recipient_id,
+      payoutId: created.payout_id,
+      heldStatus: held.status,
+      finalStatus: final.status,
+    };
   }
 
-  private async waitForStatus(appUrl: string, payoutId: string, status: string, timeoutMs = 5000): Promise<PayoutResponse> {
+  private async waitForStatus(
+    appUrl: string,
+    payoutId: string,
+    status: string,
+    timeoutMs = 5000,
+  ): Promise<PayoutResponse> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const payout = await this.get(`${appUrl}/payouts/${payoutId}`);
@@ -85,7 +139,11 @@ export class DemoRunner {
   }
 
   private async post<T>(url: string, idempotencyKey: string, body: unknown): Promise<T> {
-    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': idempotencyKey }, body: JSON.stringify(body) });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
+      body: JSON.stringify(body),
+    });
     if (!res.ok) throw new Error(`POST ${url} answered ${res.status}: ${await res.text()}`);
     return (await res.json()) as T;
   }

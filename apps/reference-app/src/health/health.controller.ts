@@ -34,16 +34,29 @@ export class HealthController {
 
   @Get()
   async health(@Res({ passthrough: true }) res: Response): Promise<HealthReport> {
-    const [database, partner] = await Promise.all([this.probe(() => this.uow.run((m) => m.query('SELECT 1'))), this.partner()]);
+    const [database, partner] = await Promise.all([
+      this.probe(() => this.uow.run((m) => m.query('SELECT 1'))),
+      this.partner(),
+    ]);
     const status = database === 'down' ? 'down' : partner === 'down' ? 'degraded' : 'ok';
     if (status === 'down') res.status(HttpStatus.SERVICE_UNAVAILABLE);
-    return { status, database, partner, apiVersion: { configured: this.config.partner.apiVersion, pinned: this.versionState.pinnedVersion } };
+    return {
+      status,
+      database,
+      partner,
+      apiVersion: { configured: this.config.partner.apiVersion, pinned: this.versionState.pinnedVersion },
+    };
   }
 
   private partner(): Promise<'up' | 'down'> {
     if (!this.partnerProbe || Date.now() - this.partnerProbe.at > 15_000) {
       const uuid = this.connection.clientUuid;
-      this.partnerProbe = { at: Date.now(), result: this.probe(() => (uuid ? this.clientConfig.get(uuid, { maxRetries: 0 }) : this.tokens.getToken())) };
+      this.partnerProbe = {
+        at: Date.now(),
+        result: this.probe(() =>
+          uuid ? this.clientConfig.get(uuid, { maxRetries: 0 }) : this.tokens.getToken(),
+        ),
+      };
     }
     return this.partnerProbe.result;
   }

@@ -14,7 +14,9 @@ export class CreatePayoutDto {
 
   /** provider-facts: a gross decimal string ("100.00"), never a float (cents would be lost). */
   @IsString()
-  @Matches(/^(?=.*[1-9])\d{1,15}(\.\d{1,2})?$/, { message: 'amount must be a positive decimal string with at most 2 decimals, like "100.00"' })
+  @Matches(/^(?=.*[1-9])\d{1,15}(\.\d{1,2})?$/, {
+    message: 'amount must be a positive decimal string with at most 2 decimals, like "100.00"',
+  })
   amount!: string;
 
   @IsString()

@@ -34,7 +34,17 @@ export class PayoutConcurrencyError extends Error {
   }
 }
 
-const DETAIL_FIELDS = ['referenceNumber', 'errorCode', 'reviewReason', 'amount', 'currency', 'recipientId', 'userId', 'virtualAccountId', 'idempotencyKey'] as const;
+const DETAIL_FIELDS = [
+  'referenceNumber',
+  'errorCode',
+  'reviewReason',
+  'amount',
+  'currency',
+  'recipientId',
+  'userId',
+  'virtualAccountId',
+  'idempotencyKey',
+] as const;
 
 /**
  * Applies observations to the payouts table: the status only moves per decidePayoutStatusChange,
@@ -79,7 +89,13 @@ export class PayoutProjection {
           });
           if (!inserted) continue; // someone else created it first: decide against their row
           const created = await m.findOneOrFail(PayoutEntity, { where: { payoutId: obs.payoutId } });
-          return { outcome: 'created', reason: decision.reason, previousStatus: null, status: created.status, row: created };
+          return {
+            outcome: 'created',
+            reason: decision.reason,
+            previousStatus: null,
+            status: created.status,
+            row: created,
+          };
         }
         const decision = decidePayoutStatusChange(row.status, obs.status);
         const patch: Partial<PayoutEntity> = {};
@@ -88,7 +104,13 @@ export class PayoutProjection {
           if (value !== undefined && value !== null && value !== row[field]) patch[field] = value;
         }
         if (!decision.apply && Object.keys(patch).length === 0) {
-          return { outcome: 'unchanged', reason: decision.reason, previousStatus: row.previousStatus, status: row.status, row };
+          return {
+            outcome: 'unchanged',
+            reason: decision.reason,
+            previousStatus: row.previousStatus,
+            status: row.status,
+            row,
+          };
         }
         if (decision.apply) {
           patch.status = decision.next;

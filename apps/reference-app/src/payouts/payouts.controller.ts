@@ -15,9 +15,14 @@ export class PayoutsController {
    */
   @Post()
   @HttpCode(201)
-  async create(@Headers('idempotency-key') key: string | undefined, @Body() dto: CreatePayoutDto): Promise<PayoutResponse> {
+  async create(
+    @Headers('idempotency-key') key: string | undefined,
+    @Body() dto: CreatePayoutDto,
+  ): Promise<PayoutResponse> {
     if (!key || !UUID_V4.test(key.trim())) {
-      throw new BadRequestException(['Idempotency-Key header must be a UUID v4 (send the same key when retrying)']);
+      throw new BadRequestException([
+        'Idempotency-Key header must be a UUID v4 (send the same key when retrying)',
+      ]);
     }
     return toPayoutResponse(await this.payouts.create(key.trim().toLowerCase(), dto));
   }

@@ -74,7 +74,11 @@ export class PayoutsService {
         referenceNumber: payout.referenceNumber,
         errorCode: payout.errorCode,
       });
-      await m.update(PayoutRequestEntity, { idempotencyKey }, { state: 'created', payoutId: payout.payoutId, lastError: null, updatedAt: new Date() });
+      await m.update(
+        PayoutRequestEntity,
+        { idempotencyKey },
+        { state: 'created', payoutId: payout.payoutId, lastError: null, updatedAt: new Date() },
+      );
       return row;
     });
   }
@@ -90,7 +94,11 @@ export class PayoutsService {
   }
 
   /** Stores the key (committed) or finds it; the same key with another body is refused. */
-  private async reserve(idempotencyKey: string, fingerprint: string, dto: CreatePayoutDto): Promise<PayoutRequestEntity> {
+  private async reserve(
+    idempotencyKey: string,
+    fingerprint: string,
+    dto: CreatePayoutDto,
+  ): Promise<PayoutRequestEntity> {
     return this.uow.transaction(async (m) => {
       const now = new Date();
       await insertIfAbsent(m, this.uow.kind, 'payout_requests', 'idempotency_key', {
@@ -108,7 +116,9 @@ export class PayoutsService {
       });
       const row = await m.findOneOrFail(PayoutRequestEntity, { where: { idempotencyKey } });
       if (row.fingerprint !== fingerprint) {
-        throw new UnprocessableEntityException('Idempotency-Key was already used with a different request body');
+        throw new UnprocessableEntityException(
+          'Idempotency-Key was already used with a different request body',
+        );
       }
       return row;
     });
@@ -119,16 +129,37 @@ export class PayoutsService {
    * error leaves the outcome unknown: the row stays 'pending' and a retry with the same key is safe.
    */
   private async translate(idempotencyKey: string, error: unknown): Promise<HttpException> {
-    const unknownOutcome = error instanceof PartnerServerError || error instanceof PartnerConnectionError || error instanceof PartnerRateLimitError;
+    const unknownOutcome =
+      error instanceof PartnerServerError ||
+      error instanceof PartnerConnectionError ||
+      error instanceof PartnerRateLimitError;
     const message = error instanceof Error ? error.message : String(error);
-    if (!unknownOutcome && (error instanceof PartnerApiError || error instanceof PartnerLocalValidationError)) {
-      await this.uow.run((m) => m.update(PayoutRequestEntity, { idempotencyKey }, { state: 'rejected', lastError: message.slice(0, 2000), updatedAt: new Date() }));
-      const status = error instanceof PartnerApiError && error.status && error.status >= 400 && error.status < 500 ? error.status : 400;
+    if (
+      !unknownOutcome &&
+      (error instanceof PartnerApiError || error instanceof PartnerLocalValidationError)
+    ) {
+      await this.uow.run((m) =>
+        m.update(
+          PayoutRequestEntity,
+          { idempotencyKey },
+          { state: 'rejected', lastError: message.slice(0, 2000), updatedAt: new Date() },
+        ),
+      );
+      const status =
+        error instanceof PartnerApiError && error.status && error.status >= 400 && error.status < 500
+          ? error.status
+          : 400;
       // 401/403 from the partner are our credentials' problem, not the caller's.
-      if (status === 401 || status === 403) return new BadGatewayException(`partner refused our credentials (${status})`);
-      return new HttpException({ statusCode: status, message: `partner refused the payout: ${message}`, error: 'PartnerRefused' }, status);
+      if (status === 401 || status === 403)
+        return new BadGatewayException(`partner refused our credentials (${status})`);
+      return new HttpException(
+        { statusCode: status, message: `partner refused the payout: ${message}`, error: 'PartnerRefused' },
+        status,
+      );
     }
     this.logger.warn(`payout create with key ${idempotencyKey} has an unknown outcome: ${message}`);
-    return new BadGatewayException(`partner did not answer (${message}); retry with the same Idempotency-Key, it cannot create a second payout`);
+    return new BadGatewayException(
+      `partner did not answer (${message}); retry with the same Idempotency-Key, it cannot create a second payout`,
+    );
   }
 }

@@ -50,7 +50,9 @@ export class ResourceProjections {
 
   async applyUser(obs: UserObservation): Promise<PartnerUserEntity> {
     return this.uow.transaction(async (m) => {
-      const row = await this.locked(m, PartnerUserEntity, 'partner_users', 'user_id', obs.userId, { last_event_name: obs.eventName });
+      const row = await this.locked(m, PartnerUserEntity, 'partner_users', 'user_id', obs.userId, {
+        last_event_name: obs.eventName,
+      });
       const next = decideUserStatus(row.status, obs.status);
       if (next !== row.status) {
         row.previousStatus = row.status;
@@ -68,13 +70,21 @@ export class ResourceProjections {
 
   async applyVirtualAccount(obs: VirtualAccountObservation): Promise<VirtualAccountEntity> {
     return this.uow.transaction(async (m) => {
-      const row = await this.locked(m, VirtualAccountEntity, 'virtual_accounts', 'virtual_account_id', obs.virtualAccountId, {});
+      const row = await this.locked(
+        m,
+        VirtualAccountEntity,
+        'virtual_accounts',
+        'virtual_account_id',
+        obs.virtualAccountId,
+        {},
+      );
       if (obs.userId) row.userId = obs.userId;
       if (obs.status) row.status = obs.status;
       if (obs.bank) row.bank = obs.bank;
       // Never store a full account number (DESIGN: logs and storage keep the last 4 only).
       // The placeholder PENDING-ACT-ACCOUNT is not a number (provider-facts).
-      if (obs.accountNumber && /\d{4}$/.test(obs.accountNumber)) row.accountNumberLast4 = obs.accountNumber.slice(-4);
+      if (obs.accountNumber && /\d{4}$/.test(obs.accountNumber))
+        row.accountNumberLast4 = obs.accountNumber.slice(-4);
       if (obs.metadata) row.metadata = JSON.stringify(obs.metadata);
       row.updatedAt = this.clock();
       return m.save(VirtualAccountEntity, row);
@@ -83,8 +93,19 @@ export class ResourceProjections {
 
   async applyDeposit(obs: DepositObservation): Promise<DepositEntity> {
     return this.uow.transaction(async (m) => {
-      const row = await this.locked(m, DepositEntity, 'deposits', 'deposit_id', obs.depositId, { kind: obs.kind });
-      for (const key of ['virtualAccountId', 'userId', 'amount', 'currency', 'status', 'paymentRail', 'senderName', 'occurredAt'] as const) {
+      const row = await this.locked(m, DepositEntity, 'deposits', 'deposit_id', obs.depositId, {
+        kind: obs.kind,
+      });
+      for (const key of [
+        'virtualAccountId',
+        'userId',
+        'amount',
+        'currency',
+        'status',
+        'paymentRail',
+        'senderName',
+        'occurredAt',
+      ] as const) {
         const value = obs[key];
         if (value !== undefined && value !== null) (row as unknown as Record<string, unknown>)[key] = value;
       }

@@ -56,20 +56,27 @@ export class ReconciliationService {
       const batch = await this.nextBatch(passStart);
       if (batch.length === 0) break;
       summary.batches += 1;
-      const outcomes = await mapWithConcurrency(batch, this.config.reconcile.concurrency, (row) => this.checkOne(row));
+      const outcomes = await mapWithConcurrency(batch, this.config.reconcile.concurrency, (row) =>
+        this.checkOne(row),
+      );
       for (const outcome of outcomes) {
         summary.checked += 1;
         if (outcome === 'changed') summary.changed += 1;
         if (outcome === 'failed') summary.failed += 1;
       }
     }
-    if (summary.checked > 0) this.logger.log(`pass: checked ${summary.checked}, changed ${summary.changed}, failed ${summary.failed}`);
+    if (summary.checked > 0)
+      this.logger.log(
+        `pass: checked ${summary.checked}, changed ${summary.changed}, failed ${summary.failed}`,
+      );
     return summary;
   }
 
   /** Unsettled payouts, oldest-checked first (never-checked first of all), due after any backoff. */
   private async nextBatch(passStart: Date): Promise<PayoutEntity[]> {
-    const completedSince = new Date(passStart.getTime() - this.config.reconcile.completedWindowHours * 3_600_000);
+    const completedSince = new Date(
+      passStart.getTime() - this.config.reconcile.completedWindowHours * 3_600_000,
+    );
     return this.uow.run((m) =>
       m
         .createQueryBuilder(PayoutEntity, 'p')
@@ -77,9 +84,14 @@ export class ReconciliationService {
           new Brackets((w) => {
             w.where('p.status NOT IN (:...settled)', { settled: ['COMPLETED', 'FAILED', 'CANCELLED'] });
             // COMPLETED is not strictly final: a bank return can still fail it (provider-facts).
-            w.orWhere('(p.status = :completed AND p.updated_at >= :completedSince)', { completed: 'COMPLETED', completedSince });
+            w.orWhere('(p.status = :completed AND p.updated_at >= :completedSince)', {
+              completed: 'COMPLETED',
+              completedSince,
+            });
             // A failure learnt from an event lacks its error_code (spec 6.4.4: only on the resource): read it once.
-            w.orWhere('(p.status = :failed AND p.error_code IS NULL AND p.last_checked_at IS NULL)', { failed: 'FAILED' });
+            w.orWhere('(p.status = :failed AND p.error_code IS NULL AND p.last_checked_at IS NULL)', {
+              failed: 'FAILED',
+            });
           }),
         )
         .andWhere('(p.last_checked_at IS NULL OR p.last_checked_at < :passStart)', { passStart })
@@ -100,8 +112,14 @@ export class ReconciliationService {
     } catch (error) {
       const failures = row.checkFailures + 1;
       const now = new Date();
-      await this.bookkeep(row.payoutId, { lastCheckedAt: now, checkFailures: failures, nextCheckAt: reconcileRetryAt(failures, now) });
-      this.logger.warn(`payout ${row.payoutId}: read failed (${failures} in a row): ${(error as Error).message}`);
+      await this.bookkeep(row.payoutId, {
+        lastCheckedAt: now,
+        checkFailures: failures,
+        nextCheckAt: reconcileRetryAt(failures, now),
+      });
+      this.logger.warn(
+        `payout ${row.payoutId}: read failed (${failures} in a row): ${(error as Error).message}`,
+      );
       return 'failed';
     }
     const decision = decidePayoutStatusChange(row.status, resource.status);
@@ -124,14 +142,18 @@ export class ReconciliationService {
           errorCode: resource.errorCode,
         }),
       );
-      if (decision.apply) this.logger.log(`payout ${row.payoutId}: ${row.status} -> ${decision.next} (from the resource)`);
+      if (decision.apply)
+        this.logger.log(`payout ${row.payoutId}: ${row.status} -> ${decision.next} (from the resource)`);
     }
     await this.bookkeep(row.payoutId, { lastCheckedAt: new Date(), checkFailures: 0, nextCheckAt: null });
     return decision.apply ? 'changed' : 'unchanged';
   }
 
   /** Scheduling columns only: no version bump, so it never conflicts with a status write. */
-  private async bookkeep(payoutId: string, fields: Pick<PayoutEntity, 'lastCheckedAt' | 'checkFailures' | 'nextCheckAt'>): Promise<void> {
+  private async bookkeep(
+    payoutId: string,
+    fields: Pick<PayoutEntity, 'lastCheckedAt' | 'checkFailures' | 'nextCheckAt'>,
+  ): Promise<void> {
     await this.uow.run((m) => m.update(PayoutEntity, { payoutId }, fields));
   }
 }

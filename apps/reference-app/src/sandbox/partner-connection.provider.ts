@@ -39,8 +39,14 @@ export const partnerConnectionProvider: Provider = {
       };
     }
     const logger = new Logger('EmbeddedSandbox');
-    const sandbox = await startPartnerSandbox({ host: '127.0.0.1', port: 0, logger: { log: (m) => logger.debug(m), warn: (m) => logger.warn(m) } });
-    logger.log(`PARTNER_BASE_URL is not set: started the embedded partner sandbox at ${sandbox.sandboxBaseUrl}`);
+    const sandbox = await startPartnerSandbox({
+      host: '127.0.0.1',
+      port: 0,
+      logger: { log: (m) => logger.debug(m), warn: (m) => logger.warn(m) },
+    });
+    logger.log(
+      `PARTNER_BASE_URL is not set: started the embedded partner sandbox at ${sandbox.sandboxBaseUrl}`,
+    );
     return {
       baseUrl: sandbox.baseUrl,
       environment: 'sandbox',

@@ -24,7 +24,9 @@ export class JobLockService {
   ) {}
 
   async runExclusive<T>(name: string, work: () => Promise<T>): Promise<JobRun<T>> {
-    return this.uow.kind === 'postgres' ? this.runWithAdvisoryLock(name, work) : this.runWithLocalLock(name, work);
+    return this.uow.kind === 'postgres'
+      ? this.runWithAdvisoryLock(name, work)
+      : this.runWithLocalLock(name, work);
   }
 
   /** Whether this process currently runs the job (any database). */
@@ -48,7 +50,10 @@ export class JobLockService {
     await runner.connect();
     try {
       const key = advisoryLockKey(name);
-      const [row]: Array<{ locked: boolean }> = await runner.query('SELECT pg_try_advisory_lock($1::bigint) AS locked', [key]);
+      const [row]: Array<{ locked: boolean }> = await runner.query(
+        'SELECT pg_try_advisory_lock($1::bigint) AS locked',
+        [key],
+      );
       if (!row?.locked) return { ran: false, reason: 'locked' };
       this.localLocks.add(name);
       try {
@@ -83,7 +88,12 @@ export class JobLockService {
       m
         .createQueryBuilder()
         .update(JobLockEntity)
-        .set({ lastFinishedAt: new Date(), lastOutcome: outcome, lastError: error?.slice(0, 2000) ?? null, runs: () => 'runs + 1' })
+        .set({
+          lastFinishedAt: new Date(),
+          lastOutcome: outcome,
+          lastError: error?.slice(0, 2000) ?? null,
+          runs: () => 'runs + 1',
+        })
         .where('name = :name', { name })
         .execute(),
     );
@@ -92,5 +102,9 @@ export class JobLockService {
 
 /** A stable signed 64-bit key per job name, namespaced so other apps on the database do not collide. */
 export function advisoryLockKey(name: string): string {
-  return createHash('sha256').update(`partner-payments-reference-app:${name}`).digest().readBigInt64BE(0).toString();
+  return createHash('sha256')
+    .update(`partner-payments-reference-app:${name}`)
+    .digest()
+    .readBigInt64BE(0)
+    .toString();
 }

@@ -56,7 +56,8 @@ export class VersionPinService {
   /** At start: tell the module what the database already knows, before any call goes out. */
   async restore(): Promise<void> {
     const row = await this.load();
-    if (row?.pinnedVersion === this.config.partner.apiVersion) this.versionState.markPinned(row.pinnedVersion);
+    if (row?.pinnedVersion === this.config.partner.apiVersion)
+      this.versionState.markPinned(row.pinnedVersion);
   }
 
   async pin(): Promise<PinState> {
@@ -84,15 +85,28 @@ export class VersionPinService {
         lastError: null,
         pinnedAt: now,
       });
-      this.logger.log(`account pinned to ${saved.pinnedVersion} (was ${result.previousVersion ?? 'unpinned'})`);
+      this.logger.log(
+        `account pinned to ${saved.pinnedVersion} (was ${result.previousVersion ?? 'unpinned'})`,
+      );
       return this.toState(saved, 'upgraded');
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      const refused = error instanceof PartnerApiError && error.status !== null && error.status >= 400 && error.status < 500 && error.status !== 401 && error.status !== 429;
+      const refused =
+        error instanceof PartnerApiError &&
+        error.status !== null &&
+        error.status >= 400 &&
+        error.status < 500 &&
+        error.status !== 401 &&
+        error.status !== 429;
       if (refused) {
         // Logged once: the row remembers the refused target and later runs skip it.
-        this.logger.error(`the partner refused to pin ${target} (${error.status}): ${message}. Not retrying; fix PARTNER_API_VERSION.`);
-        return this.toState(await this.save({ lastOutcome: 'refused', refusedTarget: target, lastError: message }), 'refused');
+        this.logger.error(
+          `the partner refused to pin ${target} (${error.status}): ${message}. Not retrying; fix PARTNER_API_VERSION.`,
+        );
+        return this.toState(
+          await this.save({ lastOutcome: 'refused', refusedTarget: target, lastError: message }),
+          'refused',
+        );
       }
       this.logger.warn(`pinning ${target} failed, will try again on the next run: ${message}`);
       return this.toState(await this.save({ lastOutcome: 'error', lastError: message }), 'error');
@@ -107,8 +121,19 @@ export class VersionPinService {
     return this.uow.transaction(async (m) => {
       const row =
         (await m.findOne(ApiVersionPinEntity, { where: { account: this.account } })) ??
-        m.create(ApiVersionPinEntity, { account: this.account, pinnedVersion: null, previousVersion: null, lastOutcome: null, refusedTarget: null, lastError: null, pinnedAt: null });
-      Object.assign(row, fields, { configuredVersion: this.config.partner.apiVersion, updatedAt: new Date() });
+        m.create(ApiVersionPinEntity, {
+          account: this.account,
+          pinnedVersion: null,
+          previousVersion: null,
+          lastOutcome: null,
+          refusedTarget: null,
+          lastError: null,
+          pinnedAt: null,
+        });
+      Object.assign(row, fields, {
+        configuredVersion: this.config.partner.apiVersion,
+        updatedAt: new Date(),
+      });
       return m.save(ApiVersionPinEntity, row);
     });
   }

@@ -41,7 +41,9 @@ export class InboxRedeliveryService {
     const dead = (await this.inbox.countByState()).dead ?? 0;
     if (!run.ran) return { ran: false, processed: 0, failed: 0, dead };
     if (run.result.processed + run.result.failed > 0) {
-      this.logger.log(`redelivered ${run.result.processed + run.result.failed}: ${run.result.processed} processed, ${run.result.failed} failed; ${dead} dead`);
+      this.logger.log(
+        `redelivered ${run.result.processed + run.result.failed}: ${run.result.processed} processed, ${run.result.failed} failed; ${dead} dead`,
+      );
     }
     return { ran: true, ...run.result, dead };
   }

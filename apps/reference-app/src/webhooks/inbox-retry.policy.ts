@@ -13,12 +13,21 @@ export interface InboxRetryOptions {
   maxDelayMs: number;
 }
 
-export const DEFAULT_INBOX_RETRY: InboxRetryOptions = { maxAttempts: 5, baseDelayMs: 30_000, maxDelayMs: 3_600_000 };
+export const DEFAULT_INBOX_RETRY: InboxRetryOptions = {
+  maxAttempts: 5,
+  baseDelayMs: 30_000,
+  maxDelayMs: 3_600_000,
+};
 
-export type InboxRetryDecision = { state: 'failed'; nextAttemptAt: Date } | { state: 'dead'; nextAttemptAt: null };
+export type InboxRetryDecision =
+  { state: 'failed'; nextAttemptAt: Date } | { state: 'dead'; nextAttemptAt: null };
 
 /** `attempts` counts every failed run including this one (1 after the first failure). */
-export function decideInboxRetry(attempts: number, now: Date, options: InboxRetryOptions = DEFAULT_INBOX_RETRY): InboxRetryDecision {
+export function decideInboxRetry(
+  attempts: number,
+  now: Date,
+  options: InboxRetryOptions = DEFAULT_INBOX_RETRY,
+): InboxRetryDecision {
   if (attempts >= options.maxAttempts) return { state: 'dead', nextAttemptAt: null };
   const delay = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** Math.max(0, attempts - 1));
   return { state: 'failed', nextAttemptAt: new Date(now.getTime() + delay) };

@@ -78,7 +78,9 @@ export class ProjectionHandlers {
   }
 
   @OnPartnerEvent(PartnerEvent.VirtualAccountCreated)
-  async onVirtualAccountCreated(event: PartnerEventOf<typeof PartnerEvent.VirtualAccountCreated>): Promise<void> {
+  async onVirtualAccountCreated(
+    event: PartnerEventOf<typeof PartnerEvent.VirtualAccountCreated>,
+  ): Promise<void> {
     const p = event.payload;
     await this.resources.applyVirtualAccount({
       virtualAccountId: p.virtual_account_id,
@@ -91,24 +93,36 @@ export class ProjectionHandlers {
   }
 
   @OnPartnerEvent(PartnerEvent.VirtualAccountDepositFundsReceived)
-  async onDeposit(event: PartnerEventOf<typeof PartnerEvent.VirtualAccountDepositFundsReceived>): Promise<void> {
+  async onDeposit(
+    event: PartnerEventOf<typeof PartnerEvent.VirtualAccountDepositFundsReceived>,
+  ): Promise<void> {
     await this.deposit(event, 'deposit');
   }
 
   @OnPartnerEvent(PartnerEvent.VirtualAccountMicrodepositFundsReceived)
-  async onMicrodeposit(event: PartnerEventOf<typeof PartnerEvent.VirtualAccountMicrodepositFundsReceived>): Promise<void> {
+  async onMicrodeposit(
+    event: PartnerEventOf<typeof PartnerEvent.VirtualAccountMicrodepositFundsReceived>,
+  ): Promise<void> {
     await this.deposit(event, 'microdeposit');
   }
 
   private async user(
     event: PartnerEventOf<UserEventName>,
-    fields: { status?: string | null; metadata?: Record<string, string>; rejectionReasons?: unknown[]; livenessResult?: string },
+    fields: {
+      status?: string | null;
+      metadata?: Record<string, string>;
+      rejectionReasons?: unknown[];
+      livenessResult?: string;
+    },
   ): Promise<void> {
     await this.resources.applyUser({ eventName: event.name, userId: event.payload.user_id, ...fields });
   }
 
   private async deposit(
-    event: PartnerEventOf<typeof PartnerEvent.VirtualAccountDepositFundsReceived | typeof PartnerEvent.VirtualAccountMicrodepositFundsReceived>,
+    event: PartnerEventOf<
+      | typeof PartnerEvent.VirtualAccountDepositFundsReceived
+      | typeof PartnerEvent.VirtualAccountMicrodepositFundsReceived
+    >,
     kind: 'deposit' | 'microdeposit',
   ): Promise<void> {
     const p = event.payload;

@@ -1,4 +1,10 @@
-import { Table, TableIndex, type MigrationInterface, type QueryRunner, type TableColumnOptions } from 'typeorm';
+import {
+  Table,
+  TableIndex,
+  type MigrationInterface,
+  type QueryRunner,
+  type TableColumnOptions,
+} from 'typeorm';
 
 /**
  * The whole schema, written once for both databases through TypeORM's schema API (no raw DDL),
@@ -10,7 +16,11 @@ export class InitialSchema1763794800000 implements MigrationInterface {
 
   async up(queryRunner: QueryRunner): Promise<void> {
     const ts = queryRunner.connection.options.type === 'postgres' ? 'timestamptz' : 'datetime';
-    const str = (name: string, length: number, extra: Partial<TableColumnOptions> = {}): TableColumnOptions => ({
+    const str = (
+      name: string,
+      length: number,
+      extra: Partial<TableColumnOptions> = {},
+    ): TableColumnOptions => ({
       name,
       type: 'varchar',
       length: String(length),
@@ -18,9 +28,18 @@ export class InitialSchema1763794800000 implements MigrationInterface {
       ...extra,
     });
     const opt = (name: string, length: number): TableColumnOptions => str(name, length, { isNullable: true });
-    const text = (name: string, isNullable = true): TableColumnOptions => ({ name, type: 'text', isNullable });
+    const text = (name: string, isNullable = true): TableColumnOptions => ({
+      name,
+      type: 'text',
+      isNullable,
+    });
     const time = (name: string, isNullable = true): TableColumnOptions => ({ name, type: ts, isNullable });
-    const int = (name: string, def: number): TableColumnOptions => ({ name, type: 'integer', default: def, isNullable: false });
+    const int = (name: string, def: number): TableColumnOptions => ({
+      name,
+      type: 'integer',
+      default: def,
+      isNullable: false,
+    });
     const pk = (name: string, length: number): TableColumnOptions => str(name, length, { isPrimary: true });
 
     await queryRunner.createTable(
@@ -71,7 +90,11 @@ export class InitialSchema1763794800000 implements MigrationInterface {
     // A unique index (not a constraint) so both databases allow many NULL keys (payouts first seen by webhook).
     await queryRunner.createIndex(
       'payouts',
-      new TableIndex({ name: 'uq_payouts_idempotency_key', columnNames: ['idempotency_key'], isUnique: true }),
+      new TableIndex({
+        name: 'uq_payouts_idempotency_key',
+        columnNames: ['idempotency_key'],
+        isUnique: true,
+      }),
     );
     await queryRunner.createTable(
       new Table({
