@@ -14,6 +14,7 @@ import {
   type PartnerClientGraph,
   type PartnerPaymentsModuleOptions,
 } from '@partner-payments/nestjs';
+import { individual, wireAccount } from '../setup/partner-inputs.helper';
 
 export const silentLogger: LoggerService = {
   log: () => undefined,
@@ -51,22 +52,7 @@ export async function stopClientWorld(world: ClientWorld | undefined): Promise<v
   if (world) await world.sandbox.close();
 }
 
-export const individual = (extra: Record<string, unknown> = {}) => ({
-  type: 'individual' as const,
-  first_name: 'Ada',
-  last_name: 'Lovelace',
-  email: 'ada@example.com',
-  source_of_funds: 'salary',
-  ...extra,
-});
-
-export const wireAccount = (accountNumber = '123456789') => ({
-  account_type: 'WIRE',
-  routing_number: '021000021',
-  account_number: accountNumber,
-  type: 'checking',
-  bank_name: 'Sandbox Bank',
-});
+export { individual, wireAccount };
 
 /** user → recipient (WIRE) → virtual account, all through the client. */
 export async function fundedSetup(world: ClientWorld) {

@@ -11,6 +11,7 @@ import {
   type PartnerSandbox,
   type PartnerSandboxOptions,
 } from '@partner-payments/testing';
+import { individual, wireAccount } from '../setup/partner-inputs.helper';
 
 export interface Answer<T = any> {
   status: number;
@@ -168,22 +169,7 @@ export async function stopWorld(world: World | undefined): Promise<void> {
   await world.receiver.close();
 }
 
-export const individual = (extra: Record<string, unknown> = {}) => ({
-  type: 'individual',
-  first_name: 'Ada',
-  last_name: 'Lovelace',
-  email: 'ada@example.com',
-  source_of_funds: 'salary',
-  ...extra,
-});
-
-export const wireAccount = (accountNumber = '123456789') => ({
-  account_type: 'WIRE',
-  routing_number: '021000021',
-  account_number: accountNumber,
-  type: 'checking',
-  bank_name: 'Sandbox Bank',
-});
+export { individual, wireAccount };
 
 /** user (VERIFIED) → recipient (WIRE) → virtual account; answers their ids. */
 export async function fundedSetup(api: Api, recipientAccount: Record<string, unknown> = wireAccount()) {

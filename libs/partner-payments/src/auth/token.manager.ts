@@ -1,10 +1,10 @@
 import type { LoggerService } from '@nestjs/common';
 import type { ResolvedPartnerOptions } from '../options.resolver';
-import { createPartnerApiError, createPartnerNetworkError } from '../errors/error.factory';
 import { PartnerApiError, PartnerAuthenticationError } from '../errors/partner-api.error';
+import { toAttemptOutcome, toOutcomeEvent, toPartnerError } from '../http/attempt.outcome';
 import { buildPartnerHeaders } from '../http/headers.builder';
 import { PartnerTransport } from '../http/partner.transport';
-import { computeBackoffMs, parseRetryAfter, shouldRetry } from '../http/retry.policy';
+import { computeBackoffMs, shouldRetry } from '../http/retry.policy';
 import { systemClock, type Clock } from '../http/rate.limiter';
 
 /** spec 4.1: { message, data: { access_token, expires_in, token_type } }. */
@@ -90,73 +90,26 @@ export class TokenManager {
         timeoutMs: this.options.timeoutMs,
         attempt,
       });
-      const outcome =
-        res.kind === 'response'
-          ? {
-              kind: 'response' as const,
-              status: res.status,
-              retryAfterMs: parseRetryAfter(res.headers['retry-after']),
-            }
-          : { kind: 'network' as const, code: res.code };
       if (res.kind === 'response' && res.status >= 200 && res.status < 300) {
-        this.transport.emit({
-          type: 'response',
-          method: 'POST',
-          path: '/auth',
-          attempt,
-          status: res.status,
-          durationMs: res.durationMs,
-          requestId: res.requestId,
-          willRetry: false,
-        });
+        this.transport.emit(toOutcomeEvent('POST', '/auth', attempt, res, false));
         return this.store(res.data);
       }
-      // POST /auth creates nothing, so replaying it is safe: treat it like a keyed write.
-      const decision = shouldRetry({ attempt, maxRetries, method: 'POST', hasIdempotencyKey: true, outcome });
+      // POST /auth creates nothing, so replaying it is safe: treat it like a keyed write. A 401 is a
+      // refused credential pair (spec 5.7): asking again cannot help.
+      const decision = shouldRetry({
+        attempt,
+        maxRetries,
+        method: 'POST',
+        hasIdempotencyKey: true,
+        outcome: toAttemptOutcome(res),
+      });
       const willRetry = decision.retry && !(res.kind === 'response' && res.status === 401);
-      this.transport.emit(
-        res.kind === 'response'
-          ? {
-              type: 'response',
-              method: 'POST',
-              path: '/auth',
-              attempt,
-              status: res.status,
-              durationMs: res.durationMs,
-              requestId: res.requestId,
-              willRetry,
-            }
-          : {
-              type: 'network-error',
-              method: 'POST',
-              path: '/auth',
-              attempt,
-              errorCode: res.code,
-              durationMs: res.durationMs,
-              willRetry,
-            },
-      );
+      this.transport.emit(toOutcomeEvent('POST', '/auth', attempt, res, willRetry));
       if (willRetry) {
         await this.clock.sleep(computeBackoffMs(attempt, this.options.retry, decision.retryAfterMs));
         continue;
       }
-      const cause =
-        res.kind === 'response'
-          ? createPartnerApiError({
-              status: res.status,
-              body: res.data,
-              requestId: res.requestId,
-              method: 'POST',
-              path: '/auth',
-            })
-          : createPartnerNetworkError({
-              errorCode: res.code,
-              timedOut: res.timedOut,
-              message: res.message,
-              method: 'POST',
-              path: '/auth',
-              cause: res.cause,
-            });
+      const cause = toPartnerError(res, { method: 'POST', path: '/auth', idempotencyKey: null });
       throw this.authError(cause);
     }
   }

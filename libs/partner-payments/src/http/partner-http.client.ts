@@ -1,15 +1,14 @@
 import type { Observable } from 'rxjs';
 import { TokenManager } from '../auth/token.manager';
-import { createPartnerApiError, createPartnerNetworkError } from '../errors/error.factory';
-import type { PartnerApiError } from '../errors/partner-api.error';
 import type { ResolvedPartnerOptions } from '../options.resolver';
 import { ApiVersionState } from './api-version.state';
+import { toAttemptOutcome, toOutcomeEvent, toPartnerError } from './attempt.outcome';
 import { buildPartnerHeaders, resolveVersionHeader } from './headers.builder';
 import type { PartnerHttpEvent, PartnerRequest, PartnerResponse } from './http.types';
 import { resolveIdempotencyKey } from './idempotency.policy';
 import { systemClock } from './rate.limiter';
-import { computeBackoffMs, parseRetryAfter, shouldRetry, type AttemptOutcome } from './retry.policy';
-import { PartnerTransport, type TransportResult } from './partner.transport';
+import { computeBackoffMs, shouldRetry } from './retry.policy';
+import { PartnerTransport } from './partner.transport';
 import { buildQueryString } from './url.util';
 
 /**
@@ -84,7 +83,7 @@ export class PartnerHttpClient {
       });
 
       if (res.kind === 'response' && res.status >= 200 && res.status < 300) {
-        this.emitOutcome(method, path, attempt, res, false);
+        this.transport.emit(toOutcomeEvent(method, path, attempt, res, false));
         return {
           data: (res.data === '' ? null : res.data) as T,
           meta: {
@@ -100,93 +99,26 @@ export class PartnerHttpClient {
       // spec 5.7: on a 401 re-authenticate and retry once; never loop. Does not use a retry.
       if (res.kind === 'response' && res.status === 401 && !reauthenticated && replayable) {
         reauthenticated = true;
-        this.emitOutcome(method, path, attempt, res, true);
+        this.transport.emit(toOutcomeEvent(method, path, attempt, res, true));
         this.tokens.invalidate(token);
         continue;
       }
       failures++;
-      const outcome: AttemptOutcome =
-        res.kind === 'response'
-          ? {
-              kind: 'response',
-              status: res.status,
-              retryAfterMs: parseRetryAfter(res.headers['retry-after']),
-            }
-          : { kind: 'network', code: res.code };
       const decision = shouldRetry({
         attempt: failures,
         maxRetries,
         method,
         hasIdempotencyKey: idempotencyKey !== null,
-        outcome,
+        outcome: toAttemptOutcome(res),
       });
-      this.emitOutcome(method, path, attempt, res, decision.retry);
+      this.transport.emit(toOutcomeEvent(method, path, attempt, res, decision.retry));
       if (decision.retry) {
         await systemClock.sleep(computeBackoffMs(failures, this.options.retry, decision.retryAfterMs));
         continue;
       }
       // A token the server refused is dropped, so the next call re-authenticates.
       if (res.kind === 'response' && res.status === 401) this.tokens.invalidate(token);
-      throw this.toError(res, method, path, idempotencyKey);
+      throw toPartnerError(res, { method, path, idempotencyKey });
     }
-  }
-
-  private toError(
-    res: TransportResult,
-    method: string,
-    path: string,
-    idempotencyKey: string | null,
-  ): PartnerApiError {
-    if (res.kind === 'network') {
-      return createPartnerNetworkError({
-        errorCode: res.code,
-        timedOut: res.timedOut,
-        message: res.message,
-        idempotencyKey,
-        method,
-        path,
-        cause: res.cause,
-      });
-    }
-    return createPartnerApiError({
-      status: res.status,
-      body: res.data,
-      requestId: res.requestId,
-      idempotencyKey,
-      retryAfterMs: parseRetryAfter(res.headers['retry-after']),
-      method,
-      path,
-    });
-  }
-
-  private emitOutcome(
-    method: string,
-    path: string,
-    attempt: number,
-    res: TransportResult,
-    willRetry: boolean,
-  ): void {
-    this.transport.emit(
-      res.kind === 'response'
-        ? {
-            type: 'response',
-            method,
-            path,
-            attempt,
-            status: res.status,
-            durationMs: res.durationMs,
-            requestId: res.requestId,
-            willRetry,
-          }
-        : {
-            type: 'network-error',
-            method,
-            path,
-            attempt,
-            errorCode: res.code,
-            durationMs: res.durationMs,
-            willRetry,
-          },
-    );
   }
 }
