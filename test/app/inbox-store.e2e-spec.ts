@@ -66,6 +66,36 @@ describe.each(DATABASE_KINDS)('TypeOrmInboxStore on %s', (kind) => {
     expect(await store.pending({ now: clock })).toEqual([]);
   });
 
+  it('does not run the handlers again for an entry processed meanwhile (a racing redelivery, another replica)', async () => {
+    await store.record(event('e-race'));
+    // PostgreSQL: another replica's connection. SQLite serves one replica (its locks are local):
+    // the racing redelivery comes from the same process, through the same unit of work.
+    const otherStore = kind === 'postgres' ? new TypeOrmInboxStore((await db.openAnother()).uow) : store;
+    let runs = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    // The original delivery holds the entry while its handlers run...
+    const first = store.runProcessing('e-race', async () => {
+      runs += 1;
+      await gate;
+      await store.markProcessed('e-race');
+      return 'first';
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    // ...a redelivery from another replica picked it from a snapshot taken before the mark.
+    const second = otherStore.runProcessing('e-race', async () => {
+      runs += 1;
+      await otherStore.markProcessed('e-race');
+      return 'second';
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    release();
+    await expect(first).resolves.toBe('first');
+    await expect(second).resolves.toMatchObject({ emitted: [] });
+    expect(runs).toBe(1);
+    expect(await store.get('e-race')).toMatchObject({ state: 'processed', attempts: 1 });
+  });
+
   it('keeps nothing of a failed unit of work: no handler write, entry still pending', async () => {
     await store.record(event('e3'));
     await expect(

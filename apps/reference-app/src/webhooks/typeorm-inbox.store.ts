@@ -11,6 +11,17 @@ import { placeholders, timestampParam } from '../database/sql-dialect.util';
 import type { UnitOfWork } from '../database/unit-of-work.service';
 import { DEFAULT_INBOX_RETRY, decideInboxRetry, type InboxRetryOptions } from './inbox-retry.policy';
 
+/**
+ * What runProcessing answers for an entry that was processed meanwhile: the dispatch result of a
+ * delivery that emitted nothing (the library's PartnerDispatchResult shape; its interface has no
+ * "skipped" answer, hence the cast at the call).
+ */
+const ALREADY_PROCESSED = Object.freeze({
+  emitted: [] as string[],
+  payoutStatus: null,
+  payoutStatusSuppressed: false,
+});
+
 export interface TypeOrmInboxStoreOptions {
   retry?: Partial<InboxRetryOptions>;
   /** Longest last_error kept, in characters. Default 2000. */
@@ -61,14 +72,20 @@ export class TypeOrmInboxStore implements PartnerInboxStore {
 
   /**
    * Opens the transaction the handlers and markProcessed share. On PostgreSQL the inbox row is
-   * locked first (FOR UPDATE), so a redelivery racing the original processing waits instead of
-   * running the handlers side by side.
+   * locked first (FOR UPDATE), so a redelivery racing the original processing (another replica's
+   * redelivery job picked the entry from a stale snapshot) waits instead of running the handlers
+   * side by side. Once it holds the row it re-reads the state: an entry the other side already
+   * processed is not processed again (nothing applied twice), and `work` is not run.
    */
   async runProcessing<T>(eventId: string, work: () => Promise<T>): Promise<T> {
     return this.uow.transaction(async (manager) => {
-      if (this.uow.kind === 'postgres') {
-        await manager.query('SELECT event_id FROM webhook_inbox WHERE event_id = $1 FOR UPDATE', [eventId]);
-      }
+      const lock = this.uow.kind === 'postgres' ? ' FOR UPDATE' : '';
+      const p = placeholders(this.uow.kind, 1);
+      const rows: Array<{ state: string }> = await manager.query(
+        `SELECT state FROM webhook_inbox WHERE event_id = ${p[0]}${lock}`,
+        [eventId],
+      );
+      if (rows[0]?.state === 'processed') return ALREADY_PROCESSED as T;
       return work();
     });
   }
