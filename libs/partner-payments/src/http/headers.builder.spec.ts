@@ -1,5 +1,10 @@
 import { buildPartnerHeaders, resolveVersionHeader, type VersionHeaderInput } from './headers.builder';
-import { newIdempotencyKey, requiresIdempotencyKey, resolveIdempotencyKey } from './idempotency.policy';
+import {
+  newIdempotencyKey,
+  replayIsDeduplicated,
+  requiresIdempotencyKey,
+  resolveIdempotencyKey,
+} from './idempotency.policy';
 
 describe('buildPartnerHeaders', () => {
   it('sends x-api-key, bearer, version and key on an API call', () => {
@@ -99,5 +104,13 @@ describe('idempotency policy', () => {
     expect(resolveIdempotencyKey('POST', '/v1/users', 'mine')).toBe('mine');
     expect(resolveIdempotencyKey('PATCH', '/v1/rfis/r/items', 'mine')).toBe('mine');
     expect(resolveIdempotencyKey('GET', '/v1/users')).toBeNull();
+  });
+  it('a key makes a replay safe only on the routes that de-duplicate on it (spec 4.7)', () => {
+    expect(replayIsDeduplicated('POST', '/v1/virtual-accounts/va-1/payout', 'k')).toBe(true);
+    expect(replayIsDeduplicated('POST', '/v1/users', null)).toBe(false);
+    // sent when the caller passes one, but these routes add or overwrite on every call
+    expect(replayIsDeduplicated('POST', '/v1/rfis/r/items/i/documents', 'k')).toBe(false);
+    expect(replayIsDeduplicated('PATCH', '/v1/rfis/r/items', 'k')).toBe(false);
+    expect(replayIsDeduplicated('PUT', '/v1/users/u-1', 'k')).toBe(false);
   });
 });

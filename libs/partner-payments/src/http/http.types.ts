@@ -17,7 +17,10 @@ export interface PartnerRequest {
   body?: unknown;
   /** Extra headers. They cannot replace x-api-key, Authorization, X-Api-Version or Idempotency-Key. */
   headers?: Record<string, string>;
-  /** Caller's key: always wins over the generated one. */
+  /**
+   * Caller's key: always wins over the generated one. It makes a write retryable only on the routes
+   * that de-duplicate on it (spec 4.7); elsewhere it is sent but the write is not retried once sent.
+   */
   idempotencyKey?: string;
   /** Per-call X-Api-Version; always sent when given. */
   apiVersion?: string;

@@ -32,3 +32,14 @@ export function resolveIdempotencyKey(method: string, path: string, callerKey?: 
   if (callerKey !== undefined && callerKey !== '') return callerKey;
   return requiresIdempotencyKey(method, path) ? newIdempotencyKey() : null;
 }
+
+/**
+ * Whether a replay of this request is de-duplicated by the server, so a retry after the request may
+ * have been applied cannot make a second resource (a second payout, a second uploaded file).
+ * Only the listed routes de-duplicate on Idempotency-Key (spec 4.7). A key the caller sends on any
+ * other route (an upload, a PATCH of answers, a PUT) is still sent, but proves nothing: the upload
+ * route adds files on every call (spec 4.2 rule 1), so such writes are never retried once sent.
+ */
+export function replayIsDeduplicated(method: string, path: string, idempotencyKey: string | null): boolean {
+  return idempotencyKey !== null && idempotencyKey !== '' && requiresIdempotencyKey(method, path);
+}

@@ -5,7 +5,7 @@ import { ApiVersionState } from './api-version.state';
 import { toAttemptOutcome, toOutcomeEvent, toPartnerError } from './attempt.outcome';
 import { buildPartnerHeaders, resolveVersionHeader } from './headers.builder';
 import type { PartnerHttpEvent, PartnerRequest, PartnerResponse } from './http.types';
-import { resolveIdempotencyKey } from './idempotency.policy';
+import { replayIsDeduplicated, resolveIdempotencyKey } from './idempotency.policy';
 import { systemClock } from './rate.limiter';
 import { computeBackoffMs, shouldRetry } from './retry.policy';
 import { PartnerTransport } from './partner.transport';
@@ -37,6 +37,8 @@ export class PartnerHttpClient {
     const queryString = buildQueryString(req.query);
     // Decided once, before the first attempt; the same key on every retry (DESIGN, stripe-php#637).
     const idempotencyKey = resolveIdempotencyKey(method, path, req.idempotencyKey);
+    // A caller key on a route that does not de-duplicate is sent, but does not make a write retryable.
+    const deduplicated = replayIsDeduplicated(method, path, idempotencyKey);
     const replayable = req.bodyReplayable !== false;
     const maxRetries = replayable ? (req.maxRetries ?? this.options.maxRetries) : 0;
     const timeoutMs = req.timeoutMs ?? this.options.timeoutMs;
@@ -108,7 +110,7 @@ export class PartnerHttpClient {
         attempt: failures,
         maxRetries,
         method,
-        hasIdempotencyKey: idempotencyKey !== null,
+        hasIdempotencyKey: deduplicated,
         outcome: toAttemptOutcome(res),
       });
       this.transport.emit(toOutcomeEvent(method, path, attempt, res, decision.retry));

@@ -1,0 +1,121 @@
+/**
+ * Adversarial payments checks against the sandbox (real socket): duplicate writes, secrets in
+ * errors, validation before any I/O.
+ */
+import { inspect } from 'node:util';
+import {
+  PartnerConnectionError,
+  PartnerLocalValidationError,
+  PartnerServerError,
+} from '@partner-payments/nestjs';
+import { samplePdf } from '../../libs/partner-payments/src/validation/sample-files.fixture';
+import { individual, startClientWorld, stopClientWorld, type ClientWorld } from './client.helpers';
+
+const UPLOAD = 'POST /v1/rfis/:id/items/:id/documents';
+
+describe('payments review: duplicates, secrets, validation before I/O (sandbox)', () => {
+  let world: ClientWorld;
+  beforeEach(async () => {
+    world = await startClientWorld({}, { rateLimit: false });
+  });
+  afterEach(() => stopClientWorld(world));
+  const client = () => world.graph.client;
+  const count = async (route: string) => (await world.sandbox.control.counters()).requests[route] ?? 0;
+
+  const seed = async () => {
+    const user = await client().users.create(individual());
+    return world.sandbox.control.seedRfi({ userId: user.userId });
+  };
+
+  it('a caller Idempotency-Key on an upload does not make a lost answer retryable: one file stored, not two', async () => {
+    const seeded = await seed();
+    const docId = seeded.itemIdsByType.document as string;
+    await world.sandbox.control.addFault({ kind: 'accepted_then_reset', route: UPLOAD, times: 1 });
+    const err = await client()
+      .rfis.uploadDocuments(
+        seeded.rfiId,
+        docId,
+        [{ buffer: samplePdf(), fileName: 'a.pdf', contentType: 'application/pdf' }],
+        { idempotencyKey: '6f1d8c1e-4d2b-4c1a-9f0e-1a2b3c4d5e6f' },
+      )
+      .catch((e: unknown) => e);
+    // The upload route de-duplicates nothing (spec 4.2 has no Idempotency-Key): a replay adds a file.
+    expect(err).toBeInstanceOf(PartnerConnectionError);
+    expect(await count(UPLOAD)).toBe(1);
+    const item = (await client().rfis.get(seeded.rfiId)).items.find((i) => i.item_id === docId);
+    expect(item?.documents).toHaveLength(1);
+  });
+
+  it('a caller Idempotency-Key on a PATCH of answers does not make a 5xx retryable', async () => {
+    const seeded = await seed();
+    const shortId = seeded.itemIdsByType.text_short as string;
+    await world.sandbox.control.addFault({
+      kind: 'server_error',
+      route: 'PATCH /v1/rfis/:id/items',
+      times: 1,
+    });
+    await expect(
+      client().rfis.answerItems(seeded.rfiId, [{ item_id: shortId, answer_value: 'A' }], {
+        idempotencyKey: '0d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6',
+      }),
+    ).rejects.toBeInstanceOf(PartnerServerError);
+    expect(await count('PATCH /v1/rfis/:id/items')).toBe(1);
+  });
+
+  it('a caller Idempotency-Key on PUT /v1/users does not make a lost answer retryable', async () => {
+    const user = await client().users.create(individual());
+    await world.sandbox.control.addFault({ kind: 'accepted_then_reset', route: 'PUT /v1/users/:id' });
+    await expect(
+      client().users.update(
+        user.userId,
+        { email: 'new@example.com' },
+        { idempotencyKey: 'a3c1e5f7-1b2d-4e6f-8a9b-0c1d2e3f4a5b' },
+      ),
+    ).rejects.toBeInstanceOf(PartnerConnectionError);
+    expect(await count('PUT /v1/users/:id')).toBe(1);
+  });
+
+  it('a connection error never carries the bearer token or api key, however deeply it is inspected', async () => {
+    const token = await world.graph.tokens.getToken();
+    await world.sandbox.control.addFault({ kind: 'accepted_then_reset', route: 'PUT /v1/users/:id' });
+    const user = await client().users.create(individual());
+    const err = await client()
+      .users.update(user.userId, { email: 'y@example.com' })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PartnerConnectionError);
+    const e = err as PartnerConnectionError;
+    const dumps = [
+      inspect(e, { depth: Infinity, showHidden: true }),
+      inspect(e.cause, { depth: Infinity, showHidden: true }),
+      JSON.stringify(e),
+      String(e.stack),
+    ].join('\n');
+    expect(dumps).not.toContain(token);
+    expect(dumps).not.toContain(world.sandbox.credentials.apiKey);
+    expect(dumps).not.toContain(world.sandbox.credentials.password);
+    // the cause still says what happened
+    expect((e.cause as { code?: string } | undefined)?.code).toBe(e.code.toUpperCase());
+  });
+
+  it('local validation sends nothing at all: the request log stays empty (no /auth either)', async () => {
+    const userId = '7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
+    const attempts: Array<[string, () => Promise<unknown>]> = [
+      [
+        'metadata["bad[key]"]',
+        () => client().users.create({ ...individual(), metadata: { 'bad[key]': 'x' } }),
+      ],
+      ['limit', () => client().users.list({ limit: 101 })],
+      ['items', () => client().rfis.answerItems(userId, [])],
+      ['metadata', () => client().recipients.list(userId, { metadata: { ['k'.repeat(41)]: 'v' } })],
+      ['files', () => client().rfis.uploadDocuments(userId, userId, [])],
+    ];
+    for (const [field, call] of attempts) {
+      const err = await call().catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(PartnerLocalValidationError);
+      const fields = (err as PartnerLocalValidationError).fieldErrors.map((f) => f.field).join(' ');
+      expect(fields).toContain(field);
+    }
+    expect(await world.sandbox.control.requestLog()).toEqual([]);
+    expect((await world.sandbox.control.counters()).authCalls).toBe(0);
+  });
+});
