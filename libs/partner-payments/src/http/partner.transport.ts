@@ -83,6 +83,35 @@ async function readSmallBody(body: unknown): Promise<unknown> {
   }
 }
 
+/**
+ * A copy of a transport failure that is safe to log: name, message, code, errno, syscall, stack and
+ * the same of its causes. An axios error carries its request config (x-api-key and the
+ * Authorization header) and the socket's request object; handing it on as an error's `cause` would
+ * let `console.error(err)` or a logger's inspect print the bearer token and api key (DESIGN: logs
+ * never carry them).
+ */
+export function toSafeNetworkCause(err: unknown, depth = 0): Error {
+  if (!(err instanceof Error)) return new Error(String(err));
+  const safe = new Error(err.message);
+  safe.name = err.name;
+  safe.stack = err.stack;
+  const src = err as Error & { code?: unknown; errno?: unknown; syscall?: unknown; cause?: unknown };
+  const extra: Record<string, unknown> = {};
+  for (const key of ['code', 'errno', 'syscall'] as const) {
+    if (typeof src[key] === 'string' || typeof src[key] === 'number') extra[key] = src[key];
+  }
+  Object.assign(safe, extra);
+  if (src.cause !== undefined && depth < 3) {
+    Object.defineProperty(safe, 'cause', {
+      value: toSafeNetworkCause(src.cause, depth + 1),
+      enumerable: false,
+      configurable: true,
+      writable: true,
+    });
+  }
+  return safe;
+}
+
 export function pickRequestId(headers: Record<string, string>): string | null {
   for (const h of REQUEST_ID_HEADERS) if (headers[h]) return headers[h];
   return null;
@@ -159,7 +188,14 @@ export class PartnerTransport {
       this.logger.debug?.(
         `${req.method} ${req.path} failed: ${errorCode ?? 'error'} in ${durationMs} ms (attempt ${req.attempt})`,
       );
-      return { kind: 'network', code: errorCode, timedOut, message, durationMs, cause: err };
+      return {
+        kind: 'network',
+        code: errorCode,
+        timedOut,
+        message,
+        durationMs,
+        cause: toSafeNetworkCause(err),
+      };
     }
   }
 
