@@ -179,6 +179,32 @@ describe('parsePartnerEnvelope (spec 6.2)', () => {
     expect(parsePartnerEnvelope(body).eventId).toBe(event.eventId);
   });
 
+  it('takes data.event_id, not a root event_id, when both are present', () => {
+    const body = JSON.stringify({
+      event: 'payout.completed',
+      event_id: 'root_id',
+      data: { event_id: 'data_id', payout_id: 'p1', status: 'completed' },
+    });
+    expect(parsePartnerEnvelope(body).eventId).toBe('data_id');
+  });
+
+  it('ignores a leading UTF-8 BOM (signed bytes, not JSON) instead of refusing the event', () => {
+    const json = JSON.stringify({ event: 'user.updated', data: { event_id: 'e_bom', user_id: 'u1' } });
+    const raw = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(json)]);
+    expect(parsePartnerEnvelope(raw)).toMatchObject({ name: 'user.updated', eventId: 'e_bom' });
+    expect(parsePartnerEnvelope(`\ufeff${json}`)).toMatchObject({ eventId: 'e_bom' });
+  });
+
+  it('decodes unicode escapes and surrounding whitespace like any JSON parser', () => {
+    const raw = Buffer.from(
+      '\n  {"event":"user.updated","data":{"event_id":"e_\\u00e9","user_id":"Jos\\u00e9 \u00e9"}}\r\n',
+    );
+    expect(parsePartnerEnvelope(raw)).toMatchObject({
+      eventId: 'e_\u00e9',
+      payload: { user_id: 'Jos\u00e9 \u00e9' },
+    });
+  });
+
   it('parses unknown event types without refusing them (spec 6.1.5)', () => {
     const body = JSON.stringify({ event: 'rfi.created', data: { event_id: 'e4', rfi_id: 'r1' } });
     expect(parsePartnerEnvelope(body)).toMatchObject({

@@ -32,7 +32,9 @@ export function parsePartnerEnvelope(raw: Buffer | string): AnyPartnerEvent | Pa
   const text = typeof raw === 'string' ? raw : raw.toString('utf8');
   let body: unknown;
   try {
-    body = JSON.parse(text);
+    // A leading UTF-8 BOM is part of the signed bytes (verified as they are) but not of the JSON
+    // (RFC 8259 8.1 lets parsers ignore it); refusing it would lose a validly signed event.
+    body = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch {
     throw new PartnerWebhookPayloadError('Webhook body is not valid JSON');
   }
