@@ -3,7 +3,7 @@
  * an app created with rawBody: true, deliveries signed here (spec 6.1.3).
  */
 import { PartnerDerivedEvent, PartnerEvent } from '@partner-payments/nestjs';
-import { documentedEventBodies, sign } from './webhook-fixtures';
+import { documentedEventBodies, ProbeInbox, sign } from './webhook-fixtures';
 import { startWebhookTestApp, type WebhookTestApp } from './webhook-test.app';
 
 const SECRET = 'whsec_e2e';
@@ -120,6 +120,48 @@ describe('partner webhooks over HTTP (spec 6)', () => {
     expect(t.handlers.log.count('user.updated')).toBe(1);
   });
 
+  it('verifies the bytes as sent: unicode escapes and a UTF-8 BOM are signed as they are, and parsed', async () => {
+    // JSON.stringify(JSON.parse(raw)) would turn \u00e9 into é and drop the BOM: other bytes.
+    const escaped = '{"event":"user.updated","data":{"event_id":"esc-1","user_id":"Jos\\u00e9"}}';
+    const reserialised = JSON.stringify(JSON.parse(escaped));
+    expect(reserialised).not.toBe(escaped);
+    expect((await post(t.url, escaped, { 'x-signature-sha256': sign(reserialised, SECRET) })).status).toBe(
+      401,
+    );
+    expect((await deliver(t.url, escaped)).json).toMatchObject({ status: 'accepted', eventId: 'esc-1' });
+
+    const bomJson = Buffer.concat([
+      Buffer.from([0xef, 0xbb, 0xbf]),
+      Buffer.from('{"event":"user.updated","data":{"event_id":"bom-1","user_id":"u"}}'),
+    ]);
+    for (const [contentType, id] of [
+      ['application/json', 'bom-1'],
+      ['text/plain', 'bom-2'],
+    ]) {
+      const raw = Buffer.from(bomJson.toString('latin1').replace('bom-1', id), 'latin1');
+      expect(raw[0]).toBe(0xef);
+      const unsigned = await post(t.url, raw, {
+        'content-type': contentType,
+        'x-signature-sha256': sign(raw.subarray(3), SECRET),
+      });
+      expect({ contentType, status: unsigned.status }).toEqual({ contentType, status: 401 });
+      const res = await post(t.url, raw, {
+        'content-type': contentType,
+        'x-signature-sha256': sign(raw, SECRET),
+      });
+      expect({ contentType, status: res.status, json: res.json }).toMatchObject({
+        contentType,
+        status: 200,
+        json: { status: 'accepted', eventId: id },
+      });
+    }
+    await t.service.drain();
+    const userIds = t.handlers.log.calls
+      .filter((c) => c.handler === 'user.updated')
+      .map((c) => (c.event as { payload: { user_id: string } }).payload.user_id);
+    expect(userIds).toEqual(['Jos\u00e9', 'u', 'u']);
+  });
+
   it('answers 400 for a validly signed body that is not JSON or has no event, and emits nothing', async () => {
     for (const raw of ['{"data":{"event_id":"x"}}', '[1,2]']) {
       const res = await deliver(t.url, raw);
@@ -157,6 +199,50 @@ describe('partner webhooks over HTTP (spec 6)', () => {
         handler: PartnerDerivedEvent.Unknown,
         event: expect.objectContaining({ name: 'rfi.created', known: false }),
       },
+    ]);
+  });
+});
+
+describe('partner webhooks: the event is kept before the 2xx (spec 6.1.4, no retries)', () => {
+  let t: WebhookTestApp;
+  const inbox = new ProbeInbox();
+  beforeAll(async () => {
+    t = await startWebhookTestApp({ inboxStore: inbox });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+  beforeEach(async () => {
+    await t.service.drain();
+    t.handlers.log.calls.length = 0;
+    inbox.delayMs = 0;
+    inbox.failWith = null;
+  });
+
+  it('answers 200 only after inbox.record has completed', async () => {
+    inbox.delayMs = 150;
+    const body = documentedEventBodies()[0].body;
+    const eventId = (body.data as { event_id: string }).event_id;
+    const res = await deliver(t.url, JSON.stringify(body));
+    expect(res.status).toBe(200);
+    expect(inbox.recorded.has(eventId)).toBe(true); // already kept when the 2xx arrived
+    await t.service.drain();
+    expect(inbox.get(eventId)?.state).toBe('processed');
+  });
+
+  it('answers 500 with a JSON body, never 2xx, when inbox.record throws; emits nothing; logs it', async () => {
+    inbox.failWith = new Error('database is locked');
+    const body = documentedEventBodies()[0].body;
+    const eventId = (body.data as { event_id: string }).event_id;
+    const res = await deliver(t.url, JSON.stringify(body));
+    expect(res.status).toBe(500);
+    expect(res.json).toMatchObject({ statusCode: 500, code: 'inbox_unavailable', eventId });
+    expect(res.text).not.toContain('database is locked'); // store details stay in the log
+    await t.service.drain();
+    expect(t.handlers.log.calls).toHaveLength(0);
+    expect(inbox.get(eventId)).toBeUndefined();
+    expect(t.logs.filter((l) => l.startsWith('error') && l.includes(eventId))).toEqual([
+      expect.stringContaining('database is locked'),
     ]);
   });
 });

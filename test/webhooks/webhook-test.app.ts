@@ -13,6 +13,7 @@ import {
   PartnerPaymentsModule,
   PartnerWebhookService,
   type PartnerEventOf,
+  type PartnerInboxStore,
   type PartnerPaymentsModuleOptions,
   type PartnerPayoutStatusEvent,
   type PartnerUnknownEvent,
@@ -120,6 +121,8 @@ export interface WebhookTestAppOptions {
   credentials?: Pick<PartnerPaymentsModuleOptions, 'apiKey' | 'clientId' | 'password'>;
   /** Raise Express's JSON body limit (default 100 kB) with app.useBodyParser('json', { limit }). */
   jsonLimit?: string;
+  /** options.inboxStore (default: the module's in-memory store). */
+  inboxStore?: PartnerInboxStore;
 }
 
 /** Boots the host app on 127.0.0.1 and a free port. */
@@ -142,6 +145,7 @@ export async function startWebhookTestApp(options: WebhookTestAppOptions = {}): 
           maxBodyBytes: options.maxBodyBytes,
           path: options.controllerPath,
         },
+        ...(options.inboxStore ? { inboxStore: options.inboxStore } : {}),
         ...(options.controllerPath ? { webhookController: { path: options.controllerPath } } : {}),
         ...(options.controllers ? { webhookController: false as const, isGlobal: true } : {}),
       }),

@@ -11,6 +11,7 @@ import { PartnerWebhookDispatcher } from './webhook.dispatcher';
 import {
   PartnerWebhookBodyTooLargeError,
   PartnerWebhookConfigurationError,
+  PartnerWebhookInboxError,
   PartnerWebhookPayloadError,
   PartnerWebhookSignatureError,
 } from './webhook.errors';
@@ -19,13 +20,19 @@ const SECRET = 'whsec_unit';
 const silent: LoggerService = { log: jest.fn(), warn: jest.fn(), error: jest.fn() };
 
 function setup(
-  options: { inbox?: PartnerInboxStore; emitter?: EventEmitter2 | null; maxBodyBytes?: number } = {},
+  options: {
+    inbox?: PartnerInboxStore;
+    emitter?: EventEmitter2 | null;
+    maxBodyBytes?: number;
+    secrets?: string[];
+    logger?: LoggerService;
+  } = {},
 ) {
   const emitter = options.emitter === null ? undefined : (options.emitter ?? new EventEmitter2());
   const inbox = options.inbox ?? new InMemoryInboxStore({ retryDelaysMs: [0] });
   const config = resolvePartnerWebhookConfig({
-    logger: silent,
-    webhooks: { secrets: [SECRET], maxBodyBytes: options.maxBodyBytes },
+    logger: options.logger ?? silent,
+    webhooks: { secrets: options.secrets ?? [SECRET], maxBodyBytes: options.maxBodyBytes },
   });
   const dispatcher = new PartnerWebhookDispatcher(emitter);
   const service = new PartnerWebhookService(config, inbox, dispatcher);
@@ -196,6 +203,60 @@ describe('PartnerWebhookService.handle', () => {
       await expect(service.handle(completed, signed(completed))).rejects.toBeInstanceOf(
         PartnerWebhookBodyTooLargeError,
       );
+    });
+
+    it('500, not a 2xx, when the inbox cannot record the event (spec 6.1.4: never ack what was not kept)', async () => {
+      const logs: string[] = [];
+      const logger: LoggerService = {
+        log: () => undefined,
+        warn: (m: unknown) => void logs.push(String(m)),
+        error: (m: unknown) => void logs.push(String(m)),
+      };
+      const inbox = new InMemoryInboxStore();
+      jest.spyOn(inbox, 'record').mockRejectedValueOnce(new Error('connection refused'));
+      const { service, seen } = setup({ inbox, logger });
+      const error = await service.handle(completed, signed(completed)).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(PartnerWebhookInboxError);
+      expect((error as PartnerWebhookInboxError).toHttpException().getStatus()).toBe(500);
+      expect((error as PartnerWebhookInboxError).toResponseBody()).toMatchObject({
+        code: 'inbox_unavailable',
+        eventId: 'evt_c',
+      });
+      await service.drain();
+      expect(seen).toHaveLength(0); // nothing emitted for an event that was not kept
+      expect(logs).toEqual([expect.stringMatching(/payout\.completed \(evt_c\).*connection refused/)]);
+      expect(logs.join('\n')).not.toContain('reference_number'); // names the event, never logs the body
+      // the same delivery, once the store is back, is new (the failed record kept nothing)
+      await expect(service.handle(completed, signed(completed))).resolves.toMatchObject({
+        status: 'accepted',
+      });
+    });
+
+    it('never logs the secret or the whole signature header', async () => {
+      const logs: string[] = [];
+      const logger: LoggerService = {
+        log: (m: unknown) => void logs.push(String(m)),
+        warn: (m: unknown) => void logs.push(String(m)),
+        error: (m: unknown) => void logs.push(String(m)),
+      };
+      const secret = 'whsec_Very-Secret-Value';
+      const { service } = setup({ logger, secrets: [secret] });
+      const wrong = computePartnerSignature(completed, 'whsec_other');
+      const almost = computePartnerSignature(completed, secret).slice(0, 62);
+      await expect(service.handle(completed, { 'x-signature-sha256': wrong })).rejects.toMatchObject({
+        reason: 'mismatch',
+      });
+      await expect(service.handle(completed, { 'x-signature-sha256': almost })).rejects.toMatchObject({
+        reason: 'wrong_length',
+      });
+      await service.handle(completed, signed(completed, secret));
+      await service.drain();
+      expect(logs.length).toBeGreaterThanOrEqual(2);
+      const text = logs.join('\n');
+      expect(text).not.toContain(secret);
+      expect(text).not.toContain(wrong);
+      expect(text).not.toContain(almost);
+      expect(text).not.toContain(computePartnerSignature(completed, secret));
     });
 
     it('500 explaining rawBody: true when no raw bytes are given (never re-serialised JSON)', async () => {

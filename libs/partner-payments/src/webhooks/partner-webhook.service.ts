@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { PARTNER_INBOX_STORE } from '../partner-payments.constants';
 import { hasSyntheticEventId, parsePartnerEnvelope } from './envelope.parser';
-import type { InboxEntry, PartnerInboxStore } from './inbox.store';
+import type { InboxEntry, InboxRecordResult, PartnerInboxStore } from './inbox.store';
 import type { PartnerWebhookEvent } from './partner-event.payloads';
 import { PARTNER_SIGNATURE_HEADER, redactSignature, verifyPartnerSignature } from './signature.verifier';
 import { PARTNER_WEBHOOK_CONFIG, type PartnerWebhookConfig } from './webhook.config';
@@ -9,6 +9,7 @@ import { PartnerWebhookDispatcher, type PartnerDispatchResult } from './webhook.
 import {
   PartnerWebhookBodyTooLargeError,
   PartnerWebhookConfigurationError,
+  PartnerWebhookInboxError,
   PartnerWebhookPayloadError,
   PartnerWebhookSignatureError,
   RAW_BODY_MISSING_MESSAGE,
@@ -55,7 +56,8 @@ export class PartnerWebhookService implements OnApplicationShutdown {
 
   /**
    * For apps with their own route: pass the exact bytes received and the request headers.
-   * Throws PartnerWebhookError subclasses (500 no raw body, 413, 401, 400); `e.toHttpException()`.
+   * Throws PartnerWebhookError subclasses (500 no raw body, 413, 401, 400, 500 inbox unavailable);
+   * `e.toHttpException()`. Resolves only once the event is recorded: answer 2xx after it, never before.
    */
   async handle(
     rawBody: Buffer | string | undefined | null,
@@ -85,7 +87,10 @@ export class PartnerWebhookService implements OnApplicationShutdown {
     throw new PartnerWebhookSignatureError(result.reason, result.message);
   }
 
-  /** The part after verification (the guard already verified): parse, record, then process. */
+  /**
+   * The part after verification (the guard already verified): parse, record, then process.
+   * Throws PartnerWebhookPayloadError (400) or PartnerWebhookInboxError (500, the store threw).
+   */
   async accept(
     rawBody: Buffer | string,
     options: PartnerWebhookHandleOptions = {},
@@ -105,13 +110,25 @@ export class PartnerWebhookService implements OnApplicationShutdown {
       );
     }
     const text = typeof rawBody === 'string' ? rawBody : rawBody.toString('utf8');
-    const recorded = await this.inbox.record({
-      eventId: event.eventId,
-      name: event.name,
-      envelope: event.envelope,
-      rawBody: text,
-      receivedAt: new Date(),
-    });
+    let recorded: InboxRecordResult;
+    try {
+      recorded = await this.inbox.record({
+        eventId: event.eventId,
+        name: event.name,
+        envelope: event.envelope,
+        rawBody: text,
+        receivedAt: new Date(),
+      });
+    } catch (error) {
+      // spec 6.1.4: never acknowledge what was not kept. The partner will not retry a 5xx either,
+      // but it shows in its delivery log (a 2xx would hide the loss), and this error log names it.
+      const failure = new PartnerWebhookInboxError(event.eventId, event.name, { cause: error });
+      this.config.logger.error(
+        `${failure.message} (answered 500; the partner does not retry, replay it from the partner ` +
+          `or reconcile): ${error instanceof Error ? error.message : String(error)}`,
+      );
+      throw failure;
+    }
     if (recorded === 'duplicate') {
       // spec 6.1.4: de-duplicate on data.event_id; acknowledged, not emitted again.
       return { status: 'duplicate', eventId: event.eventId, name: event.name, processing: null };

@@ -85,6 +85,30 @@ export class PartnerWebhookConfigurationError extends PartnerWebhookError {
   }
 }
 
+/**
+ * 500: the inbox could not record the event (its store threw), so it was NOT acknowledged.
+ * spec 6.1.4: the partner does not retry, so the event is lost unless someone replays it; a 5xx at
+ * least shows in the partner's delivery log, where a 2xx would hide the loss. Logged as an error
+ * with the event name and id (never the body).
+ */
+export class PartnerWebhookInboxError extends PartnerWebhookError {
+  readonly code = 'inbox_unavailable';
+  readonly status = HttpStatus.INTERNAL_SERVER_ERROR;
+
+  constructor(
+    readonly eventId: string,
+    readonly eventName: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`Partner webhook ${eventName} (${eventId}) could not be recorded in the inbox; not acknowledged`);
+    if (options?.cause !== undefined) Object.defineProperty(this, 'cause', { value: options.cause });
+  }
+
+  override toResponseBody(): Record<string, unknown> {
+    return { ...super.toResponseBody(), error: 'Internal Server Error', eventId: this.eventId };
+  }
+}
+
 export const RAW_BODY_MISSING_MESSAGE =
   'Partner webhook: the raw request body is not available, so the signature cannot be verified ' +
   '(spec 6.1.3 forbids verifying re-serialised JSON). Create the app with ' +
