@@ -181,6 +181,102 @@ describe('reference app endpoints (SQLite file)', () => {
     expect(retried.body.idempotency_key).toBe(key);
   });
 
+  it('concurrent identical requests create one payout at the partner; every success answers it', async () => {
+    // Slow the partner so the requests overlap while the first is still in flight there.
+    await sandbox.control.addFault({
+      kind: 'latency',
+      route: 'POST /v1/virtual-accounts/:id/payout',
+      latencyMs: 300,
+      times: 5,
+    });
+    const key = randomUUID();
+    const before = await partnerPayoutsCreated();
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => http().post('/payouts').set('Idempotency-Key', key).send(body())),
+    );
+    await sandbox.control.clearFaults();
+    expect(await partnerPayoutsCreated()).toBe(before + 1);
+    const ok = answers.filter((r) => r.status === 201);
+    expect(ok.length).toBeGreaterThanOrEqual(1);
+    // The others were told the key is in flight (409), never a refusal that sticks to the key.
+    expect(answers.every((r) => r.status === 201 || r.status === 409)).toBe(true);
+    const ids = new Set(ok.map((r) => r.body.payout_id));
+    expect(ids.size).toBe(1);
+    const uow = running.app.get(UnitOfWork);
+    expect(
+      await uow.run((m) => m.findOne(PayoutRequestEntity, { where: { idempotencyKey: key } })),
+    ).toMatchObject({ state: 'created', payoutId: [...ids][0] });
+    const replay = await http().post('/payouts').set('Idempotency-Key', key).send(body()).expect(201);
+    expect(replay.body.payout_id).toBe([...ids][0]);
+    expect(await partnerPayoutsCreated()).toBe(before + 1);
+  });
+
+  it('maps a partner refusal: 404 passes through and refuses the key; 403 is a 502 (our account, not the request)', async () => {
+    const uow = running.app.get(UnitOfWork);
+    const before = await partnerPayoutsCreated();
+    const unknownAccount = randomUUID();
+    const key = randomUUID();
+    const notFound = await http()
+      .post('/payouts')
+      .set('Idempotency-Key', key)
+      .send({ ...body(), virtual_account_id: unknownAccount })
+      .expect(404);
+    expect(notFound.body).toMatchObject({ error: 'PartnerRefused' });
+    expect(
+      await uow.run((m) => m.findOne(PayoutRequestEntity, { where: { idempotencyKey: key } })),
+    ).toMatchObject({ state: 'rejected', payoutId: null });
+
+    await sandbox.control.addFault({
+      kind: 'server_error',
+      route: 'POST /v1/virtual-accounts/:id/payout',
+      status: 403,
+      times: 1,
+    });
+    const forbiddenKey = randomUUID();
+    const forbidden = await http()
+      .post('/payouts')
+      .set('Idempotency-Key', forbiddenKey)
+      .send(body())
+      .expect(502);
+    expect(forbidden.body.message).toContain('403');
+    expect(forbidden.body.message).toContain('configuration');
+    expect(await partnerPayoutsCreated()).toBe(before);
+    // Once the account is fixed, the same key goes through, exactly once.
+    await http().post('/payouts').set('Idempotency-Key', forbiddenKey).send(body()).expect(201);
+    expect(await partnerPayoutsCreated()).toBe(before + 1);
+  });
+
+  it('a partner 409 (the key still in flight there) answers 409 and leaves the key pending: the retry gets the payout', async () => {
+    const uow = running.app.get(UnitOfWork);
+    const before = await partnerPayoutsCreated();
+    await sandbox.control.addFault({
+      kind: 'server_error',
+      route: 'POST /v1/virtual-accounts/:id/payout',
+      status: 409,
+      times: 1,
+    });
+    const key = randomUUID();
+    const busy = await http().post('/payouts').set('Idempotency-Key', key).send(body()).expect(409);
+    expect(busy.body.message).toContain('same Idempotency-Key');
+    expect(
+      await uow.run((m) => m.findOne(PayoutRequestEntity, { where: { idempotencyKey: key } })),
+    ).toMatchObject({ state: 'pending' });
+    const retried = await http().post('/payouts').set('Idempotency-Key', key).send(body()).expect(201);
+    expect(retried.body.idempotency_key).toBe(key);
+    expect(await partnerPayoutsCreated()).toBe(before + 1);
+  });
+
+  it('answers 400 naming the field for an id that is not a UUID, before the partner (which would answer 403)', async () => {
+    const before = await partnerPayoutsCreated();
+    const res = await http()
+      .post('/payouts')
+      .set('Idempotency-Key', randomUUID())
+      .send({ ...body(), virtual_account_id: 'va_123' })
+      .expect(400);
+    expect(JSON.stringify(res.body.message)).toContain('virtual_account_id');
+    expect(await partnerPayoutsCreated()).toBe(before);
+  });
+
   it('GET /payouts/:id answers 404 for a payout it does not know', async () => {
     await http().get(`/payouts/${randomUUID()}`).expect(404);
   });

@@ -1,15 +1,15 @@
-import { IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
+import { IsString, IsUUID, Matches } from 'class-validator';
 
 /** Body of POST /payouts. Validated by the global ValidationPipe: a 400 names the field. */
 export class CreatePayoutDto {
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(64)
+  /**
+   * UUIDs (spec 2.3, 4.6). Checked here because the partner answers a malformed id in the path
+   * with 403 "route not matched" (spec 7.5), which would read as our credentials' fault.
+   */
+  @IsUUID()
   virtual_account_id!: string;
 
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(64)
+  @IsUUID()
   recipient_id!: string;
 
   /** provider-facts: a gross decimal string ("100.00"), never a float (cents would be lost). */

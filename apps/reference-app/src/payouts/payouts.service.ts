@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import {
   BadGatewayException,
+  ConflictException,
   HttpException,
   Injectable,
   Logger,
@@ -9,12 +10,14 @@ import {
 } from '@nestjs/common';
 import {
   PartnerApiError,
+  PartnerConflictError,
   PartnerConnectionError,
   PartnerLocalValidationError,
   PartnerPayoutsService,
   PartnerRateLimitError,
   PartnerServerError,
 } from '@partner-payments/nestjs';
+import { Not } from 'typeorm';
 import { PayoutEntity, PayoutRequestEntity } from '../database/entities';
 import { insertIfAbsent } from '../database/insert-if-absent.util';
 import { UnitOfWork } from '../database/unit-of-work.service';
@@ -125,41 +128,54 @@ export class PayoutsService {
   }
 
   /**
-   * Partner errors to HTTP. A refusal (4xx) is final for this key. A 5xx, timeout or connection
-   * error leaves the outcome unknown: the row stays 'pending' and a retry with the same key is safe.
+   * Partner errors to HTTP.
+   * - 5xx, 429, timeout, connection error: the outcome is unknown. The key stays 'pending' and a
+   *   retry with the same key is safe (the partner replays the original answer).
+   * - 409: the partner is still working on this key (a concurrent identical request) or refuses it
+   *   as a conflict. Either way a retry with the same key gets the partner's stored answer, so the
+   *   key stays 'pending' instead of being marked refused.
+   * - 401/403: our credentials or our account, not the caller's request: 502, key refused.
+   * - other 4xx and local validation: the partner refused this request: same status, key refused.
+   * A refusal never overwrites a key that another request already completed.
    */
   private async translate(idempotencyKey: string, error: unknown): Promise<HttpException> {
+    const message = error instanceof Error ? error.message : String(error);
     const unknownOutcome =
       error instanceof PartnerServerError ||
       error instanceof PartnerConnectionError ||
-      error instanceof PartnerRateLimitError;
-    const message = error instanceof Error ? error.message : String(error);
-    if (
-      !unknownOutcome &&
-      (error instanceof PartnerApiError || error instanceof PartnerLocalValidationError)
-    ) {
-      await this.uow.run((m) =>
-        m.update(
-          PayoutRequestEntity,
-          { idempotencyKey },
-          { state: 'rejected', lastError: message.slice(0, 2000), updatedAt: new Date() },
-        ),
-      );
-      const status =
-        error instanceof PartnerApiError && error.status && error.status >= 400 && error.status < 500
-          ? error.status
-          : 400;
-      // 401/403 from the partner are our credentials' problem, not the caller's.
-      if (status === 401 || status === 403)
-        return new BadGatewayException(`partner refused our credentials (${status})`);
-      return new HttpException(
-        { statusCode: status, message: `partner refused the payout: ${message}`, error: 'PartnerRefused' },
-        status,
+      error instanceof PartnerRateLimitError ||
+      !(error instanceof PartnerApiError || error instanceof PartnerLocalValidationError);
+    if (unknownOutcome) {
+      this.logger.warn(`payout create with key ${idempotencyKey} has an unknown outcome: ${message}`);
+      return new BadGatewayException(
+        `partner did not answer (${message}); retry with the same Idempotency-Key, it cannot create a second payout`,
       );
     }
-    this.logger.warn(`payout create with key ${idempotencyKey} has an unknown outcome: ${message}`);
-    return new BadGatewayException(
-      `partner did not answer (${message}); retry with the same Idempotency-Key, it cannot create a second payout`,
+    if (error instanceof PartnerConflictError) {
+      return new ConflictException(
+        `partner answered 409 (${message}); retry with the same Idempotency-Key to get its stored answer`,
+      );
+    }
+    await this.uow.run((m) =>
+      m.update(
+        PayoutRequestEntity,
+        { idempotencyKey, state: Not('created') },
+        { state: 'rejected', lastError: message.slice(0, 2000), updatedAt: new Date() },
+      ),
+    );
+    const status =
+      error instanceof PartnerApiError && error.status && error.status >= 400 && error.status < 500
+        ? error.status
+        : 400;
+    if (status === 401 || status === 403) {
+      this.logger.error(`partner refused our credentials or account (${status}) creating a payout`);
+      return new BadGatewayException(
+        `partner refused our credentials or account (${status}); this is the app's configuration, not the request`,
+      );
+    }
+    return new HttpException(
+      { statusCode: status, message: `partner refused the payout: ${message}`, error: 'PartnerRefused' },
+      status,
     );
   }
 }
