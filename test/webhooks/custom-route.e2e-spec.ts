@@ -10,7 +10,7 @@ import {
   PartnerWebhookService,
 } from '@partner-payments/nestjs';
 import type { Request } from 'express';
-import { documentedEventBodies, sign } from './webhook-fixtures';
+import { documentedEventBodies, ProbeInbox, sign } from './webhook-fixtures';
 import { startWebhookTestApp, type WebhookTestApp } from './webhook-test.app';
 
 @Controller('partner')
@@ -21,8 +21,13 @@ class MyWebhookController {
   @HttpCode(200)
   @UseGuards(PartnerWebhookGuard)
   async guarded(@Req() req: Request) {
-    const result = await this.webhooks.accept(getVerifiedPartnerBody(req)!);
-    return { ok: true, status: result.status };
+    try {
+      const result = await this.webhooks.accept(getVerifiedPartnerBody(req)!);
+      return { ok: true, status: result.status };
+    } catch (e) {
+      if (e instanceof PartnerWebhookError) throw e.toHttpException(); // 400 / 500 inbox_unavailable
+      throw e;
+    }
   }
 
   @Post('raw')
@@ -43,12 +48,17 @@ class MyWebhookController {
 describe('webhooks on the host app own routes', () => {
   let t: WebhookTestApp;
   let base: string;
+  const inbox = new ProbeInbox();
   beforeAll(async () => {
-    t = await startWebhookTestApp({ controllers: [MyWebhookController] });
+    t = await startWebhookTestApp({ controllers: [MyWebhookController], inboxStore: inbox });
     base = t.url.replace(/\/webhooks\/partner$/, '');
   });
   afterAll(async () => {
     await t?.close();
+  });
+  beforeEach(() => {
+    inbox.delayMs = 0;
+    inbox.failWith = null;
   });
 
   const post = (path: string, raw: string, signature: string) =>
@@ -85,5 +95,49 @@ describe('webhooks on the host app own routes', () => {
     const notJson = 'nope';
     expect((await post('/partner/raw', notJson, sign(notJson, 'whsec_e2e'))).status).toBe(400);
     expect(t.handlers.log.count('user.updated')).toBe(1);
+  });
+
+  it.each(['/partner/guarded', '/partner/raw'])(
+    '%s: 2xx only once inbox.record completed; 500 (never 2xx) when it throws',
+    async (path) => {
+      inbox.delayMs = 100;
+      const [first, second] = documentedEventBodies().slice(2, 4);
+      const id = (b: Record<string, unknown>) => (b.data as { event_id: string }).event_id;
+      const raw = JSON.stringify(first.body);
+      const ok = await post(path, raw, sign(raw, 'whsec_e2e'));
+      expect(ok.status).toBe(200);
+      expect(inbox.recorded.has(id(first.body))).toBe(true);
+
+      inbox.failWith = new Error('disk full');
+      const raw2 = JSON.stringify(second.body);
+      const failed = await post(path, raw2, sign(raw2, 'whsec_e2e'));
+      expect(failed.status).toBe(500);
+      expect(await failed.json()).toMatchObject({ code: 'inbox_unavailable', eventId: id(second.body) });
+      await t.service.drain();
+      expect(t.handlers.log.count(second.name)).toBe(0);
+    },
+  );
+});
+
+describe('own route, app created without rawBody: true', () => {
+  it('the guard answers 500 with the fix, never verifies re-serialised JSON, emits nothing', async () => {
+    const t = await startWebhookTestApp({ controllers: [MyWebhookController], rawBody: false });
+    try {
+      const base = t.url.replace(/\/webhooks\/partner$/, '');
+      const raw = JSON.stringify(documentedEventBodies()[0].body);
+      for (const path of ['/partner/guarded', '/partner/raw']) {
+        const res = await fetch(`${base}${path}`, {
+          method: 'POST',
+          body: raw,
+          headers: { 'content-type': 'application/json', 'x-signature-sha256': sign(raw, 'whsec_e2e') },
+        });
+        expect({ path, status: res.status }).toEqual({ path, status: 500 });
+        expect(((await res.json()) as { message: string }).message).toContain('rawBody: true');
+      }
+      await t.service.drain();
+      expect(t.handlers.log.calls).toHaveLength(0);
+    } finally {
+      await t.close();
+    }
   });
 });

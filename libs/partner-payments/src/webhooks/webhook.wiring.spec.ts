@@ -60,10 +60,15 @@ function logger() {
 
 async function boot(
   options: Record<string, unknown>,
-  extra: { providers?: Array<new (...a: never[]) => unknown>; path?: string; rawBody?: boolean } = {},
+  extra: {
+    providers?: Array<new (...a: never[]) => unknown>;
+    path?: string;
+    rawBody?: boolean;
+    emitter?: boolean;
+  } = {},
 ) {
   const moduleRef = await Test.createTestingModule({
-    imports: [EventEmitterModule.forRoot()],
+    imports: extra.emitter === false ? [] : [EventEmitterModule.forRoot()],
     providers: [
       { provide: PARTNER_PAYMENTS_OPTIONS, useValue: options },
       ...partnerWebhookProviders,
@@ -190,6 +195,18 @@ describe('PartnerWebhookBootCheck', () => {
       expect(ok.get(PartnerWebhookBootCheck).lastReport?.rawBody).toBe('available');
     } finally {
       await ok.close();
+    }
+  });
+
+  it('warns when EventEmitterModule.forRoot() is missing (handlers would never run)', async () => {
+    const { log, warnings } = logger();
+    const app = await boot({ logger: log, webhooks: { secrets: ['s'] } }, { emitter: false });
+    try {
+      expect(warnings).toEqual([
+        'Partner webhooks need EventEmitter2: import EventEmitterModule.forRoot() in your AppModule.',
+      ]);
+    } finally {
+      await app.close();
     }
   });
 
