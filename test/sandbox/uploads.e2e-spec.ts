@@ -97,6 +97,27 @@ describe('sandbox: document uploads (spec 4.2, 7.3, 8)', () => {
     expect(missing.body.code).toBe('not_found');
   });
 
+  it('a UTF-8 file name survives: stored sanitised but not mangled, downloads under that name (2.2)', async () => {
+    const answer = await upload([part('application/pdf', 'C:\\Users\\me\\évid 東京.pdf')]);
+    expect(answer.status).toBe(201);
+    const doc = answer.body.item.documents[0];
+    expect(doc.file_name).toBe('évid 東京.pdf');
+    const download = await fetch(
+      `${world.sandbox.sandboxBaseUrl}/v1/rfis/${rfi.rfiId}/items/${docItem}/documents/${doc.document_id}`,
+      {
+        headers: {
+          'x-api-key': world.api.creds.apiKey,
+          authorization: `Bearer ${world.api.token}`,
+          'x-api-version': V,
+        },
+      },
+    );
+    expect(download.status).toBe(200);
+    const disposition = download.headers.get('content-disposition') ?? '';
+    expect(disposition).toContain('filename="_vid __.pdf"');
+    expect(disposition).toContain(`filename*=UTF-8''${encodeURIComponent('évid 東京.pdf')}`);
+  });
+
   it('uploads add, never replace; max_files counts the existing files; nothing stored on violation', async () => {
     expect((await upload([part('application/pdf', 'a.pdf')])).status).toBe(201);
     expect(

@@ -38,6 +38,9 @@ function readParts(
     try {
       parser = busboy({
         headers: req.headers,
+        // Browsers, undici and curl send the filename parameter as raw UTF-8; busboy's default
+        // (latin1) would turn "évid.pdf" into "Ã©vid.pdf" (spec 2.2: the uploaded name, sanitized).
+        defParamCharset: 'utf8',
         limits: { fileSize: MAX_FILE_BYTES + 1, files: MAX_FILES_PER_CALL, fields: 100 },
       });
     } catch (error) {
@@ -151,6 +154,20 @@ export async function handleDocumentUpload(ctx: SandboxContext, req: Request, re
   res.status(201).json({ item: rfiItemView(ctx, rfi, item) });
 }
 
+/**
+ * spec 2.2: the file downloads under its sanitised name. A header value cannot carry raw non-ASCII
+ * (Node refuses it), so an ASCII fallback goes in `filename` and the exact name in RFC 6266/5987
+ * `filename*=UTF-8''...`.
+ */
+export function contentDisposition(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '');
+  const encoded = encodeURIComponent(fileName).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
+
 /** Downloads a stored file under its sanitised name (spec 2.2); 404 when the RFI has no such file (7.3). */
 export function handleDocumentDownload(ctx: SandboxContext, req: Request, res: Response): void {
   const rfi = findRfi(ctx, req, res, false);
@@ -160,6 +177,6 @@ export function handleDocumentDownload(ctx: SandboxContext, req: Request, res: R
   const bytes = doc ? rfi.files.get(doc.document_id) : undefined;
   if (!item || !doc || !bytes) return sendNotFound(res, 'File');
   res.setHeader('Content-Type', doc.mime_type);
-  res.setHeader('Content-Disposition', `attachment; filename="${doc.file_name.replace(/"/g, '')}"`);
+  res.setHeader('Content-Disposition', contentDisposition(doc.file_name));
   res.status(200).end(bytes);
 }
