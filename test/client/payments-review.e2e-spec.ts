@@ -108,6 +108,8 @@ describe('payments review: duplicates, secrets, validation before I/O (sandbox)'
       ['items', () => client().rfis.answerItems(userId, [])],
       ['metadata', () => client().recipients.list(userId, { metadata: { ['k'.repeat(41)]: 'v' } })],
       ['files', () => client().rfis.uploadDocuments(userId, userId, [])],
+      // GET /v1/payouts/.. would resolve to GET /v1: refused, not sent somewhere else
+      ['payoutId', () => client().payouts.get('..')],
     ];
     for (const [field, call] of attempts) {
       const err = await call().catch((e: unknown) => e);

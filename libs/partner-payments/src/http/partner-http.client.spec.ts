@@ -54,6 +54,13 @@ describe('PartnerHttpClient over a real local server', () => {
     expect(req.headers['idempotency-key']).toBeUndefined();
   });
 
+  it('keeps a query written into the path and merges it with `query`', async () => {
+    route((_req, res) => json(res, 200, {}));
+    const { http } = createTestClient(server.baseUrl);
+    await http.request({ method: 'GET', path: '/v1/users?limit=5', query: { offset: 10 } });
+    expect(apiCalls().map((r) => r.url)).toEqual(['/sandbox/v1/users?limit=5&offset=10']);
+  });
+
   it('production joins onto the base without /sandbox', async () => {
     server.setHandler((req, res) => (req.url.endsWith('/auth') ? authOk(res) : json(res, 200, {})));
     const { http } = createTestClient(`${server.baseUrl}/partner-api`, { environment: 'production' });

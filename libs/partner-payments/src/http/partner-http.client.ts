@@ -9,7 +9,7 @@ import { replayIsDeduplicated, resolveIdempotencyKey } from './idempotency.polic
 import { systemClock } from './rate.limiter';
 import { computeBackoffMs, shouldRetry } from './retry.policy';
 import { PartnerTransport } from './partner.transport';
-import { buildQueryString } from './url.util';
+import { buildQueryString, joinQueryStrings, splitPathQuery } from './url.util';
 
 /**
  * Every authenticated call to the partner (spec 4 common headers, 5 auth, 9 versioning):
@@ -33,8 +33,10 @@ export class PartnerHttpClient {
 
   async request<T>(req: PartnerRequest): Promise<PartnerResponse<T>> {
     const method = req.method.toUpperCase() as PartnerRequest['method'];
-    const path = `/${req.path.split('?')[0].replace(/^\/+/, '')}`;
-    const queryString = buildQueryString(req.query);
+    // A query written into the path is kept (it used to be dropped silently), before `query`'s.
+    const inline = splitPathQuery(req.path);
+    const path = `/${inline.path.replace(/^\/+/, '')}`;
+    const queryString = joinQueryStrings(inline.queryString, buildQueryString(req.query));
     // Decided once, before the first attempt; the same key on every retry (DESIGN, stripe-php#637).
     const idempotencyKey = resolveIdempotencyKey(method, path, req.idempotencyKey);
     // A caller key on a route that does not de-duplicate is sent, but does not make a write retryable.

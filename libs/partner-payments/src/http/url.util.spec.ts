@@ -1,4 +1,11 @@
-import { buildQueryString, buildUrl, encodePathSegment, joinUrl } from './url.util';
+import {
+  buildQueryString,
+  buildUrl,
+  encodePathSegment,
+  joinQueryStrings,
+  joinUrl,
+  splitPathQuery,
+} from './url.util';
 
 describe('joinUrl (provider-facts: the sandbox is a path prefix)', () => {
   it('keeps the /sandbox prefix that new URL() would drop', () => {
@@ -40,5 +47,23 @@ describe('encodePathSegment', () => {
   });
   it('refuses empty ids', () => {
     expect(() => encodePathSegment('')).toThrow(TypeError);
+  });
+  it('refuses dot segments, which URL parsers and servers would resolve', () => {
+    expect(() => encodePathSegment('..')).toThrow(TypeError);
+    expect(() => encodePathSegment('.')).toThrow(TypeError);
+    expect(encodePathSegment('...')).toBe('...');
+  });
+});
+
+describe('splitPathQuery / joinQueryStrings', () => {
+  it('keeps a query written into the path', () => {
+    expect(splitPathQuery('/v1/users?limit=5')).toEqual({ path: '/v1/users', queryString: '?limit=5' });
+    expect(splitPathQuery('/v1/users?')).toEqual({ path: '/v1/users', queryString: '' });
+    expect(splitPathQuery('/v1/users')).toEqual({ path: '/v1/users', queryString: '' });
+  });
+  it('joins two query strings', () => {
+    expect(joinQueryStrings('?a=1', '?b=2')).toBe('?a=1&b=2');
+    expect(joinQueryStrings('', '?b=2')).toBe('?b=2');
+    expect(joinQueryStrings('?a=1', '')).toBe('?a=1');
   });
 });

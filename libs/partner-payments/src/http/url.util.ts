@@ -14,6 +14,9 @@ export function joinUrl(base: string, path: string): string {
 export function encodePathSegment(value: string): string {
   if (typeof value !== 'string' || value === '')
     throw new TypeError('path segment must be a non-empty string');
+  // '.' and '..' survive encodeURIComponent and are dot segments to URL parsers and servers:
+  // payouts.get('..') would otherwise become GET /v1 instead of a payout read.
+  if (value === '.' || value === '..') throw new TypeError(`path segment must not be "${value}"`);
   return encodeURIComponent(value);
 }
 
@@ -35,4 +38,19 @@ export function buildQueryString(query: PartnerQuery | undefined): string {
 
 export function buildUrl(base: string, path: string, query?: PartnerQuery): string {
   return `${joinUrl(base, path)}${buildQueryString(query)}`;
+}
+
+/** Splits a path that carries its own query ('/v1/users?limit=5') into the path and that query ('' or '?...'). */
+export function splitPathQuery(path: string): { path: string; queryString: string } {
+  const at = path.indexOf('?');
+  if (at < 0) return { path, queryString: '' };
+  const q = path.slice(at + 1);
+  return { path: path.slice(0, at), queryString: q === '' ? '' : `?${q}` };
+}
+
+/** Joins two query strings ('' or '?...') into one. */
+export function joinQueryStrings(a: string, b: string): string {
+  if (a === '') return b;
+  if (b === '') return a;
+  return `${a}&${b.slice(1)}`;
 }

@@ -31,6 +31,10 @@ export function requireId(value: unknown, field: string): string {
   if (typeof value !== 'string' || value.trim() === '') {
     throw new PartnerLocalValidationError([{ field, message: 'is required (a non-empty string)' }]);
   }
+  // A dot segment would turn GET /v1/payouts/.. into GET /v1: a different call, not this one.
+  if (value === '.' || value === '..') {
+    throw new PartnerLocalValidationError([{ field, message: 'must not be "." or ".."' }]);
+  }
   return value;
 }
 
