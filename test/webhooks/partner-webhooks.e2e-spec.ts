@@ -2,6 +2,7 @@
  * The webhook pipeline over real HTTP: PartnerPaymentsModule's ready-made controller on a real port,
  * an app created with rawBody: true, deliveries signed here (spec 6.1.3).
  */
+import { request } from 'node:http';
 import { PartnerDerivedEvent, PartnerEvent } from '@partner-payments/nestjs';
 import { documentedEventBodies, ProbeInbox, sign } from './webhook-fixtures';
 import { startWebhookTestApp, type WebhookTestApp } from './webhook-test.app';
@@ -187,6 +188,29 @@ describe('partner webhooks over HTTP (spec 6)', () => {
       'x-signature-sha256': sign(raw, SECRET),
     });
     expect(plain.status).toBe(413);
+    // chunked, no Content-Length: the guard counts the bytes as it reads them
+    const chunked = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(
+        t.url,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'text/plain', 'x-signature-sha256': sign(raw, SECRET) },
+        },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => (text += c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+        },
+      );
+      req.on('error', reject);
+      for (let i = 0; i < raw.length; i += 8192) req.write(raw.slice(i, i + 8192));
+      req.end();
+    });
+    expect(chunked.status).toBe(413);
+    expect(JSON.parse(chunked.body)).toMatchObject({ code: 'payload_too_large', limitBytes: 64 * 1024 });
+    await t.service.drain();
+    expect(t.handlers.log.calls).toHaveLength(0);
   });
 
   it('acknowledges unknown event types and emits them on the unknown stream (spec 6.1.5)', async () => {

@@ -1,7 +1,10 @@
 import type { Provider, Type } from '@nestjs/common';
 import { PARTNER_INBOX_STORE } from '../partner-payments.constants';
 import { InMemoryInboxStore } from './inbox.memory-store';
-import { createPartnerWebhookController } from './partner-webhook.controller';
+import {
+  createPartnerWebhookController,
+  PartnerWebhookRouteEnabledGuard,
+} from './partner-webhook.controller';
 import { PartnerWebhookGuard } from './partner-webhook.guard';
 import { PartnerWebhookService } from './partner-webhook.service';
 import { PartnerWebhookBootCheck } from './webhook.boot-check';
@@ -12,7 +15,6 @@ import {
   pickWebhookOptions,
 } from './webhook.config';
 import { PartnerWebhookDispatcher } from './webhook.dispatcher';
-import { PartnerWebhookRouteEnabledGuard } from './partner-webhook.controller';
 
 /**
  * Wiring point between PartnerPaymentsModule and the webhook pipeline (issue 4).
