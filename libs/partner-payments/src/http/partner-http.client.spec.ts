@@ -6,6 +6,7 @@ import {
   PartnerTimeoutError,
   PartnerValidationError,
 } from '../errors/partner-api.error';
+import { PartnerLocalValidationError } from '../errors/partner.error';
 import type { PartnerHttpEvent } from './http.types';
 import {
   authOk,
@@ -59,6 +60,20 @@ describe('PartnerHttpClient over a real local server', () => {
     const { http } = createTestClient(server.baseUrl);
     await http.request({ method: 'GET', path: '/v1/users?limit=5', query: { offset: 10 } });
     expect(apiCalls().map((r) => r.url)).toEqual(['/sandbox/v1/users?limit=5&offset=10']);
+  });
+
+  it('refuses NaN/negative per-call maxRetries and timeoutMs before any I/O, naming the field', async () => {
+    route((_req, res) => json(res, 503, {}));
+    const { http } = createTestClient(server.baseUrl);
+    const err = await http
+      .request({ method: 'GET', path: '/v1/users', maxRetries: Number.NaN, timeoutMs: -1 })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PartnerLocalValidationError);
+    expect((err as PartnerLocalValidationError).fieldErrors.map((f) => f.field)).toEqual([
+      'maxRetries',
+      'timeoutMs',
+    ]);
+    expect(server.requests).toHaveLength(0);
   });
 
   it('production joins onto the base without /sandbox', async () => {

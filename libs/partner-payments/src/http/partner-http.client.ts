@@ -1,5 +1,6 @@
 import type { Observable } from 'rxjs';
 import { TokenManager } from '../auth/token.manager';
+import { PartnerLocalValidationError, type PartnerFieldError } from '../errors/partner.error';
 import type { ResolvedPartnerOptions } from '../options.resolver';
 import { ApiVersionState } from './api-version.state';
 import { toAttemptOutcome, toOutcomeEvent, toPartnerError } from './attempt.outcome';
@@ -10,6 +11,22 @@ import { systemClock } from './rate.limiter';
 import { computeBackoffMs, shouldRetry } from './retry.policy';
 import { PartnerTransport } from './partner.transport';
 import { buildQueryString, joinQueryStrings, splitPathQuery } from './url.util';
+
+/**
+ * Per-call overrides are checked before any I/O, like the module options at boot: a NaN or negative
+ * maxRetries (e.g. from an unset environment variable) must not become "retry forever" or "never send".
+ */
+function checkPerCallOptions(req: PartnerRequest): void {
+  const errors: PartnerFieldError[] = [];
+  const { maxRetries, timeoutMs, idempotencyKey } = req;
+  if (maxRetries !== undefined && !(Number.isSafeInteger(maxRetries) && maxRetries >= 0))
+    errors.push({ field: 'maxRetries', message: `must be an integer >= 0, got ${String(maxRetries)}` });
+  if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0))
+    errors.push({ field: 'timeoutMs', message: `must be a number > 0, got ${String(timeoutMs)}` });
+  if (idempotencyKey !== undefined && typeof idempotencyKey !== 'string')
+    errors.push({ field: 'idempotencyKey', message: 'must be a string' });
+  if (errors.length > 0) throw new PartnerLocalValidationError(errors);
+}
 
 /**
  * Every authenticated call to the partner (spec 4 common headers, 5 auth, 9 versioning):
@@ -32,6 +49,7 @@ export class PartnerHttpClient {
   }
 
   async request<T>(req: PartnerRequest): Promise<PartnerResponse<T>> {
+    checkPerCallOptions(req);
     const method = req.method.toUpperCase() as PartnerRequest['method'];
     // A query written into the path is kept (it used to be dropped silently), before `query`'s.
     const inline = splitPathQuery(req.path);

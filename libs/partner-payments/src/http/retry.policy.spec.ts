@@ -14,6 +14,11 @@ describe('shouldRetry', () => {
     expect(shouldRetry(base({ outcome: { kind: 'network', code } })).retry).toBe(true);
   });
 
+  it('a NaN maxRetries means no retry, never retry forever', () => {
+    expect(shouldRetry(base({ maxRetries: Number.NaN })).retry).toBe(false);
+    expect(shouldRetry(base({ attempt: 50, maxRetries: Number.NaN })).retry).toBe(false);
+  });
+
   it('does not retry unknown network errors (DNS)', () => {
     expect(shouldRetry(base({ outcome: { kind: 'network', code: 'ENOTFOUND' } })).retry).toBe(false);
     expect(shouldRetry(base({ outcome: { kind: 'network', code: undefined } })).retry).toBe(false);

@@ -43,7 +43,8 @@ export function isReplaySafe(method: string, hasIdempotencyKey: boolean): boolea
 }
 
 export function shouldRetry(input: RetryDecisionInput): RetryDecision {
-  if (input.attempt > input.maxRetries) return { retry: false, reason: 'retries exhausted' };
+  // Written so that a NaN maxRetries (e.g. Number(process.env.X) unset) means no retry, not retry forever.
+  if (!(input.attempt <= input.maxRetries)) return { retry: false, reason: 'retries exhausted' };
   const replaySafe = isReplaySafe(input.method, input.hasIdempotencyKey);
   const o = input.outcome;
   if (o.kind === 'network') {
