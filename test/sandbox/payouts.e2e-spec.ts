@@ -76,6 +76,39 @@ describe('sandbox: payouts (spec 3.4, 6.4; provider-facts Payouts)', () => {
     expect(flat('payout.created')).toHaveLength(2);
   });
 
+  it('the same key with a different body replays the original answer, creates nothing and is counted', async () => {
+    const key = crypto.randomUUID();
+    const first = await create({ amount: '5.00' }, key);
+    const same = await create({ amount: '5.00' }, key);
+    expect((await world.sandbox.control.counters()).idempotencyKeyReuses).toBe(0);
+    const other = await create({ amount: '7.00' }, key);
+    expect(first.status).toBe(201);
+    expect(same.body).toEqual(first.body);
+    expect(other.status).toBe(201);
+    expect(other.body).toEqual(first.body);
+    expect(other.headers.get('idempotent-replayed')).toBe('true');
+    const counters = await world.sandbox.control.counters();
+    expect(counters.created.payouts).toBe(1);
+    expect(counters.idempotentReplays).toBe(2);
+    expect(counters.idempotencyKeyReuses).toBe(1);
+  });
+
+  it('refuses a payout from a virtual account whose funds are not usable (placeholder, declined, deactivated)', async () => {
+    const refusedWith = async (patch: Record<string, unknown>) => {
+      await world.sandbox.control.updateVirtualAccount(ids.vaId, patch);
+      const answer = await create();
+      expect(answer.status).toBe(422);
+      expect(answer.body.code).toBe('unprocessable');
+    };
+    await refusedWith({ account_number: 'PENDING-ACT-ACCOUNT' });
+    await refusedWith({ account_number: null });
+    await refusedWith({ account_number: '000123456789', status: 'deactivated' });
+    await refusedWith({ status: 'declined' });
+    expect((await world.sandbox.control.counters()).created.payouts).toBe(0);
+    await world.sandbox.control.updateVirtualAccount(ids.vaId, { status: 'approved' });
+    expect((await create()).status).toBe(201);
+  });
+
   it('validates amount, currency and recipient; 404 unknown, 403 another client’s payout', async () => {
     const bad = await create({ amount: 100, currency: 'EUR' });
     expect(bad.status).toBe(400);

@@ -32,6 +32,8 @@ export interface SandboxCounters {
   requests: Record<string, number>;
   /** Requests answered from the idempotency store. */
   idempotentReplays: number;
+  /** Replays whose request body differed from the original's (a key reused for another call). */
+  idempotencyKeyReuses: number;
   webhooksSent: number;
 }
 

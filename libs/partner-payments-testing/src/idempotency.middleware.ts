@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import { isUuidV4 } from './ids.util';
 import { sendError, sendValidation } from './http-errors.util';
-import { accountOf, type SandboxContext } from './sandbox.context';
+import { accountOf, requestState, type SandboxContext } from './sandbox.context';
 
 /**
  * spec 4.7 / 8: Idempotency-Key (UUID v4) required on the four write routes. A replay of the same
@@ -19,6 +19,15 @@ export function requireIdempotencyKey(ctx: SandboxContext): RequestHandler {
     const stored = ctx.idempotency.get(account, route, key);
     if (stored) {
       ctx.telemetry.counters.idempotentReplays++;
+      // provider-facts: a replay returns the original result, whatever the body. A key reused for a
+      // different body is a client bug (one key per logical call) the real partner would hide the
+      // same way; count it so tests can assert it never happens.
+      if (stored.requestSha256 !== requestState(res).bodySha256) {
+        ctx.telemetry.counters.idempotencyKeyReuses++;
+        ctx.logger.warn(
+          `${route}: Idempotency-Key reused with a different body; the original answer is replayed`,
+        );
+      }
       res.set('Idempotent-Replayed', 'true');
       res.status(stored.status).json(stored.body);
       return;
@@ -28,7 +37,11 @@ export function requireIdempotencyKey(ctx: SandboxContext): RequestHandler {
     }
     const json = res.json.bind(res);
     res.json = (body: unknown) => {
-      ctx.idempotency.finish(account, route, key, { status: res.statusCode, body });
+      ctx.idempotency.finish(account, route, key, {
+        status: res.statusCode,
+        body,
+        requestSha256: requestState(res).bodySha256,
+      });
       return json(body);
     };
     res.on('close', () => ctx.idempotency.finish(account, route, key));

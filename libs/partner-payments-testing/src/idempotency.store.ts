@@ -6,6 +6,8 @@
 export interface StoredAnswer {
   status: number;
   body: unknown;
+  /** sha256 of the request body that produced the answer, to notice a key reused for another body. */
+  requestSha256?: string;
 }
 
 export class IdempotencyStore {

@@ -8,7 +8,7 @@ import type { FieldError } from './metadata.rules';
 import { payoutView } from './payout.lifecycle';
 import { runPayoutScript } from './payout.scripts';
 import { accountOf, requestState, type SandboxContext } from './sandbox.context';
-import type { PaymentRail, PayoutRecord } from './state.types';
+import type { PaymentRail, PayoutRecord, VirtualAccountRecord } from './state.types';
 import { findOwnVirtualAccount } from './virtual-accounts.routes';
 
 const RAIL_BY_ACCOUNT_TYPE: Record<string, PaymentRail> = {
@@ -17,6 +17,17 @@ const RAIL_BY_ACCOUNT_TYPE: Record<string, PaymentRail> = {
   ACT: 'ACT',
   WALLET: 'CRYPTO',
 };
+export const PENDING_ACCOUNT_NUMBER = 'PENDING-ACT-ACCOUNT';
+
+/** Why funds of this virtual account cannot be paid out yet, or undefined when they can. */
+export function virtualAccountUnusable(va: VirtualAccountRecord): string | undefined {
+  if (va.status === 'declined' || va.status === 'deactivated')
+    return `The virtual account is ${va.status}; its funds cannot be paid out`;
+  if (!va.account_number || va.account_number === PENDING_ACCOUNT_NUMBER)
+    return 'The virtual account has no account number yet; its funds are not usable';
+  return undefined;
+}
+
 const LIST_PARAMS = new Set(['user_id', 'status', 'from_date', 'to_date', 'page', 'limit']);
 
 /** provider-facts Payouts: create 201 { id, status: 'created' }, GET bare { payout_id, UPPERCASE }, weak list. */
@@ -26,6 +37,11 @@ export function registerPayoutRoutes(router: Router, ctx: SandboxContext): void 
   router.post('/v1/virtual-accounts/:id/payout', ...auth, requireIdempotencyKey(ctx), (req, res) => {
     const va = findOwnVirtualAccount(ctx, res, String(req.params.id));
     if (!va) return;
+    // provider-facts: funds are usable only once account_number is non-null and not the
+    // placeholder; a declined or deactivated account has none. Accepting the payout here would
+    // hide an app that pays out before checking.
+    const unusable = virtualAccountUnusable(va);
+    if (unusable) return sendError(res, 422, 'unprocessable', unusable);
     const b = requestState(res).body as Record<string, unknown> | undefined;
     if (typeof b !== 'object' || b === null)
       return sendValidation(res, [{ field: 'body', message: 'must be a JSON object' }]);

@@ -48,7 +48,15 @@ export class Telemetry {
 
   static emptyCounters(): SandboxCounters {
     const created = Object.fromEntries(KINDS.map((k) => [k, 0])) as Record<ResourceKind, number>;
-    return { created, authCalls: 0, authFailures: 0, requests: {}, idempotentReplays: 0, webhooksSent: 0 };
+    return {
+      created,
+      authCalls: 0,
+      authFailures: 0,
+      requests: {},
+      idempotentReplays: 0,
+      idempotencyKeyReuses: 0,
+      webhooksSent: 0,
+    };
   }
 
   created(kind: ResourceKind, by = 1): void {
