@@ -158,6 +158,16 @@ describe('parsePartnerEnvelope (spec 6.2)', () => {
     expect(parsePartnerEnvelope(body)).toMatchObject({ envelope: 'v2', status: null });
   });
 
+  it('recognises V2 by data.data being present, whatever its value, and reads no status outside it', () => {
+    for (const inner of [null, 'x', []]) {
+      const body = JSON.stringify({
+        event: 'payout.status_changed',
+        data: { event_id: 'e2b', status: 'completed', data: inner },
+      });
+      expect(parsePartnerEnvelope(body)).toMatchObject({ envelope: 'v2', status: null });
+    }
+  });
+
   it('recognises V2 by data.data under another event name', () => {
     const body = JSON.stringify({
       event: 'payout.something_new',

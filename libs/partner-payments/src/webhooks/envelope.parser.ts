@@ -22,7 +22,7 @@ export function canonicalPartnerStatus(value: unknown): string | null {
 }
 
 /**
- * Parses a verified delivery (spec 6.2): read `event` first; V2 when data.data is an object or
+ * Parses a verified delivery (spec 6.2): read `event` first; V2 when data.data is present or
  * data.event_type is payout.status_changed, else flat. event_id comes from data.event_id only
  * (spec 6.2: a root event_id is the legacy envelope, not emitted on 2026-04-14).
  * Throws PartnerWebhookPayloadError (400) when the body is not JSON or not an object with `event`.
@@ -44,8 +44,10 @@ export function parsePartnerEnvelope(raw: Buffer | string): AnyPartnerEvent | Pa
     throw new PartnerWebhookPayloadError('Webhook body has no `event` name');
   }
   const data = isRecord(body.data) ? body.data : {};
-  const isV2 = isRecord(data.data) || data.event_type === V2_EVENT_TYPE;
-  const inner = isV2 && isRecord(data.data) ? data.data : data;
+  // spec 6.2: "if data.data is present" (whatever its value) "or data.event_type equals
+  // payout.status_changed". A V2 envelope keeps its payout fields in data.data only.
+  const isV2 = data.data !== undefined || data.event_type === V2_EVENT_TYPE;
+  const inner = isV2 ? (isRecord(data.data) ? data.data : {}) : data;
 
   // user.status_changed carries new_status; verification events carry verification_status.
   const rawStatus = pickString(inner, ['new_status', 'status', 'verification_status']);

@@ -173,6 +173,29 @@ describe('PartnerWebhookService.handle', () => {
     expect(statusCalls).toBe(2);
   });
 
+  it('de-duplicates a delivery without data.event_id (a root event_id is not used) on a body hash, and warns', async () => {
+    const warnings: string[] = [];
+    const logger: LoggerService = {
+      log: () => undefined,
+      warn: (m: unknown) => void warnings.push(String(m)),
+      error: () => undefined,
+    };
+    const { service, seen } = setup({ logger });
+    const legacy = Buffer.from(
+      JSON.stringify({ event: 'user.updated', event_id: 'root_1', data: { user_id: 'u1' } }),
+    );
+    const first = await service.handle(legacy, signed(legacy));
+    expect(first.status).toBe('accepted');
+    expect(first.eventId).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(warnings).toEqual([expect.stringContaining('user.updated has no data.event_id')]);
+    await expect(service.handle(legacy, signed(legacy))).resolves.toMatchObject({
+      status: 'duplicate',
+      eventId: first.eventId,
+    });
+    await service.drain();
+    expect(seen.map((e) => e.name)).toEqual(['user.updated']);
+  });
+
   describe('refusals', () => {
     it('401 with the reason for a bad signature; nothing recorded', async () => {
       const { service, inbox, seen } = setup();
