@@ -21,8 +21,10 @@ import {
   PartnerUsersService,
   TokenManager,
   type PartnerPaymentsModuleOptions,
+  type PartnerPaymentsOptionsFactory,
   type ResolvedPartnerOptions,
 } from '@partner-payments/nestjs';
+import * as publicApi from '@partner-payments/nestjs';
 
 const silent: LoggerService = { log: () => undefined, warn: () => undefined, error: () => undefined };
 
@@ -105,9 +107,26 @@ describe('PartnerPaymentsModule', () => {
     await ref.close();
   });
 
+  it('the public surface leaves out the ConfigurableModuleBuilder internals and the test fixtures', () => {
+    const names = Object.keys(publicApi);
+    for (const internal of [
+      'ConfigurableModuleClass',
+      'MODULE_OPTIONS_TOKEN',
+      'OPTIONS_TYPE',
+      'ASYNC_OPTIONS_TYPE',
+      'startLocalServer',
+      'samplePdf',
+    ]) {
+      expect(names).not.toContain(internal);
+    }
+    expect(names).toEqual(
+      expect.arrayContaining(['PartnerPaymentsModule', 'PARTNER_PAYMENTS_OPTIONS', 'PartnerPaymentsClient']),
+    );
+  });
+
   it('forRootAsync with useClass', async () => {
     @Injectable()
-    class OptionsFactory {
+    class OptionsFactory implements PartnerPaymentsOptionsFactory {
       createPartnerPaymentsOptions(): PartnerPaymentsModuleOptions {
         return { ...options, timeoutMs: 1234 };
       }

@@ -2,7 +2,15 @@
  * Public surface of @partner-payments/nestjs. Nothing else is exported from the package.
  */
 // Module, DI helpers
-export * from './partner-payments.module';
+// (not ConfigurableModuleClass / MODULE_OPTIONS_TOKEN / OPTIONS_TYPE: builder internals whose generic
+// names would clash with a host's own `export *`; the options token is PARTNER_PAYMENTS_OPTIONS)
+export { PartnerPaymentsModule } from './partner-payments.module';
+export type {
+  PartnerPaymentsModuleExtras,
+  PartnerPaymentsModuleForRootOptions,
+  PartnerPaymentsModuleAsyncOptions,
+  PartnerPaymentsOptionsFactory,
+} from './partner-payments.module';
 export { InjectPartnerOptions, InjectPartnerLogger } from './partner-payments.decorators';
 
 // Options, errors, auth, HTTP, resources, models, validation (framework-free)

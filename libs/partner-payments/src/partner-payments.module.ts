@@ -122,6 +122,15 @@ export const { ConfigurableModuleClass, MODULE_OPTIONS_TOKEN, OPTIONS_TYPE, ASYN
     )
     .build();
 
+/** The argument of `forRoot`: the options plus the extras. */
+export type PartnerPaymentsModuleForRootOptions = typeof OPTIONS_TYPE;
+/** The argument of `forRootAsync`: `{ imports, inject, useFactory | useClass | useExisting }` plus the extras. */
+export type PartnerPaymentsModuleAsyncOptions = typeof ASYNC_OPTIONS_TYPE;
+/** What a `useClass` / `useExisting` options class implements. */
+export interface PartnerPaymentsOptionsFactory {
+  createPartnerPaymentsOptions(): PartnerPaymentsModuleOptions | Promise<PartnerPaymentsModuleOptions>;
+}
+
 /** `forRoot(options)` / `forRootAsync({ imports, inject, useFactory | useClass | useExisting })`. */
 @Module({})
 export class PartnerPaymentsModule extends ConfigurableModuleClass {}
