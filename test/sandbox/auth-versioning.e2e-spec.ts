@@ -217,3 +217,47 @@ describe('sandbox: versioning (spec 9, provider-facts)', () => {
     expect(missing.status).toBe(404);
   });
 });
+
+describe('sandbox: option bases (spec 1: the sandbox base is {base_url}/sandbox)', () => {
+  const login = (base: string, creds: { apiKey: string; clientId: string; password: string }) =>
+    new Api(base, creds).call('POST', '/auth', {
+      body: { client_id: creds.clientId, password: creds.password },
+      auth: false,
+    });
+
+  it("'sandbox' serves only under /sandbox: a client that drops the prefix gets 403 invalid_request", async () => {
+    const sandbox = await startPartnerSandbox({ bases: 'sandbox' });
+    try {
+      expect((await login(sandbox.sandboxBaseUrl, sandbox.credentials)).status).toBe(200);
+      const api = await new Api(sandbox.sandboxBaseUrl, sandbox.credentials).login();
+      expect((await api.call('GET', '/v1/users')).status).toBe(200);
+      const dropped = await login(sandbox.baseUrl, sandbox.credentials);
+      expect(dropped.status).toBe(403);
+      expect(dropped.body).toMatchObject({ code: 'invalid_request' });
+      const rootApi = new Api(sandbox.baseUrl, sandbox.credentials);
+      rootApi.token = api.token;
+      expect((await rootApi.call('GET', '/v1/users')).status).toBe(403);
+      expect((await sandbox.control.counters()).created.users).toBe(0);
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it("'root' serves only the production shape; 'both' is the default; other values are refused", async () => {
+    const root = await startPartnerSandbox({ bases: 'root' });
+    try {
+      expect((await login(root.baseUrl, root.credentials)).status).toBe(200);
+      expect((await login(root.sandboxBaseUrl, root.credentials)).status).toBe(403);
+    } finally {
+      await root.close();
+    }
+    const both = await startPartnerSandbox();
+    try {
+      expect((await login(both.baseUrl, both.credentials)).status).toBe(200);
+      expect((await login(both.sandboxBaseUrl, both.credentials)).status).toBe(200);
+    } finally {
+      await both.close();
+    }
+    await expect(startPartnerSandbox({ bases: 'prod' as 'root' })).rejects.toThrow('bases');
+  });
+});

@@ -1,4 +1,4 @@
-import { optionsFromCli } from './cli';
+import { optionsFromCli, printableUrl } from './cli';
 
 describe('optionsFromCli', () => {
   it('reads flags, and flags win over the environment', () => {
@@ -44,5 +44,22 @@ describe('optionsFromCli', () => {
     expect(optionsFromCli(['--help'], {})).toBe('help');
     expect(() => optionsFromCli(['--port', 'abc'], {})).toThrow('--port');
     expect(() => optionsFromCli(['--nope'], {})).toThrow();
+  });
+
+  it('reads --bases (flag or environment) and refuses other values', () => {
+    expect(optionsFromCli(['--bases', 'sandbox'], {})).toMatchObject({ bases: 'sandbox' });
+    expect(optionsFromCli([], { PARTNER_SANDBOX_BASES: 'root' })).toMatchObject({ bases: 'root' });
+    expect(optionsFromCli([], {})).toMatchObject({ bases: undefined });
+    expect(() => optionsFromCli(['--bases', 'prod'], {})).toThrow('--bases');
+  });
+
+  it('masks credentials and query values of a webhook URL before printing it', () => {
+    expect(printableUrl('https://hook-user:s3cret@example.com/hooks?token=abc123&x=1')).toBe(
+      'https://***@example.com/hooks?token=***&x=***',
+    );
+    expect(printableUrl('http://127.0.0.1:3000/webhooks/partner')).toBe(
+      'http://127.0.0.1:3000/webhooks/partner',
+    );
+    expect(printableUrl('not a url')).toBe('(unparseable URL)');
   });
 });

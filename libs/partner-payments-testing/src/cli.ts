@@ -13,6 +13,7 @@ Usage: partner-sandbox [options]        (npm run sandbox -- [options])
 
   --port <n>                 PARTNER_SANDBOX_PORT             default 4010 (0 = random)
   --host <addr>              PARTNER_SANDBOX_HOST             default 127.0.0.1
+  --bases <both|sandbox|root> PARTNER_SANDBOX_BASES           default both (/ and /sandbox)
   --api-key <s>              PARTNER_SANDBOX_API_KEY          default sandbox_test_api_key
   --client-id <s>            PARTNER_SANDBOX_CLIENT_ID        default sandbox_test_client
   --password <s>             PARTNER_SANDBOX_PASSWORD         default sandbox_test_password
@@ -36,6 +37,7 @@ export function optionsFromCli(argv: string[], env: NodeJS.ProcessEnv): PartnerS
     options: {
       port: { type: 'string' },
       host: { type: 'string' },
+      bases: { type: 'string' },
       'api-key': { type: 'string' },
       'client-id': { type: 'string' },
       password: { type: 'string' },
@@ -62,9 +64,13 @@ export function optionsFromCli(argv: string[], env: NodeJS.ProcessEnv): PartnerS
     return n;
   };
   const banks = values.banks ?? env.PARTNER_SANDBOX_AUTHORIZED_BANKS;
+  const bases = values.bases ?? env.PARTNER_SANDBOX_BASES;
+  if (bases !== undefined && bases !== 'both' && bases !== 'sandbox' && bases !== 'root')
+    throw new Error(`--bases must be both, sandbox or root, got "${bases}"`);
   return {
     port: num('--port', values.port ?? env.PARTNER_SANDBOX_PORT, 4010),
     host: values.host ?? env.PARTNER_SANDBOX_HOST,
+    bases: bases || undefined,
     credentials: {
       apiKey: values['api-key'] ?? env.PARTNER_SANDBOX_API_KEY,
       clientId: values['client-id'] ?? env.PARTNER_SANDBOX_CLIENT_ID,
@@ -92,6 +98,25 @@ export function optionsFromCli(argv: string[], env: NodeJS.ProcessEnv): PartnerS
   };
 }
 
+/**
+ * A URL fit for a log line: a webhook URL may carry credentials (user:password@host) or a token in
+ * its query; both are masked (DESIGN: logs never carry secrets).
+ */
+export function printableUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return '(unparseable URL)';
+  }
+  if (url.username || url.password) {
+    url.username = '***';
+    url.password = '';
+  }
+  for (const key of [...url.searchParams.keys()]) url.searchParams.set(key, '***');
+  return url.toString();
+}
+
 async function main(): Promise<void> {
   let options: PartnerSandboxOptions | 'help';
   try {
@@ -106,13 +131,19 @@ async function main(): Promise<void> {
   }
   const sandbox = await startPartnerSandbox({ ...options, quiet: true });
   const line = (s: string) => process.stdout.write(`${s}\n`);
-  line(`partner sandbox listening on ${sandbox.baseUrl} (sandbox base ${sandbox.sandboxBaseUrl})`);
+  const served =
+    options.bases === 'sandbox'
+      ? `partner routes only under ${sandbox.sandboxBaseUrl}`
+      : options.bases === 'root'
+        ? 'partner routes only at the root'
+        : `sandbox base ${sandbox.sandboxBaseUrl}`;
+  line(`partner sandbox listening on ${sandbox.baseUrl} (${served})`);
   line(`control API: ${sandbox.controlUrl}  (GET ${sandbox.controlUrl} lists operations)`);
   line(
     `client_id: ${sandbox.credentials.clientId}  client_uuid: ${sandbox.credentials.clientUuid}  (api key, password and webhook secret not printed)`,
   );
   line(
-    `webhooks: ${options.webhookUrl ?? 'no URL set (set one with --webhook-url or POST /__control/setWebhookUrl)'}`,
+    `webhooks: ${options.webhookUrl ? printableUrl(options.webhookUrl) : 'no URL set (set one with --webhook-url or POST /__control/setWebhookUrl)'}`,
   );
   const stop = () => {
     void sandbox.close().then(() => process.exit(0));

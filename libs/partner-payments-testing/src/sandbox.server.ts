@@ -93,8 +93,13 @@ export async function startPartnerSandbox(options: PartnerSandboxOptions = {}): 
   app.use(faultsMiddleware(ctx));
   app.use(...bodyMiddleware());
   const partner = createPartnerRouter(ctx);
-  app.use('/sandbox', partner);
-  app.use(partner);
+  // spec 1: the sandbox base is {base_url}/sandbox. Serving only it lets a test catch a client that
+  // drops the prefix (provider-facts: `new URL('/v1/x', base)` does), which 'both' would hide.
+  const bases = options.bases ?? 'both';
+  if (!['both', 'sandbox', 'root'].includes(bases))
+    throw new Error(`bases must be 'both', 'sandbox' or 'root', got ${String(bases)}`);
+  if (bases !== 'root') app.use('/sandbox', partner);
+  if (bases !== 'sandbox') app.use(partner);
   app.use((_req, res) => sendRouteNotMatched(res));
   app.use(errorHandler);
 

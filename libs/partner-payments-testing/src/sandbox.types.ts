@@ -26,6 +26,12 @@ export interface PartnerSandboxOptions {
   port?: number;
   /** Interface to bind; default 127.0.0.1. */
   host?: string;
+  /**
+   * Where partner routes are served: 'both' (default: `/` and `/sandbox`), 'sandbox' (only under
+   * `/sandbox`; the root answers 403 like an unmatched route, so a client that drops the prefix
+   * fails) or 'root' (only `/`, the production shape).
+   */
+  bases?: 'both' | 'sandbox' | 'root';
   /** Account credentials (spec 5.1); default fixed test values (`SANDBOX_DEFAULTS`). */
   credentials?: SandboxCredentialsInput;
   /** The account's client UUID (spec 2.4); default a fixed test UUID. */
