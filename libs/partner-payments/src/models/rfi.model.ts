@@ -146,8 +146,9 @@ export type RfiStatus = OpenString<'pending' | 'answered' | 'resolved' | 'not_re
 /** spec 3.2: a closed RFI refuses answers. */
 export const RFI_CLOSED_STATUSES: readonly string[] = ['resolved', 'not_resolved'];
 
-export function isRfiClosed(status: string): boolean {
-  return RFI_CLOSED_STATUSES.includes(status.toLowerCase());
+export function isRfiClosed(status: string | null | undefined): boolean {
+  // Case-insensitive like every status helper; a missing status (weak-fact bodies) is not closed.
+  return typeof status === 'string' && RFI_CLOSED_STATUSES.includes(status.trim().toLowerCase());
 }
 
 /**
