@@ -30,6 +30,24 @@ describe('sandbox: webhook delivery (spec 6.1-6.3)', () => {
     ).toBe(true);
   });
 
+  it('signs the UTF-8 bytes actually sent: non-ASCII metadata verifies as received, not once re-serialised with escapes', async () => {
+    await world.api.call('POST', '/v1/users', {
+      body: individual({ first_name: 'Zoë', metadata: { note: 'café ✓ 東京' } }),
+    });
+    const [created] = await world.receiver.waitFor(1);
+    expect(created.body.event).toBe('user.created');
+    expect(created.body.data.metadata).toEqual({ note: 'café ✓ 東京' });
+    const bytes = Buffer.from(created.raw, 'utf8');
+    expect(bytes.length).toBeGreaterThan(created.raw.length); // multi-byte characters were sent raw
+    expect(created.headers['x-signature-sha256']).toBe(signPartnerWebhook(bytes, 'whsec_e2e_secret'));
+    const escaped = JSON.stringify(created.body).replace(
+      /[\u0080-\uffff]/g,
+      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    );
+    expect(JSON.parse(escaped)).toEqual(created.body);
+    expect(signPartnerWebhook(escaped, 'whsec_e2e_secret')).not.toBe(created.headers['x-signature-sha256']);
+  });
+
   it('every envelope is flat { event, data: { event_id } } or V2, with no root event_id (6.2)', async () => {
     const ids = await fundedSetup(world.api);
     const payout = await world.api.call('POST', `/v1/virtual-accounts/${ids.vaId}/payout`, {
