@@ -17,6 +17,13 @@ const FLAT_PAYOUT_STATUS: Readonly<Record<string, string>> = {
 };
 
 /**
+ * spec 3.4: a return and an ACT-rail cancellation resolve the resource to FAILED. Should a V2 body
+ * ever spell them out, the unified status still uses the resource's word, so it matches (and is
+ * de-duplicated against, spec 6.4.7) the granular twin payout.returned / payout.failed.
+ */
+const RESOURCE_STATUS: Readonly<Record<string, string>> = { RETURNED: 'FAILED', CANCELLED: 'FAILED' };
+
+/**
  * Derives the unified payout status from a payout event of either family (spec 6.4.7), or null
  * when the event is not a payout status (or lacks payout_id / status).
  */
@@ -31,8 +38,9 @@ export function toPartnerPayoutStatusEvent(
     // V2 (spec 6.2): the payout fields are in data.data; status UPPERCASE, previous_status beside it.
     const inner = asRecord(data.data);
     const payoutId = str(inner.payout_id) ?? str(inner.id);
-    const status = canonicalPartnerStatus(inner.status);
-    if (!payoutId || !status) return null;
+    const canonical = canonicalPartnerStatus(inner.status);
+    if (!payoutId || !canonical) return null;
+    const status = RESOURCE_STATUS[canonical] ?? canonical;
     return {
       payoutId,
       status,
