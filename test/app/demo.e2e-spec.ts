@@ -2,6 +2,8 @@
  * `npm start` with nothing configured: the embedded sandbox, SQLite, the scripted demo (issue:
  * the demo). Booted through the same startApp as main.ts, on real sockets.
  */
+import type { LoggerService } from '@nestjs/common';
+import { PartnerVirtualAccountsService } from '@partner-payments/nestjs';
 import request from 'supertest';
 import { startApp, type RunningApp } from '../../apps/reference-app/src/app.bootstrap';
 import { ConfigValidationError } from '../../apps/reference-app/src/config/app.config';
@@ -97,5 +99,73 @@ describe('configuration validated at boot', () => {
     await expect(
       startApp({ env: { PARTNER_BASE_URL: 'https://partner.example' }, envFile: false, logger: false }),
     ).rejects.toThrow(/PARTNER_API_KEY.*PARTNER_CLIENT_ID|PARTNER_CLIENT_ID.*PARTNER_API_KEY/);
+  });
+});
+
+/** Every line the app logs, at every level (LOG_LEVEL=debug is the most talkative setting). */
+class CapturingLogger implements LoggerService {
+  readonly lines: string[] = [];
+  private add = (...parts: unknown[]): void => {
+    this.lines.push(parts.map((p) => (typeof p === 'string' ? p : JSON.stringify(p))).join(' '));
+  };
+  log = this.add;
+  error = this.add;
+  warn = this.add;
+  debug = this.add;
+  verbose = this.add;
+  fatal = this.add;
+}
+
+describe('logs (demo at debug level, a re-authentication, a bad signature)', () => {
+  it('never carry the api key, password, bearer token, webhook secret or a full account number', async () => {
+    const db = await databaseUrlFor('sqlite', 'logs');
+    const logger = new CapturingLogger();
+    const running = await startApp({
+      env: {
+        PORT: '0',
+        DATABASE_URL: db.url,
+        RECONCILE_CRON: NEVER,
+        INBOX_REDELIVERY_CRON: NEVER,
+        PARTNER_BASE_URL: undefined,
+        LOG_LEVEL: 'debug',
+      },
+      envFile: false,
+      host: '127.0.0.1',
+      logger,
+    });
+    try {
+      const result = await running.demo!;
+      const sandbox = running.connection.sandbox!;
+      const http = () => request(running.app.getHttpServer());
+      // A token refresh, and a delivery signed with the wrong secret.
+      await sandbox.control.expireTokensNow();
+      await http().post('/reconciliation/run').expect(200);
+      await http()
+        .post('/webhooks/partner')
+        .set('content-type', 'application/json')
+        .set('x-signature-sha256', 'ab'.repeat(32))
+        .send('{"event":"payout.completed","data":{"event_id":"forged"}}')
+        .expect(401);
+
+      const text = logger.lines.join('\n');
+      expect(text).toContain(result.payoutId); // the capture does see the app's lines
+      expect(text).toContain('Partner token obtained');
+      const secrets = [
+        sandbox.credentials.apiKey,
+        sandbox.credentials.password,
+        sandbox.webhookSecret,
+        '000123456789', // the demo recipient's account number
+      ];
+      // The virtual account's full number, as the partner holds it (the demo logs its last 4).
+      const va = await running.app.get(PartnerVirtualAccountsService).get(result.virtualAccountId);
+      expect(va.account_number).toMatch(/^\d{8,}$/);
+      secrets.push(va.account_number!);
+      for (const secret of secrets) expect(text).not.toContain(secret);
+      expect(text).not.toMatch(/sbx_[0-9a-f]{16,}/); // sandbox bearer tokens
+      expect(text).not.toMatch(/Bearer\s+\S{8,}/);
+    } finally {
+      await running.close();
+      db.cleanup();
+    }
   });
 });
