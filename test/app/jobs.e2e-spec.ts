@@ -266,13 +266,14 @@ describe('two replicas on one PostgreSQL database', () => {
   let sandbox: PartnerSandbox;
   let a: RunningApp;
   let b: RunningApp;
+  let account: FundedAccount;
 
   beforeAll(async () => {
     sandbox = await startTestSandbox();
     const db = await databaseUrlFor('postgres', 'replicas');
     a = await startTestApp(db.url, {}, sandbox);
     b = await startTestApp(db.url, {}, sandbox);
-    const account = await createFundedAccount(a, 'replicas');
+    account = await createFundedAccount(a, 'replicas');
     await request(a.app.getHttpServer())
       .post('/payouts')
       .set('Idempotency-Key', randomUUID())
@@ -309,6 +310,41 @@ describe('two replicas on one PostgreSQL database', () => {
     expect((await request(b.app.getHttpServer()).post('/reconciliation/run').expect(200)).body.ran).toBe(
       true,
     );
+  });
+
+  it('one Idempotency-Key sent to both replicas at once creates one payout; a replay on either returns it', async () => {
+    const key = randomUUID();
+    const body = {
+      virtual_account_id: account.virtualAccountId,
+      recipient_id: account.recipientId,
+      amount: '8.00',
+      currency: 'USD',
+    };
+    const before = (await sandbox.control.counters()).created.payouts;
+    const answers = await Promise.all(
+      [a, b, a, b].map((r) =>
+        request(r.app.getHttpServer()).post('/payouts').set('Idempotency-Key', key).send(body),
+      ),
+    );
+    expect(answers.every((r) => r.status === 201 || r.status === 409)).toBe(true);
+    const ids = new Set(answers.filter((r) => r.status === 201).map((r) => r.body.payout_id));
+    expect(ids.size).toBe(1);
+    const [payoutId] = [...ids];
+    for (const r of [a, b]) {
+      const replay = await request(r.app.getHttpServer())
+        .post('/payouts')
+        .set('Idempotency-Key', key)
+        .send(body);
+      expect(replay.status).toBe(201);
+      expect(replay.body.payout_id).toBe(payoutId);
+    }
+    expect((await sandbox.control.counters()).created.payouts).toBe(before + 1);
+    // The other replica's body under the same key is refused on either replica.
+    await request(b.app.getHttpServer())
+      .post('/payouts')
+      .set('Idempotency-Key', key)
+      .send({ ...body, amount: '9.00' })
+      .expect(422);
   });
 });
 
