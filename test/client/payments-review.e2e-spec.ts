@@ -4,6 +4,7 @@
  */
 import { inspect } from 'node:util';
 import {
+  PartnerAuthenticationError,
   PartnerConnectionError,
   PartnerLocalValidationError,
   PartnerServerError,
@@ -95,6 +96,41 @@ describe('payments review: duplicates, secrets, validation before I/O (sandbox)'
     expect(dumps).not.toContain(world.sandbox.credentials.password);
     // the cause still says what happened
     expect((e.cause as { code?: string } | undefined)?.code).toBe(e.code.toUpperCase());
+  });
+
+  it('an expired token on a PATCH of answers: one re-auth, one re-send, the answer recorded once', async () => {
+    const seeded = await seed();
+    const shortId = seeded.itemIdsByType.text_short as string;
+    await world.sandbox.control.expireTokensNow();
+    const authBefore = (await world.sandbox.control.counters()).authCalls;
+    const items = await client().rfis.answerItems(seeded.rfiId, [{ item_id: shortId, answer_value: 'A' }]);
+    expect(items.map((i) => [i.item_id, i.answer_value])).toEqual([[shortId, 'A']]);
+    const statuses = (await world.sandbox.control.requestLog())
+      .filter((e) => e.route === 'PATCH /v1/rfis/:id/items')
+      .map((e) => e.status);
+    expect(statuses).toEqual([401, 200]);
+    expect((await world.sandbox.control.counters()).authCalls).toBe(authBefore + 1);
+  });
+
+  it('a failed refresh surfaces a typed authentication error; the next call authenticates afresh', async () => {
+    await client().users.list({ limit: 1 });
+    await world.sandbox.control.expireTokensNow();
+    // maxRetries 2: three 502s on POST /auth exhaust the refresh
+    await world.sandbox.control.addFault({
+      kind: 'server_error',
+      route: 'POST /auth',
+      times: 3,
+      status: 502,
+    });
+    const err = await client()
+      .users.list({ limit: 1 })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PartnerAuthenticationError);
+    expect(world.graph.tokens.expiresAt).toBeNull();
+    await expect(client().users.list({ limit: 1 })).resolves.toMatchObject({ data: [] });
+    // 1 first + 3 refused by the fault + 1 fresh (faulted requests never reach the auth handler)
+    const auths = (await world.sandbox.control.requestLog()).filter((e) => e.route === 'POST /auth');
+    expect(auths.map((e) => e.status)).toEqual([200, 502, 502, 502, 200]);
   });
 
   it('local validation sends nothing at all: the request log stays empty (no /auth either)', async () => {
