@@ -1,7 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { SandboxControlClient } from '@partner-payments/testing';
-import { Api } from './sandbox.helpers';
+import { Api, individual } from './sandbox.helpers';
 
 const root = join(__dirname, '..', '..');
 const cli = join(root, 'libs/partner-payments-testing/dist/cli.js');
@@ -87,5 +87,38 @@ describe('sandbox CLI (npm run sandbox)', () => {
     } finally {
       expect(await stop(child)).toBe(0);
     }
+  }, 30000);
+
+  it('prints a failed delivery with the webhook URL masked (never its credentials) and stops on SIGINT', async () => {
+    const { child, baseUrl, output } = await startCli([
+      '--port',
+      '0',
+      '--webhook-url',
+      'http://hook-user:hook-pass-321@127.0.0.1:9/hooks?token=tok-654',
+    ]);
+    let code: number | null = null;
+    try {
+      const api = await new Api(`${baseUrl}/sandbox`, {
+        apiKey: 'sandbox_test_api_key',
+        clientId: 'sandbox_test_client',
+        password: 'sandbox_test_password',
+      }).login();
+      expect((await api.call('POST', '/v1/users', { body: individual() })).status).toBe(201);
+      const control = new SandboxControlClient(baseUrl);
+      await control.flushWebhooks();
+      expect((await control.deliveries()).every((d) => d.outcome === 'failed')).toBe(true);
+      const deadline = Date.now() + 5000;
+      while (!output().includes('not delivered') && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 20));
+      expect(output()).toContain('user.created to http://***@127.0.0.1:9/hooks?token=*** not delivered');
+    } finally {
+      code = await new Promise<number | null>((resolve) => {
+        child.once('exit', (c) => resolve(c));
+        child.kill('SIGINT');
+      });
+    }
+    expect(code).toBe(0);
+    for (const secret of ['hook-pass-321', 'tok-654', 'sandbox_test_api_key', 'sandbox_test_password'])
+      expect(output()).not.toContain(secret);
   }, 30000);
 });

@@ -6,6 +6,9 @@
 import { parseArgs } from 'node:util';
 import { startPartnerSandbox } from './sandbox.server';
 import type { PartnerSandboxOptions } from './sandbox.types';
+import { printableUrl } from './url-mask.util';
+
+export { printableUrl };
 
 const HELP = `partner-sandbox: a contract-faithful simulator of the partner payments API
 
@@ -98,25 +101,6 @@ export function optionsFromCli(argv: string[], env: NodeJS.ProcessEnv): PartnerS
   };
 }
 
-/**
- * A URL fit for a log line: a webhook URL may carry credentials (user:password@host) or a token in
- * its query; both are masked (DESIGN: logs never carry secrets).
- */
-export function printableUrl(raw: string): string {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return '(unparseable URL)';
-  }
-  if (url.username || url.password) {
-    url.username = '***';
-    url.password = '';
-  }
-  for (const key of [...url.searchParams.keys()]) url.searchParams.set(key, '***');
-  return url.toString();
-}
-
 async function main(): Promise<void> {
   let options: PartnerSandboxOptions | 'help';
   try {
@@ -129,7 +113,16 @@ async function main(): Promise<void> {
     process.stdout.write(`${HELP}\n`);
     return;
   }
-  const sandbox = await startPartnerSandbox({ ...options, quiet: true });
+  // Warnings (a delivery that failed, a reused Idempotency-Key) go to stderr unless --quiet; they
+  // never carry secrets (webhook URLs are masked by the sender).
+  const sandbox = await startPartnerSandbox({
+    ...options,
+    quiet: options.quiet === true,
+    logger: {
+      log: () => undefined, // the banner below says where it listens
+      warn: (m) => process.stderr.write(`[partner-sandbox] ${m}\n`),
+    },
+  });
   const line = (s: string) => process.stdout.write(`${s}\n`);
   const served =
     options.bases === 'sandbox'

@@ -4,6 +4,7 @@ import { nowIso } from './ids.util';
 import type { SandboxLogger } from './sandbox.types';
 import type { StateStore } from './state.store';
 import type { Telemetry } from './telemetry.store';
+import { printableUrl } from './url-mask.util';
 import { SIGNATURE_HEADER, signPartnerWebhook } from './webhook.signing';
 
 interface Hold {
@@ -185,14 +186,16 @@ export class WebhookSender {
       this.telemetry.counters.webhooksSent++;
     } catch (error) {
       record.outcome = 'failed';
-      record.error =
+      const message =
         error instanceof Error
           ? error.cause instanceof Error
             ? error.cause.message
             : error.message
           : String(error);
+      // fetch quotes the URL in some errors (e.g. one with user:password@): never keep it raw.
+      record.error = message.split(account.webhookUrl).join(printableUrl(account.webhookUrl));
       this.logger.warn(
-        `webhook ${record.event} to ${account.webhookUrl} not delivered: ${record.error} (not retried, spec 6.1.4)`,
+        `webhook ${record.event} to ${printableUrl(account.webhookUrl)} not delivered: ${record.error} (not retried, spec 6.1.4)`,
       );
     }
   }
