@@ -112,7 +112,7 @@ describe('verifyPartnerSignature (spec 6.1.3)', () => {
     { label: 'odd-length', header: 'a'.repeat(63), reason: 'odd_length' },
     { label: 'too short', header: 'ab'.repeat(31), reason: 'wrong_length' },
     { label: 'too long', header: 'ab'.repeat(33), reason: 'wrong_length' },
-    { label: 'repeated', header: [good, good], reason: 'missing_header' },
+    { label: 'repeated', header: [good, good], reason: 'not_hex' },
   ])('refuses a $label header ($reason)', ({ header, reason }) => {
     const result = verifyPartnerSignature(body, header as string | string[] | undefined, [secret]);
     expect(result).toMatchObject({ ok: false, reason });
@@ -140,6 +140,15 @@ describe('verifyPartnerSignature (spec 6.1.3)', () => {
     expect(verifyPartnerSignature(body, computePartnerSignature(body, 'retired'), [next, secret]).ok).toBe(
       false,
     );
+  });
+
+  it('takes a one-element header array; several values are malformed (not_hex), none is missing', () => {
+    expect(verifyPartnerSignature(body, [good], [secret]).ok).toBe(true);
+    expect(verifyPartnerSignature(body, [good, good], [secret])).toMatchObject({
+      ok: false,
+      reason: 'not_hex',
+    });
+    expect(verifyPartnerSignature(body, [], [secret])).toMatchObject({ ok: false, reason: 'missing_header' });
   });
 
   it('tolerates surrounding whitespace in the header', () => {

@@ -36,8 +36,8 @@ export function verifyPartnerSignature(
   if (usable.length === 0) {
     return fail('no_secret_configured', 'No webhook secret is configured (webhooks.secrets)');
   }
-  // Express joins repeated headers into one string; an array (raw Node headers) is malformed here.
-  const value = Array.isArray(header) ? (header.length === 1 ? header[0] : undefined) : header;
+  // Repeated headers: join them as Express does, so two values are refused as not hex (not "missing").
+  const value = Array.isArray(header) ? header.join(', ') : header;
   if (value === undefined || value === null || value.trim() === '') {
     return fail('missing_header', `Missing ${PARTNER_SIGNATURE_HEADER} header`);
   }
