@@ -1,9 +1,10 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { PartnerSandbox } from '@partner-payments/testing';
 import request from 'supertest';
 import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
 import { PayoutRequestEntity } from '../../apps/reference-app/src/database/entities';
 import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
+import { payoutRequestFingerprint } from '../../apps/reference-app/src/payouts/payouts.service';
 import { startTestApp, startTestSandbox } from '../setup/app.helper';
 import { databaseUrlFor } from '../setup/test-database.helper';
 import { createFundedAccount, type FundedAccount } from '../setup/partner-fixtures.helper';
@@ -140,7 +141,7 @@ describe('reference app endpoints (SQLite file)', () => {
     await uow.run((m) =>
       m.insert(PayoutRequestEntity, {
         idempotencyKey: key,
-        fingerprint: fingerprintOf(body()),
+        fingerprint: payoutRequestFingerprint(body()),
         ...snake(body()),
         state: 'pending',
         payoutId: null,
@@ -155,6 +156,25 @@ describe('reference app endpoints (SQLite file)', () => {
     const res = await http().post('/payouts').set('Idempotency-Key', key).send(body()).expect(201);
     expect(res.body.payout_id).toBe(atPartner);
     expect(await partnerPayoutsCreated()).toBe(before);
+  });
+
+  it('the partner created the payout but its answer was lost: the same key yields that payout, one at the partner', async () => {
+    const key = randomUUID();
+    const before = await partnerPayoutsCreated();
+    // The partner does the work, then the connection drops before we hear the answer.
+    await sandbox.control.addFault({
+      kind: 'accepted_then_reset',
+      route: 'POST /v1/virtual-accounts/:id/payout',
+      times: 1,
+    });
+    const first = await http().post('/payouts').set('Idempotency-Key', key).send(body());
+    // Either the client's own retry (same key) got the replay, or the caller is told to retry.
+    expect([201, 502]).toContain(first.status);
+    expect(await partnerPayoutsCreated()).toBe(before + 1);
+    const again = await http().post('/payouts').set('Idempotency-Key', key).send(body()).expect(201);
+    if (first.status === 201) expect(again.body.payout_id).toBe(first.body.payout_id);
+    expect(await partnerPayoutsCreated()).toBe(before + 1);
+    expect((await sandbox.control.counters()).idempotentReplays).toBeGreaterThan(0);
   });
 
   it('answers 502 when the partner keeps failing, keeps the key pending, and the retry creates exactly one payout', async () => {
@@ -295,17 +315,6 @@ describe('reference app endpoints (SQLite file)', () => {
     expect(inbox.body).toMatchObject({ ran: true, failed: 0, dead: 0 });
   });
 });
-
-function fingerprintOf(b: {
-  virtual_account_id: string;
-  recipient_id: string;
-  amount: string;
-  currency: string;
-}): string {
-  return createHash('sha256')
-    .update(JSON.stringify([b.virtual_account_id, b.recipient_id, b.amount, b.currency]))
-    .digest('hex');
-}
 
 function snake(b: { virtual_account_id: string; recipient_id: string; amount: string; currency: string }) {
   return {

@@ -24,6 +24,13 @@ import { UnitOfWork } from '../database/unit-of-work.service';
 import type { CreatePayoutDto } from './create-payout.dto';
 import { PayoutProjection } from './payout.projection';
 
+/** sha256 of the fields that make a payout request: the same key with another body is refused. */
+export function payoutRequestFingerprint(dto: CreatePayoutDto): string {
+  return createHash('sha256')
+    .update(JSON.stringify([dto.virtual_account_id, dto.recipient_id, dto.amount, dto.currency]))
+    .digest('hex');
+}
+
 /**
  * POST /payouts, crash-safe: the Idempotency-Key row is committed BEFORE the partner is called,
  * and the same key is sent to the partner. If we crash after the partner created the payout but
@@ -42,10 +49,7 @@ export class PayoutsService {
   ) {}
 
   async create(idempotencyKey: string, dto: CreatePayoutDto): Promise<PayoutEntity> {
-    const fingerprint = createHash('sha256')
-      .update(JSON.stringify([dto.virtual_account_id, dto.recipient_id, dto.amount, dto.currency]))
-      .digest('hex');
-    const request = await this.reserve(idempotencyKey, fingerprint, dto);
+    const request = await this.reserve(idempotencyKey, payoutRequestFingerprint(dto), dto);
     if (request.state === 'created' && request.payoutId) {
       const existing = await this.find(request.payoutId);
       if (existing) return existing; // a replay of a finished request: the stored payout
