@@ -31,7 +31,8 @@ export class InboxRedeliveryService {
   /**
    * minAgeMs: a never-processed entry younger than this is probably being processed right now by
    * the delivery that stored it; the scheduled run leaves it alone. At start, nothing of this
-   * process is in flight, so the startup pass uses 0.
+   * process is in flight, so the startup pass uses 0; an entry another replica is processing at
+   * that moment is not applied twice (TypeOrmInboxStore.runProcessing re-reads it under its lock).
    */
   async runOnce(options: { minAgeMs?: number; limit?: number } = {}): Promise<RedeliverySummary> {
     // The library skips entries this process is handling right now; the lock keeps replicas apart.
