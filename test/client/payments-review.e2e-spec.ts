@@ -10,7 +10,13 @@ import {
   PartnerServerError,
 } from '@partner-payments/nestjs';
 import { samplePdf } from '../../libs/partner-payments/src/validation/sample-files.fixture';
-import { individual, startClientWorld, stopClientWorld, type ClientWorld } from './client.helpers';
+import {
+  fundedSetup,
+  individual,
+  startClientWorld,
+  stopClientWorld,
+  type ClientWorld,
+} from './client.helpers';
 
 const UPLOAD = 'POST /v1/rfis/:id/items/:id/documents';
 
@@ -27,6 +33,28 @@ describe('payments review: duplicates, secrets, validation before I/O (sandbox)'
     const user = await client().users.create(individual());
     return world.sandbox.control.seedRfi({ userId: user.userId });
   };
+
+  it('a payout create that times out is retried with the same key: one payout, the retry a replay', async () => {
+    const ids = await fundedSetup(world);
+    const route = 'POST /v1/virtual-accounts/:id/payout';
+    await world.sandbox.control.addFault({ kind: 'latency', route, latencyMs: 300, times: 1 });
+    let meta: { idempotencyKey: string | null; attempts: number } | undefined;
+    const payout = await client().payouts.create(
+      ids.vaId,
+      { amount: '25.00', currency: 'USD', recipient_id: ids.recipientId },
+      { timeoutMs: 100, onMeta: (m) => (meta = m) },
+    );
+    expect(payout.status).toBe('CREATED');
+    expect(meta?.attempts).toBe(2);
+    await new Promise((r) => setTimeout(r, 400)); // let the slow first attempt finish on the server
+    const counters = await world.sandbox.control.counters();
+    expect(counters.created.payouts).toBe(1);
+    expect(counters.idempotentReplays).toBe(1);
+    const keys = (await world.sandbox.control.requestLog())
+      .filter((e) => e.route === route)
+      .map((e) => e.headers['idempotency-key']);
+    expect(keys).toEqual([meta?.idempotencyKey, meta?.idempotencyKey]);
+  });
 
   it('a caller Idempotency-Key on an upload does not make a lost answer retryable: one file stored, not two', async () => {
     const seeded = await seed();
