@@ -46,4 +46,25 @@ describe('startWebhookReceiver (helper for users’ tests)', () => {
       await receiver.close();
     }
   });
+
+  it('verifies the signature over the bytes as received, even bytes that are not valid UTF-8', async () => {
+    const receiver = await startWebhookReceiver({ secrets: 'right' });
+    try {
+      const bytes = Buffer.concat([
+        Buffer.from('{"event":"x","data":{"note":"'),
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from('"}}'),
+      ]);
+      await fetch(receiver.url, {
+        method: 'POST',
+        body: new Uint8Array(bytes),
+        headers: { 'x-signature-sha256': signPartnerWebhook(bytes, 'right') },
+      });
+      const [got] = await receiver.waitFor(1);
+      expect(got.validSignature).toBe(true);
+      expect(Buffer.from(got.raw, 'utf8').equals(bytes)).toBe(false); // the decoded string lost the bytes
+    } finally {
+      await receiver.close();
+    }
+  });
 });

@@ -48,7 +48,8 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
+      const bytes = Buffer.concat(chunks);
+      const raw = bytes.toString('utf8');
       let body: JsonObject | undefined;
       try {
         body = JSON.parse(raw) as JsonObject;
@@ -62,8 +63,10 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
         body,
         event: typeof body?.event === 'string' ? body.event : undefined,
         eventId: body ? eventIdOf(body) : undefined,
+        // Verified over the bytes as received (spec 6.1.3), not over a decoded string: bytes that
+        // are not valid UTF-8 would not survive the round trip.
         validSignature: verifyPartnerWebhook(
-          raw,
+          bytes,
           typeof signature === 'string' ? signature : undefined,
           receiver.secrets,
         ),
