@@ -15,8 +15,9 @@ export interface DataSourceExtras {
 }
 
 /**
- * TypeORM 1.x options for either database. Migrations run at initialize(); `synchronize` stays
- * off: the checked-in migrations are the schema.
+ * TypeORM 1.x options for either database. Migrations are run by openDataSource right after
+ * initialize() (on PostgreSQL under a lock, see there); `synchronize` stays off: the checked-in
+ * migrations are the schema.
  */
 export function buildDataSourceOptions(
   db: ParsedDatabaseUrl,
@@ -25,7 +26,7 @@ export function buildDataSourceOptions(
   const common = {
     entities: ENTITIES,
     migrations: MIGRATIONS,
-    migrationsRun: true,
+    migrationsRun: false,
     migrationsTransactionMode: 'each' as const,
     synchronize: false,
     logging: extras.logging ?? false,

@@ -12,7 +12,7 @@ import { UnitOfWork } from './unit-of-work.service';
  * The database and everything built directly on it. A plain TypeORM DataSource provider rather
  * than @nestjs/typeorm's repositories: every access goes through the UnitOfWork (ambient
  * transactions, SQLite serialization), which repositories injected per class would bypass.
- * Migrations run in openDataSource (migrationsRun), before anything else touches the database.
+ * Migrations run in openDataSource, before anything else touches the database.
  */
 export const databaseProviders: Provider[] = [
   {

@@ -1,4 +1,4 @@
 import { InitialSchema1763794800000 } from './1763794800000-initial-schema.migration';
 
-/** Checked-in migrations, in order. Run at start (migrationsRun); `synchronize` is never used. */
+/** Checked-in migrations, in order. Run at start (openDataSource); `synchronize` is never used. */
 export const MIGRATIONS = [InitialSchema1763794800000];
