@@ -3,6 +3,7 @@
  * an app created with rawBody: true, deliveries signed here (spec 6.1.3).
  */
 import { request } from 'node:http';
+import { EventEmitter2 } from '@nestjs/event-emitter';
 import { PartnerDerivedEvent, PartnerEvent } from '@partner-payments/nestjs';
 import { documentedEventBodies, ProbeInbox, sign } from './webhook-fixtures';
 import { startWebhookTestApp, type WebhookTestApp } from './webhook-test.app';
@@ -252,6 +253,41 @@ describe('partner webhooks: the event is kept before the 2xx (spec 6.1.4, no ret
     expect(inbox.recorded.has(eventId)).toBe(true); // already kept when the 2xx arrived
     await t.service.drain();
     expect(inbox.get(eventId)?.state).toBe('processed');
+  });
+
+  it('answers before the handlers finish; a failing handler leaves the entry failed (still 200), retried later', async () => {
+    const emitter = t.app.get(EventEmitter2);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let calls = 0;
+    const slowThenFailing = async () => {
+      calls += 1;
+      if (calls === 1) {
+        await gate;
+        throw new Error('projection unavailable');
+      }
+    };
+    emitter.on(PartnerEvent.UserUpdated, slowThenFailing);
+    try {
+      const body = documentedEventBodies()[1].body;
+      const eventId = (body.data as { event_id: string }).event_id;
+      const res = await deliver(t.url, JSON.stringify(body));
+      expect(res.json).toMatchObject({ status: 'accepted', eventId }); // the handler is still waiting
+      for (let i = 0; i < 100 && calls === 0; i += 1) await new Promise((r) => setTimeout(r, 5));
+      expect(calls).toBe(1); // the handler runs after the answer, and is blocked
+      expect(inbox.get(eventId)?.state).toBe('pending');
+      release();
+      await t.service.drain();
+      expect(inbox.get(eventId)).toMatchObject({ state: 'failed', lastError: 'projection unavailable' });
+
+      const retried = await t.service.redeliver(inbox.get(eventId)!);
+      expect(retried).toMatchObject({ outcome: 'processed', eventId });
+      expect(calls).toBe(2);
+      expect(inbox.get(eventId)?.state).toBe('processed');
+      expect(t.handlers.log.count('user.updated')).toBe(2); // at least once: handlers must be idempotent
+    } finally {
+      emitter.off(PartnerEvent.UserUpdated, slowThenFailing);
+    }
   });
 
   it('answers 500 with a JSON body, never 2xx, when inbox.record throws; emits nothing; logs it', async () => {
