@@ -43,7 +43,11 @@ export interface InboxPendingOptions {
 }
 
 export interface PartnerInboxStore {
-  /** Stores the event unless its eventId is known. Must be atomic under concurrent deliveries. */
+  /**
+   * Stores the event unless its eventId is known. Must be atomic under concurrent deliveries.
+   * Resolve only once the event is stored (the 2xx follows); throw when it could not be: the
+   * delivery is then answered 500 (PartnerWebhookInboxError), never acknowledged (spec 6.1.4).
+   */
   record(event: InboxEventInput): Promise<InboxRecordResult>;
   markProcessed(eventId: string): Promise<void>;
   /** Counts an attempt, keeps the error, schedules the next attempt (or marks dead past the limit). */
