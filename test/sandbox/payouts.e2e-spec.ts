@@ -264,6 +264,28 @@ describe('sandbox: payouts (spec 3.4, 6.4; provider-facts Payouts)', () => {
     await expect(world.sandbox.control.advancePayout(failed, 'COMPLETED')).rejects.toThrow('final');
   });
 
+  it('refuses transitions the partner cannot produce: after COMPLETED only a return or failure; no return before sending', async () => {
+    const done = (await create()).body.id;
+    await world.sandbox.control.advancePayout(done, ['PENDING', 'PROCESSING', 'COMPLETED']);
+    for (const step of [
+      'PENDING',
+      'PROCESSING',
+      'CANCELLED',
+      'ACT_CANCELLED',
+      'KYT_PENDING',
+      'COMPLETED',
+    ] as const)
+      await expect(world.sandbox.control.advancePayout(done, step)).rejects.toThrow('COMPLETED');
+    const early = (await create()).body.id;
+    await world.sandbox.control.advancePayout(early, 'PENDING');
+    await expect(world.sandbox.control.advancePayout(early, 'RETURNED')).rejects.toThrow('never sent');
+    const read = async (id: string) => (await world.api.call('GET', `/v1/payouts/${id}`)).body;
+    expect((await read(done)).status).toBe('COMPLETED');
+    expect((await read(early)).status).toBe('PENDING');
+    await world.sandbox.control.advancePayout(done, { status: 'FAILED', errorCode: 'BANK_FAILURE' });
+    expect(await read(done)).toMatchObject({ status: 'FAILED', error_code: 'BANK_FAILURE' });
+  });
+
   it('optional uetr / imad / omad are absent by default and can be added to one step (6.4.4)', async () => {
     const { body } = await create();
     await world.sandbox.control.advancePayout(body.id, [

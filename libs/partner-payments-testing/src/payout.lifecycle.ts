@@ -101,9 +101,16 @@ export function normaliseSteps(
  * events 'none' resolves silently, on the resource only (6.4.8).
  */
 export function applyPayoutStep(ctx: SandboxContext, p: PayoutRecord, step: PayoutStep): void {
-  const returnAfterCompletion = step.status === 'RETURNED' && p.status === 'COMPLETED';
-  if (FINAL.includes(p.status) && !returnAfterCompletion)
-    throw new Error(`payout ${p.payout_id} is ${p.status} (final)`);
+  if (FINAL.includes(p.status)) throw new Error(`payout ${p.payout_id} is ${p.status} (final)`);
+  // provider-facts: COMPLETED is not strictly final, but only a bank return or failure follows it;
+  // a scenario the partner cannot produce would teach an app the wrong thing.
+  if (p.status === 'COMPLETED' && step.status !== 'RETURNED' && step.status !== 'FAILED')
+    throw new Error(
+      `payout ${p.payout_id} is COMPLETED: only a bank return or failure (RETURNED, FAILED) can follow, not ${step.status}`,
+    );
+  // A return needs a payment that was sent (spec 6.4.4: reference_number is set when it is).
+  if (step.status === 'RETURNED' && p.reference_number === null)
+    throw new Error(`payout ${p.payout_id} was never sent (${p.status}): it cannot be returned`);
   const previous = p.status;
   const next: PayoutStatus =
     step.status === 'RETURNED' || step.status === 'ACT_CANCELLED' ? 'FAILED' : step.status;
