@@ -76,6 +76,20 @@ describe('PartnerHttpClient over a real local server', () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it('a caller key that is not a UUID v4 is refused before any I/O on the routes that de-duplicate (spec 8)', async () => {
+    route((_req, res) => json(res, 201, {}));
+    const { http } = createTestClient(server.baseUrl);
+    const err = await http
+      .request({ method: 'POST', path: '/v1/users', body: {}, idempotencyKey: 'order-42' })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PartnerLocalValidationError);
+    expect((err as PartnerLocalValidationError).fieldErrors.map((f) => f.field)).toEqual(['idempotencyKey']);
+    expect(server.requests).toHaveLength(0);
+    // elsewhere the key is the caller's business and is sent as given
+    await http.request({ method: 'PATCH', path: '/v1/rfis/r/items', body: {}, idempotencyKey: 'order-42' });
+    expect(apiCalls().map((r) => r.headers['idempotency-key'])).toEqual(['order-42']);
+  });
+
   it('production joins onto the base without /sandbox', async () => {
     server.setHandler((req, res) => (req.url.endsWith('/auth') ? authOk(res) : json(res, 200, {})));
     const { http } = createTestClient(`${server.baseUrl}/partner-api`, { environment: 'production' });
@@ -109,8 +123,16 @@ describe('PartnerHttpClient over a real local server', () => {
     let n = 0;
     route((_req, res) => (++n < 2 ? json(res, 500, {}) : json(res, 201, { user_id: 'u1' })));
     const { http } = createTestClient(server.baseUrl);
-    await http.request({ method: 'POST', path: '/v1/users', body: {}, idempotencyKey: 'my-key-1' });
-    expect(apiCalls().map((r) => r.headers['idempotency-key'])).toEqual(['my-key-1', 'my-key-1']);
+    await http.request({
+      method: 'POST',
+      path: '/v1/users',
+      body: {},
+      idempotencyKey: '5b0c6c2e-8f4a-4d7b-9a31-2e6f0d1c7a10',
+    });
+    expect(apiCalls().map((r) => r.headers['idempotency-key'])).toEqual([
+      '5b0c6c2e-8f4a-4d7b-9a31-2e6f0d1c7a10',
+      '5b0c6c2e-8f4a-4d7b-9a31-2e6f0d1c7a10',
+    ]);
   });
 
   it('never retries a write without Idempotency-Key after a 5xx', async () => {
@@ -230,14 +252,19 @@ describe('PartnerHttpClient over a real local server', () => {
     );
     const { http } = createTestClient(server.baseUrl);
     const err = (await http
-      .request({ method: 'POST', path: '/v1/users', body: {}, idempotencyKey: 'k-1' })
+      .request({
+        method: 'POST',
+        path: '/v1/users',
+        body: {},
+        idempotencyKey: '9e8d7c6b-5a4f-4e3d-8c2b-1a0f9e8d7c6b',
+      })
       .catch((e: unknown) => e)) as PartnerValidationError;
     expect(err).toBeInstanceOf(PartnerValidationError);
     expect(err).toMatchObject({
       status: 400,
       code: 'validation_error',
       requestId: 'r-1',
-      idempotencyKey: 'k-1',
+      idempotencyKey: '9e8d7c6b-5a4f-4e3d-8c2b-1a0f9e8d7c6b',
     });
     expect(err.fieldErrors).toEqual([{ field: 'email', message: 'invalid' }]);
     expect(apiCalls()).toHaveLength(1);

@@ -6,7 +6,7 @@ import { ApiVersionState } from './api-version.state';
 import { toAttemptOutcome, toOutcomeEvent, toPartnerError } from './attempt.outcome';
 import { buildPartnerHeaders, resolveVersionHeader } from './headers.builder';
 import type { PartnerHttpEvent, PartnerRequest, PartnerResponse } from './http.types';
-import { replayIsDeduplicated, resolveIdempotencyKey } from './idempotency.policy';
+import { replayIsDeduplicated, requiresIdempotencyKey, resolveIdempotencyKey } from './idempotency.policy';
 import { systemClock } from './rate.limiter';
 import { computeBackoffMs, shouldRetry } from './retry.policy';
 import { PartnerTransport } from './partner.transport';
@@ -16,6 +16,8 @@ import { buildQueryString, joinQueryStrings, splitPathQuery } from './url.util';
  * Per-call overrides are checked before any I/O, like the module options at boot: a NaN or negative
  * maxRetries (e.g. from an unset environment variable) must not become "retry forever" or "never send".
  */
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+
 function checkPerCallOptions(req: PartnerRequest): void {
   const errors: PartnerFieldError[] = [];
   const { maxRetries, timeoutMs, idempotencyKey } = req;
@@ -23,8 +25,16 @@ function checkPerCallOptions(req: PartnerRequest): void {
     errors.push({ field: 'maxRetries', message: `must be an integer >= 0, got ${String(maxRetries)}` });
   if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0))
     errors.push({ field: 'timeoutMs', message: `must be a number > 0, got ${String(timeoutMs)}` });
-  if (idempotencyKey !== undefined && typeof idempotencyKey !== 'string')
+  if (idempotencyKey !== undefined && typeof idempotencyKey !== 'string') {
     errors.push({ field: 'idempotencyKey', message: 'must be a string' });
+  } else if (
+    idempotencyKey &&
+    requiresIdempotencyKey(req.method, `/${splitPathQuery(req.path).path.replace(/^\/+/, '')}`) &&
+    !UUID_V4.test(idempotencyKey)
+  ) {
+    // spec 8: a UUID v4. The server refuses anything else, so say it before the write is sent.
+    errors.push({ field: 'idempotencyKey', message: 'must be a UUID v4 on this route (spec 8)' });
+  }
   if (errors.length > 0) throw new PartnerLocalValidationError(errors);
 }
 
