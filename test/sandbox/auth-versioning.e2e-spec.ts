@@ -96,6 +96,9 @@ describe('sandbox: authentication (spec 4.1, 5)', () => {
       await world.api.call('PATCH', `/v1/users/${userId}`, { body: { first_name: 'X' } }),
       await world.api.call('GET', '/v1/payouts/not-a-uuid'),
       await world.api.call('GET', '/nothing/here', { auth: false, apiKey: null }),
+      // Express would answer OPTIONS on a known path by itself (200 + Allow, unauthenticated).
+      await world.api.call('OPTIONS', '/v1/users', { auth: false, apiKey: null }),
+      await world.api.call('OPTIONS', '/auth'),
     ];
     for (const answer of probes) {
       expect(answer.status).toBe(403);
