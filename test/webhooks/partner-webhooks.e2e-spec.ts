@@ -164,7 +164,8 @@ describe('partner webhooks over HTTP (spec 6)', () => {
     expect(userIds).toEqual(['Jos\u00e9', 'u', 'u']);
   });
 
-  it('answers 400 for a validly signed body that is not JSON or has no event, and emits nothing', async () => {
+  it('answers 400 for a validly signed body that is not JSON or has no event, logs it, and emits nothing', async () => {
+    t.logs.length = 0;
     for (const raw of ['{"data":{"event_id":"x"}}', '[1,2]']) {
       const res = await deliver(t.url, raw);
       expect(res.status).toBe(400);
@@ -177,6 +178,11 @@ describe('partner webhooks over HTTP (spec 6)', () => {
     ).toBe(400);
     await t.service.drain();
     expect(t.handlers.log.calls).toHaveLength(0);
+    expect(t.logs).toEqual([
+      expect.stringMatching(/^warn Partner webhook refused \(400\): Webhook body has no `event` name/),
+      expect.stringMatching(/^warn Partner webhook refused \(400\): Webhook body is not a JSON object/),
+      expect.stringMatching(/^warn Partner webhook refused \(400\): Webhook body is not valid JSON/),
+    ]);
   });
 
   it('answers 413 beyond maxBodyBytes', async () => {
