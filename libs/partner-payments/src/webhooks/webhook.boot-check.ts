@@ -14,7 +14,7 @@ const PARTNER_NAMES: ReadonlySet<string> = new Set<string>([
 
 interface ListenerMetadata {
   event: string | symbol | Array<string | symbol>;
-  options?: { suppressErrors?: boolean };
+  options?: { suppressErrors?: boolean; async?: boolean; nextTick?: boolean; promisify?: boolean };
 }
 
 export interface PartnerHandlerInfo {
@@ -22,6 +22,12 @@ export interface PartnerHandlerInfo {
   method: string;
   event: string;
   suppressErrors: boolean;
+  /**
+   * Registered with { async: true } or { nextTick: true } without { promisify: true }: EventEmitter2
+   * then calls it on a later tick and returns nothing, so emitAsync neither waits for it nor sees
+   * its error (the entry is marked processed first, a failure is lost).
+   */
+  detached: boolean;
 }
 
 export interface PartnerWebhookBootReport {
@@ -36,7 +42,7 @@ export interface PartnerWebhookBootReport {
  * Boot-time warnings for set-ups that would lose events quietly:
  * - handlers of partner events exist but no webhook secret is configured (every delivery gets 401);
  * - handlers use @OnEvent's default suppressErrors (a failing handler would still mark the entry
- *   processed, so it is never retried);
+ *   processed, so it is never retried), or { async: true } / { nextTick: true } (same, detached);
  * - no EventEmitter2 (EventEmitterModule.forRoot() not imported);
  * - options.webhooks.path differs from the route the module registered;
  * - the app was not created with { rawBody: true } (probed on the Express JSON parser; every
@@ -98,6 +104,12 @@ export class PartnerWebhookBootCheck implements OnApplicationBootstrap {
           'logged and the event marked processed, never retried. Use @OnPartnerEvent or { suppressErrors: false }.',
       );
     }
+    for (const h of handlers.filter((x) => x.detached)) {
+      warnings.push(
+        `${h.owner}.${h.method} handles '${h.event}' with { async: true } or { nextTick: true }: it runs detached, ` +
+          'so the event is marked processed before it runs and its failure is never retried. Drop the option.',
+      );
+    }
     if ((handlers.length > 0 || this.config.configured) && !this.dispatcher.hasEmitter) {
       warnings.push(
         'Partner webhooks need EventEmitter2: import EventEmitterModule.forRoot() in your AppModule.',
@@ -138,6 +150,8 @@ function listHandlers(instance: object): PartnerHandlerInfo[] {
             method,
             event,
             suppressErrors: meta.options?.suppressErrors ?? true,
+            detached:
+              Boolean(meta.options?.async || meta.options?.nextTick) && meta.options?.promisify !== true,
           });
         }
       }

@@ -41,6 +41,18 @@ class TypedHandlers {
 }
 
 @Injectable()
+class DetachedHandlers {
+  @OnPartnerEvent(PartnerEvent.PayoutCompleted, { async: true })
+  onCompleted(): void {
+    throw new Error('runs on a later tick: emitAsync never sees this');
+  }
+  @OnPartnerEvent(PartnerEvent.PayoutFailed, { async: true, promisify: true })
+  onFailed(): void {
+    return undefined;
+  }
+}
+
+@Injectable()
 class PlainHandlers {
   @OnEvent(PartnerEvent.UserCreated)
   onUser(): void {
@@ -215,6 +227,20 @@ describe('PartnerWebhookBootCheck', () => {
     const app = await boot({ logger: log, webhooks: { secrets: ['s'] } }, { providers: [PlainHandlers] });
     try {
       expect(warnings.join('\n')).toMatch(/PlainHandlers\.onUser handles 'user\.created'.*suppressErrors/);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('warns about handlers registered { async: true } without promisify (detached, failures lost)', async () => {
+    const { log, warnings } = logger();
+    const app = await boot({ logger: log, webhooks: { secrets: ['s'] } }, { providers: [DetachedHandlers] });
+    try {
+      expect(warnings).toEqual([
+        expect.stringMatching(
+          /^DetachedHandlers\.onCompleted handles 'payout\.completed' with \{ async: true \}/,
+        ),
+      ]);
     } finally {
       await app.close();
     }
