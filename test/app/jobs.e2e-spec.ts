@@ -6,13 +6,20 @@
  */
 import { randomUUID } from 'node:crypto';
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { PartnerDerivedEvent, type PartnerPayoutStatusEvent } from '@partner-payments/nestjs';
+import {
+  ApiVersionState,
+  PartnerDerivedEvent,
+  type PartnerPayoutStatusEvent,
+} from '@partner-payments/nestjs';
 import type { PartnerSandbox } from '@partner-payments/testing';
 import request from 'supertest';
 import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
 import { PayoutEntity, WebhookInboxEntity } from '../../apps/reference-app/src/database/entities';
 import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
+import { advisoryLockKey } from '../../apps/reference-app/src/scheduling/job-lock.service';
+import { VERSION_PIN_JOB } from '../../apps/reference-app/src/versioning/version-pin.service';
 import { TypeOrmInboxStore } from '../../apps/reference-app/src/webhooks/typeorm-inbox.store';
+import { newPgClient } from '../../scripts/pg-client';
 import { eventually, startTestApp, startTestSandbox } from '../setup/app.helper';
 import { createFundedAccount, type FundedAccount } from '../setup/partner-fixtures.helper';
 import { DATABASE_KINDS, databaseUrlFor, openTestDatabaseAt } from '../setup/test-database.helper';
@@ -310,6 +317,23 @@ describe('two replicas on one PostgreSQL database', () => {
     expect((await request(b.app.getHttpServer()).post('/reconciliation/run').expect(200)).body.ran).toBe(
       true,
     );
+  });
+
+  it('a replica that finds the pin job locked still learns the pin the other replica stored', async () => {
+    const versionState = b.app.get(ApiVersionState);
+    versionState.reset(); // as if b had started before a stored the pin
+    const pg = newPgClient({
+      connectionString: b.config.database.kind === 'postgres' ? b.config.database.url : '',
+    });
+    await pg.connect();
+    try {
+      await pg.query('SELECT pg_advisory_lock($1::bigint)', [advisoryLockKey(VERSION_PIN_JOB)]);
+      const res = await request(b.app.getHttpServer()).post('/versioning/pin').expect(200);
+      expect(res.body).toMatchObject({ action: 'locked', pinned: '2026-04-14' });
+      expect(versionState.pinnedVersion).toBe('2026-04-14');
+    } finally {
+      await pg.end();
+    }
   });
 
   it('one Idempotency-Key sent to both replicas at once creates one payout; a replay on either returns it', async () => {

@@ -62,7 +62,10 @@ export class VersionPinService {
 
   async pin(): Promise<PinState> {
     const run = await this.locks.runExclusive(VERSION_PIN_JOB, () => this.pinOnce());
-    return run.ran ? run.result : this.toState(await this.load(), 'locked');
+    if (run.ran) return run.result;
+    // Another replica is pinning: take what the database knows (it may have finished already).
+    await this.restore();
+    return this.toState(await this.load(), 'locked');
   }
 
   private async pinOnce(): Promise<PinState> {
