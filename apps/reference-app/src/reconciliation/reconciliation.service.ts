@@ -104,49 +104,60 @@ export class ReconciliationService {
     );
   }
 
-  /** One payout: a read failure is counted and backed off, never thrown (it must not stall the batch). */
+  /**
+   * One payout. A failure (the read, or applying what it said: a handler that throws, a database
+   * error) is counted and backed off, never thrown: it must not stall the batch, nor, since the
+   * row would stay first in line, every later pass.
+   */
   private async checkOne(row: PayoutEntity): Promise<'changed' | 'unchanged' | 'failed'> {
     let resource: PartnerPayout;
     try {
       resource = await this.partnerPayouts.get(row.payoutId);
     } catch (error) {
-      const failures = row.checkFailures + 1;
-      const now = new Date();
-      await this.bookkeep(row.payoutId, {
-        lastCheckedAt: now,
-        checkFailures: failures,
-        nextCheckAt: reconcileRetryAt(failures, now),
-      });
-      this.logger.warn(
-        `payout ${row.payoutId}: read failed (${failures} in a row): ${(error as Error).message}`,
-      );
-      return 'failed';
+      return this.failed(row, 'read', error);
     }
     const decision = decidePayoutStatusChange(row.status, resource.status);
     const newDetails =
       (resource.referenceNumber !== null && resource.referenceNumber !== row.referenceNumber) ||
       (resource.errorCode !== null && resource.errorCode !== row.errorCode);
     if (decision.apply || newDetails) {
-      // The projection handler writes inside this transaction; the event and the row agree.
-      await this.uow.transaction(() =>
-        this.dispatcher.publishPayoutStatus({
-          payoutId: row.payoutId,
-          status: resource.status,
-          previousStatus: row.status,
-          rawStatus: resource.rawStatus,
-          source: 'reconciliation',
-          eventName: null,
-          eventId: null,
-          occurredAt: new Date().toISOString(),
-          referenceNumber: resource.referenceNumber,
-          errorCode: resource.errorCode,
-        }),
-      );
+      try {
+        // The projection handler writes inside this transaction; the event and the row agree.
+        await this.uow.transaction(() =>
+          this.dispatcher.publishPayoutStatus({
+            payoutId: row.payoutId,
+            status: resource.status,
+            previousStatus: row.status,
+            rawStatus: resource.rawStatus,
+            source: 'reconciliation',
+            eventName: null,
+            eventId: null,
+            occurredAt: new Date().toISOString(),
+            referenceNumber: resource.referenceNumber,
+            errorCode: resource.errorCode,
+          }),
+        );
+      } catch (error) {
+        return this.failed(row, 'apply', error);
+      }
       if (decision.apply)
         this.logger.log(`payout ${row.payoutId}: ${row.status} -> ${decision.next} (from the resource)`);
     }
     await this.bookkeep(row.payoutId, { lastCheckedAt: new Date(), checkFailures: 0, nextCheckAt: null });
     return decision.apply ? 'changed' : 'unchanged';
+  }
+
+  private async failed(row: PayoutEntity, stage: 'read' | 'apply', error: unknown): Promise<'failed'> {
+    const failures = row.checkFailures + 1;
+    const now = new Date();
+    await this.bookkeep(row.payoutId, {
+      lastCheckedAt: now,
+      checkFailures: failures,
+      nextCheckAt: reconcileRetryAt(failures, now),
+    });
+    const message = error instanceof Error ? error.message : String(error);
+    this.logger.warn(`payout ${row.payoutId}: ${stage} failed (${failures} in a row): ${message}`);
+    return 'failed';
   }
 
   /** Scheduling columns only: no version bump, so it never conflicts with a status write. */
