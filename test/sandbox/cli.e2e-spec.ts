@@ -121,4 +121,38 @@ describe('sandbox CLI (npm run sandbox)', () => {
     for (const secret of ['hook-pass-321', 'tok-654', 'sandbox_test_api_key', 'sandbox_test_password'])
       expect(output()).not.toContain(secret);
   }, 30000);
+
+  it('stops when its parent goes away (`npm run sandbox` killed: the signal never reaches node)', async () => {
+    // `sh -c "... && node cli.js"` as npm runs it; `&& true` keeps sh from exec-ing node.
+    const shell = spawn('sh', ['-c', `"${process.execPath}" "${cli}" --port 0 --quiet && true`], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    shell.stdout?.on('data', (c: Buffer) => (out += c.toString()));
+    const deadline = Date.now() + 15000;
+    while (!out.includes('webhooks:') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    const baseUrl = /listening on (http:\/\/\S+) /.exec(out)?.[1];
+    expect(baseUrl).toBeDefined();
+    const nodePid = Number(
+      execFileSync('ps', ['-o', 'pid=', '--ppid', String(shell.pid)])
+        .toString()
+        .trim(),
+    );
+    expect(nodePid).toBeGreaterThan(0);
+    shell.kill('SIGKILL');
+    const alive = () => {
+      try {
+        process.kill(nodePid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    const until = Date.now() + 5000;
+    while (alive() && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    const leaked = alive();
+    if (leaked) process.kill(nodePid, 'SIGKILL'); // never leave it running, even when failing
+    expect(leaked).toBe(false);
+    await expect(fetch(`${baseUrl}/auth`, { method: 'POST' })).rejects.toThrow();
+  }, 30000);
 });

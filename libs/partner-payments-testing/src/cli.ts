@@ -138,11 +138,22 @@ async function main(): Promise<void> {
   line(
     `webhooks: ${options.webhookUrl ? printableUrl(options.webhookUrl) : 'no URL set (set one with --webhook-url or POST /__control/setWebhookUrl)'}`,
   );
+  let stopping = false;
   const stop = () => {
+    if (stopping) return;
+    stopping = true;
     void sandbox.close().then(() => process.exit(0));
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  process.once('SIGHUP', stop);
+  // `npm run sandbox` runs `sh -c "npm run build:libs && node ..."`: a SIGTERM to npm stops npm and
+  // the shell but never reaches this process, which would keep the port. A changed parent pid means
+  // the parent is gone (re-parented): stop as on a signal.
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) stop();
+  }, 500).unref();
 }
 
 if (require.main === module) {
