@@ -91,6 +91,39 @@ describe('sandbox: users (provider-facts Users, spec 3.3)', () => {
     expect((await world.api.call('GET', `/v1/users/${normal.body.user_id}`)).body.status).toBe('VERIFIED');
   });
 
+  it('reads a body only when it is sent as JSON: a client that forgets Content-Type gets what a JSON API gives it', async () => {
+    const body = JSON.stringify(individual());
+    // fetch sends a string body as text/plain when no content-type is set.
+    const plain = await world.api.call('POST', '/v1/users', { rawBody: body });
+    expect(plain.status).toBe(400);
+    expect(plain.body.errors).toEqual([{ field: 'body', message: 'must be a JSON object' }]);
+    const form = await world.api.call('POST', '/v1/users', {
+      rawBody: body,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(form.status).toBe(400);
+    const auth = await new Api(world.sandbox.sandboxBaseUrl, world.sandbox.credentials).call(
+      'POST',
+      '/auth',
+      {
+        rawBody: JSON.stringify({
+          client_id: world.sandbox.credentials.clientId,
+          password: world.sandbox.credentials.password,
+        }),
+        auth: false,
+      },
+    );
+    expect(auth.status).toBe(401);
+    expect((await world.sandbox.control.counters()).created.users).toBe(0);
+    for (const type of ['application/json; charset=utf-8', 'application/merge-patch+json']) {
+      const ok = await world.api.call('POST', '/v1/users', {
+        rawBody: body,
+        headers: { 'content-type': type },
+      });
+      expect(ok.status).toBe(201);
+    }
+  });
+
   it('validation errors name the field; metadata rules of spec 8 apply', async () => {
     const noType = await world.api.call('POST', '/v1/users', { body: { first_name: 'A' } });
     expect(noType.status).toBe(400);

@@ -2,11 +2,14 @@ import { createHash } from 'node:crypto';
 import express, { type Request, type RequestHandler } from 'express';
 import { requestState } from './sandbox.context';
 
+const isJson = (req: Request): boolean =>
+  /^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(req.get('content-type') ?? '');
+
 export const isMultipart = (req: Request): boolean => /^multipart\//i.test(req.get('content-type') ?? '');
 
 /**
  * Reads every non-multipart body raw (so the request log can hash the exact bytes), then parses
- * JSON. Multipart bodies stay unread: the upload handler streams them (busboy).
+ * it when it is sent as JSON. Multipart bodies stay unread: the upload handler streams them (busboy).
  */
 export function bodyMiddleware(): RequestHandler[] {
   const raw = express.raw({ type: (req) => !isMultipart(req as Request), limit: '2mb' });
@@ -17,6 +20,10 @@ export function bodyMiddleware(): RequestHandler[] {
     state.rawBody = body;
     state.bodySha256 = createHash('sha256').update(body).digest('hex');
     if (body.length === 0) return next();
+    // A JSON API's body parser reads only JSON media types; anything else (fetch sends a string body
+    // as text/plain when no content-type is set) reaches the route as no body. Parsing it anyway
+    // would hide a client that forgets `Content-Type: application/json`.
+    if (!isJson(req)) return next();
     try {
       state.body = JSON.parse(body.toString('utf8'));
     } catch {
