@@ -61,6 +61,27 @@ describe.each(DATABASE_KINDS)('JobLockService on %s', (kind) => {
     await first;
   });
 
+  it('runs a cron tick once across replicas, even when the passes do not overlap', async () => {
+    const tick = new Date(Math.floor(Date.now() / 1000) * 1000);
+    let runs = 0;
+    expect(await replicaA.runExclusive('tick-job', async () => ++runs, { tick })).toEqual({
+      ran: true,
+      result: 1,
+    });
+    // Replica B's cron fires for the same tick after A's short pass already ended.
+    expect(await replicaB.runExclusive('tick-job', async () => ++runs, { tick })).toEqual({
+      ran: false,
+      reason: 'tick-done',
+    });
+    // The next tick runs; a run asked for by hand (no tick) always runs.
+    const next = new Date(tick.getTime() + 60_000);
+    expect(await replicaB.runExclusive('tick-job', async () => ++runs, { tick: next })).toMatchObject({
+      ran: true,
+    });
+    expect(await replicaA.runExclusive('tick-job', async () => ++runs)).toMatchObject({ ran: true });
+    expect(runs).toBe(3);
+  });
+
   it('releases the lock and records the error when the job throws', async () => {
     await expect(
       replicaA.runExclusive('flaky', async () => Promise.reject(new Error('partner down'))),

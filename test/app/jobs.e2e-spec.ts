@@ -14,7 +14,11 @@ import {
 import type { PartnerSandbox } from '@partner-payments/testing';
 import request from 'supertest';
 import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
-import { PayoutEntity, WebhookInboxEntity } from '../../apps/reference-app/src/database/entities';
+import {
+  JobLockEntity,
+  PayoutEntity,
+  WebhookInboxEntity,
+} from '../../apps/reference-app/src/database/entities';
 import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
 import { advisoryLockKey } from '../../apps/reference-app/src/scheduling/job-lock.service';
 import { VERSION_PIN_JOB } from '../../apps/reference-app/src/versioning/version-pin.service';
@@ -398,6 +402,36 @@ describe('two replicas on one PostgreSQL database', () => {
       .set('Idempotency-Key', key)
       .send({ ...body, amount: '9.00' })
       .expect(422);
+  });
+});
+
+describe('cron ticks on two replicas on one PostgreSQL database', () => {
+  it('two replicas firing the same per-second ticks run each tick of the reconciliation once', async () => {
+    const sandbox = await startTestSandbox();
+    const db = await databaseUrlFor('postgres', 'ticks');
+    const env = { RECONCILE_CRON: '* * * * * *' }; // every second
+    const a = await startTestApp(db.url, env, sandbox);
+    const b = await startTestApp(db.url, env, sandbox);
+    try {
+      const runs = async () =>
+        (
+          await a.app
+            .get(UnitOfWork)
+            .run((m) => m.findOne(JobLockEntity, { where: { name: 'payout-reconciliation' } }))
+        )?.runs ?? 0;
+      await new Promise((r) => setTimeout(r, 1100));
+      const start = await runs();
+      const t0 = Date.now();
+      await new Promise((r) => setTimeout(r, 3000));
+      const ticks = Math.ceil((Date.now() - t0) / 1000);
+      const ran = (await runs()) - start;
+      expect(ran).toBeGreaterThanOrEqual(ticks - 1); // the job does run every tick...
+      expect(ran).toBeLessThanOrEqual(ticks + 1); // ...once, not once per replica
+    } finally {
+      await a.close();
+      await b.close();
+      await sandbox.close();
+    }
   });
 });
 

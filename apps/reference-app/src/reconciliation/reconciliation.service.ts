@@ -42,8 +42,9 @@ export class ReconciliationService {
     private readonly dispatcher: PartnerWebhookDispatcher,
   ) {}
 
-  async runOnce(): Promise<ReconciliationSummary> {
-    const run = await this.locks.runExclusive(RECONCILIATION_JOB, () => this.pass());
+  /** `tick`: the cron tick this run serves (see RunExclusiveOptions); none when asked by hand. */
+  async runOnce(options: { tick?: Date } = {}): Promise<ReconciliationSummary> {
+    const run = await this.locks.runExclusive(RECONCILIATION_JOB, () => this.pass(), options);
     return run.ran ? run.result : { ran: false, checked: 0, changed: 0, failed: 0, batches: 0 };
   }
 

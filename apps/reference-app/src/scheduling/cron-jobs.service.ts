@@ -32,9 +32,11 @@ export class CronJobsService implements OnApplicationBootstrap, OnApplicationShu
 
   async onApplicationBootstrap(): Promise<void> {
     await this.versionPin.restore();
-    this.add(RECONCILIATION_JOB, this.config.reconcile.cron, () => this.reconciliation.runOnce());
-    this.add(INBOX_REDELIVERY_JOB, this.config.inbox.redeliveryCron, () => this.redelivery.runOnce());
-    this.add(VERSION_PIN_JOB, this.config.versionPinCron, () => this.versionPin.pin());
+    this.add(RECONCILIATION_JOB, this.config.reconcile.cron, (tick) => this.reconciliation.runOnce({ tick }));
+    this.add(INBOX_REDELIVERY_JOB, this.config.inbox.redeliveryCron, (tick) =>
+      this.redelivery.runOnce({ tick }),
+    );
+    this.add(VERSION_PIN_JOB, this.config.versionPinCron, (tick) => this.versionPin.pin({ tick }));
     // At start: pin (issue: "at start and daily") and process what a crash left unprocessed.
     // A partner outage must not stop the boot: both jobs log and try again on their schedule.
     await this.guard(VERSION_PIN_JOB, () => this.versionPin.pin());
@@ -50,13 +52,17 @@ export class CronJobsService implements OnApplicationBootstrap, OnApplicationShu
     }
   }
 
-  private add(name: string, cronTime: string, task: () => Promise<unknown>): void {
+  /**
+   * `task` gets the tick it serves: the second the cron fired for (cron fires on whole seconds,
+   * a few ms late), so every replica names the same tick and the job lock runs it once.
+   */
+  private add(name: string, cronTime: string, task: (tick: Date) => Promise<unknown>): void {
     const job = CronJob.from({
       cronTime,
       name,
       waitForCompletion: true,
       start: false,
-      onTick: () => this.guard(name, task),
+      onTick: () => this.guard(name, () => task(new Date(Math.floor(Date.now() / 1000) * 1000))),
     });
     this.registry.addCronJob(name, job);
     job.start();

@@ -4,7 +4,21 @@ import { JobLockEntity } from '../database/entities';
 import { insertIfAbsent } from '../database/insert-if-absent.util';
 import type { UnitOfWork } from '../database/unit-of-work.service';
 
-export type JobRun<T> = { ran: true; result: T } | { ran: false; reason: 'locked' };
+export type JobRun<T> = { ran: true; result: T } | { ran: false; reason: 'locked' | 'tick-done' };
+
+export interface RunExclusiveOptions {
+  /**
+   * The scheduled time of the cron tick this run serves. Replicas fire the same tick at (almost)
+   * the same moment; a pass short enough to end before another replica's tick fires would let
+   * that replica take the lock and run the pass again. With a tick given, a run that finds the
+   * job already started for this tick (by anyone, within TICK_SKEW_MS of clock skew) skips it.
+   * Runs asked for by hand (the endpoints) give none and always run.
+   */
+  tick?: Date;
+}
+
+/** Clock skew tolerated between replicas when matching a tick (NTP keeps it far below). */
+export const TICK_SKEW_MS = 500;
 
 /**
  * "Each pass runs once" across replicas (issue: cron jobs take a lock on PostgreSQL).
@@ -23,10 +37,19 @@ export class JobLockService {
     readonly holder: string = `${hostname()}:${process.pid}`,
   ) {}
 
-  async runExclusive<T>(name: string, work: () => Promise<T>): Promise<JobRun<T>> {
+  async runExclusive<T>(
+    name: string,
+    work: () => Promise<T>,
+    options: RunExclusiveOptions = {},
+  ): Promise<JobRun<T>> {
+    const guarded = async (): Promise<JobRun<T>> => {
+      if (options.tick && (await this.startedSince(name, options.tick.getTime() - TICK_SKEW_MS)))
+        return { ran: false, reason: 'tick-done' };
+      return { ran: true, result: await this.recorded(name, work) };
+    };
     return this.uow.kind === 'postgres'
-      ? this.runWithAdvisoryLock(name, work)
-      : this.runWithLocalLock(name, work);
+      ? this.runWithAdvisoryLock(name, guarded)
+      : this.runWithLocalLock(name, guarded);
   }
 
   /** Whether this process currently runs the job (any database). */
@@ -34,17 +57,17 @@ export class JobLockService {
     return this.localLocks.has(name);
   }
 
-  private async runWithLocalLock<T>(name: string, work: () => Promise<T>): Promise<JobRun<T>> {
+  private async runWithLocalLock<T>(name: string, run: () => Promise<JobRun<T>>): Promise<JobRun<T>> {
     if (this.localLocks.has(name)) return { ran: false, reason: 'locked' };
     this.localLocks.add(name);
     try {
-      return { ran: true, result: await this.recorded(name, work) };
+      return await run();
     } finally {
       this.localLocks.delete(name);
     }
   }
 
-  private async runWithAdvisoryLock<T>(name: string, work: () => Promise<T>): Promise<JobRun<T>> {
+  private async runWithAdvisoryLock<T>(name: string, run: () => Promise<JobRun<T>>): Promise<JobRun<T>> {
     if (this.localLocks.has(name)) return { ran: false, reason: 'locked' };
     const runner = this.uow.dataSource.createQueryRunner();
     await runner.connect();
@@ -57,7 +80,7 @@ export class JobLockService {
       if (!row?.locked) return { ran: false, reason: 'locked' };
       this.localLocks.add(name);
       try {
-        return { ran: true, result: await this.recorded(name, work) };
+        return await run();
       } finally {
         this.localLocks.delete(name);
         await runner.query('SELECT pg_advisory_unlock($1::bigint)', [key]);
@@ -65,6 +88,12 @@ export class JobLockService {
     } finally {
       await runner.release();
     }
+  }
+
+  /** Whether the job was last started at or after `sinceMs` (read under the job's lock). */
+  private async startedSince(name: string, sinceMs: number): Promise<boolean> {
+    const row = await this.uow.run((m) => m.findOne(JobLockEntity, { where: { name } }));
+    return !!row?.lastStartedAt && row.lastStartedAt.getTime() >= sinceMs;
   }
 
   private async recorded<T>(name: string, work: () => Promise<T>): Promise<T> {

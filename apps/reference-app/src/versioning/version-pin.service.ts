@@ -60,8 +60,9 @@ export class VersionPinService {
       this.versionState.markPinned(row.pinnedVersion);
   }
 
-  async pin(): Promise<PinState> {
-    const run = await this.locks.runExclusive(VERSION_PIN_JOB, () => this.pinOnce());
+  /** `tick`: the cron tick this run serves (see RunExclusiveOptions); none at start or by hand. */
+  async pin(options: { tick?: Date } = {}): Promise<PinState> {
+    const run = await this.locks.runExclusive(VERSION_PIN_JOB, () => this.pinOnce(), options);
     if (run.ran) return run.result;
     // Another replica is pinning: take what the database knows (it may have finished already).
     await this.restore();

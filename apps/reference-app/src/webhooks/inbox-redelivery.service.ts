@@ -34,10 +34,15 @@ export class InboxRedeliveryService {
    * process is in flight, so the startup pass uses 0; an entry another replica is processing at
    * that moment is not applied twice (TypeOrmInboxStore.runProcessing re-reads it under its lock).
    */
-  async runOnce(options: { minAgeMs?: number; limit?: number } = {}): Promise<RedeliverySummary> {
+  async runOnce(
+    options: { minAgeMs?: number; limit?: number; tick?: Date } = {},
+  ): Promise<RedeliverySummary> {
     // The library skips entries this process is handling right now; the lock keeps replicas apart.
-    const run = await this.locks.runExclusive(INBOX_REDELIVERY_JOB, () =>
-      this.webhooks.processPending({ limit: options.limit ?? 100, minAgeMs: options.minAgeMs ?? 10_000 }),
+    const run = await this.locks.runExclusive(
+      INBOX_REDELIVERY_JOB,
+      () =>
+        this.webhooks.processPending({ limit: options.limit ?? 100, minAgeMs: options.minAgeMs ?? 10_000 }),
+      { tick: options.tick },
     );
     const dead = (await this.inbox.countByState()).dead ?? 0;
     if (!run.ran) return { ran: false, processed: 0, failed: 0, dead };
