@@ -23,6 +23,8 @@ describe('sandbox: webhook delivery (spec 6.1-6.3)', () => {
       expect(r.headers['x-signature-sha256']).toBe(signPartnerWebhook(r.raw, 'whsec_e2e_secret'));
       expect(r.headers['content-type']).toMatch(/^application\/json/);
     }
+    // The receiver records a delivery before it answers; the sandbox records the answer after.
+    await world.sandbox.control.flushWebhooks();
     const deliveries = await world.sandbox.control.deliveries();
     expect(deliveries.map((d) => d.body)).toEqual(got.map((r) => r.raw));
     expect(
