@@ -189,3 +189,26 @@ describe('sandbox: client configuration GET /v1/clients/{uuid} (spec 2.4, 4.5)',
     ).toBeNull();
   });
 });
+
+describe('sandbox: an account with no authorized banks (spec 2.4: the partner default is [])', () => {
+  let world: World;
+  beforeAll(async () => (world = await startWorld({ authorizedBanks: [] })));
+  afterAll(() => stopWorld(world));
+
+  it('shows authorizedBanks [] and refuses every virtual account with a 400 naming bank', async () => {
+    const config = await world.api.call('GET', `/v1/clients/${world.sandbox.credentials.clientUuid}`);
+    expect(config.body.data.authorizedBanks).toEqual([]);
+    const user = await world.api.call('POST', '/v1/users', { body: individual() });
+    const va = await world.api.call('POST', '/v1/virtual-accounts', {
+      body: { user_id: user.body.user_id, type: 'US_BANK', bank: 'bank_a' },
+    });
+    expect(va.status).toBe(400);
+    expect(va.body.errors).toEqual([expect.objectContaining({ field: 'bank' })]);
+    expect((await world.sandbox.control.counters()).created.virtual_accounts).toBe(0);
+    await world.sandbox.control.setAuthorizedBanks(['bank_c']);
+    const ok = await world.api.call('POST', '/v1/virtual-accounts', {
+      body: { user_id: user.body.user_id, type: 'US_BANK', bank: 'bank_c' },
+    });
+    expect(ok.status).toBe(201);
+  });
+});
