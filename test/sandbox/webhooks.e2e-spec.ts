@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { signPartnerWebhook, startPartnerSandbox } from '@partner-payments/testing';
 import {
   Api,
@@ -99,6 +101,37 @@ describe('sandbox: webhook delivery (spec 6.1-6.3)', () => {
     const deliveries = await world.sandbox.control.deliveries();
     expect(world.receiver.received).toHaveLength(deliveries.length);
     expect(deliveries.every((d) => d.status === 500 && d.outcome === 'delivered')).toBe(true);
+  });
+
+  it('408, 429 and a receiver timeout are not retried either (2026-04-14 delivers once; provider-facts)', async () => {
+    const hits: string[] = [];
+    const slow = createServer((req, res) => {
+      hits.push(req.url ?? '');
+      const answer = req.url === '/408' ? 408 : req.url === '/429' ? 429 : 200;
+      setTimeout(() => res.writeHead(answer).end(), req.url === '/slow' ? 400 : 0);
+    });
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(slow.address() as AddressInfo).port}`;
+    const sandbox = await startPartnerSandbox({ webhookTimeoutMs: 100 });
+    try {
+      for (const path of ['/408', '/429', '/slow']) {
+        await sandbox.control.setWebhookUrl(`${base}${path}`);
+        await sandbox.control.emitEvent('user.updated', { user_id: path });
+        await sandbox.control.flushWebhooks();
+      }
+      await new Promise((r) => setTimeout(r, 600));
+      expect(hits).toEqual(['/408', '/429', '/slow']);
+      const deliveries = await sandbox.control.deliveries();
+      expect(deliveries.map((d) => [d.outcome, d.status])).toEqual([
+        ['delivered', 408],
+        ['delivered', 429],
+        ['failed', null],
+      ]);
+    } finally {
+      await sandbox.close();
+      slow.closeAllConnections();
+      await new Promise<void>((resolve) => slow.close(() => resolve()));
+    }
   });
 
   it('an unreachable URL is recorded as failed, not retried; no URL is recorded as no_url', async () => {
