@@ -125,9 +125,9 @@ describe.each(DATABASE_KINDS)('jobs and restarts on %s', (kind) => {
       expect(res.body).toMatchObject({ ran: true, failed: 1 });
       expect((await payout(healthy)).status).toBe('PROCESSING');
       const p = await payout(poisoned);
-      // Not asserted: p.status. The library's dispatcher emits with emitAsync (Promise.all), so the
-      // unit of work rolls back as soon as this listener rejects while the projection handler is
-      // still writing, and that write can land outside the transaction (reported upstream).
+      // The dispatcher waits for every handler before rolling back, so the projection's write for
+      // the poisoned payout is rolled back with the rest of its unit of work: still as created.
+      expect(p.status).toBe('CREATED');
       expect(p.checkFailures).toBe(1);
       expect(p.nextCheckAt!.getTime()).toBeGreaterThan(Date.now());
     } finally {

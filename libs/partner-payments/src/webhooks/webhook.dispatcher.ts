@@ -16,9 +16,9 @@ export interface PartnerDispatchResult {
 }
 
 /**
- * Emits a parsed delivery to the host app's handlers through EventEmitter2.emitAsync, so a handler
- * that throws (with suppressErrors: false, which @OnPartnerEvent sets) rejects the dispatch and the
- * inbox entry is marked failed instead of processed.
+ * Emits a parsed delivery to the host app's handlers (emitToAllListeners), so a handler that throws
+ * (with suppressErrors: false, which @OnPartnerEvent sets) rejects the dispatch and the inbox entry
+ * is marked failed instead of processed.
  */
 @Injectable()
 export class PartnerWebhookDispatcher {
@@ -33,7 +33,7 @@ export class PartnerWebhookDispatcher {
     // spec 6.1.5: unknown types are acknowledged, recorded and surfaced on one derived name, so a
     // future partner event can never collide with a handler the app has not written yet.
     const name = event.known ? event.name : PartnerDerivedEvent.Unknown;
-    await emitter.emitAsync(name, event);
+    await emitToAllListeners(emitter, name, event);
     const emitted = [name];
 
     const payoutStatus = event.known ? toPartnerPayoutStatusEvent(event) : null;
@@ -41,7 +41,7 @@ export class PartnerWebhookDispatcher {
     if (payoutStatus) {
       if (this.payoutStatusDeduper.claim(payoutStatus.payoutId, payoutStatus.status)) {
         try {
-          await emitter.emitAsync(PartnerDerivedEvent.PayoutStatus, payoutStatus);
+          await emitToAllListeners(emitter, PartnerDerivedEvent.PayoutStatus, payoutStatus);
         } catch (error) {
           // Not announced after all: let the retry of this entry (or its twin) claim it again.
           this.payoutStatusDeduper.forget(payoutStatus.payoutId, payoutStatus.status);
@@ -89,11 +89,34 @@ export class PartnerWebhookDispatcher {
 
 /**
  * Emits the unified payout status (PartnerDerivedEvent.PayoutStatus) on any EventEmitter2, with the
- * status upper-cased. Handler errors propagate (emitAsync).
+ * status upper-cased. Handler errors propagate, once every handler has finished.
  */
 export async function emitPartnerPayoutStatus(
   emitter: EventEmitter2,
   event: PartnerPayoutStatusEvent,
 ): Promise<void> {
-  await emitter.emitAsync(PartnerDerivedEvent.PayoutStatus, { ...event, status: event.status.toUpperCase() });
+  await emitToAllListeners(emitter, PartnerDerivedEvent.PayoutStatus, {
+    ...event,
+    status: event.status.toUpperCase(),
+  });
+}
+
+/**
+ * Calls every listener of `name` (and every onAny listener) and waits until ALL have settled
+ * before rejecting with the first failure. EventEmitter2.emitAsync rejects as soon as one handler
+ * fails while the others are still running: with a unit of work around the dispatch (the inbox
+ * store's runProcessing), their writes would then land after the rollback, outside it.
+ */
+export async function emitToAllListeners(
+  emitter: EventEmitter2,
+  name: string,
+  payload: unknown,
+): Promise<void> {
+  const calls = [
+    ...emitter.listeners(name).map((listener) => () => listener.call(emitter, payload)),
+    ...emitter.listenersAny().map((listener) => () => listener.call(emitter, name, payload)),
+  ];
+  const results = await Promise.allSettled(calls.map(async (call) => call()));
+  const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failure) throw failure.reason;
 }
