@@ -264,3 +264,20 @@ describe('sandbox: option bases (spec 1: the sandbox base is {base_url}/sandbox)
     await expect(startPartnerSandbox({ bases: 'prod' as 'root' })).rejects.toThrow('bases');
   });
 });
+
+describe('sandbox: option pinnedVersion', () => {
+  it('refuses a pin that is not a known version (a string compare would open the RFI routes)', async () => {
+    await expect(startPartnerSandbox({ pinnedVersion: 'garbage' })).rejects.toThrow('pinnedVersion');
+    await expect(startPartnerSandbox({ pinnedVersion: '2026-6-1' })).rejects.toThrow('pinnedVersion');
+    const sandbox = await startPartnerSandbox({ pinnedVersion: '2026-06-01' });
+    try {
+      await expect(sandbox.control.createClient({ pinnedVersion: 'zzz' })).rejects.toThrow('pinnedVersion');
+      const api = await new Api(sandbox.baseUrl, sandbox.credentials).login();
+      const rfis = await api.call('GET', '/v1/rfis');
+      expect(rfis.status).toBe(200);
+      expect(rfis.headers.get('x-api-version')).toBe('2026-06-01');
+    } finally {
+      await sandbox.close();
+    }
+  });
+});

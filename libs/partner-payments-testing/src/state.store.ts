@@ -1,4 +1,5 @@
 import { newId, nowIso, randomHex } from './ids.util';
+import { KNOWN_VERSIONS } from './versioning.util';
 import type {
   ClientAccount,
   DepositRecord,
@@ -51,6 +52,12 @@ export class StateStore {
 
   createAccount(input: AccountInput): ClientAccount {
     const now = nowIso();
+    // A pin that is not a version would compare as a string against real ones ('garbage' >
+    // '2026-06-01' opens the RFI routes): refuse it at setup.
+    if (input.pinnedVersion !== undefined && !KNOWN_VERSIONS.includes(input.pinnedVersion))
+      throw new Error(
+        `pinnedVersion must be one of ${KNOWN_VERSIONS.join(', ')}, got ${String(input.pinnedVersion)}`,
+      );
     const clientUuid = (input.clientUuid ?? newId()).toLowerCase();
     if (this.accounts.has(clientUuid)) throw new Error(`client ${clientUuid} already exists`);
     const account: ClientAccount = {
