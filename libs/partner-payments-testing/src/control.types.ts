@@ -162,6 +162,8 @@ export interface CreateClientInput {
   webhookSecret?: string;
   authorizedBanks?: string[];
   defaultUserMetadata?: Metadata;
+  /** Version the account starts pinned to (a known version); default none. */
+  pinnedVersion?: string;
 }
 
 export interface SandboxClientInfo {
