@@ -268,6 +268,7 @@ describe('sandbox: request log and counters', () => {
       });
       const log = await sandbox.control.requestLog();
       expect(log.map((l) => l.route)).toEqual(['POST /auth', 'POST /v1/users']);
+      expect(log[0].bodySha256).toBeNull(); // a hash of the password-bearing body is a password oracle
       expect(log[1]).toMatchObject({
         method: 'POST',
         path: '/v1/users',

@@ -23,7 +23,9 @@ export function requestLogMiddleware(ctx: SandboxContext): RequestHandler {
       if (done) return;
       done = true;
       const state = requestState(res);
-      entry.bodySha256 = state.bodySha256 ?? null;
+      // The hash of `{ client_id, password }` would let anyone reading the log test password
+      // guesses offline: POST /auth bodies are not hashed (DESIGN: logs never carry the password).
+      entry.bodySha256 = route === 'POST /auth' ? null : (state.bodySha256 ?? null);
       entry.fault = state.fault ?? null;
       entry.status = answered ? res.statusCode : null;
     };
