@@ -90,8 +90,8 @@ describe.each(DATABASE_KINDS)('TypeOrmInboxStore on %s', (kind) => {
     });
     await new Promise((r) => setTimeout(r, 50));
     release();
-    await expect(first).resolves.toBe('first');
-    await expect(second).resolves.toMatchObject({ emitted: [] });
+    await expect(first).resolves.toEqual({ ran: true, value: 'first' });
+    await expect(second).resolves.toEqual({ ran: false });
     expect(runs).toBe(1);
     expect(await store.get('e-race')).toMatchObject({ state: 'processed', attempts: 1 });
   });

@@ -2,6 +2,7 @@ import type {
   InboxEntry,
   InboxEventInput,
   InboxPendingOptions,
+  InboxProcessingResult,
   InboxRecordResult,
   PartnerInboxStore,
 } from '@partner-payments/nestjs';
@@ -10,17 +11,6 @@ import { WebhookInboxEntity } from '../database/entities';
 import { placeholders, timestampParam } from '../database/sql-dialect.util';
 import type { UnitOfWork } from '../database/unit-of-work.service';
 import { DEFAULT_INBOX_RETRY, decideInboxRetry, type InboxRetryOptions } from './inbox-retry.policy';
-
-/**
- * What runProcessing answers for an entry that was processed meanwhile: the dispatch result of a
- * delivery that emitted nothing (the library's PartnerDispatchResult shape; its interface has no
- * "skipped" answer, hence the cast at the call).
- */
-const ALREADY_PROCESSED = Object.freeze({
-  emitted: [] as string[],
-  payoutStatus: null,
-  payoutStatusSuppressed: false,
-});
 
 export interface TypeOrmInboxStoreOptions {
   retry?: Partial<InboxRetryOptions>;
@@ -77,7 +67,7 @@ export class TypeOrmInboxStore implements PartnerInboxStore {
    * side by side. Once it holds the row it re-reads the state: an entry the other side already
    * processed is not processed again (nothing applied twice), and `work` is not run.
    */
-  async runProcessing<T>(eventId: string, work: () => Promise<T>): Promise<T> {
+  async runProcessing<T>(eventId: string, work: () => Promise<T>): Promise<InboxProcessingResult<T>> {
     return this.uow.transaction(async (manager) => {
       const lock = this.uow.kind === 'postgres' ? ' FOR UPDATE' : '';
       const p = placeholders(this.uow.kind, 1);
@@ -85,8 +75,8 @@ export class TypeOrmInboxStore implements PartnerInboxStore {
         `SELECT state FROM webhook_inbox WHERE event_id = ${p[0]}${lock}`,
         [eventId],
       );
-      if (rows[0]?.state === 'processed') return ALREADY_PROCESSED as T;
-      return work();
+      if (rows[0]?.state === 'processed') return { ran: false };
+      return { ran: true, value: await work() };
     });
   }
 

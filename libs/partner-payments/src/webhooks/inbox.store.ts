@@ -58,6 +58,11 @@ export interface PartnerInboxStore {
    * Optional unit of work: when present, the dispatcher runs the handlers and markProcessed
    * inside it, so a store backed by a database can make the handlers' writes and the inbox mark
    * one transaction. If `work` throws, nothing of it is kept and the dispatcher calls markFailed.
+   * A store that finds the entry already processed when it gets hold of it (another replica's
+   * delivery or redelivery got there first) answers `{ ran: false }` without running `work`.
    */
-  runProcessing?<T>(eventId: string, work: () => Promise<T>): Promise<T>;
+  runProcessing?<T>(eventId: string, work: () => Promise<T>): Promise<InboxProcessingResult<T>>;
 }
+
+/** What runProcessing did: ran the work (and kept what it did), or skipped an entry already processed. */
+export type InboxProcessingResult<T> = { ran: true; value: T } | { ran: false };

@@ -49,7 +49,7 @@ function transactionalStore(log: string[], failCommit: { next: boolean }): Partn
         throw new Error('commit failed');
       }
       log.push('commit');
-      return result;
+      return { ran: true as const, value: result };
     },
   };
 }
@@ -61,6 +61,25 @@ describe('PartnerWebhookService processing', () => {
     emitter!.on(PartnerEvent.PayoutCompleted, async () => void order.push('handler'));
     await service.handle(completed, signed(completed), { waitForProcessing: true });
     expect(order).toEqual(['begin evt_c', 'handler', 'markProcessed', 'commit']);
+  });
+
+  it('skips, without running a handler, an entry the store finds already processed (another replica)', async () => {
+    const base = new InMemoryInboxStore({ retryDelaysMs: [0] });
+    const inbox: PartnerInboxStore = {
+      record: (e) => base.record(e),
+      markProcessed: (id) => base.markProcessed(id),
+      markFailed: (id, err) => base.markFailed(id, err),
+      pending: (o) => base.pending(o),
+      runProcessing: async () => ({ ran: false }),
+    };
+    const { service, emitter } = setup({ inbox });
+    let handled = 0;
+    emitter!.on(PartnerEvent.PayoutCompleted, async () => void (handled += 1));
+    emitter!.on(PartnerDerivedEvent.PayoutStatus, async () => void (handled += 1));
+    const result = await service.handle(completed, signed(completed), { waitForProcessing: true });
+    await expect(result.processing).resolves.toEqual({ outcome: 'skipped', eventId: 'evt_c' });
+    expect(handled).toBe(0);
+    expect(await service.processPending({ minAgeMs: 0 })).toEqual({ processed: 0, failed: 0, skipped: 1 });
   });
 
   it('redeliver() re-emits a stored entry by its stored id', async () => {

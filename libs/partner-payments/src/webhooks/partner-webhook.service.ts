@@ -20,6 +20,8 @@ export type PartnerWebhookHeaders = Record<string, string | string[] | undefined
 
 export type PartnerProcessOutcome =
   | { outcome: 'processed'; eventId: string; dispatch: PartnerDispatchResult }
+  /** The inbox found the entry processed already (another replica): handlers not run again. */
+  | { outcome: 'skipped'; eventId: string }
   | { outcome: 'failed'; eventId: string; error: string };
 
 export interface PartnerWebhookHandleResult {
@@ -208,10 +210,11 @@ export class PartnerWebhookService implements OnApplicationShutdown {
         return dispatched;
       };
       try {
-        const dispatch = this.inbox.runProcessing
+        const result = this.inbox.runProcessing
           ? await this.inbox.runProcessing(event.eventId, work)
-          : await work();
-        return { outcome: 'processed', eventId: event.eventId, dispatch };
+          : { ran: true as const, value: await work() };
+        if (!result.ran) return { outcome: 'skipped', eventId: event.eventId };
+        return { outcome: 'processed', eventId: event.eventId, dispatch: result.value };
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         // The unit of work failed after the unified status was announced (e.g. the commit): its
