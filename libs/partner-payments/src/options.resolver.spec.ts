@@ -90,4 +90,24 @@ describe('resolvePartnerOptions', () => {
   it('rateLimit: false turns the limiter off', () => {
     expect(resolvePartnerOptions({ ...valid, rateLimit: false }).rateLimit).toBe(false);
   });
+
+  it('warns when production credentials would travel over plain http (not for loopback, not in the sandbox)', () => {
+    const warnings = (o: Partial<PartnerPaymentsModuleOptions>): string[] => {
+      const warn = jest.fn();
+      resolvePartnerOptions({
+        ...valid,
+        apiKey: 'live_key_do_not_log',
+        ...o,
+        logger: { log: jest.fn(), error: jest.fn(), warn },
+      });
+      return warn.mock.calls.map((c) => String(c[0]));
+    };
+    const prodHttp = warnings({ environment: 'production', baseUrl: 'http://api.partner.example' });
+    expect(prodHttp).toHaveLength(1);
+    expect(prodHttp[0]).toContain('plain http in production');
+    expect(prodHttp[0]).not.toContain('live_key_do_not_log');
+    expect(warnings({ environment: 'production', baseUrl: 'https://api.partner.example' })).toEqual([]);
+    expect(warnings({ environment: 'production', baseUrl: 'http://127.0.0.1:4010' })).toEqual([]);
+    expect(warnings({ environment: 'sandbox', baseUrl: 'http://partner.test' })).toEqual([]);
+  });
 });

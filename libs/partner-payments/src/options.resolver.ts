@@ -157,6 +157,15 @@ export function resolvePartnerOptions(
     throw new PartnerConfigurationError('onHttpEvent', 'must be a function');
   }
 
+  const logger = options.logger ?? defaultLogger ?? fallbackLogger;
+  // The api key and the /auth password would cross the network in clear text. Not refused: a
+  // TLS-terminating proxy on the same host is a legitimate set-up; said loudly instead.
+  if (environment === 'production' && parsed.protocol === 'http:' && !isLoopback(parsed.hostname)) {
+    logger.warn(
+      `Partner baseUrl uses plain http in production (${parsed.host}): credentials and tokens would travel unencrypted. Use https.`,
+    );
+  }
+
   return {
     environment,
     baseUrl,
@@ -175,7 +184,11 @@ export function resolvePartnerOptions(
     tokenRefreshSkewSeconds: number(options.tokenRefreshSkewSeconds, 'tokenRefreshSkewSeconds', 300, 0),
     rateLimit,
     retry,
-    logger: options.logger ?? defaultLogger ?? fallbackLogger,
+    logger,
     onHttpEvent: options.onHttpEvent ?? null,
   };
+}
+
+function isLoopback(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
 }

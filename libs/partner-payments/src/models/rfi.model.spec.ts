@@ -14,6 +14,7 @@ describe('status helpers compare case-insensitively and tolerate a missing statu
   });
   it('isTerminalUserStatus: REJECTED only, any casing; unknown values are not terminal', () => {
     expect(isTerminalUserStatus('rejected')).toBe(true);
+    expect(isTerminalUserStatus(' REJECTED ')).toBe(true);
     expect(isTerminalUserStatus('VERIFIED')).toBe(false);
     expect(isTerminalUserStatus('REVIEW')).toBe(false);
     expect(isTerminalUserStatus(null)).toBe(false);
@@ -21,6 +22,7 @@ describe('status helpers compare case-insensitively and tolerate a missing statu
   it('isTerminalDepositStatus: FAILED and REFUNDED only; KYT_REJECTED can still be released', () => {
     expect(isTerminalDepositStatus('refunded')).toBe(true);
     expect(isTerminalDepositStatus('Failed')).toBe(true);
+    expect(isTerminalDepositStatus(' refunded\n')).toBe(true);
     expect(isTerminalDepositStatus('KYT_REJECTED')).toBe(false);
     expect(isTerminalDepositStatus(undefined)).toBe(false);
   });

@@ -62,5 +62,5 @@ export const TERMINAL_USER_STATUSES: readonly string[] = ['REJECTED'];
 
 /** REJECTED is terminal (spec 3.3); unknown values are non-terminal (provider-facts). */
 export function isTerminalUserStatus(status: string | null | undefined): boolean {
-  return typeof status === 'string' && TERMINAL_USER_STATUSES.includes(status.toUpperCase());
+  return typeof status === 'string' && TERMINAL_USER_STATUSES.includes(status.trim().toUpperCase());
 }

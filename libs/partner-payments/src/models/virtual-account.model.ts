@@ -53,7 +53,7 @@ export type PartnerDepositStatus = PartnerOpenString<
 
 /** Only FAILED and REFUNDED are final; KYT_REJECTED can still be released (provider-facts). */
 export function isTerminalDepositStatus(status: string | null | undefined): boolean {
-  return typeof status === 'string' && ['FAILED', 'REFUNDED'].includes(status.toUpperCase());
+  return typeof status === 'string' && ['FAILED', 'REFUNDED'].includes(status.trim().toUpperCase());
 }
 
 /** GET /v1/virtual-accounts/{id}/deposits/{depositId}; shape "not shown" beyond spec 6.4.3. */
