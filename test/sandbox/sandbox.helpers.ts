@@ -1,13 +1,12 @@
 /**
- * Helpers for the sandbox's own e2e suites: plain fetch over a real socket, and a node:http
- * receiver that verifies webhook signatures on the raw bytes.
+ * Helpers for the sandbox's own e2e suites: plain fetch over a real socket, and the package's own
+ * webhook receiver (verifies signatures over the raw bytes) behind the suites' shorter interface.
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders } from 'node:http';
 import {
   startPartnerSandbox,
-  verifyPartnerWebhook,
+  startWebhookReceiver,
   type PartnerSandbox,
   type PartnerSandboxOptions,
 } from '@partner-payments/testing';
@@ -102,47 +101,23 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-/** A webhook receiver that verifies x-signature-sha256 over the raw bytes against `secrets`. */
+/** The package's startWebhookReceiver, with the suites' names (answerWith, events(), waitFor(count, ms)). */
 export async function startReceiver(secrets: string[]): Promise<Receiver> {
-  const received: ReceivedWebhook[] = [];
-  const receiver = { answerWith: 200, secrets } as Receiver;
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      const signature = req.headers['x-signature-sha256'];
-      received.push({
-        raw,
-        headers: req.headers,
-        body: JSON.parse(raw),
-        validSignature: verifyPartnerWebhook(
-          raw,
-          typeof signature === 'string' ? signature : undefined,
-          receiver.secrets,
-        ),
-      });
-      res.statusCode = receiver.answerWith;
-      res.end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks/partner`;
-  receiver.received = received;
-  receiver.events = (name) => (name ? received.filter((r) => r.body.event === name) : received);
-  receiver.waitFor = async (count, timeoutMs = 5000) => {
-    const deadline = Date.now() + timeoutMs;
-    while (received.length < count) {
-      if (Date.now() > deadline) throw new Error(`receiver got ${received.length} of ${count} webhooks`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    return received;
+  const inner = await startWebhookReceiver({ secrets });
+  return {
+    url: inner.url,
+    received: inner.received,
+    get answerWith() {
+      return inner.answerStatus;
+    },
+    set answerWith(status: number) {
+      inner.answerStatus = status;
+    },
+    secrets: inner.secrets,
+    waitFor: (count, timeoutMs) => inner.waitFor(count, { timeoutMs }),
+    events: (name) => (name ? inner.received.filter((r) => r.event === name) : inner.received),
+    close: () => inner.close(),
   };
-  receiver.close = () => {
-    server.closeAllConnections();
-    return new Promise<void>((resolve) => server.close(() => resolve()));
-  };
-  return receiver;
 }
 
 export interface World {
