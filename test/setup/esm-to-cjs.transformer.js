@@ -36,6 +36,12 @@ module.exports = {
     return { code: output.outputText };
   },
   getCacheKey(source, filename) {
-    return crypto.createHash('sha256').update(VERSION).update(ts.version).update(filename).update(source).digest('hex');
+    return crypto
+      .createHash('sha256')
+      .update(VERSION)
+      .update(ts.version)
+      .update(filename)
+      .update(source)
+      .digest('hex');
   },
 };
