@@ -47,6 +47,7 @@ export type {
 export { PartnerClientConfigService } from './resources/client-config.service';
 export { PartnerVersioningService } from './resources/versioning.service';
 export * from './models/common.model';
+export * from './models/status.util';
 export * from './models/metadata.model';
 export * from './models/user.model';
 export * from './models/recipient.model';

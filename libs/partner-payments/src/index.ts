@@ -30,7 +30,6 @@ export {
 export type { PartnerSignatureVerification } from './webhooks/signature.verifier';
 export {
   parsePartnerEnvelope,
-  canonicalPartnerStatus,
   isKnownPartnerEvent,
   isKnownPartnerEventView,
   hasSyntheticEventId,

@@ -1,3 +1,5 @@
+import { canonicalPartnerStatus } from './status.util';
+
 /**
  * Payouts (spec 3.4, provider-facts "Payouts"). The create answer may carry `id` and a lowercase
  * status ('created'); the read carries `payout_id` and UPPERCASE: both normalise into PartnerPayout.
@@ -60,19 +62,14 @@ export interface PartnerPayoutPage {
   totalPages: number | null;
 }
 
-const ALIASES: Record<string, string> = {
-  CANCELED: PayoutStatus.Cancelled,
-  // spec 3.4: a bank return resolves the resource to FAILED (flat events say 'returned', spec 6.4.6).
-  RETURNED: PayoutStatus.Failed,
-};
-
-/** Case-insensitive (spec 6.4.5): trims, uppercases, maps aliases. Unknown values stay as they are, uppercased. */
+/**
+ * The resource's word for a payout status (canonicalPartnerStatus, then spec 3.4: a bank return
+ * resolves the resource to FAILED; flat events say 'returned', spec 6.4.6). Unknown values stay
+ * as they are, canonical. '' for no status.
+ */
 export function normalizePayoutStatus(status: string | null | undefined): string {
-  const s = (status ?? '')
-    .trim()
-    .toUpperCase()
-    .replace(/[\s-]+/g, '_');
-  return ALIASES[s] ?? s;
+  const s = canonicalPartnerStatus(status) ?? '';
+  return s === 'RETURNED' ? PayoutStatus.Failed : s;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { canonicalPartnerStatus } from './status.util';
 import type { PartnerAddress, PartnerOffsetPageParams, PartnerOpenString } from './common.model';
 import type { PartnerMetadata } from './metadata.model';
 
@@ -62,5 +63,5 @@ export const TERMINAL_USER_STATUSES: readonly string[] = ['REJECTED'];
 
 /** REJECTED is terminal (spec 3.3); unknown values are non-terminal (provider-facts). */
 export function isTerminalUserStatus(status: string | null | undefined): boolean {
-  return typeof status === 'string' && TERMINAL_USER_STATUSES.includes(status.trim().toUpperCase());
+  return typeof status === 'string' && TERMINAL_USER_STATUSES.includes(canonicalPartnerStatus(status) ?? '');
 }

@@ -1,3 +1,4 @@
+import { canonicalPartnerStatus } from './status.util';
 import type { PartnerOpenString } from './common.model';
 import type { PartnerMetadata } from './metadata.model';
 
@@ -53,7 +54,7 @@ export type PartnerDepositStatus = PartnerOpenString<
 
 /** Only FAILED and REFUNDED are final; KYT_REJECTED can still be released (provider-facts). */
 export function isTerminalDepositStatus(status: string | null | undefined): boolean {
-  return typeof status === 'string' && ['FAILED', 'REFUNDED'].includes(status.trim().toUpperCase());
+  return typeof status === 'string' && ['FAILED', 'REFUNDED'].includes(canonicalPartnerStatus(status) ?? '');
 }
 
 /** GET /v1/virtual-accounts/{id}/deposits/{depositId}; shape "not shown" beyond spec 6.4.3. */

@@ -1,4 +1,5 @@
-import { canonicalPartnerStatus, hasSyntheticEventId, parsePartnerEnvelope } from './envelope.parser';
+import { canonicalPartnerStatus } from '../models/status.util';
+import { hasSyntheticEventId, parsePartnerEnvelope } from './envelope.parser';
 import { PartnerEvent } from './partner-event.constants';
 import type { PartnerEventOf } from './partner-event.payloads';
 import { PartnerWebhookPayloadError } from './webhook.errors';

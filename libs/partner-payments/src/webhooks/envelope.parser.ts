@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { canonicalPartnerStatus } from '../models/status.util';
 import { PartnerEvent, type PartnerEventName } from './partner-event.constants';
 import type { AnyPartnerEvent, PartnerUnknownEvent, PartnerWebhookEvent } from './partner-event.payloads';
 import { PartnerWebhookPayloadError } from './webhook.errors';
@@ -8,17 +9,6 @@ const V2_EVENT_TYPE = 'payout.status_changed';
 
 export function isKnownPartnerEvent(name: string): name is PartnerEventName {
   return KNOWN_NAMES.has(name);
-}
-
-/** Canonical status: trimmed, UPPERCASE (spec 6.4.5: flat lowercase, V2 UPPERCASE; compare case-insensitively). */
-export function canonicalPartnerStatus(value: unknown): string | null {
-  if (typeof value !== 'string' || value.trim() === '') return null;
-  const upper = value
-    .trim()
-    .toUpperCase()
-    .replace(/[\s-]+/g, '_');
-  // The resource spells it CANCELLED (provider-facts); accept the American spelling too.
-  return upper === 'CANCELED' ? 'CANCELLED' : upper;
 }
 
 /**
