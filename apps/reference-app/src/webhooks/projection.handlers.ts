@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
+  canonicalPartnerStatus,
   OnPartnerEvent,
   PartnerDerivedEvent,
   PartnerEvent,
@@ -135,7 +136,7 @@ export class ProjectionHandlers {
       userId: p.user_id ?? null,
       amount: p.amount === undefined ? null : String(p.amount),
       currency: p.currency ?? null,
-      status: p.status ? p.status.toUpperCase() : 'RECEIVED',
+      status: canonicalPartnerStatus(p.status) ?? 'RECEIVED',
       paymentRail: p.source?.payment_rail ? p.source.payment_rail.toUpperCase() : null,
       senderName: p.source?.sender_name ?? null,
       occurredAt: occurred && !Number.isNaN(occurred.getTime()) ? occurred : null,
