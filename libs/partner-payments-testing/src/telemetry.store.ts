@@ -1,4 +1,5 @@
 import type { RequestLogEntry, ResourceKind, SandboxCounters } from './control.types';
+import { isUuid } from './ids.util';
 
 const KINDS: ResourceKind[] = [
   'users',
@@ -30,12 +31,10 @@ export function redactHeaders(
   return out;
 }
 
-const UUID_SEGMENT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** `POST /sandbox/v1/users/<uuid>/liveness-link` → `POST /v1/users/:id/liveness-link`. */
 export function routeTemplate(method: string, path: string): string {
   const clean = path.split('?')[0].replace(/^\/sandbox(?=\/|$)/, '') || '/';
-  const segments = clean.split('/').map((s) => (UUID_SEGMENT.test(s) ? ':id' : s));
+  const segments = clean.split('/').map((s) => (isUuid(s) ? ':id' : s));
   return `${method.toUpperCase()} ${segments.join('/')}`;
 }
 

@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsNotEmpty, IsOptional, Matches, Max, Min, ValidateIf } from 'class-validator';
+import { IsIn, IsInt, IsNotEmpty, IsOptional, IsUUID, Matches, Max, Min, ValidateIf } from 'class-validator';
 import { validateCronExpression } from 'cron';
 
 const isSet = (value: unknown): boolean =>
@@ -40,7 +40,7 @@ export class EnvironmentVariables {
   PARTNER_PASSWORD?: string;
 
   @IsOptional()
-  @Matches(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, { message: 'must be a UUID' })
+  @IsUUID('all', { message: 'must be a UUID' })
   PARTNER_CLIENT_UUID?: string;
 
   /** Comma-separated: during a rotation both secrets are accepted (provider-facts "Webhooks"). */

@@ -1,9 +1,8 @@
 import { BadRequestException, Body, Controller, Get, Headers, HttpCode, Param, Post } from '@nestjs/common';
+import { isUUID } from 'class-validator';
 import { CreatePayoutDto, type PayoutResponse } from './create-payout.dto';
 import { toPayoutResponse } from './payout.response';
 import { PayoutsService } from './payouts.service';
-
-const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
 @Controller('payouts')
 export class PayoutsController {
@@ -19,7 +18,7 @@ export class PayoutsController {
     @Headers('idempotency-key') key: string | undefined,
     @Body() dto: CreatePayoutDto,
   ): Promise<PayoutResponse> {
-    if (!key || !UUID_V4.test(key.trim())) {
+    if (!key || !isUUID(key.trim(), '4')) {
       throw new BadRequestException([
         'Idempotency-Key header must be a UUID v4 (send the same key when retrying)',
       ]);

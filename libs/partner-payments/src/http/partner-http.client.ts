@@ -11,12 +11,12 @@ import { systemClock } from './rate.limiter';
 import { computeBackoffMs, shouldRetry } from './retry.policy';
 import { PartnerTransport } from './partner.transport';
 import { buildQueryString, joinQueryStrings, splitPathQuery } from './url.util';
+import { UUID_V4_PATTERN } from '../validation/validation.util';
 
 /**
  * Per-call overrides are checked before any I/O, like the module options at boot: a NaN or negative
  * maxRetries (e.g. from an unset environment variable) must not become "retry forever" or "never send".
  */
-const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
 function checkPerCallOptions(req: PartnerRequest): void {
   const errors: PartnerFieldError[] = [];
@@ -30,7 +30,7 @@ function checkPerCallOptions(req: PartnerRequest): void {
   } else if (
     idempotencyKey &&
     requiresIdempotencyKey(req.method, `/${splitPathQuery(req.path).path.replace(/^\/+/, '')}`) &&
-    !UUID_V4.test(idempotencyKey)
+    !UUID_V4_PATTERN.test(idempotencyKey)
   ) {
     // spec 8: a UUID v4. The server refuses anything else, so say it before the write is sent.
     errors.push({ field: 'idempotencyKey', message: 'must be a UUID v4 on this route (spec 8)' });

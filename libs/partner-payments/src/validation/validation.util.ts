@@ -52,3 +52,5 @@ export function throwIfAny(errors: PartnerFieldError[]): void {
 
 /** RFC 4122 shape, any version (spec 2.1 "string, uuid"; the server's own ids need not be v4). */
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** spec 8: Idempotency-Key is a UUID v4 (version nibble 4, variant 8-b). */
+export const UUID_V4_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
