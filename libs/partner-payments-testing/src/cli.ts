@@ -4,9 +4,9 @@
  * Every flag has an environment variable; flags win. Secrets are never printed.
  */
 import { parseArgs } from 'node:util';
-import { startPartnerSandbox } from './sandbox.server';
-import type { PartnerSandboxOptions } from './sandbox.types';
-import { printableUrl } from './url-mask.util';
+import { startPartnerSandbox } from './server/sandbox.server';
+import type { PartnerSandboxOptions } from './server/sandbox.types';
+import { printableUrl } from './server/url-mask.util';
 
 export { printableUrl };
 

@@ -1,0 +1,247 @@
+import type {
+  AnswerType,
+  DepositStatus,
+  ClientVault,
+  ClientWallet,
+  Metadata,
+  PaymentRail,
+  PayoutStatus,
+  RfiItemRecord,
+  RfiStatus,
+  UserStatus,
+  VerificationOutcome,
+} from '../server/state.types';
+
+export type ResourceKind =
+  | 'users'
+  | 'recipients'
+  | 'virtual_accounts'
+  | 'payouts'
+  | 'deposits'
+  | 'documents'
+  | 'rfis'
+  | 'liveness_links'
+  | 'liquidation_addresses';
+
+export interface SandboxCounters {
+  created: Record<ResourceKind, number>;
+  /** POST /auth calls (successful or not). */
+  authCalls: number;
+  authFailures: number;
+  /** Requests by route template, e.g. `POST /v1/virtual-accounts/:id/payout`. */
+  requests: Record<string, number>;
+  /** Requests answered from the idempotency store. */
+  idempotentReplays: number;
+  /** Replays whose request body differed from the original's (a key reused for another call). */
+  idempotencyKeyReuses: number;
+  webhooksSent: number;
+}
+
+export interface RequestLogEntry {
+  seq: number;
+  at: string;
+  method: string;
+  /** Path as requested, including a `/sandbox` prefix when used. */
+  path: string;
+  /** Route template with the prefix removed and ids replaced, e.g. `GET /v1/payouts/:id`. */
+  route: string;
+  /** Headers with x-api-key and authorization redacted. */
+  headers: Record<string, string>;
+  bodySha256: string | null;
+  status: number | null;
+  fault: string | null;
+}
+
+export interface DeliveryRecord {
+  seq: number;
+  clientUuid: string;
+  event: string;
+  eventId: string | null;
+  url: string | null;
+  /** The exact bytes sent. */
+  body: string;
+  signature: string;
+  signedWithPreviousSecret: boolean;
+  duplicate: boolean;
+  /** queued/held until sent; delivered = the receiver answered (any status); failed = no answer; no_url = no webhook URL set. */
+  outcome: 'queued' | 'held' | 'delivered' | 'failed' | 'no_url';
+  /** HTTP status the receiver answered; null when nothing answered. */
+  status: number | null;
+  error: string | null;
+  sentAt: string | null;
+}
+
+export type FaultKind = 'latency' | 'server_error' | 'rate_limit' | 'reset' | 'accepted_then_reset';
+
+export interface FaultSpec {
+  kind: FaultKind;
+  /** Route template (`POST /v1/users`, `GET /v1/payouts/:id`, `* /v1/users*`); omitted = every partner route. */
+  route?: string;
+  /** How many matching requests it hits; default 1, latency default unlimited. */
+  times?: number;
+  latencyMs?: number;
+  /** Status of a server_error; default 503. */
+  status?: number;
+  /** Retry-After seconds of a rate_limit; default 1. */
+  retryAfterSeconds?: number;
+}
+
+export interface ActiveFault extends Required<Omit<FaultSpec, 'route'>> {
+  id: string;
+  route: string | null;
+  hits: number;
+}
+
+export interface SeedRfiItemInput {
+  answer_type: AnswerType;
+  prompt?: string;
+  answer_spec?: Record<string, unknown>;
+  target_key?: string | null;
+  subject?: { person_id: string; display_name: string | null } | null;
+}
+
+export interface SeedRfiInput {
+  userId: string;
+  /** Items to ask; default one item of every answer_type with a typical answer_spec. */
+  items?: SeedRfiItemInput[];
+  status?: RfiStatus;
+}
+
+export interface SeededRfi {
+  rfiId: string;
+  userId: string;
+  itemIds: string[];
+  /** First item id of each answer_type. */
+  itemIdsByType: Partial<Record<AnswerType, string>>;
+  items: RfiItemRecord[];
+}
+
+/** A payout lifecycle step (spec 3.4, 6.4). RETURNED and ACT_CANCELLED resolve the resource to FAILED. */
+export type PayoutStepName = PayoutStatus | 'RETURNED' | 'ACT_CANCELLED';
+
+export interface PayoutStep {
+  status: PayoutStepName;
+  /** Which events this step emits; default by rail and status (see README). 'none' = resolve silently (spec 6.4.8). */
+  events?: 'default' | 'granular' | 'v2' | 'both' | 'none';
+  errorCode?: string;
+  reviewReason?: string;
+  /** Extra fields merged into this step's granular event, e.g. { uetr, imad, omad } (spec 6.4.4: absent by default). */
+  eventExtras?: Record<string, unknown>;
+}
+
+export interface PayoutView {
+  payout_id: string;
+  status: PayoutStatus;
+  reference_number: string | null;
+  error_code: string | null;
+  payment_method: PaymentRail;
+}
+
+export interface DepositInput {
+  amount?: string;
+  currency?: string;
+  rail?: 'WIRE' | 'ACH' | 'RTP';
+  microdeposit?: boolean;
+  status?: 'PENDING' | 'COMPLETED' | 'FAILED' | 'REFUNDED' | 'KYT_PENDING' | 'KYT_REJECTED';
+  senderName?: string;
+  source?: Record<string, unknown>;
+}
+
+export interface VirtualAccountPatch {
+  status?: 'rfi' | 'approved' | 'declined' | 'deactivated';
+  /** e.g. 'PENDING-ACT-ACCOUNT' (the placeholder before funds are usable) or null. */
+  account_number?: string | null;
+}
+
+export interface CreateClientInput {
+  apiKey?: string;
+  clientId?: string;
+  password?: string;
+  clientUuid?: string;
+  webhookUrl?: string;
+  webhookSecret?: string;
+  authorizedBanks?: string[];
+  defaultUserMetadata?: Metadata;
+  /** Version the account starts pinned to (a known version); default none. */
+  pinnedVersion?: string;
+}
+
+export interface SandboxClientInfo {
+  apiKey: string;
+  clientId: string;
+  password: string;
+  clientUuid: string;
+  webhookSecret: string;
+}
+
+export interface EmitOptions {
+  clientUuid?: string;
+  signWithPreviousSecret?: boolean;
+}
+
+/**
+ * Scenario controls. The same operations exist in process (`sandbox.control`) and over HTTP
+ * (`SandboxControlClient`, routes under `/__control`). Operations act on the primary account
+ * unless a `clientUuid` is given.
+ */
+export interface SandboxControl {
+  createClient(input?: CreateClientInput): Promise<SandboxClientInfo>;
+  setWebhookUrl(url: string | null, clientUuid?: string): Promise<void>;
+  rotateWebhookSecret(
+    newSecret?: string,
+    clientUuid?: string,
+  ): Promise<{ secret: string; previousSecret: string }>;
+  setAuthorizedBanks(banks: string[], clientUuid?: string): Promise<void>;
+  provisionClientWallet(wallet?: Partial<ClientWallet>, clientUuid?: string): Promise<ClientWallet>;
+  provisionClientVault(vault?: Partial<ClientVault>, clientUuid?: string): Promise<ClientVault>;
+  /** Outcome of the next users' verification, overriding input-driven outcomes (null clears). */
+  setNextVerificationOutcome(outcome: VerificationOutcome | null): Promise<void>;
+  /** Applies a verification outcome to an existing user now (spec 3.3). */
+  setUserVerificationOutcome(userId: string, outcome: VerificationOutcome): Promise<UserStatus>;
+  completeLiveness(
+    userId: string,
+    input?: { personReferenceId?: string | null; result?: string },
+  ): Promise<void>;
+  simulateDeposit(virtualAccountId: string, input?: DepositInput): Promise<{ depositId: string }>;
+  addLiquidationAddress(virtualAccountId: string, input?: Record<string, unknown>): Promise<{ id: string }>;
+  /** Virtual account status / account_number on the resource only (no event). */
+  updateVirtualAccount(virtualAccountId: string, patch: VirtualAccountPatch): Promise<void>;
+  /** Deposit status on the resource only (no event, spec 6.4.8). */
+  setDepositStatus(depositId: string, status: DepositStatus): Promise<void>;
+  seedRfi(input: SeedRfiInput): Promise<SeededRfi>;
+  returnRfiItem(rfiId: string, itemId: string, reviewNote: string): Promise<RfiItemRecord>;
+  setRfiStatus(rfiId: string, status: RfiStatus): Promise<void>;
+  advancePayout(
+    payoutId: string,
+    steps: PayoutStepName | PayoutStep | (PayoutStepName | PayoutStep)[],
+  ): Promise<PayoutView>;
+  emitEvent(
+    event: string,
+    data?: Record<string, unknown>,
+    options?: EmitOptions,
+  ): Promise<{ eventId: string }>;
+  sendUnknownEvent(event?: string, clientUuid?: string): Promise<{ eventId: string }>;
+  /** Sends again the exact bytes of an earlier delivery (by data.event_id; default the last one). */
+  sendDuplicate(eventId?: string): Promise<void>;
+  /** Holds the next `count` events of an account and delivers them in reverse order. */
+  reorderNext(count: number, clientUuid?: string): Promise<void>;
+  /** Signs the next `count` deliveries with the previous secret (after a rotation). */
+  signNextWithPreviousSecret(count?: number, clientUuid?: string): Promise<void>;
+  addFault(fault: FaultSpec): Promise<{ id: string }>;
+  clearFaults(): Promise<void>;
+  faults(): Promise<ActiveFault[]>;
+  expireTokensNow(): Promise<void>;
+  counters(): Promise<SandboxCounters>;
+  requestLog(): Promise<RequestLogEntry[]>;
+  deliveries(): Promise<DeliveryRecord[]>;
+  /** Resolves when at least `count` deliveries (of `event`, if given) are done; rejects after timeoutMs (default 5000). */
+  waitForDeliveries(input?: {
+    count?: number;
+    event?: string;
+    timeoutMs?: number;
+  }): Promise<DeliveryRecord[]>;
+  /** Resolves when every queued delivery is done. */
+  flushWebhooks(): Promise<void>;
+  /** Forgets every resource, token, log, counter, fault and delivery; accounts and their credentials stay. */
+  reset(): Promise<void>;
+}

@@ -1,0 +1,58 @@
+import type { RequestHandler } from 'express';
+import { sendError, sendRouteNotMatched } from '../server/http-errors.util';
+import { requestState, type SandboxContext } from '../server/sandbox.context';
+import { isVersionString, resolveVersion, versionAtLeast } from '../server/versioning.util';
+
+/**
+ * spec 5.4 / 5.7: every call but POST /auth needs x-api-key AND a valid bearer token of the same
+ * account; 401 otherwise. RFI routes answer 401 with code invalid_request (spec 7.2), others unauthorized.
+ */
+export function requireAuth(ctx: SandboxContext, options: { rfi?: boolean } = {}): RequestHandler {
+  const code = options.rfi ? 'invalid_request' : 'unauthorized';
+  return (req, res, next) => {
+    const account = ctx.store.accountByApiKey(req.get('x-api-key'));
+    if (!account) return sendError(res, 401, code, 'Missing or invalid API key');
+    const match = /^Bearer\s+(\S+)$/i.exec(req.get('authorization') ?? '');
+    if (!match) return sendError(res, 401, code, 'Missing bearer token');
+    if (ctx.store.tokenAccount(match[1]) !== account.clientUuid) {
+      return sendError(res, 401, code, 'Invalid or expired bearer token');
+    }
+    requestState(res).account = account;
+    next();
+  };
+}
+
+/**
+ * Version resolution (spec 9.2, provider-facts): X-Api-Version header, else the pin of the account
+ * the x-api-key names, else the baseline. `minimum`: the route does not exist below that version
+ * (RFI routes exist only under 2026-06-01) and answers like an unmatched route. `required`: the
+ * header must be sent (liquidation-address, spec 4.6).
+ */
+export function withVersion(
+  ctx: SandboxContext,
+  options: { minimum?: string; required?: boolean } = {},
+): RequestHandler {
+  return (req, res, next) => {
+    const header = req.get('x-api-version');
+    if (header !== undefined && !isVersionString(header)) {
+      return res.status(400).json({
+        code: 'validation_error',
+        message: 'X-Api-Version must be a date string YYYY-MM-DD',
+        errors: [{ field: 'X-Api-Version', message: 'must be a date string YYYY-MM-DD' }],
+      });
+    }
+    if (options.required && !header) {
+      return res.status(400).json({
+        code: 'validation_error',
+        message: 'X-Api-Version header is required on this call',
+        errors: [{ field: 'X-Api-Version', message: 'is required' }],
+      });
+    }
+    const pinned = ctx.store.accountByApiKey(req.get('x-api-key'))?.pinnedVersion;
+    const version = resolveVersion(header, pinned);
+    if (options.minimum && !versionAtLeast(version, options.minimum)) return sendRouteNotMatched(res);
+    requestState(res).version = version;
+    res.set('X-Api-Version', version);
+    next();
+  };
+}

@@ -1,0 +1,28 @@
+import type { Router } from 'express';
+import { sendError } from '../../server/http-errors.util';
+import { requestState, type SandboxContext } from '../../server/sandbox.context';
+
+/** spec 4.1 / 5: POST /auth with x-api-key only; body client_id + password; answer { message, data }. */
+export function registerAuthRoutes(router: Router, ctx: SandboxContext): void {
+  router.post('/auth', (req, res) => {
+    ctx.telemetry.counters.authCalls++;
+    const account = ctx.store.accountByApiKey(req.get('x-api-key'));
+    const body = requestState(res).body as { client_id?: unknown; password?: unknown } | undefined;
+    const ok =
+      account !== undefined &&
+      typeof body === 'object' &&
+      body !== null &&
+      body.client_id === account.clientId &&
+      body.password === account.password;
+    if (!ok) {
+      ctx.telemetry.counters.authFailures++;
+      return sendError(res, 401, 'unauthorized', 'Invalid API key or client credentials');
+    }
+    const ttl = ctx.options.tokenTtlSeconds;
+    const token = ctx.store.issueToken(account.clientUuid, ttl);
+    res.status(200).json({
+      message: 'Authentication successful',
+      data: { access_token: token, expires_in: ttl, token_type: 'Bearer' },
+    });
+  });
+}

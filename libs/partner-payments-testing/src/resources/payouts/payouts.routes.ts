@@ -1,0 +1,156 @@
+import type { Router } from 'express';
+import { requireAuth, withVersion } from '../../middleware/auth.middleware';
+import { buildPayoutProgress } from '../../webhooks/event.builders';
+import { isUuid, newId, nowIso } from '../../server/ids.util';
+import { requireIdempotencyKey } from '../../middleware/idempotency.middleware';
+import { sendError, sendNotFound, sendRouteNotMatched, sendValidation } from '../../server/http-errors.util';
+import type { FieldError } from '../metadata.rules';
+import { payoutView } from './payout.lifecycle';
+import { runPayoutScript } from './payout.scripts';
+import { accountOf, requestState, type SandboxContext } from '../../server/sandbox.context';
+import type { PaymentRail, PayoutRecord, VirtualAccountRecord } from '../../server/state.types';
+import { findOwnVirtualAccount } from '../virtual-accounts/virtual-accounts.routes';
+
+const RAIL_BY_ACCOUNT_TYPE: Record<string, PaymentRail> = {
+  WIRE: 'WIRE',
+  ACH: 'ACH',
+  ACT: 'ACT',
+  WALLET: 'CRYPTO',
+};
+export const PENDING_ACCOUNT_NUMBER = 'PENDING-ACT-ACCOUNT';
+
+/** Why funds of this virtual account cannot be paid out yet, or undefined when they can. */
+export function virtualAccountUnusable(va: VirtualAccountRecord): string | undefined {
+  if (va.status === 'declined' || va.status === 'deactivated')
+    return `The virtual account is ${va.status}; its funds cannot be paid out`;
+  if (!va.account_number || va.account_number === PENDING_ACCOUNT_NUMBER)
+    return 'The virtual account has no account number yet; its funds are not usable';
+  return undefined;
+}
+
+const LIST_PARAMS = new Set(['user_id', 'status', 'from_date', 'to_date', 'page', 'limit']);
+
+/** provider-facts Payouts: create 201 { id, status: 'created' }, GET bare { payout_id, UPPERCASE }, weak list. */
+export function registerPayoutRoutes(router: Router, ctx: SandboxContext): void {
+  const auth = [withVersion(ctx), requireAuth(ctx)];
+
+  router.post('/v1/virtual-accounts/:id/payout', ...auth, requireIdempotencyKey(ctx), (req, res) => {
+    const va = findOwnVirtualAccount(ctx, res, String(req.params.id));
+    if (!va) return;
+    // provider-facts: funds are usable only once account_number is non-null and not the
+    // placeholder; a declined or deactivated account has none. Accepting the payout here would
+    // hide an app that pays out before checking.
+    const unusable = virtualAccountUnusable(va);
+    if (unusable) return sendError(res, 422, 'unprocessable', unusable);
+    const b = requestState(res).body as Record<string, unknown> | undefined;
+    if (typeof b !== 'object' || b === null)
+      return sendValidation(res, [{ field: 'body', message: 'must be a JSON object' }]);
+    const errors: FieldError[] = [];
+    if (typeof b.amount !== 'string' || !/^\d+(\.\d{1,2})?$/.test(b.amount) || Number(b.amount) <= 0) {
+      errors.push({ field: 'amount', message: 'must be a positive decimal string such as "100.00"' });
+    }
+    if (b.currency !== 'USD') errors.push({ field: 'currency', message: 'must be USD' });
+    if (!isUuid(b.recipient_id)) errors.push({ field: 'recipient_id', message: 'must be a UUID' });
+    if (b.quote_id !== undefined && typeof b.quote_id !== 'string')
+      errors.push({ field: 'quote_id', message: 'must be a string' });
+    const memo = (b.extra_info as { memo?: unknown } | undefined)?.memo;
+    if (memo !== undefined && typeof memo !== 'string')
+      errors.push({ field: 'extra_info.memo', message: 'must be a string' });
+    if (errors.length) return sendValidation(res, errors);
+    const recipient = ctx.store.recipients.get(String(b.recipient_id).toLowerCase());
+    if (!recipient || recipient.clientUuid !== va.clientUuid || recipient.user_id !== va.user_id) {
+      return sendValidation(res, [
+        { field: 'recipient_id', message: 'no such recipient for the user of this virtual account' },
+      ]);
+    }
+    const now = nowIso();
+    const amount = Number(b.amount).toFixed(2);
+    const payout: PayoutRecord = {
+      payout_id: newId(),
+      clientUuid: va.clientUuid,
+      user_id: va.user_id,
+      virtual_account_id: va.virtual_account_id,
+      recipient_id: recipient.recipient_id,
+      status: 'CREATED',
+      from_amount: amount,
+      from_currency: 'USD',
+      to_amount: amount,
+      to_currency:
+        recipient.account_type === 'WALLET' ? String(recipient.account_details.token ?? 'USDC') : 'USD',
+      fee: '0.00',
+      payment_method: RAIL_BY_ACCOUNT_TYPE[recipient.account_type] ?? 'WIRE',
+      // spec 6.4.4: null until the payment is sent.
+      reference_number: null,
+      error_code: null,
+      quote_id: (b.quote_id as string | undefined) ?? null,
+      memo: (memo as string | undefined) ?? null,
+      events: [{ status: 'CREATED', created_at: now }],
+      created_at: now,
+      updated_at: now,
+    };
+    ctx.store.payouts.set(payout.payout_id, payout);
+    ctx.telemetry.created('payouts');
+    ctx.webhooks.emit(
+      payout.clientUuid,
+      buildPayoutProgress('payout.created', {
+        payout_id: payout.payout_id,
+        user_id: payout.user_id,
+        virtual_account_id: payout.virtual_account_id,
+        recipient_id: payout.recipient_id,
+        amount,
+        currency: 'USD',
+        created_at: now,
+      }),
+    );
+    res.status(201).json({
+      id: payout.payout_id,
+      status: 'created',
+      amount,
+      currency: 'USD',
+      recipient_id: payout.recipient_id,
+      virtual_account_id: payout.virtual_account_id,
+      user_id: payout.user_id,
+      created_at: now,
+    });
+    if (ctx.options.autoPayouts) runPayoutScript(ctx, payout, ctx.options.autoPayouts.stepDelayMs);
+  });
+
+  router.get('/v1/payouts/:id', ...auth, (req, res) => {
+    const id = String(req.params.id);
+    if (!isUuid(id)) return sendRouteNotMatched(res);
+    const payout = ctx.store.payouts.get(id.toLowerCase());
+    if (!payout) return sendNotFound(res, 'Payout');
+    if (payout.clientUuid !== accountOf(res).clientUuid)
+      return sendError(res, 403, 'invalid_request', 'This payout belongs to another client');
+    res.json(payoutView(payout));
+  });
+
+  /** (weak) GET /v1/payouts?user_id&status&from_date&to_date&page&limit; unknown parameters answer 400. */
+  router.get('/v1/payouts', ...auth, (req, res) => {
+    const q = new URLSearchParams(req.originalUrl.split('?')[1] ?? '');
+    const unknown = [...q.keys()].filter((k) => !LIST_PARAMS.has(k));
+    if (unknown.length)
+      return sendValidation(
+        res,
+        unknown.map((k) => ({ field: k, message: 'unknown query parameter' })),
+      );
+    const page = Number(q.get('page') ?? 1);
+    const limit = Number(q.get('limit') ?? 20);
+    if (!Number.isInteger(page) || page < 1)
+      return sendValidation(res, [{ field: 'page', message: 'must be an integer ≥ 1' }]);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100)
+      return sendValidation(res, [{ field: 'limit', message: 'must be 1 to 100' }]);
+    const from = q.get('from_date');
+    const to = q.get('to_date');
+    const all = [...ctx.store.payouts.values()].filter(
+      (p) =>
+        p.clientUuid === accountOf(res).clientUuid &&
+        (!q.get('user_id') || p.user_id === q.get('user_id')) &&
+        (!q.get('status') || p.status === q.get('status')?.toUpperCase()) &&
+        (!from || p.created_at >= from) &&
+        (!to || p.created_at <= to),
+    );
+    const payouts = all.slice((page - 1) * limit, page * limit).map(payoutView);
+    res.json({ payouts, total: all.length, page, limit, total_pages: Math.ceil(all.length / limit) });
+  });
+}

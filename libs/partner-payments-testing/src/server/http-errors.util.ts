@@ -1,0 +1,32 @@
+import type { Response } from 'express';
+import type { FieldError } from '../resources/metadata.rules';
+
+/** Standard error shape (spec 7.1): `{ code, message, statusCode, ... }`. */
+export function sendError(
+  res: Response,
+  status: number,
+  code: string,
+  message: string,
+  extra: Record<string, unknown> = {},
+): void {
+  res.status(status).json({ code, message, statusCode: status, ...extra });
+}
+
+/** spec 5.6 / 7.5: unmatched or malformed routes answer 403 invalid_request. */
+export function sendRouteNotMatched(res: Response): void {
+  res
+    .status(403)
+    .json({ code: 'invalid_request', message: 'The request could not be matched to a valid route' });
+}
+
+/** Validation error, observed form `{ code, message, errors[] }` (spec 7.1), each error naming its field. */
+export function sendValidation(res: Response, errors: FieldError[], message?: string): void {
+  res.status(400).json({
+    code: 'validation_error',
+    message: message ?? errors.map((e) => `${e.field}: ${e.message}`).join('; '),
+    errors,
+  });
+}
+
+export const sendNotFound = (res: Response, what: string): void =>
+  sendError(res, 404, 'not_found', `${what} not found`);

@@ -1,0 +1,84 @@
+import type { SandboxControl } from '../control/control.types';
+import type { Metadata } from './state.types';
+
+/** Where the sandbox writes its one-line notes. Secrets are never passed to it. */
+export interface SandboxLogger {
+  log(message: string): void;
+  warn(message: string): void;
+}
+
+export interface SandboxCredentialsInput {
+  apiKey?: string;
+  clientId?: string;
+  password?: string;
+}
+
+export interface SandboxCredentials {
+  apiKey: string;
+  clientId: string;
+  password: string;
+  clientUuid: string;
+}
+
+/** Options of `startPartnerSandbox`; every field is optional. */
+export interface PartnerSandboxOptions {
+  /** TCP port; default 0 (a random free port). */
+  port?: number;
+  /** Interface to bind; default 127.0.0.1. */
+  host?: string;
+  /**
+   * Where partner routes are served: 'both' (default: `/` and `/sandbox`), 'sandbox' (only under
+   * `/sandbox`; the root answers 403 like an unmatched route, so a client that drops the prefix
+   * fails) or 'root' (only `/`, the production shape).
+   */
+  bases?: 'both' | 'sandbox' | 'root';
+  /** Account credentials (spec 5.1); default fixed test values (`SANDBOX_DEFAULTS`). */
+  credentials?: SandboxCredentialsInput;
+  /** The account's client UUID (spec 2.4); default a fixed test UUID. */
+  clientUuid?: string;
+  /** The one URL receiving every event of the account (spec 6.1.1); default none (nothing delivered, deliveries still logged). */
+  webhookUrl?: string;
+  /** The webhook signing secret (spec 6.1.2); default `SANDBOX_DEFAULTS.webhookSecret`. */
+  webhookSecret?: string;
+  /** Bearer token lifetime in seconds reported as expires_in (spec 5.5); default 3600 (the sandbox was also seen with 86400). */
+  tokenTtlSeconds?: number;
+  /** Banks usable for virtual accounts (spec 2.4); default the four `bank_a`..`bank_d`. */
+  authorizedBanks?: string[];
+  /** Client-level default user metadata merged at create time, request keys win (spec 2.5); default {}. */
+  defaultUserMetadata?: Metadata;
+  /** Company name of the client record; default 'Sandbox Client Inc.'. */
+  companyName?: string;
+  /** Version the account starts pinned to; default none (an older baseline applies until pinned, spec 9). */
+  pinnedVersion?: string;
+  /** Opt-in rate limit per account (provider-facts: 20/s, burst 50); default off so tests are not flaky. */
+  rateLimit?: boolean | { perSecond: number; burst: number };
+  /**
+   * Scripted payout lifecycles chosen by the amount's cents (.91 fail, .92 return, .93 ACT cancel,
+   * .94 KYT hold resolved silently, .95 stays IN_REVIEW, else completes); default off.
+   */
+  autoPayouts?: boolean | { stepDelayMs: number };
+  /** Also emit the (weak, provider-facts) rfi.created / rfi.resolved / rfi.not_resolved events; default false. */
+  rfiEvents?: boolean;
+  /** Delay before a user's verification outcome is applied; default 0 (applied at create time). */
+  verificationDelayMs?: number;
+  /** Timeout of one webhook delivery; default 10000 ms. Deliveries are never retried (spec 6.1.4). */
+  webhookTimeoutMs?: number;
+  /** Where notes go; default console.warn for warnings only. */
+  logger?: SandboxLogger;
+  /** Silence every note (default true under Jest, false otherwise). */
+  quiet?: boolean;
+}
+
+export interface PartnerSandbox {
+  /** Root base URL `http://127.0.0.1:PORT`; routes are served at `/` and under `/sandbox`. */
+  baseUrl: string;
+  /** `baseUrl + '/sandbox'` (spec 1: the sandbox base address). */
+  sandboxBaseUrl: string;
+  /** Base URL of the control API (`baseUrl + '/__control'`), for `SandboxControlClient`. */
+  controlUrl: string;
+  port: number;
+  credentials: SandboxCredentials;
+  webhookSecret: string;
+  control: SandboxControl;
+  close(): Promise<void>;
+}
