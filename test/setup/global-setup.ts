@@ -5,6 +5,9 @@
  * Missing binaries are logged loudly and TEST_POSTGRES_SETUP_ERROR is set: the PostgreSQL suites
  * then fail with that message instead of being skipped (CI installs postgresql-15, see .ci/run).
  */
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../../scripts/pg-throwaway';
 
 declare global {
@@ -12,6 +15,10 @@ declare global {
 }
 
 export default async function globalSetup(): Promise<void> {
+  // The reliability suite's counted table (test/reliability/tally.util.ts): one file per run.
+  const tally = join(tmpdir(), `partner-reliability-${process.pid}.jsonl`);
+  rmSync(tally, { force: true });
+  process.env.RELIABILITY_TALLY_FILE = tally;
   if (process.env.TEST_POSTGRES_URL) return; // an externally provided server wins
   try {
     const pg = await startThrowawayPostgres({ database: 'reference_app_test' });
