@@ -8,10 +8,13 @@ const moduleNameMapper = {
   '^@partner-payments/testing$': '<rootDir>/libs/partner-payments-testing/src/index.ts',
 };
 const transform = {
-  '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json', isolatedModules: true }],
-  // NestJS 12 ships ESM only ("type": "module"); Jest's CommonJS runtime cannot require(esm) before
-  // Node 24.9, so those packages' .js files are transpiled to CommonJS for the tests.
-  '^.+\\.js$': '<rootDir>/test/setup/esm-to-cjs.transformer.js',
+  // isolatedModules comes from tsconfig.jest.json (ts-jest's own option of that name is deprecated).
+  '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json' }],
+  // NestJS 12 ships ESM only ("type": "module") and Jest's CommonJS runtime cannot load it (except on
+  // Node 24.9+ with --experimental-vm-modules): those
+  // packages' .js files are transpiled to CommonJS by the transformer the testing package ships
+  // to its users (one copy: the preset `@partner-payments/testing` uses the same file).
+  '^.+\\.js$': '<rootDir>/libs/partner-payments-testing/src/jest/esm-to-cjs.transformer.js',
 };
 const common = {
   rootDir: __dirname,
