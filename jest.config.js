@@ -1,6 +1,7 @@
 /**
- * Two projects: `unit` (specs beside the source) and `e2e` (suites under test/ that boot real
- * servers on real sockets, a real SQLite file and a throwaway PostgreSQL).
+ * Three projects: `unit` (specs beside the source), `e2e` (suites under test/ that boot real
+ * servers on real sockets, a real SQLite file and a throwaway PostgreSQL) and `docs` (test/docs:
+ * the READMEs' code compiles; a scratch consumer app installs the packed packages and runs).
  * Package names map to the sources so tests never run against a stale dist/.
  */
 const moduleNameMapper = {
@@ -36,6 +37,15 @@ module.exports = {
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
       globalSetup: '<rootDir>/test/setup/global-setup.ts',
       globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
+    },
+    {
+      // The READMEs kept true: every TypeScript block compiles, and a scratch app built from the
+      // install section works end to end with the packed tarballs (the global setup packs them).
+      ...common,
+      displayName: 'docs',
+      testMatch: ['<rootDir>/test/docs/**/*.spec.ts'],
+      globalSetup: '<rootDir>/test/docs/pack.global-setup.ts',
+      globalTeardown: '<rootDir>/test/docs/pack.global-teardown.ts',
     },
   ],
 };
