@@ -128,6 +128,20 @@ describe('a NestJS app following the package README (tarballs, strict tsc, the s
     expect(existsSync(join(app, 'node_modules/@partner-payments/nestjs/dist/index.js'))).toBe(true);
     expect(existsSync(join(app, 'node_modules/@partner-payments/nestjs/dist/.tsbuildinfo'))).toBe(false);
     expect(existsSync(join(app, 'node_modules/@partner-payments/testing/dist/.tsbuildinfo'))).toBe(false);
+    // The override's point: @nestjs/common's FileTypeValidator still detects types by magic number.
+    const check = `import('@nestjs/common').then(async ({ FileTypeValidator }) => {
+      const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex');
+      const valid = new FileTypeValidator({ fileType: 'image/png' });
+      const file = { mimetype: 'image/png', buffer: png };
+      const liar = { mimetype: 'image/png', buffer: Buffer.from('%PDF-1.7 not a png') };
+      console.log(JSON.stringify([await valid.isValid(file), await valid.isValid(liar)]));
+    })`;
+    expect(run(app, process.execPath, ['-e', check]).output.trim()).toBe('[true,false]');
+    // Where npm put the version @nestjs/common gets: nested under it, or hoisted.
+    const nested = join(app, 'node_modules/@nestjs/common/node_modules/file-type/package.json');
+    const fileTypePkg = existsSync(nested) ? nested : join(app, 'node_modules/file-type/package.json');
+    const fileType = JSON.parse(readFileSync(fileTypePkg, 'utf8')) as { version: string };
+    expect(fileType.version).toBe('21.3.4');
   });
 
   it('compiles with strict tsc (the app and its e2e test), then builds', () => {
