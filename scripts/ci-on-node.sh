@@ -31,9 +31,12 @@ fi
 [ "$("$node_dir/bin/node" --version)" = "v$version" ] || { echo "ci-on-node: bad Node binary in $node_dir" >&2; exit 1; }
 
 # 2. better-sqlite3 for this Node's ABI (node-gyp from npm's own install, this Node's headers).
+# The docs project alone (the packages as a user installs them) never loads it.
+needs_sqlite=1
+[ "$*" = "--selectProjects docs" ] && needs_sqlite=0
 bs_version="$(node -p "require('$repo/node_modules/better-sqlite3/package.json').version")"
 addon="$cache/better-sqlite3-$bs_version-node-$version-$arch.node"
-if [ ! -f "$addon" ]; then
+if [ "$needs_sqlite" = 1 ] && [ ! -f "$addon" ]; then
   build="$(mktemp -d)"
   cp -aL "$repo/node_modules/better-sqlite3" "$build/"
   rm -rf "$build/better-sqlite3/build"
@@ -58,14 +61,16 @@ for entry in "$repo"/* "$repo"/.[!.]*; do
   cp -a "$entry" "$shadow/"
 done
 cp -al "$repo/node_modules" "$shadow/node_modules" 2>/dev/null || cp -a "$repo/node_modules" "$shadow/node_modules"
-rm -rf "$shadow/node_modules/better-sqlite3"
-# -L: a real copy even where node_modules/better-sqlite3 is a symlink, so the original stays as it is.
-cp -aL "$repo/node_modules/better-sqlite3" "$shadow/node_modules/better-sqlite3"
-rm -f "$shadow/node_modules/better-sqlite3/build/Release/better_sqlite3.node"
-cp "$addon" "$shadow/node_modules/better-sqlite3/build/Release/better_sqlite3.node"
-PATH="$node_dir/bin:$PATH" "$node_dir/bin/node" -e \
-  "const D=require('$shadow/node_modules/better-sqlite3'); new D(':memory:').close()" ||
-  { echo "ci-on-node: better-sqlite3 does not load on Node $version" >&2; exit 1; }
+if [ "$needs_sqlite" = 1 ]; then
+  rm -rf "$shadow/node_modules/better-sqlite3"
+  # -L: a real copy even where node_modules/better-sqlite3 is a symlink, so the original stays as it is.
+  cp -aL "$repo/node_modules/better-sqlite3" "$shadow/node_modules/better-sqlite3"
+  rm -f "$shadow/node_modules/better-sqlite3/build/Release/better_sqlite3.node"
+  cp "$addon" "$shadow/node_modules/better-sqlite3/build/Release/better_sqlite3.node"
+  PATH="$node_dir/bin:$PATH" "$node_dir/bin/node" -e \
+    "const D=require('$shadow/node_modules/better-sqlite3'); new D(':memory:').close()" ||
+    { echo "ci-on-node: better-sqlite3 does not load on Node $version" >&2; exit 1; }
+fi
 
 # 4. The README's test command, on that Node (npm, jest and every child process find it first on PATH).
 cd "$shadow"

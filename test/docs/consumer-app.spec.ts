@@ -198,6 +198,15 @@ describe('a NestJS app following the package README (tarballs, strict tsc, the s
     );
   }, 60000);
 
+  it('exposes the preset and the transformer under the entry points the README names', () => {
+    const probe = `const preset = require('@partner-payments/testing/jest-preset');
+      const transformer = require.resolve('@partner-payments/testing/jest/esm-to-cjs');
+      console.log(JSON.stringify([Object.keys(preset.transform), preset.transform['^.+\\\\.js$'] === transformer]));`;
+    expect(run(app, process.execPath, ['-e', probe]).output.trim()).toBe(
+      '[["^.+\\\\.ts$","^.+\\\\.js$"],true]',
+    );
+  });
+
   it("runs the app's own e2e test (the shipped recipe) with the shipped Jest preset", () => {
     const { output } = run(app, 'npx', ['jest', '--ci'], 180000);
     expect(output).toMatch(/Tests:\s+2 passed, 2 total/);
