@@ -1,6 +1,7 @@
 /**
- * Two projects: `unit` (specs beside the source) and `e2e` (suites under test/ that boot real
- * servers on real sockets, a real SQLite file and a throwaway PostgreSQL).
+ * Three projects: `unit` (specs beside the source), `e2e` (suites under test/ that boot real
+ * servers on real sockets, a real SQLite file and a throwaway PostgreSQL) and `docs` (test/docs:
+ * the READMEs' code compiles; a scratch consumer app installs the packed packages and runs).
  * Package names map to the sources so tests never run against a stale dist/.
  */
 const moduleNameMapper = {
@@ -8,10 +9,13 @@ const moduleNameMapper = {
   '^@partner-payments/testing$': '<rootDir>/libs/partner-payments-testing/src/index.ts',
 };
 const transform = {
-  '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json', isolatedModules: true }],
-  // NestJS 12 ships ESM only ("type": "module"); Jest's CommonJS runtime cannot require(esm) before
-  // Node 24.9, so those packages' .js files are transpiled to CommonJS for the tests.
-  '^.+\\.js$': '<rootDir>/test/setup/esm-to-cjs.transformer.js',
+  // isolatedModules comes from tsconfig.jest.json (ts-jest's own option of that name is deprecated).
+  '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json' }],
+  // NestJS 12 ships ESM only ("type": "module") and Jest's CommonJS runtime cannot load it (except on
+  // Node 24.9+ with --experimental-vm-modules): those
+  // packages' .js files are transpiled to CommonJS by the transformer the testing package ships
+  // to its users (one copy: the preset `@partner-payments/testing` uses the same file).
+  '^.+\\.js$': '<rootDir>/libs/partner-payments-testing/src/jest/esm-to-cjs.transformer.js',
 };
 const common = {
   rootDir: __dirname,
@@ -33,6 +37,15 @@ module.exports = {
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
       globalSetup: '<rootDir>/test/setup/global-setup.ts',
       globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
+    },
+    {
+      // The READMEs kept true: every TypeScript block compiles, and a scratch app built from the
+      // install section works end to end with the packed tarballs (the global setup packs them).
+      ...common,
+      displayName: 'docs',
+      testMatch: ['<rootDir>/test/docs/**/*.spec.ts'],
+      globalSetup: '<rootDir>/test/docs/pack.global-setup.ts',
+      globalTeardown: '<rootDir>/test/docs/pack.global-teardown.ts',
     },
   ],
 };

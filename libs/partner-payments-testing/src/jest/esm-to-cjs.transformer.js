@@ -1,17 +1,22 @@
 /**
  * Jest transformer for ESM-only dependencies (NestJS 12 ships `"type": "module"` packages).
- * Jest's CommonJS runtime cannot require(esm) before Node 24.9, so their .js files are
- * transpiled to CommonJS with TypeScript (already a dev dependency). import.meta has no CommonJS
- * form: its url/dirname/filename are rewritten to the CommonJS equivalents first.
- * Wire-up (jest.config.js, both projects):
- *   transform: { '^.+\\.ts$': [...ts-jest...], '^.+\\.js$': '<rootDir>/test/setup/esm-to-cjs.transformer.js' },
+ * Jest's CommonJS module registry implements require() itself, so Node's require(esm) does not help:
+ * it loads ES modules only on Node 24.9+ started with --experimental-vm-modules. Everywhere else
+ * (Node 20, 22, 24 without the flag) their .js files are transpiled to CommonJS with TypeScript (a
+ * peer of this package: ts-jest needs it anyway). import.meta has no CommonJS form: its
+ * url/dirname/filename are rewritten to the CommonJS equivalents first.
+ *
+ * Shipped as `@partner-payments/testing/jest/esm-to-cjs` and used by the preset
+ * (`preset: '@partner-payments/testing'`, see jest-preset.js beside this file). The repository's own
+ * jest.config.js uses this same file. Wire-up by hand:
+ *   transform: { '^.+\\.ts$': 'ts-jest', '^.+\\.js$': '@partner-payments/testing/jest/esm-to-cjs' },
  *   transformIgnorePatterns: ['/node_modules/(?!(@nestjs)/)'],
  */
 /* eslint-disable @typescript-eslint/no-require-imports -- a CommonJS file loaded by Jest */
 const crypto = require('node:crypto');
 const ts = require('typescript');
 
-const VERSION = '1';
+const VERSION = '2';
 
 function rewriteImportMeta(source) {
   return source
