@@ -21,3 +21,11 @@ export type {
 } from './upload-source.normaliser';
 export * from './upload.validator';
 export * from './upload-form.builder';
+export {
+  collectCreateUserErrors,
+  collectUpdateUserErrors,
+  collectVerificationErrors,
+  validateCreateUserInput,
+  validateUpdateUserInput,
+  PARTNER_USER_FIELDS,
+} from './user-input.validator';
