@@ -37,18 +37,31 @@ export class Onboarding {
   constructor(private readonly partner: PartnerPaymentsClient) {}
 
   async run() {
-    // Users (POST/GET/PUT /v1/users, liveness link)
+    // Users (POST/GET/PUT /v1/users, verifications, liveness link): the partner's flat field names
     const user = await this.partner.users.create({
       type: 'individual',
       first_name: 'Ada',
       last_name: 'Lovelace',
       email: 'ada@example.com',
-      source_of_funds: 'salary',
+      birth_date: '1990-12-10',
+      nationality: 'USA', // alpha-3 on users
+      address_street: '1 Main St',
+      address_city: 'Austin',
+      address_state: 'TX',
+      address_zip_code: '78701',
+      address_country: 'USA',
+      ssn: '123456789',
+      source_of_funds: 'salary', // without it the partner rejects the user
+      account_purpose: 'personal_or_living_expenses',
+      occupation: 'engineer',
       metadata: { crm_id: 'c-42' },
-    });
-    await this.partner.users.update(user.userId, { email: 'ada@lovelace.dev' }); // PUT
+    }); // { userId, status: 'CREATED', verificationTriggered, eligibleProducts, residentialAddress, ... }
+    const changed = await this.partner.users.update(user.userId, { email: 'ada@lovelace.dev' }); // PUT
+    console.log(changed.updatedFields, changed.requiresReverification, changed.warnings);
+    const read = await this.partner.users.get(user.userId); // read.missingFields: { [productId]: [...], general: [...] }
     const page = await this.partner.users.list({ limit: 100, offset: 0 }); // { data, total, limit, offset, hasMore }
     for await (const u of this.partner.users.iterate()) console.log(u.userId, u.status);
+    const link = await this.partner.users.createVerification(user.userId, { type: 'embedded-link' }); // { id, verificationLink, status }
     const links = await this.partner.users.createLivenessLink(user.userId); // [{ referenceId, url, raw }]
 
     // Recipients: 201 new and 202 already existing both return the recipient
@@ -121,7 +134,7 @@ export class Onboarding {
       pin.currentVersion,
       config.authorizedBanks,
     ];
-    return { page, links, recipients, listed, typed };
+    return { page, links, read, link, recipients, listed, typed };
   }
 }
 
