@@ -62,7 +62,7 @@ export class Onboarding {
     const page = await this.partner.users.list({ limit: 100, offset: 0 }); // { data, total, limit, offset, hasMore }
     for await (const u of this.partner.users.iterate()) console.log(u.userId, u.status);
     const link = await this.partner.users.createVerification(user.userId, { type: 'embedded-link' }); // { id, verificationLink, status }
-    const links = await this.partner.users.createLivenessLink(user.userId); // [{ referenceId, url, raw }]
+    const links = await this.partner.users.createLivenessLink(user.userId); // [{ referenceId, url, expiresAt, raw }]
 
     // Recipients: 201 new and 202 already existing both return the recipient
     const { recipient, created } = await this.partner.recipients.createOrGet({

@@ -181,4 +181,37 @@ describe('users client against the sandbox (evidence §3)', () => {
     expect(await count('POST /v1/users')).toBe(3);
     expect((await world.sandbox.control.counters()).created.users).toBe(2);
   });
+
+  it('liveness links: the same link on a repeat call, a new one when redirect changes, 422 before verification is triggered', async () => {
+    const user = await users().create(business());
+    const first = await users().createLivenessLink(user.userId, { redirect: 'https://app.example/a' });
+    expect(first).toEqual([
+      {
+        referenceId: expect.stringMatching(/^ref_/),
+        url: expect.stringMatching(/^https:/),
+        expiresAt: expect.any(Date),
+        raw: expect.any(Object),
+      },
+    ]);
+    expect(first[0].expiresAt!.getTime() - Date.now()).toBeGreaterThan(6.9 * 86_400_000);
+    const again = await users().createLivenessLink(user.userId, { redirect: 'https://app.example/a' });
+    expect(again[0].url).toBe(first[0].url);
+    const moved = await users().createLivenessLink(user.userId, { redirect: 'https://app.example/b' });
+    expect(moved[0].url).not.toBe(first[0].url);
+    expect(moved[0].referenceId).toBe(first[0].referenceId);
+    await expect(users().createLivenessLink(user.userId, { redirect: 'nope' })).rejects.toBeInstanceOf(
+      PartnerLocalValidationError,
+    );
+    const partial = await users().create({
+      type: 'individual',
+      first_name: 'Min',
+      last_name: 'Imal',
+      source_of_funds: 'salary',
+    });
+    const early = await users()
+      .createLivenessLink(partial.userId)
+      .catch((e: unknown) => e);
+    expect(early).toBeInstanceOf(PartnerValidationError);
+    expect((early as PartnerValidationError).status).toBe(422);
+  });
 });

@@ -423,10 +423,26 @@ describe('sandbox: users as the partner answers them (evidence §3, spec 3.3)', 
     const { body } = await world.api.call('POST', '/v1/users', {
       body: biz({
         associated_persons: [
-          { email: 'one@acme.example', first_name: 'Owner', last_name: 'One', is_beneficial_owner: true },
-          { email: 'two@acme.example', first_name: 'Owner', last_name: 'Two', is_beneficial_owner: true },
+          {
+            email: 'one@acme.example',
+            birth_date: '1980-01-01',
+            nationality: 'USA',
+            first_name: 'Owner',
+            last_name: 'One',
+            is_beneficial_owner: true,
+          },
+          {
+            email: 'two@acme.example',
+            birth_date: '1980-01-01',
+            nationality: 'USA',
+            first_name: 'Owner',
+            last_name: 'Two',
+            is_beneficial_owner: true,
+          },
           {
             email: 'dir@acme.example',
+            birth_date: '1980-01-01',
+            nationality: 'USA',
             first_name: 'Just',
             last_name: 'Director',
             is_beneficial_owner: false,
@@ -460,6 +476,43 @@ describe('sandbox: users as the partner answers them (evidence §3, spec 3.3)', 
         result: 'approved',
       },
     ]);
+  });
+
+  it('liveness link: 422 until verification is triggered; 7 days; the same link again unless redirect changes [T1 KiraApiClient]', async () => {
+    const partial = await world.api.call('POST', '/v1/users', {
+      body: { type: 'individual', first_name: 'Min', last_name: 'Imal', source_of_funds: 'salary' },
+    });
+    const early = await world.api.call('POST', `/v1/users/${partial.body.id}/liveness-link`);
+    expect(early.status).toBe(422);
+    expect(early.body).toMatchObject({
+      code: 'unprocessable',
+      message: expect.stringContaining('not been triggered'),
+    });
+
+    const { body } = await world.api.call('POST', '/v1/users', { body: biz() });
+    const first = await world.api.call('POST', `/v1/users/${body.id}/liveness-link`, {
+      body: { redirect: 'https://app.example/a' },
+    });
+    expect(first.status).toBe(201);
+    const [link] = first.body.links;
+    const days = (Date.parse(link.expires_at) - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(6.99);
+    expect(days).toBeLessThanOrEqual(7);
+    const again = await world.api.call('POST', `/v1/users/${body.id}/liveness-link`, {
+      body: { redirect: 'https://app.example/a' },
+    });
+    expect(again.body.links).toEqual(first.body.links);
+    const moved = await world.api.call('POST', `/v1/users/${body.id}/liveness-link`, {
+      body: { redirect: 'https://app.example/b' },
+    });
+    expect(moved.body.links[0].liveness_url).not.toBe(link.liveness_url);
+    expect(moved.body.links[0].person_reference_id).toBe(link.person_reference_id); // the person keeps its reference
+    expect((await world.sandbox.control.counters()).created.liveness_links).toBe(2);
+    const bad = await world.api.call('POST', `/v1/users/${body.id}/liveness-link`, {
+      body: { redirect: 'nope' },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toEqual(zod([{ path: 'redirect', message: 'Invalid url', code: 'invalid_string' }]));
   });
 });
 

@@ -66,6 +66,14 @@ export interface StoredUserDocument {
   ref: string;
 }
 
+export interface LivenessLinkRecord {
+  person_id: string | null;
+  person_reference_id: string | null;
+  redirect: string | null;
+  liveness_url: string;
+  expires_at: string;
+}
+
 /** POST /v1/users/{id}/verifications (evidence §3): recorded, changes nothing on the user. */
 export interface UserVerificationRecord {
   id: string;
@@ -87,6 +95,8 @@ export interface UserRecord {
   metadata: Metadata;
   associated_persons: AssociatedPerson[];
   livenessReferences: { person_id: string | null; person_reference_id: string | null }[];
+  /** Links handed out (evidence §3 [T1 KiraApiClient]): the same one again until `redirect` changes or it expires. */
+  livenessLinks: LivenessLinkRecord[];
   /** Set once one product had nothing missing (evidence §3, DRIFT-3/19); never reset. */
   verificationTriggered: boolean;
   /** spec 3.3: the provider call is failing; the internal re-run never rejects while this holds. */

@@ -190,3 +190,11 @@ export interface CreatePartnerVerificationInput {
   type: 'embedded-link' | 'api';
   redirect_uri?: string;
 }
+
+/**
+ * POST /v1/users/{id}/liveness-link body [T1 KiraApiClient]: an optional `redirect` (its URLs must
+ * be pre-authorised by the partner). The same link comes back on a repeat call unless it changes.
+ */
+export interface CreatePartnerLivenessLinkInput {
+  redirect?: string;
+}

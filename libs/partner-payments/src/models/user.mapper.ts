@@ -124,6 +124,7 @@ export function toLivenessLinks(body: unknown): PartnerLivenessLink[] {
     return {
       referenceId: typeof ref === 'string' ? ref : null,
       url: typeof url === 'string' ? url : null,
+      expiresAt: parsePartnerTimestamp(raw.expires_at),
       raw,
     };
   });

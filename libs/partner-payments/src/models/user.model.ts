@@ -5,6 +5,7 @@ import type { PartnerMetadata } from './metadata.model';
 export type {
   CreatePartnerBusinessUserInput,
   CreatePartnerIndividualUserInput,
+  CreatePartnerLivenessLinkInput,
   CreatePartnerUserInput,
   CreatePartnerVerificationInput,
   PartnerAssociatedPersonInput,
@@ -110,11 +111,15 @@ export interface ListPartnerUsersParams extends PartnerOffsetPageParams {
   email?: string;
 }
 
-/** POST /v1/users/{id}/liveness-link: one entry per beneficial owner (spec 4.7). */
+/**
+ * POST /v1/users/{id}/liveness-link: one entry per beneficial owner (spec 4.7), valid 7 days; the
+ * same link again on a repeat call unless `redirect` changes (evidence §3 [T1 KiraApiClient]).
+ */
 export interface PartnerLivenessLink {
   /** The provider reference id, echoed as person_reference_id in user.liveness_completed (spec 6.4.2). */
   referenceId: string | null;
   url: string | null;
+  expiresAt: Date | null;
   raw: Record<string, unknown>;
 }
 

@@ -8,6 +8,7 @@ import {
   toPartnerVerification,
 } from '../models/user.mapper';
 import type {
+  CreatePartnerLivenessLinkInput,
   CreatePartnerUserInput,
   CreatePartnerVerificationInput,
   ListPartnerUsersParams,
@@ -18,6 +19,7 @@ import type {
   UpdatePartnerUserInput,
 } from '../models/user.model';
 import {
+  collectLivenessLinkErrors,
   collectVerificationErrors,
   validateCreateUserInput,
   validateUpdateUserInput,
@@ -92,16 +94,21 @@ export class PartnerUsersService {
     return toPartnerUserUpdateResult(res.data);
   }
 
-  /** POST /v1/users/{id}/liveness-link: one entry per beneficial owner (spec 4.7). */
+  /**
+   * POST /v1/users/{id}/liveness-link: one entry per beneficial owner (spec 4.7), valid 7 days. A
+   * repeat call answers the same link unless `redirect` changes; the partner answers 422
+   * (PartnerValidationError) while the user's verification has not been triggered (evidence §3).
+   */
   async createLivenessLink(
     userId: string,
-    body: Record<string, unknown> = {},
+    input: CreatePartnerLivenessLinkInput = {},
     options?: PartnerCallOptions,
   ): Promise<PartnerLivenessLink[]> {
     const id = encodePathSegment(requireId(userId, 'userId'));
+    throwIfAny(collectLivenessLinkErrors(input));
     const res = await send<unknown>(
       this.http,
-      { method: 'POST', path: `/v1/users/${id}/liveness-link`, body },
+      { method: 'POST', path: `/v1/users/${id}/liveness-link`, body: input },
       options,
     );
     return toLivenessLinks(res.data);

@@ -23,6 +23,7 @@ export * from './upload.validator';
 export * from './upload-form.builder';
 export {
   collectCreateUserErrors,
+  collectLivenessLinkErrors,
   collectUpdateUserErrors,
   collectVerificationErrors,
   validateCreateUserInput,

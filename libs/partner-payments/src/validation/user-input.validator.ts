@@ -300,3 +300,15 @@ export function collectVerificationErrors(input: unknown): PartnerFieldError[] {
       });
   return errors;
 }
+
+/** POST /v1/users/{id}/liveness-link body: `{ redirect? }`, an http(s) URL [T1 KiraApiClient]. */
+export function collectLivenessLinkErrors(input: unknown): PartnerFieldError[] {
+  if (!isPlainObject(input))
+    return [{ field: 'body', message: `must be an object (got ${describeType(input)})` }];
+  const errors: PartnerFieldError[] = [];
+  if (input.redirect !== undefined) checkValue('redirect', 'url', input.redirect, errors);
+  for (const key of Object.keys(input))
+    if (key !== 'redirect')
+      errors.push({ field: key, message: 'is not a field of this call (only redirect)' });
+  return errors;
+}

@@ -11,6 +11,7 @@ import { metadataIssues, validateUserBody, validateVerificationBody } from './us
 import { userView } from './users.view';
 import { verificationCanTrigger } from './users.eligibility';
 import { afterCreate, startIfTriggered } from './users.verification';
+import { answerLivenessLink } from './users.liveness';
 
 /**
  * The caller's user, or answers and returns undefined: a malformed id → 400 Z, an unknown one (or
@@ -157,27 +158,9 @@ export function registerUserRoutes(router: Router, ctx: SandboxContext): void {
     res.status(201).json(verificationView(record));
   });
 
-  /** provider-facts: one entry per beneficial owner with its provider reference id (individual: one entry, reference null). */
   router.post('/v1/users/:id/liveness-link', ...auth, (req, res) => {
     const user = findOwnUser(ctx, res, String(req.params.id));
-    if (!user) return;
-    const expires = new Date(Date.now() + 3600_000).toISOString();
-    const owners =
-      user.type === 'business' ? user.associated_persons.filter((p) => p.is_beneficial_owner) : [];
-    const refs =
-      user.type === 'business'
-        ? owners.map((p) => ({ person_id: p.person_id, person_reference_id: `ref_${randomHex(10)}` }))
-        : [{ person_id: null, person_reference_id: null }];
-    user.livenessReferences.push(...refs);
-    ctx.telemetry.created('liveness_links', refs.length);
-    res.status(201).json({
-      user_id: user.user_id,
-      links: refs.map((r) => ({
-        ...r,
-        liveness_url: `https://liveness.sandbox.invalid/session/${randomHex(12)}`,
-        expires_at: expires,
-      })),
-    });
+    if (user) answerLivenessLink(ctx, res, user, requestState(res).body);
   });
 }
 

@@ -55,6 +55,7 @@ export function newUserRecord(clientUuid: string, body: Obj, metadata: Metadata)
     metadata,
     associated_persons: mergePersons([], body.associated_persons),
     livenessReferences: [],
+    livenessLinks: [],
     verificationTriggered: false,
     providerFailing: false,
     verifications: [],
