@@ -56,7 +56,10 @@ async function runMode(mode: Mode) {
   // A fresh sandbox per mode: the partner's bucket starts full, as the client's does.
   const sandbox = await startSandboxProcess(mode.sandboxLimit ? ['--rate-limit'] : []);
   try {
-    const payoutId = await createPayout(sandboxClient(sandbox.baseUrl, { rateLimit: false }));
+    const payoutId = await createPayout(
+      sandboxClient(sandbox.baseUrl, { rateLimit: false }),
+      sandbox.baseUrl,
+    );
     await sleep(3000); // let the partner's bucket refill after the setup calls (50 / 20 per s = 2.5 s)
     const sent: number[] = [];
     let responses429 = 0;

@@ -60,7 +60,11 @@ async function main(): Promise<void> {
     const bytes = sampleFile('application/pdf', FILE_BYTES); // real PDF magic bytes, padded
     const sha256 = createHash('sha256').update(bytes).digest('hex');
     await writeFile(filePath, bytes);
-    const userId = await createVerifiedUser(sandboxClient(sandbox.baseUrl, { rateLimit: false }), 'upload');
+    const userId = await createVerifiedUser(
+      sandboxClient(sandbox.baseUrl, { rateLimit: false }),
+      'upload',
+      sandbox.baseUrl,
+    );
     for (let i = 0; i < REPEATS; i++) {
       for (const sampling of SAMPLINGS) {
         for (const variant of VARIANTS) {

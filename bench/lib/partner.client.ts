@@ -4,7 +4,7 @@ import {
   type PartnerPaymentsClient,
   type PartnerPaymentsModuleOptions,
 } from '@partner-payments/nestjs';
-import { SANDBOX_DEFAULTS } from '@partner-payments/testing';
+import { SANDBOX_DEFAULTS, SandboxControlClient } from '@partner-payments/testing';
 
 const silent = { log() {}, error() {}, warn() {}, debug() {}, verbose() {} };
 
@@ -24,14 +24,33 @@ export function sandboxClient(
   });
 }
 
-/** A verified individual user (no source_of_funds would be declined by the sandbox). */
-export async function createVerifiedUser(client: PartnerPaymentsClient, tag: string): Promise<string> {
+/**
+ * A verified individual user: created with the partner's flat fields, then verified by the
+ * sandbox's control API (`baseUrl`), as the partner's staff would; the partner's sandbox never
+ * verifies on its own (evidence §3).
+ */
+export async function createVerifiedUser(
+  client: PartnerPaymentsClient,
+  tag: string,
+  baseUrl: string,
+): Promise<string> {
   const user = await client.users.create({
     type: 'individual',
     first_name: 'Bench',
     last_name: tag,
     email: `bench+${tag}@example.com`,
+    birth_date: '1990-01-01',
+    nationality: 'USA',
+    address_street: '1 Main St',
+    address_city: 'Austin',
+    address_state: 'TX',
+    address_zip_code: '78701',
+    address_country: 'USA',
+    ssn: '123456789',
     source_of_funds: 'salary',
+    account_purpose: 'personal_or_living_expenses',
+    occupation: 'engineer',
   });
+  await new SandboxControlClient(baseUrl).setUserVerificationOutcome(user.userId, 'approved');
   return user.userId;
 }

@@ -2,8 +2,8 @@
 import type { PartnerPaymentsClient } from '@partner-payments/nestjs';
 import { createVerifiedUser } from './partner.client';
 
-export async function createPayout(client: PartnerPaymentsClient): Promise<string> {
-  const userId = await createVerifiedUser(client, 'payout');
+export async function createPayout(client: PartnerPaymentsClient, sandboxBaseUrl: string): Promise<string> {
+  const userId = await createVerifiedUser(client, 'payout', sandboxBaseUrl);
   const va = await client.virtualAccounts.create({ user_id: userId, type: 'US_BANK', bank: 'bank_a' });
   const recipient = await client.recipients.create({
     user_id: userId,

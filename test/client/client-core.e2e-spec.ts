@@ -116,8 +116,9 @@ describe('client core against the sandbox (real socket)', () => {
   it('typed errors from real answers: 400 with fieldErrors, 404, 403 route, 409 duplicate virtual account', async () => {
     world = await startClientWorld();
     const { client } = world.graph;
-    const bad = await client.users
-      .create({ ...individual(), type: 'robot' as 'individual' })
+    // users.create refuses it before I/O; the raw call lets the sandbox answer its Zod 400 (evidence §2)
+    const bad = await world.graph.http
+      .request({ method: 'POST', path: '/v1/users', body: { ...individual(), type: 'robot' } })
       .catch((e: unknown) => e);
     expect(bad).toBeInstanceOf(PartnerValidationError);
     expect((bad as PartnerValidationError).fieldErrors.map((f) => f.field)).toContain('type');

@@ -14,7 +14,7 @@ import {
   type PartnerClientGraph,
   type PartnerPaymentsModuleOptions,
 } from '@partner-payments/nestjs';
-import { individual, wireAccount } from '../setup/partner-inputs.helper';
+import { business, individual, wireAccount } from '../setup/partner-inputs.helper';
 
 export const silentLogger: LoggerService = {
   log: () => undefined,
@@ -52,12 +52,22 @@ export async function stopClientWorld(world: ClientWorld | undefined): Promise<v
   if (world) await world.sandbox.close();
 }
 
-export { individual, wireAccount };
+export { business, individual, wireAccount };
 
-/** user → recipient (WIRE) → virtual account, all through the client. */
+/**
+ * A user through the client, verified by the partner's staff (the sandbox's control API): the
+ * partner's sandbox stops in REVIEW (evidence §3), so the tests never assume instant verification.
+ */
+export async function createVerifiedUser(world: ClientWorld): Promise<string> {
+  const user = await world.graph.client.users.create(individual());
+  await world.sandbox.control.setUserVerificationOutcome(user.userId, 'approved');
+  return user.userId;
+}
+
+/** user (verified through the control) → recipient (WIRE) → virtual account, all through the client. */
 export async function fundedSetup(world: ClientWorld) {
   const { client } = world.graph;
-  const user = await client.users.create(individual());
+  const user = { userId: await createVerifiedUser(world) };
   const recipient = await client.recipients.create({
     user_id: user.userId,
     type: 'individual',

@@ -67,7 +67,18 @@ describe('sandbox: control API over HTTP (SandboxControlClient)', () => {
     await world.api.login();
     await control.setNextVerificationOutcome('declined');
     const user = await world.api.call('POST', '/v1/users', { body: individual() });
-    expect((await world.api.call('GET', `/v1/users/${user.body.user_id}`)).body.status).toBe('REJECTED');
+    expect((await world.api.call('GET', `/v1/users/${user.body.id}`)).body.status).toBe('REJECTED');
+    await control.setNextVerificationOutcome(null);
+    const next = await world.api.call('POST', '/v1/users', { body: individual() });
+    expect((await world.api.call('GET', `/v1/users/${next.body.id}`)).body.status).toBe('REVIEW');
+    // spec 3.3 over HTTP too: a failing provider call cannot end in REJECTED.
+    expect(await control.setUserVerificationOutcome(next.body.id, 'provider_outage')).toBe('VERIFYING');
+    await expect(control.setUserVerificationOutcome(next.body.id, 'declined')).rejects.toThrow(
+      /never rejects/,
+    );
+    expect(await control.setUserVerificationOutcome(next.body.id, 'approved', { reasons: ['ignored'] })).toBe(
+      'VERIFIED',
+    );
     await control.reset();
     expect((await control.counters()).created.users).toBe(0);
     expect(await control.deliveries()).toEqual([]);

@@ -5,7 +5,7 @@ describe('sandbox: recipients (spec 2.3, 4.4, 8; provider-facts Recipients)', ()
   let userId: string;
   beforeEach(async () => {
     world = await startWorld();
-    userId = (await world.api.call('POST', '/v1/users', { body: individual() })).body.user_id;
+    userId = (await world.api.call('POST', '/v1/users', { body: individual() })).body.id;
   });
   afterEach(() => stopWorld(world));
 
@@ -72,7 +72,7 @@ describe('sandbox: recipients (spec 2.3, 4.4, 8; provider-facts Recipients)', ()
     const missing = await world.api.call('GET', '/v1/recipients');
     expect(missing.status).toBe(400);
     expect(missing.body.errors).toEqual([{ field: 'user_id', message: expect.any(String) }]);
-    const otherUser = (await world.api.call('POST', '/v1/users', { body: individual() })).body.user_id;
+    const otherUser = (await world.api.call('POST', '/v1/users', { body: individual() })).body.id;
     await world.api.call('POST', '/v1/recipients', { body: recipient() });
     await world.api.call('POST', '/v1/recipients', {
       body: recipient({ user_id: otherUser, account: wireAccount('999999999') }),

@@ -26,7 +26,7 @@ describe('sandbox: RFIs (spec 2.1, 3.1, 3.2, 4.3, 7.4; provider-facts RFIs)', ()
           associated_persons: [{ first_name: 'Grace', last_name: 'Hopper' }],
         },
       })
-    ).body.user_id;
+    ).body.id;
     rfi = await world.sandbox.control.seedRfi({ userId });
   });
   afterEach(() => stopWorld(world));
@@ -240,7 +240,7 @@ describe('sandbox: RFI seeding needs a user', () => {
       const user = await world.api.call('POST', '/v1/users', { body: individual() });
       await expect(
         world.sandbox.control.seedRfi({
-          userId: user.body.user_id,
+          userId: user.body.id,
           items: [{ answer_type: 'bogus' as never }],
         }),
       ).rejects.toThrow('answer_type');
@@ -255,7 +255,7 @@ describe('sandbox: rfi.* events (weak, opt-in rfiEvents)', () => {
     const world = await startWorld({ rfiEvents: true });
     try {
       const user = await world.api.call('POST', '/v1/users', { body: individual() });
-      const rfi = await world.sandbox.control.seedRfi({ userId: user.body.user_id });
+      const rfi = await world.sandbox.control.seedRfi({ userId: user.body.id });
       await world.sandbox.control.setRfiStatus(rfi.rfiId, 'not_resolved');
       await world.sandbox.control.flushWebhooks();
       const created = world.receiver.events('rfi.created');
@@ -276,7 +276,7 @@ describe('sandbox: rfi.* events (weak, opt-in rfiEvents)', () => {
     const world = await startWorld();
     try {
       const user = await world.api.call('POST', '/v1/users', { body: individual() });
-      const rfi = await world.sandbox.control.seedRfi({ userId: user.body.user_id });
+      const rfi = await world.sandbox.control.seedRfi({ userId: user.body.id });
       await world.sandbox.control.setRfiStatus(rfi.rfiId, 'resolved');
       await world.sandbox.control.flushWebhooks();
       expect(world.receiver.received.filter((r) => r.body.event.startsWith('rfi.'))).toEqual([]);

@@ -5,12 +5,13 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import {
+  SandboxControlClient,
   startPartnerSandbox,
   startWebhookReceiver,
   type PartnerSandbox,
   type PartnerSandboxOptions,
 } from '@partner-payments/testing';
-import { individual, wireAccount } from '../setup/partner-inputs.helper';
+import { business, individual, wireAccount } from '../setup/partner-inputs.helper';
 
 export interface Answer<T = any> {
   status: number;
@@ -144,14 +145,29 @@ export async function stopWorld(world: World | undefined): Promise<void> {
   await world.receiver.close();
 }
 
-export { individual, wireAccount };
+export { business, individual, wireAccount };
 
-/** user (VERIFIED) → recipient (WIRE) → virtual account; answers their ids. */
+/**
+ * POST /v1/users, then the partner's staff (the control API) verify it: the partner's sandbox
+ * stops in REVIEW (evidence §3), so nothing here assumes instant verification. Answers the id.
+ */
+export async function createVerifiedUser(api: Api, body: object = individual()): Promise<string> {
+  const user = await api.call('POST', '/v1/users', { body });
+  if (user.status !== 201) throw new Error(`user create failed: ${user.status} ${user.text}`);
+  const status = await new SandboxControlClient(api.base).setUserVerificationOutcome(
+    user.body.id,
+    'approved',
+  );
+  if (status !== 'VERIFIED') throw new Error(`user ${user.body.id} is ${status}, not VERIFIED`);
+  return user.body.id as string;
+}
+
+/** user (VERIFIED through the control) → recipient (WIRE) → virtual account; answers their ids. */
 export async function fundedSetup(api: Api, recipientAccount: Record<string, unknown> = wireAccount()) {
-  const user = await api.call('POST', '/v1/users', { body: individual() });
+  const userId = await createVerifiedUser(api);
   const recipient = await api.call('POST', '/v1/recipients', {
     body: {
-      user_id: user.body.user_id,
+      user_id: userId,
       type: 'individual',
       first_name: 'Bob',
       last_name: 'Payee',
@@ -159,13 +175,13 @@ export async function fundedSetup(api: Api, recipientAccount: Record<string, unk
     },
   });
   const va = await api.call('POST', '/v1/virtual-accounts', {
-    body: { user_id: user.body.user_id, type: 'US_BANK', bank: 'bank_a' },
+    body: { user_id: userId, type: 'US_BANK', bank: 'bank_a' },
   });
-  if (user.status !== 201 || recipient.status !== 201 || va.status !== 201) {
-    throw new Error(`setup failed: ${user.status} ${recipient.status} ${va.status} ${va.text}`);
+  if (recipient.status !== 201 || va.status !== 201) {
+    throw new Error(`setup failed: ${recipient.status} ${va.status} ${va.text}`);
   }
   return {
-    userId: user.body.user_id as string,
+    userId,
     recipientId: recipient.body.recipient_id as string,
     vaId: va.body.virtual_account_id as string,
   };

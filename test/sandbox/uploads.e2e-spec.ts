@@ -36,7 +36,7 @@ describe('sandbox: document uploads (spec 4.2, 7.3, 8)', () => {
       await world.api.call('POST', '/v1/users', {
         body: { type: 'business', business_legal_name: 'Acme', source_of_funds: 'x' },
       })
-    ).body.user_id;
+    ).body.id;
     rfi = await world.sandbox.control.seedRfi({
       userId,
       items: [

@@ -1,120 +1,262 @@
-import { Api, individual, startWorld, stopWorld, type World } from './sandbox.helpers';
+import { Api, business, individual, startWorld, stopWorld, type World } from './sandbox.helpers';
 
-describe('sandbox: users (provider-facts Users, spec 3.3)', () => {
+/** Raw bodies: these tests also send what the typed inputs would not let through. */
+const ind = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({ ...individual(), ...extra });
+const biz = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({ ...business(), ...extra });
+
+/** evidence §2 shape Z. */
+const zod = (details: unknown[]) => ({ error: 'Invalid request data', details });
+
+describe('sandbox: users as the partner answers them (evidence §3, spec 3.3)', () => {
   let world: World;
   beforeEach(
     async () => (world = await startWorld({ defaultUserMetadata: { tenant: 'acme', tier: 'default' } })),
   );
   afterEach(() => stopWorld(world));
 
-  it('creates a user: flat answer with user_id, defaults merged into metadata (request keys win), user.created echoes it', async () => {
+  it('create: 201 flat with id (no user_id), CREATED, legacy verification_status, eligible_products, verification_triggered, renamed address; defaults merged', async () => {
     const answer = await world.api.call('POST', '/v1/users', {
-      body: individual({ metadata: { tier: 'gold' } }),
+      body: ind({ metadata: { tier: 'gold' }, external_id: 'crm-1', pep_status: 'no' }),
     });
     expect(answer.status).toBe(201);
     expect(answer.body).toMatchObject({
-      user_id: expect.any(String),
+      id: expect.any(String),
       type: 'individual',
+      status: 'CREATED',
+      verification_status: 'unverified',
+      verification_mode: 'automatic',
+      verification_triggered: true,
+      external_id: 'crm-1',
       first_name: 'Ada',
+      birth_date: '1990-12-10',
+      ssn: '123456789', // [T3r README #3]: plain text, as the partner sends it
+      residential_address: {
+        street_line_1: '1 Main St',
+        city: 'Austin',
+        subdivision: 'TX',
+        postal_code: '78701',
+        country: 'USA',
+      },
       metadata: { tenant: 'acme', tier: 'gold' },
     });
-    expect(answer.body).not.toHaveProperty('data');
+    expect(answer.body).not.toHaveProperty('user_id');
+    expect(answer.body).not.toHaveProperty('missing_fields'); // [T2s Users.cs]: GET only
+    expect(answer.body).not.toHaveProperty('address_street');
+    expect(answer.body).not.toHaveProperty('pep_status'); // accepted, never returned
+    expect(answer.body.eligible_products).toEqual([
+      {
+        product_id: 'usa-virtual-accounts',
+        product_code: 'usa-virtual-accounts',
+        product_name: expect.any(String),
+        eligible: false,
+        missing_fields: [],
+      },
+      expect.objectContaining({ product_id: 'usa-virtual-accounts-act', eligible: false }),
+    ]);
     await world.sandbox.control.flushWebhooks();
     const created = world.receiver.events('user.created');
-    expect(created).toHaveLength(1);
     expect(created[0].body.data).toMatchObject({
-      user_id: answer.body.user_id,
+      user_id: answer.body.id,
       metadata: { tenant: 'acme', tier: 'gold' },
     });
   });
 
-  it('verification approved by default: VERIFIED, user.status_changed + user.verification.accepted, no metadata on them', async () => {
-    const { body } = await world.api.call('POST', '/v1/users', { body: individual() });
-    const read = await world.api.call('GET', `/v1/users/${body.user_id}`);
-    expect(read.body.status).toBe('VERIFIED');
-    await world.sandbox.control.flushWebhooks();
-    expect(world.receiver.events('user.verification.accepted')).toHaveLength(1);
-    const changes = world.receiver
-      .events('user.status_changed')
-      .map((e) => [e.body.data.previous_status, e.body.data.new_status]);
-    expect(changes).toEqual([
-      ['CREATED', 'VERIFYING'],
-      ['VERIFYING', 'VERIFIED'],
+  it('PUT is strict: unknown keys, type and external_id → 400 Z and nothing is written; an empty body is a 200 no-op', async () => {
+    const { body } = await world.api.call('POST', '/v1/users', { body: ind() });
+    const unknown = await world.api.call('PUT', `/v1/users/${body.id}`, {
+      body: { registered_address: {}, business_trade_name: 'X', last_name: 'Byron' },
+    });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toEqual(
+      zod([
+        {
+          path: '',
+          message: "Unrecognized key(s) in object: 'registered_address', 'business_trade_name'",
+          code: 'unrecognized_keys',
+        },
+      ]),
+    );
+    for (const key of ['type', 'external_id']) {
+      const refused = await world.api.call('PUT', `/v1/users/${body.id}`, {
+        body: { [key]: 'business', last_name: 'Byron' },
+      });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toBe('Invalid request data');
+    }
+    expect((await world.api.call('GET', `/v1/users/${body.id}`)).body.last_name).toBe('Lovelace');
+    const empty = await world.api.call('PUT', `/v1/users/${body.id}`, { body: {} });
+    expect(empty.status).toBe(200);
+    expect(empty.body).toMatchObject({
+      id: body.id,
+      updated_fields: [],
+      requires_reverification: false,
+      warnings: [],
+    });
+  });
+
+  it('PUT writes only what is sent: updated_fields, requires_reverification for a sensitive change past CREATED, persons matched by email, documents kept', async () => {
+    const { body } = await world.api.call('POST', '/v1/users', { body: biz() });
+    const put = await world.api.call('PUT', `/v1/users/${body.id}`, {
+      body: {
+        business_legal_name: 'Acme Holdings LLC',
+        doing_business_as: 'Acme',
+        metadata: { a: '1' },
+        associated_persons: [
+          { email: 'OWNER@acme.example', occupation: 'ceo' },
+          { email: 'second@acme.example', first_name: 'Second', last_name: 'Owner' },
+        ],
+        identifying_information: [{ type: 'business_formation' }],
+      },
+    });
+    expect(put.status).toBe(200);
+    expect(put.body.updated_fields).toEqual(
+      expect.arrayContaining(['business_legal_name', 'doing_business_as', 'metadata', 'associated_persons']),
+    );
+    expect(put.body.requires_reverification).toBe(true); // the legal name changed on a user in REVIEW
+    expect(put.body.registered_address).toMatchObject({ street_line_1: '500 Market St', subdivision: 'CA' });
+    expect(put.body.associated_persons).toHaveLength(2);
+    expect(put.body.associated_persons[0]).toMatchObject({ first_name: 'Owner', occupation: 'ceo' });
+    const docs = put.body.identifying_information[0].documents;
+    expect(docs).toEqual([
+      expect.objectContaining({
+        content_type: 'application/pdf',
+        file: expect.stringMatching(/^https:.*X-Amz-Expires=600/),
+      }),
     ]);
-    for (const e of world.receiver.received.filter((r) => r.body.event !== 'user.created'))
-      expect(e.body.data).not.toHaveProperty('metadata');
+    expect(put.body.metadata).toEqual({ a: '1' });
+    await world.sandbox.control.flushWebhooks();
+    expect(world.receiver.events('user.updated')[0].body.data).not.toHaveProperty('metadata');
   });
 
-  it('a missing source_of_funds is declined: REJECTED and user.verification.failed with reasons', async () => {
-    const { body } = await world.api.call('POST', '/v1/users', {
-      body: individual({ source_of_funds: undefined }),
-    });
-    expect((await world.api.call('GET', `/v1/users/${body.user_id}`)).body.status).toBe('REJECTED');
-    await world.sandbox.control.flushWebhooks();
-    const failed = world.receiver.events('user.verification.failed');
-    expect(failed).toHaveLength(1);
-    expect(failed[0].body.data).toMatchObject({
-      user_id: body.user_id,
-      reasons: [expect.stringContaining('source_of_funds')],
-    });
-    await expect(world.sandbox.control.setUserVerificationOutcome(body.user_id, 'approved')).rejects.toThrow(
-      'terminal',
+  it('POST validation answers the partner Zod body naming each path; nothing is created', async () => {
+    const cases: Array<[Record<string, unknown>, unknown]> = [
+      [{ first_name: 'A' }, { path: 'type', message: 'Required', code: 'invalid_type' }],
+      [
+        ind({ type: 'person' }),
+        {
+          path: 'type',
+          message: "Invalid enum value. Expected 'individual' | 'business', received 'person'",
+          code: 'invalid_enum_value',
+        },
+      ],
+      [
+        biz({ business_industry: 'technology' }),
+        { path: 'business_industry', message: 'Expected array, received string', code: 'invalid_type' },
+      ],
+      [
+        ind({ metadata: { vip: true } }),
+        { path: 'metadata.vip', message: 'Expected string, received boolean', code: 'invalid_type' },
+      ],
+      [
+        ind({ address_country: 'US' }),
+        { path: 'address_country', message: 'Country must be a 3-character ISO code', code: 'custom' },
+      ],
+      [
+        ind({ birth_date: '1990-02-30' }),
+        { path: 'birth_date', message: 'Invalid date', code: 'invalid_string' },
+      ],
+      [
+        ind({ status: 'VERIFIED' }),
+        expect.objectContaining({
+          path: 'status',
+          code: 'invalid_enum_value',
+          message: expect.stringContaining("'active' | 'inactive' | 'suspended'"),
+        }),
+      ],
+      [
+        ind({ account_purpose: 'operating_a_company' }),
+        expect.objectContaining({ path: 'account_purpose', code: 'invalid_enum_value' }),
+      ],
+      [
+        biz({ account_purpose: 'manage_personal_funds' }),
+        expect.objectContaining({ path: 'account_purpose' }),
+      ],
+      [
+        ind({ address: { city: 'Austin' } }),
+        { path: '', message: "Unrecognized key(s) in object: 'address'", code: 'unrecognized_keys' },
+      ],
+      [
+        ind({ associated_persons: [{ email: 'nope' }] }),
+        { path: 'associated_persons.0.email', message: 'Invalid email', code: 'invalid_string' },
+      ],
+      [
+        ind({ metadata: { k: '😀'.repeat(251) } }),
+        { path: 'metadata.k', message: 'String must contain at most 500 character(s)', code: 'too_big' },
+      ],
+    ];
+    for (const [body, issue] of cases) {
+      const answer = await world.api.call('POST', '/v1/users', { body });
+      expect({ status: answer.status, body: answer.body }).toEqual({ status: 400, body: zod([issue]) });
+    }
+    expect((await world.api.call('POST', '/v1/users', { body: ind({ status: 'active' }) })).status).toBe(201);
+    expect((await world.sandbox.control.counters()).created.users).toBe(1);
+  });
+
+  it('metadata: 250 emoji (500 UTF-16 units) pass; the merged map (account defaults + request keys) must hold at most 50 entries', async () => {
+    expect(
+      (await world.api.call('POST', '/v1/users', { body: ind({ metadata: { k: '😀'.repeat(250) } }) }))
+        .status,
+    ).toBe(201);
+    const fortyNine = Object.fromEntries(Array.from({ length: 48 }, (_, i) => [`k${i}`, 'v']));
+    // 48 own keys + the 2 account defaults = 50: the limit
+    expect((await world.api.call('POST', '/v1/users', { body: ind({ metadata: fortyNine }) })).status).toBe(
+      201,
     );
+    const fifty = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}`, 'v']));
+    const over = await world.api.call('POST', '/v1/users', { body: ind({ metadata: fifty }) });
+    expect(over.status).toBe(400);
+    expect(over.body.details).toEqual([
+      {
+        path: 'metadata',
+        message: expect.stringMatching(/at most 50 entries once the account's 2 default keys are merged/),
+        code: 'custom',
+      },
+    ]);
+    expect((await world.sandbox.control.counters()).created.users).toBe(2);
   });
 
-  it('a provider outage keeps VERIFYING and sends no failure event (spec 3.3, 6.4.9); a later approval resolves it', async () => {
-    const { body } = await world.api.call('POST', '/v1/users', {
-      body: individual({ email: 'ada+provider_outage@example.com' }),
+  it('GET by id: malformed → 400 Z, unknown or another client’s → 404 flat { code, message }', async () => {
+    const { body } = await world.api.call('POST', '/v1/users', { body: ind() });
+    const malformed = await world.api.call('GET', '/v1/users/not-a-uuid');
+    expect(malformed.status).toBe(400);
+    expect(malformed.body).toEqual(zod([{ path: 'id', message: 'Invalid uuid', code: 'invalid_string' }]));
+    const unknown = await world.api.call('GET', `/v1/users/${crypto.randomUUID()}`);
+    expect({ status: unknown.status, body: unknown.body }).toEqual({
+      status: 404,
+      body: { code: 'not_found', message: 'User not found' },
     });
-    expect((await world.api.call('GET', `/v1/users/${body.user_id}`)).body.status).toBe('VERIFYING');
-    await world.sandbox.control.flushWebhooks();
-    expect(world.receiver.events('user.verification.failed')).toHaveLength(0);
-    expect(await world.sandbox.control.setUserVerificationOutcome(body.user_id, 'provider_outage')).toBe(
-      'VERIFYING',
-    );
-    expect(await world.sandbox.control.setUserVerificationOutcome(body.user_id, 'approved')).toBe('VERIFIED');
-    await world.sandbox.control.flushWebhooks();
-    expect(world.receiver.events('user.verification.failed')).toHaveLength(0);
-    expect(world.receiver.events('user.verification.accepted')).toHaveLength(1);
+    const other = await world.sandbox.control.createClient();
+    const otherApi = await new Api(world.sandbox.sandboxBaseUrl, other).login();
+    expect((await otherApi.call('GET', `/v1/users/${body.id}`)).status).toBe(404);
+    expect((await otherApi.call('PUT', `/v1/users/${body.id}`, { body: {} })).status).toBe(404);
   });
 
-  it('outcomes can also be driven by metadata and by the control API for the next user', async () => {
-    const meta = await world.api.call('POST', '/v1/users', {
-      body: individual({ metadata: { sandbox_verification: 'declined' } }),
-    });
-    expect((await world.api.call('GET', `/v1/users/${meta.body.user_id}`)).body.status).toBe('REJECTED');
-    await world.sandbox.control.setNextVerificationOutcome('session_expired');
-    const next = await world.api.call('POST', '/v1/users', { body: individual() });
-    expect((await world.api.call('GET', `/v1/users/${next.body.user_id}`)).body.status).toBe('REJECTED');
-    await world.sandbox.control.setNextVerificationOutcome(null);
-    const normal = await world.api.call('POST', '/v1/users', { body: individual() });
-    expect((await world.api.call('GET', `/v1/users/${normal.body.user_id}`)).body.status).toBe('VERIFIED');
+  it('Idempotency-Key is required on create (UUID v4) and a replay answers the original user', async () => {
+    const missing = await world.api.call('POST', '/v1/users', { body: ind(), idempotencyKey: false });
+    expect(missing.status).toBe(400);
+    const key = crypto.randomUUID();
+    const first = await world.api.call('POST', '/v1/users', { body: ind(), idempotencyKey: key });
+    const replay = await world.api.call('POST', '/v1/users', { body: ind(), idempotencyKey: key });
+    expect(replay.status).toBe(201);
+    expect(replay.body).toEqual(first.body);
+    expect((await world.sandbox.control.counters()).created.users).toBe(1);
+  });
+
+  it('lists with offset paging { data, pagination } of read views (id, missing_fields); limit above 100 is a bare 500', async () => {
+    for (let i = 0; i < 3; i++)
+      await world.api.call('POST', '/v1/users', { body: ind({ first_name: `U${i}` }) });
+    const page = await world.api.call('GET', '/v1/users?limit=2&offset=0');
+    expect(page.body.data.map((u: { first_name: string }) => u.first_name)).toEqual(['U0', 'U1']);
+    expect(page.body.data[0]).toMatchObject({ id: expect.any(String), missing_fields: expect.any(Object) });
+    expect(page.body.pagination).toEqual({ total: 3, limit: 2, offset: 0, has_more: true });
+    expect((await world.api.call('GET', '/v1/users?limit=101')).status).toBe(500);
   });
 
   it('reads a body only when it is sent as JSON: a client that forgets Content-Type gets what a JSON API gives it', async () => {
-    const body = JSON.stringify(individual());
-    // fetch sends a string body as text/plain when no content-type is set.
+    const body = JSON.stringify(ind());
     const plain = await world.api.call('POST', '/v1/users', { rawBody: body });
     expect(plain.status).toBe(400);
-    expect(plain.body.errors).toEqual([{ field: 'body', message: 'must be a JSON object' }]);
-    const form = await world.api.call('POST', '/v1/users', {
-      rawBody: body,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    });
-    expect(form.status).toBe(400);
-    const auth = await new Api(world.sandbox.sandboxBaseUrl, world.sandbox.credentials).call(
-      'POST',
-      '/auth',
-      {
-        rawBody: JSON.stringify({
-          client_id: world.sandbox.credentials.clientId,
-          password: world.sandbox.credentials.password,
-        }),
-        auth: false,
-      },
-    );
-    expect(auth.status).toBe(401);
-    expect((await world.sandbox.control.counters()).created.users).toBe(0);
+    expect(plain.body.error).toBe('Invalid request data');
     for (const type of ['application/json; charset=utf-8', 'application/merge-patch+json']) {
       const ok = await world.api.call('POST', '/v1/users', {
         rawBody: body,
@@ -122,121 +264,102 @@ describe('sandbox: users (provider-facts Users, spec 3.3)', () => {
       });
       expect(ok.status).toBe(201);
     }
+    expect((await world.sandbox.control.counters()).created.users).toBe(2);
   });
 
-  it('validation errors name the field; metadata rules of spec 8 apply', async () => {
-    const noType = await world.api.call('POST', '/v1/users', { body: { first_name: 'A' } });
-    expect(noType.status).toBe(400);
-    expect(noType.body).toMatchObject({
-      code: 'validation_error',
-      errors: expect.arrayContaining([{ field: 'type', message: expect.any(String) }]),
-    });
-    const business = await world.api.call('POST', '/v1/users', { body: { type: 'business' } });
-    expect(business.body.errors.map((e: { field: string }) => e.field)).toContain('business_legal_name');
-    const meta = await world.api.call('POST', '/v1/users', {
-      body: individual({ metadata: { 'bad[key]': 'v' } }),
-    });
-    expect(meta.status).toBe(400);
-    expect(meta.body.errors[0].field).toBe('metadata.bad[key]');
-    expect((await world.sandbox.control.counters()).created.users).toBe(0);
-  });
-
-  it('Idempotency-Key is required (UUID v4) and a replay answers the original user without creating one', async () => {
-    const missing = await world.api.call('POST', '/v1/users', { body: individual(), idempotencyKey: false });
-    expect(missing.status).toBe(400);
-    expect(missing.body.errors[0].field).toBe('Idempotency-Key');
-    const notV4 = await world.api.call('POST', '/v1/users', { body: individual(), idempotencyKey: 'abc' });
-    expect(notV4.status).toBe(400);
-    const key = crypto.randomUUID();
-    const first = await world.api.call('POST', '/v1/users', { body: individual(), idempotencyKey: key });
-    const replay = await world.api.call('POST', '/v1/users', { body: individual(), idempotencyKey: key });
-    expect(replay.status).toBe(201);
-    expect(replay.body).toEqual(first.body);
-    expect(replay.headers.get('idempotent-replayed')).toBe('true');
-    const counters = await world.sandbox.control.counters();
-    expect(counters.created.users).toBe(1);
-    expect(counters.idempotentReplays).toBe(1);
-  });
-
-  it('lists with offset paging { data, pagination }; limit above 100 is a bare 500', async () => {
-    for (let i = 0; i < 3; i++)
-      await world.api.call('POST', '/v1/users', { body: individual({ first_name: `U${i}` }) });
-    const page = await world.api.call('GET', '/v1/users?limit=2&offset=0');
-    expect(page.body.data.map((u: { first_name: string }) => u.first_name)).toEqual(['U0', 'U1']);
-    expect(page.body.pagination).toEqual({ total: 3, limit: 2, offset: 0, has_more: true });
-    const last = await world.api.call('GET', '/v1/users?limit=2&offset=2');
-    expect(last.body.pagination).toEqual({ total: 3, limit: 2, offset: 2, has_more: false });
-    const tooMany = await world.api.call('GET', '/v1/users?limit=101');
-    expect(tooMany.status).toBe(500);
-    expect(tooMany.text).toBe('Internal Server Error');
-    expect((await world.api.call('GET', '/v1/users?limit=100')).status).toBe(200);
-    expect((await world.api.call('GET', '/v1/users?offset=-1')).status).toBe(400);
-  });
-
-  it('GET and PUT by id; another client’s or a missing user is 404; user.updated carries no metadata', async () => {
-    const { body } = await world.api.call('POST', '/v1/users', { body: individual() });
-    const put = await world.api.call('PUT', `/v1/users/${body.user_id}`, {
-      body: { last_name: 'Byron', metadata: { a: '1' } },
-    });
-    expect(put.status).toBe(200);
-    expect(put.body).toMatchObject({ user_id: body.user_id, last_name: 'Byron', metadata: { a: '1' } });
-    expect((await world.api.call('GET', `/v1/users/${body.user_id}`)).body.last_name).toBe('Byron');
-    expect(
-      (await world.api.call('PUT', `/v1/users/${body.user_id}`, { body: { type: 'business' } })).status,
-    ).toBe(400);
-    expect((await world.api.call('GET', `/v1/users/${crypto.randomUUID()}`)).status).toBe(404);
-    const other = await world.sandbox.control.createClient();
-    const otherApi = await new Api(world.sandbox.sandboxBaseUrl, other).login();
-    const foreign = await otherApi.call('GET', `/v1/users/${body.user_id}`);
-    expect(foreign.status).toBe(404);
-    expect(foreign.body.code).toBe('not_found');
-    await world.sandbox.control.flushWebhooks();
-    const updated = world.receiver.events('user.updated');
-    expect(updated).toHaveLength(1);
-    expect(updated[0].body.data).not.toHaveProperty('metadata');
-  });
-
-  it('liveness link: one entry per beneficial owner with a provider reference; user.liveness_completed carries it (6.4.2)', async () => {
+  it('liveness link: one entry per beneficial owner with a provider reference; user.liveness_completed carries it (6.4.2, evidence §9)', async () => {
     const { body } = await world.api.call('POST', '/v1/users', {
-      body: {
-        type: 'business',
-        business_legal_name: 'Acme LLC',
-        source_of_funds: 'business_income',
+      body: biz({
         associated_persons: [
-          { first_name: 'Owner', last_name: 'One', is_beneficial_owner: true },
-          { first_name: 'Owner', last_name: 'Two', is_beneficial_owner: true },
-          { first_name: 'Just', last_name: 'Director', is_beneficial_owner: false },
+          {
+            email: 'one@acme.example',
+            birth_date: '1980-01-01',
+            nationality: 'USA',
+            first_name: 'Owner',
+            last_name: 'One',
+            is_beneficial_owner: true,
+          },
+          {
+            email: 'two@acme.example',
+            birth_date: '1980-01-01',
+            nationality: 'USA',
+            first_name: 'Owner',
+            last_name: 'Two',
+            is_beneficial_owner: true,
+          },
+          {
+            email: 'dir@acme.example',
+            birth_date: '1980-01-01',
+            nationality: 'USA',
+            first_name: 'Just',
+            last_name: 'Director',
+            is_beneficial_owner: false,
+          },
         ],
-      },
+      }),
     });
-    const links = await world.api.call('POST', `/v1/users/${body.user_id}/liveness-link`);
+    const links = await world.api.call('POST', `/v1/users/${body.id}/liveness-link`);
     expect(links.status).toBe(201);
     expect(links.body.links).toHaveLength(2);
     const refs = links.body.links.map((l: { person_reference_id: string }) => l.person_reference_id);
     expect(new Set(refs).size).toBe(2);
-    for (const l of links.body.links)
-      expect(l).toMatchObject({
-        person_id: expect.any(String),
-        person_reference_id: expect.stringMatching(/^ref_/),
-        liveness_url: expect.stringMatching(/^https:/),
-      });
-    await world.sandbox.control.completeLiveness(body.user_id, { personReferenceId: refs[1] });
+    await world.sandbox.control.completeLiveness(body.id, { personReferenceId: refs[1] });
     await expect(
-      world.sandbox.control.completeLiveness(body.user_id, { personReferenceId: 'ref_unknown' }),
+      world.sandbox.control.completeLiveness(body.id, { personReferenceId: 'ref_unknown' }),
     ).rejects.toThrow();
-
-    const person = await world.api.call('POST', '/v1/users', { body: individual() });
-    const single = await world.api.call('POST', `/v1/users/${person.body.user_id}/liveness-link`);
+    const person = await world.api.call('POST', '/v1/users', { body: ind() });
+    const single = await world.api.call('POST', `/v1/users/${person.body.id}/liveness-link`);
     expect(single.body.links).toEqual([
       expect.objectContaining({ person_id: null, person_reference_id: null }),
     ]);
-    await world.sandbox.control.completeLiveness(person.body.user_id);
+    await world.sandbox.control.completeLiveness(person.body.id);
     await world.sandbox.control.flushWebhooks();
     const done = world.receiver.events('user.liveness_completed').map((e) => e.body.data);
     expect(done).toEqual([
-      expect.objectContaining({ user_id: body.user_id, person_reference_id: refs[1], result: 'passed' }),
-      expect.objectContaining({ user_id: person.body.user_id, person_reference_id: null }),
+      { event_id: expect.any(String), user_id: body.id, person_reference_id: refs[1], result: 'approved' },
+      {
+        event_id: expect.any(String),
+        user_id: person.body.id,
+        person_reference_id: null,
+        result: 'approved',
+      },
     ]);
-    for (const d of done) expect(d).not.toHaveProperty('metadata');
+  });
+
+  it('liveness link: 422 until verification is triggered; 7 days; the same link again unless redirect changes [T1 KiraApiClient]', async () => {
+    const partial = await world.api.call('POST', '/v1/users', {
+      body: { type: 'individual', first_name: 'Min', last_name: 'Imal', source_of_funds: 'salary' },
+    });
+    const early = await world.api.call('POST', `/v1/users/${partial.body.id}/liveness-link`);
+    expect(early.status).toBe(422);
+    expect(early.body).toMatchObject({
+      code: 'unprocessable',
+      message: expect.stringContaining('not been triggered'),
+    });
+
+    const { body } = await world.api.call('POST', '/v1/users', { body: biz() });
+    const first = await world.api.call('POST', `/v1/users/${body.id}/liveness-link`, {
+      body: { redirect: 'https://app.example/a' },
+    });
+    expect(first.status).toBe(201);
+    const [link] = first.body.links;
+    const days = (Date.parse(link.expires_at) - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(6.99);
+    expect(days).toBeLessThanOrEqual(7);
+    const again = await world.api.call('POST', `/v1/users/${body.id}/liveness-link`, {
+      body: { redirect: 'https://app.example/a' },
+    });
+    expect(again.body.links).toEqual(first.body.links);
+    const moved = await world.api.call('POST', `/v1/users/${body.id}/liveness-link`, {
+      body: { redirect: 'https://app.example/b' },
+    });
+    expect(moved.body.links[0].liveness_url).not.toBe(link.liveness_url);
+    expect(moved.body.links[0].person_reference_id).toBe(link.person_reference_id); // the person keeps its reference
+    expect((await world.sandbox.control.counters()).created.liveness_links).toBe(2);
+    const bad = await world.api.call('POST', `/v1/users/${body.id}/liveness-link`, {
+      body: { redirect: 'nope' },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toEqual(zod([{ path: 'redirect', message: 'Invalid url', code: 'invalid_string' }]));
   });
 });

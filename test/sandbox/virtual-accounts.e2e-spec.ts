@@ -1,4 +1,12 @@
-import { Api, fundedSetup, individual, startWorld, stopWorld, type World } from './sandbox.helpers';
+import {
+  Api,
+  createVerifiedUser,
+  fundedSetup,
+  individual,
+  startWorld,
+  stopWorld,
+  type World,
+} from './sandbox.helpers';
 
 describe('sandbox: virtual accounts and deposits (provider-facts)', () => {
   let world: World;
@@ -6,7 +14,7 @@ describe('sandbox: virtual accounts and deposits (provider-facts)', () => {
   afterEach(() => stopWorld(world));
 
   it('creates with a bank from authorizedBanks; one per user and bank (409); virtual_account.created echoes metadata', async () => {
-    const userId = (await world.api.call('POST', '/v1/users', { body: individual() })).body.user_id;
+    const userId = await createVerifiedUser(world.api);
     const body = { user_id: userId, type: 'US_BANK', bank: 'bank_a', metadata: { ledger: 'L1' } };
     const first = await world.api.call('POST', '/v1/virtual-accounts', { body });
     expect(first.status).toBe(201);
@@ -46,12 +54,9 @@ describe('sandbox: virtual accounts and deposits (provider-facts)', () => {
     expect(created[1].body.data.metadata).toEqual({});
   });
 
-  it('the user must be VERIFIED', async () => {
-    const userId = (
-      await world.api.call('POST', '/v1/users', {
-        body: individual({ email: 'x+provider_outage@example.com' }),
-      })
-    ).body.user_id;
+  it('the user must be VERIFIED: a user the partner left in REVIEW is refused', async () => {
+    const userId = (await world.api.call('POST', '/v1/users', { body: individual() })).body.id;
+    expect((await world.api.call('GET', `/v1/users/${userId}`)).body.status).toBe('REVIEW');
     const answer = await world.api.call('POST', '/v1/virtual-accounts', {
       body: { user_id: userId, type: 'US_BANK', bank: 'bank_a' },
     });
@@ -198,16 +203,16 @@ describe('sandbox: an account with no authorized banks (spec 2.4: the partner de
   it('shows authorizedBanks [] and refuses every virtual account with a 400 naming bank', async () => {
     const config = await world.api.call('GET', `/v1/clients/${world.sandbox.credentials.clientUuid}`);
     expect(config.body.data.authorizedBanks).toEqual([]);
-    const user = await world.api.call('POST', '/v1/users', { body: individual() });
+    const userId = await createVerifiedUser(world.api);
     const va = await world.api.call('POST', '/v1/virtual-accounts', {
-      body: { user_id: user.body.user_id, type: 'US_BANK', bank: 'bank_a' },
+      body: { user_id: userId, type: 'US_BANK', bank: 'bank_a' },
     });
     expect(va.status).toBe(400);
     expect(va.body.errors).toEqual([expect.objectContaining({ field: 'bank' })]);
     expect((await world.sandbox.control.counters()).created.virtual_accounts).toBe(0);
     await world.sandbox.control.setAuthorizedBanks(['bank_c']);
     const ok = await world.api.call('POST', '/v1/virtual-accounts', {
-      body: { user_id: user.body.user_id, type: 'US_BANK', bank: 'bank_c' },
+      body: { user_id: userId, type: 'US_BANK', bank: 'bank_c' },
     });
     expect(ok.status).toBe(201);
   });

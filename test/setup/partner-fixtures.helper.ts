@@ -5,7 +5,9 @@ import {
   PartnerUsersService,
   PartnerVirtualAccountsService,
 } from '@partner-payments/nestjs';
+import { SandboxControlClient } from '@partner-payments/testing';
 import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
+import { individual } from './partner-inputs.helper';
 
 export interface FundedAccount {
   userId: string;
@@ -23,14 +25,14 @@ export async function createFundedAccount(running: RunningApp, tag = 'e2e'): Pro
   const vas = running.app.get(PartnerVirtualAccountsService);
   const recipients = running.app.get(PartnerRecipientsService);
   const payouts = running.app.get(PartnerPayoutsService);
-  const user = await users.create({
-    type: 'individual',
-    first_name: 'Test',
-    last_name: tag,
-    email: `${tag}@example.com`,
-    source_of_funds: 'salary',
-    metadata: { tag },
-  });
+  const user = await users.create(
+    individual({ first_name: 'Test', last_name: tag, email: `${tag}@example.com`, metadata: { tag } }),
+  );
+  // The partner's sandbox stops in REVIEW (evidence §3): its staff verify; here the control API does.
+  await new SandboxControlClient(running.connection.baseUrl).setUserVerificationOutcome(
+    user.userId,
+    'approved',
+  );
   const va = await vas.create({ user_id: user.userId, type: 'US_BANK', bank: 'bank_a' });
   const recipient = await recipients.create({
     user_id: user.userId,

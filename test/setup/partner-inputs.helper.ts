@@ -1,12 +1,68 @@
 /** Request bodies the e2e suites send to the partner (or the sandbox) again and again. */
+import type {
+  CreatePartnerBusinessUserInput,
+  CreatePartnerIndividualUserInput,
+} from '@partner-payments/nestjs';
 
-/** A user the sandbox verifies (source_of_funds present; provider-facts "Users"). */
-export const individual = (extra: Record<string, unknown> = {}) => ({
-  type: 'individual' as const,
+/**
+ * An individual with everything the `usa-virtual-accounts` product asks (evidence §3: flat names,
+ * alpha-3 countries), so verification starts at once (CREATED → VERIFYING → REVIEW). It stops in
+ * REVIEW like at the partner: verify it with `control.setUserVerificationOutcome(id, 'approved')`.
+ */
+export const individual = (
+  extra: Partial<CreatePartnerIndividualUserInput> & Record<string, unknown> = {},
+): CreatePartnerIndividualUserInput => ({
+  type: 'individual',
   first_name: 'Ada',
   last_name: 'Lovelace',
   email: 'ada@example.com',
+  phone: '+15555550100',
+  birth_date: '1990-12-10',
+  nationality: 'USA',
+  address_street: '1 Main St',
+  address_city: 'Austin',
+  address_state: 'TX',
+  address_zip_code: '78701',
+  address_country: 'USA',
+  ssn: '123456789',
   source_of_funds: 'salary',
+  account_purpose: 'personal_or_living_expenses',
+  occupation: 'engineer',
+  ...extra,
+});
+
+/** A small valid PDF as a data URI (documents travel base64 inside the user body [T1s §3.8]). */
+export const PDF_DATA_URI = `data:application/pdf;base64,${Buffer.from('%PDF-1.4\n%%EOF\n').toString('base64')}`;
+
+/** A US business with what `usa-virtual-accounts` asks, one owner included. */
+export const business = (
+  extra: Partial<CreatePartnerBusinessUserInput> & Record<string, unknown> = {},
+): CreatePartnerBusinessUserInput => ({
+  type: 'business',
+  business_legal_name: 'Acme LLC',
+  email: 'ops@acme.example',
+  business_type: 'llc',
+  business_industry: ['software_publishers'],
+  formation_date: '2015-03-01',
+  formation_country: 'USA',
+  ein: '123456789',
+  address_street: '500 Market St',
+  address_city: 'San Francisco',
+  address_state: 'CA',
+  address_zip_code: '94105',
+  address_country: 'USA',
+  source_of_funds: 'business_income',
+  account_purpose: 'operating_business_payments',
+  identifying_information: [{ type: 'business_formation', documents: [{ file: PDF_DATA_URI }] }],
+  associated_persons: [
+    {
+      email: 'owner@acme.example',
+      first_name: 'Owner',
+      last_name: 'One',
+      birth_date: '1980-01-01',
+      nationality: 'USA',
+    },
+  ],
   ...extra,
 });
 

@@ -1,6 +1,7 @@
 /** Calls the sandbox's partner API directly (raw HTTP), so webhook suites depend only on the pipeline. */
 import type { PartnerSandbox } from '@partner-payments/testing';
 import { randomUUID } from 'node:crypto';
+import { individual } from '../setup/partner-inputs.helper';
 
 export type Json = Record<string, unknown>;
 
@@ -31,4 +32,19 @@ export async function partnerApi(
     if (res.status >= 300) throw new Error(`${method} ${path} -> ${res.status} ${JSON.stringify(json)}`);
     return json;
   };
+}
+
+/**
+ * A user created over the partner API with the partner's flat fields, then verified the way the
+ * partner's staff would (the control API): the partner's sandbox stops in REVIEW (evidence §3).
+ */
+export async function createVerifiedUser(
+  sandbox: PartnerSandbox,
+  api: (method: string, path: string, body?: Json) => Promise<Json>,
+  body: Json = { ...individual() },
+): Promise<string> {
+  const user = await api('POST', '/v1/users', body);
+  const id = String(user.id);
+  await sandbox.control.setUserVerificationOutcome(id, 'approved');
+  return id;
 }

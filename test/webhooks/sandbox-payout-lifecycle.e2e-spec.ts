@@ -5,7 +5,7 @@
  */
 import { PartnerDerivedEvent, type PartnerPayoutStatusEvent } from '@partner-payments/nestjs';
 import { startPartnerSandbox, type PartnerSandbox } from '@partner-payments/testing';
-import { partnerApi } from './sandbox-api.helper';
+import { createVerifiedUser, partnerApi } from './sandbox-api.helper';
 import { startWebhookTestApp, type WebhookTestApp } from './webhook-test.app';
 
 describe('sandbox -> webhook pipeline, a payout lifecycle driven through the partner API (spec 6.4.7)', () => {
@@ -30,22 +30,16 @@ describe('sandbox -> webhook pipeline, a payout lifecycle driven through the par
     // Resources are created over the sandbox's partner API (raw HTTP), so this suite depends only
     // on the webhook pipeline; the sandbox emits user.*, virtual_account.* and payout.* on its own.
     const api = await partnerApi(sandbox);
-    const user = await api('POST', '/v1/users', {
-      type: 'individual',
-      first_name: 'Ada',
-      last_name: 'L',
-      email: 'ada@example.com',
-      source_of_funds: 'salary',
-    });
+    const userId = await createVerifiedUser(sandbox, api);
     const va = await api('POST', '/v1/virtual-accounts', {
-      user_id: user.user_id ?? user.id,
+      user_id: userId,
       type: 'US_BANK',
       bank: 'bank_a',
     });
     const vaId = String(va.virtual_account_id ?? va.id);
     await sandbox.control.simulateDeposit(vaId, { amount: '500.00', rail: 'WIRE' });
     const recipient = await api('POST', '/v1/recipients', {
-      user_id: user.user_id ?? user.id,
+      user_id: userId,
       type: 'individual',
       first_name: 'Bob',
       last_name: 'R',

@@ -53,6 +53,17 @@ describe('optionsFromCli', () => {
     expect(() => optionsFromCli(['--bases', 'prod'], {})).toThrow('--bases');
   });
 
+  it('reads --user-verification (flag or environment): manual by default, opt-in modes, others refused', () => {
+    expect(optionsFromCli([], {})).toMatchObject({ userVerification: undefined });
+    expect(optionsFromCli(['--user-verification', 'auto-approve'], {})).toMatchObject({
+      userVerification: 'auto-approve',
+    });
+    expect(optionsFromCli([], { PARTNER_SANDBOX_USER_VERIFICATION: 'ein-table' })).toMatchObject({
+      userVerification: 'ein-table',
+    });
+    expect(() => optionsFromCli(['--user-verification', 'instant'], {})).toThrow('--user-verification');
+  });
+
   it('masks credentials and query values of a webhook URL before printing it', () => {
     expect(printableUrl('https://hook-user:s3cret@example.com/hooks?token=abc123&x=1')).toBe(
       'https://***@example.com/hooks?token=***&x=***',

@@ -28,7 +28,9 @@ Usage: partner-sandbox [options]        (npm run sandbox -- [options])
   --pinned-version <date>    PARTNER_SANDBOX_PINNED_VERSION   default none (older baseline)
   --rate-limit               PARTNER_SANDBOX_RATE_LIMIT=1     20 requests/s, burst 50, per account
   --auto-payouts             PARTNER_SANDBOX_AUTO_PAYOUTS=1   payouts follow a script chosen by amount
-  --verification-delay <ms>  PARTNER_SANDBOX_VERIFICATION_DELAY_MS  default 0
+  --verification-delay <ms>  PARTNER_SANDBOX_VERIFICATION_DELAY_MS  default 0 (each automatic user step)
+  --user-verification <manual|auto-approve|ein-table>
+                             PARTNER_SANDBOX_USER_VERIFICATION  default manual (users stop in REVIEW)
   --quiet                    PARTNER_SANDBOX_QUIET=1
   -h, --help
 
@@ -53,6 +55,7 @@ export function optionsFromCli(argv: string[], env: NodeJS.ProcessEnv): PartnerS
       'rate-limit': { type: 'boolean' },
       'auto-payouts': { type: 'boolean' },
       'verification-delay': { type: 'string' },
+      'user-verification': { type: 'string' },
       quiet: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -70,6 +73,16 @@ export function optionsFromCli(argv: string[], env: NodeJS.ProcessEnv): PartnerS
   const bases = values.bases ?? env.PARTNER_SANDBOX_BASES;
   if (bases !== undefined && bases !== 'both' && bases !== 'sandbox' && bases !== 'root')
     throw new Error(`--bases must be both, sandbox or root, got "${bases}"`);
+  const userVerification = values['user-verification'] ?? env.PARTNER_SANDBOX_USER_VERIFICATION;
+  if (
+    userVerification !== undefined &&
+    userVerification !== 'manual' &&
+    userVerification !== 'auto-approve' &&
+    userVerification !== 'ein-table'
+  )
+    throw new Error(
+      `--user-verification must be manual, auto-approve or ein-table, got "${userVerification}"`,
+    );
   return {
     port: num('--port', values.port ?? env.PARTNER_SANDBOX_PORT, 4010),
     host: values.host ?? env.PARTNER_SANDBOX_HOST,
@@ -97,6 +110,7 @@ export function optionsFromCli(argv: string[], env: NodeJS.ProcessEnv): PartnerS
       '--verification-delay',
       values['verification-delay'] ?? env.PARTNER_SANDBOX_VERIFICATION_DELAY_MS,
     ),
+    userVerification: userVerification || undefined,
     quiet: values.quiet ?? env.PARTNER_SANDBOX_QUIET === '1',
   };
 }

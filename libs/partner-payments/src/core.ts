@@ -33,7 +33,9 @@ export { joinUrl, encodePathSegment, buildQueryString, buildUrl } from './http/u
 
 // Resources and models
 export { PartnerPaymentsClient } from './resources/partner-payments.client';
-export { PartnerUsersService, toPartnerUser } from './resources/users.service';
+export { PartnerUsersService } from './resources/users.service';
+export { toPartnerUser, toPartnerUserUpdateResult, toPartnerVerification } from './models/user.mapper';
+export { parsePartnerTimestamp } from './models/timestamp.util';
 export { PartnerRecipientsService } from './resources/recipients.service';
 export { PartnerVirtualAccountsService } from './resources/virtual-accounts.service';
 export { PartnerPayoutsService } from './resources/payouts.service';

@@ -48,12 +48,26 @@ export class DemoRunner {
       first_name: 'Ada',
       last_name: 'Lovelace',
       email: 'ada@example.com',
+      birth_date: '1990-12-10',
+      nationality: 'USA',
+      address_street: '1 Main St',
+      address_city: 'Austin',
+      address_state: 'TX',
+      address_zip_code: '78701',
+      address_country: 'USA',
+      ssn: '123456789',
       source_of_funds: 'salary',
+      account_purpose: 'personal_or_living_expenses',
+      occupation: 'engineer',
       metadata: { origin: 'demo' },
     });
     log(
-      `1/6 user ${user.userId} created: status ${user.status ?? 'unknown'} (source_of_funds given, so the sandbox verifies it)`,
+      `1/6 user ${user.userId} created: status ${user.status ?? 'unknown'}, verification triggered: ${String(user.verificationTriggered)}`,
     );
+    // The partner never verifies on its own (its sandbox stops in REVIEW; evidence §3): its staff
+    // decide. The embedded sandbox's control API plays them here.
+    const verified = await sandbox.control.setUserVerificationOutcome(user.userId, 'approved');
+    log(`   the partner's staff (the sandbox control) verified it: status ${verified}`);
 
     const va = await this.virtualAccounts.create({ user_id: user.userId, type: 'US_BANK', bank: 'bank_a' });
     const vaId = va.virtual_account_id ?? va.id ?? '';

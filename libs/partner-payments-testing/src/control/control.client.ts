@@ -64,8 +64,11 @@ export class SandboxControlClient implements SandboxControl {
     this.call<ClientVault>('provisionClientVault', vault, clientUuid);
   setNextVerificationOutcome = (outcome: VerificationOutcome | null) =>
     this.call<void>('setNextVerificationOutcome', outcome);
-  setUserVerificationOutcome = (userId: string, outcome: VerificationOutcome) =>
-    this.call<UserStatus>('setUserVerificationOutcome', userId, outcome);
+  setUserVerificationOutcome = (
+    userId: string,
+    outcome: VerificationOutcome,
+    options?: { reasons?: string[] },
+  ) => this.call<UserStatus>('setUserVerificationOutcome', userId, outcome, options);
   completeLiveness = (userId: string, input?: { personReferenceId?: string | null; result?: string }) =>
     this.call<void>('completeLiveness', userId, input);
   simulateDeposit = (virtualAccountId: string, input?: DepositInput) =>

@@ -21,7 +21,8 @@ export type ResourceKind =
   | 'documents'
   | 'rfis'
   | 'liveness_links'
-  | 'liquidation_addresses';
+  | 'liquidation_addresses'
+  | 'verifications';
 
 export interface SandboxCounters {
   created: Record<ResourceKind, number>;
@@ -194,10 +195,24 @@ export interface SandboxControl {
   setAuthorizedBanks(banks: string[], clientUuid?: string): Promise<void>;
   provisionClientWallet(wallet?: Partial<ClientWallet>, clientUuid?: string): Promise<ClientWallet>;
   provisionClientVault(vault?: Partial<ClientVault>, clientUuid?: string): Promise<ClientVault>;
-  /** Outcome of the next users' verification, overriding input-driven outcomes (null clears). */
+  /**
+   * Decides in advance the outcome of the next users whose verification starts (applied where the
+   * partner's staff would: after VERIFYING), over the `userVerification` mode; null clears.
+   */
   setNextVerificationOutcome(outcome: VerificationOutcome | null): Promise<void>;
-  /** Applies a verification outcome to an existing user now (spec 3.3). */
-  setUserVerificationOutcome(userId: string, outcome: VerificationOutcome): Promise<UserStatus>;
+  /**
+   * The partner's staff decide one user now (evidence §3: the partner's sandbox never verifies on
+   * its own). 'approved' walks CREATED/VERIFYING/REVIEW forward to VERIFIED (+ accepted);
+   * 'declined' / 'session_expired' → REJECTED (+ failed with `reasons`); 'provider_outage' →
+   * VERIFYING, no event (spec 3.3). Throws for a REJECTED user, for approving a user whose data never
+   * triggered verification, and for a rejection while the provider call is failing (spec 3.3: the
+   * internal re-run never rejects).
+   */
+  setUserVerificationOutcome(
+    userId: string,
+    outcome: VerificationOutcome,
+    options?: { reasons?: string[] },
+  ): Promise<UserStatus>;
   completeLiveness(
     userId: string,
     input?: { personReferenceId?: string | null; result?: string },

@@ -104,13 +104,19 @@ export class InProcessControl implements SandboxControl {
   }
 
   async setNextVerificationOutcome(outcome: VerificationOutcome | null): Promise<void> {
+    if (outcome !== null && !['approved', 'declined', 'provider_outage', 'session_expired'].includes(outcome))
+      throw new Error(`unknown verification outcome ${String(outcome)}`);
     this.ctx.store.nextVerificationOutcome = outcome;
   }
 
-  async setUserVerificationOutcome(userId: string, outcome: VerificationOutcome): Promise<UserStatus> {
+  async setUserVerificationOutcome(
+    userId: string,
+    outcome: VerificationOutcome,
+    options: { reasons?: string[] } = {},
+  ): Promise<UserStatus> {
     const user = this.ctx.store.users.get(userId.toLowerCase());
     if (!user) throw new Error(`unknown user ${userId}`);
-    return applyVerificationOutcome(this.ctx, user, outcome);
+    return applyVerificationOutcome(this.ctx, user, outcome, options.reasons);
   }
 
   async completeLiveness(

@@ -109,7 +109,7 @@ export function completeLiveness(
     buildUserLivenessCompleted({
       user_id: user.user_id,
       person_reference_id: reference,
-      result: input.result ?? 'passed',
+      result: input.result ?? 'approved', // evidence §9
     }),
   );
 }

@@ -30,3 +30,23 @@ export function sendValidation(res: Response, errors: FieldError[], message?: st
 
 export const sendNotFound = (res: Response, what: string): void =>
   sendError(res, 404, 'not_found', `${what} not found`);
+
+/** One issue of the partner's Zod-shaped 400: `path` joined with dots (`associated_persons.0.email`). */
+export interface ZodIssue {
+  path: string;
+  message: string;
+  code: string;
+}
+
+/**
+ * evidence §2 shape Z: `{ error: "Invalid request data", details: [{ path, message, code }] }`, the
+ * 400 of POST /v1/users, PUT /v1/users/{id} and a malformed user id [T3r DRIFT-6, 18, 20][T2s README].
+ */
+export function sendZodValidation(res: Response, issues: ZodIssue[]): void {
+  res.status(400).json({ error: 'Invalid request data', details: issues });
+}
+
+/** evidence §2 shape F: a flat `{ code, message }` (e.g. GET /v1/users/{id} unknown id → 404) [T2s README]. */
+export function sendFlatError(res: Response, status: number, code: string, message: string): void {
+  res.status(status).json({ code, message });
+}

@@ -10,6 +10,7 @@ import type { WebhookSender } from '../webhooks/webhook.sender';
 export interface ResolvedOptions {
   tokenTtlSeconds: number;
   verificationDelayMs: number;
+  userVerification: 'manual' | 'auto-approve' | 'ein-table';
   rateLimit: { perSecond: number; burst: number } | null;
   autoPayouts: { stepDelayMs: number } | null;
   rfiEvents: boolean;

@@ -10,7 +10,7 @@ import { IdempotencyStore } from '../middleware/idempotency.store';
 import { createPartnerRouter } from './partner.router';
 import { rateLimitMiddleware } from '../middleware/rate-limit.middleware';
 import { requestLogMiddleware } from '../middleware/request-log.middleware';
-import type { SandboxContext } from './sandbox.context';
+import type { ResolvedOptions, SandboxContext } from './sandbox.context';
 import { InProcessControl } from '../control/sandbox.control';
 import type { PartnerSandbox, PartnerSandboxOptions, SandboxLogger } from './sandbox.types';
 import { StateStore } from './state.store';
@@ -45,6 +45,12 @@ const errorHandler: ErrorRequestHandler = (err: { status?: number; message?: str
   res.status(status).json({ code: 'validation_error', message: err.message ?? 'Bad request' });
 };
 
+function resolveUserVerification(mode: unknown): ResolvedOptions['userVerification'] {
+  if (mode === undefined) return 'manual';
+  if (mode === 'manual' || mode === 'auto-approve' || mode === 'ein-table') return mode;
+  throw new Error(`userVerification must be 'manual', 'auto-approve' or 'ein-table', got ${String(mode)}`);
+}
+
 /**
  * Starts a contract-faithful partner simulator on a real socket (default 127.0.0.1, random port).
  * Routes are served at the root and under `/sandbox`; the control API under `/__control`.
@@ -58,6 +64,7 @@ export async function startPartnerSandbox(options: PartnerSandboxOptions = {}): 
     options: {
       tokenTtlSeconds: options.tokenTtlSeconds ?? 3600,
       verificationDelayMs: options.verificationDelayMs ?? 0,
+      userVerification: resolveUserVerification(options.userVerification),
       rateLimit: rate,
       autoPayouts: options.autoPayouts === true ? { stepDelayMs: 20 } : options.autoPayouts || null,
       rfiEvents: options.rfiEvents ?? false,

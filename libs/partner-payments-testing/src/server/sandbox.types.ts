@@ -59,8 +59,21 @@ export interface PartnerSandboxOptions {
   autoPayouts?: boolean | { stepDelayMs: number };
   /** Also emit the (weak, provider-facts) rfi.created / rfi.resolved / rfi.not_resolved events; default false. */
   rfiEvents?: boolean;
-  /** Delay before a user's verification outcome is applied; default 0 (applied at create time). */
+  /**
+   * Delay of each automatic step of a user's verification (CREATED → VERIFYING → REVIEW, and the
+   * opt-in outcomes below); default 0: the steps run right after the create answer is built (the
+   * answer still says CREATED). The partner's sandbox takes about 10 s (evidence §3, DRIFT-23).
+   */
   verificationDelayMs?: number;
+  /**
+   * How a user leaves REVIEW. 'manual' (default, as the partner's sandbox): it stays in REVIEW until
+   * the control API decides (`setUserVerificationOutcome`), as the partner's staff do.
+   * 'auto-approve': REVIEW → VERIFIED on its own, a convenience the partner does not offer.
+   * 'ein-table': a business's `ein` forces the outcome as the partner's docs describe (111111111
+   * rejected, 111111113 rejected naming a field, 222221006 review then rejected, 222221005 review
+   * then approved, any other approved at once); unverified against the partner; individuals stay manual.
+   */
+  userVerification?: 'manual' | 'auto-approve' | 'ein-table';
   /** Timeout of one webhook delivery; default 10000 ms. Deliveries are never retried (spec 6.1.4). */
   webhookTimeoutMs?: number;
   /** Where notes go; default console.warn for warnings only. */

@@ -45,7 +45,8 @@ export interface ClientAccount {
   updatedAt: string;
 }
 
-export type UserStatus = 'CREATED' | 'VERIFYING' | 'VERIFIED' | 'REJECTED';
+/** evidence §3 [D known-limitations][T3r DRIFT-23]: the partner's sandbox stops in REVIEW. */
+export type UserStatus = 'CREATED' | 'VERIFYING' | 'REVIEW' | 'VERIFIED' | 'REJECTED';
 export type VerificationOutcome = 'approved' | 'declined' | 'provider_outage' | 'session_expired';
 
 export interface AssociatedPerson {
@@ -57,15 +58,52 @@ export interface AssociatedPerson {
   [field: string]: unknown;
 }
 
+/** A stored document of identifying_information[]: the bytes are not kept, only what a read shows. */
+export interface StoredUserDocument {
+  type: string | null;
+  content_type: string;
+  uploaded_at: string;
+  ref: string;
+}
+
+export interface LivenessLinkRecord {
+  person_id: string | null;
+  person_reference_id: string | null;
+  redirect: string | null;
+  liveness_url: string;
+  expires_at: string;
+}
+
+/** POST /v1/users/{id}/verifications (evidence §3): recorded, changes nothing on the user. */
+export interface UserVerificationRecord {
+  id: string;
+  type: 'embedded-link' | 'api';
+  redirect_uri: string | null;
+  verification_link: string | null;
+  status: string;
+  created_at: string;
+}
+
 export interface UserRecord {
+  /** The partner answers it as `id` (evidence §10); events carry it as `user_id`. */
   user_id: string;
   clientUuid: string;
   type: 'individual' | 'business';
   status: UserStatus;
+  /** The request's flat fields as sent (address_*, birth_date, ...), minus the ones kept apart below. */
   fields: Record<string, unknown>;
   metadata: Metadata;
   associated_persons: AssociatedPerson[];
   livenessReferences: { person_id: string | null; person_reference_id: string | null }[];
+  /** Links handed out (evidence §3 [T1 KiraApiClient]): the same one again until `redirect` changes or it expires. */
+  livenessLinks: LivenessLinkRecord[];
+  /** Set once one product had nothing missing (evidence §3, DRIFT-3/19); never reset. */
+  verificationTriggered: boolean;
+  /** spec 3.3: the provider call is failing; the internal re-run never rejects while this holds. */
+  providerFailing: boolean;
+  verifications: UserVerificationRecord[];
+  /** DRIFT-16: the same key and the same body replay the answer; another body makes a new one. */
+  verificationReplays: Map<string, UserVerificationRecord>;
   created_at: string;
   updated_at: string;
 }

@@ -11,6 +11,7 @@ const KINDS: ResourceKind[] = [
   'rfis',
   'liveness_links',
   'liquidation_addresses',
+  'verifications',
 ];
 
 /** Headers never kept in the request log (DESIGN: logs never carry credentials). */

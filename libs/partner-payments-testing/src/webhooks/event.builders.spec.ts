@@ -42,13 +42,19 @@ describe('event builders (spec 6.2-6.4)', () => {
   it('user.verification.failed carries reasons; user.liveness_completed person_reference_id (6.4.2)', () => {
     const failed = buildUserVerificationFailed({ user_id: 'u', reasons: ['declined'] });
     expect(failed.event).toBe('user.verification.failed');
-    expect(failed.data.reasons).toEqual(['declined']);
+    // evidence §9: { event_id, user_id, verification_status: "rejected", reasons[] }
+    expect(failed.data).toEqual({
+      event_id: expect.any(String),
+      user_id: 'u',
+      verification_status: 'rejected',
+      reasons: ['declined'],
+    });
     expect(
       buildUserLivenessCompleted({ user_id: 'u', person_reference_id: null }).data.person_reference_id,
     ).toBeNull();
     expect(buildUserLivenessCompleted({ user_id: 'u', person_reference_id: 'ref_1' }).data).toMatchObject({
       person_reference_id: 'ref_1',
-      result: 'passed',
+      result: 'approved', // evidence §9
     });
   });
 

@@ -45,19 +45,20 @@ export interface UserEventInput extends JsonObject {
 export const buildUserCreated = (data: UserEventInput & { metadata?: Record<string, string> }) =>
   buildFlatEvent('user.created', { ...data, metadata: data.metadata ?? {} });
 export const buildUserUpdated = (data: UserEventInput) => buildFlatEvent('user.updated', data);
-/** provider-facts: `{ event_id, user_id, previous_status, new_status }`. */
+/** evidence §9: `{ event_id, user_id, previous_status, new_status }`, UPPERCASE, no `status`. */
 export const buildUserStatusChanged = (
   data: UserEventInput & { previous_status: string; new_status: string },
 ) => buildFlatEvent('user.status_changed', data);
+/** Not shown in the evidence; lowercase like the legacy `verification_status` field of the user. */
 export const buildUserVerificationAccepted = (data: UserEventInput) =>
-  buildFlatEvent('user.verification.accepted', { verification_status: 'VERIFIED', ...data });
-/** Only for a declined provider result or a rare session expiry, never an outage (spec 6.4.9). */
+  buildFlatEvent('user.verification.accepted', { verification_status: 'verified', ...data });
+/** Only for a declined provider result or a rare session expiry, never an outage (spec 6.4.9); evidence §9 shape. */
 export const buildUserVerificationFailed = (data: UserEventInput & { reasons?: string[] }) =>
-  buildFlatEvent('user.verification.failed', { verification_status: 'REJECTED', reasons: [], ...data });
+  buildFlatEvent('user.verification.failed', { verification_status: 'rejected', reasons: [], ...data });
 /** person_reference_id null for an individual, the owner's provider reference for a business (spec 6.4.2). */
 export const buildUserLivenessCompleted = (
   data: UserEventInput & { person_reference_id: string | null; result?: string },
-) => buildFlatEvent('user.liveness_completed', { result: 'passed', ...data });
+) => buildFlatEvent('user.liveness_completed', { result: 'approved', ...data }); // evidence §9
 
 export const buildVirtualAccountCreated = (
   data: JsonObject & {

@@ -112,5 +112,9 @@ describe('idempotency policy', () => {
     expect(replayIsDeduplicated('POST', '/v1/rfis/r/items/i/documents', 'k')).toBe(false);
     expect(replayIsDeduplicated('PATCH', '/v1/rfis/r/items', 'k')).toBe(false);
     expect(replayIsDeduplicated('PUT', '/v1/users/u-1', 'k')).toBe(false);
+    // keyed, but the partner made a second verification for a reused key (DRIFT-16)
+    expect(requiresIdempotencyKey('POST', '/v1/users/u-1/verifications')).toBe(true);
+    expect(replayIsDeduplicated('POST', '/v1/users/u-1/verifications', 'k')).toBe(false);
+    expect(replayIsDeduplicated('POST', '/v1/users/u-1/verifications/', 'k')).toBe(false);
   });
 });

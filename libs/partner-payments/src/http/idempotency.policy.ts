@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 
 /**
- * Routes that take an Idempotency-Key (spec 4.7 and issue 2): replaying the key returns the
- * original result instead of a second resource (provider-facts "Errors, limits").
+ * Routes that take an Idempotency-Key (spec 4.7 and issue 2). All of them get one; only those not
+ * in NOT_DEDUPLICATED_ROUTES return the original result for a replayed key.
  */
 const IDEMPOTENT_POST_ROUTES: readonly RegExp[] = [
   /^\/v1\/users$/,
@@ -12,6 +12,13 @@ const IDEMPOTENT_POST_ROUTES: readonly RegExp[] = [
   /^\/v1\/users\/[^/]+\/verifications$/,
   /^\/v1\/virtual-accounts\/[^/]+\/liquidation-address$/,
 ];
+
+/**
+ * Keyed routes the partner does not de-duplicate: POST /v1/users/{id}/verifications made a second
+ * verification for a reused key with another body (evidence §3 [T3r DRIFT-16]), so the key proves
+ * nothing about a replay and the call is never sent again once it may have reached the partner.
+ */
+const NOT_DEDUPLICATED_ROUTES: readonly RegExp[] = [/^\/v1\/users\/[^/]+\/verifications$/];
 
 export function requiresIdempotencyKey(method: string, path: string): boolean {
   if (method.toUpperCase() !== 'POST') return false;
@@ -41,5 +48,7 @@ export function resolveIdempotencyKey(method: string, path: string, callerKey?: 
  * route adds files on every call (spec 4.2 rule 1), so such writes are never retried once sent.
  */
 export function replayIsDeduplicated(method: string, path: string, idempotencyKey: string | null): boolean {
-  return idempotencyKey !== null && idempotencyKey !== '' && requiresIdempotencyKey(method, path);
+  if (idempotencyKey === null || idempotencyKey === '' || !requiresIdempotencyKey(method, path)) return false;
+  const clean = path.split('?')[0].replace(/\/+$/, '');
+  return !NOT_DEDUPLICATED_ROUTES.some((re) => re.test(clean));
 }

@@ -1,67 +1,131 @@
 import { canonicalPartnerStatus } from './status.util';
-import type { PartnerAddress, PartnerOffsetPageParams, PartnerOpenString } from './common.model';
+import type { PartnerOffsetPageParams, PartnerOpenString } from './common.model';
 import type { PartnerMetadata } from './metadata.model';
 
-/** provider-facts "Users": CREATED, VERIFYING, VERIFIED, REJECTED; ACTIVE and REVIEW also seen. */
+export type {
+  CreatePartnerBusinessUserInput,
+  CreatePartnerIndividualUserInput,
+  CreatePartnerLivenessLinkInput,
+  CreatePartnerUserInput,
+  CreatePartnerVerificationInput,
+  PartnerAssociatedPersonInput,
+  PartnerBusinessAccountPurpose,
+  PartnerIdentifyingInformationInput,
+  PartnerIndividualAccountPurpose,
+  PartnerUserAdditionalInfo,
+  PartnerUserDocumentInput,
+  UpdatePartnerUserInput,
+} from './user-input.model';
+export { BUSINESS_ONLY_ACCOUNT_PURPOSES, INDIVIDUAL_ONLY_ACCOUNT_PURPOSES } from './user-input.model';
+
+/**
+ * evidence §3 [D known-limitations]: gate on `status` (CREATED, VERIFYING, REVIEW, VERIFIED,
+ * REJECTED; ACTIVE also seen). Unknown values are non-terminal. The partner's sandbox stops in
+ * REVIEW: VERIFIED needs its staff (DRIFT-23).
+ */
 export type PartnerUserStatus = PartnerOpenString<
-  'CREATED' | 'VERIFYING' | 'VERIFIED' | 'REJECTED' | 'ACTIVE' | 'REVIEW'
+  'CREATED' | 'VERIFYING' | 'REVIEW' | 'VERIFIED' | 'REJECTED' | 'ACTIVE'
 >;
 
-export interface PartnerAssociatedPerson {
-  person_id?: string;
-  first_name?: string;
-  last_name?: string;
-  email?: string;
-  [key: string]: unknown;
+/**
+ * An address on read: the partner renames the flat request fields (address_street → street_line_1,
+ * address_state → subdivision, address_zip_code → postal_code) inside `residential_address`
+ * (individual) or `registered_address` (business) [D known-limitations][T3r DRIFT-4].
+ */
+export interface PartnerUserAddress {
+  streetLine1: string | null;
+  streetLine2: string | null;
+  city: string | null;
+  subdivision: string | null;
+  postalCode: string | null;
+  /** As sent (alpha-3 expected; the partner echoes alpha-2 unchanged too, DRIFT-5). */
+  country: string | null;
 }
 
-/** POST /v1/users body (provider-facts "Users"). Unknown keys pass through. */
-export interface CreatePartnerUserInput {
-  type: 'individual' | 'business';
-  first_name?: string;
-  last_name?: string;
-  business_legal_name?: string;
-  email?: string;
-  /** Missing it gets the user rejected (provider-facts). */
-  source_of_funds: string;
-  metadata?: PartnerMetadata;
-  associated_persons?: PartnerAssociatedPerson[];
-  address?: PartnerAddress;
-  [key: string]: unknown;
+/** One entry of `eligible_products[]` [T2s Users.cs][T1 REVISION-DOCS §3.3]. */
+export interface PartnerEligibleProduct {
+  /** A free string: `usa-virtual-accounts`, `usa-virtual-accounts-act`, the undocumented `-zenus`... */
+  productId: string;
+  productCode: string | null;
+  productName: string | null;
+  eligible: boolean;
+  /** Fields this product still needs, e.g. `occupation`, `identifying_information:file_board_minutes`. */
+  missingFields: string[];
+  /** Replaces `missingFields` when no data can make the product eligible; show it first. */
+  unsupportedReason: string | null;
 }
 
-/** PUT /v1/users/{id} body (PATCH is refused with 403). */
-export type UpdatePartnerUserInput = Partial<CreatePartnerUserInput>;
-
-/** A user (sub-client). Fields beyond these are "not shown" (spec 2.5) and kept in `raw`. */
+/** A user (sub-client) as the partner answers it, normalised. Everything received stays in `raw`. */
 export interface PartnerUser {
-  /** `user_id`, or `id` in some versions (provider-facts). */
+  /** The partner's `id` (evidence §10); `user_id` is read too. */
   userId: string;
-  /** UPPERCASE as received, compared case-insensitively. */
+  type: 'individual' | 'business' | null;
+  /** Gate on this one, compared case-insensitively (isTerminalUserStatus); null when absent. */
   status: PartnerUserStatus | null;
-  type: string | null;
+  /** The legacy lowercase field (`unverified`, ...); it can disagree with `status`: do not gate on it. */
+  verificationStatus: string | null;
+  verificationMode: string | null;
+  externalId: string | null;
   email: string | null;
+  eligibleProducts: PartnerEligibleProduct[];
+  /**
+   * GET only: missing fields by product id plus `general` (the union of every product: never add it
+   * to one product's list) [T1s §3.11 B6]. null when absent (the create answer has none).
+   */
+  missingFields: Record<string, string[]> | null;
+  /** Create answer only (DRIFT-14): true once one product had nothing missing. null when absent. */
+  verificationTriggered: boolean | null;
+  /** On an individual. */
+  residentialAddress: PartnerUserAddress | null;
+  /** On a business. */
+  registeredAddress: PartnerUserAddress | null;
+  associatedPersons: Record<string, unknown>[];
   metadata: PartnerMetadata;
+  /** Parsed leniently (ISO 8601, or `2026-05-28 00:52:49.879228+00`); null when absent or unreadable. */
+  createdAt: Date | null;
+  updatedAt: Date | null;
   raw: Record<string, unknown>;
 }
 
-/** GET /v1/users query: offset paging (provider-facts); filters beyond paging are passed through. */
+/** The PUT answer: the user plus what the update did (evidence §3 [T3r DRIFT-15]). */
+export interface PartnerUserUpdateResult extends PartnerUser {
+  /** Fields that actually changed; `[]` for an empty body. */
+  updatedFields: string[];
+  /** Whether a sensitive change (name, birth date, address, SSN, document) triggered re-verification. */
+  requiresReverification: boolean;
+  /** Non-fatal problems, e.g. a document that failed to upload. */
+  warnings: string[];
+}
+
+/** POST /v1/users/{id}/verifications answer (201): it changes nothing on the user (DRIFT-17). */
+export interface PartnerVerification {
+  id: string;
+  verificationLink: string | null;
+  status: string | null;
+  raw: Record<string, unknown>;
+}
+
+/** GET /v1/users query: offset paging [T2s Common.cs]; filters beyond paging are passed through. */
 export interface ListPartnerUsersParams extends PartnerOffsetPageParams {
   status?: string;
   email?: string;
 }
 
-/** POST /v1/users/{id}/liveness-link: one entry per beneficial owner (spec 4.7). */
+/**
+ * POST /v1/users/{id}/liveness-link: one entry per beneficial owner (spec 4.7), valid 7 days; the
+ * same link again on a repeat call unless `redirect` changes (evidence §3 [T1 KiraApiClient]).
+ */
 export interface PartnerLivenessLink {
   /** The provider reference id, echoed as person_reference_id in user.liveness_completed (spec 6.4.2). */
   referenceId: string | null;
   url: string | null;
+  expiresAt: Date | null;
   raw: Record<string, unknown>;
 }
 
 export const TERMINAL_USER_STATUSES: readonly string[] = ['REJECTED'];
 
-/** REJECTED is terminal (spec 3.3); unknown values are non-terminal (provider-facts). */
+/** REJECTED is terminal (spec 3.3); unknown values are non-terminal (evidence §3). */
 export function isTerminalUserStatus(status: string | null | undefined): boolean {
   return typeof status === 'string' && TERMINAL_USER_STATUSES.includes(canonicalPartnerStatus(status) ?? '');
 }

@@ -1,69 +1,50 @@
 import { PartnerHttpClient } from '../http/partner-http.client';
 import { encodePathSegment } from '../http/url.util';
 import type { PartnerCallOptions, PartnerPage } from '../models/common.model';
-import type { PartnerMetadata } from '../models/metadata.model';
+import {
+  toLivenessLinks,
+  toPartnerUser,
+  toPartnerUserUpdateResult,
+  toPartnerVerification,
+} from '../models/user.mapper';
 import type {
+  CreatePartnerLivenessLinkInput,
   CreatePartnerUserInput,
+  CreatePartnerVerificationInput,
   ListPartnerUsersParams,
   PartnerLivenessLink,
   PartnerUser,
+  PartnerUserUpdateResult,
+  PartnerVerification,
   UpdatePartnerUserInput,
 } from '../models/user.model';
-import { validateMetadata } from '../validation/metadata.validator';
 import {
-  asRecord,
-  checkPageParams,
-  iterateOffsetPages,
-  requireId,
-  send,
-  toOffsetPage,
-} from './resource.util';
+  collectLivenessLinkErrors,
+  collectVerificationErrors,
+  validateCreateUserInput,
+  validateUpdateUserInput,
+} from '../validation/user-input.validator';
+import { throwIfAny } from '../validation/validation.util';
+import { checkPageParams, iterateOffsetPages, requireId, send, toOffsetPage } from './resource.util';
 
-/** Normalises a user: the id arrives as `user_id`, or `id` in some versions (provider-facts). */
-export function toPartnerUser(body: unknown): PartnerUser {
-  const raw = asRecord(body);
-  const id = raw.user_id ?? raw.id;
-  if (typeof id !== 'string' || id === '') throw new TypeError('user body carries neither user_id nor id');
-  const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-  return {
-    userId: id,
-    status: str(raw.status),
-    type: str(raw.type),
-    email: str(raw.email),
-    metadata: asRecord(raw.metadata) as PartnerMetadata,
-    raw,
-  };
-}
+export { toPartnerUser } from '../models/user.mapper';
 
-function toLivenessLinks(body: unknown): PartnerLivenessLink[] {
-  const b = asRecord(body);
-  const list = Array.isArray(body)
-    ? body
-    : ([b.data, b.links, b.liveness_links, b.items].find(Array.isArray) ?? [body]);
-  return (list as unknown[]).map((entry) => {
-    const raw = asRecord(entry);
-    const ref = raw.person_reference_id ?? raw.reference_id ?? raw.provider_reference_id ?? raw.person_id;
-    const url = raw.liveness_url ?? raw.url ?? raw.link ?? raw.liveness_link;
-    return {
-      referenceId: typeof ref === 'string' ? ref : null,
-      url: typeof url === 'string' ? url : null,
-      raw,
-    };
-  });
-}
-
-/** Users / sub-clients (spec 4.7, provider-facts "Users"). */
+/** Users / sub-clients (spec 3.3, 4.7; evidence §3). Every body is checked before I/O. */
 export class PartnerUsersService {
   constructor(private readonly http: PartnerHttpClient) {}
 
-  /** POST /v1/users (Idempotency-Key generated unless passed). Metadata checked before I/O (spec 2.5). */
+  /**
+   * POST /v1/users (Idempotency-Key generated unless passed). The answer says CREATED with
+   * `verificationTriggered`; the partner then moves the user CREATED → VERIFYING → REVIEW and its
+   * staff decide VERIFIED or REJECTED later: listen to user.status_changed, never assume VERIFIED.
+   */
   async create(input: CreatePartnerUserInput, options?: PartnerCallOptions): Promise<PartnerUser> {
-    if (input.metadata !== undefined) validateMetadata(input.metadata, 'metadata');
+    validateCreateUserInput(input);
     const res = await send<unknown>(this.http, { method: 'POST', path: '/v1/users', body: input }, options);
     return toPartnerUser(res.data);
   }
 
-  /** GET /v1/users: offset paging, limit 1..100 (provider-facts). */
+  /** GET /v1/users: offset paging, limit 1..100 (above it the partner answers a bare 500, DRIFT-10). */
   async list(
     params: ListPartnerUsersParams = {},
     options?: PartnerCallOptions,
@@ -86,56 +67,71 @@ export class PartnerUsersService {
     return iterateOffsetPages((offset, l) => this.list({ ...rest, limit: l, offset }, options), limit ?? 100);
   }
 
-  /** GET /v1/users/{id}. */
+  /** GET /v1/users/{id}: `missingFields` by product plus `general`; no `verificationTriggered` (DRIFT-14). */
   async get(userId: string, options?: PartnerCallOptions): Promise<PartnerUser> {
     const id = encodePathSegment(requireId(userId, 'userId'));
     const res = await send<unknown>(this.http, { method: 'GET', path: `/v1/users/${id}` }, options);
     return toPartnerUser(res.data);
   }
 
-  /** PUT /v1/users/{id} (PATCH is refused with 403, provider-facts). */
+  /**
+   * PUT /v1/users/{id} (evidence §3: PUT, not PATCH; strict). Only the fields sent are written;
+   * `type`, `external_id` and unknown keys are refused before I/O, as the partner refuses them.
+   * Pass `userType` to also check `account_purpose` against that type's values.
+   */
   async update(
     userId: string,
     input: UpdatePartnerUserInput,
-    options?: PartnerCallOptions,
-  ): Promise<PartnerUser> {
+    options?: PartnerCallOptions & { userType?: 'individual' | 'business' },
+  ): Promise<PartnerUserUpdateResult> {
     const id = encodePathSegment(requireId(userId, 'userId'));
-    if (input.metadata !== undefined) validateMetadata(input.metadata, 'metadata');
+    validateUpdateUserInput(input, options?.userType);
     const res = await send<unknown>(
       this.http,
       { method: 'PUT', path: `/v1/users/${id}`, body: input },
       options,
     );
-    return toPartnerUser(res.data);
+    return toPartnerUserUpdateResult(res.data);
   }
 
-  /** POST /v1/users/{id}/liveness-link: one entry per beneficial owner (spec 4.7). */
+  /**
+   * POST /v1/users/{id}/liveness-link: one entry per beneficial owner (spec 4.7), valid 7 days. A
+   * repeat call answers the same link unless `redirect` changes; the partner answers 422
+   * (PartnerValidationError) while the user's verification has not been triggered (evidence §3).
+   */
   async createLivenessLink(
     userId: string,
-    body: Record<string, unknown> = {},
+    input: CreatePartnerLivenessLinkInput = {},
     options?: PartnerCallOptions,
   ): Promise<PartnerLivenessLink[]> {
     const id = encodePathSegment(requireId(userId, 'userId'));
+    throwIfAny(collectLivenessLinkErrors(input));
     const res = await send<unknown>(
       this.http,
-      { method: 'POST', path: `/v1/users/${id}/liveness-link`, body },
+      { method: 'POST', path: `/v1/users/${id}/liveness-link`, body: input },
       options,
     );
     return toLivenessLinks(res.data);
   }
 
-  /** POST /v1/users/{id}/verifications (Idempotency-Key, issue 2). Body and answer not shown: passed through. */
+  /**
+   * POST /v1/users/{id}/verifications → 201 `{ id, verification_link, status }`; it does not change
+   * the user (DRIFT-17). The partner does not de-duplicate it (the same key with another body made
+   * a second one, DRIFT-16), so it is never sent again automatically once it may have reached the
+   * partner: after a lost answer, look before you call again.
+   */
   async createVerification(
     userId: string,
-    body: Record<string, unknown> = {},
+    input: CreatePartnerVerificationInput,
     options?: PartnerCallOptions,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<PartnerVerification> {
     const id = encodePathSegment(requireId(userId, 'userId'));
+    throwIfAny(collectVerificationErrors(input));
     const res = await send<unknown>(
       this.http,
-      { method: 'POST', path: `/v1/users/${id}/verifications`, body },
+      { method: 'POST', path: `/v1/users/${id}/verifications`, body: input },
       options,
     );
-    return asRecord(res.data);
+    return toPartnerVerification(res.data);
   }
 }

@@ -21,3 +21,12 @@ export type {
 } from './upload-source.normaliser';
 export * from './upload.validator';
 export * from './upload-form.builder';
+export {
+  collectCreateUserErrors,
+  collectLivenessLinkErrors,
+  collectUpdateUserErrors,
+  collectVerificationErrors,
+  validateCreateUserInput,
+  validateUpdateUserInput,
+  PARTNER_USER_FIELDS,
+} from './user-input.validator';

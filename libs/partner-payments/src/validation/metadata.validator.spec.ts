@@ -68,17 +68,22 @@ describe('validateMetadata (spec 2.5 / 8)', () => {
       'metadata.nul',
       'metadata.long',
     ]);
-    expect(errs[0].message).toMatch(/1 to 40 characters \(got 0\)/);
+    expect(errs[0].message).toMatch(/1 to 40 characters \(UTF-16 code units; got 0\)/);
     expect(errs[1].message).toMatch(/got 41/);
     expect(errs[2].message).toBe('key must not contain [ or ]');
     expect(errs[4].message).toBe('value must be a string (got number)');
     expect(errs[5].message).toBe('value must be a string (got null)');
-    expect(errs[6].message).toMatch(/at most 500 characters \(got 501\)/);
+    expect(errs[6].message).toMatch(/at most 500 characters \(UTF-16 code units; got 501\)/);
   });
 
-  it('counts characters as code points (an emoji is one character)', () => {
-    expect(() => validateMetadata({ ['😀'.repeat(40)]: '😀'.repeat(500) })).not.toThrow();
-    expect(fieldErrorsOf(() => validateMetadata({ k: '😀'.repeat(501) }))[0].field).toBe('metadata.k');
+  it('counts UTF-16 code units as the partner (Zod) does: an emoji is two', () => {
+    expect(() => validateMetadata({ ['😀'.repeat(20)]: '😀'.repeat(250) })).not.toThrow();
+    // 251 emoji = 502 units: the partner refuses it, so it is refused here (code points counted 251).
+    const value = fieldErrorsOf(() => validateMetadata({ k: '😀'.repeat(251) }));
+    expect(value).toEqual([{ field: 'metadata.k', message: expect.stringContaining('got 502') }]);
+    const key = fieldErrorsOf(() => validateMetadata({ ['😀'.repeat(21)]: 'v' }));
+    expect(key[0].message).toMatch(/got 42/);
+    expect(() => validateMetadata({ k: 'é'.repeat(500) })).not.toThrow(); // one unit each
   });
 
   it('uses the given prefix and builds a readable message', () => {

@@ -1,22 +1,26 @@
 import { PartnerFieldError } from '../errors/partner.error';
 import { METADATA_LIMITS, PartnerMetadata, PartnerMetadataFilter } from '../models/metadata.model';
-import { charLength, describeType, isPlainObject, keyPath, throwIfAny } from './validation.util';
+import { describeType, isPlainObject, keyPath, throwIfAny } from './validation.util';
 
 /**
  * Metadata rules checked before any call (spec 2.5 and spec 8 "Metadata"; spec 4.4 for the filter):
  * a plain object of string to string, at most 50 entries, keys 1-40 characters without [ or ],
  * values at most 500 characters.
+ *
+ * "Characters" are UTF-16 code units (`string.length`), as the partner counts them: it validates
+ * with Zod (its 400 bodies are Zod's, evidence §2), whose `max()` reads `.length`. An emoji is 2, so
+ * 250 emoji fill a 500-character value. Counting code points here passed values the partner refuses.
  */
 
 /** spec 2.5: "keys 1 to 40 characters without [ or ]" (brackets would collide with metadata[key] query syntax, 4.4). */
 function keyErrors(key: string, prefix: string): PartnerFieldError[] {
   const field = keyPath(prefix, key);
   const errors: PartnerFieldError[] = [];
-  const len = charLength(key);
+  const len = key.length;
   if (len < METADATA_LIMITS.minKeyLength || len > METADATA_LIMITS.maxKeyLength) {
     errors.push({
       field,
-      message: `key must be ${METADATA_LIMITS.minKeyLength} to ${METADATA_LIMITS.maxKeyLength} characters (got ${len})`,
+      message: `key must be ${METADATA_LIMITS.minKeyLength} to ${METADATA_LIMITS.maxKeyLength} characters (UTF-16 code units; got ${len})`,
     });
   }
   if (key.includes('[') || key.includes(']')) {
@@ -49,10 +53,10 @@ export function collectMetadataErrors(metadata: unknown, fieldPrefix = 'metadata
     const field = keyPath(fieldPrefix, key);
     if (typeof value !== 'string') {
       errors.push({ field, message: `value must be a string (got ${describeType(value)})` });
-    } else if (charLength(value) > METADATA_LIMITS.maxValueLength) {
+    } else if (value.length > METADATA_LIMITS.maxValueLength) {
       errors.push({
         field,
-        message: `value must be at most ${METADATA_LIMITS.maxValueLength} characters (got ${charLength(value)})`,
+        message: `value must be at most ${METADATA_LIMITS.maxValueLength} characters (UTF-16 code units; got ${value.length})`,
       });
     }
   }

@@ -3,77 +3,75 @@ import { requireAuth, withVersion } from '../../middleware/auth.middleware';
 import { buildUserCreated, buildUserUpdated } from '../../webhooks/event.builders';
 import { isUuid, newId, nowIso, randomHex } from '../../server/ids.util';
 import { requireIdempotencyKey } from '../../middleware/idempotency.middleware';
-import { sendNotFound, sendRouteNotMatched, sendValidation } from '../../server/http-errors.util';
+import { sendFlatError, sendValidation, sendZodValidation } from '../../server/http-errors.util';
 import { accountOf, requestState, type SandboxContext } from '../../server/sandbox.context';
-import type { UserRecord } from '../../server/state.types';
-import { toPersons, USER_FIELDS, userView, validateUserBody } from './users.rules';
-import { applyVerificationOutcome, startVerification, verificationOutcomeFor } from './users.verification';
+import type { UserRecord, UserVerificationRecord } from '../../server/state.types';
+import { applyUserUpdate, newUserRecord } from './users.store';
+import { metadataIssues, validateUserBody, validateVerificationBody } from './users.rules';
+import { userView } from './users.view';
+import { verificationCanTrigger } from './users.eligibility';
+import { afterCreate, startIfTriggered } from './users.verification';
+import { answerLivenessLink } from './users.liveness';
 
-const pickFields = (b: Record<string, unknown>) =>
-  Object.fromEntries(USER_FIELDS.filter((f) => b[f] !== undefined).map((f) => [f, b[f]]));
-
-/** The caller's user, or answers (403 malformed id / 404 missing or another client's) and returns undefined. */
+/**
+ * The caller's user, or answers and returns undefined: a malformed id → 400 Z, an unknown one (or
+ * another client's) → 404 flat `{ code, message }` (evidence §2 [T2s README]).
+ */
 export function findOwnUser(ctx: SandboxContext, res: Response, id: string): UserRecord | undefined {
   if (!isUuid(id)) {
-    sendRouteNotMatched(res);
+    sendZodValidation(res, [{ path: 'id', message: 'Invalid uuid', code: 'invalid_string' }]);
     return undefined;
   }
   const user = ctx.store.users.get(id.toLowerCase());
   if (!user || user.clientUuid !== accountOf(res).clientUuid) {
-    sendNotFound(res, 'User');
+    sendFlatError(res, 404, 'not_found', 'User not found');
     return undefined;
   }
   return user;
 }
 
-/** provider-facts Users: create, list (offset paging), get, PUT (PATCH refused 403), liveness link. */
+/** evidence §3: create, list (offset paging), get, PUT (strict; PATCH → 403), verifications, liveness link. */
 export function registerUserRoutes(router: Router, ctx: SandboxContext): void {
   const auth = [withVersion(ctx), requireAuth(ctx)];
 
   router.post('/v1/users', ...auth, requireIdempotencyKey(ctx), (_req, res) => {
     const body = requestState(res).body;
-    const errors = validateUserBody(body, false);
-    if (errors.length) return sendValidation(res, errors);
+    const issues = validateUserBody(body, 'create');
+    if (issues.length) return sendZodValidation(res, issues);
     const b = body as Record<string, unknown>;
     const account = accountOf(res);
-    const now = nowIso();
-    const user: UserRecord = {
-      user_id: newId(),
-      clientUuid: account.clientUuid,
-      type: b.type as UserRecord['type'],
-      status: 'CREATED',
-      fields: pickFields(b),
-      // spec 2.5: client-level defaults merged at create time, request keys win.
-      metadata: {
-        ...account.defaultUserMetadata,
-        ...((b.metadata as Record<string, string> | undefined) ?? {}),
-      },
-      associated_persons: toPersons(b.associated_persons, newId),
-      livenessReferences: [],
-      created_at: now,
-      updated_at: now,
+    // spec 2.5: client-level defaults merged at create time, request keys win; the merged map is
+    // what gets stored, so it is what must hold at most 50 entries (10 defaults + 50 keys stored 60).
+    const metadata = {
+      ...account.defaultUserMetadata,
+      ...((b.metadata as Record<string, string> | undefined) ?? {}),
     };
+    const merged = metadataIssues(metadata).map((i) =>
+      i.path === 'metadata'
+        ? {
+            ...i,
+            message: `${i.message} once the account's ${Object.keys(account.defaultUserMetadata).length} default keys are merged`,
+          }
+        : i,
+    );
+    if (merged.length) return sendZodValidation(res, merged);
+    const user = newUserRecord(account.clientUuid, b, metadata);
     ctx.store.users.set(user.user_id, user);
     ctx.telemetry.created('users');
     // spec 6.4.1: user.created echoes the persisted metadata.
     ctx.webhooks.emit(
       account.clientUuid,
-      buildUserCreated({ ...userView(user), associated_persons: undefined }),
+      buildUserCreated({
+        user_id: user.user_id,
+        type: user.type,
+        status: user.status,
+        metadata: user.metadata,
+      }),
     );
-    startVerification(ctx, user);
-    const answer = userView(user);
-    const { outcome, reasons } = verificationOutcomeFor(ctx, user);
-    const apply = () => {
-      if (user.status === 'VERIFYING' && ctx.store.users.get(user.user_id) === user)
-        applyVerificationOutcome(ctx, user, outcome, reasons);
-    };
-    if (ctx.options.verificationDelayMs > 0) {
-      const timer = setTimeout(() => {
-        ctx.timers.delete(timer);
-        apply();
-      }, ctx.options.verificationDelayMs);
-      ctx.timers.add(timer);
-    } else apply();
+    // The answer is the user as created (CREATED), before the automatic steps below run;
+    // DRIFT-3/19: verification_triggered says whether one product had nothing missing.
+    const answer = { ...userView(user, 'create'), verification_triggered: verificationCanTrigger(user) };
+    afterCreate(ctx, user);
     res.status(201).json(answer);
   });
 
@@ -81,7 +79,7 @@ export function registerUserRoutes(router: Router, ctx: SandboxContext): void {
     const q = new URLSearchParams(req.originalUrl.split('?')[1] ?? '');
     const limit = q.has('limit') ? Number(q.get('limit')) : 20;
     const offset = q.has('offset') ? Number(q.get('offset')) : 0;
-    // provider-facts: limit at most 100; above it the server answers a bare 500.
+    // DRIFT-10: limit at most 100; above it the server answers a bare 500.
     if (Number.isInteger(limit) && limit > 100)
       return void res.status(500).type('text/plain').send('Internal Server Error');
     const errors = [];
@@ -91,7 +89,7 @@ export function registerUserRoutes(router: Router, ctx: SandboxContext): void {
       errors.push({ field: 'offset', message: 'must be a non-negative integer' });
     if (errors.length) return sendValidation(res, errors);
     const own = [...ctx.store.users.values()].filter((u) => u.clientUuid === accountOf(res).clientUuid);
-    const data = own.slice(offset, offset + limit).map(userView);
+    const data = own.slice(offset, offset + limit).map((u) => userView(u));
     res.json({
       data,
       pagination: { total: own.length, limit, offset, has_more: offset + data.length < own.length },
@@ -106,42 +104,68 @@ export function registerUserRoutes(router: Router, ctx: SandboxContext): void {
   router.put('/v1/users/:id', ...auth, (req, res) => {
     const user = findOwnUser(ctx, res, String(req.params.id));
     if (!user) return;
-    const body = requestState(res).body;
-    const errors = validateUserBody(body, true);
-    if (errors.length) return sendValidation(res, errors);
-    const b = body as Record<string, unknown>;
-    Object.assign(user.fields, pickFields(b));
-    if (b.metadata !== undefined) user.metadata = { ...(b.metadata as Record<string, string>) };
-    if (b.associated_persons !== undefined) user.associated_persons = toPersons(b.associated_persons, newId);
-    user.updated_at = nowIso();
-    // spec 6.4.1: user.updated carries no metadata.
-    ctx.webhooks.emit(
-      user.clientUuid,
-      buildUserUpdated({ user_id: user.user_id, status: user.status, updated_at: user.updated_at }),
-    );
-    res.json(userView(user));
-  });
-
-  /** provider-facts: one entry per beneficial owner with its provider reference id (individual: one entry, reference null). */
-  router.post('/v1/users/:id/liveness-link', ...auth, (req, res) => {
-    const user = findOwnUser(ctx, res, String(req.params.id));
-    if (!user) return;
-    const expires = new Date(Date.now() + 3600_000).toISOString();
-    const owners =
-      user.type === 'business' ? user.associated_persons.filter((p) => p.is_beneficial_owner) : [];
-    const refs =
-      user.type === 'business'
-        ? owners.map((p) => ({ person_id: p.person_id, person_reference_id: `ref_${randomHex(10)}` }))
-        : [{ person_id: null, person_reference_id: null }];
-    user.livenessReferences.push(...refs);
-    ctx.telemetry.created('liveness_links', refs.length);
-    res.status(201).json({
-      user_id: user.user_id,
-      links: refs.map((r) => ({
-        ...r,
-        liveness_url: `https://liveness.sandbox.invalid/session/${randomHex(12)}`,
-        expires_at: expires,
-      })),
+    const body = requestState(res).body ?? {};
+    const issues = validateUserBody(body, 'update', user.type);
+    if (issues.length) return sendZodValidation(res, issues);
+    const { updatedFields, requiresReverification } = applyUserUpdate(user, body as Record<string, unknown>);
+    if (updatedFields.length > 0) {
+      user.updated_at = nowIso();
+      // spec 6.4.1: user.updated carries no metadata.
+      ctx.webhooks.emit(
+        user.clientUuid,
+        buildUserUpdated({ user_id: user.user_id, status: user.status, updated_at: user.updated_at }),
+      );
+    }
+    startIfTriggered(ctx, user);
+    // DRIFT-15: the user plus updated_fields, requires_reverification, warnings.
+    res.json({
+      ...userView(user),
+      updated_fields: updatedFields,
+      requires_reverification: requiresReverification,
+      warnings: [],
     });
   });
+
+  /**
+   * evidence §3 [T3r DRIFT-16, 17, 25]: 201 `{ id, verification_link, status }`, the user does not
+   * change. Not de-duplicated: the same key and body replay the answer, another body makes a new one.
+   */
+  router.post('/v1/users/:id/verifications', ...auth, (req, res) => {
+    const user = findOwnUser(ctx, res, String(req.params.id));
+    if (!user) return;
+    const key = req.get('idempotency-key');
+    if (!key)
+      return sendZodValidation(res, [{ path: 'idempotency-key', message: 'Required', code: 'invalid_type' }]);
+    const body = requestState(res).body;
+    const issues = validateVerificationBody(body);
+    if (issues.length) return sendZodValidation(res, issues);
+    const b = body as { type: 'embedded-link' | 'api'; redirect_uri?: string };
+    const replayKey = `${key}:${requestState(res).bodySha256 ?? ''}`;
+    const seen = user.verificationReplays.get(replayKey);
+    if (seen) return void res.status(201).json(verificationView(seen));
+    const record: UserVerificationRecord = {
+      id: newId(),
+      type: b.type,
+      redirect_uri: b.redirect_uri ?? null,
+      verification_link:
+        b.type === 'embedded-link' ? `https://verify.sandbox.invalid/session/${randomHex(12)}` : null,
+      status: 'pending',
+      created_at: nowIso(),
+    };
+    user.verifications.push(record);
+    user.verificationReplays.set(replayKey, record);
+    ctx.telemetry.created('verifications');
+    res.status(201).json(verificationView(record));
+  });
+
+  router.post('/v1/users/:id/liveness-link', ...auth, (req, res) => {
+    const user = findOwnUser(ctx, res, String(req.params.id));
+    if (user) answerLivenessLink(ctx, res, user, requestState(res).body);
+  });
 }
+
+const verificationView = (v: UserVerificationRecord) => ({
+  id: v.id,
+  verification_link: v.verification_link,
+  status: v.status,
+});
