@@ -14,7 +14,7 @@ import {
   type PartnerClientGraph,
   type PartnerPaymentsModuleOptions,
 } from '@partner-payments/nestjs';
-import { individual, wireAccount } from '../setup/partner-inputs.helper';
+import { individual, usAddress, wireAccount, wireRecipient } from '../setup/partner-inputs.helper';
 
 export const silentLogger: LoggerService = {
   log: () => undefined,
@@ -52,19 +52,13 @@ export async function stopClientWorld(world: ClientWorld | undefined): Promise<v
   if (world) await world.sandbox.close();
 }
 
-export { individual, wireAccount };
+export { individual, usAddress, wireAccount, wireRecipient };
 
 /** user → recipient (WIRE) → virtual account, all through the client. */
 export async function fundedSetup(world: ClientWorld) {
   const { client } = world.graph;
   const user = await client.users.create(individual());
-  const recipient = await client.recipients.create({
-    user_id: user.userId,
-    type: 'individual',
-    first_name: 'Bob',
-    last_name: 'Payee',
-    account: wireAccount(),
-  });
+  const recipient = await client.recipients.create(wireRecipient(user.userId));
   const va = await client.virtualAccounts.create({ user_id: user.userId, bank: 'bank_a' });
   return {
     userId: user.userId,

@@ -51,18 +51,21 @@ export class Onboarding {
     for await (const u of this.partner.users.iterate()) console.log(u.userId, u.status);
     const links = await this.partner.users.createLivenessLink(user.userId); // [{ referenceId, url, raw }]
 
-    // Recipients: 201 new and 202 already existing both return the recipient
+    // Recipients: rail data nested under `account`, checked before I/O (countries are alpha-2 here)
     const { recipient, created } = await this.partner.recipients.createOrGet({
-      user_id: user.userId,
-      type: 'individual',
+      user_id: user.userId, // need not be VERIFIED
+      type: 'individual', // optional, the default
       first_name: 'Bob',
       last_name: 'Payee',
+      email: 'bob@payee.example', // WIRE, ACH, INSTANT_PAY, SWIFT: email and address required
+      address: { street_name: '1 Main St', city: 'Austin', state: 'TX', postal_code: '78701', country: 'US' },
       account: {
         account_type: 'WIRE',
         routing_number: '021000021',
         account_number: '123456789',
         type: 'checking',
         bank_name: 'B',
+        bank_address: { street_name: '270 Park Ave', city: 'New York', state: 'NY', country: 'US' },
       },
     });
     const { recipients, total } = await this.partner.recipients.list(user.userId, {

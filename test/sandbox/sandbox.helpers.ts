@@ -10,7 +10,7 @@ import {
   type PartnerSandbox,
   type PartnerSandboxOptions,
 } from '@partner-payments/testing';
-import { individual, wireAccount } from '../setup/partner-inputs.helper';
+import { individual, usAddress, wireAccount, wireRecipient } from '../setup/partner-inputs.helper';
 
 export interface Answer<T = any> {
   status: number;
@@ -144,19 +144,13 @@ export async function stopWorld(world: World | undefined): Promise<void> {
   await world.receiver.close();
 }
 
-export { individual, wireAccount };
+export { individual, usAddress, wireAccount, wireRecipient };
 
 /** user (VERIFIED) → recipient (WIRE) → virtual account; answers their ids. */
 export async function fundedSetup(api: Api, recipientAccount: Record<string, unknown> = wireAccount()) {
   const user = await api.call('POST', '/v1/users', { body: individual() });
   const recipient = await api.call('POST', '/v1/recipients', {
-    body: {
-      user_id: user.body.user_id,
-      type: 'individual',
-      first_name: 'Bob',
-      last_name: 'Payee',
-      account: recipientAccount,
-    },
+    body: wireRecipient(user.body.user_id, { account: recipientAccount }),
   });
   const va = await api.call('POST', '/v1/virtual-accounts', {
     body: { user_id: user.body.user_id, type: 'US_BANK', bank: 'bank_a' },

@@ -51,6 +51,7 @@ export * from './models/status.util';
 export * from './models/metadata.model';
 export * from './models/user.model';
 export * from './models/recipient.model';
+export { parsePartnerTimestamp } from './models/timestamp.util';
 export * from './models/virtual-account.model';
 export * from './models/payout.model';
 export * from './models/client-config.model';

@@ -30,3 +30,28 @@ export function sendValidation(res: Response, errors: FieldError[], message?: st
 
 export const sendNotFound = (res: Response, what: string): void =>
   sendError(res, 404, 'not_found', `${what} not found`);
+
+/**
+ * evidence §2 shape Z, what the partner's Zod validation answers:
+ * `400 { error: "Invalid request data", details: [{ path, message, code }] }`.
+ */
+export function sendSchemaErrors(
+  res: Response,
+  issues: { path: string; message: string; code: string }[],
+): void {
+  res.status(400).json({ error: 'Invalid request data', details: issues });
+}
+
+/**
+ * evidence §2 shape B, the partner's typed errors: `{ error: { code: SCREAMING_SNAKE, message, details } }`
+ * (e.g. 409 IDEMPOTENCY_CONFLICT and the recipients' list errors, with `details: {}`).
+ */
+export function sendTypedError(
+  res: Response,
+  status: number,
+  code: string,
+  message: string,
+  details: Record<string, unknown> = {},
+): void {
+  res.status(status).json({ error: { code, message, details } });
+}

@@ -21,3 +21,5 @@ export type {
 } from './upload-source.normaliser';
 export * from './upload.validator';
 export * from './upload-form.builder';
+export * from './recipient.validator';
+export { walletAddressProblem, isTronAddress } from './wallet-address.validator';
