@@ -57,6 +57,7 @@ export function requireIdempotencyKey(ctx: SandboxContext, options: IdempotencyO
       // One key per logical call: a key reused for another body is a client bug; count it so tests
       // can assert it never happens.
       ctx.telemetry.counters.idempotencyKeyReuses++;
+      ctx.logger.warn(`${route}: Idempotency-Key reused with a different body (${onDifferentBody})`);
       if (onDifferentBody === 'conflict') {
         return sendTypedError(
           res,

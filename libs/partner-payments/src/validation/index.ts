@@ -22,4 +22,3 @@ export type {
 export * from './upload.validator';
 export * from './upload-form.builder';
 export * from './recipient.validator';
-export { walletAddressProblem, isTronAddress } from './wallet-address.validator';
