@@ -97,6 +97,10 @@ export class Onboarding {
     const config = await this.partner.clientConfig.get(); // data of { success, data }: client, client_wallets, client_vault, authorizedBanks
     const pin = await this.partner.versioning.upgrade('2026-04-14'); // { previousVersion, currentVersion, raw }
 
+    // Reference data, kept in memory for `referenceDataCacheTtlMs` (default 24 h)
+    const { data: countries } = await this.partner.referenceData.countries(); // [{ alpha3, name, subdivisions }]
+    const { banks } = await this.partner.referenceData.banks('CO'); // [{ code, name }]; the partner lists CO only today
+
     // RFIs (X-Api-Version 2026-06-01 on every call)
     const rfi = await this.partner.rfis.get(rfiId);
     await this.partner.rfis.answerItems(rfiId, [{ item_id: itemId, answer_value: 'Acme Inc.' }], {
@@ -124,7 +128,8 @@ export class Onboarding {
       pin.currentVersion,
       config.authorizedBanks,
     ];
-    return { page, links, recipients, listed, typed };
+    const reference: [string, string] = [countries[0].alpha3, banks[0].code];
+    return { page, links, recipients, listed, typed, reference };
   }
 }
 
