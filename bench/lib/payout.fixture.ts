@@ -10,6 +10,7 @@ export async function createPayout(client: PartnerPaymentsClient, sandboxBaseUrl
     type: 'individual',
     first_name: 'Rita',
     last_name: 'Bench',
+    email: 'rita.bench@example.com',
     address: { street_name: '1 Main St', city: 'Austin', state: 'TX', postal_code: '78701', country: 'US' },
     account: {
       account_type: 'WIRE',
@@ -17,6 +18,7 @@ export async function createPayout(client: PartnerPaymentsClient, sandboxBaseUrl
       account_number: '000123456789',
       type: 'checking',
       bank_name: 'Test Bank',
+      bank_address: { street_name: '270 Park Ave', city: 'New York', state: 'NY', country: 'US' },
     },
   });
   const payout = await client.payouts.create(String(va.virtual_account_id ?? va.id), {

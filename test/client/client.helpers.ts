@@ -14,7 +14,7 @@ import {
   type PartnerClientGraph,
   type PartnerPaymentsModuleOptions,
 } from '@partner-payments/nestjs';
-import { business, individual, wireAccount } from '../setup/partner-inputs.helper';
+import { business, individual, usAddress, wireAccount, wireRecipient } from '../setup/partner-inputs.helper';
 
 export const silentLogger: LoggerService = {
   log: () => undefined,
@@ -52,7 +52,7 @@ export async function stopClientWorld(world: ClientWorld | undefined): Promise<v
   if (world) await world.sandbox.close();
 }
 
-export { business, individual, wireAccount };
+export { business, individual, usAddress, wireAccount, wireRecipient };
 
 /**
  * A user through the client, verified by the partner's staff (the sandbox's control API): the
@@ -68,13 +68,7 @@ export async function createVerifiedUser(world: ClientWorld): Promise<string> {
 export async function fundedSetup(world: ClientWorld) {
   const { client } = world.graph;
   const user = { userId: await createVerifiedUser(world) };
-  const recipient = await client.recipients.create({
-    user_id: user.userId,
-    type: 'individual',
-    first_name: 'Bob',
-    last_name: 'Payee',
-    account: wireAccount(),
-  });
+  const recipient = await client.recipients.create(wireRecipient(user.userId));
   const va = await client.virtualAccounts.create({ user_id: user.userId, bank: 'bank_a' });
   return {
     userId: user.userId,

@@ -17,7 +17,6 @@ import {
   individual,
   startClientWorld,
   stopClientWorld,
-  wireAccount,
   type ClientWorld,
 } from './client.helpers';
 
@@ -77,47 +76,7 @@ describe('every resource call against the sandbox (real socket)', () => {
     });
   });
 
-  describe('recipients', () => {
-    it('create 201 then the same recipient 202 (both a recipient), get, list with a metadata filter', async () => {
-      const user = await client().users.create(individual());
-      const input = {
-        user_id: user.userId,
-        type: 'individual' as const,
-        first_name: 'Bob',
-        last_name: 'Payee',
-        metadata: { team: 'ops' },
-        account: wireAccount('555000111'),
-      };
-      const first = await client().recipients.createOrGet(input);
-      expect(first.created).toBe(true);
-      const again = await client().recipients.createOrGet(input);
-      expect(again.created).toBe(false);
-      expect(again.recipient.recipient_id).toBe(first.recipient.recipient_id);
-      await client().recipients.create({
-        ...input,
-        metadata: { team: 'sales' },
-        account: wireAccount('99990000'),
-      });
-
-      await expect(client().recipients.get(first.recipient.recipient_id)).resolves.toMatchObject({
-        account_type: 'WIRE',
-      });
-      const all = await client().recipients.list(user.userId);
-      expect(all.total).toBe(2);
-      const ops = await client().recipients.list(user.userId, { metadata: { team: 'ops' } });
-      expect(ops.recipients.map((r) => r.recipient_id)).toEqual([first.recipient.recipient_id]);
-      // the filter reached the server: only the 'ops' recipient came back (the sales one did not)
-      await expect(client().recipients.list(user.userId, { metadata: { 'a]': 'x' } })).rejects.toBeInstanceOf(
-        PartnerLocalValidationError,
-      );
-    });
-
-    it('get of a missing recipient is a typed 404', async () => {
-      await expect(client().recipients.get('0b7d9a55-7c1d-4c1e-9d8a-2f1a3c4b5d6e')).rejects.toBeInstanceOf(
-        PartnerNotFoundError,
-      );
-    });
-  });
+  // recipients: test/client/recipients.e2e-spec.ts
 
   describe('virtual accounts and deposits', () => {
     it('create, get, a second for the same bank is 409, deposit read, liquidation addresses (header always sent)', async () => {

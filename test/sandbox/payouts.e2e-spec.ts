@@ -1,4 +1,12 @@
-import { Api, fundedSetup, startWorld, stopWorld, wireAccount, type World } from './sandbox.helpers';
+import {
+  Api,
+  fundedSetup,
+  startWorld,
+  stopWorld,
+  wireAccount,
+  wireRecipient,
+  type World,
+} from './sandbox.helpers';
 
 describe('sandbox: payouts (spec 3.4, 6.4; provider-facts Payouts)', () => {
   let world: World;
@@ -76,20 +84,22 @@ describe('sandbox: payouts (spec 3.4, 6.4; provider-facts Payouts)', () => {
     expect(flat('payout.created')).toHaveLength(2);
   });
 
-  it('the same key with a different body replays the original answer, creates nothing and is counted', async () => {
+  it('the same key with a different body is 409 IDEMPOTENCY_CONFLICT, creates nothing and is counted', async () => {
     const key = crypto.randomUUID();
     const first = await create({ amount: '5.00' }, key);
     const same = await create({ amount: '5.00' }, key);
     expect((await world.sandbox.control.counters()).idempotencyKeyReuses).toBe(0);
     const other = await create({ amount: '7.00' }, key);
     expect(first.status).toBe(201);
+    expect(same.status).toBe(201);
     expect(same.body).toEqual(first.body);
-    expect(other.status).toBe(201);
-    expect(other.body).toEqual(first.body);
-    expect(other.headers.get('idempotent-replayed')).toBe('true');
+    expect(other.status).toBe(409);
+    expect(other.body).toEqual({
+      error: { code: 'IDEMPOTENCY_CONFLICT', message: expect.any(String), details: {} },
+    });
     const counters = await world.sandbox.control.counters();
     expect(counters.created.payouts).toBe(1);
-    expect(counters.idempotentReplays).toBe(2);
+    expect(counters.idempotentReplays).toBe(1);
     expect(counters.idempotencyKeyReuses).toBe(1);
   });
 
@@ -217,13 +227,7 @@ describe('sandbox: payouts (spec 3.4, 6.4; provider-facts Payouts)', () => {
     const returned = (await create()).body.id;
     await world.sandbox.control.advancePayout(returned, ['PENDING', 'PROCESSING', 'COMPLETED', 'RETURNED']);
     const actRecipient = await world.api.call('POST', '/v1/recipients', {
-      body: {
-        user_id: ids.userId,
-        type: 'individual',
-        first_name: 'Act',
-        last_name: 'Payee',
-        account: { ...wireAccount('55555'), account_type: 'ACT' },
-      },
+      body: wireRecipient(ids.userId, { account: { ...wireAccount('55555'), account_type: 'ACT' } }),
     });
     const act = (await create({ recipient_id: actRecipient.body.recipient_id })).body.id;
     await world.sandbox.control.advancePayout(act, ['PENDING', 'ACT_CANCELLED']);
@@ -305,7 +309,12 @@ describe('sandbox: payouts (spec 3.4, 6.4; provider-facts Payouts)', () => {
         type: 'individual',
         first_name: 'W',
         last_name: 'Allet',
-        account: { account_type: 'WALLET', token: 'USDC', address: '0xfeed', network: 'ethereum' },
+        account: {
+          account_type: 'WALLET',
+          token: 'USDC',
+          address: '0x2791Bca1f2de4661ED88A30C99A7a9449Aa84174',
+          network: 'polygon',
+        },
       },
     });
     const { body } = await create({ recipient_id: wallet.body.recipient_id });

@@ -11,7 +11,7 @@ import {
   type PartnerSandbox,
   type PartnerSandboxOptions,
 } from '@partner-payments/testing';
-import { business, individual, wireAccount } from '../setup/partner-inputs.helper';
+import { business, individual, usAddress, wireAccount, wireRecipient } from '../setup/partner-inputs.helper';
 
 export interface Answer<T = any> {
   status: number;
@@ -145,7 +145,7 @@ export async function stopWorld(world: World | undefined): Promise<void> {
   await world.receiver.close();
 }
 
-export { business, individual, wireAccount };
+export { business, individual, usAddress, wireAccount, wireRecipient };
 
 /**
  * POST /v1/users, then the partner's staff (the control API) verify it: the partner's sandbox
@@ -166,13 +166,7 @@ export async function createVerifiedUser(api: Api, body: object = individual()):
 export async function fundedSetup(api: Api, recipientAccount: Record<string, unknown> = wireAccount()) {
   const userId = await createVerifiedUser(api);
   const recipient = await api.call('POST', '/v1/recipients', {
-    body: {
-      user_id: userId,
-      type: 'individual',
-      first_name: 'Bob',
-      last_name: 'Payee',
-      account: recipientAccount,
-    },
+    body: wireRecipient(userId, { account: recipientAccount }),
   });
   const va = await api.call('POST', '/v1/virtual-accounts', {
     body: { user_id: userId, type: 'US_BANK', bank: 'bank_a' },

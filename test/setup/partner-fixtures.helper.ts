@@ -39,6 +39,7 @@ export async function createFundedAccount(running: RunningApp, tag = 'e2e'): Pro
     type: 'individual',
     first_name: 'Rita',
     last_name: tag,
+    email: `rita.${tag}@example.com`,
     address: { street_name: '1 Main St', city: 'Austin', state: 'TX', postal_code: '78701', country: 'US' },
     account: {
       account_type: 'WIRE',
@@ -46,6 +47,7 @@ export async function createFundedAccount(running: RunningApp, tag = 'e2e'): Pro
       account_number: String(Date.now()).slice(-12),
       type: 'checking',
       bank_name: 'Test Bank',
+      bank_address: { street_name: '270 Park Ave', city: 'New York', state: 'NY', country: 'US' },
     },
   });
   return {

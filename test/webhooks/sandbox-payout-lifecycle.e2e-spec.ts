@@ -43,12 +43,15 @@ describe('sandbox -> webhook pipeline, a payout lifecycle driven through the par
       type: 'individual',
       first_name: 'Bob',
       last_name: 'R',
+      email: 'bob.r@example.com',
+      address: { street_name: '1 Main St', city: 'Austin', state: 'TX', postal_code: '78701', country: 'US' },
       account: {
         account_type: 'WIRE',
         routing_number: '021000021',
         account_number: '123456789',
         type: 'checking',
         bank_name: 'B',
+        bank_address: { street_name: '270 Park Ave', city: 'New York', state: 'NY', country: 'US' },
       },
     });
     const payout = await api('POST', `/v1/virtual-accounts/${vaId}/payout`, {

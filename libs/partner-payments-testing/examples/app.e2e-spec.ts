@@ -105,24 +105,48 @@ describe('the app against the partner sandbox', () => {
   });
 
   it('pays out; the sandbox drives it to COMPLETED and payout.completed arrives', async () => {
+    // The partner never verifies a user on its own (its staff do): the sandbox stops in REVIEW too,
+    // and its control API plays the staff's part.
     const user = await partner.users.create({
       type: 'individual',
       first_name: 'Grace',
       last_name: 'Hopper',
       email: 'grace@example.com',
+      phone: '+15555550100',
+      birth_date: '1990-12-09',
+      nationality: 'USA',
+      address_street: '1 Main St',
+      address_city: 'Austin',
+      address_state: 'TX',
+      address_zip_code: '78701',
+      address_country: 'USA',
+      ssn: '123456789',
       source_of_funds: 'salary',
-    }); // the sandbox verifies it at once
+      account_purpose: 'personal_or_living_expenses',
+      occupation: 'engineer',
+    });
+    await sandbox.control.setUserVerificationOutcome(user.userId, 'approved');
+    const address = {
+      street_name: '1 Main St',
+      city: 'Austin',
+      state: 'TX',
+      postal_code: '78701',
+      country: 'US',
+    };
     const { recipient } = await partner.recipients.createOrGet({
       user_id: user.userId,
       type: 'individual',
       first_name: 'Bob',
       last_name: 'Payee',
+      email: 'bob@payee.example',
+      address,
       account: {
         account_type: 'WIRE',
         routing_number: '021000021',
         account_number: '123456789',
         type: 'checking',
         bank_name: 'B',
+        bank_address: address,
       },
     });
     const account = await partner.virtualAccounts.create({ user_id: user.userId, bank: 'bank_a' });

@@ -5,7 +5,12 @@
  */
 export * from './partner-payments.options';
 export * from './partner-payments.constants';
-export { resolvePartnerOptions, DEFAULT_RATE_LIMIT, DEFAULT_RETRY_OPTIONS } from './options.resolver';
+export {
+  resolvePartnerOptions,
+  DEFAULT_RATE_LIMIT,
+  DEFAULT_RETRY_OPTIONS,
+  DEFAULT_REFERENCE_DATA_CACHE_TTL_MS,
+} from './options.resolver';
 export { createPartnerPaymentsClient, buildPartnerClientGraph } from './partner-payments.factory';
 export type { PartnerClientDependencies, PartnerClientGraph } from './partner-payments.factory';
 export type { ResolvedPartnerOptions } from './options.resolver';
@@ -48,6 +53,7 @@ export type {
 } from './resources/rfis.service';
 export { PartnerClientConfigService } from './resources/client-config.service';
 export { PartnerVersioningService } from './resources/versioning.service';
+export { PartnerReferenceDataService } from './resources/reference-data.service';
 export * from './models/common.model';
 export * from './models/status.util';
 export * from './models/metadata.model';
@@ -57,6 +63,7 @@ export * from './models/virtual-account.model';
 export * from './models/payout.model';
 export * from './models/client-config.model';
 export * from './models/rfi.model';
+export * from './models/reference-data.model';
 
 // Validation before I/O (spec 2.5, 4.3, 8)
 export * from './validation';

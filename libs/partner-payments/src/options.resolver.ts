@@ -26,6 +26,8 @@ export interface ResolvedPartnerOptions {
   timeoutMs: number;
   maxRetries: number;
   tokenRefreshSkewSeconds: number;
+  /** 0: no reference-data cache. */
+  referenceDataCacheTtlMs: number;
   rateLimit: PartnerRateLimitOptions | false;
   retry: Required<PartnerRetryOptions>;
   logger: LoggerService;
@@ -39,6 +41,8 @@ export const DEFAULT_RETRY_OPTIONS: Required<PartnerRetryOptions> = {
   maxRetryAfterMs: 30_000,
 };
 export const DEFAULT_RATE_LIMIT: PartnerRateLimitOptions = { requestsPerSecond: 20, burst: 50 };
+/** Countries and banks rarely change: a day in memory by default. */
+export const DEFAULT_REFERENCE_DATA_CACHE_TTL_MS = 86_400_000;
 
 function requireString(value: unknown, field: string): string {
   if (typeof value !== 'string' || value.trim() === '') {
@@ -182,6 +186,12 @@ export function resolvePartnerOptions(
     timeoutMs: number(options.timeoutMs, 'timeoutMs', 30_000, 1),
     maxRetries: number(options.maxRetries, 'maxRetries', 2, 0),
     tokenRefreshSkewSeconds: number(options.tokenRefreshSkewSeconds, 'tokenRefreshSkewSeconds', 300, 0),
+    referenceDataCacheTtlMs: number(
+      options.referenceDataCacheTtlMs,
+      'referenceDataCacheTtlMs',
+      DEFAULT_REFERENCE_DATA_CACHE_TTL_MS,
+      0,
+    ),
     rateLimit,
     retry,
     logger,

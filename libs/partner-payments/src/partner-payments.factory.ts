@@ -11,6 +11,7 @@ import { PartnerClientConfigService } from './resources/client-config.service';
 import { PartnerPaymentsClient } from './resources/partner-payments.client';
 import { PartnerPayoutsService } from './resources/payouts.service';
 import { PartnerRecipientsService } from './resources/recipients.service';
+import { PartnerReferenceDataService } from './resources/reference-data.service';
 import { PartnerRfisService } from './resources/rfis.service';
 import { PartnerUsersService } from './resources/users.service';
 import { PartnerVersioningService } from './resources/versioning.service';
@@ -55,6 +56,7 @@ export function buildPartnerClientGraph(
     http,
     tokens,
     versionState,
+    new PartnerReferenceDataService(http, options.referenceDataCacheTtlMs, deps.clock),
   );
   return { options, transport, tokens, versionState, http, client };
 }

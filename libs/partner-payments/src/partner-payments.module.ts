@@ -23,6 +23,7 @@ import { PartnerClientConfigService } from './resources/client-config.service';
 import { PartnerPaymentsClient } from './resources/partner-payments.client';
 import { PartnerPayoutsService } from './resources/payouts.service';
 import { PartnerRecipientsService } from './resources/recipients.service';
+import { PartnerReferenceDataService } from './resources/reference-data.service';
 import { PartnerRfisService } from './resources/rfis.service';
 import { PartnerUsersService } from './resources/users.service';
 import { PartnerVersioningService } from './resources/versioning.service';
@@ -59,6 +60,7 @@ const GRAPH_PROVIDERS: Array<[Type, (g: PartnerClientGraph) => unknown]> = [
   [PartnerRfisService, (g) => g.client.rfis],
   [PartnerClientConfigService, (g) => g.client.clientConfig],
   [PartnerVersioningService, (g) => g.client.versioning],
+  [PartnerReferenceDataService, (g) => g.client.referenceData],
 ];
 
 const CORE_PROVIDERS: Provider[] = [

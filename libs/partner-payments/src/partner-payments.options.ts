@@ -85,6 +85,11 @@ export interface PartnerPaymentsModuleOptions {
    * Default none.
    */
   onHttpEvent?: PartnerHttpEventListener;
+  /**
+   * How long answers of GET /v1/countries and GET /v1/banks are kept in memory, in milliseconds
+   * (the lists rarely change). 0 turns the cache off. Default 86_400_000 (24 hours).
+   */
+  referenceDataCacheTtlMs?: number;
   /** Refresh the bearer token when fewer than this many seconds remain. Default 300. */
   tokenRefreshSkewSeconds?: number;
   /** Client-side token bucket; `false` turns it off. Default { requestsPerSecond: 20, burst: 50 }. */

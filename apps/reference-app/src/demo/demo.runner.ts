@@ -80,6 +80,7 @@ export class DemoRunner {
       type: 'individual',
       first_name: 'Grace',
       last_name: 'Hopper',
+      email: 'grace@example.com',
       address: {
         street_name: '1 Navy Way',
         city: 'Arlington',
@@ -93,6 +94,7 @@ export class DemoRunner {
         account_number: '000123456789',
         type: 'checking',
         bank_name: 'Demo Bank',
+        bank_address: { street_name: '270 Park Ave', city: 'New York', state: 'NY', country: 'US' },
       },
     });
     log(`3/6 recipient ${recipient.recipient_id} (WIRE, account ending 6789)`);

@@ -1,36 +1,72 @@
+import { createHash } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import { isUuidV4 } from '../server/ids.util';
-import { sendError, sendValidation } from '../server/http-errors.util';
-import { accountOf, requestState, type SandboxContext } from '../server/sandbox.context';
+import { sendError, sendZodValidation, sendTypedError } from '../server/http-errors.util';
+import { accountOf, requestState, type RequestState, type SandboxContext } from '../server/sandbox.context';
+
+export interface IdempotencyOptions {
+  /**
+   * What a key reused with another body does. 'conflict' (default): 409 IDEMPOTENCY_CONFLICT, as
+   * the partner answers on its de-duplicating routes (evidence §4 [T3r DRIFT-35]). 'process': the
+   * request runs again as a new one, as the partner does on POST /v1/users/{id}/verifications
+   * (evidence §3 [T3r DRIFT-16]: a reused key with another body made a second verification).
+   */
+  onDifferentBody?: 'conflict' | 'process';
+}
 
 /**
- * spec 4.7 / 8: Idempotency-Key (UUID v4) required on the four write routes. A replay of the same
- * key on the same route answers the original status and body and creates nothing.
+ * The fingerprint of a request body: its parsed JSON re-serialised (whitespace does not count, key
+ * order does, as a server that hashes its parsed body sees it), or the raw bytes when not JSON.
  */
-export function requireIdempotencyKey(ctx: SandboxContext): RequestHandler {
+function bodyFingerprint(state: RequestState): string | undefined {
+  if (state.body !== undefined) return createHash('sha256').update(JSON.stringify(state.body)).digest('hex');
+  return state.bodySha256;
+}
+
+/**
+ * spec 4.7 / 8: Idempotency-Key (UUID v4) required on the de-duplicating writes; missing or not a
+ * UUID v4 → 400 in the Zod shape (evidence §2 [T3r DRIFT-36], seen on POST /v1/recipients).
+ * The same key with the same body answers the original status and body (201, evidence §4
+ * [T3r DRIFT-34]) and creates nothing; with another body → 409
+ * `{ error: { code: "IDEMPOTENCY_CONFLICT", message, details: {} } }` (DRIFT-35) and nothing runs.
+ * Keys are scoped by account and route.
+ */
+export function requireIdempotencyKey(ctx: SandboxContext, options: IdempotencyOptions = {}): RequestHandler {
+  const onDifferentBody = options.onDifferentBody ?? 'conflict';
   return (req, res, next) => {
     const key = req.get('idempotency-key');
     if (!key)
-      return sendValidation(res, [{ field: 'Idempotency-Key', message: 'header is required on this call' }]);
+      return sendZodValidation(res, [
+        { path: 'Idempotency-Key', message: 'Idempotency-Key header is required', code: 'invalid_type' },
+      ]);
     if (!isUuidV4(key))
-      return sendValidation(res, [{ field: 'Idempotency-Key', message: 'must be a UUID v4' }]);
+      return sendZodValidation(res, [
+        { path: 'Idempotency-Key', message: 'Idempotency-Key must be a UUID v4', code: 'invalid_string' },
+      ]);
     const account = accountOf(res).clientUuid;
     const route = `${req.method} ${req.baseUrl.replace(/^\/sandbox/, '')}${req.path}`;
+    const fingerprint = bodyFingerprint(requestState(res));
     const stored = ctx.idempotency.get(account, route, key);
-    if (stored) {
+    // A body never read (the client gave up before the sandbox read it) cannot differ: the key decides.
+    if (stored && (fingerprint === undefined || stored.requestSha256 === fingerprint)) {
       ctx.telemetry.counters.idempotentReplays++;
-      // provider-facts: a replay returns the original result, whatever the body. A key reused for a
-      // different body is a client bug (one key per logical call) the real partner would hide the
-      // same way; count it so tests can assert it never happens.
-      if (stored.requestSha256 !== requestState(res).bodySha256) {
-        ctx.telemetry.counters.idempotencyKeyReuses++;
-        ctx.logger.warn(
-          `${route}: Idempotency-Key reused with a different body; the original answer is replayed`,
-        );
-      }
-      res.set('Idempotent-Replayed', 'true');
       res.status(stored.status).json(stored.body);
       return;
+    }
+    if (stored) {
+      // One key per logical call: a key reused for another body is a client bug; count it so tests
+      // can assert it never happens.
+      ctx.telemetry.counters.idempotencyKeyReuses++;
+      ctx.logger.warn(`${route}: Idempotency-Key reused with a different body (${onDifferentBody})`);
+      if (onDifferentBody === 'conflict') {
+        return sendTypedError(
+          res,
+          409,
+          'IDEMPOTENCY_CONFLICT',
+          'This Idempotency-Key was already used with a different request body',
+        );
+      }
+      return next();
     }
     if (!ctx.idempotency.begin(account, route, key)) {
       return sendError(res, 409, 'conflict', 'A request with this Idempotency-Key is still being processed');
@@ -40,7 +76,7 @@ export function requireIdempotencyKey(ctx: SandboxContext): RequestHandler {
       ctx.idempotency.finish(account, route, key, {
         status: res.statusCode,
         body,
-        requestSha256: requestState(res).bodySha256,
+        requestSha256: fingerprint,
       });
       return json(body);
     };

@@ -50,3 +50,17 @@ export function sendZodValidation(res: Response, issues: ZodIssue[]): void {
 export function sendFlatError(res: Response, status: number, code: string, message: string): void {
   res.status(status).json({ code, message });
 }
+
+/**
+ * evidence §2 shape B, the partner's typed errors: `{ error: { code: SCREAMING_SNAKE, message, details } }`
+ * (e.g. 409 IDEMPOTENCY_CONFLICT and the recipients' list errors, with `details: {}`).
+ */
+export function sendTypedError(
+  res: Response,
+  status: number,
+  code: string,
+  message: string,
+  details: Record<string, unknown> = {},
+): void {
+  res.status(status).json({ error: { code, message, details } });
+}

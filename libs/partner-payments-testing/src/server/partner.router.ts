@@ -4,6 +4,7 @@ import { registerClientRoutes } from '../resources/clients/clients.routes';
 import { sendRouteNotMatched } from './http-errors.util';
 import { registerPayoutRoutes } from '../resources/payouts/payouts.routes';
 import { registerRecipientRoutes } from '../resources/recipients/recipients.routes';
+import { registerReferenceDataRoutes } from '../resources/reference-data/reference-data.routes';
 import { registerRfiRoutes } from '../resources/rfis/rfis.routes';
 import type { SandboxContext } from './sandbox.context';
 import { registerUserRoutes } from '../resources/users/users.routes';
@@ -24,5 +25,6 @@ export function createPartnerRouter(ctx: SandboxContext): Router {
   registerVirtualAccountRoutes(router, ctx);
   registerPayoutRoutes(router, ctx);
   registerRfiRoutes(router, ctx);
+  registerReferenceDataRoutes(router, ctx);
   return router;
 }

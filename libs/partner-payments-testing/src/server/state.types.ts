@@ -108,6 +108,7 @@ export interface UserRecord {
   updated_at: string;
 }
 
+/** A saved recipient (evidence §4). user_id is kept for ownership checks; the partner never answers it. */
 export interface RecipientRecord {
   recipient_id: string;
   clientUuid: string;
@@ -117,10 +118,13 @@ export interface RecipientRecord {
   first_name?: string;
   last_name?: string;
   email?: string;
-  address?: Address;
+  phone?: string;
+  /** A structured object on the bank rails; a plain string is accepted on the others. */
+  address?: Address | string;
   account_type: string;
   account_details: Record<string, unknown>;
   metadata: Metadata;
+  /** PostgreSQL text form, as the partner sends it (evidence §4 [T3r DRIFT-31]). */
   created_ts: string;
   updated_ts: string;
 }

@@ -4,6 +4,7 @@ import {
   PartnerApiError,
   PartnerAuthenticationError,
   PartnerConflictError,
+  PartnerIdempotencyConflictError,
   PartnerConnectionError,
   PartnerNotFoundError,
   PartnerPermissionError,
@@ -196,6 +197,27 @@ describe('createPartnerApiError: classification by HTTP status (spec 7.1)', () =
     }
     // a closed RFI stays a conflict even if it lists items
     expect(make(409, { code: 'conflict', message: 'closed' })).toBeInstanceOf(PartnerConflictError);
+  });
+
+  it('409 IDEMPOTENCY_CONFLICT (shape B) is a PartnerIdempotencyConflictError saying the key was reused', () => {
+    const body = { error: { code: 'IDEMPOTENCY_CONFLICT', message: 'Key reused', details: {} } };
+    const e = createPartnerApiError({
+      status: 409,
+      body,
+      idempotencyKey: '3f0e2a9c-4b1d-4c8e-9f2a-1b2c3d4e5f60',
+      method: 'POST',
+      path: '/v1/recipients',
+    });
+    expect(e).toBeInstanceOf(PartnerIdempotencyConflictError);
+    expect(e).toBeInstanceOf(PartnerConflictError);
+    expect(e).toMatchObject({ status: 409, code: 'idempotency_conflict', body, details: {} });
+    expect(e.message).toMatch(
+      /^POST \/v1\/recipients: 409 the Idempotency-Key 3f0e2a9c-4b1d-4c8e-9f2a-1b2c3d4e5f60 was already used with a different request body/,
+    );
+    // any other 409 stays a plain conflict
+    expect(make(409, { code: 'conflict', message: 'closed' })).not.toBeInstanceOf(
+      PartnerIdempotencyConflictError,
+    );
   });
 
   it('keeps the raw body, details, requestId, idempotency key and retryAfter', () => {

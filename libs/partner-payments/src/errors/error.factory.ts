@@ -4,6 +4,7 @@ import {
   type PartnerApiErrorInit,
   PartnerAuthenticationError,
   PartnerConflictError,
+  PartnerIdempotencyConflictError,
   PartnerConnectionError,
   PartnerNotFoundError,
   PartnerPermissionError,
@@ -56,6 +57,16 @@ export function createPartnerApiError(ctx: HttpErrorContext): PartnerApiError {
   if (s === 401) return new PartnerAuthenticationError(init);
   if (s === 403) return new PartnerPermissionError(init);
   if (s === 404) return new PartnerNotFoundError(init);
+  if (s === 409 && parsed.code === 'idempotency_conflict') {
+    const key = ctx.idempotencyKey ? ` ${ctx.idempotencyKey}` : '';
+    return new PartnerIdempotencyConflictError({
+      ...init,
+      message:
+        `${where}409 the Idempotency-Key${key} was already used with a different request body; ` +
+        `nothing was created (send the original body again, or a new key for a new request)` +
+        (parsed.message ? `: ${parsed.message}` : ''),
+    });
+  }
   if (s === 409) return new PartnerConflictError(init);
   if (s === 429) return new PartnerRateLimitError(init);
   if (s >= 500) return new PartnerServerError(init);

@@ -74,6 +74,14 @@ export class PartnerNotFoundError extends PartnerApiError {}
 /** 409: a closed RFI (spec 7.3), a second virtual account for the same user and bank. */
 export class PartnerConflictError extends PartnerApiError {}
 
+/**
+ * 409 IDEMPOTENCY_CONFLICT: the Idempotency-Key was already used with a different request body
+ * (evidence §4 [T3r DRIFT-35]). This call created nothing and is never retried. Resend the original
+ * body to get the original answer, or use a new key for a new request (`idempotencyKey` holds the
+ * key that was reused).
+ */
+export class PartnerIdempotencyConflictError extends PartnerConflictError {}
+
 /** 429: above the partner's rate limit (provider-facts: 20/s, bursts of 50). */
 export class PartnerRateLimitError extends PartnerApiError {
   /** The server's Retry-After in milliseconds, when it sent one. */

@@ -1,5 +1,6 @@
 import { buildPartnerHeaders, resolveVersionHeader, type VersionHeaderInput } from './headers.builder';
 import {
+  isDeduplicatedRoute,
   newIdempotencyKey,
   replayIsDeduplicated,
   requiresIdempotencyKey,
@@ -107,6 +108,12 @@ describe('idempotency policy', () => {
   });
   it('a key makes a replay safe only on the routes that de-duplicate on it (spec 4.7)', () => {
     expect(replayIsDeduplicated('POST', '/v1/virtual-accounts/va-1/payout', 'k')).toBe(true);
+    expect(replayIsDeduplicated('POST', '/v1/recipients', 'k')).toBe(true);
+    expect(replayIsDeduplicated('POST', '/v1/virtual-accounts/va-1/liquidation-address', 'k')).toBe(true);
+    // keyed in the docs, but a reused key made a second verification (evidence §3 [T3r DRIFT-16])
+    expect(requiresIdempotencyKey('POST', '/v1/users/u-1/verifications')).toBe(true);
+    expect(isDeduplicatedRoute('POST', '/v1/users/u-1/verifications')).toBe(false);
+    expect(replayIsDeduplicated('POST', '/v1/users/u-1/verifications', 'k')).toBe(false);
     expect(replayIsDeduplicated('POST', '/v1/users', null)).toBe(false);
     // sent when the caller passes one, but these routes add or overwrite on every call
     expect(replayIsDeduplicated('POST', '/v1/rfis/r/items/i/documents', 'k')).toBe(false);

@@ -1,29 +1,39 @@
 import { randomUUID } from 'node:crypto';
 
 /**
- * Routes that take an Idempotency-Key (spec 4.7 and issue 2). All of them get one; only those not
- * in NOT_DEDUPLICATED_ROUTES return the original result for a replayed key.
+ * Writes the partner de-duplicates on Idempotency-Key: spec 4.7's four POSTs, plus
+ * liquidation-address create, which the partner's docs list as keyed (evidence §5 [D for-ai-agents]).
+ * Replaying the key with the same body answers the original (evidence §4 [T3r DRIFT-34]), so a
+ * retry after the request may have reached the partner cannot make a second resource.
  */
-const IDEMPOTENT_POST_ROUTES: readonly RegExp[] = [
+const DEDUPLICATED_POST_ROUTES: readonly RegExp[] = [
   /^\/v1\/users$/,
   /^\/v1\/recipients$/,
   /^\/v1\/virtual-accounts$/,
   /^\/v1\/virtual-accounts\/[^/]+\/payout$/,
-  /^\/v1\/users\/[^/]+\/verifications$/,
   /^\/v1\/virtual-accounts\/[^/]+\/liquidation-address$/,
 ];
 
 /**
- * Keyed routes the partner does not de-duplicate: POST /v1/users/{id}/verifications made a second
- * verification for a reused key with another body (evidence §3 [T3r DRIFT-16]), so the key proves
- * nothing about a replay and the call is never sent again once it may have reached the partner.
+ * Writes that take a key but are NOT de-duplicated: the docs list POST /v1/users/{id}/verifications
+ * as keyed, yet a reused key with another body made a second verification (evidence §3
+ * [T3r DRIFT-16]). The key is sent; the write is never replayed automatically once sent.
  */
-const NOT_DEDUPLICATED_ROUTES: readonly RegExp[] = [/^\/v1\/users\/[^/]+\/verifications$/];
+const KEYED_ONLY_POST_ROUTES: readonly RegExp[] = [/^\/v1\/users\/[^/]+\/verifications$/];
 
-export function requiresIdempotencyKey(method: string, path: string): boolean {
+const cleanPath = (path: string): string => path.split('?')[0].replace(/\/+$/, '');
+
+/** Whether the partner de-duplicates this write on its Idempotency-Key. */
+export function isDeduplicatedRoute(method: string, path: string): boolean {
   if (method.toUpperCase() !== 'POST') return false;
-  const clean = path.split('?')[0].replace(/\/+$/, '');
-  return IDEMPOTENT_POST_ROUTES.some((re) => re.test(clean));
+  const clean = cleanPath(path);
+  return DEDUPLICATED_POST_ROUTES.some((re) => re.test(clean));
+}
+
+/** Whether the client sends a generated Idempotency-Key (UUID v4) on this call when the caller passes none. */
+export function requiresIdempotencyKey(method: string, path: string): boolean {
+  if (isDeduplicatedRoute(method, path)) return true;
+  return method.toUpperCase() === 'POST' && KEYED_ONLY_POST_ROUTES.some((re) => re.test(cleanPath(path)));
 }
 
 /** A fresh UUID v4 (spec 8: Idempotency-Key is a UUID v4). */
@@ -43,12 +53,11 @@ export function resolveIdempotencyKey(method: string, path: string, callerKey?: 
 /**
  * Whether a replay of this request is de-duplicated by the server, so a retry after the request may
  * have been applied cannot make a second resource (a second payout, a second uploaded file).
- * Only the listed routes de-duplicate on Idempotency-Key (spec 4.7). A key the caller sends on any
- * other route (an upload, a PATCH of answers, a PUT) is still sent, but proves nothing: the upload
- * route adds files on every call (spec 4.2 rule 1), so such writes are never retried once sent.
+ * Only the de-duplicating routes qualify. A key sent on any other write (verifications, an upload,
+ * a PATCH of answers, a PUT) proves nothing: verifications made a second one on a reused key
+ * (evidence §3 [T3r DRIFT-16]) and uploads add files on every call (spec 4.2 rule 1), so such
+ * writes are never retried once they may have reached the partner.
  */
 export function replayIsDeduplicated(method: string, path: string, idempotencyKey: string | null): boolean {
-  if (idempotencyKey === null || idempotencyKey === '' || !requiresIdempotencyKey(method, path)) return false;
-  const clean = path.split('?')[0].replace(/\/+$/, '');
-  return !NOT_DEDUPLICATED_ROUTES.some((re) => re.test(clean));
+  return idempotencyKey !== null && idempotencyKey !== '' && isDeduplicatedRoute(method, path);
 }

@@ -1,6 +1,7 @@
 import {
   PartnerAuthenticationError,
   PartnerConnectionError,
+  PartnerIdempotencyConflictError,
   PartnerRateLimitError,
   PartnerServerError,
   PartnerTimeoutError,
@@ -142,6 +143,41 @@ describe('PartnerHttpClient over a real local server', () => {
       .request({ method: 'PATCH', path: '/v1/rfis/r1/items', body: { items: [] } })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PartnerServerError);
+    expect(apiCalls()).toHaveLength(1);
+  });
+
+  it('sends a key on POST /v1/users/{id}/verifications but never replays it once sent (evidence §3 DRIFT-16)', async () => {
+    let n = 0;
+    route((_req, res, raw) => (++n === 1 ? json(res, 503, { message: 'busy' }) : raw.socket.destroy()));
+    const { http } = createTestClient(server.baseUrl, { maxRetries: 3 });
+    const busy = await http
+      .request({ method: 'POST', path: '/v1/users/u-1/verifications', body: { type: 'api' } })
+      .catch((e: unknown) => e);
+    expect(busy).toBeInstanceOf(PartnerServerError);
+    const reset = await http
+      .request({ method: 'POST', path: '/v1/users/u-1/verifications', body: { type: 'api' } })
+      .catch((e: unknown) => e);
+    expect(reset).toBeInstanceOf(PartnerConnectionError);
+    expect(apiCalls()).toHaveLength(2);
+    expect(apiCalls().map((r) => r.headers['idempotency-key'])).toEqual([
+      expect.stringMatching(/^[0-9a-f-]{36}$/),
+      expect.stringMatching(/^[0-9a-f-]{36}$/),
+    ]);
+  });
+
+  it('a 409 IDEMPOTENCY_CONFLICT is a typed error and is never retried', async () => {
+    route((_req, res) =>
+      json(res, 409, { error: { code: 'IDEMPOTENCY_CONFLICT', message: 'Key reused', details: {} } }),
+    );
+    const { http } = createTestClient(server.baseUrl, { maxRetries: 3 });
+    const err = await http
+      .request({ method: 'POST', path: '/v1/recipients', body: { user_id: 'u' } })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PartnerIdempotencyConflictError);
+    expect((err as PartnerIdempotencyConflictError).idempotencyKey).toBe(
+      apiCalls()[0].headers['idempotency-key'],
+    );
+    expect((err as Error).message).toMatch(/already used with a different request body/);
     expect(apiCalls()).toHaveLength(1);
   });
 

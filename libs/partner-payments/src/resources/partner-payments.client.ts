@@ -4,6 +4,7 @@ import { PartnerHttpClient } from '../http/partner-http.client';
 import { PartnerClientConfigService } from './client-config.service';
 import { PartnerPayoutsService } from './payouts.service';
 import { PartnerRecipientsService } from './recipients.service';
+import { PartnerReferenceDataService } from './reference-data.service';
 import { PartnerRfisService } from './rfis.service';
 import { PartnerUsersService } from './users.service';
 import { PartnerVersioningService } from './versioning.service';
@@ -22,5 +23,7 @@ export class PartnerPaymentsClient {
     readonly http: PartnerHttpClient,
     readonly auth: TokenManager,
     readonly versionState: ApiVersionState,
+    /** Countries and banks, cached in memory (evidence §8). */
+    readonly referenceData: PartnerReferenceDataService,
   ) {}
 }

@@ -1,5 +1,6 @@
 import { PartnerHttpClient } from '../http/partner-http.client';
 import { encodePathSegment } from '../http/url.util';
+import { PartnerLocalValidationError } from '../errors/partner.error';
 import type { PartnerCallOptions } from '../models/common.model';
 import type {
   CreatePartnerRecipientInput,
@@ -7,27 +8,41 @@ import type {
   PartnerRecipient,
   PartnerRecipientList,
 } from '../models/recipient.model';
-import { metadataFilterToQueryParams, validateMetadata } from '../validation/metadata.validator';
+import { metadataFilterToQueryParams } from '../validation/metadata.validator';
+import { validateRecipientInput } from '../validation/recipient.validator';
+import { UUID_PATTERN } from '../validation/validation.util';
 import { asRecord, requireId, send } from './resource.util';
 
+/** The partner sends `recipient_id` (evidence §4); an `id`, or a `{ recipient }`/`{ data }` wrapper, is read too. */
 function toRecipient(body: unknown): PartnerRecipient {
   const b = asRecord(body);
-  // Bare recipient (provider-facts), tolerate { recipient } / { data } wrappers.
-  const r = typeof b.recipient_id === 'string' ? b : asRecord(b.recipient ?? b.data);
-  return { metadata: {}, ...r } as PartnerRecipient;
+  const r =
+    typeof b.recipient_id === 'string' || typeof b.id === 'string' ? b : asRecord(b.recipient ?? b.data);
+  const recipientId = typeof r.recipient_id === 'string' ? r.recipient_id : r.id;
+  return { metadata: {}, ...r, recipient_id: recipientId } as PartnerRecipient;
 }
 
-/** Saved recipients (spec 2.3, 4.4, provider-facts "Recipients"). */
+/** A UUID, checked before I/O: the partner answers a malformed id with 400 (evidence §4 [D get-a-recipient]). */
+function requireUuid(value: unknown, field: string): string {
+  const id = requireId(value, field);
+  if (!UUID_PATTERN.test(id)) throw new PartnerLocalValidationError([{ field, message: 'must be a UUID' }]);
+  return id;
+}
+
+/** Saved recipients (spec 2.3, 4.4; evidence §4). There is no delete: the partner has no such route. */
 export class PartnerRecipientsService {
   constructor(private readonly http: PartnerHttpClient) {}
 
-  /** GET /v1/recipients?user_id&metadata[key]=value (spec 4.4). The filter is checked before I/O. */
+  /**
+   * GET /v1/recipients?user_id&metadata[key]=value (spec 4.4) → `{ recipients, total }`. The user
+   * must exist (404 otherwise); the filter is checked before I/O.
+   */
   async list(
     userId: string,
     params: ListPartnerRecipientsParams = {},
     options?: PartnerCallOptions,
   ): Promise<PartnerRecipientList> {
-    const query: Record<string, string> = { user_id: requireId(userId, 'userId') };
+    const query: Record<string, string> = { user_id: requireUuid(userId, 'userId') };
     for (const [k, v] of metadataFilterToQueryParams(params.metadata)) query[k] = v;
     const res = await send<unknown>(this.http, { method: 'GET', path: '/v1/recipients', query }, options);
     const b = asRecord(res.data);
@@ -36,12 +51,16 @@ export class PartnerRecipientsService {
   }
 
   /**
-   * POST /v1/recipients (Idempotency-Key). 201 when created, 202 when the same recipient already
-   * existed (provider-facts): both return the recipient; `onMeta` tells them apart (meta.status).
+   * POST /v1/recipients (Idempotency-Key, generated once and reused on every retry). The body is
+   * checked against the rail's rules before any I/O (PartnerLocalValidationError naming each
+   * field); the user need not be VERIFIED. The answer is the partner's recipient, unmasked.
+   * Same key and same body: 201 with the original recipient (202 is tolerated too). Same key and
+   * another body: PartnerIdempotencyConflictError, never retried.
+   * A SWIFT answer carries bank_address.state and postal_code as "" (evidence §4 [T3r DRIFT-32]);
+   * get() returns them.
    */
   async create(input: CreatePartnerRecipientInput, options?: PartnerCallOptions): Promise<PartnerRecipient> {
-    requireId(input?.user_id, 'user_id');
-    if (input.metadata !== undefined) validateMetadata(input.metadata, 'metadata');
+    validateRecipientInput(input);
     const res = await send<unknown>(
       this.http,
       { method: 'POST', path: '/v1/recipients', body: input },
@@ -50,7 +69,11 @@ export class PartnerRecipientsService {
     return toRecipient(res.data);
   }
 
-  /** Like create(), also saying whether it was new (201) or already existed (202). */
+  /**
+   * Like create(), also saying whether it was new. The partner answers 201 both to a new recipient
+   * and to a replay of the same key and body (evidence §4 [T3r DRIFT-34]); only the 202 "already
+   * existed" older documents describe (never observed) sets `created: false`.
+   */
   async createOrGet(
     input: CreatePartnerRecipientInput,
     options?: PartnerCallOptions,
@@ -66,9 +89,9 @@ export class PartnerRecipientsService {
     return { recipient, created: status !== 202 };
   }
 
-  /** GET /v1/recipients/{recipient_id}: 404 for another client's or a missing one. */
+  /** GET /v1/recipients/{recipient_id}: 404 for a missing one or another client's. */
   async get(recipientId: string, options?: PartnerCallOptions): Promise<PartnerRecipient> {
-    const id = encodePathSegment(requireId(recipientId, 'recipientId'));
+    const id = encodePathSegment(requireUuid(recipientId, 'recipientId'));
     const res = await send<unknown>(this.http, { method: 'GET', path: `/v1/recipients/${id}` }, options);
     return toRecipient(res.data);
   }

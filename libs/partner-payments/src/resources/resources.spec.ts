@@ -74,6 +74,40 @@ describe('resources over a local server', () => {
   const graph = () => buildPartnerClientGraph(createTestClient(server.baseUrl).options);
   const apiCalls = () => server.requests.filter((r) => pathOf(r) !== '/auth');
 
+  it('recipients.createOrGet tolerates a 202 "already existed" (never observed, evidence §4) and reads `id` too', async () => {
+    let status = 201;
+    server.setHandler((req, res) =>
+      pathOf(req) === '/auth'
+        ? authOk(res)
+        : json(res, status, { id: 'r-1', type: 'individual', account_type: 'WALLET', account_details: {} }),
+    );
+    const input = {
+      user_id: '0b7d9a55-7c1d-4c1e-9d8a-2f1a3c4b5d6e',
+      first_name: 'A',
+      last_name: 'B',
+      account: {
+        account_type: 'WALLET' as const,
+        address: '0x2791Bca1f2de4661ED88A30C99A7a9449Aa84174',
+        network: 'polygon' as const,
+        token: 'USDC' as const,
+      },
+    };
+    const g = graph();
+    expect(await g.client.recipients.createOrGet(input)).toMatchObject({
+      created: true,
+      recipient: { recipient_id: 'r-1', metadata: {} },
+    });
+    status = 202;
+    expect(await g.client.recipients.createOrGet(input)).toMatchObject({
+      created: false,
+      recipient: { recipient_id: 'r-1' },
+    });
+    expect(apiCalls().map((r) => r.headers['idempotency-key'])).toEqual([
+      expect.stringMatching(/^[0-9a-f-]{36}$/),
+      expect.stringMatching(/^[0-9a-f-]{36}$/),
+    ]);
+  });
+
   it('clientConfig without clientUuid fails locally; with it, unwraps { success, data } and defaults authorizedBanks', async () => {
     server.setHandler((req, res) =>
       pathOf(req) === '/auth'

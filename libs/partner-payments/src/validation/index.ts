@@ -30,3 +30,4 @@ export {
   validateUpdateUserInput,
   PARTNER_USER_FIELDS,
 } from './user-input.validator';
+export * from './recipient.validator';

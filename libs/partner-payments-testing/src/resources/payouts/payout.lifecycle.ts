@@ -7,7 +7,7 @@ import {
   type TerminalPayoutEvent,
 } from '../../webhooks/event.builders';
 import { newId, nowIso, randomDigits, randomHex } from '../../server/ids.util';
-import { recipientSummary } from '../recipients/recipients.rules';
+import { recipientSummary } from '../recipients/recipients.view';
 import type { SandboxContext } from '../../server/sandbox.context';
 import type { PaymentRail, PayoutRecord, PayoutStatus } from '../../server/state.types';
 

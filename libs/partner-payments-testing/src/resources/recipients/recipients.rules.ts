@@ -1,100 +1,115 @@
-import { validateMetadata, type FieldError } from '../metadata.rules';
-import type { RecipientRecord } from '../../server/state.types';
+import { validateMetadata } from '../metadata.rules';
+import {
+  SchemaReader,
+  definedEntries,
+  isJsonObject,
+  receivedType,
+  type JsonObject,
+  type SchemaIssue,
+} from '../../server/request-schema.util';
+import { ACCOUNT_TYPES, RAILS, readAddressObject } from './recipient-rails.rules';
 
-const isStr = (v: unknown): v is string => typeof v === 'string' && v.trim().length > 0;
+/** What POST /v1/recipients keeps of a valid body: known fields only (evidence §4 [T3r DRIFT-37]). */
+export interface RecipientInput {
+  user_id: string;
+  type: 'individual' | 'business';
+  first_name?: string;
+  last_name?: string;
+  company_name?: string;
+  email?: string;
+  phone?: string;
+  address?: JsonObject | string;
+  metadata: Record<string, string>;
+  account_type: string;
+  account_details: JsonObject;
+}
 
-/** account_type values: WIRE and WALLET (spec 2.3); ACH and ACT accepted as sandbox extensions. */
-export const ACCOUNT_TYPES = ['WIRE', 'WALLET', 'ACH', 'ACT'] as const;
+export type RecipientCheck =
+  | { ok: true; input: RecipientInput }
+  | { ok: false; issues: SchemaIssue[] }
+  /** The schema passed but a business rule refused it (the bank_code lookup, evidence §8). */
+  | { ok: false; refusal: string };
 
-export function validateRecipientBody(body: unknown): FieldError[] {
-  if (typeof body !== 'object' || body === null || Array.isArray(body))
-    return [{ field: 'body', message: 'must be a JSON object' }];
-  const b = body as Record<string, unknown>;
-  const errors: FieldError[] = [];
-  if (!isStr(b.user_id)) errors.push({ field: 'user_id', message: 'is required' });
-  if (b.type !== 'business' && b.type !== 'individual')
-    errors.push({ field: 'type', message: 'must be business or individual' });
-  if (b.type === 'business' && !isStr(b.company_name))
-    errors.push({ field: 'company_name', message: 'is required for a business' });
-  if (b.type === 'individual') {
-    if (!isStr(b.first_name)) errors.push({ field: 'first_name', message: 'is required for an individual' });
-    if (!isStr(b.last_name)) errors.push({ field: 'last_name', message: 'is required for an individual' });
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The address wording the partner uses for the bank rails [T2s Recipients.cs][T3r DRIFT-29]. */
+function addressMessage(accountType: string, present: boolean): string {
+  if (accountType === 'SWIFT' && !present)
+    return 'address is required for SWIFT accounts (structured object with street_name, city, state, postal_code, country)';
+  const rails = accountType === 'INSTANT_PAY' ? 'INSTANT_PAY' : 'ACH/WIRE/SWIFT';
+  return `address must be a structured object with street_name, city, state, postal_code, country for ${rails} accounts`;
+}
+
+/**
+ * POST /v1/recipients body (evidence §4): recipient data at the top, rail data nested under
+ * `account` and discriminated by account_type. Every problem is reported at once, as Zod does.
+ */
+export function checkRecipientBody(body: unknown): RecipientCheck {
+  const r = new SchemaReader();
+  if (!isJsonObject(body)) {
+    r.add('', `Expected object, received ${receivedType(body)}`, 'invalid_type');
+    return { ok: false, issues: r.issues };
   }
-  if (b.email !== undefined && (typeof b.email !== 'string' || !b.email.includes('@'))) {
-    errors.push({ field: 'email', message: 'must be an email address' });
-  }
-  if (b.address !== undefined) {
-    if (typeof b.address !== 'object' || b.address === null)
-      errors.push({ field: 'address', message: 'must be an object' });
-    else {
-      const country = (b.address as Record<string, unknown>).country;
-      if (country !== undefined && (typeof country !== 'string' || !/^[A-Z]{2}$/.test(country))) {
-        errors.push({ field: 'address.country', message: 'must be an ISO-2 country code' });
-      }
-    }
-  }
-  errors.push(...validateMetadata(b.metadata));
-  const account = b.account as Record<string, unknown> | undefined;
-  if (typeof account !== 'object' || account === null) {
-    errors.push({ field: 'account', message: 'is required' });
-    return errors;
-  }
-  const type = account.account_type;
-  if (!ACCOUNT_TYPES.includes(type as (typeof ACCOUNT_TYPES)[number])) {
-    errors.push({ field: 'account.account_type', message: `must be one of ${ACCOUNT_TYPES.join(', ')}` });
-  } else if (type === 'WALLET') {
-    for (const f of ['address', 'network', 'token'])
-      if (!isStr(account[f])) errors.push({ field: `account.${f}`, message: 'is required' });
+  const userId = r.string(body, 'user_id', 'user_id', {
+    required: true,
+    pattern: UUID,
+    patternMessage: 'Invalid uuid',
+  });
+  // evidence §4 [T2s]: a WALLET recipient without `type` was created and read back as individual.
+  const type = (r.string(body, 'type', 'type', { oneOf: ['individual', 'business'] }) ?? 'individual') as
+    'individual' | 'business';
+  const isBusiness = body.type === 'business';
+  const names = {
+    first_name: r.string(body, 'first_name', 'first_name', { required: !isBusiness, max: 100 }),
+    last_name: r.string(body, 'last_name', 'last_name', { required: !isBusiness, max: 100 }),
+    company_name: r.string(body, 'company_name', 'company_name', { required: isBusiness, max: 200 }),
+  };
+  const account = r.object(body, 'account', 'account', true);
+  const accountType = account ? readAccountType(r, account) : undefined;
+  const rail = accountType ? RAILS[accountType] : undefined;
+  const email = r.string(body, 'email', 'email', { required: rail?.email === true, email: true, max: 254 });
+  const phone = r.string(body, 'phone', 'phone', { required: rail?.phone === true, min: 4, max: 32 });
+  let address: JsonObject | string | undefined;
+  if (rail?.address) {
+    if (isJsonObject(body.address)) address = readAddressObject(r, body.address, 'address');
+    else
+      r.add(
+        'address',
+        addressMessage(accountType!, body.address !== undefined),
+        body.address === undefined ? 'invalid_type' : 'invalid_union',
+      );
+  } else if (isJsonObject(body.address)) {
+    address = readAddressObject(r, body.address, 'address');
   } else {
-    if (typeof account.routing_number !== 'string' || !/^\d{9}$/.test(account.routing_number)) {
-      errors.push({ field: 'account.routing_number', message: 'must be 9 digits' });
-    }
-    if (typeof account.account_number !== 'string' || !/^\d{4,17}$/.test(account.account_number)) {
-      errors.push({ field: 'account.account_number', message: 'must be 4 to 17 digits' });
-    }
+    address = r.string(body, 'address', 'address', { max: 500 });
   }
-  return errors;
-}
-
-/** Identity of "the same recipient" (provider-facts: 202 when it already existed). */
-export function recipientIdentity(
-  userId: string,
-  accountType: string,
-  details: Record<string, unknown>,
-): string {
-  const parts =
-    accountType === 'WALLET'
-      ? [details.address, details.network, details.token]
-      : [details.routing_number, details.account_number];
-  return [userId, accountType, ...parts.map((p) => String(p ?? '').toLowerCase())].join('|');
-}
-
-/** The bare recipient (spec 2.3). */
-export function recipientView(r: RecipientRecord) {
-  const view: Record<string, unknown> = { recipient_id: r.recipient_id, user_id: r.user_id, type: r.type };
-  for (const f of ['company_name', 'first_name', 'last_name', 'email', 'address'] as const)
-    if (r[f] !== undefined) view[f] = r[f];
+  for (const e of validateMetadata(body.metadata)) r.add(e.field, e.message);
+  const details = rail && account ? rail.read(r, account) : {};
+  if (r.issues.length > 0 || !userId || !accountType || !rail) return { ok: false, issues: r.issues };
+  const refusal = rail.refuse?.(details);
+  if (refusal) return { ok: false, refusal };
   return {
-    ...view,
-    account_type: r.account_type,
-    account_details: { ...r.account_details },
-    created_ts: r.created_ts,
-    updated_ts: r.updated_ts,
-    metadata: { ...r.metadata },
+    ok: true,
+    input: {
+      user_id: userId.toLowerCase(),
+      type,
+      ...definedEntries({ ...names, email, phone, address }),
+      metadata: { ...((body.metadata as Record<string, string> | undefined) ?? {}) },
+      account_type: accountType,
+      account_details: details,
+    },
   };
 }
 
-/** The recipient object carried by terminal payout events and V2 payloads (spec 6.4.4). */
-export function recipientSummary(r: RecipientRecord | undefined): Record<string, unknown> {
-  if (!r) return {};
-  const d = r.account_details;
-  return {
-    recipient_id: r.recipient_id,
-    type: r.type,
-    name: r.company_name ?? [r.first_name, r.last_name].filter(Boolean).join(' '),
-    account_type: r.account_type,
-    ...(r.account_type === 'WALLET'
-      ? { address: d.address, network: d.network }
-      : { bank_name: d.bank_name ?? null, account_number_last4: String(d.account_number ?? '').slice(-4) }),
-  };
+/** Zod's discriminated union: an unknown account_type is the one issue reported for `account`. */
+function readAccountType(r: SchemaReader, account: JsonObject): string | undefined {
+  const v = account.account_type;
+  if (typeof v === 'string' && ACCOUNT_TYPES.includes(v)) return v;
+  const expected = ACCOUNT_TYPES.map((t) => `'${t}'`).join(' | ');
+  r.add(
+    'account.account_type',
+    `Invalid discriminator value. Expected ${expected}`,
+    'invalid_union_discriminator',
+  );
+  return undefined;
 }

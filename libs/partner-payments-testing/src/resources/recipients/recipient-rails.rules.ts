@@ -1,0 +1,267 @@
+import { SchemaReader, definedEntries, type JsonObject } from '../../server/request-schema.util';
+import { WALLET_NETWORKS, WALLET_TOKENS, walletAddressProblem } from './wallet-address.rules';
+
+/**
+ * The `account` object of POST /v1/recipients, one rule set per account_type (evidence §4
+ * [T2s Recipients.cs, Enums.cs][D create-a-recipient][T3r DRIFT-26..38]). Each reader records the
+ * partner's Zod issues and returns the account_details the partner stores: only the fields it
+ * knows (unknown ones are silently stripped, DRIFT-37).
+ */
+
+/** evidence §4 [T3r DRIFT-26]: every country on a recipient is alpha-2; alpha-3 is refused. */
+export const COUNTRY_MESSAGE = 'Country must be a 2-character ISO code';
+
+export function readCountry(r: SchemaReader, obj: JsonObject, key: string, path: string, required = false) {
+  const v = r.string(obj, key, path, { required });
+  if (v === undefined) return undefined;
+  if (!/^[A-Z]{2}$/.test(v)) return void r.add(path, COUNTRY_MESSAGE);
+  return v;
+}
+
+/** A structured address `{ street_name, city, state, postal_code, country }`: only street_name was isolated as required [T2s]. */
+export function readAddressObject(r: SchemaReader, value: JsonObject, path: string): JsonObject {
+  return definedEntries({
+    street_name: r.string(value, 'street_name', `${path}.street_name`, { required: true, max: 500 }),
+    city: r.string(value, 'city', `${path}.city`, { max: 200 }),
+    state: r.string(value, 'state', `${path}.state`, { max: 200 }),
+    postal_code: r.string(value, 'postal_code', `${path}.postal_code`, { max: 20 }),
+    country: readCountry(r, value, 'country', `${path}.country`),
+  });
+}
+
+/** evidence §4 [T3r DRIFT-27]: US rails take doc_type id|dni|passport|ein (ssn is refused). */
+export const US_DOC_TYPES = ['id', 'dni', 'passport', 'ein'] as const;
+
+/** Where the rail needs recipient-level data beside the account (evidence §4 per-rail list). */
+export interface RailNeeds {
+  /** A structured top-level `address` object. */
+  address: boolean;
+  email: boolean;
+  phone: boolean;
+}
+
+export interface RailSpec extends RailNeeds {
+  read(r: SchemaReader, account: JsonObject): JsonObject;
+  /**
+   * A refusal the partner makes after its schema passes (evidence §8: a bank_code lookup that
+   * blocks ten LATAM rails in its sandbox). Undefined when none.
+   */
+  refuse?(details: JsonObject): string | undefined;
+}
+
+const digits = (min: number, max: number, field: string) => ({
+  required: true,
+  pattern: new RegExp(`^\\d{${min},${max}}$`),
+  patternMessage: min === max ? `${field} must be ${min} digits` : `${field} must be ${min} to ${max} digits`,
+});
+
+/** account_number, routing_number, bank_name and the optional document fields of the US bank rails. */
+function readUsBank(r: SchemaReader, a: JsonObject): JsonObject {
+  return definedEntries({
+    routing_number: r.string(a, 'routing_number', 'account.routing_number', digits(9, 9, 'routing_number')),
+    account_number: r.string(a, 'account_number', 'account.account_number', digits(4, 17, 'account_number')),
+    type: r.string(a, 'type', 'account.type', { max: 32 }),
+    bank_name: r.string(a, 'bank_name', 'account.bank_name', { required: true, max: 200 }),
+    swift_code: readSwiftCode(r, a, false),
+    doc_type: r.string(a, 'doc_type', 'account.doc_type', { oneOf: US_DOC_TYPES }),
+    doc_number: r.string(a, 'doc_number', 'account.doc_number', { max: 64 }),
+    doc_country_code: readCountry(r, a, 'doc_country_code', 'account.doc_country_code'),
+    country: readCountry(r, a, 'country', 'account.country'),
+  });
+}
+
+function readSwiftCode(r: SchemaReader, a: JsonObject, required: boolean): string | undefined {
+  return r.string(a, 'swift_code', 'account.swift_code', {
+    required,
+    lengths: [8, 11],
+    pattern: /^[A-Za-z0-9]+$/,
+    patternMessage: 'swift_code must be 8 or 11 letters or digits',
+  });
+}
+
+/** bank_address as an object (WIRE, SWIFT): a string is "Expected object, received string" [T2s]. */
+function bankAddressObject(r: SchemaReader, a: JsonObject): JsonObject | undefined {
+  const v = r.object(a, 'bank_address', 'account.bank_address', true);
+  return v ? readAddressObject(r, v, 'account.bank_address') : undefined;
+}
+
+const WIRE: RailSpec = {
+  address: true,
+  email: true,
+  phone: false,
+  read: (r, a) => ({ ...readUsBank(r, a), ...definedEntries({ bank_address: bankAddressObject(r, a) }) }),
+};
+
+/** ACH and INSTANT_PAY: bank_address is a string of at most 500 characters [T2s]. */
+const ACH: RailSpec = {
+  address: true,
+  email: true,
+  phone: false,
+  read: (r, a) => ({
+    ...readUsBank(r, a),
+    ...definedEntries({
+      bank_address: r.string(a, 'bank_address', 'account.bank_address', { required: true, max: 500 }),
+    }),
+  }),
+};
+
+/** SWIFT: account_number of 4+ letters or digits (an IBAN fits), swift_code 8 or 11, email AND phone. */
+const SWIFT: RailSpec = {
+  address: true,
+  email: true,
+  phone: true,
+  read: (r, a) =>
+    definedEntries({
+      account_number: r.string(a, 'account_number', 'account.account_number', {
+        required: true,
+        min: 4,
+        max: 34,
+        pattern: /^[A-Za-z0-9]+$/,
+        patternMessage: 'account_number must be letters and digits only',
+      }),
+      routing_number: r.string(a, 'routing_number', 'account.routing_number', { max: 34 }),
+      type: r.string(a, 'type', 'account.type', { max: 32 }),
+      bank_name: r.string(a, 'bank_name', 'account.bank_name', { required: true, max: 200 }),
+      bank_address: bankAddressObject(r, a),
+      swift_code: readSwiftCode(r, a, true),
+      doc_type: r.string(a, 'doc_type', 'account.doc_type', { oneOf: US_DOC_TYPES }),
+      doc_number: r.string(a, 'doc_number', 'account.doc_number', { max: 64 }),
+      doc_country_code: readCountry(r, a, 'doc_country_code', 'account.doc_country_code'),
+      country: readCountry(r, a, 'country', 'account.country'),
+    }),
+};
+
+/**
+ * SPEI: clabe + bank_name; doc fields optional [T2s]. The partner silently sets the country to MX
+ * from the CLABE, even over an alpha-3 value [T3r DRIFT-38], so `country` is read and replaced.
+ */
+const SPEI: RailSpec = {
+  address: false,
+  email: false,
+  phone: false,
+  read: (r, a) => {
+    // Required, but not among the details the partner answers for SPEI [D get-a-recipient].
+    r.string(a, 'bank_name', 'account.bank_name', { required: true, max: 200 });
+    return definedEntries({
+      clabe: r.string(a, 'clabe', 'account.clabe', digits(18, 18, 'clabe')),
+      doc_type: r.string(a, 'doc_type', 'account.doc_type', { max: 32 }),
+      doc_number: r.string(a, 'doc_number', 'account.doc_number', { max: 64 }),
+      doc_country_code: 'MX',
+    });
+  },
+};
+
+/** WALLET: address, network solana|polygon|tron, token USDC|USDT, tron only USDT, TRON base58check. */
+const WALLET: RailSpec = {
+  address: false,
+  email: false,
+  phone: false,
+  read: (r, a) => {
+    const address = r.string(a, 'address', 'account.address', { required: true, max: 128 });
+    const network = r.string(a, 'network', 'account.network', { required: true, oneOf: WALLET_NETWORKS });
+    const token = r.string(a, 'token', 'account.token', { required: true, oneOf: WALLET_TOKENS });
+    if (network === 'tron' && token === 'USDC') r.add('account.token', 'Only USDT is supported on tron');
+    if (network && address) {
+      const problem = walletAddressProblem(network, address);
+      if (problem) r.add('account.address', problem);
+    }
+    return definedEntries({ token, network, address });
+  },
+};
+
+/** A LATAM rail: its country, its doc_type values where known, and whether its bank_code lookup passes. */
+interface LatamRule {
+  country: string;
+  docTypes?: readonly string[];
+  extra?: (r: SchemaReader, a: JsonObject) => JsonObject;
+  /** evidence §8: the partner's sandbox finds no bank_code for these rails. */
+  blocked?: boolean;
+}
+
+const LATAM: Record<string, LatamRule> = {
+  BRL: {
+    country: 'BR',
+    docTypes: ['cpf'],
+    extra: (r, a) =>
+      definedEntries({
+        pix_key_type: r.string(a, 'pix_key_type', 'account.pix_key_type', {
+          required: true,
+          oneOf: ['code_cpf', 'code_cnpj', 'email', 'random_key', 'phone_number'],
+        }),
+        pix_key: r.string(a, 'pix_key', 'account.pix_key', { required: true, max: 140 }),
+        city: r.string(a, 'city', 'account.city', { required: true, max: 200 }),
+      }),
+  },
+  CRC: { country: 'CR', docTypes: ['ci', 'cr', 'cj'] },
+  GTQ: { country: 'GT', docTypes: ['dpi'] },
+  SVUSD: { country: 'SV', docTypes: ['dui'] },
+  PSE: { country: 'CO', docTypes: ['nuip', 'passport', 'nit'], blocked: true },
+  ARS: { country: 'AR', docTypes: ['cuil', 'cuit'], blocked: true },
+  CLP: { country: 'CL', blocked: true },
+  DOP: { country: 'DO', docTypes: ['ce', 'passport', 'rn'], blocked: true },
+  ECUSD: { country: 'EC', docTypes: ['ci', 'ce', 'passport', 'ruc'], blocked: true },
+  PAUSD: { country: 'PA', docTypes: ['ce', 'passport', 'ruc'], blocked: true },
+  PEN: { country: 'PE', blocked: true },
+  PEUSD: { country: 'PE', blocked: true },
+  PYG: { country: 'PY', blocked: true },
+  UYU: { country: 'UY', blocked: true },
+};
+
+function latamSpec(type: string, rule: LatamRule): RailSpec {
+  return {
+    address: false,
+    email: false,
+    phone: false,
+    read: (r, a) =>
+      definedEntries({
+        account_number: r.string(a, 'account_number', 'account.account_number', {
+          required: true,
+          max: 34,
+          ...(type === 'CRC' ? digits(22, 22, 'account_number') : {}),
+        }),
+        bank_code: r.string(a, 'bank_code', 'account.bank_code', {
+          required: type === 'GTQ' || type === 'SVUSD' || rule.blocked === true,
+          max: 16,
+        }),
+        bank_name: r.string(a, 'bank_name', 'account.bank_name', {
+          required: ['CRC', 'GTQ', 'SVUSD'].includes(type),
+          max: 200,
+        }),
+        type: r.string(a, 'type', 'account.type', { max: 64 }),
+        doc_type: r.string(a, 'doc_type', 'account.doc_type', {
+          required: true,
+          oneOf: rule.docTypes,
+          max: 32,
+        }),
+        doc_number: r.string(a, 'doc_number', 'account.doc_number', { required: true, max: 64 }),
+        doc_country_code: r.string(a, 'doc_country_code', 'account.doc_country_code', {
+          required: true,
+          literal: rule.country,
+        }),
+        ...(rule.extra ? rule.extra(r, a) : {}),
+      }),
+    refuse: rule.blocked
+      ? (d) =>
+          `Invalid bank code '${String(d.bank_code)}' - bank not found in system for country ${rule.country}`
+      : undefined,
+  };
+}
+
+/**
+ * Sandbox extension, not a partner account_type: the ACT rail is a bank of the partner (evidence
+ * §5), but the sandbox's scripted ACT-rail payouts still find it on the recipient. Same rules as WIRE.
+ */
+const ACT: RailSpec = WIRE;
+
+export const RAILS: Record<string, RailSpec> = {
+  WIRE,
+  ACH,
+  INSTANT_PAY: ACH,
+  SWIFT,
+  SPEI,
+  WALLET,
+  ...Object.fromEntries(Object.entries(LATAM).map(([type, rule]) => [type, latamSpec(type, rule)])),
+  ACT,
+};
+
+export const ACCOUNT_TYPES: readonly string[] = Object.keys(RAILS);

@@ -1,0 +1,33 @@
+/** Reference data (evidence §8 [T2s Reference.cs][T3r DRIFT-7..9]): lists for building forms. */
+
+/** A state or province. The partner's code format is not shown (the sandbox uses ISO 3166-2 suffixes, "TX"). */
+export interface PartnerCountrySubdivision {
+  code: string;
+  name: string;
+}
+
+/** A country as GET /v1/countries sends it: the code field is `alpha3` (ISO 3166-1 alpha-3), not `code`. */
+export interface PartnerCountry {
+  alpha3: string;
+  name: string;
+  subdivisions: PartnerCountrySubdivision[];
+}
+
+/** GET /v1/countries → `{ count, data }` (250 entries at the partner). */
+export interface PartnerCountryList {
+  count: number;
+  data: PartnerCountry[];
+}
+
+/** A bank of one country, `code` as recipients' `account.bank_code` takes it. */
+export interface PartnerBank {
+  code: string;
+  name: string;
+}
+
+/** GET /v1/banks?country_code=XX → `{ banks, total, country_code }`. */
+export interface PartnerBankList {
+  banks: PartnerBank[];
+  total: number;
+  country_code: string;
+}
