@@ -26,3 +26,20 @@ export {
   type WebhookReceiver,
   type WebhookReceiverOptions,
 } from './webhooks/webhook.receiver';
+export {
+  runConformance,
+  runConformanceCli,
+  sandboxConformanceHooks,
+  renderReport,
+  reportJson,
+  fidelityTable,
+  CONFORMANCE_PROBES,
+  type ConformanceOptions,
+  type ConformanceReport,
+  type ConformanceProbe,
+  type ConformanceHooks,
+  type ConformanceCredentials,
+  type ProbeResult,
+  type ProbeSource,
+  type CreatedResource,
+} from './conformance';
