@@ -33,6 +33,14 @@ async function settledUserRequest(ctx: ProbeContext): Promise<ProbeRequest> {
   }
 }
 
+/** The user's status before a verification call, per run (evidence [T3r DRIFT-16]: the call changes nothing). */
+const statusBefore = new Map<string, unknown>();
+async function userStatus(ctx: ProbeContext, id: string): Promise<unknown> {
+  return (
+    (await ctx.send({ method: 'GET', path: `/v1/users/${id}` })).body as { status?: unknown } | undefined
+  )?.status;
+}
+
 export const USERS_PROBES: ConformanceProbe[] = [
   {
     id: 'users.list',
@@ -227,20 +235,26 @@ export const USERS_PROBES: ConformanceProbe[] = [
     writes: true,
     needs: ['user'],
     creates: 'verification',
-    request: async (ctx) => ({
-      method: 'POST',
-      path: `/v1/users/${(await ctx.user()).id}/verifications`,
-      idempotencyKey: 'fresh',
-      body: { type: 'embedded-link' },
-    }),
+    request: async (ctx) => {
+      const id = (await ctx.user()).id;
+      statusBefore.set(ctx.runId, await userStatus(ctx, id));
+      return {
+        method: 'POST',
+        path: `/v1/users/${id}/verifications`,
+        idempotencyKey: 'fresh',
+        body: { type: 'embedded-link' },
+      };
+    },
     expect: {
       status: 201,
       shape: t.object({ id: t.string, verification_link: t.nullable(t.string), status: t.string }),
     },
     verify: async (_observed, ctx) => {
-      const user = await ctx.send({ method: 'GET', path: `/v1/users/${(await ctx.user()).id}` });
-      const status = (user.body as { status?: unknown }).status;
-      return status === 'VERIFIED' ? [`user.status: expected unchanged, got ${safeValue(status)}`] : [];
+      const before = statusBefore.get(ctx.runId);
+      const after = await userStatus(ctx, (await ctx.user()).id);
+      return after === before
+        ? []
+        : [`user.status: expected unchanged (${safeValue(before)}), got ${safeValue(after)}`];
     },
   },
   {
