@@ -57,7 +57,9 @@ export async function startDivergentStandIn(sandboxBaseUrl: string): Promise<Sta
       req.method === 'GET' &&
       /^\/sandbox\/v1\/users\/[0-9a-f-]{36}$/.test(req.path)
     ) {
-      text = JSON.stringify({ ...(JSON.parse(text) as object), status: 'VERIFIED' }); // old way: auto-verified
+      const user = JSON.parse(text) as { status?: string };
+      // Old way: a user under verification is VERIFIED at once (a rejected one stays rejected).
+      if (user.status !== 'REJECTED') text = JSON.stringify({ ...user, status: 'VERIFIED' });
     }
     res.status(answer.status);
     answer.headers.forEach((value, name) => {

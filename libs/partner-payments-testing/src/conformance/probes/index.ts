@@ -2,9 +2,11 @@
 import type { ConformanceProbe } from '../probe.types';
 import { AUTH_GATEWAY_PROBES } from './auth-gateway.probes';
 import { MONEY_PROBES } from './money.probes';
+import { RECIPIENT_RAIL_PROBES } from './recipient-rails.probes';
 import { RECIPIENTS_PROBES } from './recipients.probes';
 import { REFERENCE_PROBES } from './reference.probes';
 import { RFI_PROBES } from './rfis.probes';
+import { USER_LIFECYCLE_PROBES } from './user-lifecycle.probes';
 import { USERS_PROBES } from './users.probes';
 
 const versionPin = REFERENCE_PROBES.filter((p) => p.id === 'versioning.upgrade-repeat');
@@ -12,7 +14,9 @@ const versionPin = REFERENCE_PROBES.filter((p) => p.id === 'versioning.upgrade-r
 export const CONFORMANCE_PROBES: readonly ConformanceProbe[] = [
   ...AUTH_GATEWAY_PROBES,
   ...USERS_PROBES,
+  ...USER_LIFECYCLE_PROBES,
   ...RECIPIENTS_PROBES,
+  ...RECIPIENT_RAIL_PROBES,
   ...REFERENCE_PROBES.filter((p) => !versionPin.includes(p)),
   ...MONEY_PROBES,
   ...RFI_PROBES,

@@ -1,5 +1,5 @@
 /** Body shapes shared by probes (evidence §2 names them G, Z, B, F; the contract's in spec 7.1). */
-import type { Observation, ProbeSource } from '../probe.types';
+import type { Observation, ProbeContext, ProbeRequest, ProbeSource } from '../probe.types';
 import { t, type Shape } from '../shape.util';
 
 /** F: flat `{ code, message }` (spec 5.7, 7.1). */
@@ -34,3 +34,13 @@ export function namesPath(path: string) {
 
 /** The RFI interface's version (spec 9.1, evidence §7). */
 export const RFI_VERSION = '2026-06-01';
+
+/** POST /v1/recipients for the run user, with a fresh key unless `key` is false. */
+export const postRecipient =
+  (body: (userId: string, runId: string) => Record<string, unknown>, key = true) =>
+  async (ctx: ProbeContext): Promise<ProbeRequest> => ({
+    method: 'POST',
+    path: '/v1/recipients',
+    ...(key ? { idempotencyKey: 'fresh' as const } : {}),
+    body: body((await ctx.user()).id, ctx.runId),
+  });

@@ -1,9 +1,17 @@
 /** Recipients: spec 2.3 and 4.4, evidence §2 and §4. */
 import { randomUUID } from 'node:crypto';
-import type { ConformanceProbe, ProbeContext, ProbeRequest } from '../probe.types';
+import type { ConformanceProbe } from '../probe.types';
 import { fixtureRecipient, recipientAddress, walletAccount, wireAccount } from '../probe.fixtures';
 import { t, type Shape } from '../shape.util';
-import { contract, evidence, flatError, namesPath, typedError, zodError } from './probe.shapes';
+import {
+  contract,
+  evidence,
+  flatError,
+  namesPath,
+  postRecipient,
+  typedError,
+  zodError,
+} from './probe.shapes';
 
 const recipientShape = (accountType: string, details: Record<string, Shape>) =>
   t.object(
@@ -26,16 +34,6 @@ const wireShape = recipientShape('WIRE', {
   bank_address: t.object({ street_name: t.string, city: t.string, country: t.string }),
 });
 
-/** POST /v1/recipients for the run user, with a fresh key unless `key` is false. */
-const postForUser =
-  (body: (userId: string, runId: string) => Record<string, unknown>, key = true) =>
-  async (ctx: ProbeContext): Promise<ProbeRequest> => ({
-    method: 'POST',
-    path: '/v1/recipients',
-    ...(key ? { idempotencyKey: 'fresh' as const } : {}),
-    body: body((await ctx.user()).id, ctx.runId),
-  });
-
 export const RECIPIENTS_PROBES: ConformanceProbe[] = [
   {
     id: 'recipients.create.wire',
@@ -48,7 +46,7 @@ export const RECIPIENTS_PROBES: ConformanceProbe[] = [
     creates: 'recipient',
     cleanup:
       'none possible (DELETE is not a route, evidence [T3r DRIFT-39]); tagged metadata.conformance_run',
-    request: postForUser((userId, runId) => fixtureRecipient(userId, runId)),
+    request: postRecipient((userId, runId) => fixtureRecipient(userId, runId)),
     expect: { status: 201, shape: wireShape },
   },
   {
@@ -61,7 +59,7 @@ export const RECIPIENTS_PROBES: ConformanceProbe[] = [
     needs: ['user'],
     creates: 'recipient',
     cleanup: 'none possible (no DELETE); tagged metadata.conformance_run',
-    request: postForUser((userId, runId) => ({
+    request: postRecipient((userId, runId) => ({
       user_id: userId,
       first_name: 'Wallet',
       last_name: 'Probe',
@@ -81,7 +79,7 @@ export const RECIPIENTS_PROBES: ConformanceProbe[] = [
     writes: true,
     needs: ['user'],
     cleanup: 'nothing is created (refused)',
-    request: postForUser((userId) => ({
+    request: postRecipient((userId) => ({
       user_id: userId,
       first_name: 'Flat',
       last_name: 'Body',
@@ -119,7 +117,7 @@ export const RECIPIENTS_PROBES: ConformanceProbe[] = [
     writes: true,
     needs: ['user'],
     cleanup: 'nothing is created (refused)',
-    request: postForUser((userId, runId) =>
+    request: postRecipient((userId, runId) =>
       fixtureRecipient(userId, runId, {
         account_type: 'SWIFT',
         account_number: 'ES9121000418450200051332',
@@ -145,7 +143,7 @@ export const RECIPIENTS_PROBES: ConformanceProbe[] = [
     writes: true,
     needs: ['user'],
     cleanup: 'nothing is created (refused)',
-    request: postForUser((userId, runId) => ({
+    request: postRecipient((userId, runId) => ({
       ...fixtureRecipient(userId, runId),
       address: { ...recipientAddress(), country: 'USA' },
     })),
@@ -160,7 +158,7 @@ export const RECIPIENTS_PROBES: ConformanceProbe[] = [
     writes: true,
     needs: ['user'],
     cleanup: 'nothing is created (refused)',
-    request: postForUser((userId, runId) => fixtureRecipient(userId, runId), false),
+    request: postRecipient((userId, runId) => fixtureRecipient(userId, runId), false),
     expect: { status: 400, shape: zodError },
   },
   {
