@@ -76,3 +76,18 @@ export const walletAccount = () => ({
   token: 'USDC',
   address: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
 });
+
+/** SWIFT: account_number (an IBAN fits), swift_code, bank_name, bank_address object (evidence §4). */
+export const swiftAccount = () => ({
+  account_type: 'SWIFT',
+  account_number: 'ES9121000418450200051332',
+  swift_code: 'CAIXESBBXXX',
+  bank_name: 'CaixaBank',
+  bank_address: {
+    street_name: 'Calle Pintor Sorolla 2',
+    city: 'Valencia',
+    state: 'Valencia',
+    postal_code: '46002',
+    country: 'ES',
+  },
+});

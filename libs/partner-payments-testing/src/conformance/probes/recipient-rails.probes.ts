@@ -1,12 +1,8 @@
 /** Recipient rail details the evidence confirmed at the partner's sandbox (evidence §4). */
 import type { ConformanceProbe, Observation } from '../probe.types';
-import { fixtureRecipient, walletAccount, wireAccount } from '../probe.fixtures';
+import { fixtureRecipient, swiftAccount, wireAccount } from '../probe.fixtures';
 import { safeValue, t } from '../shape.util';
 import { evidence, namesPath, postRecipient, zodError } from './probe.shapes';
-
-const created = t.object({ recipient_id: t.string, account_type: t.string, account_details: t.object({}) }, [
-  'id',
-]);
 
 const field = (o: Observation, path: string): unknown =>
   path.split('.').reduce<unknown>((v, k) => (v as Record<string, unknown> | undefined)?.[k], o.body);
@@ -20,25 +16,6 @@ const expectValue = (path: string, value: unknown) => (o: Observation) =>
 const PG_TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d+)?\+00$/;
 
 export const RECIPIENT_RAIL_PROBES: ConformanceProbe[] = [
-  {
-    id: 'recipients.wallet-default-type',
-    area: 'recipients',
-    behaviour: 'A WALLET recipient created without a top-level type is accepted and read back as individual',
-    sources: [evidence('[T2s Recipients.cs]')],
-    writes: true,
-    needs: ['user'],
-    creates: 'recipient',
-    cleanup: 'none possible (no DELETE); tagged metadata.conformance_run',
-    request: postRecipient((userId, runId) => ({
-      user_id: userId,
-      first_name: 'Wallet',
-      last_name: 'Default',
-      account: walletAccount(),
-      metadata: { conformance_run: runId },
-    })),
-    expect: { status: 201, shape: created },
-    verify: expectValue('type', 'individual'),
-  },
   {
     id: 'recipients.unknown-fields-dropped',
     area: 'recipients',
@@ -159,19 +136,7 @@ export const RECIPIENT_RAIL_PROBES: ConformanceProbe[] = [
     creates: 'recipient',
     cleanup: 'none possible (no DELETE); tagged metadata.conformance_run',
     request: postRecipient((userId, runId) => ({
-      ...fixtureRecipient(userId, runId, {
-        account_type: 'SWIFT',
-        account_number: 'ES9121000418450200051332',
-        swift_code: 'CAIXESBBXXX',
-        bank_name: 'CaixaBank',
-        bank_address: {
-          street_name: 'Calle Pintor Sorolla 2',
-          city: 'Valencia',
-          state: 'Valencia',
-          postal_code: '46002',
-          country: 'ES',
-        },
-      }),
+      ...fixtureRecipient(userId, runId, swiftAccount()),
       phone: '+34911234567',
       address: {
         street_name: 'Gran Via 1',

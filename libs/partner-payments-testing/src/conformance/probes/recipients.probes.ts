@@ -1,7 +1,13 @@
 /** Recipients: spec 2.3 and 4.4, evidence §2 and §4. */
 import { randomUUID } from 'node:crypto';
 import type { ConformanceProbe } from '../probe.types';
-import { fixtureRecipient, recipientAddress, walletAccount, wireAccount } from '../probe.fixtures';
+import {
+  fixtureRecipient,
+  recipientAddress,
+  swiftAccount,
+  walletAccount,
+  wireAccount,
+} from '../probe.fixtures';
 import { t, type Shape } from '../shape.util';
 import {
   contract,
@@ -53,8 +59,8 @@ export const RECIPIENTS_PROBES: ConformanceProbe[] = [
     id: 'recipients.create.wallet',
     area: 'recipients',
     behaviour:
-      'POST /v1/recipients for WALLET (address, network, token) answers 201 with those account_details',
-    sources: [contract('§2.3'), evidence('[T2s Enums.cs]')],
+      'POST /v1/recipients for WALLET (address, network, token) without a top-level type answers 201, read back as individual',
+    sources: [contract('§2.3'), evidence('[T2s Enums.cs]'), evidence('[T2s Recipients.cs]')],
     writes: true,
     needs: ['user'],
     creates: 'recipient',
@@ -70,6 +76,10 @@ export const RECIPIENTS_PROBES: ConformanceProbe[] = [
       status: 201,
       shape: recipientShape('WALLET', { token: t.string, network: t.string, address: t.string }),
     },
+    verify: (o) =>
+      (o.body as { type?: unknown }).type === 'individual'
+        ? []
+        : ['body.type: expected "individual" by default, got another'],
   },
   {
     id: 'recipients.create.flat-body',
@@ -117,21 +127,7 @@ export const RECIPIENTS_PROBES: ConformanceProbe[] = [
     writes: true,
     needs: ['user'],
     cleanup: 'nothing is created (refused)',
-    request: postRecipient((userId, runId) =>
-      fixtureRecipient(userId, runId, {
-        account_type: 'SWIFT',
-        account_number: 'ES9121000418450200051332',
-        swift_code: 'CAIXESBBXXX',
-        bank_name: 'CaixaBank',
-        bank_address: {
-          street_name: 'Calle Pintor Sorolla 2',
-          city: 'Valencia',
-          state: 'Valencia',
-          postal_code: '46002',
-          country: 'ES',
-        },
-      }),
-    ),
+    request: postRecipient((userId, runId) => fixtureRecipient(userId, runId, swiftAccount())),
     expect: { status: 400, shape: zodError },
     verify: namesPath('phone'),
   },
