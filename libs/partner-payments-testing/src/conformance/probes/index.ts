@@ -11,6 +11,7 @@ import { USERS_PROBES } from './users.probes';
 
 const versionPin = REFERENCE_PROBES.filter((p) => p.id === 'versioning.upgrade-repeat');
 
+/** Every shipped probe, in run order; ids are unique (`area.behaviour`). */
 export const CONFORMANCE_PROBES: readonly ConformanceProbe[] = [
   ...AUTH_GATEWAY_PROBES,
   ...USERS_PROBES,
