@@ -112,6 +112,9 @@ describe('partner-sandbox conformance (CLI)', () => {
     expect(missing.err).toContain('missing credentials: set PARTNER_CLIENT_ID, PARTNER_PASSWORD');
     const bad = await run(['--base-url', sandbox.sandboxBaseUrl, '--nope'], env);
     expect(bad.code).toBe(2);
+    const nothing = await run(['--base-url', sandbox.sandboxBaseUrl, '--only', 'nothing.'], env);
+    expect(nothing.code).toBe(2);
+    expect(nothing.err).toContain('no probe id starts with nothing.');
     const help = await run(['--help'], {});
     expect(help.code).toBe(0);
     expect(help.out).toContain('--allow-writes');

@@ -51,6 +51,7 @@ describe('conformance kit against a divergent stand-in', () => {
       'body.status: expected CREATED|VERIFYING|REVIEW, got "VERIFIED"',
     ]);
     expect(byId['recipients.idempotency-conflict'].differences[0]).toBe('status: expected 409, got 201');
+    expect(byId['users.no-instant-verification'].request).toBe('GET /v1/users/{id}');
     expect(byId['recipients.idempotency-conflict'].source).toBe('evidence [T3r DRIFT-35]');
 
     const text = renderReport(report);
@@ -59,6 +60,7 @@ describe('conformance kit against a divergent stand-in', () => {
       'DIVERGE recipients.idempotency-conflict: The same Idempotency-Key with another body answers 409',
     );
     expect(text).toContain('3 diverge');
+    expect(text).toContain('  request: POST /v1/recipients\n  source: evidence [T3r DRIFT-35]');
     expect(text).toContain('RESULT: DIVERGES (exit code 1)');
   });
 

@@ -115,7 +115,14 @@ export async function runConformanceCli(
     io.out(`${CONFORMANCE_HELP}\n`);
     return 0;
   }
-  const report = await runConformance(options);
+  let report;
+  try {
+    report = await runConformance(options);
+  } catch (error) {
+    // Only a bad --only reaches here: a divergence or a network failure is in the report.
+    io.err(`partner-sandbox conformance: ${(error as Error).message}\n`);
+    return 2;
+  }
   io.out(options.json ? reportJson(report) : renderReport(report, { width: 180 }));
   return report.ok ? 0 : 1;
 }

@@ -57,6 +57,8 @@ async function compare(probe: ConformanceProbe, observed: Observation, ctx: Conf
   return differences;
 }
 
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+
 const ID_FIELDS = ['id', 'user_id', 'recipient_id', 'virtual_account_id', 'payout_id'];
 
 /** Names what a write probe created, whatever it calls its id (a renamed id must not hide a resource). */
@@ -92,15 +94,23 @@ async function runProbe(
   try {
     for (const need of probe.needs ?? []) await ctx[need]();
     const request = typeof probe.request === 'function' ? await probe.request(ctx) : probe.request;
+    const sent = `${request.method} ${request.path.replace(UUID, '{id}')}`;
     const observed = await ctx.send(request);
     if (probe.creates && observed.status >= 200 && observed.status < 300) recordCreated(probe, observed, ctx);
     const differences = await compare(probe, observed, ctx);
     const message = messageOf(observed.body);
     if (differences.length === 0) {
-      return { ...base, outcome: 'match', observed: `${observed.status} as expected`, differences };
+      return {
+        ...base,
+        request: sent,
+        outcome: 'match',
+        observed: `${observed.status} as expected`,
+        differences,
+      };
     }
     return {
       ...base,
+      request: sent,
       outcome: 'diverge',
       observed: `${observed.status} (${differences.length} difference${differences.length > 1 ? 's' : ''})`,
       differences,
@@ -138,6 +148,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const probes = (options.probes ?? CONFORMANCE_PROBES).filter(
     (p) => !options.only?.length || options.only.some((prefix) => p.id.startsWith(prefix)),
   );
+  if (probes.length === 0) throw new Error(`no probe id starts with ${options.only?.join(', ')}`);
   const startedAt = new Date().toISOString();
   const results: ProbeResult[] = [];
   for (const probe of probes) results.push(await runProbe(probe, ctx, policy.writes));

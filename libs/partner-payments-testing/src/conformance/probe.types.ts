@@ -170,6 +170,8 @@ export interface ProbeResult {
   /** `contract §4.4` or `evidence [T3r DRIFT-35]`. */
   source: string;
   writes: boolean;
+  /** `POST /v1/users/{id}/verifications`: the request as sent, ids replaced by `{id}`; absent when not run. */
+  request?: string;
   outcome: ProbeOutcome;
   /** `201 { id: string, ... }` */
   expected: string;

@@ -43,12 +43,9 @@ export function renderReport(report: ConformanceReport, options: { width?: numbe
   const bad = report.results.filter((r) => r.outcome === 'diverge' || r.outcome === 'error');
   if (bad.length) lines.push('', 'Divergences:');
   for (const r of bad) {
-    lines.push(
-      '',
-      `${RESULT[r.outcome]} ${r.id}: ${r.behaviour}`,
-      `  source: ${r.source}`,
-      `  expected: ${r.expected}`,
-    );
+    lines.push('', `${RESULT[r.outcome]} ${r.id}: ${r.behaviour}`);
+    if (r.request) lines.push(`  request: ${r.request}`);
+    lines.push(`  source: ${r.source}`, `  expected: ${r.expected}`);
     for (const d of r.differences) lines.push(`  - ${d}`);
     if (r.observedMessage) lines.push(`  partner said: ${r.observedMessage}`);
     if (r.explanation) lines.push(`  ${r.explanation}`);
