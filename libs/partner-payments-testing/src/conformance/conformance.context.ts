@@ -65,7 +65,9 @@ export class ConformanceContext implements ProbeContext {
     const auth = request.auth ?? 'full';
     const headers: Record<string, string> = {};
     if (auth !== 'bearer-only' && auth !== 'none') headers['x-api-key'] = this.options.credentials.apiKey;
-    if (auth === 'full' || auth === 'bearer-only') headers.authorization = `Bearer ${await this.login()}`;
+    if (auth === 'full' || auth === 'bearer-only') {
+      headers.authorization = `Bearer ${request.bearer ?? (await this.login())}`;
+    }
     if (auth === 'bad-bearer') headers.authorization = `Bearer not-a-token-${randomUUID()}`;
     if (request.version) headers['x-api-version'] = request.version;
     if (request.idempotencyKey) {
@@ -246,6 +248,30 @@ export class ConformanceContext implements ProbeContext {
       this.created('payout', id, 'fixture:payout', 'not cancellable through the API');
       return { id };
     });
+  }
+
+  rfiIn(status: 'resolved' | 'withdrawn') {
+    return this.shared(`rfi:${status}`, async () => {
+      const { seedRfi, setRfiStatus } = this.options.hooks ?? {};
+      if (!seedRfi || !setRfiStatus)
+        throw new ProbeSkipped(`needs an RFI that is ${status} (only the partner closes RFIs)`);
+      const user = await this.user();
+      const rfi = await seedRfi(user.id);
+      await setRfiStatus(rfi.rfiId, status);
+      this.created('rfi', rfi.rfiId, `fixture:rfi-${status}`, `${status} by the hook`);
+      return rfi;
+    });
+  }
+
+  /** Expires the token through the hook and answers the now-expired token. */
+  async expireToken(): Promise<string> {
+    const expire = this.options.hooks?.expireTokens;
+    if (!expire)
+      throw new ProbeSkipped("needs an expired token (the partner's last 3600 s; no hook to expire them)");
+    const token = await this.login();
+    await expire();
+    this.token = undefined;
+    return token;
   }
 
   rfi() {

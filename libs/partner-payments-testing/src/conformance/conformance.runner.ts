@@ -74,6 +74,19 @@ async function runProbe(
   ctx: ConformanceContext,
   writes: boolean,
 ): Promise<ProbeResult> {
+  try {
+    return await attempt(probe, ctx, writes);
+  } finally {
+    // Only after a probe that ran: a skipped write probe touched nothing.
+    if (!probe.writes || writes) await probe.after?.(ctx);
+  }
+}
+
+async function attempt(
+  probe: ConformanceProbe,
+  ctx: ConformanceContext,
+  writes: boolean,
+): Promise<ProbeResult> {
   const base = {
     id: probe.id,
     area: probe.area,

@@ -39,6 +39,8 @@ export interface ProbeRequest {
    * `bearer-only`, `bad-bearer` (x-api-key + a token the partner never issued), `none`.
    */
   auth?: 'full' | 'api-key-only' | 'bearer-only' | 'bad-bearer' | 'none';
+  /** A bearer token to send instead of the run's (an expired one). */
+  bearer?: string;
   /** X-Api-Version for this request; RFI probes send `2026-06-01` (evidence §7). */
   version?: string;
   /** Idempotency-Key: a fixed value, `'fresh'` (a new UUID v4) or absent. */
@@ -86,6 +88,12 @@ export interface ProbeContext {
   payee(): Promise<{ id: string }>;
   payout(): Promise<{ id: string }>;
   rfi(): Promise<{ rfiId: string; textItemId: string; documentItemId: string }>;
+  /** A second RFI in `status` (needs the seedRfi and setRfiStatus hooks). */
+  rfiIn(
+    status: 'resolved' | 'withdrawn',
+  ): Promise<{ rfiId: string; textItemId: string; documentItemId: string }>;
+  /** Expires the run's bearer token (needs the expireTokens hook); the next request logs in again. */
+  expireToken(): Promise<string>;
   clientUuid(): Promise<string>;
   /** Records something the run created (named in the report). */
   created(kind: string, id: string, probeId: string): void;
@@ -111,6 +119,8 @@ export interface ConformanceProbe {
   needs?: readonly ProbeNeed[];
   request: ProbeRequest | ((ctx: ProbeContext) => Promise<ProbeRequest> | ProbeRequest);
   expect: ProbeExpectation;
+  /** Runs after the probe whatever happened (e.g. log in again after an expired token). */
+  after?: (ctx: ProbeContext) => Promise<void> | void;
   /** Value-level checks beyond the shape (e.g. a replay answers the original id); each string is a divergence. */
   verify?: (observed: Observation, ctx: ProbeContext) => Promise<string[]> | string[];
   /** What is cleaned up, or why nothing can be (the partner has no DELETE for users or recipients). */
@@ -127,6 +137,10 @@ export interface ConformanceHooks {
   verifyUser?(userId: string): Promise<void>;
   /** Raises an RFI on a user with a text_short item and a document item. */
   seedRfi?(userId: string): Promise<{ rfiId: string; textItemId: string; documentItemId: string }>;
+  /** Closes or withdraws an RFI (the partner does that on its own schedule, evidence §7). */
+  setRfiStatus?(rfiId: string, status: 'resolved' | 'not_resolved' | 'withdrawn'): Promise<void>;
+  /** Expires every bearer token now (the partner's last 3600 s, spec 5.5). */
+  expireTokens?(): Promise<void>;
 }
 
 export interface ConformanceCredentials {

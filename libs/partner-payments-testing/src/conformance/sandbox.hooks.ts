@@ -21,5 +21,7 @@ export function sandboxConformanceHooks(controlUrl: string): ConformanceHooks {
         throw new Error('the seeded RFI lacks a text_short or document item');
       return { rfiId: rfi.rfiId, textItemId, documentItemId };
     },
+    setRfiStatus: (rfiId, status) => control.setRfiStatus(rfiId, status),
+    expireTokens: () => control.expireTokensNow(),
   };
 }

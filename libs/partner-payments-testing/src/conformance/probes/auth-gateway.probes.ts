@@ -96,3 +96,21 @@ export const AUTH_GATEWAY_PROBES: ConformanceProbe[] = [
     expect: { status: 403, shape: flatError('invalid_request') },
   },
 ];
+
+/** spec 5.5, 5.7: an expired token answers 401; the client re-authenticates (no refresh flow). */
+AUTH_GATEWAY_PROBES.push({
+  id: 'gateway.expired-bearer',
+  area: 'gateway',
+  behaviour:
+    'An expired bearer token answers 401 { code: unauthorized, message }; POST /auth again gives a working one',
+  sources: [contract('§5.5, §5.7')],
+  knownConflict:
+    "the partner's fixture for an expired token is { message: 'The incoming token has expired' } [T2 KiraClientTests], a fixture, not a capture",
+  writes: false,
+  request: async (ctx) => ({ method: 'GET', path: '/v1/users?limit=1', bearer: await ctx.expireToken() }),
+  expect: { status: 401, shape: flatError('unauthorized') },
+  verify: async (_o, ctx) => {
+    const again = await ctx.send({ method: 'GET', path: '/v1/users?limit=1' });
+    return again.status === 200 ? [] : [`after POST /auth again: expected 200, got ${again.status}`];
+  },
+});

@@ -41,11 +41,15 @@ const files = (name: string, mime: string, bytes: Buffer): FormData => {
   return form;
 };
 
-/** An upload to the run RFI's document item. */
+/** Which RFI a request goes to: the run's open one, or one the partner closed. */
+type RfiState = 'open' | 'resolved';
+const rfiOf = (ctx: ProbeContext, state: RfiState) => (state === 'open' ? ctx.rfi() : ctx.rfiIn(state));
+
+/** An upload to the document item of the run's RFI in `state`. */
 const uploadToDocumentItem =
-  (form: () => FormData) =>
+  (form: () => FormData, state: RfiState = 'open') =>
   async (ctx: ProbeContext): Promise<ProbeRequest> => {
-    const rfi = await ctx.rfi();
+    const rfi = await rfiOf(ctx, state);
     return {
       method: 'POST',
       path: `/v1/rfis/${rfi.rfiId}/items/${rfi.documentItemId}/documents`,
@@ -54,11 +58,11 @@ const uploadToDocumentItem =
     };
   };
 
-/** A PATCH answering the run RFI's text_short item. */
+/** A PATCH answering the text_short item of the run's RFI in `state`. */
 const answerTextItem =
-  (answer: string) =>
+  (answer: string, state: RfiState = 'open') =>
   async (ctx: ProbeContext): Promise<ProbeRequest> => {
-    const rfi = await ctx.rfi();
+    const rfi = await rfiOf(ctx, state);
     return {
       method: 'PATCH',
       path: `/v1/rfis/${rfi.rfiId}/items`,
@@ -222,3 +226,46 @@ export const RFI_PROBES: ConformanceProbe[] = [
     expect: { status: 422, shape: anyError },
   },
 ];
+
+/** Closed and withdrawn RFIs (spec 3.2, 7.3, 7.4; evidence §7): need hooks, since only the partner closes RFIs. */
+RFI_PROBES.push(
+  {
+    id: 'rfis.answer.closed',
+    area: 'rfis',
+    behaviour: 'Answering a closed (resolved) RFI answers 409 conflict',
+    sources: [contract('§3.2, §7.4'), evidence('[T1 KiraApiClient]')],
+    writes: true,
+    needs: ['rfi'],
+    cleanup: 'nothing is saved (refused)',
+    request: answerTextItem('Late', 'resolved'),
+    expect: { status: 409, shape: flatError('conflict') },
+  },
+  {
+    id: 'uploads.closed-rfi',
+    area: 'uploads',
+    behaviour: 'An upload to a closed (resolved) RFI answers 409 conflict and stores nothing',
+    sources: [contract('§7.3')],
+    writes: true,
+    needs: ['rfi'],
+    cleanup: 'nothing is stored (refused)',
+    request: uploadToDocumentItem(
+      () => files('late.pdf', 'application/pdf', sampleFile('application/pdf')),
+      'resolved',
+    ),
+    expect: { status: 409, shape: flatError('conflict') },
+  },
+  {
+    id: 'rfis.withdrawn',
+    area: 'rfis',
+    behaviour: 'A withdrawn RFI is treated as not found: GET answers 404 not_found',
+    sources: [contract('§3.2'), evidence('[T1 REVISION-DOCS §3.2]')],
+    writes: true,
+    needs: ['rfi'],
+    request: async (ctx) => ({
+      method: 'GET',
+      path: `/v1/rfis/${(await ctx.rfiIn('withdrawn')).rfiId}`,
+      version: RFI_VERSION,
+    }),
+    expect: { status: 404, shape: flatError('not_found') },
+  },
+);
