@@ -106,6 +106,17 @@ describe('partner-sandbox conformance (CLI)', () => {
     expect((await sandbox.control.counters()).created.users).toBe(before);
   });
 
+  it('exits 1 when it cannot authenticate: every probe that needs a token says why', async () => {
+    const { code, out } = await run(['--base-url', sandbox.sandboxBaseUrl, '--only', 'users.list'], {
+      ...env,
+      PARTNER_PASSWORD: 'not-the-password',
+    });
+    expect(code).toBe(1);
+    expect(out).toContain('ERROR users.list: GET /v1/users answers');
+    expect(out).toContain('cannot authenticate with these credentials');
+    expect(out).not.toContain('not-the-password');
+  });
+
   it('exits 2 naming the missing credentials, and on a bad flag', async () => {
     const missing = await run(['--base-url', sandbox.sandboxBaseUrl], { PARTNER_API_KEY: 'x' });
     expect(missing.code).toBe(2);
@@ -125,7 +136,7 @@ describe('partner-sandbox conformance (CLI)', () => {
       ...env,
       PARTNER_BASE_URL: sandbox.baseUrl,
     });
-    expect(out).toContain(`${sandbox.sandboxBaseUrl} (sandbox)`);
+    expect(out).toContain(`${sandbox.sandboxBaseUrl} (sandbox, a simulator)`);
     expect(code).toBe(0);
   });
 });

@@ -46,7 +46,8 @@ describe('conformance kit against a divergent stand-in', () => {
     expect(byId['users.create'].explanation).toContain(
       'The kit believes the evidence [T2s Users.cs] (the kira-sdk checked against the partner sandbox, Jul 2026)',
     );
-    expect(byId['users.create'].explanation).toContain('Against a simulator: the simulator is wrong');
+    expect(byId['users.create'].explanation).toContain('This is a simulator: the simulator is wrong');
+    expect(report.target).toBe('simulator');
     expect(byId['users.no-instant-verification'].differences).toEqual([
       'body.status: expected CREATED|VERIFYING|REVIEW, got "VERIFIED"',
     ]);
@@ -88,7 +89,7 @@ describe('conformance kit against a divergent stand-in', () => {
     expect(explanation).toContain(
       'Known conflict, not a change: the gateway was seen answering { message } only',
     );
-    expect(explanation).toContain('Against the partner: it departs from its own contract');
+    expect(explanation).toContain('This is a simulator: the simulator is wrong');
   });
 
   it('redacts the api key, the password, bearer tokens and account numbers from both reports', async () => {

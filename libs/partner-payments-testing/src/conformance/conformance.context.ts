@@ -10,6 +10,7 @@ import type {
   ProbeContext,
   ProbeRequest,
 } from './probe.types';
+import type { ConformanceTarget } from './explain.util';
 import { fixtureRecipient, fixtureUser } from './probe.fixtures';
 
 /** Thrown by a fixture a probe cannot have here: the probe is skipped with this reason. */
@@ -31,6 +32,7 @@ export class ConformanceContext implements ProbeContext {
   constructor(
     private readonly options: ConformanceOptions,
     readonly writesAllowed: boolean,
+    readonly target: ConformanceTarget,
   ) {
     this.settleMs = options.settleMs ?? 15000;
   }

@@ -4,7 +4,7 @@
  * sandbox is rate limited (evidence §1: 20 req/s).
  */
 import { ConformanceContext, ProbeSkipped } from './conformance.context';
-import { explainDivergence, formatSource } from './explain.util';
+import { explainDivergence, formatSource, targetOf } from './explain.util';
 import { CONFORMANCE_PROBES } from './probes';
 import type {
   ConformanceOptions,
@@ -127,7 +127,7 @@ async function attempt(
       outcome: 'diverge',
       observed: `${observed.status} (${differences.length} difference${differences.length > 1 ? 's' : ''})`,
       differences,
-      explanation: explainDivergence(probe),
+      explanation: explainDivergence(probe, ctx.target),
       observedMessage: message?.slice(0, 160),
     };
   } catch (error) {
@@ -157,7 +157,11 @@ async function attempt(
  */
 export async function runConformance(options: ConformanceOptions): Promise<ConformanceReport> {
   const policy = writePolicy(options.baseUrl, options.allowWrites === true, options.environment);
-  const ctx = new ConformanceContext(options, policy.writes);
+  const ctx = new ConformanceContext(
+    options,
+    policy.writes,
+    targetOf(options.baseUrl, options.hooks !== undefined),
+  );
   const probes = (options.probes ?? CONFORMANCE_PROBES).filter(
     (p) => !options.only?.length || options.only.some((prefix) => p.id.startsWith(prefix)),
   );
@@ -178,6 +182,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   return {
     baseUrl: clean(options.baseUrl),
     environment: policy.environment,
+    target: ctx.target,
     writes: policy.writes,
     readOnlyReason: policy.readOnlyReason,
     runId: ctx.runId,

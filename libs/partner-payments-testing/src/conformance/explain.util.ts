@@ -24,17 +24,32 @@ export function formatSource(source: ProbeSource): string {
   return `${source.kind} ${source.ref}`;
 }
 
+/**
+ * What the kit is talking to: a simulator (hooks given, or a loopback host: this package's sandbox,
+ * a stand-in) or the partner. It decides which reading of a divergence comes first.
+ */
+export type ConformanceTarget = 'partner' | 'simulator';
+
+export function targetOf(baseUrl: string, hasHooks: boolean): ConformanceTarget {
+  const host = new URL(baseUrl).hostname;
+  const loopback = host === 'localhost' || host === '::1' || host === '[::1]' || host.startsWith('127.');
+  return hasHooks || loopback ? 'simulator' : 'partner';
+}
+
 /** One paragraph per divergence: the side the kit believes and how to read the disagreement. */
-export function explainDivergence(probe: ConformanceProbe): string {
+export function explainDivergence(probe: ConformanceProbe, target: ConformanceTarget): string {
   const believed = probe.sources[0];
   const side =
     believed.kind === 'contract'
       ? `The kit believes the contract (docs/partner-api.md ${believed.ref}), which wins over every observation.`
       : `The kit believes the evidence ${believed.ref} (${evidenceDate(believed.ref)}); the contract is silent here.`;
   const known = probe.knownConflict ? ` Known conflict, not a change: ${probe.knownConflict}.` : '';
+  if (target === 'simulator') {
+    return `${side}${known} This is a simulator: the simulator is wrong (fix it, or the probe if the documents changed).`;
+  }
   const reading =
     believed.kind === 'contract'
-      ? ' Against the partner: it departs from its own contract (raise it with the partner; simulators keep the contract). Against a simulator: the simulator is wrong.'
-      : ' Against the partner: the partner changed since that observation (update docs/partner-evidence.md, then the sandbox). Against a simulator: the simulator is wrong.';
+      ? ' The partner departs from its own contract: raise it with the partner (simulators keep the contract).'
+      : ' The partner changed since that observation: record it in docs/partner-evidence.md, then change the sandbox and this probe.';
   return `${side}${known}${reading}`;
 }

@@ -208,6 +208,8 @@ export interface CreatedResource {
 export interface ConformanceReport {
   baseUrl: string;
   environment: 'sandbox' | 'production';
+  /** `simulator` (hooks given or a loopback host) or `partner`: how divergences are read. */
+  target: 'partner' | 'simulator';
   /** True when write probes ran. */
   writes: boolean;
   /** Why write probes did not run, when they did not. */

@@ -20,7 +20,9 @@ function cell(text: string, width: number): string {
 export function renderReport(report: ConformanceReport, options: { width?: number } = {}): string {
   const expectedWidth = Math.max(24, (options.width ?? 160) - 34 - 22 - 9 - 28 - 8);
   const lines: string[] = [];
-  lines.push(`partner conformance: ${report.baseUrl} (${report.environment}), run ${report.runId}`);
+  lines.push(
+    `partner conformance: ${report.baseUrl} (${report.environment}, a ${report.target}), run ${report.runId}`,
+  );
   lines.push(
     report.writes
       ? 'write probes: ON (sandbox, --allow-writes)'
