@@ -30,6 +30,9 @@ describe('conformance kit against the sandbox', () => {
     );
     const counters = await sandbox.control.counters();
     expect(counters.created.users).toBe(users.length);
+    // One payout: the create probe's payout is the one the read probe reads.
+    expect(counters.created.payouts).toBe(1);
+    expect(report.created.filter((c) => c.kind === 'payout')).toHaveLength(1);
     expect(explain).toContain(`user ${users[0].id}`);
     expect(explain).toContain('RESULT: conforms');
   });

@@ -103,6 +103,11 @@ export class ConformanceContext implements ProbeContext {
     this.createdResources.push({ kind, id, probe, cleanup });
   }
 
+  /** Makes `value` the run's `name` fixture unless one exists (a probe created it already). */
+  provide(name: string, value: unknown): void {
+    if (!this.once.has(name)) this.once.set(name, Promise.resolve(value));
+  }
+
   /** Runs `make` once per run; a second caller gets the same promise (and the same skip or error). */
   private shared<T>(name: string, make: () => Promise<T>): Promise<T> {
     let value = this.once.get(name) as Promise<T> | undefined;

@@ -67,6 +67,7 @@ function recordCreated(probe: ConformanceProbe, observed: Observation, ctx: Conf
   const id = ID_FIELDS.map((f) => body[f]).find((v): v is string => typeof v === 'string');
   if (!id || ctx.createdResources.some((c) => c.id === id)) return;
   ctx.created(probe.creates ?? 'resource', id, probe.id, probe.cleanup);
+  if (probe.provides) ctx.provide(probe.provides, { id });
 }
 
 async function runProbe(

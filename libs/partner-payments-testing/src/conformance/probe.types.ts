@@ -127,6 +127,8 @@ export interface ConformanceProbe {
   cleanup?: string;
   /** The kind of resource a successful answer creates (named in the report with its id). */
   creates?: string;
+  /** A fixture the created resource stands in for, so later probes reuse it instead of creating another. */
+  provides?: 'payout';
   /** What our sandbox does here when it is worth saying (the README's fidelity table). */
   sandbox?: string;
 }

@@ -212,6 +212,7 @@ export const MONEY_PROBES: ConformanceProbe[] = [
     writes: true,
     needs: ['virtualAccount', 'payee'],
     creates: 'payout',
+    provides: 'payout',
     cleanup: 'not cancellable through the API: a small amount to the run recipient',
     request: async (ctx) => ({
       method: 'POST',

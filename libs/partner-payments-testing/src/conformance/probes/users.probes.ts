@@ -235,6 +235,7 @@ export const USERS_PROBES: ConformanceProbe[] = [
     writes: true,
     needs: ['user'],
     creates: 'verification',
+    cleanup: 'a verification link of the run user; nothing to delete',
     request: async (ctx) => {
       const id = (await ctx.user()).id;
       statusBefore.set(ctx.runId, await userStatus(ctx, id));
@@ -266,6 +267,7 @@ export const USERS_PROBES: ConformanceProbe[] = [
     writes: true,
     needs: ['user'],
     creates: 'verification',
+    cleanup: 'a verification link of the run user; nothing to delete',
     request: async (ctx) => {
       const path = `/v1/users/${(await ctx.user()).id}/verifications`;
       const key = randomUUID();
