@@ -6,6 +6,7 @@ import { RECIPIENT_RAIL_PROBES } from './recipient-rails.probes';
 import { RECIPIENTS_PROBES } from './recipients.probes';
 import { REFERENCE_PROBES } from './reference.probes';
 import { RFI_PROBES } from './rfis.probes';
+import { UPLOAD_PROBES } from './uploads.probes';
 import { USER_LIFECYCLE_PROBES } from './user-lifecycle.probes';
 import { USERS_PROBES } from './users.probes';
 
@@ -21,6 +22,7 @@ export const CONFORMANCE_PROBES: readonly ConformanceProbe[] = [
   ...REFERENCE_PROBES.filter((p) => !versionPin.includes(p)),
   ...MONEY_PROBES,
   ...RFI_PROBES,
+  ...UPLOAD_PROBES,
   ...versionPin,
 ];
 

@@ -268,3 +268,50 @@ export const RECIPIENTS_PROBES: ConformanceProbe[] = [
     expect: { status: 403, shape: flatError('invalid_request') },
   },
 ];
+
+/** spec 2.5, 4.4, 8: metadata filters and limits. */
+RECIPIENTS_PROBES.push(
+  {
+    id: 'recipients.list.metadata-filter',
+    area: 'recipients',
+    behaviour:
+      'GET /v1/recipients?user_id=&metadata[key]=value answers only recipients whose metadata matches',
+    sources: [contract('§4.4')],
+    writes: true,
+    needs: ['recipient'],
+    request: async (ctx) => ({
+      method: 'GET',
+      path: `/v1/recipients?user_id=${(await ctx.user()).id}&metadata[conformance_run]=${encodeURIComponent(ctx.runId)}`,
+    }),
+    expect: {
+      status: 200,
+      shape: t.object({ recipients: t.array(t.object({ metadata: t.object({}) })), total: t.integer }),
+    },
+    verify: async (observed, ctx) => {
+      const none = await ctx.send({
+        method: 'GET',
+        path: `/v1/recipients?user_id=${(await ctx.user()).id}&metadata[conformance_run]=no-such-run`,
+      });
+      const out: string[] = [];
+      if ((observed.body as { total: number }).total < 1)
+        out.push('body.total: expected the run recipient, got 0');
+      if ((none.body as { total?: unknown } | undefined)?.total !== 0)
+        out.push('a non-matching filter: expected total 0, got another');
+      return out;
+    },
+  },
+  {
+    id: 'recipients.create.metadata-limit',
+    area: 'recipients',
+    behaviour: 'Metadata over 50 entries is refused with 400',
+    sources: [contract('§2.5, §8')],
+    writes: true,
+    needs: ['user'],
+    cleanup: 'nothing is created (refused)',
+    request: postRecipient((userId, runId) => ({
+      ...fixtureRecipient(userId, runId),
+      metadata: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v'])),
+    })),
+    expect: { status: 400, shape: t.object({}) },
+  },
+);
