@@ -125,7 +125,7 @@ describe('partner-sandbox conformance (CLI)', () => {
     expect(bad.code).toBe(2);
     const nothing = await run(['--base-url', sandbox.sandboxBaseUrl, '--only', 'nothing.'], env);
     expect(nothing.code).toBe(2);
-    expect(nothing.err).toContain('no probe id starts with nothing.');
+    expect(nothing.err).toContain('no probe left: --only nothing. --skip (none)');
     const help = await run(['--help'], {});
     expect(help.code).toBe(0);
     expect(help.out).toContain('--allow-writes');

@@ -22,6 +22,7 @@ Usage: partner-sandbox conformance --base-url <url> [options]
   --verified-user <id>    a user the partner has VERIFIED (virtual-account and payout probes)
   --sandbox-control <url> THIS package's sandbox only: its control API verifies users and raises RFIs
   --only <prefix,...>     only the probes whose id starts with one of these (e.g. users.,auth.)
+  --skip <prefix,...>     not those (e.g. auth.rejected-pair, which sends one wrong password)
   --settle-ms <n>         wait for a new user to settle (default 15000)
   -h, --help
 
@@ -29,6 +30,12 @@ Credentials: PARTNER_API_KEY, PARTNER_CLIENT_ID, PARTNER_PASSWORD, PARTNER_CLIEN
 Exit code: 0 conforms, 1 a probe diverged or could not run, 2 usage or missing credentials.`;
 
 export class ConformanceUsageError extends Error {}
+
+const list = (raw: string | undefined) =>
+  raw
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 /** Options for runConformance from argv and the environment; `help` for --help. */
 export function conformanceOptionsFromCli(
@@ -47,6 +54,7 @@ export function conformanceOptionsFromCli(
         'verified-user': { type: 'string' },
         'sandbox-control': { type: 'string' },
         only: { type: 'string' },
+        skip: { type: 'string' },
         'settle-ms': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -88,10 +96,8 @@ export function conformanceOptionsFromCli(
     environment,
     verifiedUserId: values['verified-user'],
     hooks: values['sandbox-control'] ? sandboxConformanceHooks(values['sandbox-control']) : undefined,
-    only: values.only
-      ?.split(',')
-      .map((s) => s.trim())
-      .filter(Boolean),
+    only: list(values.only),
+    skip: list(values.skip),
     settleMs: settle === undefined ? undefined : Number(settle),
     json: values.json === true,
   };

@@ -163,10 +163,16 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     policy.writes,
     targetOf(options.baseUrl, options.hooks !== undefined),
   );
+  const starts = (id: string, prefixes?: readonly string[]) =>
+    prefixes?.some((p) => id.startsWith(p)) === true;
   const probes = (options.probes ?? CONFORMANCE_PROBES).filter(
-    (p) => !options.only?.length || options.only.some((prefix) => p.id.startsWith(prefix)),
+    (p) => (!options.only?.length || starts(p.id, options.only)) && !starts(p.id, options.skip),
   );
-  if (probes.length === 0) throw new Error(`no probe id starts with ${options.only?.join(', ')}`);
+  if (probes.length === 0) {
+    throw new Error(
+      `no probe left: --only ${options.only?.join(',') ?? '(all)'} --skip ${options.skip?.join(',') ?? '(none)'}`,
+    );
+  }
   const startedAt = new Date().toISOString();
   const results: ProbeResult[] = [];
   for (const probe of probes) results.push(await runProbe(probe, ctx, policy.writes));

@@ -169,6 +169,8 @@ export interface ConformanceOptions {
   hooks?: ConformanceHooks;
   /** Only the probes whose id starts with one of these. */
   only?: readonly string[];
+  /** Not the probes whose id starts with one of these. */
+  skip?: readonly string[];
   /** How long to wait for a new user to leave CREATED/VERIFYING (the partner takes ~10 s). Default 15000. */
   settleMs?: number;
   /** Per-request timeout. Default 15000. */
