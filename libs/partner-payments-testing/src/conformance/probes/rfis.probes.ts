@@ -132,4 +132,23 @@ export const RFI_PROBES: ConformanceProbe[] = [
     // spec 7.4: the status of this error is not shown; 400 and 422 both pass.
     expect: { status: [400, 422], shape: flatError('validation_error') },
   },
+  {
+    id: 'rfis.get',
+    area: 'rfis',
+    behaviour: 'GET /v1/rfis/{id} answers the RFI with rfi_id, user_id, status and its items',
+    sources: [evidence('[T1 AnswerRfiService]'), contract('§2.1, §3.2')],
+    writes: true,
+    needs: ['rfi'],
+    request: async (ctx) => ({
+      method: 'GET',
+      path: `/v1/rfis/${(await ctx.rfi()).rfiId}`,
+      version: RFI_VERSION,
+    }),
+    expect: {
+      status: 200,
+      shape: t.object({ rfi_id: t.string, user_id: t.string, status: t.string, items: t.array(itemShape) }),
+    },
+    sandbox:
+      'no `due_at`, `blocking` or `resolution_reason` yet (evidence §7, from client code: not probed until the sandbox has them)',
+  },
 ];
