@@ -1,23 +1,25 @@
 /**
- * `partner-sandbox conformance` as users run it: the built CLI (dist/cli.js, the package's bin) in a
- * child process, credentials from the module's environment variables, against a sandbox and a
- * divergent stand-in over real sockets. Exit codes 0 / 1 / 2; JSON; redaction; read-only production.
+ * `partner-sandbox conformance` as users run it: the package's CLI entry (src/cli.ts, which builds to
+ * the `partner-sandbox` bin) in a child process, credentials from the module's environment variables,
+ * against a sandbox and a divergent stand-in over real sockets. Exit codes 0 / 1 / 2; JSON;
+ * redaction; read-only production. Run from the sources through ts-node rather than dist/: the
+ * sandbox CLI suite builds dist/ in a parallel worker, and two builds of one dist/ race.
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import type { ConformanceReport, PartnerSandbox } from '@partner-payments/testing';
 import { startPinnedSandbox } from './conformance.helpers';
 import { startDivergentStandIn, type StandIn } from './divergent-stand-in';
 
 const root = join(__dirname, '..', '..');
-const cli = join(root, 'libs/partner-payments-testing/dist/cli.js');
+const cli = join(root, 'libs/partner-payments-testing/src/cli.ts');
 
 function run(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; out: string; err: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [cli, 'conformance', ...args],
-      { env: { PATH: process.env.PATH, ...env } },
+      ['-r', 'ts-node/register/transpile-only', cli, 'conformance', ...args],
+      { cwd: root, env: { PATH: process.env.PATH, ...env } },
       (error, out, err) => resolve({ code: error ? Number(error.code ?? 1) : 0, out, err }),
     );
   });
@@ -28,14 +30,6 @@ describe('partner-sandbox conformance (CLI)', () => {
   let standIn: StandIn;
   let env: NodeJS.ProcessEnv;
   beforeAll(async () => {
-    execFileSync(
-      process.execPath,
-      [require.resolve('typescript/bin/tsc'), '-b', 'libs/partner-payments-testing/tsconfig.lib.json'],
-      {
-        cwd: root,
-        stdio: 'pipe',
-      },
-    );
     sandbox = await startPinnedSandbox();
     standIn = await startDivergentStandIn(sandbox.sandboxBaseUrl);
     env = {
