@@ -85,6 +85,15 @@ describe('conformance kit write policy', () => {
     expect((await sandbox.control.counters()).created.users).toBe(0);
   });
 
+  it('waits out a 429 once (Retry-After) and sends the same request again', async () => {
+    await sandbox.control.addFault({ kind: 'rate_limit', route: 'GET /v1/countries', retryAfterSeconds: 1 });
+    const started = Date.now();
+    const report = await runAgainst(sandbox, sandbox.sandboxBaseUrl, { only: ['reference-data.countries'] });
+    expect(report.results.map((r) => [r.id, r.outcome])).toEqual([['reference-data.countries', 'match']]);
+    expect((await sandbox.control.counters()).requests['GET /v1/countries']).toBe(2);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+  });
+
   it('on a sandbox base URL without allowWrites stays read-only, and read-only probes still match', async () => {
     const report = await runAgainst(sandbox, sandbox.sandboxBaseUrl, { allowWrites: false });
     expect(report.writes).toBe(false);

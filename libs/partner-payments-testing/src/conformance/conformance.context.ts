@@ -13,6 +13,8 @@ import type {
 import type { ConformanceTarget } from './explain.util';
 import { fixtureRecipient, fixtureUser } from './probe.fixtures';
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /** Thrown by a fixture a probe cannot have here: the probe is skipped with this reason. */
 export class ProbeSkipped extends Error {}
 
@@ -81,12 +83,7 @@ export class ConformanceContext implements ProbeContext {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(request.body);
     }
-    const response = await fetch(this.url(request.path), {
-      method: request.method,
-      headers,
-      body,
-      signal: AbortSignal.timeout(this.options.timeoutMs ?? 15000),
-    });
+    const response = await this.fetchPaced(this.url(request.path), { method: request.method, headers, body });
     const text = await response.text();
     let parsed: unknown;
     let json = false;
@@ -97,6 +94,28 @@ export class ConformanceContext implements ProbeContext {
       parsed = undefined;
     }
     return { status: response.status, headers: response.headers, body: parsed, json };
+  }
+
+  private lastRequestAt = 0;
+
+  /**
+   * evidence §1 [T1 REVISION-DOCS §3.3]: 20 requests/s per account. Against the partner the kit keeps
+   * under it (one request per 60 ms); a 429 anywhere is waited out once (Retry-After, at most 5 s)
+   * and the same request, Idempotency-Key included, is sent again.
+   */
+  private async fetchPaced(url: string, init: RequestInit): Promise<Response> {
+    for (let attempt = 0; ; attempt++) {
+      const wait = this.target === 'partner' ? this.lastRequestAt + 60 - Date.now() : 0;
+      if (wait > 0) await sleep(wait);
+      this.lastRequestAt = Date.now();
+      const response = await fetch(url, {
+        ...init,
+        signal: AbortSignal.timeout(this.options.timeoutMs ?? 15000),
+      });
+      if (response.status !== 429 || attempt > 0) return response;
+      await response.body?.cancel();
+      await sleep(Math.min(Number(response.headers.get('retry-after')) || 1, 5) * 1000);
+    }
   }
 
   created(kind: string, id: string, probe: string, cleanup = NO_DELETE): void {
