@@ -55,6 +55,14 @@ describe('sandbox CLI (npm run sandbox)', () => {
     expect(help).toContain('--token-ttl');
   });
 
+  it('the built bin has the conformance subcommand (test/conformance runs it end to end)', () => {
+    const help = execFileSync(process.execPath, [cli, 'conformance', '--help']).toString();
+    expect(help).toContain('--allow-writes');
+    expect(() => execFileSync(process.execPath, [cli, 'conformance'], { stdio: 'pipe', env: {} })).toThrow(
+      /base-url is required/,
+    );
+  });
+
   it('refuses a bad flag with exit code 2', () => {
     expect(() => execFileSync(process.execPath, [cli, '--port', 'x'], { stdio: 'pipe' })).toThrow();
   });

@@ -242,14 +242,16 @@ describe('sandbox: users as the partner answers them (evidence §3, spec 3.3)', 
     expect((await world.sandbox.control.counters()).created.users).toBe(1);
   });
 
-  it('lists with offset paging { data, pagination } of read views (id, missing_fields); limit above 100 is a bare 500', async () => {
+  it("lists with offset paging { data, pagination } of read views (id, missing_fields); limit above 100 is a 500 in the partner's shape I { status: 'error', message }", async () => {
     for (let i = 0; i < 3; i++)
       await world.api.call('POST', '/v1/users', { body: ind({ first_name: `U${i}` }) });
     const page = await world.api.call('GET', '/v1/users?limit=2&offset=0');
     expect(page.body.data.map((u: { first_name: string }) => u.first_name)).toEqual(['U0', 'U1']);
     expect(page.body.data[0]).toMatchObject({ id: expect.any(String), missing_fields: expect.any(Object) });
     expect(page.body.pagination).toEqual({ total: 3, limit: 2, offset: 0, has_more: true });
-    expect((await world.api.call('GET', '/v1/users?limit=101')).status).toBe(500);
+    const tooMany = await world.api.call('GET', '/v1/users?limit=101');
+    expect(tooMany.status).toBe(500);
+    expect(tooMany.body).toEqual({ status: 'error', message: 'Internal server error' }); // evidence §2 [T3r DRIFT-10]
   });
 
   it('reads a body only when it is sent as JSON: a client that forgets Content-Type gets what a JSON API gives it', async () => {

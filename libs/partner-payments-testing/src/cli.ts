@@ -7,12 +7,14 @@ import { parseArgs } from 'node:util';
 import { startPartnerSandbox } from './server/sandbox.server';
 import type { PartnerSandboxOptions } from './server/sandbox.types';
 import { printableUrl } from './server/url-mask.util';
+import { runConformanceCli } from './conformance/conformance.cli';
 
 export { printableUrl };
 
 const HELP = `partner-sandbox: a contract-faithful simulator of the partner payments API
 
 Usage: partner-sandbox [options]        (npm run sandbox -- [options])
+       partner-sandbox conformance --base-url <url> [--allow-writes] [--json]   (see conformance --help)
 
   --port <n>                 PARTNER_SANDBOX_PORT             default 4010 (0 = random)
   --host <addr>              PARTNER_SANDBOX_HOST             default 127.0.0.1
@@ -116,6 +118,14 @@ export function optionsFromCli(argv: string[], env: NodeJS.ProcessEnv): PartnerS
 }
 
 async function main(): Promise<void> {
+  if (process.argv[2] === 'conformance') {
+    const code = await runConformanceCli(process.argv.slice(3), process.env, {
+      out: (s) => process.stdout.write(s),
+      err: (s) => process.stderr.write(s),
+    });
+    process.exitCode = code;
+    return;
+  }
   let options: PartnerSandboxOptions | 'help';
   try {
     options = optionsFromCli(process.argv.slice(2), process.env);

@@ -79,9 +79,10 @@ export function registerUserRoutes(router: Router, ctx: SandboxContext): void {
     const q = new URLSearchParams(req.originalUrl.split('?')[1] ?? '');
     const limit = q.has('limit') ? Number(q.get('limit')) : 20;
     const offset = q.has('offset') ? Number(q.get('offset')) : 0;
-    // DRIFT-10: limit at most 100; above it the server answers a bare 500.
+    // evidence §2 [T3r DRIFT-10]: limit at most 100; above it a 500 in shape I
+    // ({ status: 'error', message }, no code), which wins over provider-facts' "bare 500".
     if (Number.isInteger(limit) && limit > 100)
-      return void res.status(500).type('text/plain').send('Internal Server Error');
+      return void res.status(500).json({ status: 'error', message: 'Internal server error' });
     const errors = [];
     if (!Number.isInteger(limit) || limit < 1)
       errors.push({ field: 'limit', message: 'must be an integer from 1 to 100' });

@@ -38,12 +38,8 @@ export function registerVirtualAccountRoutes(router: Router, ctx: SandboxContext
       return sendValidation(res, [{ field: 'body', message: 'must be a JSON object' }]);
     if (!isUuid(b.user_id)) errors.push({ field: 'user_id', message: 'must be a UUID' });
     if (b.type !== 'US_BANK') errors.push({ field: 'type', message: 'must be US_BANK' });
-    if (typeof b.bank !== 'string' || !account.authorizedBanks.includes(b.bank)) {
-      errors.push({
-        field: 'bank',
-        message: `must be one of the authorized banks (${account.authorizedBanks.join(', ') || 'none'})`,
-      });
-    }
+    if (typeof b.bank !== 'string')
+      errors.push({ field: 'bank', message: 'bank is required for US_BANK virtual accounts' });
     if (b.mode !== undefined && typeof b.mode !== 'string')
       errors.push({ field: 'mode', message: 'must be a string' });
     if (b.destination !== undefined && (typeof b.destination !== 'object' || b.destination === null)) {
@@ -56,6 +52,15 @@ export function registerVirtualAccountRoutes(router: Router, ctx: SandboxContext
     if (user.status !== 'VERIFIED') {
       return sendValidation(res, [
         { field: 'user_id', message: `user must be VERIFIED (is ${user.status})` },
+      ]);
+    }
+    // evidence §5 [T1s §3.14 D3]: the user's verification is checked before the bank.
+    if (!account.authorizedBanks.includes(String(b.bank))) {
+      return sendValidation(res, [
+        {
+          field: 'bank',
+          message: `must be one of the authorized banks (${account.authorizedBanks.join(', ') || 'none'})`,
+        },
       ]);
     }
     const duplicate = [...ctx.store.virtualAccounts.values()].some(

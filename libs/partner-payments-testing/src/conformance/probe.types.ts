@@ -1,0 +1,228 @@
+/**
+ * The conformance kit's model (issue 12): a probe is one documented behaviour of the partner API,
+ * with the request, the expected status and body shape, where the expectation comes from, whether
+ * it writes, and what is cleaned up afterwards.
+ */
+import type { Shape } from './shape.util';
+
+/** Where an expectation comes from. The kit believes the contract over the evidence (precedence). */
+export interface ProbeSource {
+  /** `contract`: docs/partner-api.md; `evidence`: docs/partner-evidence.md (real partner sandbox). */
+  kind: 'contract' | 'evidence';
+  /** `§5.7` for the contract; the evidence tag, e.g. `[T3r DRIFT-35]`. */
+  ref: string;
+}
+
+export type ProbeArea =
+  | 'auth'
+  | 'gateway'
+  | 'users'
+  | 'recipients'
+  | 'reference-data'
+  | 'clients'
+  | 'virtual-accounts'
+  | 'payouts'
+  | 'rfis'
+  | 'uploads'
+  | 'versioning';
+
+/** A request as the kit sends it; paths are relative to the base URL (spec 1). */
+export interface ProbeRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  /** JSON body (sent with Content-Type: application/json). */
+  body?: unknown;
+  /** Multipart body (uploads, spec 4.2). */
+  form?: FormData;
+  /**
+   * Which credentials go with it: `full` (x-api-key + bearer, the default), `api-key-only`,
+   * `bearer-only`, `bad-bearer` (x-api-key + a token the partner never issued), `none`.
+   */
+  auth?: 'full' | 'api-key-only' | 'bearer-only' | 'bad-bearer' | 'none';
+  /** A bearer token to send instead of the run's (an expired one). */
+  bearer?: string;
+  /** X-Api-Version for this request; RFI probes send `2026-06-01` (evidence §7). */
+  version?: string;
+  /** Idempotency-Key: a fixed value, `'fresh'` (a new UUID v4) or absent. */
+  idempotencyKey?: string | 'fresh';
+}
+
+/** What came back. */
+export interface Observation {
+  status: number;
+  headers: Headers;
+  /** Parsed JSON, or undefined when the body is empty or not JSON. */
+  body: unknown;
+  json: boolean;
+}
+
+export interface ProbeExpectation {
+  /** One status or the statuses the documents allow (e.g. a replay answers 201, tolerate 202). */
+  status: number | readonly number[];
+  shape: Shape;
+  /** Response headers that must be present (names, lowercase). */
+  headers?: readonly string[];
+}
+
+/** Fixtures a probe needs; the runner makes each once per run and shares it. */
+export type ProbeNeed =
+  'user' | 'recipient' | 'verifiedUser' | 'virtualAccount' | 'payee' | 'payout' | 'rfi' | 'clientUuid';
+
+/** The shared state of one run, handed to each probe. */
+export interface ProbeContext {
+  readonly runId: string;
+  /** How long a probe may wait for the partner to settle (ms). */
+  readonly settleMs: number;
+  /** `{ client_id, password }` for POST /auth (never printed). */
+  authBody(): { client_id: string; password: string };
+  /** Sends a request with the run's credentials. */
+  send(request: ProbeRequest): Promise<Observation>;
+  /** The user created for this run (POST /v1/users, status left to the partner). */
+  user(): Promise<{ id: string; idempotencyKey: string; body: Record<string, unknown> }>;
+  /** A WIRE recipient of that user. */
+  recipient(): Promise<{ id: string; idempotencyKey: string; body: Record<string, unknown> }>;
+  /** A VERIFIED user (needs `verifiedUserId` or a `verifyUser` hook; else the probe is skipped). */
+  verifiedUser(): Promise<{ id: string }>;
+  virtualAccount(): Promise<{ id: string; userId: string }>;
+  /** A recipient of the virtual account's user. */
+  payee(): Promise<{ id: string }>;
+  payout(): Promise<{ id: string }>;
+  rfi(): Promise<{ rfiId: string; textItemId: string; documentItemId: string }>;
+  /** A second RFI in `status` (needs the seedRfi and setRfiStatus hooks). */
+  rfiIn(
+    status: 'resolved' | 'withdrawn',
+  ): Promise<{ rfiId: string; textItemId: string; documentItemId: string }>;
+  /** Expires the run's bearer token (needs the expireTokens hook); the next request logs in again. */
+  expireToken(): Promise<string>;
+  clientUuid(): Promise<string>;
+  /** Records something the run created (named in the report). */
+  created(kind: string, id: string, probeId: string): void;
+}
+
+/** One documented behaviour. */
+export interface ConformanceProbe {
+  /** Stable id, `area.behaviour` (the report and the fidelity table key on it). */
+  id: string;
+  area: ProbeArea;
+  /** The behaviour in one sentence, as the documents state it. */
+  behaviour: string;
+  /** Where the expectation comes from, strongest first: the kit believes `sources[0]`. */
+  sources: readonly ProbeSource[];
+  /**
+   * An observation that contradicts the expectation and that the documents already record (the
+   * evidence saw the partner do otherwise and the contract wins), e.g. the gateway's `{message}`
+   * 401: a divergence matching it is known, not a change.
+   */
+  knownConflict?: string;
+  /** True when the request can create data at the partner: run only on a sandbox base with --allow-writes. */
+  writes: boolean;
+  needs?: readonly ProbeNeed[];
+  request: ProbeRequest | ((ctx: ProbeContext) => Promise<ProbeRequest> | ProbeRequest);
+  expect: ProbeExpectation;
+  /** Runs after the probe whatever happened (e.g. log in again after an expired token). */
+  after?: (ctx: ProbeContext) => Promise<void> | void;
+  /** Value-level checks beyond the shape (e.g. a replay answers the original id); each string is a divergence. */
+  verify?: (observed: Observation, ctx: ProbeContext) => Promise<string[]> | string[];
+  /** What is cleaned up, or why nothing can be (the partner has no DELETE for users or recipients). */
+  cleanup?: string;
+  /** The kind of resource a successful answer creates (named in the report with its id). */
+  creates?: string;
+  /** A fixture the created resource stands in for, so later probes reuse it instead of creating another. */
+  provides?: 'payout';
+  /** What our sandbox does here when it is worth saying (the README's fidelity table). */
+  sandbox?: string;
+}
+
+/** Hooks that drive a simulator where the partner's own staff would act (never used against the partner). */
+export interface ConformanceHooks {
+  /** Makes a user VERIFIED (the partner's staff do that by hand, evidence §3). */
+  verifyUser?(userId: string): Promise<void>;
+  /** Raises an RFI on a user with a text_short item and a document item. */
+  seedRfi?(userId: string): Promise<{ rfiId: string; textItemId: string; documentItemId: string }>;
+  /** Closes or withdraws an RFI (the partner does that on its own schedule, evidence §7). */
+  setRfiStatus?(rfiId: string, status: 'resolved' | 'not_resolved' | 'withdrawn'): Promise<void>;
+  /** Expires every bearer token now (the partner's last 3600 s, spec 5.5). */
+  expireTokens?(): Promise<void>;
+}
+
+export interface ConformanceCredentials {
+  apiKey: string;
+  clientId: string;
+  password: string;
+  /** Your own client UUID (client-configuration probes, spec 4.5); those probes are skipped without it. */
+  clientUuid?: string;
+}
+
+export interface ConformanceOptions {
+  /** The API base the probes join their paths to, e.g. `https://api.partner.example/sandbox`. */
+  baseUrl: string;
+  credentials: ConformanceCredentials;
+  /** Run the probes that create data; honoured only on a sandbox base URL. Default false. */
+  allowWrites?: boolean;
+  /**
+   * `sandbox` or `production`. Default: from the URL (a base ending in `/sandbox` is a sandbox,
+   * spec 1). A production URL stays read-only whatever this says; `production` makes any URL read-only.
+   */
+  environment?: 'sandbox' | 'production';
+  /** A user the partner has already VERIFIED (virtual-account and payout probes need one). */
+  verifiedUserId?: string;
+  hooks?: ConformanceHooks;
+  /** Only the probes whose id starts with one of these. */
+  only?: readonly string[];
+  /** Not the probes whose id starts with one of these. */
+  skip?: readonly string[];
+  /** How long to wait for a new user to leave CREATED/VERIFYING (the partner takes ~10 s). Default 15000. */
+  settleMs?: number;
+  /** Per-request timeout. Default 15000. */
+  timeoutMs?: number;
+  /** Probes to run instead of the shipped set (tests). */
+  probes?: readonly ConformanceProbe[];
+}
+
+export type ProbeOutcome = 'match' | 'diverge' | 'skipped' | 'error';
+
+export interface ProbeResult {
+  id: string;
+  area: ProbeArea;
+  behaviour: string;
+  /** `contract §4.4` or `evidence [T3r DRIFT-35]`. */
+  source: string;
+  writes: boolean;
+  /** `POST /v1/users/{id}/verifications`: the request as sent, ids replaced by `{id}`; absent when not run. */
+  request?: string;
+  outcome: ProbeOutcome;
+  /** `201 { id: string, ... }` */
+  expected: string;
+  /** `201 as expected` or `409 (1 field differs)`; never a value beyond an enum-like word. */
+  observed: string;
+  differences: string[];
+  /** For a divergence: which side the kit believes and what that means. For a skip: why. */
+  explanation?: string;
+  /** The observed error message (redacted), to help read a divergence. */
+  observedMessage?: string;
+}
+
+export interface CreatedResource {
+  kind: string;
+  id: string;
+  probe: string;
+  cleanup: string;
+}
+
+export interface ConformanceReport {
+  baseUrl: string;
+  environment: 'sandbox' | 'production';
+  /** `simulator` (hooks given or a loopback host) or `partner`: how divergences are read. */
+  target: 'partner' | 'simulator';
+  /** True when write probes ran. */
+  writes: boolean;
+  /** Why write probes did not run, when they did not. */
+  readOnlyReason?: string;
+  runId: string;
+  startedAt: string;
+  results: ProbeResult[];
+  created: CreatedResource[];
+  summary: Record<ProbeOutcome, number> & { total: number };
+  /** True when nothing diverged and nothing failed to run. */
+  ok: boolean;
+}

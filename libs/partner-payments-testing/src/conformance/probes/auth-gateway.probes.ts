@@ -1,0 +1,116 @@
+/** Authentication and the gateway in front of every route (spec 4.1, 5, 7.5; evidence §1). */
+import { randomUUID } from 'node:crypto';
+import type { ConformanceProbe } from '../probe.types';
+import { t } from '../shape.util';
+import { contract, evidence, flatError } from './probe.shapes';
+
+export const AUTH_GATEWAY_PROBES: ConformanceProbe[] = [
+  {
+    id: 'auth.token',
+    area: 'auth',
+    behaviour: 'POST /auth with x-api-key and { client_id, password } answers a bearer token',
+    sources: [contract('§4.1'), evidence('[T2s README]')],
+    knownConflict:
+      'the partner sandbox reports expires_in 86400 [T2s README][T1s §3.7]; the shape is the same',
+    writes: false,
+    request: (ctx) => ({
+      method: 'POST',
+      path: '/auth',
+      auth: 'api-key-only',
+      body: ctx.authBody(),
+    }),
+    expect: {
+      status: 200,
+      shape: t.object({
+        message: t.string,
+        data: t.object({ access_token: t.string, expires_in: t.integer, token_type: t.enum('Bearer') }),
+      }),
+    },
+    sandbox: '`expires_in` 3600 (the contract); `--token-ttl 86400` reproduces the partner sandbox',
+  },
+  {
+    id: 'auth.rejected-pair',
+    area: 'auth',
+    behaviour: 'POST /auth with a wrong password answers 401 { code: unauthorized, message }',
+    sources: [contract('§5.7, §7.2')],
+    knownConflict: 'T1 saw 500 for an unknown client_id [T1]; this probe sends a known client_id',
+    writes: false,
+    request: (ctx) => ({
+      method: 'POST',
+      path: '/auth',
+      auth: 'api-key-only',
+      body: { ...ctx.authBody(), password: `wrong-${randomUUID()}` },
+    }),
+    expect: { status: 401, shape: flatError('unauthorized') },
+  },
+  {
+    id: 'gateway.missing-api-key',
+    area: 'gateway',
+    behaviour: 'A call with a bearer token but no x-api-key is refused (both are required)',
+    sources: [contract('§5.4'), evidence('[T3r DRIFT-6, 49]')],
+    knownConflict:
+      "the partner's gateway answers 403 { message: 'Forbidden' } [T3r DRIFT-6, 49]; the contract names no status, so 401 and 403 both pass",
+    writes: false,
+    request: { method: 'GET', path: '/v1/users?limit=1', auth: 'bearer-only' },
+    expect: { status: [401, 403], shape: t.object({ message: t.string }) },
+    sandbox: "401 `{ code: 'unauthorized', message }`; the partner's gateway 403 `{ message: 'Forbidden' }`",
+  },
+  {
+    id: 'gateway.missing-bearer',
+    area: 'gateway',
+    behaviour: 'A call with x-api-key but no bearer answers 401 { code, message }',
+    sources: [contract('§5.4, §5.7')],
+    knownConflict:
+      "the partner's gateway answers 401 { message: 'Unauthorized' } without code [T3r DRIFT-12]; CONTRACT WINS",
+    writes: false,
+    request: { method: 'GET', path: '/v1/users?limit=1', auth: 'api-key-only' },
+    expect: { status: 401, shape: flatError('unauthorized') },
+  },
+  {
+    id: 'gateway.bad-bearer',
+    area: 'gateway',
+    behaviour: 'A bearer token the partner never issued answers 401 { code: unauthorized, message }',
+    sources: [contract('§5.7')],
+    writes: false,
+    request: { method: 'GET', path: '/v1/users?limit=1', auth: 'bad-bearer' },
+    expect: { status: 401, shape: flatError('unauthorized') },
+  },
+  {
+    id: 'gateway.unmatched-route',
+    area: 'gateway',
+    behaviour: 'An unmatched route answers 403 with code invalid_request',
+    sources: [contract('§7.5'), evidence('[T3r DRIFT-39, 52]')],
+    knownConflict:
+      "the partner's gateway answers the 403 with a MissingAuthenticationTokenException body [T3r DRIFT-39, 52]; CONTRACT WINS on the body",
+    writes: false,
+    request: { method: 'GET', path: '/v1/conformance-no-such-route' },
+    expect: { status: 403, shape: flatError('invalid_request') },
+  },
+  {
+    id: 'gateway.key-management',
+    area: 'gateway',
+    behaviour: 'There is no key-management route: probing one answers 403 invalid_request',
+    sources: [contract('§5.6')],
+    writes: false,
+    request: { method: 'GET', path: '/v1/api-keys' },
+    expect: { status: 403, shape: flatError('invalid_request') },
+  },
+];
+
+/** spec 5.5, 5.7: an expired token answers 401; the client re-authenticates (no refresh flow). */
+AUTH_GATEWAY_PROBES.push({
+  id: 'gateway.expired-bearer',
+  area: 'gateway',
+  behaviour:
+    'An expired bearer token answers 401 { code: unauthorized, message }; POST /auth again gives a working one',
+  sources: [contract('§5.5, §5.7')],
+  knownConflict:
+    "the partner's fixture for an expired token is { message: 'The incoming token has expired' } [T2 KiraClientTests], a fixture, not a capture",
+  writes: false,
+  request: async (ctx) => ({ method: 'GET', path: '/v1/users?limit=1', bearer: await ctx.expireToken() }),
+  expect: { status: 401, shape: flatError('unauthorized') },
+  verify: async (_o, ctx) => {
+    const again = await ctx.send({ method: 'GET', path: '/v1/users?limit=1' });
+    return again.status === 200 ? [] : [`after POST /auth again: expected 200, got ${again.status}`];
+  },
+});

@@ -1,0 +1,33 @@
+/** The shipped probe set, in run order (the version pin probe last: it is the only one touching account state). */
+import type { ConformanceProbe } from '../probe.types';
+import { AUTH_GATEWAY_PROBES } from './auth-gateway.probes';
+import { MONEY_PROBES } from './money.probes';
+import { RECIPIENT_RAIL_PROBES } from './recipient-rails.probes';
+import { RECIPIENTS_PROBES } from './recipients.probes';
+import { REFERENCE_PROBES } from './reference.probes';
+import { RFI_PROBES } from './rfis.probes';
+import { UPLOAD_PROBES } from './uploads.probes';
+import { USER_LIFECYCLE_PROBES } from './user-lifecycle.probes';
+import { USERS_PROBES } from './users.probes';
+
+const versionPin = REFERENCE_PROBES.filter((p) => p.id === 'versioning.upgrade-repeat');
+
+/** Every shipped probe, in run order; ids are unique (`area.behaviour`). */
+export const CONFORMANCE_PROBES: readonly ConformanceProbe[] = [
+  ...AUTH_GATEWAY_PROBES,
+  ...USERS_PROBES,
+  ...USER_LIFECYCLE_PROBES,
+  ...RECIPIENTS_PROBES,
+  ...RECIPIENT_RAIL_PROBES,
+  ...REFERENCE_PROBES.filter((p) => !versionPin.includes(p)),
+  ...MONEY_PROBES,
+  ...RFI_PROBES,
+  ...UPLOAD_PROBES,
+  ...versionPin,
+];
+
+const ids = new Set<string>();
+for (const probe of CONFORMANCE_PROBES) {
+  if (ids.has(probe.id)) throw new Error(`duplicate conformance probe id ${probe.id}`);
+  ids.add(probe.id);
+}

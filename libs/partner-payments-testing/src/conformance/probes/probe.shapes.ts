@@ -1,0 +1,46 @@
+/** Body shapes shared by probes (evidence §2 names them G, Z, B, F; the contract's in spec 7.1). */
+import type { Observation, ProbeContext, ProbeRequest, ProbeSource } from '../probe.types';
+import { t, type Shape } from '../shape.util';
+
+/** F: flat `{ code, message }` (spec 5.7, 7.1). */
+export const flatError = (code?: string): Shape =>
+  t.object({ code: code ? t.enum(code) : t.string, message: t.string });
+
+/** Z: Zod `{ error: 'Invalid request data', details: [{ path, message }] }` (evidence §2). */
+export const zodError: Shape = t.object({
+  error: t.string,
+  details: t.array(t.object({ path: t.string, message: t.string })),
+});
+
+/** B: typed `{ error: { code, message, details } }` (evidence §2). */
+export const typedError = (code: string): Shape =>
+  t.object({ error: t.object({ code: t.enum(code), message: t.string, details: t.any }) });
+
+/** spec 7.1 "validation error": every field optional; clients branch on the status. */
+export const anyError: Shape = t.object({});
+
+export const contract = (ref: string): ProbeSource => ({ kind: 'contract', ref });
+export const evidence = (ref: string): ProbeSource => ({ kind: 'evidence', ref });
+
+/** A divergence unless a Zod body names `path` among its details. */
+export function namesPath(path: string) {
+  return (observed: Observation): string[] => {
+    const details = (observed.body as { details?: { path?: unknown }[] }).details ?? [];
+    return details.some((d) => d.path === path)
+      ? []
+      : [`body.details: expected an entry with path "${path}", none`];
+  };
+}
+
+/** The RFI interface's version (spec 9.1, evidence §7). */
+export const RFI_VERSION = '2026-06-01';
+
+/** POST /v1/recipients for the run user, with a fresh key unless `key` is false. */
+export const postRecipient =
+  (body: (userId: string, runId: string) => Record<string, unknown>, key = true) =>
+  async (ctx: ProbeContext): Promise<ProbeRequest> => ({
+    method: 'POST',
+    path: '/v1/recipients',
+    ...(key ? { idempotencyKey: 'fresh' as const } : {}),
+    body: body((await ctx.user()).id, ctx.runId),
+  });

@@ -1,0 +1,317 @@
+/** Recipients: spec 2.3 and 4.4, evidence §2 and §4. */
+import { randomUUID } from 'node:crypto';
+import type { ConformanceProbe } from '../probe.types';
+import {
+  fixtureRecipient,
+  recipientAddress,
+  swiftAccount,
+  walletAccount,
+  wireAccount,
+} from '../probe.fixtures';
+import { t, type Shape } from '../shape.util';
+import {
+  contract,
+  evidence,
+  flatError,
+  namesPath,
+  postRecipient,
+  typedError,
+  zodError,
+} from './probe.shapes';
+
+const recipientShape = (accountType: string, details: Record<string, Shape>) =>
+  t.object(
+    {
+      recipient_id: t.string,
+      type: t.enum('individual', 'business'),
+      account_type: t.enum(accountType),
+      account_details: t.object(details),
+      metadata: t.object({}),
+      created_ts: t.string,
+      updated_ts: t.string,
+    },
+    ['id', 'user_id'],
+  );
+
+const wireShape = recipientShape('WIRE', {
+  routing_number: t.string,
+  account_number: t.string,
+  bank_name: t.string,
+  bank_address: t.object({ street_name: t.string, city: t.string, country: t.string }),
+});
+
+export const RECIPIENTS_PROBES: ConformanceProbe[] = [
+  {
+    id: 'recipients.create.wire',
+    area: 'recipients',
+    behaviour:
+      'POST /v1/recipients with WIRE data under account answers 201 with recipient_id, account_type and account_details',
+    sources: [contract('§2.3'), evidence('[T2s Recipients.cs]'), evidence('[D get-a-recipient]')],
+    writes: true,
+    needs: ['user'],
+    creates: 'recipient',
+    cleanup:
+      'none possible (DELETE is not a route, evidence [T3r DRIFT-39]); tagged metadata.conformance_run',
+    request: postRecipient((userId, runId) => fixtureRecipient(userId, runId)),
+    expect: { status: 201, shape: wireShape },
+  },
+  {
+    id: 'recipients.create.wallet',
+    area: 'recipients',
+    behaviour:
+      'POST /v1/recipients for WALLET (address, network, token) without a top-level type answers 201, read back as individual',
+    sources: [contract('§2.3'), evidence('[T2s Enums.cs]'), evidence('[T2s Recipients.cs]')],
+    writes: true,
+    needs: ['user'],
+    creates: 'recipient',
+    cleanup: 'none possible (no DELETE); tagged metadata.conformance_run',
+    request: postRecipient((userId, runId) => ({
+      user_id: userId,
+      first_name: 'Wallet',
+      last_name: 'Probe',
+      account: walletAccount(),
+      metadata: { conformance_run: runId },
+    })),
+    expect: {
+      status: 201,
+      shape: recipientShape('WALLET', { token: t.string, network: t.string, address: t.string }),
+    },
+    verify: (o) =>
+      (o.body as { type?: unknown }).type === 'individual'
+        ? []
+        : ['body.type: expected "individual" by default, got another'],
+  },
+  {
+    id: 'recipients.create.flat-body',
+    area: 'recipients',
+    behaviour: 'The old flat recipient body (rail fields at the top) answers 400 "account: Required"',
+    sources: [evidence('[T2s Recipients.cs]'), evidence('[D create-a-recipient]')],
+    writes: true,
+    needs: ['user'],
+    cleanup: 'nothing is created (refused)',
+    request: postRecipient((userId) => ({
+      user_id: userId,
+      first_name: 'Flat',
+      last_name: 'Body',
+      ...wireAccount(),
+    })),
+    expect: { status: 400, shape: zodError },
+    verify: namesPath('account'),
+  },
+  {
+    id: 'recipients.create.wire-required',
+    area: 'recipients',
+    behaviour: 'A WIRE recipient without routing_number is refused, the Zod body naming the field',
+    sources: [evidence('[T2s Recipients.cs]'), evidence('[D create-a-recipient]')],
+    writes: true,
+    needs: ['user'],
+    cleanup: 'nothing is created (refused)',
+    request: async (ctx) => {
+      const account: Record<string, unknown> = wireAccount();
+      delete account.routing_number;
+      return {
+        method: 'POST',
+        path: '/v1/recipients',
+        idempotencyKey: 'fresh',
+        body: fixtureRecipient((await ctx.user()).id, ctx.runId, account),
+      };
+    },
+    expect: { status: 400, shape: zodError },
+    verify: namesPath('account.routing_number'),
+  },
+  {
+    id: 'recipients.create.swift-phone',
+    area: 'recipients',
+    behaviour: 'A SWIFT recipient needs a top-level phone: without it 400 naming phone',
+    sources: [evidence('[T3r DRIFT-29]'), evidence('[D create-a-recipient]')],
+    writes: true,
+    needs: ['user'],
+    cleanup: 'nothing is created (refused)',
+    request: postRecipient((userId, runId) => fixtureRecipient(userId, runId, swiftAccount())),
+    expect: { status: 400, shape: zodError },
+    verify: namesPath('phone'),
+  },
+  {
+    id: 'recipients.create.alpha3-country',
+    area: 'recipients',
+    behaviour: 'Recipients take alpha-2 countries: address.country USA answers 400',
+    sources: [evidence('[T3r DRIFT-26]')],
+    writes: true,
+    needs: ['user'],
+    cleanup: 'nothing is created (refused)',
+    request: postRecipient((userId, runId) => ({
+      ...fixtureRecipient(userId, runId),
+      address: { ...recipientAddress(), country: 'USA' },
+    })),
+    expect: { status: 400, shape: zodError },
+    verify: namesPath('address.country'),
+  },
+  {
+    id: 'recipients.create.missing-key',
+    area: 'recipients',
+    behaviour: 'POST /v1/recipients without an Idempotency-Key answers 400 in the Zod shape',
+    sources: [evidence('[T3r DRIFT-36]'), contract('§4.7')],
+    writes: true,
+    needs: ['user'],
+    cleanup: 'nothing is created (refused)',
+    request: postRecipient((userId, runId) => fixtureRecipient(userId, runId), false),
+    expect: { status: 400, shape: zodError },
+  },
+  {
+    id: 'recipients.idempotent-replay',
+    area: 'recipients',
+    behaviour:
+      'The same Idempotency-Key with the same body answers 201 with the original recipient_id, creating nothing',
+    sources: [evidence('[T3r DRIFT-34]')],
+    knownConflict:
+      'provider facts and T1 expect 202 "already existed" [T1 KiraApiClient], never observed: 202 passes too',
+    writes: true,
+    needs: ['recipient'],
+    request: async (ctx) => {
+      const r = await ctx.recipient();
+      return { method: 'POST', path: '/v1/recipients', idempotencyKey: r.idempotencyKey, body: r.body };
+    },
+    expect: { status: [201, 202], shape: wireShape },
+    verify: async (observed, ctx) => {
+      const id = (observed.body as { recipient_id: string }).recipient_id;
+      return id === (await ctx.recipient()).id
+        ? []
+        : ['body.recipient_id: expected the original id, got another'];
+    },
+  },
+  {
+    id: 'recipients.idempotency-conflict',
+    area: 'recipients',
+    behaviour:
+      'The same Idempotency-Key with another body answers 409 { error: { code: IDEMPOTENCY_CONFLICT } }',
+    sources: [evidence('[T3r DRIFT-35]')],
+    writes: true,
+    needs: ['recipient'],
+    cleanup: 'nothing is created (refused)',
+    request: async (ctx) => {
+      const r = await ctx.recipient();
+      return {
+        method: 'POST',
+        path: '/v1/recipients',
+        idempotencyKey: r.idempotencyKey,
+        body: { ...r.body, first_name: 'Another' },
+      };
+    },
+    expect: { status: 409, shape: typedError('IDEMPOTENCY_CONFLICT') },
+  },
+  {
+    id: 'recipients.get',
+    area: 'recipients',
+    behaviour: 'GET /v1/recipients/{id} answers the recipient as created',
+    sources: [evidence('[D get-a-recipient]'), contract('§2.3')],
+    writes: true,
+    needs: ['recipient'],
+    request: async (ctx) => ({ method: 'GET', path: `/v1/recipients/${(await ctx.recipient()).id}` }),
+    expect: { status: 200, shape: wireShape },
+  },
+  {
+    id: 'recipients.list',
+    area: 'recipients',
+    behaviour: 'GET /v1/recipients?user_id= answers { recipients, total }',
+    sources: [contract('§4.4'), evidence('[T3r DRIFT-33]')],
+    writes: true,
+    needs: ['recipient'],
+    request: async (ctx) => ({ method: 'GET', path: `/v1/recipients?user_id=${(await ctx.user()).id}` }),
+    expect: { status: 200, shape: t.object({ recipients: t.array(wireShape), total: t.integer }) },
+  },
+  {
+    id: 'recipients.list.no-user-id',
+    area: 'recipients',
+    behaviour:
+      'GET /v1/recipients without user_id answers 400 { error: { code: VALIDATION_ERROR, details: {} } }',
+    sources: [evidence('[T3r DRIFT-13]'), evidence('[T2s README]')],
+    writes: false,
+    request: { method: 'GET', path: '/v1/recipients' },
+    expect: { status: 400, shape: typedError('VALIDATION_ERROR') },
+  },
+  {
+    id: 'recipients.list.unknown-user',
+    area: 'recipients',
+    behaviour: 'GET /v1/recipients for an unknown user_id answers 404 in the typed shape',
+    sources: [evidence('[T3r evidence 22]'), evidence('[T2s README]')],
+    writes: false,
+    request: () => ({ method: 'GET', path: `/v1/recipients?user_id=${randomUUID()}` }),
+    expect: { status: 404, shape: t.object({ error: t.object({ code: t.string, message: t.string }) }) },
+  },
+  {
+    id: 'recipients.get.malformed-id',
+    area: 'recipients',
+    behaviour: 'GET /v1/recipients/{id} with a malformed id answers 400',
+    sources: [evidence('[D get-a-recipient]')],
+    writes: false,
+    request: { method: 'GET', path: '/v1/recipients/not-a-uuid' },
+    expect: { status: 400, shape: t.object({}) },
+  },
+  {
+    id: 'recipients.get.unknown',
+    area: 'recipients',
+    behaviour: "GET /v1/recipients/{id} for a missing or another client's recipient answers 404",
+    sources: [evidence('[D get-a-recipient]')],
+    writes: false,
+    request: () => ({ method: 'GET', path: `/v1/recipients/${randomUUID()}` }),
+    expect: { status: 404, shape: t.object({}) },
+  },
+  {
+    id: 'recipients.delete-not-a-route',
+    area: 'recipients',
+    behaviour: 'DELETE /v1/recipients/{id} is not a route: 403 invalid_request',
+    sources: [contract('§7.5'), evidence('[T3r DRIFT-39]')],
+    knownConflict:
+      "the partner's gateway answers that 403 with its own body [T3r DRIFT-39]; CONTRACT WINS on the body",
+    writes: false,
+    request: () => ({ method: 'DELETE', path: `/v1/recipients/${randomUUID()}` }),
+    expect: { status: 403, shape: flatError('invalid_request') },
+  },
+];
+
+/** spec 2.5, 4.4, 8: metadata filters and limits. */
+RECIPIENTS_PROBES.push(
+  {
+    id: 'recipients.list.metadata-filter',
+    area: 'recipients',
+    behaviour:
+      'GET /v1/recipients?user_id=&metadata[key]=value answers only recipients whose metadata matches',
+    sources: [contract('§4.4')],
+    writes: true,
+    needs: ['recipient'],
+    request: async (ctx) => ({
+      method: 'GET',
+      path: `/v1/recipients?user_id=${(await ctx.user()).id}&metadata[conformance_run]=${encodeURIComponent(ctx.runId)}`,
+    }),
+    expect: {
+      status: 200,
+      shape: t.object({ recipients: t.array(t.object({ metadata: t.object({}) })), total: t.integer }),
+    },
+    verify: async (observed, ctx) => {
+      const none = await ctx.send({
+        method: 'GET',
+        path: `/v1/recipients?user_id=${(await ctx.user()).id}&metadata[conformance_run]=no-such-run`,
+      });
+      const out: string[] = [];
+      if ((observed.body as { total: number }).total < 1)
+        out.push('body.total: expected the run recipient, got 0');
+      if ((none.body as { total?: unknown } | undefined)?.total !== 0)
+        out.push('a non-matching filter: expected total 0, got another');
+      return out;
+    },
+  },
+  {
+    id: 'recipients.create.metadata-limit',
+    area: 'recipients',
+    behaviour: 'Metadata over 50 entries is refused with 400',
+    sources: [contract('§2.5, §8')],
+    writes: true,
+    needs: ['user'],
+    cleanup: 'nothing is created (refused)',
+    request: postRecipient((userId, runId) => ({
+      ...fixtureRecipient(userId, runId),
+      metadata: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v'])),
+    })),
+    expect: { status: 400, shape: t.object({}) },
+  },
+);

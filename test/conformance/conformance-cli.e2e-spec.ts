@@ -1,0 +1,136 @@
+/**
+ * `partner-sandbox conformance` as users run it: the package's CLI entry (src/cli.ts, which builds to
+ * the `partner-sandbox` bin) in a child process, credentials from the module's environment variables,
+ * against a sandbox and a divergent stand-in over real sockets. Exit codes 0 / 1 / 2; JSON;
+ * redaction; read-only production. Run from the sources through ts-node rather than dist/: the
+ * sandbox CLI suite builds dist/ in a parallel worker, and two builds of one dist/ race.
+ */
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import type { ConformanceReport, PartnerSandbox } from '@partner-payments/testing';
+import { startPinnedSandbox } from './conformance.helpers';
+import { startDivergentStandIn, type StandIn } from './divergent-stand-in';
+
+const root = join(__dirname, '..', '..');
+const cli = join(root, 'libs/partner-payments-testing/src/cli.ts');
+
+function run(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; out: string; err: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['-r', 'ts-node/register/transpile-only', cli, 'conformance', ...args],
+      { cwd: root, env: { PATH: process.env.PATH, ...env } },
+      (error, out, err) => resolve({ code: error ? Number(error.code ?? 1) : 0, out, err }),
+    );
+  });
+}
+
+describe('partner-sandbox conformance (CLI)', () => {
+  let sandbox: PartnerSandbox;
+  let standIn: StandIn;
+  let env: NodeJS.ProcessEnv;
+  beforeAll(async () => {
+    sandbox = await startPinnedSandbox();
+    standIn = await startDivergentStandIn(sandbox.sandboxBaseUrl);
+    env = {
+      PARTNER_API_KEY: sandbox.credentials.apiKey,
+      PARTNER_CLIENT_ID: sandbox.credentials.clientId,
+      PARTNER_PASSWORD: sandbox.credentials.password,
+      PARTNER_CLIENT_UUID: sandbox.credentials.clientUuid,
+    };
+  }, 120000);
+  afterAll(async () => {
+    await standIn?.close();
+    await sandbox?.close();
+  });
+
+  it('exits 0 against the sandbox with writes on, printing the table', async () => {
+    const { code, out } = await run(
+      [
+        '--base-url',
+        sandbox.sandboxBaseUrl,
+        '--allow-writes',
+        '--sandbox-control',
+        sandbox.baseUrl,
+        '--settle-ms',
+        '2000',
+      ],
+      env,
+    );
+    expect(out).toContain('write probes: ON');
+    expect(out).toMatch(/probe\s+expected\s+observed\s+result\s+source/);
+    expect(out).toContain('RESULT: conforms');
+    expect(code).toBe(0);
+  });
+
+  it('exits 1 against the divergent stand-in; --json carries the same report, redacted', async () => {
+    const { code, out } = await run(
+      [
+        '--base-url',
+        standIn.baseUrl,
+        '--allow-writes',
+        '--sandbox-control',
+        sandbox.baseUrl,
+        '--settle-ms',
+        '2000',
+        '--json',
+      ],
+      env,
+    );
+    expect(code).toBe(1);
+    const report = JSON.parse(out) as ConformanceReport;
+    expect(report.ok).toBe(false);
+    expect(
+      report.results
+        .filter((r) => r.outcome === 'diverge')
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual(['recipients.idempotency-conflict', 'users.create', 'users.no-instant-verification'].sort());
+    expect(out).not.toContain(sandbox.credentials.apiKey);
+    expect(out).not.toContain(sandbox.credentials.password);
+    expect(out).not.toContain('4000123456');
+  });
+
+  it('against a production base URL runs read-only and says so, even with --allow-writes', async () => {
+    const before = (await sandbox.control.counters()).created.users;
+    const { code, out } = await run(['--base-url', sandbox.baseUrl, '--allow-writes'], env);
+    expect(out).toContain('write probes: OFF: production: read-only probes only');
+    expect(out).toContain('Created by this run: nothing');
+    expect(code).toBe(0);
+    expect((await sandbox.control.counters()).created.users).toBe(before);
+  });
+
+  it('exits 1 when it cannot authenticate: every probe that needs a token says why', async () => {
+    const { code, out } = await run(['--base-url', sandbox.sandboxBaseUrl, '--only', 'users.list'], {
+      ...env,
+      PARTNER_PASSWORD: 'not-the-password',
+    });
+    expect(code).toBe(1);
+    expect(out).toContain('ERROR users.list: GET /v1/users answers');
+    expect(out).toContain('cannot authenticate with these credentials');
+    expect(out).not.toContain('not-the-password');
+  });
+
+  it('exits 2 naming the missing credentials, and on a bad flag', async () => {
+    const missing = await run(['--base-url', sandbox.sandboxBaseUrl], { PARTNER_API_KEY: 'x' });
+    expect(missing.code).toBe(2);
+    expect(missing.err).toContain('missing credentials: set PARTNER_CLIENT_ID, PARTNER_PASSWORD');
+    const bad = await run(['--base-url', sandbox.sandboxBaseUrl, '--nope'], env);
+    expect(bad.code).toBe(2);
+    const nothing = await run(['--base-url', sandbox.sandboxBaseUrl, '--only', 'nothing.'], env);
+    expect(nothing.code).toBe(2);
+    expect(nothing.err).toContain('no probe left: --only nothing. --skip (none)');
+    const help = await run(['--help'], {});
+    expect(help.code).toBe(0);
+    expect(help.out).toContain('--allow-writes');
+  });
+
+  it('takes the base URL from PARTNER_BASE_URL + /sandbox, as the module does', async () => {
+    const { code, out } = await run(['--only', 'auth.,gateway.'], {
+      ...env,
+      PARTNER_BASE_URL: sandbox.baseUrl,
+    });
+    expect(out).toContain(`${sandbox.sandboxBaseUrl} (sandbox, a simulator)`);
+    expect(code).toBe(0);
+  });
+});

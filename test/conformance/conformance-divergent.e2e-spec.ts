@@ -1,0 +1,122 @@
+/**
+ * The kit against a deliberately divergent stand-in (issue 12, "Done means"): a proxy to the
+ * sandbox that answers three behaviours the old way. Exactly those probes diverge, each with a
+ * readable explanation of which side the kit believes; and the report never carries a secret.
+ */
+import {
+  renderReport,
+  reportJson,
+  runConformance,
+  probeShape as t,
+  type ConformanceReport,
+  type PartnerSandbox,
+} from '@partner-payments/testing';
+import { idsWith, runAgainst, startPinnedSandbox } from './conformance.helpers';
+import { startDivergentStandIn, type StandIn } from './divergent-stand-in';
+
+describe('conformance kit against a divergent stand-in', () => {
+  let sandbox: PartnerSandbox;
+  let standIn: StandIn;
+  let report: ConformanceReport;
+  beforeAll(async () => {
+    sandbox = await startPinnedSandbox();
+    standIn = await startDivergentStandIn(sandbox.sandboxBaseUrl);
+    report = await runAgainst(sandbox, standIn.baseUrl);
+  });
+  afterAll(async () => {
+    await standIn.close();
+    await sandbox.close();
+  });
+
+  it('exactly the three old behaviours diverge; everything else matches', () => {
+    expect(idsWith(report, 'diverge').sort()).toEqual(
+      ['recipients.idempotency-conflict', 'users.create', 'users.no-instant-verification'].sort(),
+    );
+    expect(idsWith(report, 'error')).toEqual([]);
+    expect(idsWith(report, 'skipped')).toEqual([]);
+    expect(report.ok).toBe(false);
+  });
+
+  it('each divergence names the differing fields and the side the kit believes', () => {
+    const byId = Object.fromEntries(report.results.map((r) => [r.id, r]));
+    expect(byId['users.create'].differences).toEqual([
+      'body.id: expected string, got absent',
+      'body.user_id: expected absent, present (string)',
+    ]);
+    expect(byId['users.create'].explanation).toContain(
+      'The kit believes the evidence [T2s Users.cs] (the kira-sdk checked against the partner sandbox, Jul 2026)',
+    );
+    expect(byId['users.create'].explanation).toContain('This is a simulator: the simulator is wrong');
+    expect(report.target).toBe('simulator');
+    expect(byId['users.no-instant-verification'].differences).toEqual([
+      'body.status: expected CREATED|VERIFYING|REVIEW, got "VERIFIED"',
+    ]);
+    expect(byId['recipients.idempotency-conflict'].differences[0]).toBe('status: expected 409, got 201');
+    expect(byId['users.no-instant-verification'].request).toBe('GET /v1/users/{id}');
+    expect(byId['recipients.idempotency-conflict'].source).toBe('evidence [T3r DRIFT-35]');
+
+    const text = renderReport(report);
+    expect(text).toMatch(/users\.create\s+201 \{ id: string.*DIVERGE\s+evidence \[T2s Users\.cs\]/);
+    expect(text).toContain(
+      'DIVERGE recipients.idempotency-conflict: The same Idempotency-Key with another body answers 409',
+    );
+    expect(text).toContain('3 diverge');
+    expect(text).toContain('  request: POST /v1/recipients\n  source: evidence [T3r DRIFT-35]');
+    expect(text).toContain('RESULT: DIVERGES (exit code 1)');
+  });
+
+  it('a divergence from a contract-backed probe says the contract wins and names a known conflict', async () => {
+    const contractReport = await runConformance({
+      baseUrl: standIn.baseUrl,
+      credentials: sandbox.credentials,
+      probes: [
+        {
+          id: 'test.contract',
+          area: 'gateway',
+          behaviour: 'a contract probe the stand-in fails',
+          sources: [{ kind: 'contract', ref: '§5.7' }],
+          knownConflict: 'the gateway was seen answering { message } only',
+          writes: false,
+          request: { method: 'GET', path: '/v1/users?limit=1', auth: 'api-key-only' },
+          expect: { status: 200, shape: t.object({}) },
+        },
+      ],
+    });
+    const explanation = contractReport.results[0].explanation ?? '';
+    expect(explanation).toContain(
+      'The kit believes the contract (docs/partner-api.md §5.7), which wins over every observation.',
+    );
+    expect(explanation).toContain(
+      'Known conflict, not a change: the gateway was seen answering { message } only',
+    );
+    expect(explanation).toContain('This is a simulator: the simulator is wrong');
+  });
+
+  it('redacts the api key, the password, bearer tokens and account numbers from both reports', async () => {
+    const secrets = await runConformance({
+      baseUrl: standIn.baseUrl,
+      credentials: sandbox.credentials,
+      probes: [
+        {
+          id: 'test.echo-secrets',
+          area: 'gateway',
+          behaviour: 'an error message that carries the caller secrets',
+          sources: [{ kind: 'evidence', ref: '[T3r DRIFT-6]' }],
+          writes: false,
+          request: { method: 'GET', path: '/v1/echo-secrets' },
+          expect: { status: 200, shape: t.object({}) },
+        },
+      ],
+    });
+    const outputs = [renderReport(secrets), reportJson(secrets), renderReport(report), reportJson(report)];
+    const message = secrets.results[0].observedMessage ?? '';
+    expect(message).toBe('rejected Bearer [redacted] with key [redacted] for account ****3456');
+    for (const out of outputs) {
+      expect(out).not.toContain(sandbox.credentials.apiKey);
+      expect(out).not.toContain(sandbox.credentials.password);
+      expect(out).not.toContain('4000123456'); // the recipients' account number
+      expect(out).not.toContain('123456789'); // the users' SSN
+      expect(out).not.toMatch(/sbx_[0-9a-f]{20,}/); // a sandbox bearer token
+    }
+  });
+});

@@ -1,0 +1,105 @@
+/**
+ * The conformance kit against our own sandbox over a real socket (issue 12, "CI runs the kit
+ * against our sandbox: every probe matches"), and the write policy: nothing is written through a
+ * production base URL or without allowWrites.
+ */
+import { CONFORMANCE_PROBES, renderReport, type PartnerSandbox } from '@partner-payments/testing';
+import { idsWith, runAgainst, startPinnedSandbox } from './conformance.helpers';
+
+describe('conformance kit against the sandbox', () => {
+  let sandbox: PartnerSandbox;
+  beforeAll(async () => (sandbox = await startPinnedSandbox()));
+  afterAll(() => sandbox.close());
+
+  it('runs every probe with writes on: every probe matches, none skipped, and it names what it created', async () => {
+    const report = await runAgainst(sandbox, sandbox.sandboxBaseUrl);
+    const explain = renderReport(report);
+    expect({ diverge: idsWith(report, 'diverge'), error: idsWith(report, 'error') }).toEqual({
+      diverge: [],
+      error: [],
+    });
+    expect(idsWith(report, 'skipped')).toEqual([]);
+    expect(report.summary.match).toBe(CONFORMANCE_PROBES.length);
+    expect(report.ok).toBe(true);
+    expect(report.writes).toBe(true);
+    // Named: every user and recipient it created exists and carries the run tag.
+    const users = report.created.filter((c) => c.kind === 'user');
+    expect(users.length).toBeGreaterThanOrEqual(2);
+    expect(report.created.map((c) => c.kind)).toEqual(
+      expect.arrayContaining(['recipient', 'virtual_account', 'payout', 'rfi']),
+    );
+    const counters = await sandbox.control.counters();
+    expect(counters.created.users).toBe(users.length);
+    // One payout: the create probe's payout is the one the read probe reads.
+    expect(counters.created.payouts).toBe(1);
+    expect(report.created.filter((c) => c.kind === 'payout')).toHaveLength(1);
+    expect(explain).toContain(`user ${users[0].id}`);
+    expect(explain).toContain('RESULT: conforms');
+  });
+
+  it('is repeatable on the same account (a second run matches too)', async () => {
+    const report = await runAgainst(sandbox, sandbox.sandboxBaseUrl, { only: ['users.', 'recipients.'] });
+    expect(idsWith(report, 'diverge')).toEqual([]);
+    expect(report.summary.match).toBe(report.summary.total);
+  });
+});
+
+describe('conformance kit write policy', () => {
+  let sandbox: PartnerSandbox;
+  beforeEach(async () => (sandbox = await startPinnedSandbox()));
+  afterEach(() => sandbox.close());
+
+  it('against a production base URL runs read-only probes only, says so, and creates nothing despite allowWrites', async () => {
+    // The root (no /sandbox) is a production base (spec 1); the sandbox serves both.
+    const report = await runAgainst(sandbox, sandbox.baseUrl, { allowWrites: true });
+    expect(report.environment).toBe('production');
+    expect(report.writes).toBe(false);
+    expect(report.readOnlyReason).toMatch(
+      /production: read-only probes only .* refused despite --allow-writes/,
+    );
+    const writeProbes = report.results.filter((r) => r.writes);
+    expect(writeProbes.length).toBeGreaterThan(20);
+    expect(writeProbes.every((r) => r.outcome === 'skipped')).toBe(true);
+    expect(
+      report.results.filter((r) => !r.writes).every((r) => r.outcome === 'match' || r.outcome === 'skipped'),
+    ).toBe(true);
+    const counters = await sandbox.control.counters();
+    expect(counters.created).toEqual(
+      expect.objectContaining({ users: 0, recipients: 0, virtual_accounts: 0, payouts: 0 }),
+    );
+    expect(counters.requests['POST /v1/users'] ?? 0).toBe(0);
+    expect(counters.requests['POST /v1/versioning/upgrade'] ?? 0).toBe(0);
+    expect(report.created).toEqual([]);
+    expect(renderReport(report)).toContain('write probes: OFF: production');
+  });
+
+  it("environment 'sandbox' cannot unlock writes on a production URL; 'production' locks a sandbox URL", async () => {
+    const forced = await runAgainst(sandbox, sandbox.baseUrl, { environment: 'sandbox', only: ['users.'] });
+    expect(forced.writes).toBe(false);
+    const locked = await runAgainst(sandbox, sandbox.sandboxBaseUrl, {
+      environment: 'production',
+      only: ['users.'],
+    });
+    expect(locked.writes).toBe(false);
+    expect(locked.readOnlyReason).toContain('environment is production');
+    expect((await sandbox.control.counters()).created.users).toBe(0);
+  });
+
+  it('waits out a 429 once (Retry-After) and sends the same request again', async () => {
+    await sandbox.control.addFault({ kind: 'rate_limit', route: 'GET /v1/countries', retryAfterSeconds: 1 });
+    const started = Date.now();
+    const report = await runAgainst(sandbox, sandbox.sandboxBaseUrl, { only: ['reference-data.countries'] });
+    expect(report.results.map((r) => [r.id, r.outcome])).toEqual([['reference-data.countries', 'match']]);
+    expect((await sandbox.control.counters()).requests['GET /v1/countries']).toBe(2);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+  });
+
+  it('on a sandbox base URL without allowWrites stays read-only, and read-only probes still match', async () => {
+    const report = await runAgainst(sandbox, sandbox.sandboxBaseUrl, { allowWrites: false });
+    expect(report.writes).toBe(false);
+    expect(report.readOnlyReason).toContain('--allow-writes');
+    expect(idsWith(report, 'diverge')).toEqual([]);
+    expect(report.ok).toBe(true);
+    expect((await sandbox.control.counters()).created.users).toBe(0);
+  });
+});

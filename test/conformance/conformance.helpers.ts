@@ -1,0 +1,32 @@
+/** Shared by the conformance suites: a sandbox pinned as the contract says accounts are (spec 9.1). */
+import {
+  runConformance,
+  sandboxConformanceHooks,
+  startPartnerSandbox,
+  type ConformanceOptions,
+  type ConformanceReport,
+  type PartnerSandbox,
+} from '@partner-payments/testing';
+
+export function startPinnedSandbox(): Promise<PartnerSandbox> {
+  return startPartnerSandbox({ pinnedVersion: '2026-04-14' });
+}
+
+/** The kit against `baseUrl` with the sandbox's credentials and control hooks, writes on. */
+export function runAgainst(
+  sandbox: PartnerSandbox,
+  baseUrl: string,
+  extra: Partial<ConformanceOptions> = {},
+): Promise<ConformanceReport> {
+  return runConformance({
+    baseUrl,
+    credentials: sandbox.credentials,
+    allowWrites: true,
+    hooks: sandboxConformanceHooks(sandbox.baseUrl),
+    settleMs: 2000,
+    ...extra,
+  });
+}
+
+export const idsWith = (report: ConformanceReport, outcome: string) =>
+  report.results.filter((r) => r.outcome === outcome).map((r) => r.id);

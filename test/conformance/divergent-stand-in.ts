@@ -1,0 +1,78 @@
+/**
+ * A deliberately divergent stand-in for the partner (issue 12): an express server that proxies to
+ * a sandbox but answers a few behaviours the old way, as earlier simulators and docs did:
+ *  - users are auto-verified (GET /v1/users/{id} says VERIFIED: evidence §3 says they stop in REVIEW),
+ *  - a reused Idempotency-Key with another body replays the first recipient (evidence: 409),
+ *  - the user create answer carries `user_id` instead of `id` (evidence §3: `id`).
+ * Plus one route for the redaction test, whose error message carries the caller's secrets.
+ */
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+
+export interface StandIn {
+  /** The stand-in's API base (ends in /sandbox, like the sandbox it proxies). */
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+const HOP_HEADERS = new Set(['host', 'content-length', 'connection', 'transfer-encoding']);
+
+export async function startDivergentStandIn(sandboxBaseUrl: string): Promise<StandIn> {
+  const app = express();
+  app.use(express.raw({ type: () => true, limit: '50mb' }));
+  const firstRecipientByKey = new Map<string, { body: string; answer: string }>();
+
+  app.get('/sandbox/v1/echo-secrets', (req, res) => {
+    res.status(400).json({
+      message: `rejected ${req.get('authorization')} with key ${req.get('x-api-key')} for account 4000123456`,
+    });
+  });
+
+  app.use(async (req, res) => {
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (!HOP_HEADERS.has(name) && typeof value === 'string') headers[name] = value;
+    }
+    const body = Buffer.isBuffer(req.body) && req.body.length ? req.body : undefined;
+    const key = req.get('idempotency-key');
+    const route = `${req.method} ${req.path}`;
+    if (route === 'POST /sandbox/v1/recipients' && key && body) {
+      const first = firstRecipientByKey.get(key);
+      // Old way: the first answer again, whatever the body (the partner answers 409 IDEMPOTENCY_CONFLICT).
+      if (first && first.body !== body.toString())
+        return void res.status(201).type('json').send(first.answer);
+    }
+    const target = `${sandboxBaseUrl.replace(/\/sandbox$/, '')}${req.originalUrl}`;
+    const answer = await fetch(target, { method: req.method, headers, body });
+    let text = await answer.text();
+    if (answer.status === 201 && route === 'POST /sandbox/v1/recipients' && key && body) {
+      firstRecipientByKey.set(key, { body: body.toString(), answer: text });
+    }
+    if (answer.status === 201 && route === 'POST /sandbox/v1/users') {
+      const { id, ...rest } = JSON.parse(text) as Record<string, unknown>;
+      text = JSON.stringify({ user_id: id, ...rest }); // old way: user_id
+    }
+    if (
+      answer.status === 200 &&
+      req.method === 'GET' &&
+      /^\/sandbox\/v1\/users\/[0-9a-f-]{36}$/.test(req.path)
+    ) {
+      const user = JSON.parse(text) as { status?: string };
+      // Old way: a user under verification is VERIFIED at once (a rejected one stays rejected).
+      if (user.status !== 'REJECTED') text = JSON.stringify({ ...user, status: 'VERIFIED' });
+    }
+    res.status(answer.status);
+    answer.headers.forEach((value, name) => {
+      if (!HOP_HEADERS.has(name) && name !== 'content-encoding') res.setHeader(name, value);
+    });
+    res.send(text);
+  });
+
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/sandbox`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

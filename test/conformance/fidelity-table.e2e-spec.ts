@@ -1,0 +1,32 @@
+/**
+ * The sandbox README's fidelity table is generated from the conformance probes (issue 12): this
+ * fails when the README and the probes differ (fix: npm run fidelity:table).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CONFORMANCE_PROBES, fidelityTable } from '@partner-payments/testing';
+import { withFidelityTable } from '../../libs/partner-payments-testing/src/conformance/fidelity.table';
+
+const readme = readFileSync(join(__dirname, '../../libs/partner-payments-testing/README.md'), 'utf8');
+
+describe('sandbox README fidelity table', () => {
+  it('is exactly the table generated from the probes (run `npm run fidelity:table` after changing a probe)', () => {
+    expect(withFidelityTable(readme)).toBe(readme);
+  });
+
+  it('has one row per probe, with its source and whether it writes', () => {
+    const table = fidelityTable();
+    const rows = table.split('\n').filter((l) => l.startsWith('| `'));
+    expect(rows).toHaveLength(CONFORMANCE_PROBES.length);
+    expect(table).toContain('| `recipients.idempotency-conflict` |');
+    expect(rows.find((r) => r.includes('`users.no-instant-verification`'))).toMatch(
+      /evidence \[D known-limitations\].*\| yes \|$/,
+    );
+  });
+
+  it('detects a drifted table and a missing marker', () => {
+    const drifted = readme.replace('| `auth.token` |', '| `auth.token-renamed` |');
+    expect(withFidelityTable(drifted)).not.toBe(drifted);
+    expect(() => withFidelityTable('# no markers')).toThrow(/fidelity:begin/);
+  });
+});
