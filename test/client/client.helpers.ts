@@ -64,12 +64,14 @@ export async function createVerifiedUser(world: ClientWorld): Promise<string> {
   return user.userId;
 }
 
-/** user (verified through the control) → recipient (WIRE) → virtual account, all through the client. */
+/** user (verified through the control) → recipient (WIRE) → virtual account (provisioned and funded through the control). */
 export async function fundedSetup(world: ClientWorld) {
   const { client } = world.graph;
   const user = { userId: await createVerifiedUser(world) };
   const recipient = await client.recipients.create(wireRecipient(user.userId));
   const va = await client.virtualAccounts.create({ user_id: user.userId, bank: 'bank_a' });
+  // evidence §5: activating until the partner's staff open it; payouts draw on the balance.
+  await world.sandbox.control.fundVirtualAccount(String(va.virtual_account_id ?? va.id));
   return {
     userId: user.userId,
     recipientId: recipient.recipient_id,

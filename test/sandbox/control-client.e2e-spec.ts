@@ -44,7 +44,7 @@ describe('sandbox: control API over HTTP (SandboxControlClient)', () => {
       recipients: 1,
       virtual_accounts: 1,
       payouts: 1,
-      deposits: 1,
+      deposits: 2, // the funding deposit of the setup and the ACH one
       rfis: 1,
     });
     const { secret } = await control.rotateWebhookSecret();

@@ -35,6 +35,8 @@ const WRITES = [
   /^POST \/v1\/recipients$/,
   /^POST \/v1\/virtual-accounts$/,
   /^POST \/v1\/virtual-accounts\/[^/]+\/payout$/,
+  // evidence §5 [D for-ai-agents]: the sixth keyed endpoint.
+  /^POST \/v1\/virtual-accounts\/[^/]+\/liquidation-address$/,
 ];
 
 /** A minimal partner API client for tests: x-api-key, bearer, X-Api-Version, Idempotency-Key. */
@@ -162,7 +164,7 @@ export async function createVerifiedUser(api: Api, body: object = individual()):
   return user.body.id as string;
 }
 
-/** user (VERIFIED through the control) → recipient (WIRE) → virtual account; answers their ids. */
+/** user (VERIFIED through the control) → recipient (WIRE) → virtual account, provisioned and funded (10,000.00) through the control; answers their ids. */
 export async function fundedSetup(api: Api, recipientAccount: Record<string, unknown> = wireAccount()) {
   const userId = await createVerifiedUser(api);
   const recipient = await api.call('POST', '/v1/recipients', {
@@ -174,6 +176,9 @@ export async function fundedSetup(api: Api, recipientAccount: Record<string, unk
   if (recipient.status !== 201 || va.status !== 201) {
     throw new Error(`setup failed: ${recipient.status} ${va.status} ${va.text}`);
   }
+  // evidence §5: the account stays `activating` with no account number until the partner's staff
+  // open it, and a payout draws on its balance: the control plays both.
+  await new SandboxControlClient(api.base).fundVirtualAccount(va.body.virtual_account_id as string);
   return {
     userId,
     recipientId: recipient.body.recipient_id as string,

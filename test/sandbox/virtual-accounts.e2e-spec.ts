@@ -22,8 +22,9 @@ describe('sandbox: virtual accounts and deposits (provider-facts)', () => {
       virtual_account_id: expect.any(String),
       user_id: userId,
       bank: 'bank_a',
+      // evidence §5: 2026-04-14 calls activating `approved`; no account number until provisioned.
       status: 'approved',
-      account_number: expect.stringMatching(/^\d+$/),
+      account_number: null,
       metadata: { ledger: 'L1' },
     });
     const duplicate = await world.api.call('POST', '/v1/virtual-accounts', { body });
@@ -82,7 +83,10 @@ describe('sandbox: virtual accounts and deposits (provider-facts)', () => {
     const ach = await world.sandbox.control.simulateDeposit(vaId, { amount: '10.00', rail: 'ACH' });
     await world.sandbox.control.simulateDeposit(vaId, { microdeposit: true, rail: 'ACH' });
     await world.sandbox.control.flushWebhooks();
-    const deposits = world.receiver.events('virtual_account.deposit_funds_received').map((e) => e.body.data);
+    const deposits = world.receiver
+      .events('virtual_account.deposit_funds_received')
+      .map((e) => e.body.data)
+      .filter((d) => d.deposit_id === wire.depositId || d.deposit_id === ach.depositId);
     expect(deposits[0]).toMatchObject({
       deposit_id: wire.depositId,
       user_id: userId,
@@ -139,6 +143,158 @@ describe('sandbox: virtual accounts and deposits (provider-facts)', () => {
     await expect(world.sandbox.control.setDepositStatus(depositId, 'LOST' as never)).rejects.toThrow(
       'unknown deposit status',
     );
+  });
+});
+
+describe('sandbox: virtual account lifecycle, balance and deposits (evidence §5, issue 15)', () => {
+  let world: World;
+  beforeEach(async () => (world = await startWorld({ authorizedBanks: ['bank_a', 'bank_d'] })));
+  afterEach(() => stopWorld(world));
+
+  const createVa = async (bank = 'bank_a') => {
+    const userId = await createVerifiedUser(world.api);
+    const va = await world.api.call('POST', '/v1/virtual-accounts', {
+      body: { user_id: userId, type: 'US_BANK', bank },
+    });
+    expect(va.status).toBe(201);
+    return { userId, vaId: va.body.virtual_account_id as string };
+  };
+  const v2 = { headers: { 'X-Api-Version': '2026-06-01' } };
+
+  it('stays activating with no account number until the partner provisions it; the vocabulary follows the version', async () => {
+    const { vaId } = await createVa();
+    const old = await world.api.call('GET', `/v1/virtual-accounts/${vaId}`, {
+      headers: { 'X-Api-Version': '2026-04-14' },
+    });
+    expect(old.body).toMatchObject({ status: 'approved', account_number: null, routing_number: null });
+    const neu = await world.api.call('GET', `/v1/virtual-accounts/${vaId}`, v2);
+    expect(neu.body).toMatchObject({ status: 'activating', account_number: null });
+    // balance: 400 while activating, a message that says so
+    const early = await world.api.call('GET', `/v1/virtual-accounts/${vaId}/balance`);
+    expect(early.status).toBe(400);
+    expect(early.body.message).toMatch(/activating/);
+    expect(await world.sandbox.control.provisionVirtualAccount(vaId)).toEqual({
+      status: 'active',
+      accountNumberLast4: expect.stringMatching(/^\d{4}$/),
+    });
+    const active = await world.api.call('GET', `/v1/virtual-accounts/${vaId}`, v2);
+    expect(active.body).toMatchObject({
+      status: 'active',
+      account_number: expect.stringMatching(/^\d{12}$/),
+    });
+    expect((await world.api.call('GET', `/v1/virtual-accounts/${vaId}/balance`)).body).toEqual({
+      virtual_account_id: vaId,
+      available_balance: '0.00',
+      currency: 'USD',
+    });
+    await expect(world.sandbox.control.provisionVirtualAccount(vaId)).rejects.toThrow(
+      /only pending or activating/,
+    );
+    const { vaId: failedId } = await createVa();
+    await world.sandbox.control.provisionVirtualAccount(failedId, 'failed');
+    expect((await world.api.call('GET', `/v1/virtual-accounts/${failedId}`)).body.status).toBe('declined');
+    expect((await world.api.call('GET', `/v1/virtual-accounts/${failedId}`, v2)).body.status).toBe('failed');
+  });
+
+  it('the ACT bank shows the PENDING-ACT-ACCOUNT placeholder until provisioned', async () => {
+    const { vaId } = await createVa('bank_d');
+    expect((await world.api.call('GET', `/v1/virtual-accounts/${vaId}`)).body.account_number).toBe(
+      'PENDING-ACT-ACCOUNT',
+    );
+    const simulated = await world.api.call('POST', `/v1/virtual-accounts/${vaId}/simulate-deposit`, {
+      body: { amount: '10.00' },
+    });
+    expect(simulated.status).toBe(400);
+    await world.sandbox.control.provisionVirtualAccount(vaId);
+    expect((await world.api.call('GET', `/v1/virtual-accounts/${vaId}`)).body.account_number).toMatch(
+      /^\d{12}$/,
+    );
+  });
+
+  it('simulate-deposit credits the balance and sends its event; amount 11 refunds; a payout draws on the balance and one beyond it is refused', async () => {
+    const { vaId, recipientId } = await fundedSetup(world.api); // 10,000.00 through the control
+    const dep = await world.api.call('POST', `/v1/virtual-accounts/${vaId}/simulate-deposit`, {
+      body: { amount: '250.50' },
+    });
+    expect(dep.status).toBe(201);
+    expect(dep.body).toMatchObject({ deposit_id: expect.any(String), amount: '250.50', status: 'COMPLETED' });
+    const refunded = await world.api.call('POST', `/v1/virtual-accounts/${vaId}/simulate-deposit`, {
+      body: { amount: '11' },
+    });
+    expect(refunded.body.status).toBe('REFUNDED');
+    const bad = await world.api.call('POST', `/v1/virtual-accounts/${vaId}/simulate-deposit`, {
+      body: { amount: 5 },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors[0].field).toBe('amount');
+    const balance = async () =>
+      (await world.api.call('GET', `/v1/virtual-accounts/${vaId}/balance`)).body.available_balance;
+    expect(await balance()).toBe('10250.50');
+    const payout = (amount: string) =>
+      world.api.call('POST', `/v1/virtual-accounts/${vaId}/payout`, {
+        body: { recipient_id: recipientId, amount, currency: 'USD' },
+      });
+    const beyond = await payout('10250.51');
+    expect(beyond.status).toBe(422);
+    expect(beyond.body).toMatchObject({
+      code: 'insufficient_funds',
+      message: expect.stringContaining('10250.50'),
+    });
+    expect((await world.sandbox.control.counters()).created.payouts ?? 0).toBe(0);
+    expect((await payout('250.50')).status).toBe(201);
+    expect(await balance()).toBe('10000.00');
+    await world.sandbox.control.flushWebhooks();
+    expect(
+      world.receiver.events('virtual_account.deposit_funds_received').map((e) => e.body.data.deposit_id),
+    ).toContain(dep.body.deposit_id);
+  });
+
+  it('lists deposits of one account (bare array, limit/offset) and of all accounts (paged)', async () => {
+    const { vaId } = await fundedSetup(world.api);
+    for (const amount of ['1.00', '2.00', '3.00'])
+      await world.api.call('POST', `/v1/virtual-accounts/${vaId}/simulate-deposit`, { body: { amount } });
+    const page = await world.api.call('GET', `/v1/virtual-accounts/${vaId}/deposits?limit=2&offset=1`);
+    expect(page.status).toBe(200);
+    expect(Array.isArray(page.body)).toBe(true);
+    expect(page.body.map((d: { amount: string }) => d.amount)).toEqual(['1.00', '2.00']);
+    expect((await world.api.call('GET', `/v1/virtual-accounts/${vaId}/deposits?limit=101`)).status).toBe(400);
+    const all = await world.api.call('GET', '/v1/virtual-accounts/deposits?page=2&limit=3');
+    expect(all.status).toBe(200);
+    expect(all.body.pagination).toEqual({ page: 2, limit: 3, total: 4, total_pages: 2 });
+    expect(all.body.data).toHaveLength(1);
+  });
+
+  it('lists accounts as {data, pagination} with filters; provider and currency null in the list; limit over 100 is the bare 500', async () => {
+    const { vaId, userId } = await createVa();
+    await createVa();
+    const list = await world.api.call('GET', `/v1/virtual-accounts?user_id=${userId}`);
+    expect(list.body.pagination).toMatchObject({ page: 1, total: 1 });
+    expect(list.body.data[0]).toMatchObject({ virtual_account_id: vaId, provider: null, currency: null });
+    const all = await world.api.call('GET', '/v1/virtual-accounts?limit=1&page=2');
+    expect(all.body.data).toHaveLength(1);
+    expect(all.body.pagination.total).toBe(2);
+    const huge = await world.api.call('GET', '/v1/virtual-accounts?limit=100000');
+    expect(huge.status).toBe(500);
+    expect(huge.body).toEqual({ status: 'error', message: 'Internal server error' });
+  });
+
+  it('liquidation-address create needs an Idempotency-Key and the version header, and validates its fields', async () => {
+    const { vaId, recipientId } = await fundedSetup(world.api);
+    const path = `/v1/virtual-accounts/${vaId}/liquidation-address`;
+    const body = { network: 'ethereum', token: 'USDC', recipient_id: recipientId };
+    const headers = { 'X-Api-Version': '2026-04-14' }; // spec 4.6: required on this call
+    const noKey = await world.api.call('POST', path, { body, headers, idempotencyKey: false });
+    expect(noKey.status).toBe(400);
+    expect(noKey.body.details[0].path).toBe('Idempotency-Key');
+    expect((await world.api.call('POST', path, { body })).status).toBe(400); // no version header
+    const bad = await world.api.call('POST', path, { body: { network: 'ethereum' }, headers });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.map((e: { field: string }) => e.field)).toEqual(['token', 'recipient_id']);
+    const created = await world.api.call('POST', path, { body, headers });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ id: expect.any(String), network: 'ethereum', token: 'USDC' });
+    const listed = await world.api.call('GET', path, { headers });
+    expect(listed.body.map((l: { id: string }) => l.id)).toContain(created.body.id);
   });
 });
 

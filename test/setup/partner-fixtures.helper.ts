@@ -29,11 +29,12 @@ export async function createFundedAccount(running: RunningApp, tag = 'e2e'): Pro
     individual({ first_name: 'Test', last_name: tag, email: `${tag}@example.com`, metadata: { tag } }),
   );
   // The partner's sandbox stops in REVIEW (evidence §3): its staff verify; here the control API does.
-  await new SandboxControlClient(running.connection.baseUrl).setUserVerificationOutcome(
-    user.userId,
-    'approved',
-  );
+  const control = new SandboxControlClient(running.connection.baseUrl);
+  await control.setUserVerificationOutcome(user.userId, 'approved');
   const va = await vas.create({ user_id: user.userId, type: 'US_BANK', bank: 'bank_a' });
+  // evidence §5: the account stays `activating` until the partner's staff open it, and payouts draw
+  // on its balance: the control opens it and credits 1,000,000.00 so long suites never run dry.
+  await control.fundVirtualAccount(String(va.virtual_account_id ?? va.id), '1000000.00');
   const recipient = await recipients.create({
     user_id: user.userId,
     type: 'individual',

@@ -37,6 +37,7 @@ describe('sandbox -> webhook pipeline, a payout lifecycle driven through the par
       bank: 'bank_a',
     });
     const vaId = String(va.virtual_account_id ?? va.id);
+    await sandbox.control.provisionVirtualAccount(vaId);
     await sandbox.control.simulateDeposit(vaId, { amount: '500.00', rail: 'WIRE' });
     const recipient = await api('POST', '/v1/recipients', {
       user_id: userId,

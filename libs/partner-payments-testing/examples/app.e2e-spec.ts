@@ -150,6 +150,8 @@ describe('the app against the partner sandbox', () => {
       },
     });
     const account = await partner.virtualAccounts.create({ user_id: user.userId, bank: 'bank_a' });
+    // The partner's staff open the account and money arrives: the sandbox's control plays both.
+    await sandbox.control.fundVirtualAccount(String(account.virtual_account_id));
     const payout = await partner.payouts.create(String(account.virtual_account_id), {
       amount: '100.00',
       currency: 'USD',

@@ -71,8 +71,12 @@ export class DemoRunner {
 
     const va = await this.virtualAccounts.create({ user_id: user.userId, type: 'US_BANK', bank: 'bank_a' });
     const vaId = va.virtual_account_id ?? va.id ?? '';
+    // evidence §5: the account waits in `activating` with no account number until the partner's
+    // staff open it, and a payout draws on its balance: the control opens it and simulates a deposit.
+    await sandbox.control.fundVirtualAccount(vaId, '1000.00');
+    const opened = await this.virtualAccounts.get(vaId);
     log(
-      `2/6 virtual account ${vaId} at bank_a: status ${va.status ?? 'unknown'}, account ending ${String(va.account_number ?? '').slice(-4) || '----'}`,
+      `2/6 virtual account ${vaId} at bank_a: created ${va.status ?? 'unknown'}, opened by the partner's staff (the control): ${opened.status ?? 'unknown'}, account ending ${String(opened.account_number ?? '').slice(-4) || '----'}, funded 1000.00`,
     );
 
     const recipient = await this.recipients.create({

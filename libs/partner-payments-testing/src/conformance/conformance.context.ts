@@ -233,6 +233,7 @@ export class ConformanceContext implements ProbeContext {
         'fixture:virtual-account',
         'not deletable: no DELETE route is documented',
       );
+      await this.options.hooks?.fundVirtualAccount?.(id);
       return { id, userId: user.id };
     });
   }

@@ -141,6 +141,11 @@ export interface ConformanceHooks {
   seedRfi?(userId: string): Promise<{ rfiId: string; textItemId: string; documentItemId: string }>;
   /** Closes or withdraws an RFI (the partner does that on its own schedule, evidence §7). */
   setRfiStatus?(rfiId: string, status: 'resolved' | 'not_resolved' | 'withdrawn'): Promise<void>;
+  /**
+   * Opens and credits a new virtual account (evidence §5: it stays `activating` until the partner's
+   * staff open it, and a payout draws on its balance). Without it, payout probes are skipped.
+   */
+  fundVirtualAccount?(virtualAccountId: string): Promise<void>;
   /** Expires every bearer token now (the partner's last 3600 s, spec 5.5). */
   expireTokens?(): Promise<void>;
 }

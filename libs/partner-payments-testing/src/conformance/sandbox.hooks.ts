@@ -23,5 +23,8 @@ export function sandboxConformanceHooks(controlUrl: string): ConformanceHooks {
     },
     setRfiStatus: (rfiId, status) => control.setRfiStatus(rfiId, status),
     expireTokens: () => control.expireTokensNow(),
+    async fundVirtualAccount(virtualAccountId) {
+      await control.fundVirtualAccount(virtualAccountId);
+    },
   };
 }

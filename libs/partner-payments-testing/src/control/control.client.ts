@@ -75,6 +75,14 @@ export class SandboxControlClient implements SandboxControl {
     this.call<{ depositId: string }>('simulateDeposit', virtualAccountId, input);
   addLiquidationAddress = (virtualAccountId: string, input?: Record<string, unknown>) =>
     this.call<{ id: string }>('addLiquidationAddress', virtualAccountId, input);
+  provisionVirtualAccount = (virtualAccountId: string, outcome?: 'active' | 'failed') =>
+    this.call<{ status: string; accountNumberLast4: string | null }>(
+      'provisionVirtualAccount',
+      virtualAccountId,
+      outcome,
+    );
+  fundVirtualAccount = (virtualAccountId: string, amount?: string) =>
+    this.call<{ depositId: string }>('fundVirtualAccount', virtualAccountId, amount);
   updateVirtualAccount = (virtualAccountId: string, patch: VirtualAccountPatch) =>
     this.call<void>('updateVirtualAccount', virtualAccountId, patch);
   setDepositStatus = (depositId: string, status: DepositStatus) =>

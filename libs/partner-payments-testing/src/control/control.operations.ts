@@ -12,6 +12,8 @@ export const CONTROL_OPERATIONS = [
   'setUserVerificationOutcome',
   'completeLiveness',
   'simulateDeposit',
+  'provisionVirtualAccount',
+  'fundVirtualAccount',
   'addLiquidationAddress',
   'updateVirtualAccount',
   'setDepositStatus',

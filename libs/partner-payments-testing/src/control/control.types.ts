@@ -149,7 +149,8 @@ export interface DepositInput {
 }
 
 export interface VirtualAccountPatch {
-  status?: 'rfi' | 'approved' | 'declined' | 'deactivated';
+  /** Either vocabulary (evidence §5): 'pending' | 'activating' | 'active' | 'failed' | 'deactivated' | 'frozen', or 2026-04-14's 'approved' | 'declined' | 'rfi'. */
+  status?: string;
   /** e.g. 'PENDING-ACT-ACCOUNT' (the placeholder before funds are usable) or null. */
   account_number?: string | null;
 }
@@ -218,6 +219,17 @@ export interface SandboxControl {
     input?: { personReferenceId?: string | null; result?: string },
   ): Promise<void>;
   simulateDeposit(virtualAccountId: string, input?: DepositInput): Promise<{ depositId: string }>;
+  /**
+   * The partner's staff finish opening a virtual account (evidence §5: activating -> active, with
+   * its account and routing numbers; or 'failed'). Until then account_number is null (the ACT
+   * bank: `PENDING-ACT-ACCOUNT`), the balance answers 400 and payouts are refused.
+   */
+  provisionVirtualAccount(
+    virtualAccountId: string,
+    outcome?: 'active' | 'failed',
+  ): Promise<{ status: string; accountNumberLast4: string | null }>;
+  /** Provisions the account when still activating, then credits it with a completed deposit (default 10000.00). */
+  fundVirtualAccount(virtualAccountId: string, amount?: string): Promise<{ depositId: string }>;
   addLiquidationAddress(virtualAccountId: string, input?: Record<string, unknown>): Promise<{ id: string }>;
   /** Virtual account status / account_number on the resource only (no event). */
   updateVirtualAccount(virtualAccountId: string, patch: VirtualAccountPatch): Promise<void>;

@@ -39,6 +39,7 @@ import type {
   VerificationOutcome,
 } from '../server/state.types';
 import { applyVerificationOutcome } from '../resources/users/users.verification';
+import { provisionVirtualAccount } from '../resources/virtual-accounts/virtual-account.state';
 
 const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
@@ -128,6 +129,22 @@ export class InProcessControl implements SandboxControl {
 
   async simulateDeposit(virtualAccountId: string, input?: DepositInput): Promise<{ depositId: string }> {
     return { depositId: simulateDeposit(this.ctx, virtualAccountId, input).deposit_id };
+  }
+
+  async provisionVirtualAccount(
+    virtualAccountId: string,
+    outcome?: 'active' | 'failed',
+  ): Promise<{ status: string; accountNumberLast4: string | null }> {
+    const va = provisionVirtualAccount(this.ctx, virtualAccountId, outcome);
+    return { status: va.status, accountNumberLast4: va.account_number?.slice(-4) ?? null };
+  }
+
+  async fundVirtualAccount(virtualAccountId: string, amount = '10000.00'): Promise<{ depositId: string }> {
+    const va = this.ctx.store.virtualAccounts.get(virtualAccountId.toLowerCase());
+    if (!va) throw new Error(`unknown virtual account ${virtualAccountId}`);
+    if (va.status === 'pending' || va.status === 'activating')
+      provisionVirtualAccount(this.ctx, virtualAccountId);
+    return { depositId: simulateDeposit(this.ctx, virtualAccountId, { amount }).deposit_id };
   }
 
   async updateVirtualAccount(virtualAccountId: string, patch: VirtualAccountPatch): Promise<void> {

@@ -1,4 +1,5 @@
 import type { DepositInput, VirtualAccountPatch } from './control.types';
+import { statusFromAnyVocabulary } from '../resources/virtual-accounts/virtual-account.state';
 import {
   buildDepositFundsReceived,
   buildDepositSource,
@@ -126,8 +127,12 @@ export function updateVirtualAccount(
 ): void {
   const va = ctx.store.virtualAccounts.get(virtualAccountId.toLowerCase());
   if (!va) throw new Error(`unknown virtual account ${virtualAccountId}`);
-  if (patch.status !== undefined) va.status = patch.status;
-  if (patch.account_number !== undefined) va.account_number = patch.account_number as string;
+  if (patch.status !== undefined) {
+    const status = statusFromAnyVocabulary(patch.status);
+    if (!status) throw new Error(`unknown virtual account status ${String(patch.status)}`);
+    va.status = status;
+  }
+  if (patch.account_number !== undefined) va.account_number = patch.account_number;
   va.updated_at = nowIso();
 }
 

@@ -129,6 +129,9 @@ export interface RecipientRecord {
   updated_ts: string;
 }
 
+/** evidence §5: 2026-06-01 / default vocabulary; `frozen` blocks payouts. */
+export type VirtualAccountStatus = 'pending' | 'activating' | 'active' | 'failed' | 'deactivated' | 'frozen';
+
 export interface VirtualAccountRecord {
   virtual_account_id: string;
   clientUuid: string;
@@ -137,9 +140,14 @@ export interface VirtualAccountRecord {
   bank: string;
   mode: string | null;
   destination: Record<string, unknown> | null;
-  status: 'rfi' | 'approved' | 'declined' | 'deactivated';
-  account_number: string;
-  routing_number: string;
+  /**
+   * Stored in the 2026-06-01 vocabulary and shown in the requested version's (evidence §5
+   * [D state-machines]): see virtual-account.status.ts.
+   */
+  status: VirtualAccountStatus;
+  /** null until provisioned (`PENDING-ACT-ACCOUNT` on the ACT bank): evidence §5 [D known-limitations]. */
+  account_number: string | null;
+  routing_number: string | null;
   metadata: Metadata;
   created_at: string;
   updated_at: string;

@@ -10,6 +10,7 @@ import { runPayoutScript } from './payout.scripts';
 import { accountOf, requestState, type SandboxContext } from '../../server/sandbox.context';
 import type { PaymentRail, PayoutRecord, VirtualAccountRecord } from '../../server/state.types';
 import { findOwnVirtualAccount } from '../virtual-accounts/virtual-accounts.routes';
+import { availableBalanceCents, formatCents, isProvisioned } from '../virtual-accounts/virtual-account.state';
 
 const RAIL_BY_ACCOUNT_TYPE: Record<string, PaymentRail> = {
   WIRE: 'WIRE',
@@ -17,14 +18,12 @@ const RAIL_BY_ACCOUNT_TYPE: Record<string, PaymentRail> = {
   ACT: 'ACT',
   WALLET: 'CRYPTO',
 };
-export const PENDING_ACCOUNT_NUMBER = 'PENDING-ACT-ACCOUNT';
-
 /** Why funds of this virtual account cannot be paid out yet, or undefined when they can. */
 export function virtualAccountUnusable(va: VirtualAccountRecord): string | undefined {
-  if (va.status === 'declined' || va.status === 'deactivated')
+  // evidence §5: failed and deactivated accounts hold no usable funds; frozen blocks payouts.
+  if (va.status === 'failed' || va.status === 'deactivated' || va.status === 'frozen')
     return `The virtual account is ${va.status}; its funds cannot be paid out`;
-  if (!va.account_number || va.account_number === PENDING_ACCOUNT_NUMBER)
-    return 'The virtual account has no account number yet; its funds are not usable';
+  if (!isProvisioned(va)) return 'The virtual account has no account number yet; its funds are not usable';
   return undefined;
 }
 
@@ -65,6 +64,17 @@ export function registerPayoutRoutes(router: Router, ctx: SandboxContext): void 
     }
     const now = nowIso();
     const amount = Number(b.amount).toFixed(2);
+    // issue 15: a payout draws on the account's balance (deposits in, payouts out); one beyond it is
+    // refused before anything is created. The partner's body for this case is not recorded in the
+    // evidence: the contract's standard error shape (docs/partner-api.md §7.1) with a 422.
+    const available = availableBalanceCents(ctx, va);
+    if (Math.round(Number(amount) * 100) > available)
+      return sendError(
+        res,
+        422,
+        'insufficient_funds',
+        `The payout amount ${amount} exceeds the available balance ${formatCents(available)}`,
+      );
     const payout: PayoutRecord = {
       payout_id: newId(),
       clientUuid: va.clientUuid,

@@ -1,18 +1,31 @@
 import type { Response, Router } from 'express';
 import { requireAuth, withVersion } from '../../middleware/auth.middleware';
 import { buildVirtualAccountCreated } from '../../webhooks/event.builders';
-import { isUuid, newId, nowIso, randomDigits } from '../../server/ids.util';
+import { isUuid, newId, nowIso } from '../../server/ids.util';
 import { requireIdempotencyKey } from '../../middleware/idempotency.middleware';
 import { sendError, sendNotFound, sendRouteNotMatched, sendValidation } from '../../server/http-errors.util';
 import { validateMetadata, type FieldError } from '../metadata.rules';
 import { accountOf, requestState, type SandboxContext } from '../../server/sandbox.context';
 import type { DepositRecord, VirtualAccountRecord } from '../../server/state.types';
+import {
+  ACT_BANKS,
+  PENDING_ACCOUNT_NUMBER,
+  availableBalanceCents,
+  formatCents,
+  isProvisioned,
+  statusForVersion,
+  statusFromAnyVocabulary,
+} from './virtual-account.state';
+import { addLiquidationAddress, simulateDeposit } from '../../control/scenario.actions';
 
-export const virtualAccountView = (va: VirtualAccountRecord) => {
+/** The resource as the requested version shows it (evidence §5: status vocabulary by version). */
+export const virtualAccountView = (va: VirtualAccountRecord, version?: string) => {
   const { clientUuid: _c, ...view } = va;
-  return { ...view, metadata: { ...va.metadata } };
+  return { ...view, status: statusForVersion(va.status, version), metadata: { ...va.metadata } };
 };
 export const depositView = (d: DepositRecord) => ({ ...d, source: { ...d.source } });
+const byCreated = (a: DepositRecord, b: DepositRecord) =>
+  a.created_at.localeCompare(b.created_at) || a.deposit_id.localeCompare(b.deposit_id);
 
 /** The caller's virtual account, or answers 403 (malformed id) / 404 (missing or not yours). */
 export function findOwnVirtualAccount(
@@ -77,9 +90,13 @@ export function registerVirtualAccountRoutes(router: Router, ctx: SandboxContext
       bank: String(b.bank),
       mode: (b.mode as string | undefined) ?? null,
       destination: (b.destination as Record<string, unknown> | undefined) ?? null,
-      status: 'approved',
-      account_number: randomDigits(12),
-      routing_number: '021000021',
+      // evidence §5 [D state-machines]: pending -> activating -> active; the sandbox skips the
+      // instant `pending` and waits in `activating` until the partner's staff (a control:
+      // provisionVirtualAccount) open the bank account. Until then no account number: null, or
+      // the ACT placeholder on the ACT bank [D known-limitations].
+      status: 'activating',
+      account_number: ACT_BANKS.includes(String(b.bank)) ? PENDING_ACCOUNT_NUMBER : null,
+      routing_number: null,
       metadata: { ...((b.metadata as Record<string, string> | undefined) ?? {}) },
       created_at: now,
       updated_at: now,
@@ -87,14 +104,168 @@ export function registerVirtualAccountRoutes(router: Router, ctx: SandboxContext
     ctx.store.virtualAccounts.set(va.virtual_account_id, va);
     ctx.telemetry.created('virtual_accounts');
     // spec 6.4.1: virtual_account.created echoes the persisted metadata.
-    const { account_number: _n, routing_number: _r, destination: _d, ...eventData } = virtualAccountView(va);
+    const version = requestState(res).version;
+    const {
+      account_number: _n,
+      routing_number: _r,
+      destination: _d,
+      ...eventData
+    } = virtualAccountView(va, version);
     ctx.webhooks.emit(account.clientUuid, buildVirtualAccountCreated(eventData));
-    res.status(201).json(virtualAccountView(va));
+    res.status(201).json(virtualAccountView(va, version));
+  });
+
+  /**
+   * evidence §5 [T2s Common.cs][T3r]: `{data, pagination}` like users; filters status, user_id, type,
+   * mode, search, page, limit; `provider` and `currency` are null in the list (GET by id has them).
+   * limit above 100 answers the partner's bare 500 (evidence §2 [T3r DRIFT-10]).
+   */
+  router.get('/v1/virtual-accounts', ...auth, (req, res) => {
+    const q = req.query as Record<string, unknown>;
+    const page = q.page === undefined ? 1 : Number(q.page);
+    const limit = q.limit === undefined ? 20 : Number(q.limit);
+    if (!Number.isInteger(page) || page < 1)
+      return sendValidation(res, [{ field: 'page', message: 'must be an integer >= 1' }]);
+    if (!Number.isInteger(limit) || limit < 1)
+      return sendValidation(res, [{ field: 'limit', message: 'must be an integer >= 1' }]);
+    if (limit > 100) return void res.status(500).json({ status: 'error', message: 'Internal server error' });
+    const version = requestState(res).version;
+    const wanted = typeof q.status === 'string' ? statusFromAnyVocabulary(q.status) : undefined;
+    const search = typeof q.search === 'string' ? q.search.toLowerCase() : undefined;
+    const rows = [...ctx.store.virtualAccounts.values()]
+      .filter((v) => v.clientUuid === accountOf(res).clientUuid)
+      .filter((v) => typeof q.user_id !== 'string' || v.user_id === q.user_id.toLowerCase())
+      .filter((v) => typeof q.status !== 'string' || v.status === wanted)
+      .filter((v) => typeof q.type !== 'string' || v.type === q.type)
+      .filter((v) => typeof q.mode !== 'string' || v.mode === q.mode)
+      .filter(
+        (v) =>
+          !search || JSON.stringify(v.metadata).toLowerCase().includes(search) || v.bank.includes(search),
+      )
+      .sort(
+        (a, b) =>
+          a.created_at.localeCompare(b.created_at) ||
+          a.virtual_account_id.localeCompare(b.virtual_account_id),
+      );
+    const data = rows
+      .slice((page - 1) * limit, page * limit)
+      .map((v) => ({ ...virtualAccountView(v, version), provider: null, currency: null }));
+    res.json({
+      data,
+      pagination: {
+        page,
+        limit,
+        total: rows.length,
+        total_pages: Math.max(1, Math.ceil(rows.length / limit)),
+      },
+    });
+  });
+
+  /** evidence §5 [T1 REVISION-DOCS §3.3]: deposits of every account, paged by `page`. */
+  router.get('/v1/virtual-accounts/deposits', ...auth, (req, res) => {
+    const q = req.query as Record<string, unknown>;
+    const page = q.page === undefined ? 1 : Number(q.page);
+    const limit = q.limit === undefined ? 20 : Number(q.limit);
+    if (!Number.isInteger(page) || page < 1)
+      return sendValidation(res, [{ field: 'page', message: 'must be an integer >= 1' }]);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100)
+      return sendValidation(res, [{ field: 'limit', message: 'must be an integer from 1 to 100' }]);
+    const mine = new Set(
+      [...ctx.store.virtualAccounts.values()]
+        .filter((v) => v.clientUuid === accountOf(res).clientUuid)
+        .map((v) => v.virtual_account_id),
+    );
+    const rows = [...ctx.store.deposits.values()]
+      .filter((d) => mine.has(d.virtual_account_id))
+      .filter((d) => typeof q.status !== 'string' || d.status === q.status)
+      .filter(
+        (d) =>
+          typeof q.virtual_account_id !== 'string' ||
+          d.virtual_account_id === q.virtual_account_id.toLowerCase(),
+      )
+      .filter((d) => typeof q.user_id !== 'string' || d.user_id === q.user_id.toLowerCase())
+      .sort(byCreated);
+    res.json({
+      data: rows.slice((page - 1) * limit, page * limit).map(depositView),
+      pagination: {
+        page,
+        limit,
+        total: rows.length,
+        total_pages: Math.max(1, Math.ceil(rows.length / limit)),
+      },
+    });
   });
 
   router.get('/v1/virtual-accounts/:id', ...auth, (req, res) => {
     const va = findOwnVirtualAccount(ctx, res, String(req.params.id));
-    if (va) res.json(virtualAccountView(va));
+    if (va) res.json(virtualAccountView(va, requestState(res).version));
+  });
+
+  /** evidence §5 [D known-limitations][T1 KiraApiClient]: 400 while activating, 200 `available_balance` once active. */
+  router.get('/v1/virtual-accounts/:id/balance', ...auth, (req, res) => {
+    const va = findOwnVirtualAccount(ctx, res, String(req.params.id));
+    if (!va) return;
+    if (va.status !== 'active' && va.status !== 'frozen')
+      return sendError(
+        res,
+        400,
+        'bad_request',
+        `Virtual account is ${va.status}; its balance is not available yet`,
+      );
+    res.json({
+      virtual_account_id: va.virtual_account_id,
+      available_balance: formatCents(availableBalanceCents(ctx, va)),
+      currency: 'USD',
+    });
+  });
+
+  /** evidence §5 [T1 KiraApiClient]: a bare array, `limit` 1-100 + `offset`. */
+  router.get('/v1/virtual-accounts/:id/deposits', ...auth, (req, res) => {
+    const va = findOwnVirtualAccount(ctx, res, String(req.params.id));
+    if (!va) return;
+    const q = req.query as Record<string, unknown>;
+    const limit = q.limit === undefined ? 20 : Number(q.limit);
+    const offset = q.offset === undefined ? 0 : Number(q.offset);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100)
+      return sendValidation(res, [{ field: 'limit', message: 'must be an integer from 1 to 100' }]);
+    if (!Number.isInteger(offset) || offset < 0)
+      return sendValidation(res, [{ field: 'offset', message: 'must be an integer >= 0' }]);
+    const rows = [...ctx.store.deposits.values()]
+      .filter((d) => d.virtual_account_id === va.virtual_account_id)
+      .sort(byCreated);
+    res.json(rows.slice(offset, offset + limit).map(depositView));
+  });
+
+  /**
+   * evidence §5 [T1 KiraApiClient, REVISION-DOCS §5]: sandbox only (production answers 403), credits
+   * the balance at once; amount `11` is the magic value that gives `REFUNDED`. The body is an open
+   * question (evidence: open question 8): `{amount, currency?}`; the answer here is the deposit.
+   */
+  router.post('/v1/virtual-accounts/:id/simulate-deposit', ...auth, (req, res) => {
+    const va = findOwnVirtualAccount(ctx, res, String(req.params.id));
+    if (!va) return;
+    const b = (requestState(res).body ?? {}) as Record<string, unknown>;
+    if (typeof b !== 'object' || b === null || Array.isArray(b))
+      return sendValidation(res, [{ field: 'body', message: 'must be a JSON object' }]);
+    if (typeof b.amount !== 'string' || !/^[0-9]+(\.[0-9]{1,2})?$/.test(b.amount) || Number(b.amount) <= 0)
+      return sendValidation(res, [
+        { field: 'amount', message: 'must be a positive decimal string such as "100.00"' },
+      ]);
+    if (b.currency !== undefined && b.currency !== 'USD')
+      return sendValidation(res, [{ field: 'currency', message: 'must be USD' }]);
+    if (!isProvisioned(va))
+      return sendError(
+        res,
+        400,
+        'bad_request',
+        `Virtual account is ${va.status}; it cannot receive funds yet`,
+      );
+    const refunded = Number(b.amount) === 11;
+    const deposit = simulateDeposit(ctx, va.virtual_account_id, {
+      amount: Number(b.amount).toFixed(2),
+      status: refunded ? 'REFUNDED' : 'COMPLETED',
+    });
+    res.status(201).json(depositView(deposit));
   });
 
   router.get('/v1/virtual-accounts/:id/deposits/:depositId', ...auth, (req, res) => {
@@ -106,6 +277,39 @@ export function registerVirtualAccountRoutes(router: Router, ctx: SandboxContext
     if (!deposit || deposit.virtual_account_id !== va.virtual_account_id) return sendNotFound(res, 'Deposit');
     res.json(depositView(deposit));
   });
+
+  /**
+   * evidence §5 [T2][D for-ai-agents]: `{network, token, recipient_id}` with an Idempotency-Key (one of
+   * the six keyed endpoints); spec 4.6: X-Api-Version required. The answer's shape is an open question
+   * (evidence question 4): the created entry, as the list shows it.
+   */
+  router.post(
+    '/v1/virtual-accounts/:id/liquidation-address',
+    withVersion(ctx, { required: true }),
+    requireAuth(ctx),
+    requireIdempotencyKey(ctx),
+    (req, res) => {
+      const va = findOwnVirtualAccount(ctx, res, String(req.params.id));
+      if (!va) return;
+      const b = requestState(res).body as Record<string, unknown> | undefined;
+      if (typeof b !== 'object' || b === null || Array.isArray(b))
+        return sendValidation(res, [{ field: 'body', message: 'must be a JSON object' }]);
+      const errors: FieldError[] = [];
+      for (const field of ['network', 'token'] as const)
+        if (typeof b[field] !== 'string' || b[field] === '') errors.push({ field, message: 'is required' });
+      if (!isUuid(b.recipient_id)) errors.push({ field: 'recipient_id', message: 'must be a UUID' });
+      if (errors.length) return sendValidation(res, errors);
+      const recipient = ctx.store.recipients.get(String(b.recipient_id).toLowerCase());
+      if (!recipient || recipient.clientUuid !== va.clientUuid || recipient.user_id !== va.user_id)
+        return sendNotFound(res, 'Recipient');
+      const record = addLiquidationAddress(ctx, va.virtual_account_id, {
+        network: b.network,
+        token: b.token,
+        recipient: { recipient_id: recipient.recipient_id },
+      });
+      res.status(201).json(record);
+    },
+  );
 
   /** spec 4.6: X-Api-Version required; provider-facts: a bare array, [] when none, 404 missing or not yours. */
   router.get(
