@@ -111,3 +111,33 @@ export class PartnerConfigurationError extends PartnerError {
     super(`PartnerPaymentsModule option "${field}" ${message}`);
   }
 }
+
+/**
+ * GET /v1/virtual-accounts/{id}/balance answered 400 because the account is not active yet: the
+ * partner answers so while the account is activating (evidence §5 [D known-limitations]). Retry
+ * after the account becomes active (read it with `virtualAccounts.get`); not a bug in the call.
+ */
+export class PartnerVirtualAccountNotActiveError extends PartnerValidationError {
+  constructor(
+    readonly virtualAccountId: string,
+    init: PartnerApiErrorInit,
+  ) {
+    super({
+      ...init,
+      message: `Virtual account ${virtualAccountId} has no balance yet: the partner answers 400 while the account is activating (${init.message})`,
+    });
+  }
+}
+
+/**
+ * A sandbox-only operation (e.g. simulate-deposit) was called on a client configured for the
+ * production environment; refused before any I/O (the partner's production answers 403, evidence §5).
+ */
+export class PartnerSandboxOnlyOperationError extends PartnerError {
+  readonly code = 'sandbox_only';
+  constructor(readonly operation: string) {
+    super(
+      `${operation} exists only in the partner's sandbox; this client is configured with environment 'production', where the partner refuses it (403)`,
+    );
+  }
+}

@@ -58,6 +58,11 @@ export class PartnerHttpClient {
     this.events$ = transport.events$;
   }
 
+  /** Which partner environment this client talks to (sandbox-only operations check it before any I/O). */
+  get environment(): ResolvedPartnerOptions['environment'] {
+    return this.options.environment;
+  }
+
   async request<T>(req: PartnerRequest): Promise<PartnerResponse<T>> {
     checkPerCallOptions(req);
     const method = req.method.toUpperCase() as PartnerRequest['method'];

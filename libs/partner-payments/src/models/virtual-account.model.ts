@@ -2,8 +2,14 @@ import { canonicalPartnerStatus } from './status.util';
 import type { PartnerOpenString } from './common.model';
 import type { PartnerMetadata } from './metadata.model';
 
-/** provider-facts (2026-04-14): rfi, approved, declined, deactivated. */
-export type PartnerVirtualAccountStatus = PartnerOpenString<'rfi' | 'approved' | 'declined' | 'deactivated'>;
+/**
+ * The status vocabulary depends on the API version (evidence §5 [D state-machines]): 2026-04-14
+ * `rfi`, `approved` (covers activating and active), `declined`, `deactivated`; 2026-06-01 `pending`,
+ * `activating`, `active`, `failed`, `deactivated`; `frozen` (blocks payouts) on both.
+ */
+export type PartnerVirtualAccountStatus = PartnerOpenString<
+  'rfi' | 'approved' | 'declined' | 'deactivated' | 'pending' | 'activating' | 'active' | 'failed' | 'frozen'
+>;
 
 /** POST /v1/virtual-accounts body (provider-facts "Virtual accounts and deposits"). */
 export interface CreatePartnerVirtualAccountInput {
@@ -40,6 +46,16 @@ export function isVirtualAccountUsable(va: Pick<PartnerVirtualAccount, 'account_
     va.account_number !== '' &&
     va.account_number !== PENDING_ACCOUNT_NUMBER
   );
+}
+
+/**
+ * Whether money sent to this account lands (evidence §5 [D known-limitations]): a real account
+ * number (non-null, not the ACT placeholder) on an account that is not failed, declined,
+ * deactivated or frozen. `approved` alone does not mean funds-ready.
+ */
+export function canReceiveFunds(va: Pick<PartnerVirtualAccount, 'account_number' | 'status'>): boolean {
+  const status = typeof va.status === 'string' ? va.status.toLowerCase() : '';
+  return isVirtualAccountUsable(va) && !['failed', 'declined', 'deactivated', 'frozen'].includes(status);
 }
 
 /** The id, whichever field carries it. */
@@ -83,4 +99,57 @@ export interface PartnerLiquidationAddress {
   created_at: string;
   updated_at: string;
   [key: string]: unknown;
+}
+
+/** GET /v1/virtual-accounts query (evidence §5 [T2]: the filters its client sends). */
+export interface ListPartnerVirtualAccountsQuery {
+  status?: string;
+  user_id?: string;
+  type?: string;
+  mode?: string;
+  search?: string;
+  /** 1-based. */
+  page?: number;
+  /** 1 to 100 (above it the partner answers a bare 500, evidence §2 [T3r DRIFT-10]). */
+  limit?: number;
+}
+
+/** A page-numbered list (`{data, pagination}`, evidence §5 [T2s Common.cs]). */
+export interface PartnerNumberedPage<T> {
+  data: T[];
+  page: number;
+  limit: number | null;
+  total: number | null;
+  totalPages: number | null;
+  hasMore: boolean;
+}
+
+/** GET /v1/virtual-accounts/{id}/balance once the account is active (evidence §5). */
+export interface PartnerVirtualAccountBalance {
+  available_balance: string;
+  currency?: string;
+  [key: string]: unknown;
+}
+
+/** GET /v1/virtual-accounts/deposits query (evidence §5 [T1 REVISION-DOCS §3.3]: paged by `page`). */
+export interface ListAllPartnerDepositsQuery {
+  page?: number;
+  limit?: number;
+  status?: string;
+  virtual_account_id?: string;
+  user_id?: string;
+}
+
+/** POST /v1/virtual-accounts/{id}/liquidation-address body (evidence §5 [T2][D for-ai-agents]). */
+export interface CreatePartnerLiquidationAddressInput {
+  network: string;
+  token: string;
+  recipient_id: string;
+}
+
+/** POST /v1/virtual-accounts/{id}/simulate-deposit body (sandbox only; evidence open question 8). */
+export interface SimulatePartnerDepositInput {
+  /** Decimal string, up to 2 decimals; `"11"` is the partner's magic value for a refund. */
+  amount: string;
+  currency?: 'USD';
 }

@@ -2,13 +2,61 @@ import { PartnerHttpClient } from '../http/partner-http.client';
 import { encodePathSegment } from '../http/url.util';
 import type { PartnerCallOptions } from '../models/common.model';
 import type {
+  CreatePartnerLiquidationAddressInput,
   CreatePartnerVirtualAccountInput,
+  ListAllPartnerDepositsQuery,
+  ListPartnerVirtualAccountsQuery,
   PartnerDeposit,
   PartnerLiquidationAddress,
+  PartnerNumberedPage,
   PartnerVirtualAccount,
+  PartnerVirtualAccountBalance,
+  SimulatePartnerDepositInput,
 } from '../models/virtual-account.model';
+import type { PartnerFieldError } from '../errors/partner.error';
+import { PartnerLocalValidationError } from '../errors/partner.error';
+import {
+  PartnerSandboxOnlyOperationError,
+  PartnerValidationError,
+  PartnerVirtualAccountNotActiveError,
+} from '../errors/partner-api.error';
 import { validateMetadata } from '../validation/metadata.validator';
-import { asRecord, requireId, send } from './resource.util';
+import { asRecord, checkPageParams, requireId, send } from './resource.util';
+
+const AMOUNT_RE = /^[0-9]+(\.[0-9]{1,2})?$/;
+
+function checkNumberedPage(page: unknown, limit: unknown): void {
+  const errors: PartnerFieldError[] = [];
+  if (page !== undefined && (typeof page !== 'number' || !Number.isInteger(page) || page < 1))
+    errors.push({ field: 'page', message: 'must be an integer >= 1' });
+  if (errors.length) throw new PartnerLocalValidationError(errors);
+  checkPageParams(limit, undefined);
+}
+
+/** Reads `{data, pagination:{page, limit, total, total_pages}}` (evidence §5 [T2s Common.cs]). */
+function toNumberedPage<T>(body: unknown, requestedPage: number): PartnerNumberedPage<T> {
+  const b = asRecord(body);
+  const p = asRecord(b.pagination);
+  const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+  const data = (Array.isArray(body) ? body : Array.isArray(b.data) ? b.data : []) as T[];
+  const page = num(p.page) ?? requestedPage;
+  const limit = num(p.limit);
+  const total = num(p.total);
+  const totalPages = num(p.total_pages) ?? (total !== null && limit ? Math.ceil(total / limit) : null);
+  const hasMore = totalPages !== null ? page < totalPages : limit !== null && data.length >= limit;
+  return { data, page, limit, total, totalPages, hasMore };
+}
+
+async function* iterateNumberedPages<T>(
+  fetchPage: (page: number) => Promise<PartnerNumberedPage<T>>,
+  startPage = 1,
+): AsyncGenerator<T, void, undefined> {
+  for (let page = startPage; ; page++) {
+    const result = await fetchPage(page);
+    yield* result.data;
+    if (!result.hasMore || result.data.length === 0) return;
+  }
+}
 
 function unwrap(body: unknown, ...keys: string[]): Record<string, unknown> {
   const b = asRecord(body);
@@ -97,13 +145,24 @@ export class PartnerVirtualAccountsService {
     return list as PartnerLiquidationAddress[];
   }
 
-  /** POST /v1/virtual-accounts/{id}/liquidation-address (Idempotency-Key, issue 2). Shape not shown: passed through. */
+  /**
+   * POST /v1/virtual-accounts/{id}/liquidation-address `{network, token, recipient_id}` with an
+   * Idempotency-Key (one of the partner's six keyed writes, evidence §5 [D for-ai-agents]); the
+   * key is made before the first attempt and reused on retries. The answer's shape is an open
+   * question (evidence question 4): the created entry, unwrapped from `data` when nested.
+   */
   async createLiquidationAddress(
     virtualAccountId: string,
-    body: Record<string, unknown>,
+    input: CreatePartnerLiquidationAddressInput,
     options?: PartnerCallOptions,
   ): Promise<PartnerLiquidationAddress> {
     const va = encodePathSegment(requireId(virtualAccountId, 'virtualAccountId'));
+    const errors: PartnerFieldError[] = [];
+    for (const field of ['network', 'token', 'recipient_id'] as const)
+      if (typeof input?.[field] !== 'string' || input[field].trim() === '')
+        errors.push({ field, message: 'is required (a non-empty string)' });
+    if (errors.length) throw new PartnerLocalValidationError(errors);
+    const body = { network: input.network, token: input.token, recipient_id: input.recipient_id };
     const res = await send<unknown>(
       this.http,
       {
@@ -115,5 +174,145 @@ export class PartnerVirtualAccountsService {
       options,
     );
     return unwrap(res.data, 'data') as PartnerLiquidationAddress;
+  }
+
+  /**
+   * GET /v1/virtual-accounts: one page `{data, pagination}` (evidence §5). `provider` and
+   * `currency` are null in list rows: read one account with `get` for them.
+   */
+  async list(
+    query: ListPartnerVirtualAccountsQuery = {},
+    options?: PartnerCallOptions,
+  ): Promise<PartnerNumberedPage<PartnerVirtualAccount>> {
+    checkNumberedPage(query.page, query.limit);
+    const res = await send<unknown>(
+      this.http,
+      { method: 'GET', path: '/v1/virtual-accounts', query: { ...query } },
+      options,
+    );
+    return toNumberedPage<PartnerVirtualAccount>(res.data, query.page ?? 1);
+  }
+
+  /** Every virtual account matching the query, page after page (`for await (const va of ...)`). */
+  iterate(
+    query: Omit<ListPartnerVirtualAccountsQuery, 'page'> = {},
+    options?: PartnerCallOptions,
+  ): AsyncGenerator<PartnerVirtualAccount, void, undefined> {
+    checkNumberedPage(undefined, query.limit);
+    return iterateNumberedPages((page) => this.list({ ...query, page, limit: query.limit ?? 100 }, options));
+  }
+
+  /**
+   * GET /v1/virtual-accounts/{id}/balance. The partner answers 400 while the account is activating
+   * (evidence §5): that 400 is a PartnerVirtualAccountNotActiveError saying so.
+   */
+  async getBalance(
+    virtualAccountId: string,
+    options?: PartnerCallOptions,
+  ): Promise<PartnerVirtualAccountBalance> {
+    const id = requireId(virtualAccountId, 'virtualAccountId');
+    try {
+      const res = await send<unknown>(
+        this.http,
+        { method: 'GET', path: `/v1/virtual-accounts/${encodePathSegment(id)}/balance` },
+        options,
+      );
+      const b = asRecord(res.data);
+      return (
+        typeof b.available_balance === 'string' ? b : unwrap(b, 'data')
+      ) as PartnerVirtualAccountBalance;
+    } catch (err) {
+      if (err instanceof PartnerValidationError && err.status === 400)
+        throw new PartnerVirtualAccountNotActiveError(id, { ...err, message: err.message, cause: err });
+      throw err;
+    }
+  }
+
+  /** GET /v1/virtual-accounts/{id}/deposits: a bare array, `limit` 1-100 and `offset` (evidence §5 [T1 KiraApiClient]). */
+  async listDeposits(
+    virtualAccountId: string,
+    query: { limit?: number; offset?: number } = {},
+    options?: PartnerCallOptions,
+  ): Promise<PartnerDeposit[]> {
+    const id = encodePathSegment(requireId(virtualAccountId, 'virtualAccountId'));
+    checkPageParams(query.limit, query.offset);
+    const res = await send<unknown>(
+      this.http,
+      { method: 'GET', path: `/v1/virtual-accounts/${id}/deposits`, query: { ...query } },
+      options,
+    );
+    const b = res.data;
+    return (Array.isArray(b) ? b : (asRecord(b).data ?? [])) as PartnerDeposit[];
+  }
+
+  /** Every deposit of one account, offset page after offset page. */
+  async *iterateDeposits(
+    virtualAccountId: string,
+    query: { limit?: number } = {},
+    options?: PartnerCallOptions,
+  ): AsyncGenerator<PartnerDeposit, void, undefined> {
+    const limit = query.limit ?? 100;
+    for (let offset = 0; ; offset += limit) {
+      const page = await this.listDeposits(virtualAccountId, { limit, offset }, options);
+      yield* page;
+      if (page.length < limit) return;
+    }
+  }
+
+  /** GET /v1/virtual-accounts/deposits: deposits of every account, paged by `page` (evidence §5 [T1 REVISION-DOCS §3.3]). */
+  async listAllDeposits(
+    query: ListAllPartnerDepositsQuery = {},
+    options?: PartnerCallOptions,
+  ): Promise<PartnerNumberedPage<PartnerDeposit>> {
+    checkNumberedPage(query.page, query.limit);
+    const res = await send<unknown>(
+      this.http,
+      { method: 'GET', path: '/v1/virtual-accounts/deposits', query: { ...query } },
+      options,
+    );
+    return toNumberedPage<PartnerDeposit>(res.data, query.page ?? 1);
+  }
+
+  /** Every deposit across accounts matching the query, page after page. */
+  iterateAllDeposits(
+    query: Omit<ListAllPartnerDepositsQuery, 'page'> = {},
+    options?: PartnerCallOptions,
+  ): AsyncGenerator<PartnerDeposit, void, undefined> {
+    checkNumberedPage(undefined, query.limit);
+    return iterateNumberedPages((page) =>
+      this.listAllDeposits({ ...query, page, limit: query.limit ?? 100 }, options),
+    );
+  }
+
+  /**
+   * POST /v1/virtual-accounts/{id}/simulate-deposit: the partner's sandbox only (production answers
+   * 403, evidence §5), so a client configured for production refuses it before any I/O. Credits the
+   * balance at once and sends the deposit event; amount "11" gives a refund. No Idempotency-Key
+   * (not a keyed write), so it is never retried once sent.
+   */
+  async simulateDeposit(
+    virtualAccountId: string,
+    input: SimulatePartnerDepositInput,
+    options?: PartnerCallOptions,
+  ): Promise<PartnerDeposit> {
+    if (this.http.environment === 'production')
+      throw new PartnerSandboxOnlyOperationError('virtualAccounts.simulateDeposit');
+    const id = encodePathSegment(requireId(virtualAccountId, 'virtualAccountId'));
+    const errors: PartnerFieldError[] = [];
+    if (typeof input?.amount !== 'string' || !AMOUNT_RE.test(input.amount) || Number(input.amount) <= 0)
+      errors.push({
+        field: 'amount',
+        message: 'must be a positive decimal string with up to 2 decimals, e.g. "100.00"',
+      });
+    if (input?.currency !== undefined && input.currency !== 'USD')
+      errors.push({ field: 'currency', message: 'must be USD' });
+    if (errors.length) throw new PartnerLocalValidationError(errors);
+    const res = await send<unknown>(
+      this.http,
+      { method: 'POST', path: `/v1/virtual-accounts/${id}/simulate-deposit`, body: { ...input } },
+      options,
+    );
+    const b = asRecord(res.data);
+    return (typeof b.deposit_id === 'string' ? b : unwrap(b, 'data', 'deposit')) as PartnerDeposit;
   }
 }
