@@ -288,6 +288,19 @@ describe('every resource call against the sandbox (real socket)', () => {
         const chunks: Buffer[] = [];
         for await (const c of download.stream) chunks.push(c as Buffer);
         expect(Buffer.concat(chunks).equals(samplePdf())).toBe(true);
+        // evidence §7: the document route answers a presigned link; the client fetched it with no
+        // partner credential (the sandbox's link store logs the request's header names).
+        const fetched = (await world.sandbox.control.requestLog()).filter((r) =>
+          r.path.startsWith('/__files/'),
+        );
+        expect(fetched).toHaveLength(1);
+        expect(Object.keys(fetched[0].headers)).not.toEqual(expect.arrayContaining(['x-api-key']));
+        expect(Object.keys(fetched[0].headers)).not.toEqual(expect.arrayContaining(['authorization']));
+        const link = await client().rfis.getDocumentLink(seeded.rfiId, docId, item.documents[0].document_id);
+        expect(link).toEqual({
+          downloadUrl: expect.stringContaining('/__files/'),
+          expiresAt: expect.any(String),
+        });
         await expect(
           client().rfis.downloadDocument(seeded.rfiId, docId, '0b7d9a55-7c1d-4c1e-9d8a-2f1a3c4b5d6e'),
         ).rejects.toBeInstanceOf(PartnerNotFoundError);

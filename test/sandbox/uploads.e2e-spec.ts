@@ -75,19 +75,33 @@ describe('sandbox: document uploads (spec 4.2, 7.3, 8)', () => {
     ]);
     expect(JSON.stringify(answer.body)).not.toMatch(/path|storage/i);
     const doc = answer.body.item.documents[0];
-    const download = await fetch(
-      `${world.sandbox.sandboxBaseUrl}/v1/rfis/${rfi.rfiId}/items/${docItem}/documents/${doc.document_id}`,
-      {
-        headers: {
-          'x-api-key': world.api.creds.apiKey,
-          authorization: `Bearer ${world.api.token}`,
-          'x-api-version': V,
-        },
-      },
+    // evidence §7: the route answers JSON {download_url, expires_at}; the link serves the bytes.
+    const linked = await world.api.call(
+      'GET',
+      `/v1/rfis/${rfi.rfiId}/items/${docItem}/documents/${doc.document_id}`,
+      { version: V },
     );
+    expect(linked.status).toBe(200);
+    expect(linked.body).toEqual({ download_url: expect.any(String), expires_at: expect.any(String) });
+    const ttl = Date.parse(linked.body.expires_at) - Date.now();
+    expect(ttl).toBeGreaterThan(60_000);
+    expect(ttl).toBeLessThanOrEqual(5 * 60_000);
+    const download = await fetch(linked.body.download_url); // no partner credentials
     expect(download.status).toBe(200);
     expect(download.headers.get('content-disposition')).toContain('filename="_proof_.pdf"');
     expect(Buffer.from(await download.arrayBuffer()).equals(pdf.bytes)).toBe(true);
+    // A presigned link refuses a second auth mechanism, a tampered signature and another document.
+    const withBearer = await fetch(linked.body.download_url, {
+      headers: { authorization: `Bearer ${world.api.token}` },
+    });
+    expect(withBearer.status).toBe(400);
+    const url = new URL(linked.body.download_url);
+    const sig = url.searchParams.get('signature') ?? '';
+    url.searchParams.set('signature', `${sig[0] === 'a' ? 'b' : 'a'}${sig.slice(1)}`);
+    expect((await fetch(url)).status).toBe(403);
+    const later = new URL(linked.body.download_url);
+    later.searchParams.set('expires', String(Number(later.searchParams.get('expires')) + 1));
+    expect((await fetch(later)).status).toBe(403);
     const missing = await world.api.call(
       'GET',
       `/v1/rfis/${rfi.rfiId}/items/${docItem}/documents/${crypto.randomUUID()}`,
@@ -102,16 +116,12 @@ describe('sandbox: document uploads (spec 4.2, 7.3, 8)', () => {
     expect(answer.status).toBe(201);
     const doc = answer.body.item.documents[0];
     expect(doc.file_name).toBe('évid 東京.pdf');
-    const download = await fetch(
-      `${world.sandbox.sandboxBaseUrl}/v1/rfis/${rfi.rfiId}/items/${docItem}/documents/${doc.document_id}`,
-      {
-        headers: {
-          'x-api-key': world.api.creds.apiKey,
-          authorization: `Bearer ${world.api.token}`,
-          'x-api-version': V,
-        },
-      },
+    const linked = await world.api.call(
+      'GET',
+      `/v1/rfis/${rfi.rfiId}/items/${docItem}/documents/${doc.document_id}`,
+      { version: V },
     );
+    const download = await fetch(linked.body.download_url);
     expect(download.status).toBe(200);
     const disposition = download.headers.get('content-disposition') ?? '';
     expect(disposition).toContain('filename="_vid __.pdf"');

@@ -6,6 +6,7 @@ import type { StateStore } from './state.store';
 import type { ClientAccount } from './state.types';
 import type { Telemetry } from './telemetry.store';
 import type { WebhookSender } from '../webhooks/webhook.sender';
+import type { DocumentLinkSigner } from '../resources/rfis/document-links';
 
 export interface ResolvedOptions {
   tokenTtlSeconds: number;
@@ -25,6 +26,8 @@ export interface SandboxContext {
   faults: FaultStore;
   webhooks: WebhookSender;
   logger: SandboxLogger;
+  /** Signs the short-lived document download links (evidence §7). */
+  documentLinks: DocumentLinkSigner;
   /** Timers of delayed transitions, cleared on close/reset. */
   timers: Set<NodeJS.Timeout>;
 }

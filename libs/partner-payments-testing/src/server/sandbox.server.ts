@@ -1,3 +1,8 @@
+import {
+  DOCUMENT_LINK_PATH,
+  DocumentLinkSigner,
+  documentLinkHandler,
+} from '../resources/rfis/document-links';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import express, { type ErrorRequestHandler } from 'express';
@@ -75,6 +80,7 @@ export async function startPartnerSandbox(options: PartnerSandboxOptions = {}): 
     faults: new FaultStore(),
     webhooks: new WebhookSender(store, telemetry, options.webhookTimeoutMs ?? 10_000, logger),
     logger,
+    documentLinks: new DocumentLinkSigner(),
     timers: new Set(),
   };
   const account = store.createAccount({
@@ -96,6 +102,9 @@ export async function startPartnerSandbox(options: PartnerSandboxOptions = {}): 
   app.set('etag', false);
   app.use('/__control', createControlRouter(control));
   app.use(requestLogMiddleware(ctx));
+  // The presigned links' object store (evidence §7): another host at the partner, so no partner auth,
+  // rate limit or faults here.
+  app.get(`${DOCUMENT_LINK_PATH}/:documentId`, documentLinkHandler(ctx, ctx.documentLinks));
   app.use(rateLimitMiddleware(ctx));
   app.use(faultsMiddleware(ctx));
   app.use(...bodyMiddleware());

@@ -3,7 +3,9 @@ import { encodePathSegment } from '../http/url.util';
 import type { PartnerCallOptions, PartnerOffsetPageParams, PartnerPage } from '../models/common.model';
 import type { Rfi, RfiAnswerInput, RfiItem } from '../models/rfi.model';
 import FormData from 'form-data';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
+import type { ReadableStream as NodeWebReadableStream } from 'node:stream/web';
+import { createPartnerApiError, createPartnerNetworkError } from '../errors/error.factory';
 import { PartnerLocalValidationError } from '../errors/partner.error';
 import { validateRfiAnswers } from '../validation/rfi-answer.validator';
 import { appendUploadParts, uploadPartsReplayable } from '../validation/upload-form.builder';
@@ -39,6 +41,12 @@ export interface UploadRfiDocumentsOptions extends PartnerCallOptions {
    */
   item?: RfiItem;
   fetchItem?: boolean;
+}
+
+/** evidence §7: a presigned, minutes-long link to one RFI document (a bearer credential: never store or log it). */
+export interface RfiDocumentLink {
+  downloadUrl: string;
+  expiresAt: string | null;
 }
 
 /** A stored RFI file, as a stream (never buffered whole). */
@@ -167,8 +175,41 @@ export class PartnerRfisService {
   }
 
   /**
-   * GET /v1/rfis/{rfi_id}/items/{item_id}/documents/{document_id}: the stored file, streamed.
-   * spec 7.3: 400 malformed ids, 404 when the RFI has no such file.
+   * GET /v1/rfis/{rfi_id}/items/{item_id}/documents/{document_id}: the partner answers JSON
+   * `{download_url, expires_at}`, a presigned link that lasts minutes (evidence §7 [T1 KiraApiClient]).
+   * It is a bearer credential: do not store or log it. spec 7.3: 400 malformed ids, 404 no such file.
+   */
+  async getDocumentLink(
+    rfiId: string,
+    itemId: string,
+    documentId: string,
+    options?: PartnerCallOptions,
+  ): Promise<RfiDocumentLink> {
+    const rfi = encodePathSegment(requireId(rfiId, 'rfiId'));
+    const item = encodePathSegment(requireId(itemId, 'itemId'));
+    const doc = encodePathSegment(requireId(documentId, 'documentId'));
+    const res = await send<unknown>(
+      this.http,
+      { method: 'GET', path: `/v1/rfis/${rfi}/items/${item}/documents/${doc}`, area: 'rfis' },
+      options,
+    );
+    const b = asRecord(res.data);
+    const inner = typeof b.download_url === 'string' ? b : asRecord(b.data);
+    if (typeof inner.download_url !== 'string')
+      throw new TypeError(
+        'the document answer carries no download_url (evidence §7: {download_url, expires_at})',
+      );
+    return {
+      downloadUrl: inner.download_url,
+      expiresAt: typeof inner.expires_at === 'string' ? inner.expires_at : null,
+    };
+  }
+
+  /**
+   * The stored file, streamed (never buffered whole): asks for the link (getDocumentLink), then
+   * fetches it with a plain GET that carries no partner credential (no x-api-key, no bearer: the
+   * link is presigned, and an object store refuses a second auth mechanism) and is never logged.
+   * A refused link (expired, tampered) is a PartnerApiError with the store's status.
    */
   async downloadDocument(
     rfiId: string,
@@ -176,25 +217,46 @@ export class PartnerRfisService {
     documentId: string,
     options?: PartnerCallOptions,
   ): Promise<RfiDocumentDownload> {
-    const rfi = encodePathSegment(requireId(rfiId, 'rfiId'));
-    const item = encodePathSegment(requireId(itemId, 'itemId'));
-    const doc = encodePathSegment(requireId(documentId, 'documentId'));
-    const res = await send<Readable>(
-      this.http,
-      {
+    return this.fetchDocumentLink(await this.getDocumentLink(rfiId, itemId, documentId, options));
+  }
+
+  /** Streams a link from getDocumentLink, without partner credentials (see downloadDocument). */
+  async fetchDocumentLink(
+    link: RfiDocumentLink,
+    options: { timeoutMs?: number } = {},
+  ): Promise<RfiDocumentDownload> {
+    let res: Response;
+    try {
+      res = await fetch(link.downloadUrl, {
         method: 'GET',
-        path: `/v1/rfis/${rfi}/items/${item}/documents/${doc}`,
-        area: 'rfis',
-        responseType: 'stream',
-      },
-      options,
-    );
-    const length = Number(res.meta.headers['content-length']);
+        redirect: 'follow',
+        signal: AbortSignal.timeout(options.timeoutMs ?? 60_000),
+      });
+    } catch (error) {
+      // The URL is a credential: name the call, never the link.
+      throw createPartnerNetworkError({
+        errorCode: ((error as { cause?: { code?: string } }).cause?.code ?? undefined) as string | undefined,
+        message: (error as Error).name === 'TimeoutError' ? 'timed out' : 'connection failed',
+        timedOut: (error as Error).name === 'TimeoutError',
+        method: 'GET',
+        path: '(document download link)',
+      });
+    }
+    if (!res.ok || res.body === null) {
+      const text = await res.text().catch(() => '');
+      throw createPartnerApiError({
+        status: res.status,
+        body: text,
+        method: 'GET',
+        path: '(document download link)',
+      });
+    }
+    const length = Number(res.headers.get('content-length'));
     return {
-      stream: res.data,
-      fileName: fileNameFrom(res.meta.headers['content-disposition']),
-      contentType: res.meta.headers['content-type'] ?? null,
-      contentLength: Number.isFinite(length) ? length : null,
+      stream: Readable.fromWeb(res.body as unknown as NodeWebReadableStream),
+      fileName: fileNameFrom(res.headers.get('content-disposition') ?? undefined),
+      contentType: res.headers.get('content-type'),
+      contentLength: Number.isFinite(length) && res.headers.get('content-length') !== null ? length : null,
     };
   }
 }

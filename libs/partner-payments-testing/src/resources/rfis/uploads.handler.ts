@@ -9,6 +9,7 @@ import { refreshRfiStatus, rfiItemView } from './rfi.seed';
 import { findRfi } from './rfi.lookup';
 import { requestState, type SandboxContext } from '../../server/sandbox.context';
 import type { RfiDocument } from '../../server/state.types';
+import { documentLink } from './document-links';
 
 /** spec 7.3 / 8 limits; MB is decimal: 30 MB = 30,000,000 bytes (issue 8 item 7, contract audit). */
 export const MAX_FILE_BYTES = 30_000_000;
@@ -155,20 +156,9 @@ export async function handleDocumentUpload(ctx: SandboxContext, req: Request, re
 }
 
 /**
- * spec 2.2: the file downloads under its sanitised name. A header value cannot carry raw non-ASCII
- * (Node refuses it), so an ASCII fallback goes in `filename` and the exact name in RFC 6266/5987
- * `filename*=UTF-8''...`.
+ * evidence §7 [T1 KiraApiClient]: JSON `{download_url, expires_at}`, a short-lived signed link to the
+ * file (served under its sanitised name, spec 2.2); 404 when the RFI has no such file (7.3).
  */
-export function contentDisposition(fileName: string): string {
-  const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '');
-  const encoded = encodeURIComponent(fileName).replace(
-    /['()*]/g,
-    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
-}
-
-/** Downloads a stored file under its sanitised name (spec 2.2); 404 when the RFI has no such file (7.3). */
 export function handleDocumentDownload(ctx: SandboxContext, req: Request, res: Response): void {
   const rfi = findRfi(ctx, req, res, false);
   if (!rfi) return;
@@ -176,7 +166,5 @@ export function handleDocumentDownload(ctx: SandboxContext, req: Request, res: R
   const doc = item?.documents.find((d) => d.document_id === String(req.params.documentId).toLowerCase());
   const bytes = doc ? rfi.files.get(doc.document_id) : undefined;
   if (!item || !doc || !bytes) return sendNotFound(res, 'File');
-  res.setHeader('Content-Type', doc.mime_type);
-  res.setHeader('Content-Disposition', contentDisposition(doc.file_name));
-  res.status(200).end(bytes);
+  res.status(200).json(documentLink(ctx.documentLinks, req, doc));
 }
