@@ -31,6 +31,50 @@ describe('sandbox: RFIs (spec 2.1, 3.1, 3.2, 4.3, 7.4; provider-facts RFIs)', ()
   });
   afterEach(() => stopWorld(world));
 
+  it('the parent carries due_at, blocking and resolution_reason; not_resolved records expired and sends rfi.not_resolved (evidence §7, §9)', async () => {
+    const read = (await rfiCall('GET', `/v1/rfis/${rfi.rfiId}`)).body;
+    expect(read).toMatchObject({ due_at: expect.any(String), blocking: null, resolution_reason: null });
+    expect(Date.parse(read.due_at)).toBeGreaterThan(Date.now());
+    const held = await world.sandbox.control.seedRfi({
+      userId,
+      blocking: { type: 'payout', transfer_uuid: '0b6f0b0e-8f5e-4d52-9a5e-4f0c7d1c2a11' },
+    });
+    expect((await rfiCall('GET', `/v1/rfis/${held.rfiId.toUpperCase()}`)).body.blocking).toEqual({
+      type: 'payout',
+      transfer_uuid: '0b6f0b0e-8f5e-4d52-9a5e-4f0c7d1c2a11',
+    });
+    await world.sandbox.control.setRfiStatus(rfi.rfiId, 'not_resolved');
+    expect((await rfiCall('GET', `/v1/rfis/${rfi.rfiId}`)).body).toMatchObject({
+      status: 'not_resolved',
+      resolution_reason: 'expired',
+    });
+    await world.sandbox.control.setRfiStatus(held.rfiId, 'not_resolved', 'rejected');
+    expect((await rfiCall('GET', `/v1/rfis/${held.rfiId}`)).body.resolution_reason).toBe('rejected');
+  });
+
+  it('ubo-link: 201 {url, expires_at} for a ubo_link item with applicant and person; 422 when it has a url; 409 closed', async () => {
+    const ubo = await world.sandbox.control.seedRfi({
+      userId,
+      items: [
+        { answer_type: 'ubo_link', answer_spec: { applicant_id: 'app-1', person_id: 'per-1' } },
+        { answer_type: 'ubo_link', answer_spec: { url: 'https://verify.example/x' } },
+      ],
+    });
+    const link = await rfiCall('POST', `/v1/rfis/${ubo.rfiId}/items/${ubo.itemIds[0]}/ubo-link`);
+    expect(link.status).toBe(201);
+    expect(link.body).toEqual({ url: expect.stringMatching(/^https:\/\//), expires_at: expect.any(String) });
+    const minutes = (Date.parse(link.body.expires_at) - Date.now()) / 60_000;
+    expect(minutes).toBeGreaterThan(50);
+    expect(minutes).toBeLessThanOrEqual(60);
+    expect((await rfiCall('POST', `/v1/rfis/${ubo.rfiId}/items/${ubo.itemIds[1]}/ubo-link`)).status).toBe(
+      422,
+    );
+    await world.sandbox.control.setRfiStatus(ubo.rfiId, 'resolved');
+    expect((await rfiCall('POST', `/v1/rfis/${ubo.rfiId}/items/${ubo.itemIds[0]}/ubo-link`)).status).toBe(
+      409,
+    );
+  });
+
   it('seeds one item of every answer_type with its answer_spec; GET shows them (items at top level)', async () => {
     const answer = await rfiCall('GET', `/v1/rfis/${rfi.rfiId}`);
     expect(answer.status).toBe(200);

@@ -111,6 +111,22 @@ describe('sandbox: document uploads (spec 4.2, 7.3, 8)', () => {
     expect(missing.body.code).toBe('not_found');
   });
 
+  it('DELETE removes a document (204); the last file of an answered item is refused with 422 (evidence §7)', async () => {
+    const first = await upload([part('application/pdf', 'a.pdf'), part('image/png', 'b.png')]);
+    expect(first.status).toBe(201);
+    const [a, b] = first.body.item.documents;
+    const path = (id: string) => `/v1/rfis/${rfi.rfiId}/items/${docItem}/documents/${id}`;
+    expect((await world.api.call('DELETE', path(a.document_id), { version: V })).status).toBe(204);
+    expect((await documents()).map((d: { document_id: string }) => d.document_id)).toEqual([b.document_id]);
+    const last = await world.api.call('DELETE', path(b.document_id.toUpperCase()), { version: V });
+    expect(last.status).toBe(422);
+    expect(last.body.message).toBe('The last file cannot be removed');
+    expect(await documents()).toHaveLength(1);
+    expect((await world.api.call('DELETE', path(a.document_id), { version: V })).status).toBe(404);
+    // The deleted file's link no longer serves it.
+    expect((await world.api.call('GET', path(a.document_id), { version: V })).status).toBe(404);
+  });
+
   it('a UTF-8 file name survives: stored sanitised but not mangled, downloads under that name (2.2)', async () => {
     const answer = await upload([part('application/pdf', 'C:\\Users\\me\\évid 東京.pdf')]);
     expect(answer.status).toBe(201);

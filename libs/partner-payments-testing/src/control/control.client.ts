@@ -92,7 +92,8 @@ export class SandboxControlClient implements SandboxControl {
   seedRfi = (input: SeedRfiInput) => this.call<SeededRfi>('seedRfi', input);
   returnRfiItem = (rfiId: string, itemId: string, reviewNote: string) =>
     this.call<RfiItemRecord>('returnRfiItem', rfiId, itemId, reviewNote);
-  setRfiStatus = (rfiId: string, status: RfiStatus) => this.call<void>('setRfiStatus', rfiId, status);
+  setRfiStatus = (rfiId: string, status: RfiStatus, resolutionReason?: 'expired' | 'rejected') =>
+    this.call<void>('setRfiStatus', rfiId, status, resolutionReason);
   advancePayout = (payoutId: string, steps: PayoutStepName | PayoutStep | (PayoutStepName | PayoutStep)[]) =>
     this.call<PayoutView>('advancePayout', payoutId, steps);
   emitEvent = (event: string, data?: Record<string, unknown>, options?: EmitOptions) =>

@@ -107,6 +107,10 @@ export interface SeedRfiInput {
   /** Items to ask; default one item of every answer_type with a typical answer_spec. */
   items?: SeedRfiItemInput[];
   status?: RfiStatus;
+  /** evidence §7: the deadline (default 14 days from now); never extended. */
+  dueAt?: string;
+  /** evidence §7: what the RFI holds, e.g. `{ type: 'payout', transfer_uuid }`; default null. */
+  blocking?: Record<string, string> | null;
 }
 
 export interface SeededRfi {
@@ -238,7 +242,8 @@ export interface SandboxControl {
   setDepositStatus(depositId: string, status: DepositStatus): Promise<void>;
   seedRfi(input: SeedRfiInput): Promise<SeededRfi>;
   returnRfiItem(rfiId: string, itemId: string, reviewNote: string): Promise<RfiItemRecord>;
-  setRfiStatus(rfiId: string, status: RfiStatus): Promise<void>;
+  /** Moves an RFI; not_resolved takes a resolution_reason (default 'expired'), withdrawn records 'withdrawn' (evidence §7). */
+  setRfiStatus(rfiId: string, status: RfiStatus, resolutionReason?: 'expired' | 'rejected'): Promise<void>;
   advancePayout(
     payoutId: string,
     steps: PayoutStepName | PayoutStep | (PayoutStepName | PayoutStep)[],

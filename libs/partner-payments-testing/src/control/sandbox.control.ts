@@ -193,21 +193,35 @@ export class InProcessControl implements SandboxControl {
     return clone(rfiItemView(this.ctx, rfi, item));
   }
 
-  async setRfiStatus(rfiId: string, status: RfiStatus): Promise<void> {
+  async setRfiStatus(
+    rfiId: string,
+    status: RfiStatus,
+    resolutionReason?: 'expired' | 'rejected',
+  ): Promise<void> {
     const allowed: RfiStatus[] = ['pending', 'answered', 'resolved', 'not_resolved', 'withdrawn'];
     if (!allowed.includes(status)) throw new Error(`unknown rfi status ${String(status)}`);
+    if (resolutionReason !== undefined && !['expired', 'rejected'].includes(resolutionReason))
+      throw new Error(`unknown resolution_reason ${String(resolutionReason)}; use expired or rejected`);
     const rfi = this.rfi(rfiId);
-    const from = rfi.status;
     rfi.status = status;
     rfi.updated_at = nowIso();
+    // evidence §7: `expired` (the due date passed, never extended) or `rejected`; T1 also stores `withdrawn`.
+    rfi.resolution_reason =
+      status === 'not_resolved'
+        ? (resolutionReason ?? 'expired')
+        : status === 'withdrawn'
+          ? 'withdrawn'
+          : null;
     if (this.ctx.options.rfiEvents && (status === 'resolved' || status === 'not_resolved')) {
+      // evidence §9 [T1 REVISION-DOCS §1]: rfi.not_resolved data {event_id, rfi_id, user_id, to_status,
+      // resolution_reason}; no items (read the RFI again).
       const data = {
         rfi_id: rfi.rfi_id,
         user_id: rfi.user_id,
-        from_status: from,
         to_status: status,
-        resolution_reason: `sandbox: ${status}`,
+        resolution_reason: rfi.resolution_reason,
       };
+      // rfi.resolved is not in the evidence's list (which says the list is incomplete): same shape.
       this.ctx.webhooks.emit(rfi.clientUuid, buildFlatEvent(`rfi.${status}`, data));
     }
   }

@@ -253,6 +253,12 @@ export interface RfiRecord {
   clientUuid: string;
   user_id: string;
   status: RfiStatus;
+  /** evidence §7 [T1 AnswerRfiService]: never extended; on expiry the RFI closes not_resolved / expired. */
+  due_at: string;
+  /** evidence §7: what the RFI holds, `{type, transfer_uuid | virtual_account_deposit_uuid}`, or null. */
+  blocking: Record<string, string> | null;
+  /** evidence §7: `expired`, `rejected` or `withdrawn` once closed without resolution; null before. */
+  resolution_reason: string | null;
   items: RfiItemRecord[];
   /** Stored bytes by document_id (never exposed as a path, spec 2.2). */
   files: Map<string, Buffer>;

@@ -159,6 +159,12 @@ export interface Rfi {
   id: string;
   status: RfiStatus;
   user_id?: string;
+  /** evidence §7: the deadline; never extended (on expiry: not_resolved, resolution_reason expired). */
+  due_at?: string;
+  /** evidence §7: the payout or deposit the RFI holds: `{type, transfer_uuid | virtual_account_deposit_uuid}`. */
+  blocking?: { type?: string; transfer_uuid?: string; virtual_account_deposit_uuid?: string } | null;
+  /** evidence §7: `expired`, `rejected` (or `withdrawn`) once closed without resolution. */
+  resolution_reason?: string | null;
   items: RfiItem[];
   created_at?: string;
   updated_at?: string;

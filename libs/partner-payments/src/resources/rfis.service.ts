@@ -220,6 +220,51 @@ export class PartnerRfisService {
     return this.fetchDocumentLink(await this.getDocumentLink(rfiId, itemId, documentId, options));
   }
 
+  /**
+   * DELETE /v1/rfis/{rfi_id}/items/{item_id}/documents/{document_id} (evidence §7 [T1
+   * KiraApiClient]). Removing the last file of an answered item is refused with 422 ("The last
+   * file cannot be removed"); a closed RFI with 409. Not keyed: never retried once sent.
+   */
+  async deleteDocument(
+    rfiId: string,
+    itemId: string,
+    documentId: string,
+    options?: PartnerCallOptions,
+  ): Promise<void> {
+    const rfi = encodePathSegment(requireId(rfiId, 'rfiId'));
+    const item = encodePathSegment(requireId(itemId, 'itemId'));
+    const doc = encodePathSegment(requireId(documentId, 'documentId'));
+    await send<unknown>(
+      this.http,
+      { method: 'DELETE', path: `/v1/rfis/${rfi}/items/${item}/documents/${doc}`, area: 'rfis' },
+      options,
+    );
+  }
+
+  /**
+   * POST /v1/rfis/{rfi_id}/items/{item_id}/ubo-link (2026-06-01, evidence §7 [T1 REVISION-DOCS
+   * §3.1]): a verification link for a `ubo_link` item's beneficial owner, `{url, expiresAt}` (about an
+   * hour: ask again rather than cache). 422 when the item already has a url, 409 closed, 404 withdrawn.
+   */
+  async createUboLink(
+    rfiId: string,
+    itemId: string,
+    options?: PartnerCallOptions,
+  ): Promise<{ url: string; expiresAt: string | null }> {
+    const rfi = encodePathSegment(requireId(rfiId, 'rfiId'));
+    const item = encodePathSegment(requireId(itemId, 'itemId'));
+    const res = await send<unknown>(
+      this.http,
+      { method: 'POST', path: `/v1/rfis/${rfi}/items/${item}/ubo-link`, area: 'rfis' },
+      options,
+    );
+    const b = asRecord(res.data);
+    const inner = typeof b.url === 'string' ? b : asRecord(b.data);
+    if (typeof inner.url !== 'string')
+      throw new TypeError('the ubo-link answer carries no url (evidence §7)');
+    return { url: inner.url, expiresAt: typeof inner.expires_at === 'string' ? inner.expires_at : null };
+  }
+
   /** Streams a link from getDocumentLink, without partner credentials (see downloadDocument). */
   async fetchDocumentLink(
     link: RfiDocumentLink,

@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { requireAuth, withVersion } from '../../middleware/auth.middleware';
-import { isUuid, nowIso } from '../../server/ids.util';
-import { sendValidation } from '../../server/http-errors.util';
+import { isUuid, nowIso, randomHex } from '../../server/ids.util';
+import { sendError, sendNotFound, sendValidation } from '../../server/http-errors.util';
 import type { FieldError } from '../metadata.rules';
 import { answerProblem } from './rfi-answer.rules';
 import { refreshRfiStatus, rfiItemView, rfiView } from './rfi.seed';
@@ -109,4 +109,56 @@ export function registerRfiRoutes(router: Router, ctx: SandboxContext): void {
   router.get('/v1/rfis/:rfiId/items/:itemId/documents/:documentId', ...guard, (req, res) =>
     handleDocumentDownload(ctx, req, res),
   );
+
+  /**
+   * evidence §7 [T1 KiraApiClient]: DELETE a document; removing the last file of an answered item
+   * → 422 "The last file cannot be removed". The success answer is an open question (evidence
+   * question 1): 204. A closed RFI → 409 like every write on it.
+   */
+  router.delete('/v1/rfis/:rfiId/items/:itemId/documents/:documentId', ...guard, (req, res) => {
+    const rfi = findRfi(ctx, req, res, true);
+    if (!rfi) return;
+    const item = rfi.items.find((i) => i.item_id === String(req.params.itemId).toLowerCase());
+    const documentId = String(req.params.documentId).toLowerCase();
+    const index = item ? item.documents.findIndex((d) => d.document_id === documentId) : -1;
+    if (!item || index < 0) return sendNotFound(res, 'File');
+    if (item.status === 'answered' && item.documents.length === 1)
+      return sendError(res, 422, 'unprocessable', 'The last file cannot be removed');
+    item.documents.splice(index, 1);
+    rfi.files.delete(documentId);
+    item.updated_at = nowIso();
+    rfi.updated_at = item.updated_at;
+    res.status(204).end();
+  });
+
+  /**
+   * evidence §7 [T1 REVISION-DOCS §3.1] (2026-06-01): for a `ubo_link` item whose answer_spec has
+   * applicant_id and person_id and no url → 201 `{url, expires_at}` (about an hour; do not cache);
+   * 404 another client's or withdrawn, 409 closed, 422 when the item already has a url.
+   */
+  router.post('/v1/rfis/:rfiId/items/:itemId/ubo-link', ...guard, (req, res) => {
+    const rfi = findRfi(ctx, req, res, true);
+    if (!rfi) return;
+    const item = rfi.items.find((i) => i.item_id === String(req.params.itemId).toLowerCase());
+    if (!item) return sendNotFound(res, 'Item');
+    const spec = item.answer_spec as { applicant_id?: unknown; person_id?: unknown; url?: unknown };
+    if (typeof spec.url === 'string' && spec.url !== '')
+      return sendError(res, 422, 'unprocessable', 'The item already has a url');
+    if (
+      item.answer_type !== 'ubo_link' ||
+      typeof spec.applicant_id !== 'string' ||
+      typeof spec.person_id !== 'string'
+    )
+      return sendError(
+        res,
+        422,
+        'unprocessable',
+        'The item is not a ubo_link item with applicant_id and person_id',
+      );
+    const expires = new Date(Date.now() + 3_600_000).toISOString();
+    res.status(201).json({
+      url: `https://verify.sandbox.example/ubo/${spec.applicant_id}/${spec.person_id}?t=${randomHex(16)}`,
+      expires_at: expires,
+    });
+  });
 }
