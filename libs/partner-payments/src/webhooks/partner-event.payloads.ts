@@ -143,6 +143,47 @@ export interface PartnerPayoutStatusChangedPayload extends PartnerPayloadBase {
 }
 
 /** The partner's `data` object per event name. */
+/** rfi.created (newer versions, evidence §9): no items; read the RFI again. */
+export interface PartnerRfiCreatedPayload {
+  event_id: string;
+  rfi_id: string;
+  user_id?: string;
+  status?: string;
+  [key: string]: unknown;
+}
+
+/** rfi.not_resolved (newer versions, evidence §9 [T1 REVISION-DOCS §1]): no items; read the RFI again. */
+export interface PartnerRfiNotResolvedPayload {
+  event_id: string;
+  rfi_id: string;
+  user_id?: string;
+  to_status?: string;
+  /** `expired` or `rejected` (evidence §7). */
+  resolution_reason?: string | null;
+  [key: string]: unknown;
+}
+
+/** virtual_account.deposit_funds_refunded (newer versions, evidence §9): no `status`; `return_details`. */
+export interface PartnerDepositRefundedPayload {
+  event_id: string;
+  deposit_id?: string;
+  virtual_account_id?: string;
+  user_id?: string;
+  amount?: string;
+  currency?: string;
+  return_details?: { code?: string; reason?: string; refunded_at?: string; [key: string]: unknown };
+  [key: string]: unknown;
+}
+
+/** virtual_account.deposit_scheduled / deposit_in_review (newer versions, evidence §9): fields not recorded. */
+export interface PartnerDepositNoticePayload {
+  event_id: string;
+  deposit_id?: string;
+  virtual_account_id?: string;
+  user_id?: string;
+  [key: string]: unknown;
+}
+
 export interface PartnerEventPayloads {
   [PartnerEvent.UserCreated]: PartnerUserCreatedPayload;
   [PartnerEvent.UserUpdated]: PartnerUserUpdatedPayload;
@@ -160,6 +201,11 @@ export interface PartnerEventPayloads {
   [PartnerEvent.PayoutCompleted]: PartnerPayoutTerminalPayload;
   [PartnerEvent.PayoutFailed]: PartnerPayoutTerminalPayload;
   [PartnerEvent.PayoutReturned]: PartnerPayoutTerminalPayload;
+  [PartnerEvent.RfiCreated]: PartnerRfiCreatedPayload;
+  [PartnerEvent.RfiNotResolved]: PartnerRfiNotResolvedPayload;
+  [PartnerEvent.VirtualAccountDepositFundsRefunded]: PartnerDepositRefundedPayload;
+  [PartnerEvent.VirtualAccountDepositScheduled]: PartnerDepositNoticePayload;
+  [PartnerEvent.VirtualAccountDepositInReview]: PartnerDepositNoticePayload;
 }
 
 /**

@@ -124,11 +124,14 @@ describe('PartnerWebhookService.handle', () => {
 
   it('acknowledges unknown event types, records them and emits them on the unknown stream (spec 6.1.5)', async () => {
     const { service, seen, inbox } = setup();
-    const raw = body('rfi.created', { event_id: 'evt_rfi', rfi_id: 'r1' });
+    const raw = body('user.document.download.failed', { event_id: 'evt_rfi', rfi_id: 'r1' });
     const result = await service.handle(raw, signed(raw), { waitForProcessing: true });
     expect(result.status).toBe('unknown');
     expect(seen).toEqual([
-      { name: PartnerDerivedEvent.Unknown, event: expect.objectContaining({ name: 'rfi.created' }) },
+      {
+        name: PartnerDerivedEvent.Unknown,
+        event: expect.objectContaining({ name: 'user.document.download.failed' }),
+      },
     ]);
     expect((inbox as InMemoryInboxStore).get('evt_rfi')?.state).toBe('processed');
   });
