@@ -3,7 +3,7 @@
  * the GET shape (origin, lowercase rail, masked parties, events), CANCELLED as its own final status,
  * list rows and paging, and list inputs checked before any I/O.
  */
-import { PartnerLocalValidationError, PayoutStatus } from '@partner-payments/nestjs';
+import { PartnerLocalValidationError, PartnerValidationError, PayoutStatus } from '@partner-payments/nestjs';
 import { fundedSetup, startClientWorld, stopClientWorld, type ClientWorld } from './client.helpers';
 
 describe('client: payouts (evidence §6)', () => {
@@ -73,5 +73,65 @@ describe('client: payouts (evidence §6)', () => {
     await expect(payouts().list({ limit: 101 })).rejects.toBeInstanceOf(PartnerLocalValidationError);
     await expect(payouts().list({ page: 0 })).rejects.toMatchObject({ fieldErrors: [{ field: 'page' }] });
     expect((await world.sandbox.control.requestLog()).length).toBe(before);
+  });
+});
+
+describe('client: payout preview (evidence §6)', () => {
+  it('against the partner-strict default: every preview is refused as the partner sandbox refuses it; no Idempotency-Key is sent', async () => {
+    const world = await startClientWorld();
+    try {
+      const ids = await fundedSetup(world);
+      const refused = await world.graph.client.payouts
+        .preview(ids.vaId, { amount: '100.00', recipient_id: ids.recipientId })
+        .catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(PartnerValidationError);
+      expect((refused as Error).message).toContain('Total fees exceed or equal the payout amount');
+      const sent = (await world.sandbox.control.requestLog()).filter((r) =>
+        r.path.endsWith('/payout/preview'),
+      );
+      expect(sent).toHaveLength(1);
+      expect(sent[0].headers).not.toHaveProperty('idempotency-key');
+    } finally {
+      await stopClientWorld(world);
+    }
+  });
+
+  it('with the opt-in fee profile: fees and amounts before creating, inverse calculation, a quote; bad input refused locally', async () => {
+    const world = await startClientWorld({ payoutFees: { percent: 1, fixed: '2.00' } });
+    try {
+      const ids = await fundedSetup(world);
+      const preview = world.graph.client.payouts.preview.bind(world.graph.client.payouts);
+      expect(await preview(ids.vaId, { amount: '100.00', recipient_id: ids.recipientId })).toMatchObject({
+        amount: '100.00',
+        currency: 'USD',
+        fees: { total: '3.00' },
+        recipient_amount: '97.00',
+        recipient_currency: 'USD',
+      });
+      const inverse = await preview(ids.vaId, {
+        amount: '97.00',
+        account_type: 'WIRE',
+        inverse_calculation: true,
+        create_quote: true,
+      });
+      expect(inverse).toMatchObject({ recipient_amount: '97.00', quote_id: expect.any(String) });
+      expect(Date.parse(String(inverse.quote_expires_at))).toBeGreaterThan(Date.now());
+      expect((await world.sandbox.control.counters()).created.payouts ?? 0).toBe(0); // creates nothing
+      const before = (await world.sandbox.control.requestLog()).length;
+      await expect(
+        preview(ids.vaId, { amount: '1.234', recipient_id: ids.recipientId }),
+      ).rejects.toMatchObject({
+        fieldErrors: [{ field: 'amount' }],
+      });
+      await expect(preview(ids.vaId, { amount: '1.00' })).rejects.toMatchObject({
+        fieldErrors: [{ field: 'recipient_id' }],
+      });
+      await expect(
+        preview(ids.vaId, { amount: '1.00', account_type: 'WIRE', client_markup: null as never }),
+      ).rejects.toMatchObject({ fieldErrors: [expect.objectContaining({ field: 'client_markup' })] });
+      expect((await world.sandbox.control.requestLog()).length).toBe(before);
+    } finally {
+      await stopClientWorld(world);
+    }
   });
 });

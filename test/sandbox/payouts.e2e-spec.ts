@@ -408,3 +408,47 @@ describe('sandbox: payouts (spec 3.4, 6.4; provider-facts Payouts)', () => {
     expect(unknown.body.errors[0].field).toBe('sort');
   });
 });
+
+describe('sandbox: payout preview (evidence §6)', () => {
+  it('answers as the partner sandbox by default, validates in the Zod shape (null is a type error), and an opt-in fee profile works', async () => {
+    const strict = await startWorld();
+    try {
+      const ids = await fundedSetup(strict.api);
+      const path = `/v1/virtual-accounts/${ids.vaId}/payout/preview`;
+      const refused = await strict.api.call('POST', path, {
+        body: { amount: '100.00', recipient_id: ids.recipientId },
+      });
+      expect(refused.status).toBe(400);
+      expect(refused.body.message).toBe('Total fees exceed or equal the payout amount');
+      const wallet = await strict.api.call('POST', path, {
+        body: { amount: '100.00', account_type: 'WALLET' },
+      });
+      expect(wallet.body.message).toContain('No fee profile configured');
+      const bad = await strict.api.call('POST', path, {
+        body: { amount: 100, recipient_id: ids.recipientId, client_markup: null },
+      });
+      expect(bad.status).toBe(400);
+      expect(bad.body.error).toBe('Invalid request data');
+      expect(bad.body.details.map((d: { path: string }) => d.path)).toEqual(['amount', 'client_markup']);
+    } finally {
+      await stopWorld(strict);
+    }
+    const open = await startWorld({ payoutFees: { percent: 2.5, fixed: '0.50' } });
+    try {
+      const ids = await fundedSetup(open.api);
+      const ok = await open.api.call('POST', `/v1/virtual-accounts/${ids.vaId}/payout/preview`, {
+        body: { amount: '200.00', recipient_id: ids.recipientId },
+      });
+      expect(ok.status).toBe(200);
+      expect(ok.body).toEqual({
+        amount: '200.00',
+        currency: 'USD',
+        fees: { total: '5.50', percent: '2.5', fixed: '0.50' },
+        recipient_amount: '194.50',
+        recipient_currency: 'USD',
+      });
+    } finally {
+      await stopWorld(open);
+    }
+  });
+});

@@ -1,19 +1,6 @@
-import {
-  BadGatewayException,
-  BadRequestException,
-  Controller,
-  Get,
-  HttpCode,
-  HttpException,
-  Param,
-  Post,
-} from '@nestjs/common';
-import {
-  PartnerApiError,
-  PartnerVirtualAccountNotActiveError,
-  PartnerVirtualAccountsService,
-  type PartnerVirtualAccountBalance,
-} from '@partner-payments/nestjs';
+import { BadRequestException, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { translatePartnerReadError } from '../common/partner-read-error';
+import { PartnerVirtualAccountsService, type PartnerVirtualAccountBalance } from '@partner-payments/nestjs';
 import {
   DepositReconciliationService,
   type DepositReconciliationSummary,
@@ -35,22 +22,9 @@ export class VirtualAccountsController {
   balance(@Param('id') id: string): Promise<PartnerVirtualAccountBalance> {
     if (!UUID_RE.test(id)) throw new BadRequestException({ field: 'id', message: 'must be a UUID' });
     return this.virtualAccounts.getBalance(id).catch((error: unknown) => {
-      throw translate(error);
+      throw translatePartnerReadError(error);
     });
   }
-}
-
-/** The partner's answer as the caller's: its 4xx passed through (401/403 are ours: 502), the rest 502. */
-function translate(error: unknown): HttpException {
-  const message = error instanceof Error ? error.message : String(error);
-  if (error instanceof PartnerVirtualAccountNotActiveError)
-    return new HttpException({ statusCode: 409, message, error: 'VirtualAccountNotActive' }, 409);
-  if (error instanceof PartnerApiError && error.status && error.status >= 400 && error.status < 500) {
-    if (error.status === 401 || error.status === 403)
-      return new BadGatewayException(`partner refused our credentials or account (${error.status})`);
-    return new HttpException({ statusCode: error.status, message, error: 'PartnerRefused' }, error.status);
-  }
-  return new BadGatewayException(`partner did not answer (${message}); retry later`);
 }
 
 @Controller('reconciliation/deposits')

@@ -1,12 +1,52 @@
-import { BadRequestException, Body, Controller, Get, Headers, HttpCode, Param, Post } from '@nestjs/common';
+import {
+  BadRequestException,
+  Body,
+  Controller,
+  Get,
+  Headers,
+  HttpCode,
+  Param,
+  Post,
+  Query,
+} from '@nestjs/common';
+import { PartnerPayoutsService, type PartnerPayoutPreview } from '@partner-payments/nestjs';
 import { isUUID } from 'class-validator';
+import { translatePartnerReadError } from '../common/partner-read-error';
 import { CreatePayoutDto, type PayoutResponse } from './create-payout.dto';
 import { toPayoutResponse } from './payout.response';
 import { PayoutsService } from './payouts.service';
 
 @Controller('payouts')
 export class PayoutsController {
-  constructor(private readonly payouts: PayoutsService) {}
+  constructor(
+    private readonly payouts: PayoutsService,
+    private readonly partnerPayouts: PartnerPayoutsService,
+  ) {}
+
+  /**
+   * GET /payouts/preview?virtual_account_id&recipient_id&amount: the partner's fee preview, read
+   * through (evidence §6: creates nothing). The partner's own sandbox refuses every preview; that
+   * 400 passes through as PartnerRefused.
+   */
+  @Get('preview')
+  async preview(@Query() query: Record<string, unknown>): Promise<PartnerPayoutPreview> {
+    const problems: string[] = [];
+    const va = typeof query.virtual_account_id === 'string' ? query.virtual_account_id : '';
+    const recipient = typeof query.recipient_id === 'string' ? query.recipient_id : '';
+    const amount = typeof query.amount === 'string' ? query.amount : '';
+    if (!isUUID(va)) problems.push('virtual_account_id must be a UUID');
+    if (!isUUID(recipient)) problems.push('recipient_id must be a UUID');
+    if (!/^[0-9]+(\.[0-9]{1,2})?$/.test(amount))
+      problems.push('amount must be a decimal string such as "100.00"');
+    const unknown = Object.keys(query).filter(
+      (k) => !['virtual_account_id', 'recipient_id', 'amount'].includes(k),
+    );
+    for (const k of unknown) problems.push(`${k} is not a known parameter`);
+    if (problems.length) throw new BadRequestException(problems);
+    return this.partnerPayouts.preview(va, { amount, recipient_id: recipient }).catch((error: unknown) => {
+      throw translatePartnerReadError(error);
+    });
+  }
 
   /**
    * Required Idempotency-Key (UUID v4, the format the partner requires, spec 8): it is what makes

@@ -3,6 +3,7 @@ import { registerAuthRoutes } from '../resources/auth/auth.routes';
 import { registerClientRoutes } from '../resources/clients/clients.routes';
 import { sendRouteNotMatched } from './http-errors.util';
 import { registerPayoutRoutes } from '../resources/payouts/payouts.routes';
+import { registerPayoutPreviewRoutes } from '../resources/payouts/payout-preview.routes';
 import { registerRecipientRoutes } from '../resources/recipients/recipients.routes';
 import { registerReferenceDataRoutes } from '../resources/reference-data/reference-data.routes';
 import { registerRfiRoutes } from '../resources/rfis/rfis.routes';
@@ -23,6 +24,7 @@ export function createPartnerRouter(ctx: SandboxContext): Router {
   registerUserRoutes(router, ctx);
   registerRecipientRoutes(router, ctx);
   registerVirtualAccountRoutes(router, ctx);
+  registerPayoutPreviewRoutes(router, ctx);
   registerPayoutRoutes(router, ctx);
   registerRfiRoutes(router, ctx);
   registerReferenceDataRoutes(router, ctx);

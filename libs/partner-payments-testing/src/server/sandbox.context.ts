@@ -15,6 +15,7 @@ export interface ResolvedOptions {
   rateLimit: { perSecond: number; burst: number } | null;
   autoPayouts: { stepDelayMs: number } | null;
   rfiEvents: boolean;
+  payoutFees: 'partner' | { percent: number; fixed: string };
 }
 
 /** Everything a route handler needs; one per sandbox instance (no module-level state). */

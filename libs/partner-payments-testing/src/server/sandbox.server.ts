@@ -73,6 +73,7 @@ export async function startPartnerSandbox(options: PartnerSandboxOptions = {}): 
       rateLimit: rate,
       autoPayouts: options.autoPayouts === true ? { stepDelayMs: 20 } : options.autoPayouts || null,
       rfiEvents: options.rfiEvents ?? false,
+      payoutFees: options.payoutFees ?? 'partner',
     },
     store,
     idempotency: new IdempotencyStore(),

@@ -57,6 +57,13 @@ export interface PartnerSandboxOptions {
    * .94 KYT hold resolved silently, .95 stays IN_REVIEW, else completes); default off.
    */
   autoPayouts?: boolean | { stepDelayMs: number };
+  /**
+   * Payout previews (POST /v1/virtual-accounts/{id}/payout/preview). Default 'partner': as the
+   * partner's sandbox does, every preview fails with "Total fees exceed or equal the payout amount"
+   * (its fee profiles are at or above 100%, evidence §6 [T3r DRIFT-45]) and WALLET with "No fee profile
+   * configured" (DRIFT-46). Opt-in, not the partner: `{ percent, fixed }` answers a working preview.
+   */
+  payoutFees?: 'partner' | { percent: number; fixed: string };
   /** Also emit the (weak, provider-facts) rfi.created / rfi.resolved / rfi.not_resolved events; default false. */
   rfiEvents?: boolean;
   /**

@@ -224,3 +224,33 @@ export function toPartnerPayout(body: unknown): PartnerPayout {
     raw: r,
   };
 }
+
+/**
+ * POST /v1/virtual-accounts/{id}/payout/preview body (evidence §6 [T1 ExecutePayoutService][T2
+ * Payouts.cs]): `recipient_id` or `account_type`; a field sent as null is a type error at the
+ * partner (DRIFT-43), so leave a field out rather than send null.
+ */
+export interface PreviewPartnerPayoutInput {
+  /** Decimal string, up to 2 decimals (`^[0-9]+(\.[0-9]{1,2})?$`, DRIFT-41). */
+  amount: string;
+  recipient_id?: string;
+  account_type?: string;
+  /** true: `amount` is what the recipient gets, fees are added on top. */
+  inverse_calculation?: boolean;
+  /** Must be an object (DRIFT-42). */
+  client_markup?: Record<string, unknown>;
+  /** Also create a quote (answer carries quote_id and quote_expires_at: read it, 10 or 15 min). */
+  create_quote?: boolean;
+}
+
+/** The preview's answer: fees and amounts before creating (evidence §6). */
+export interface PartnerPayoutPreview {
+  amount: string;
+  currency: string;
+  fees: Record<string, unknown>;
+  recipient_amount: string;
+  recipient_currency: string;
+  quote_id?: string;
+  quote_expires_at?: string;
+  [key: string]: unknown;
+}

@@ -8,6 +8,8 @@ import {
   type ListPartnerPayoutsParams,
   type PartnerPayout,
   type PartnerPayoutPage,
+  type PartnerPayoutPreview,
+  type PreviewPartnerPayoutInput,
 } from '../models/payout.model';
 import { asRecord, requireId, send } from './resource.util';
 
@@ -64,6 +66,59 @@ export class PartnerPayoutsService {
       options,
     );
     return toPartnerPayout(res.data);
+  }
+
+  /**
+   * POST /v1/virtual-accounts/{id}/payout/preview: fees, amounts and currencies before creating
+   * (evidence §6). Creates nothing and takes no Idempotency-Key. Checked before any I/O: `amount` a
+   * decimal string with up to 2 decimals, `recipient_id` or `account_type`, `client_markup` an object,
+   * no field null. The partner's own sandbox refuses every preview ("Total fees exceed or equal the
+   * payout amount", DRIFT-45): expect a PartnerValidationError there.
+   */
+  async preview(
+    virtualAccountId: string,
+    input: PreviewPartnerPayoutInput,
+    options?: PartnerCallOptions,
+  ): Promise<PartnerPayoutPreview> {
+    const va = encodePathSegment(requireId(virtualAccountId, 'virtualAccountId'));
+    const errors: PartnerFieldError[] = [];
+    const body = (input ?? {}) as unknown as Record<string, unknown>;
+    for (const [field, value] of Object.entries(body))
+      if (value === null)
+        errors.push({
+          field,
+          message: 'must be left out rather than null (the partner counts null as a type error)',
+        });
+    if (
+      typeof input?.amount !== 'string' ||
+      !/^[0-9]+(\.[0-9]{1,2})?$/.test(input.amount) ||
+      Number(input.amount) <= 0
+    )
+      errors.push({
+        field: 'amount',
+        message: 'must be a positive decimal string with up to 2 decimals, e.g. "100.00"',
+      });
+    if (input?.recipient_id === undefined && input?.account_type === undefined)
+      errors.push({ field: 'recipient_id', message: 'recipient_id or account_type is required' });
+    if (input?.recipient_id !== undefined && input.recipient_id !== null)
+      requireId(input.recipient_id, 'recipient_id');
+    if (
+      input?.client_markup !== undefined &&
+      input.client_markup !== null &&
+      (typeof input.client_markup !== 'object' || Array.isArray(input.client_markup))
+    )
+      errors.push({ field: 'client_markup', message: 'must be an object' });
+    for (const flag of ['inverse_calculation', 'create_quote'] as const)
+      if (input?.[flag] !== undefined && input[flag] !== null && typeof input[flag] !== 'boolean')
+        errors.push({ field: flag, message: 'must be a boolean' });
+    if (errors.length) throw new PartnerLocalValidationError(errors);
+    const res = await send<unknown>(
+      this.http,
+      { method: 'POST', path: `/v1/virtual-accounts/${va}/payout/preview`, body: { ...input } },
+      options,
+    );
+    const b = asRecord(res.data);
+    return (typeof b.amount === 'string' ? b : asRecord(b.data)) as PartnerPayoutPreview;
   }
 
   /** GET /v1/payouts/{payout_id}: 404 unknown, 403 another client's. */
