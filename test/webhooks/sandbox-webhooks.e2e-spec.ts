@@ -6,7 +6,6 @@
 import {
   PARTNER_CONTRACT_EVENTS,
   PartnerDerivedEvent,
-  PartnerEvent,
   type PartnerPayoutStatusEvent,
 } from '@partner-payments/nestjs';
 import { startPartnerSandbox, type PartnerSandbox } from '@partner-payments/testing';

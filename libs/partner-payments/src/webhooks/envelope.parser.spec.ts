@@ -1,6 +1,6 @@
 import { canonicalPartnerStatus } from '../models/status.util';
 import { hasSyntheticEventId, parsePartnerEnvelope } from './envelope.parser';
-import { PARTNER_CONTRACT_EVENTS, PartnerEvent } from './partner-event.constants';
+import { PARTNER_CONTRACT_EVENTS } from './partner-event.constants';
 import type { PartnerEventOf } from './partner-event.payloads';
 import { PartnerWebhookPayloadError } from './webhook.errors';
 
