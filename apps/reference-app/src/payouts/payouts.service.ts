@@ -160,6 +160,18 @@ export class PayoutsService {
         `partner answered 409 (${message}); retry with the same Idempotency-Key to get its stored answer`,
       );
     }
+    const status =
+      error instanceof PartnerApiError && error.status && error.status >= 400 && error.status < 500
+        ? error.status
+        : 400;
+    if (status === 401 || status === 403) {
+      // Our credentials or account (issue 9 defect 2): not the caller's request, and nothing was
+      // created, so the key stays usable for a retry once the configuration is fixed.
+      this.logger.error(`partner refused our credentials or account (${status}) creating a payout`);
+      return new BadGatewayException(
+        `partner refused our credentials or account (${status}); this is the app's configuration, not the request: retry with the same Idempotency-Key once fixed`,
+      );
+    }
     await this.uow.run((m) =>
       m.update(
         PayoutRequestEntity,
@@ -167,16 +179,6 @@ export class PayoutsService {
         { state: 'rejected', lastError: message.slice(0, 2000), updatedAt: new Date() },
       ),
     );
-    const status =
-      error instanceof PartnerApiError && error.status && error.status >= 400 && error.status < 500
-        ? error.status
-        : 400;
-    if (status === 401 || status === 403) {
-      this.logger.error(`partner refused our credentials or account (${status}) creating a payout`);
-      return new BadGatewayException(
-        `partner refused our credentials or account (${status}); this is the app's configuration, not the request`,
-      );
-    }
     return new HttpException(
       { statusCode: status, message: `partner refused the payout: ${message}`, error: 'PartnerRefused' },
       status,

@@ -1,4 +1,4 @@
-import { PartnerAuthenticationError } from '../errors/partner-api.error';
+import { PartnerAuthenticationError, PartnerServerError } from '../errors/partner-api.error';
 import {
   authOk,
   createTestClient,
@@ -106,7 +106,7 @@ describe('TokenManager (spec 5) over a real local server', () => {
     await expect(tokens.getToken()).resolves.toBe('tok-ok');
   });
 
-  it('a 5xx on /auth is retried, and a final failure is still an authentication error', async () => {
+  it('a 5xx on /auth is retried, and a final failure is the partner unavailable (PartnerServerError), not a refused credential', async () => {
     let n = 0;
     server.setHandler((_req, res) =>
       ++n < 3 ? json(res, 503, { message: 'busy' }) : authOk(res, 'tok-after-retry'),
@@ -117,7 +117,8 @@ describe('TokenManager (spec 5) over a real local server', () => {
 
     server.setHandler((_req, res) => json(res, 500, 'oops'));
     const err = await tokens.refresh().catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(PartnerAuthenticationError);
+    expect(err).toBeInstanceOf(PartnerServerError);
+    expect(err).not.toBeInstanceOf(PartnerAuthenticationError);
     expect(err).toMatchObject({ status: 500 });
   });
 

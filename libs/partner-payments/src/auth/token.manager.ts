@@ -1,6 +1,12 @@
 import type { LoggerService } from '@nestjs/common';
 import type { ResolvedPartnerOptions } from '../options.resolver';
-import { PartnerApiError, PartnerAuthenticationError } from '../errors/partner-api.error';
+import {
+  PartnerApiError,
+  PartnerAuthenticationError,
+  PartnerConnectionError,
+  PartnerRateLimitError,
+  PartnerServerError,
+} from '../errors/partner-api.error';
 import { toAttemptOutcome, toOutcomeEvent, toPartnerError } from '../http/attempt.outcome';
 import { buildPartnerHeaders } from '../http/headers.builder';
 import { PartnerTransport } from '../http/partner.transport';
@@ -114,8 +120,23 @@ export class TokenManager {
     }
   }
 
-  private authError(cause: PartnerApiError): PartnerAuthenticationError {
+  /**
+   * Classifies a failed POST /auth by cause (issue 9, defect 2): the partner unavailable (5xx,
+   * timeout, reset, 429) keeps its class (PartnerServerError, PartnerConnectionError,
+   * PartnerRateLimitError), so callers treat it as "retry later, same key" and never as a refusal of
+   * their request; the request itself was never sent. Our credentials refused (401, and any other
+   * 4xx of /auth) is a PartnerAuthenticationError: a configuration problem.
+   */
+  private authError(cause: PartnerApiError): PartnerApiError {
     if (cause instanceof PartnerAuthenticationError) return cause;
+    if (
+      cause instanceof PartnerServerError ||
+      cause instanceof PartnerConnectionError ||
+      cause instanceof PartnerRateLimitError
+    ) {
+      this.logger.warn(`Partner authentication unavailable: ${cause.message}`);
+      return cause;
+    }
     this.logger.warn(`Partner authentication failed: ${cause.message}`);
     return new PartnerAuthenticationError({
       status: cause.status,
