@@ -210,7 +210,7 @@ export const MONEY_PROBES: ConformanceProbe[] = [
       'POST /v1/virtual-accounts/{id}/payout answers 201 with the id in id and status created (lowercase)',
     sources: [evidence('[T1 KiraApiClient]'), contract('§4.7')],
     writes: true,
-    needs: ['virtualAccount', 'payee'],
+    needs: ['activeVirtualAccount', 'payee'],
     creates: 'payout',
     provides: 'payout',
     cleanup: 'not cancellable through the API: a small amount to the run recipient',
