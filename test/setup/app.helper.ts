@@ -41,6 +41,7 @@ export async function startTestApp(
       RECONCILE_CRON: NEVER,
       INBOX_REDELIVERY_CRON: NEVER,
       VERSION_PIN_CRON: NEVER,
+      DEPOSIT_RECONCILE_CRON: NEVER,
       DEMO: 'false',
       ...(sandbox ? partnerEnv(sandbox) : {}),
       ...env,

@@ -11,6 +11,11 @@ import { PayoutsController } from './payouts/payouts.controller';
 import { PayoutsService } from './payouts/payouts.service';
 import { ReconciliationController } from './reconciliation/reconciliation.controller';
 import { ReconciliationService } from './reconciliation/reconciliation.service';
+import { DepositReconciliationService } from './deposits/deposit-reconciliation.service';
+import {
+  DepositReconciliationController,
+  VirtualAccountsController,
+} from './deposits/virtual-accounts.controller';
 import { PARTNER_CONNECTION, type PartnerConnection } from './sandbox/partner-connection.provider';
 import { CronJobsService } from './scheduling/cron-jobs.service';
 import { ShutdownCoordinator } from './shutdown.coordinator';
@@ -72,6 +77,8 @@ export class AppModule {
       controllers: [
         PayoutsController,
         ReconciliationController,
+        DepositReconciliationController,
+        VirtualAccountsController,
         VersioningController,
         InboxController,
         HealthController,
@@ -79,6 +86,7 @@ export class AppModule {
       providers: [
         PayoutsService,
         ReconciliationService,
+        DepositReconciliationService,
         VersionPinService,
         InboxRedeliveryService,
         ProjectionHandlers,

@@ -28,6 +28,8 @@ export interface AppConfig {
   port: number;
   publicBaseUrl: string | null;
   reconcile: { cron: string; batchSize: number; concurrency: number; completedWindowHours: number };
+  /** Deposit reconciliation (docs/partner-api.md §6.4.8: a hold's outcome may never arrive as an event). */
+  depositReconcileCron: string;
   inbox: { redeliveryCron: string; maxAttempts: number };
   versionPinCron: string;
   /** Run the scripted demo flow after start. */
@@ -49,6 +51,7 @@ export const CONFIG_DEFAULTS = {
   RECONCILE_BATCH_SIZE: 50,
   RECONCILE_CONCURRENCY: 4,
   RECONCILE_COMPLETED_WINDOW_HOURS: 72,
+  DEPOSIT_RECONCILE_CRON: '15 */5 * * * *',
   INBOX_REDELIVERY_CRON: '30 * * * * *',
   INBOX_MAX_ATTEMPTS: 5,
   VERSION_PIN_CRON: '0 15 3 * * *',
@@ -112,6 +115,7 @@ export function loadAppConfig(env: Record<string, string | undefined>): AppConfi
       completedWindowHours:
         vars.RECONCILE_COMPLETED_WINDOW_HOURS ?? CONFIG_DEFAULTS.RECONCILE_COMPLETED_WINDOW_HOURS,
     },
+    depositReconcileCron: vars.DEPOSIT_RECONCILE_CRON ?? CONFIG_DEFAULTS.DEPOSIT_RECONCILE_CRON,
     inbox: {
       redeliveryCron: vars.INBOX_REDELIVERY_CRON ?? CONFIG_DEFAULTS.INBOX_REDELIVERY_CRON,
       maxAttempts: vars.INBOX_MAX_ATTEMPTS ?? CONFIG_DEFAULTS.INBOX_MAX_ATTEMPTS,

@@ -102,6 +102,10 @@ export class EnvironmentVariables {
 
   @IsOptional()
   @Transform(trimmed)
+  DEPOSIT_RECONCILE_CRON?: string;
+
+  @IsOptional()
+  @Transform(trimmed)
   INBOX_REDELIVERY_CRON?: string;
 
   @IsOptional()
@@ -128,5 +132,10 @@ export class EnvironmentVariables {
 }
 
 /** Cron variables are checked with the scheduler's own parser, so what boots is what runs. */
-export const CRON_VARIABLES = ['RECONCILE_CRON', 'INBOX_REDELIVERY_CRON', 'VERSION_PIN_CRON'] as const;
+export const CRON_VARIABLES = [
+  'RECONCILE_CRON',
+  'DEPOSIT_RECONCILE_CRON',
+  'INBOX_REDELIVERY_CRON',
+  'VERSION_PIN_CRON',
+] as const;
 export { CRON_MESSAGE, isCron, isSet };

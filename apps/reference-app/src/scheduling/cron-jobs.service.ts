@@ -9,11 +9,15 @@ import { SchedulerRegistry } from '@nestjs/schedule';
 import { CronJob } from 'cron';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { RECONCILIATION_JOB, ReconciliationService } from '../reconciliation/reconciliation.service';
+import {
+  DEPOSIT_RECONCILIATION_JOB,
+  DepositReconciliationService,
+} from '../deposits/deposit-reconciliation.service';
 import { VERSION_PIN_JOB, VersionPinService } from '../versioning/version-pin.service';
 import { INBOX_REDELIVERY_JOB, InboxRedeliveryService } from '../webhooks/inbox-redelivery.service';
 
 /**
- * The three scheduled jobs, registered with @nestjs/schedule's SchedulerRegistry under their
+ * The scheduled jobs, registered with @nestjs/schedule's SchedulerRegistry under their
  * names (the expressions come from validated configuration, which a static @Cron() cannot read).
  * waitForCompletion: a slow pass is never overlapped by the next tick of the same process; the
  * job lock does the same across replicas.
@@ -26,6 +30,7 @@ export class CronJobsService implements OnApplicationBootstrap, OnApplicationShu
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly registry: SchedulerRegistry,
     private readonly reconciliation: ReconciliationService,
+    private readonly depositReconciliation: DepositReconciliationService,
     private readonly redelivery: InboxRedeliveryService,
     private readonly versionPin: VersionPinService,
   ) {}
@@ -33,6 +38,9 @@ export class CronJobsService implements OnApplicationBootstrap, OnApplicationShu
   async onApplicationBootstrap(): Promise<void> {
     await this.versionPin.restore();
     this.add(RECONCILIATION_JOB, this.config.reconcile.cron, (tick) => this.reconciliation.runOnce({ tick }));
+    this.add(DEPOSIT_RECONCILIATION_JOB, this.config.depositReconcileCron, (tick) =>
+      this.depositReconciliation.runOnce({ tick }),
+    );
     this.add(INBOX_REDELIVERY_JOB, this.config.inbox.redeliveryCron, (tick) =>
       this.redelivery.runOnce({ tick }),
     );
@@ -44,7 +52,12 @@ export class CronJobsService implements OnApplicationBootstrap, OnApplicationShu
   }
 
   onApplicationShutdown(): void {
-    for (const name of [RECONCILIATION_JOB, INBOX_REDELIVERY_JOB, VERSION_PIN_JOB]) {
+    for (const name of [
+      RECONCILIATION_JOB,
+      DEPOSIT_RECONCILIATION_JOB,
+      INBOX_REDELIVERY_JOB,
+      VERSION_PIN_JOB,
+    ]) {
       if (this.registry.doesExist('cron', name)) {
         void this.registry.getCronJob(name).stop();
         this.registry.deleteCronJob(name);

@@ -75,6 +75,8 @@ export class SandboxControlClient implements SandboxControl {
     this.call<{ depositId: string }>('simulateDeposit', virtualAccountId, input);
   addLiquidationAddress = (virtualAccountId: string, input?: Record<string, unknown>) =>
     this.call<{ id: string }>('addLiquidationAddress', virtualAccountId, input);
+  dropNextWebhooks = (count?: number, event?: string, clientUuid?: string) =>
+    this.call<void>('dropNextWebhooks', count, event, clientUuid);
   provisionVirtualAccount = (virtualAccountId: string, outcome?: 'active' | 'failed') =>
     this.call<{ status: string; accountNumberLast4: string | null }>(
       'provisionVirtualAccount',

@@ -25,6 +25,7 @@ export const CONTROL_OPERATIONS = [
   'sendUnknownEvent',
   'sendDuplicate',
   'reorderNext',
+  'dropNextWebhooks',
   'signNextWithPreviousSecret',
   'addFault',
   'clearFaults',

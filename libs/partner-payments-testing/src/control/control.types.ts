@@ -65,7 +65,8 @@ export interface DeliveryRecord {
   signedWithPreviousSecret: boolean;
   duplicate: boolean;
   /** queued/held until sent; delivered = the receiver answered (any status); failed = no answer; no_url = no webhook URL set. */
-  outcome: 'queued' | 'held' | 'delivered' | 'failed' | 'no_url';
+  /** 'dropped': lost on purpose (dropNextWebhooks), as a delivery to an app that was down is lost (spec 6.1.4: never retried). */
+  outcome: 'queued' | 'held' | 'delivered' | 'failed' | 'no_url' | 'dropped';
   /** HTTP status the receiver answered; null when nothing answered. */
   status: number | null;
   error: string | null;
@@ -252,6 +253,12 @@ export interface SandboxControl {
   sendDuplicate(eventId?: string): Promise<void>;
   /** Holds the next `count` events of an account and delivers them in reverse order. */
   reorderNext(count: number, clientUuid?: string): Promise<void>;
+  /**
+   * Loses the next `count` deliveries (of `event`, when given) without sending them: the partner
+   * never re-sends (spec 6.1.4), so this is what an outage of the receiver looks like. Recorded
+   * with outcome 'dropped'.
+   */
+  dropNextWebhooks(count?: number, event?: string, clientUuid?: string): Promise<void>;
   /** Signs the next `count` deliveries with the previous secret (after a rotation). */
   signNextWithPreviousSecret(count?: number, clientUuid?: string): Promise<void>;
   addFault(fault: FaultSpec): Promise<{ id: string }>;

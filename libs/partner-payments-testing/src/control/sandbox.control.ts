@@ -255,6 +255,10 @@ export class InProcessControl implements SandboxControl {
     this.ctx.webhooks.reorderNext(this.account(clientUuid).clientUuid, count);
   }
 
+  async dropNextWebhooks(count = 1, event?: string, clientUuid?: string): Promise<void> {
+    this.ctx.webhooks.dropNext(this.account(clientUuid).clientUuid, count, event);
+  }
+
   async signNextWithPreviousSecret(count = 1, clientUuid?: string): Promise<void> {
     this.ctx.webhooks.signNextWithPreviousSecret(this.account(clientUuid).clientUuid, count);
   }

@@ -21,6 +21,7 @@ export class WebhookSender {
   private readonly queue: DeliveryRecord[] = [];
   private readonly holds = new Map<string, Hold>();
   private readonly previousSecretUses = new Map<string, number>();
+  private readonly drops = new Map<string, { remaining: number; event?: string }>();
   private running: Promise<void> | undefined;
   private seq = 0;
 
@@ -46,6 +47,12 @@ export class WebhookSender {
     );
     record.signedWithPreviousSecret =
       options.signWithPreviousSecret ?? this.consumePreviousSecretUse(clientUuid);
+    const drop = this.drops.get(clientUuid);
+    if (drop && (!drop.event || drop.event === record.event)) {
+      record.outcome = 'dropped';
+      if (--drop.remaining <= 0) this.drops.delete(clientUuid);
+      return record.eventId ?? '';
+    }
     const hold = this.holds.get(clientUuid);
     if (hold) {
       record.outcome = 'held';
@@ -74,6 +81,11 @@ export class WebhookSender {
   reorderNext(clientUuid: string, count: number): void {
     if (count < 2) throw new Error('reorderNext needs a count of at least 2');
     this.holds.set(clientUuid, { remaining: count, records: [] });
+  }
+
+  dropNext(clientUuid: string, count: number, event?: string): void {
+    if (!Number.isInteger(count) || count < 1) throw new Error('dropNextWebhooks needs a count of at least 1');
+    this.drops.set(clientUuid, { remaining: count, event });
   }
 
   signNextWithPreviousSecret(clientUuid: string, count: number): void {
@@ -108,6 +120,7 @@ export class WebhookSender {
     this.deliveries.length = 0;
     this.queue.length = 0;
     this.holds.clear();
+    this.drops.clear();
     this.previousSecretUses.clear();
   }
 

@@ -26,4 +26,8 @@ export class JobLockEntity {
 
   @Column({ name: 'runs', type: 'integer', default: 0 })
   runs!: number;
+
+  /** Where a job that reads the partner page by page stopped (JSON; deposit reconciliation). */
+  @Column({ name: 'checkpoint', type: 'text', nullable: true })
+  checkpoint!: string | null;
 }

@@ -1,4 +1,5 @@
 import { InitialSchema1763794800000 } from './1763794800000-initial-schema.migration';
+import { JobCheckpoint1763881400000 } from './1763881400000-job-checkpoint.migration';
 
 /** Checked-in migrations, in order. Run at start (openDataSource); `synchronize` is never used. */
-export const MIGRATIONS = [InitialSchema1763794800000];
+export const MIGRATIONS = [InitialSchema1763794800000, JobCheckpoint1763881400000];
