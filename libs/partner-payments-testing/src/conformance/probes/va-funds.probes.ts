@@ -21,6 +21,13 @@ const newAccountAt =
     version,
   });
 
+/** An account's available balance as a number (evidence §5: `available_balance`). */
+async function balanceOf(ctx: ProbeContext, id: string): Promise<number> {
+  const answer = await ctx.send({ method: 'GET', path: `/v1/virtual-accounts/${id}/balance` });
+  return Number((answer.body as { available_balance?: unknown } | undefined)?.available_balance);
+}
+const balanceBefore = new Map<string, number>();
+
 const depositRow = t.object({ amount: t.string, currency: t.string, status: t.string });
 
 export const VA_FUNDS_PROBES: ConformanceProbe[] = [
@@ -117,5 +124,35 @@ export const VA_FUNDS_PROBES: ConformanceProbe[] = [
     request: { method: 'GET', path: '/v1/virtual-accounts/deposits?page=1' },
     expect: { status: 200, shape: t.object({ data: t.array(depositRow) }) },
     sandbox: 'the envelope `{ data, pagination }` is ours (the evidence names only `page`)',
+  },
+  {
+    id: 'virtual-accounts.simulate-deposit',
+    area: 'virtual-accounts',
+    behaviour:
+      'POST .../simulate-deposit (sandbox only) credits an active account at once: the balance grows by the amount',
+    sources: [evidence('[T1 KiraApiClient]'), evidence('[T1 REVISION-DOCS §5]')],
+    writes: true,
+    needs: ['activeVirtualAccount'],
+    creates: 'deposit',
+    cleanup: 'a simulated deposit stays on the account',
+    request: async (ctx) => {
+      const id = (await ctx.activeVirtualAccount()).id;
+      balanceBefore.set(ctx.runId, await balanceOf(ctx, id));
+      return {
+        method: 'POST',
+        path: `/v1/virtual-accounts/${id}/simulate-deposit`,
+        body: { amount: '25.00' },
+      };
+    },
+    expect: { status: [200, 201], shape: t.object({}) },
+    verify: async (_o, ctx) => {
+      const after = await balanceOf(ctx, (await ctx.activeVirtualAccount()).id);
+      const before = balanceBefore.get(ctx.runId) ?? NaN;
+      return Math.round((after - before) * 100) === 2500
+        ? []
+        : ['balance: expected to grow by 25.00 at once, it did not'];
+    },
+    sandbox:
+      'the request body and the answer are not shown (evidence open question 8): ours take `{ amount }` and answer the deposit',
   },
 ];
