@@ -72,6 +72,35 @@ describe.each(DATABASE_KINDS)('jobs and restarts on %s', (kind) => {
         .expect(201)
     ).body.payout_id as string;
 
+  it('reconciliation settles a payout cancelled before sending to CANCELLED (its own final status, evidence §6), never FAILED', async () => {
+    const payoutId = await createPayout();
+    await sandbox.control.advancePayout(payoutId, 'PENDING');
+    await eventually(
+      async () => ((await payout(payoutId)).status === 'PENDING' ? true : undefined),
+      5000,
+      'PENDING',
+    );
+    // Cancelled on the resource only: no event reaches the app.
+    await sandbox.control.advancePayout(payoutId, { status: 'CANCELLED', events: 'none' });
+    await sandbox.control.flushWebhooks();
+    expect((await payout(payoutId)).status).toBe('PENDING');
+    await http().post('/reconciliation/run').expect(200);
+    expect(await payout(payoutId)).toMatchObject({ status: 'CANCELLED', lastSource: 'reconciliation' });
+    // Final: later passes no longer read it.
+    const before = (await sandbox.control.counters()).requests['GET /v1/payouts/:id'] ?? 0;
+    await http().post('/reconciliation/run').expect(200);
+    expect((await sandbox.control.counters()).requests['GET /v1/payouts/:id'] ?? 0).toBe(before);
+    // Through the webhook path too: the V2 payout.status_changed CANCELLED is projected as CANCELLED.
+    const viaEvent = await createPayout();
+    await sandbox.control.advancePayout(viaEvent, ['PENDING', 'CANCELLED']);
+    await eventually(
+      async () => ((await payout(viaEvent)).status === 'CANCELLED' ? true : undefined),
+      5000,
+      'CANCELLED by webhook',
+    );
+    expect((await payout(viaEvent)).lastSource).toBe('webhook');
+  });
+
   it('reconciliation applies a hold outcome that exists only on the resource, through the unified status event', async () => {
     const payoutId = await createPayout();
     await sandbox.control.advancePayout(payoutId, ['PENDING', { status: 'KYT_PENDING' }]);

@@ -55,11 +55,64 @@ describe('sandbox: payouts (spec 3.4, 6.4; provider-facts Payouts)', () => {
       to_amount: expect.any(String),
       to_currency: 'USD',
       fee: expect.any(String),
-      payment_method: 'WIRE',
+      // evidence §6 [D get-a-payout]: origin, lowercase rail, masked parties, events with ids and messages
+      origin: 'api',
+      payment_method: 'wire',
       reference_number: null,
       error_code: null,
-      events: [expect.objectContaining({ status: 'CREATED' })],
+      quote_id: null,
+      memo: 'inv 42',
+      txn_hash: null,
+      uetr: null,
+      provider_reference: null,
+      quotation: null,
+      sender: { name: expect.any(String), account_number: expect.stringMatching(/^\*{4}\d{4}$/) },
+      recipient: {
+        name: expect.any(String),
+        account_type: 'WIRE',
+        account_number: expect.stringMatching(/^\*{4}\d{4}$/),
+      },
+      extra_info: { memo: 'inv 42', supporting_documents: [] },
+      events: [
+        {
+          event_id: expect.any(String),
+          status: 'CREATED',
+          message: expect.any(String),
+          created_at: expect.any(String),
+        },
+      ],
     });
+    // No full account number anywhere in the answer.
+    expect(JSON.stringify(read.body)).not.toContain('123456789');
+    expect(read.body.sender.name).toEqual(expect.stringMatching(/\S/));
+    expect(read.body).not.toHaveProperty('clientUuid');
+    const listed = await world.api.call('GET', `/v1/payouts?user_id=${ids.userId}&limit=100`);
+    expect(listed.body).toMatchObject({
+      page: 1,
+      limit: 100,
+      total: expect.any(Number),
+      total_pages: expect.any(Number),
+    });
+    expect(listed.body.payouts.find((p: { payout_id: string }) => p.payout_id === created.body.id)).toEqual({
+      payout_id: created.body.id,
+      short_id: expect.any(String),
+      user_id: ids.userId,
+      virtual_account_id: ids.vaId,
+      status: 'CREATED',
+      origin: 'api',
+      from_amount: '100.00',
+      from_currency: 'USD',
+      to_amount: '100.00',
+      to_currency: 'USD',
+      payment_method: 'wire',
+      sender_name: expect.any(String),
+      recipient_name: expect.any(String),
+      reference: null,
+      memo: 'inv 42',
+      created_at: expect.any(String),
+    });
+    expect((await world.api.call('GET', '/v1/payouts?limit=101')).status).toBe(400);
+    expect((await world.api.call('GET', '/v1/payouts?virtual_account_id=x')).status).toBe(400);
     await world.sandbox.control.flushWebhooks();
     expect(flat('payout.created')).toEqual([
       expect.objectContaining({ payout_id: created.body.id, status: 'created' }),
@@ -246,7 +299,7 @@ describe('sandbox: payouts (spec 3.4, 6.4; provider-facts Payouts)', () => {
     });
     expect(await read(act)).toMatchObject({
       status: 'FAILED',
-      payment_method: 'ACT',
+      payment_method: 'act',
       error_code: expect.any(String),
     });
 
@@ -266,6 +319,17 @@ describe('sandbox: payouts (spec 3.4, 6.4; provider-facts Payouts)', () => {
       }),
     ]);
     await expect(world.sandbox.control.advancePayout(failed, 'COMPLETED')).rejects.toThrow('final');
+    // An ACT cancellation exists on the ACT rail only (issue 8 item 7); CANCELLED (stopped before
+    // sending) is its own final status with no flat event (evidence §6).
+    const wire = (await create()).body.id;
+    await expect(world.sandbox.control.advancePayout(wire, ['PENDING', 'ACT_CANCELLED'])).rejects.toThrow(
+      /only on the ACT rail/,
+    );
+    await world.sandbox.control.advancePayout(wire, 'CANCELLED');
+    expect(await read(wire)).toMatchObject({ status: 'CANCELLED' });
+    await expect(world.sandbox.control.advancePayout(wire, 'PROCESSING')).rejects.toThrow('final');
+    await world.sandbox.control.flushWebhooks();
+    expect(flat('payout.failed').map((d) => d.payout_id)).not.toContain(wire);
   });
 
   it('refuses transitions the partner cannot produce: after COMPLETED only a return or failure; no return before sending', async () => {
@@ -323,7 +387,7 @@ describe('sandbox: payouts (spec 3.4, 6.4; provider-facts Payouts)', () => {
     expect(flat('payout.completed')).toHaveLength(0);
     expect(v2().map((d) => d.data.status)).toEqual(['PENDING', 'PROCESSING', 'COMPLETED']);
     expect((await world.api.call('GET', `/v1/payouts/${body.id}`)).body).toMatchObject({
-      payment_method: 'CRYPTO',
+      payment_method: 'wallet',
       to_currency: 'USDC',
       status: 'COMPLETED',
     });

@@ -204,7 +204,8 @@ export interface PayoutRecord {
   error_code: string | null;
   quote_id: string | null;
   memo: string | null;
-  events: { status: PayoutStatus; created_at: string }[];
+  /** evidence §6 [D get-a-payout]: `{event_id, status, message, created_at}` per transition. */
+  events: { event_id: string; status: PayoutStatus; message: string; created_at: string }[];
   created_at: string;
   updated_at: string;
 }

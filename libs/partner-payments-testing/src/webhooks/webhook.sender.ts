@@ -84,7 +84,8 @@ export class WebhookSender {
   }
 
   dropNext(clientUuid: string, count: number, event?: string): void {
-    if (!Number.isInteger(count) || count < 1) throw new Error('dropNextWebhooks needs a count of at least 1');
+    if (!Number.isInteger(count) || count < 1)
+      throw new Error('dropNextWebhooks needs a count of at least 1');
     this.drops.set(clientUuid, { remaining: count, event });
   }
 

@@ -31,7 +31,26 @@ export interface PartnerPayout {
   referenceNumber: string | null;
   /** Only on the resource, never in events (spec 6.4.4). */
   errorCode: string | null;
+  /** GET and list: `api`, `payout` or `deposit` (evidence §6); null on the create answer. */
+  origin: string | null;
+  /** The lowercase rail of GET and list (`wire`, `ach`, `swift`, `wallet`, `instant_pay`, `spei`, evidence §6). */
+  paymentMethod: string | null;
+  /** The list row's account (evidence §6); GET does not carry it. */
+  virtualAccountId: string | null;
+  /** GET: the sender and recipient with account numbers masked to `****1234` (evidence §6). */
+  sender: Record<string, unknown> | null;
+  recipient: Record<string, unknown> | null;
+  /** GET: the transitions, `{event_id, status, message, created_at}` (evidence §6); [] elsewhere. */
+  events: PartnerPayoutEvent[];
   raw: Record<string, unknown>;
+}
+
+/** One entry of a payout's `events[]` (evidence §6 [D get-a-payout]). */
+export interface PartnerPayoutEvent {
+  event_id: string;
+  status: string;
+  message: string | null;
+  created_at: string | null;
 }
 
 /** POST /v1/virtual-accounts/{id}/payout body (provider-facts). */
@@ -189,6 +208,19 @@ export function toPartnerPayout(body: unknown): PartnerPayout {
     currency: str(r.currency) ?? str(r.from_currency),
     referenceNumber: str(r.reference_number),
     errorCode: str(r.error_code),
+    origin: str(r.origin),
+    paymentMethod: str(r.payment_method)?.toLowerCase() ?? null,
+    virtualAccountId: str(r.virtual_account_id),
+    sender: typeof r.sender === 'object' && r.sender !== null ? (r.sender as Record<string, unknown>) : null,
+    recipient: Object.keys(recipient).length > 0 ? recipient : null,
+    events: (Array.isArray(r.events) ? r.events : [])
+      .filter((e): e is Record<string, unknown> => typeof e === 'object' && e !== null)
+      .map((e) => ({
+        event_id: str(e.event_id) ?? '',
+        status: canonicalPartnerStatus(str(e.status)) ?? '',
+        message: str(e.message),
+        created_at: str(e.created_at),
+      })),
     raw: r,
   };
 }

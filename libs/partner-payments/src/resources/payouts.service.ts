@@ -1,4 +1,4 @@
-import { PartnerLocalValidationError } from '../errors/partner.error';
+import { PartnerLocalValidationError, type PartnerFieldError } from '../errors/partner.error';
 import { PartnerHttpClient } from '../http/partner-http.client';
 import { encodePathSegment } from '../http/url.util';
 import type { PartnerCallOptions } from '../models/common.model';
@@ -22,6 +22,19 @@ const LIST_KEYS: ReadonlyArray<keyof ListPartnerPayoutsParams> = [
 ];
 
 /** Payouts (spec 3.4, provider-facts "Payouts"). */
+/** page >= 1 and limit 1-100 (evidence §6: limit ≤ 100), naming the field before any I/O. */
+function checkNumberedPageParams(page: unknown, limit: unknown): void {
+  const errors: PartnerFieldError[] = [];
+  if (page !== undefined && (typeof page !== 'number' || !Number.isInteger(page) || page < 1))
+    errors.push({ field: 'page', message: 'must be an integer >= 1' });
+  if (
+    limit !== undefined &&
+    (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > 100)
+  )
+    errors.push({ field: 'limit', message: 'must be an integer from 1 to 100' });
+  if (errors.length) throw new PartnerLocalValidationError(errors);
+}
+
 export class PartnerPayoutsService {
   constructor(private readonly http: PartnerHttpClient) {}
 
@@ -61,13 +74,16 @@ export class PartnerPayoutsService {
   }
 
   /**
-   * (weak, provider-facts) GET /v1/payouts?user_id&status&from_date&to_date&page&limit. Unknown
-   * parameters answer 400, so only the named ones are sent. May not exist on every account.
+   * GET /v1/payouts?user_id&status&from_date&to_date&page&limit (evidence §6 [T1
+   * ExecutePayoutService]): `{payouts[], page, limit, total, total_pages}`; limit at most 100 and any
+   * other parameter answers 400, so only the named ones are sent (checked before any I/O). Payouts
+   * are global to the integrator: filter by `user_id`.
    */
   async list(
     params: ListPartnerPayoutsParams = {},
     options?: PartnerCallOptions,
   ): Promise<PartnerPayoutPage> {
+    checkNumberedPageParams(params.page, params.limit);
     const query: Record<string, string | number> = {};
     for (const k of LIST_KEYS) if (params[k] !== undefined) query[k] = params[k];
     const res = await send<unknown>(this.http, { method: 'GET', path: '/v1/payouts', query }, options);

@@ -17,11 +17,13 @@ const FLAT_PAYOUT_STATUS: Readonly<Record<string, string>> = {
 };
 
 /**
- * spec 3.4: a return and an ACT-rail cancellation resolve the resource to FAILED. Should a V2 body
- * ever spell them out, the unified status still uses the resource's word, so it matches (and is
- * de-duplicated against, spec 6.4.7) the granular twin payout.returned / payout.failed.
+ * spec 3.4: a bank return resolves the resource to FAILED. Should a V2 body ever spell it out, the
+ * unified status still uses the resource's word, so it matches (and is de-duplicated against, spec
+ * 6.4.7) the granular twin payout.returned. A V2 CANCELLED is the resource's own final status
+ * (stopped before sending, evidence §6 [D get-a-payout]) and stays CANCELLED; only the flat
+ * payout.failed with status cancelled (the ACT rail's provider cancellation, spec 6.4.6) is FAILED.
  */
-const RESOURCE_STATUS: Readonly<Record<string, string>> = { RETURNED: 'FAILED', CANCELLED: 'FAILED' };
+const RESOURCE_STATUS: Readonly<Record<string, string>> = { RETURNED: 'FAILED' };
 
 /**
  * Derives the unified payout status from a payout event of either family (spec 6.4.7), or null

@@ -65,18 +65,28 @@ describe('toPartnerPayoutStatusEvent (spec 3.4, 6.4.4-6.4.7)', () => {
     });
   });
 
-  it.each([
-    ['RETURNED', 'payout.returned', 'returned'],
-    ['CANCELLED', 'payout.failed', 'cancelled'],
-  ])('V2 %s is FAILED like its granular twin %s, raw status kept, announced once', (raw, twin, flatRaw) => {
-    const fromV2 = toPartnerPayoutStatusEvent(v2({ payout_id: 'p3', status: raw }));
-    const fromFlat = toPartnerPayoutStatusEvent(flat(twin, { payout_id: 'p3', status: flatRaw }));
-    expect(fromV2).toMatchObject({ status: 'FAILED', rawStatus: raw });
-    expect(fromFlat).toMatchObject({ status: 'FAILED' });
-    const deduper = new PayoutStatusDeduper();
-    expect(deduper.claim(fromFlat!.payoutId, fromFlat!.status)).toBe(true);
-    expect(deduper.claim(fromV2!.payoutId, fromV2!.status)).toBe(false);
+  it('V2 CANCELLED stays CANCELLED (stopped before sending, evidence §6); the flat ACT cancellation is FAILED (spec 6.4.6)', () => {
+    expect(toPartnerPayoutStatusEvent(v2({ payout_id: 'p4', status: 'CANCELLED' }))).toMatchObject({
+      status: 'CANCELLED',
+      rawStatus: 'CANCELLED',
+    });
+    expect(
+      toPartnerPayoutStatusEvent(flat('payout.failed', { payout_id: 'p4', status: 'cancelled' })),
+    ).toMatchObject({ status: 'FAILED', rawStatus: 'cancelled' });
   });
+
+  it.each([['RETURNED', 'payout.returned', 'returned']])(
+    'V2 %s is FAILED like its granular twin %s, raw status kept, announced once',
+    (raw, twin, flatRaw) => {
+      const fromV2 = toPartnerPayoutStatusEvent(v2({ payout_id: 'p3', status: raw }));
+      const fromFlat = toPartnerPayoutStatusEvent(flat(twin, { payout_id: 'p3', status: flatRaw }));
+      expect(fromV2).toMatchObject({ status: 'FAILED', rawStatus: raw });
+      expect(fromFlat).toMatchObject({ status: 'FAILED' });
+      const deduper = new PayoutStatusDeduper();
+      expect(deduper.claim(fromFlat!.payoutId, fromFlat!.status)).toBe(true);
+      expect(deduper.claim(fromV2!.payoutId, fromV2!.status)).toBe(false);
+    },
+  );
 
   it('is null for non-payout events and for payout events without payout_id or status', () => {
     expect(toPartnerPayoutStatusEvent(flat('user.created', { user_id: 'u', metadata: {} }))).toBeNull();

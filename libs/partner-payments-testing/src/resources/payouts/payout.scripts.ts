@@ -7,7 +7,7 @@ import type { PayoutRecord } from '../../server/state.types';
  * Scripted lifecycles chosen by the cents of the amount (option `autoPayouts`), so a demo or a
  * test can reach every outcome without the control API.
  */
-export function scriptForAmount(amount: string): PayoutStep[] {
+export function scriptForAmount(amount: string, rail: PayoutRecord['payment_method'] = 'ACT'): PayoutStep[] {
   switch (amount.split('.')[1] ?? '00') {
     case '91':
       return [{ status: 'PENDING' }, { status: 'FAILED', errorCode: 'ACCOUNT_CLOSED' }];
@@ -19,7 +19,8 @@ export function scriptForAmount(amount: string): PayoutStep[] {
         { status: 'RETURNED', errorCode: 'R01' },
       ];
     case '93':
-      return [{ status: 'PENDING' }, { status: 'ACT_CANCELLED' }];
+      // An ACT cancellation exists on the ACT rail only; elsewhere the payout is stopped before sending.
+      return [{ status: 'PENDING' }, { status: rail === 'ACT' ? 'ACT_CANCELLED' : 'CANCELLED' }];
     case '94':
       // spec 6.4.8: the hold's outcome reaches the resource only.
       return [
@@ -37,7 +38,7 @@ export function scriptForAmount(amount: string): PayoutStep[] {
 
 /** Runs the script one step every `stepDelayMs`; stops when the payout was moved elsewhere or reset. */
 export function runPayoutScript(ctx: SandboxContext, payout: PayoutRecord, stepDelayMs: number): void {
-  const steps = scriptForAmount(payout.from_amount);
+  const steps = scriptForAmount(payout.from_amount, payout.payment_method);
   const next = (i: number) => {
     if (i >= steps.length) return;
     const timer = setTimeout(() => {

@@ -5,7 +5,7 @@ import { isUuid, newId, nowIso } from '../../server/ids.util';
 import { requireIdempotencyKey } from '../../middleware/idempotency.middleware';
 import { sendError, sendNotFound, sendRouteNotMatched, sendValidation } from '../../server/http-errors.util';
 import type { FieldError } from '../metadata.rules';
-import { payoutView } from './payout.lifecycle';
+import { PAYOUT_EVENT_MESSAGES, payoutListRow, payoutView } from './payout.lifecycle';
 import { runPayoutScript } from './payout.scripts';
 import { accountOf, requestState, type SandboxContext } from '../../server/sandbox.context';
 import type { PaymentRail, PayoutRecord, VirtualAccountRecord } from '../../server/state.types';
@@ -94,7 +94,9 @@ export function registerPayoutRoutes(router: Router, ctx: SandboxContext): void 
       error_code: null,
       quote_id: (b.quote_id as string | undefined) ?? null,
       memo: (memo as string | undefined) ?? null,
-      events: [{ status: 'CREATED', created_at: now }],
+      events: [
+        { event_id: newId(), status: 'CREATED', message: PAYOUT_EVENT_MESSAGES.CREATED, created_at: now },
+      ],
       created_at: now,
       updated_at: now,
     };
@@ -132,10 +134,10 @@ export function registerPayoutRoutes(router: Router, ctx: SandboxContext): void 
     if (!payout) return sendNotFound(res, 'Payout');
     if (payout.clientUuid !== accountOf(res).clientUuid)
       return sendError(res, 403, 'invalid_request', 'This payout belongs to another client');
-    res.json(payoutView(payout));
+    res.json(payoutView(ctx, payout));
   });
 
-  /** (weak) GET /v1/payouts?user_id&status&from_date&to_date&page&limit; unknown parameters answer 400. */
+  /** evidence §6 [T1 ExecutePayoutService]: GET /v1/payouts?user_id&status&from_date&to_date&page&limit (limit ≤ 100; any other parameter → 400) → `{payouts[], page, limit, total, total_pages}`. */
   router.get('/v1/payouts', ...auth, (req, res) => {
     const q = new URLSearchParams(req.originalUrl.split('?')[1] ?? '');
     const unknown = [...q.keys()].filter((k) => !LIST_PARAMS.has(k));
@@ -160,7 +162,7 @@ export function registerPayoutRoutes(router: Router, ctx: SandboxContext): void 
         (!from || p.created_at >= from) &&
         (!to || p.created_at <= to),
     );
-    const payouts = all.slice((page - 1) * limit, page * limit).map(payoutView);
+    const payouts = all.slice((page - 1) * limit, page * limit).map((p) => payoutListRow(ctx, p));
     res.json({ payouts, total: all.length, page, limit, total_pages: Math.ceil(all.length / limit) });
   });
 }

@@ -1,0 +1,77 @@
+/**
+ * The typed client's payouts against the sandbox over a real socket (issue 8 item 4, evidence §6):
+ * the GET shape (origin, lowercase rail, masked parties, events), CANCELLED as its own final status,
+ * list rows and paging, and list inputs checked before any I/O.
+ */
+import { PartnerLocalValidationError, PayoutStatus } from '@partner-payments/nestjs';
+import { fundedSetup, startClientWorld, stopClientWorld, type ClientWorld } from './client.helpers';
+
+describe('client: payouts (evidence §6)', () => {
+  let world: ClientWorld;
+  let ids: { userId: string; recipientId: string; vaId: string };
+  beforeAll(async () => {
+    world = await startClientWorld();
+    ids = await fundedSetup(world);
+  });
+  afterAll(() => stopClientWorld(world));
+  const payouts = () => world.graph.client.payouts;
+  const create = (amount = '10.00') =>
+    payouts().create(ids.vaId, { amount, currency: 'USD', recipient_id: ids.recipientId });
+
+  it('get reads origin, the lowercase rail, masked sender and recipient, and the events with their ids', async () => {
+    const created = await create();
+    expect(created).toMatchObject({ status: PayoutStatus.Created, events: [], origin: null });
+    await world.sandbox.control.advancePayout(created.payoutId, ['PENDING', 'PROCESSING']);
+    const read = await payouts().get(created.payoutId);
+    expect(read).toMatchObject({
+      payoutId: created.payoutId,
+      status: 'PROCESSING',
+      origin: 'api',
+      paymentMethod: 'wire',
+      referenceNumber: expect.any(String),
+      sender: { account_number: expect.stringMatching(/^\*{4}\d{4}$/) },
+      recipient: { account_number: expect.stringMatching(/^\*{4}\d{4}$/) },
+    });
+    expect(read.events.map((e) => e.status)).toEqual(['CREATED', 'PENDING', 'PROCESSING']);
+    for (const e of read.events)
+      expect(e).toEqual({
+        event_id: expect.any(String),
+        status: expect.any(String),
+        message: expect.any(String),
+        created_at: expect.any(String),
+      });
+  });
+
+  it('CANCELLED (stopped before sending) stays CANCELLED, final; it is not reported as FAILED', async () => {
+    const created = await create();
+    await world.sandbox.control.advancePayout(created.payoutId, ['PENDING', 'CANCELLED']);
+    const read = await payouts().get(created.payoutId);
+    expect(read.status).toBe(PayoutStatus.Cancelled);
+    expect(read.status).not.toBe(PayoutStatus.Failed);
+  });
+
+  it('list answers the evidence rows with paging; iterate walks every page; bad paging is refused locally', async () => {
+    await create('1.00');
+    await create('2.00');
+    const page = await payouts().list({ user_id: ids.userId, limit: 2, page: 1 });
+    expect(page).toMatchObject({
+      page: 1,
+      limit: 2,
+      total: expect.any(Number),
+      totalPages: expect.any(Number),
+    });
+    expect(page.payouts[0]).toMatchObject({
+      virtualAccountId: ids.vaId,
+      paymentMethod: 'wire',
+      origin: 'api',
+    });
+    const all = [];
+    for await (const p of payouts().iterate({ user_id: ids.userId, limit: 2 })) all.push(p.payoutId);
+    expect(all).toHaveLength(page.total ?? -1);
+    expect(new Set(all).size).toBe(all.length);
+    const before = (await world.sandbox.control.requestLog()).length;
+    await expect(payouts().list({ limit: 101 })).rejects.toBeInstanceOf(PartnerLocalValidationError);
+    await expect(payouts().list({ page: 0 })).rejects.toMatchObject({ fieldErrors: [{ field: 'page' }] });
+    expect((await world.sandbox.control.requestLog()).length).toBe(before);
+  });
+});
