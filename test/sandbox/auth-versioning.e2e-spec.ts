@@ -57,7 +57,11 @@ describe('sandbox: authentication (spec 4.1, 5)', () => {
     const noBearer = await api.call('GET', '/v1/users', { auth: false });
     expect(noBearer.status).toBe(401);
     expect(noBearer.body.code).toBe('unauthorized');
-    expect((await api.call('GET', '/v1/users', { apiKey: null })).status).toBe(401);
+    // evidence §1/§2 [T3r DRIFT-6, 49]: no x-api-key at all is the gateway's 403 {message:"Forbidden"}.
+    const noKey = await api.call('GET', '/v1/users', { apiKey: null });
+    expect(noKey.status).toBe(403);
+    expect(noKey.body).toEqual({ message: 'Forbidden' });
+    expect(noKey.headers.get('x-amzn-errortype')).toBe('ForbiddenException');
     expect(
       (await api.call('GET', '/v1/users', { headers: { authorization: 'Bearer forged' }, auth: false }))
         .status,

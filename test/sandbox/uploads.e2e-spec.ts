@@ -194,10 +194,10 @@ describe('sandbox: document uploads (spec 4.2, 7.3, 8)', () => {
     expect((await upload(many.slice(0, 20), item)).status).toBe(201);
   });
 
-  it('a file over 30 MB is 422 and nothing is stored; exactly 30 MB passes', async () => {
+  it('a file over 30 MB (30,000,001 bytes: MB is decimal) is 422 and nothing is stored; exactly 30,000,000 passes', async () => {
     const item = rfi.itemIds[1];
     const big = {
-      bytes: sampleFile('application/pdf', 30 * 1024 * 1024 + 1),
+      bytes: sampleFile('application/pdf', 30_000_001),
       type: 'application/pdf',
       name: 'big.pdf',
     };
@@ -206,13 +206,13 @@ describe('sandbox: document uploads (spec 4.2, 7.3, 8)', () => {
     expect(answer.body.message).toContain('30 MB');
     expect(await documents(item)).toEqual([]);
     const exact = {
-      bytes: sampleFile('application/pdf', 30 * 1024 * 1024),
+      bytes: sampleFile('application/pdf', 30_000_000),
       type: 'application/pdf',
       name: 'exact.pdf',
     };
     const ok = await upload([exact], item);
     expect(ok.status).toBe(201);
-    expect(ok.body.item.documents[0].size_bytes).toBe(30 * 1024 * 1024);
+    expect(ok.body.item.documents[0].size_bytes).toBe(30_000_000);
   }, 60000);
 
   it('400 malformed ids, 404 item not in this RFI, 409 closed RFI, 404 withdrawn', async () => {

@@ -10,6 +10,12 @@ import { isVersionString, resolveVersion, versionAtLeast } from '../server/versi
 export function requireAuth(ctx: SandboxContext, options: { rfi?: boolean } = {}): RequestHandler {
   const code = options.rfi ? 'invalid_request' : 'unauthorized';
   return (req, res, next) => {
+    // evidence §1/§2 [T3r DRIFT-6, 49]: with no x-api-key at all the partner's gateway answers 403
+    // `{message:"Forbidden"}` before the API sees the call (the contract states no body for it).
+    if (req.get('x-api-key') === undefined) {
+      res.set('x-amzn-errortype', 'ForbiddenException');
+      return void res.status(403).json({ message: 'Forbidden' });
+    }
     const account = ctx.store.accountByApiKey(req.get('x-api-key'));
     if (!account) return sendError(res, 401, code, 'Missing or invalid API key');
     const match = /^Bearer\s+(\S+)$/i.exec(req.get('authorization') ?? '');

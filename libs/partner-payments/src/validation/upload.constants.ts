@@ -4,18 +4,17 @@
  */
 
 /**
- * spec 8 "File size": 30 MB per file. The contract does not say whether MB is 10^6 or 2^20 bytes;
- * we read it as MiB: 30 * 1024 * 1024 = 31,457,280 bytes. That is the larger reading, so the local
- * check never refuses a file the server would take; at worst a file between 30,000,000 and
- * 31,457,280 bytes reaches the server and gets its 422, and nothing is stored (spec 4.2 rule 2).
+ * spec 8 "File size": 30 MB per file, decimal: 30,000,000 bytes (issue 8 item 7, a contract audit:
+ * read as MiB, a 30,000,001 to 31,457,280-byte file passed here and in our sandbox and failed at the
+ * partner). Refusing it locally sends nothing.
  */
-export const MAX_UPLOAD_FILE_BYTES = 30 * 1024 * 1024;
+export const MAX_UPLOAD_FILE_BYTES = 30_000_000;
 
 /** spec 8 "Files per call": 20. */
 export const MAX_UPLOAD_FILES_PER_CALL = 20;
 
-/** provider-facts "RFIs" (weak): one upload call carries at most 100 MB in all (MiB, as above). */
-export const MAX_UPLOAD_TOTAL_BYTES = 100 * 1024 * 1024;
+/** provider-facts "RFIs" (weak): one upload call carries at most 100 MB in all (decimal, as above). */
+export const MAX_UPLOAD_TOTAL_BYTES = 100_000_000;
 
 /** provider-facts "RFIs": types accepted when answer_spec names none (pdf, jpeg, png, heic, webp). */
 export const DEFAULT_ACCEPTED_MIME_TYPES: readonly string[] = [

@@ -73,15 +73,15 @@ async function sparsePdf(name: string, size: number): Promise<string> {
 }
 
 describe('size rules', () => {
-  it('accepts exactly 30 MiB (31,457,280 bytes)', async () => {
+  it('accepts exactly 30 MB (30,000,000 bytes: decimal, issue 8 item 7)', async () => {
     const path = await sparsePdf('exact.pdf', MAX_UPLOAD_FILE_BYTES);
-    expect((await prepareUploadFiles([{ path }]))[0].knownLength).toBe(31_457_280);
+    expect((await prepareUploadFiles([{ path }]))[0].knownLength).toBe(30_000_000);
   });
 
-  it('refuses a 30 MiB + 1 byte file, naming its size', async () => {
+  it('refuses a 30,000,001-byte file, naming its size (the MiB reading let it through to the partner)', async () => {
     const path = await sparsePdf('big.pdf', MAX_UPLOAD_FILE_BYTES + 1);
     expect(await errorsOf(prepareUploadFiles([{ path }]))).toEqual([
-      { field: 'files[0]', message: 'is 31457281 bytes; at most 31457280 bytes (30 MB) per file (spec 8)' },
+      { field: 'files[0]', message: 'is 30000001 bytes; at most 30000000 bytes (30 MB) per file (spec 8)' },
     ]);
   });
 
@@ -97,7 +97,7 @@ describe('size rules', () => {
       ]),
     );
     expect(errs).toEqual([
-      { field: 'files[0]', message: 'is 41943040 bytes; at most 31457280 bytes (30 MB) per file (spec 8)' },
+      { field: 'files[0]', message: 'is 41943040 bytes; at most 30000000 bytes (30 MB) per file (spec 8)' },
     ]);
     expect(pulled).toBeLessThan(50);
     expect(stream.destroyed).toBe(true);
@@ -114,14 +114,14 @@ describe('size rules', () => {
     ]);
   });
 
-  it('refuses more than 100 MiB per call (provider-facts)', async () => {
+  it('refuses more than 100 MB (100,000,000 bytes) per call (provider-facts)', async () => {
     const paths = await Promise.all([0, 1, 2, 3].map((i) => sparsePdf(`q${i}.pdf`, 26 * 1024 * 1024)));
     expect(await errorsOf(prepareUploadFiles(paths.map((path) => ({ path }))))).toEqual([
-      { field: 'files', message: '109051904 bytes in all; at most 104857600 per call' },
+      { field: 'files', message: '109051904 bytes in all; at most 100000000 per call' },
     ]);
   });
 
-  it('errors the body stream past 30 MiB when a stream has no knownLength', async () => {
+  it('errors the body stream past 30 MB when a stream has no knownLength', async () => {
     async function* chunks() {
       yield samplePdf();
       for (let i = 0; i < 31; i++) yield Buffer.alloc(MiB);
@@ -133,7 +133,7 @@ describe('size rules', () => {
     expect(err).toBeInstanceOf(PartnerLocalValidationError);
     expect((err as PartnerLocalValidationError).fieldErrors[0]).toEqual({
       field: 'files[0]',
-      message: 'is larger than 31457280 bytes (spec 8: 30 MB per file)',
+      message: 'is larger than 30000000 bytes (spec 8: 30 MB per file)',
     });
   });
 });

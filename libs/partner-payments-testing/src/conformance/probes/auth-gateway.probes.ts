@@ -46,14 +46,12 @@ export const AUTH_GATEWAY_PROBES: ConformanceProbe[] = [
   {
     id: 'gateway.missing-api-key',
     area: 'gateway',
-    behaviour: 'A call with a bearer token but no x-api-key is refused (both are required)',
-    sources: [contract('§5.4'), evidence('[T3r DRIFT-6, 49]')],
-    knownConflict:
-      "the partner's gateway answers 403 { message: 'Forbidden' } [T3r DRIFT-6, 49]; the contract names no status, so 401 and 403 both pass",
+    behaviour:
+      "A call with a bearer token but no x-api-key answers the gateway's 403 { message: 'Forbidden' }",
+    sources: [evidence('[T3r DRIFT-6, 49]'), contract('§5.4')],
     writes: false,
     request: { method: 'GET', path: '/v1/users?limit=1', auth: 'bearer-only' },
-    expect: { status: [401, 403], shape: t.object({ message: t.string }) },
-    sandbox: "401 `{ code: 'unauthorized', message }`; the partner's gateway 403 `{ message: 'Forbidden' }`",
+    expect: { status: 403, shape: t.object({ message: t.string }) },
   },
   {
     id: 'gateway.missing-bearer',

@@ -10,11 +10,11 @@ import { findRfi } from './rfi.lookup';
 import { requestState, type SandboxContext } from '../../server/sandbox.context';
 import type { RfiDocument } from '../../server/state.types';
 
-/** spec 7.3 / 8 limits. */
-export const MAX_FILE_BYTES = 30 * 1024 * 1024;
+/** spec 7.3 / 8 limits; MB is decimal: 30 MB = 30,000,000 bytes (issue 8 item 7, contract audit). */
+export const MAX_FILE_BYTES = 30_000_000;
 export const MAX_FILES_PER_CALL = 20;
-/** provider-facts (weak): one upload call carries at most 100 MB in all. */
-export const MAX_CALL_BYTES = 100 * 1024 * 1024;
+/** provider-facts (weak): one upload call carries at most 100 MB (100,000,000 bytes) in all. */
+export const MAX_CALL_BYTES = 100_000_000;
 
 interface Incoming {
   name: string;
