@@ -26,7 +26,7 @@ describe('conformance kit against the sandbox', () => {
     const users = report.created.filter((c) => c.kind === 'user');
     expect(users.length).toBeGreaterThanOrEqual(2);
     expect(report.created.map((c) => c.kind)).toEqual(
-      expect.arrayContaining(['recipient', 'virtual_account', 'payout', 'rfi']),
+      expect.arrayContaining(['recipient', 'virtual_account', 'payout', 'rfi', 'deposit']),
     );
     const counters = await sandbox.control.counters();
     expect(counters.created.users).toBe(users.length);

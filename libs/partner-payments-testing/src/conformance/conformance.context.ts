@@ -201,41 +201,60 @@ export class ConformanceContext implements ProbeContext {
     });
   }
 
+  /** The run's virtual account at the first authorized bank, opened and credited when a hook can. */
   virtualAccount() {
     return this.shared('virtualAccount', async () => {
-      const user = await this.verifiedUser();
-      this.requireWrites('a virtual account');
-      const config = await this.send({ method: 'GET', path: `/v1/clients/${await this.clientUuid()}` });
-      const banks = (config.body as { data?: { authorizedBanks?: unknown } } | undefined)?.data
-        ?.authorizedBanks;
-      if (!Array.isArray(banks) || typeof banks[0] !== 'string') {
-        throw new ProbeSkipped('needs an authorized bank (spec 2.4 authorizedBanks is empty)');
-      }
-      const answer = await this.send({
-        method: 'POST',
-        path: '/v1/virtual-accounts',
-        idempotencyKey: 'fresh',
-        body: {
-          user_id: user.id,
-          type: 'US_BANK',
-          bank: banks[0],
-          metadata: { conformance_run: this.runId },
-        },
-      });
-      const record = (answer.body ?? {}) as Record<string, unknown>;
-      const id = record.virtual_account_id ?? record.id;
-      if (answer.status !== 201 || typeof id !== 'string') {
-        throw new Error(`fixture virtual account: POST /v1/virtual-accounts answered ${answer.status}`);
-      }
-      this.created(
-        'virtual_account',
-        id,
-        'fixture:virtual-account',
-        'not deletable: no DELETE route is documented',
-      );
-      await this.options.hooks?.fundVirtualAccount?.(id);
-      return { id, userId: user.id };
+      const va = await this.createVirtualAccount(0, 'fixture:virtual-account');
+      await this.options.hooks?.fundVirtualAccount?.(va.id);
+      return va;
     });
+  }
+
+  /** The run's virtual account, known to be open and funded (only a hook can make it so). */
+  activeVirtualAccount() {
+    return this.shared('activeVirtualAccount', async () => {
+      if (!this.options.hooks?.fundVirtualAccount) {
+        throw new ProbeSkipped(
+          "needs an open, funded virtual account: a new one stays activating until the partner's staff open it (evidence §5)",
+        );
+      }
+      return this.virtualAccount();
+    });
+  }
+
+  /** A second virtual account (the second authorized bank), left as the partner leaves a new one. */
+  newVirtualAccount() {
+    return this.shared('newVirtualAccount', () =>
+      this.createVirtualAccount(1, 'fixture:new-virtual-account'),
+    );
+  }
+
+  private async createVirtualAccount(
+    bankIndex: number,
+    probe: string,
+  ): Promise<{ id: string; userId: string }> {
+    const user = await this.verifiedUser();
+    this.requireWrites('a virtual account');
+    const config = await this.send({ method: 'GET', path: `/v1/clients/${await this.clientUuid()}` });
+    const banks = (config.body as { data?: { authorizedBanks?: unknown } } | undefined)?.data
+      ?.authorizedBanks;
+    const bank = Array.isArray(banks) ? banks[bankIndex] : undefined;
+    if (typeof bank !== 'string') {
+      throw new ProbeSkipped(`needs ${bankIndex + 1} authorized bank(s) (spec 2.4 authorizedBanks)`);
+    }
+    const answer = await this.send({
+      method: 'POST',
+      path: '/v1/virtual-accounts',
+      idempotencyKey: 'fresh',
+      body: { user_id: user.id, type: 'US_BANK', bank, metadata: { conformance_run: this.runId } },
+    });
+    const record = (answer.body ?? {}) as Record<string, unknown>;
+    const id = record.virtual_account_id ?? record.id;
+    if (answer.status !== 201 || typeof id !== 'string') {
+      throw new Error(`fixture virtual account: POST /v1/virtual-accounts answered ${answer.status}`);
+    }
+    this.created('virtual_account', id, probe, 'not deletable: no DELETE route is documented');
+    return { id, userId: user.id };
   }
 
   /** A WIRE recipient of the VERIFIED user (a payout goes to a recipient of the account's user). */
@@ -260,7 +279,7 @@ export class ConformanceContext implements ProbeContext {
 
   payout() {
     return this.shared('payout', async () => {
-      const va = await this.virtualAccount();
+      const va = await this.activeVirtualAccount();
       const payee = await this.payee();
       const answer = await this.send({
         method: 'POST',

@@ -59,12 +59,15 @@ async function compare(probe: ConformanceProbe, observed: Observation, ctx: Conf
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 
-const ID_FIELDS = ['id', 'user_id', 'recipient_id', 'virtual_account_id', 'payout_id'];
-
-/** Names what a write probe created, whatever it calls its id (a renamed id must not hide a resource). */
+/**
+ * Names what a write probe created: the id under `<kind>_id` or `id` (a renamed id must not hide a
+ * resource; another resource's id in the same body, such as a deposit's user_id, is not it).
+ */
 function recordCreated(probe: ConformanceProbe, observed: Observation, ctx: ConformanceContext): void {
   const body = (observed.body ?? {}) as Record<string, unknown>;
-  const id = ID_FIELDS.map((f) => body[f]).find((v): v is string => typeof v === 'string');
+  const id = [`${probe.creates}_id`, 'id']
+    .map((f) => body[f])
+    .find((v): v is string => typeof v === 'string');
   if (!id || ctx.createdResources.some((c) => c.id === id)) return;
   ctx.created(probe.creates ?? 'resource', id, probe.id, probe.cleanup);
   if (probe.provides) ctx.provide(probe.provides, { id });

@@ -35,3 +35,36 @@ export function withFidelityTable(readme: string, table = fidelityTable()): stri
   if (begin < 0 || end < begin) throw new Error(`README lacks ${FIDELITY_BEGIN} ... ${FIDELITY_END}`);
   return `${readme.slice(0, begin + FIDELITY_BEGIN.length)}\n${table}${readme.slice(end)}`;
 }
+
+/**
+ * A table's rows with cells trimmed and separator rows reduced, so a markdown formatter that pads
+ * the columns (prettier does) changes nothing that counts.
+ */
+export function normalizeTable(markdown: string): string[] {
+  return markdown
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line.startsWith('|'))
+    .map((line) =>
+      line
+        .split(/(?<!\\)\|/)
+        .map((cell) => cell.trim().replace(/\s+/g, ' '))
+        .map((cell) => (/^-+$/.test(cell) ? '---' : cell))
+        .join('|'),
+    );
+}
+
+/** The table between the README's markers (throws when a marker is missing). */
+export function readmeFidelityTable(readme: string): string {
+  const begin = readme.indexOf(FIDELITY_BEGIN);
+  const end = readme.indexOf(FIDELITY_END);
+  if (begin < 0 || end < begin) throw new Error(`README lacks ${FIDELITY_BEGIN} ... ${FIDELITY_END}`);
+  return readme.slice(begin + FIDELITY_BEGIN.length, end);
+}
+
+/** True when the README's table says what the probes say, whatever its column padding. */
+export function fidelityTableInSync(readme: string, table = fidelityTable()): boolean {
+  return (
+    JSON.stringify(normalizeTable(readmeFidelityTable(readme))) === JSON.stringify(normalizeTable(table))
+  );
+}

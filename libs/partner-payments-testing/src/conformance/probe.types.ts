@@ -66,7 +66,16 @@ export interface ProbeExpectation {
 
 /** Fixtures a probe needs; the runner makes each once per run and shares it. */
 export type ProbeNeed =
-  'user' | 'recipient' | 'verifiedUser' | 'virtualAccount' | 'payee' | 'payout' | 'rfi' | 'clientUuid';
+  | 'user'
+  | 'recipient'
+  | 'verifiedUser'
+  | 'virtualAccount'
+  | 'activeVirtualAccount'
+  | 'newVirtualAccount'
+  | 'payee'
+  | 'payout'
+  | 'rfi'
+  | 'clientUuid';
 
 /** The shared state of one run, handed to each probe. */
 export interface ProbeContext {
@@ -84,6 +93,10 @@ export interface ProbeContext {
   /** A VERIFIED user (needs `verifiedUserId` or a `verifyUser` hook; else the probe is skipped). */
   verifiedUser(): Promise<{ id: string }>;
   virtualAccount(): Promise<{ id: string; userId: string }>;
+  /** The run's virtual account, open and funded (needs the fundVirtualAccount hook; else skipped). */
+  activeVirtualAccount(): Promise<{ id: string; userId: string }>;
+  /** A second, new virtual account (second authorized bank), as the partner leaves it: activating. */
+  newVirtualAccount(): Promise<{ id: string; userId: string }>;
   /** A recipient of the virtual account's user. */
   payee(): Promise<{ id: string }>;
   payout(): Promise<{ id: string }>;

@@ -8,6 +8,7 @@ import { REFERENCE_PROBES } from './reference.probes';
 import { RFI_PROBES } from './rfis.probes';
 import { UPLOAD_PROBES } from './uploads.probes';
 import { USER_LIFECYCLE_PROBES } from './user-lifecycle.probes';
+import { VA_FUNDS_PROBES } from './va-funds.probes';
 import { USERS_PROBES } from './users.probes';
 
 const versionPin = REFERENCE_PROBES.filter((p) => p.id === 'versioning.upgrade-repeat');
@@ -21,6 +22,7 @@ export const CONFORMANCE_PROBES: readonly ConformanceProbe[] = [
   ...RECIPIENT_RAIL_PROBES,
   ...REFERENCE_PROBES.filter((p) => !versionPin.includes(p)),
   ...MONEY_PROBES,
+  ...VA_FUNDS_PROBES,
   ...RFI_PROBES,
   ...UPLOAD_PROBES,
   ...versionPin,

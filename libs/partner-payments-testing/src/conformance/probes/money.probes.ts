@@ -186,7 +186,15 @@ export const MONEY_PROBES: ConformanceProbe[] = [
     expect: {
       status: 200,
       shape: t.object({
-        payouts: t.array(t.object({ payout_id: t.string, status: t.string })),
+        payouts: t.array(
+          t.object({
+            payout_id: t.string,
+            user_id: t.string,
+            virtual_account_id: t.string,
+            status: t.string,
+            payment_method: t.string,
+          }),
+        ),
         page: t.integer,
         limit: t.integer,
         total: t.integer,
@@ -210,7 +218,7 @@ export const MONEY_PROBES: ConformanceProbe[] = [
       'POST /v1/virtual-accounts/{id}/payout answers 201 with the id in id and status created (lowercase)',
     sources: [evidence('[T1 KiraApiClient]'), contract('§4.7')],
     writes: true,
-    needs: ['virtualAccount', 'payee'],
+    needs: ['activeVirtualAccount', 'payee'],
     creates: 'payout',
     provides: 'payout',
     cleanup: 'not cancellable through the API: a small amount to the run recipient',
@@ -226,8 +234,8 @@ export const MONEY_PROBES: ConformanceProbe[] = [
     id: 'payouts.get',
     area: 'payouts',
     behaviour:
-      'GET /v1/payouts/{id} answers payout_id, an UPPERCASE status, reference_number (null until sent), error_code and events[]',
-    sources: [contract('§3.4, §6.4.4'), evidence('[D get-a-payout]')],
+      'GET /v1/payouts/{id} answers payout_id, an UPPERCASE status, origin, lowercase payment_method, decimal-string amounts, reference_number (null until sent), error_code and events[]',
+    sources: [contract('§3.4, §6.4.4'), evidence('[D get-a-payout]'), evidence('[T1 ExecutePayoutService]')],
     writes: true,
     needs: ['payout'],
     request: async (ctx) => ({ method: 'GET', path: `/v1/payouts/${(await ctx.payout()).id}` }),
@@ -236,10 +244,39 @@ export const MONEY_PROBES: ConformanceProbe[] = [
       shape: t.object({
         payout_id: t.string,
         status: t.enum(...PAYOUT_STATUSES),
+        origin: t.enum('api', 'payout', 'deposit'),
+        payment_method: t.enum('wire', 'swift', 'wallet', 'ach', 'instant_pay', 'spei'),
+        from_amount: t.string,
+        from_currency: t.string,
+        to_amount: t.string,
+        to_currency: t.string,
         reference_number: t.nullable(t.string),
         error_code: t.nullable(t.string),
-        events: t.array(t.object({ status: t.string })),
+        events: t.array(t.object({ event_id: t.string, status: t.string, created_at: t.string })),
       }),
+    },
+  },
+  {
+    id: 'payouts.get.masked',
+    area: 'payouts',
+    behaviour:
+      'A payout read masks account numbers in sender and recipient to ****1234 (recipient reads do not)',
+    sources: [evidence('[D get-a-payout]')],
+    writes: true,
+    needs: ['payout'],
+    request: async (ctx) => ({ method: 'GET', path: `/v1/payouts/${(await ctx.payout()).id}` }),
+    expect: {
+      status: 200,
+      shape: t.object({
+        sender: t.object({ account_number: t.string }),
+        recipient: t.object({ account_number: t.string }),
+      }),
+    },
+    verify: (o) => {
+      const b = o.body as { sender: { account_number: string }; recipient: { account_number: string } };
+      return (['sender', 'recipient'] as const)
+        .filter((side) => !/^\*{4}[0-9A-Za-z]{4}$/.test(b[side].account_number))
+        .map((side) => `body.${side}.account_number: expected masked as ****1234, it is not`);
     },
   },
   {
