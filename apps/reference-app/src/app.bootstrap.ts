@@ -12,7 +12,7 @@ export interface StartAppOptions {
   /** Variables on top of process.env. */
   env?: Record<string, string | undefined>;
   envFile?: boolean;
-  /** Interface to listen on. Default 0.0.0.0 for the app, 127.0.0.1 when testing is simpler. */
+  /** Interface to listen on; overrides HOST (default 127.0.0.1, containers set HOST=0.0.0.0). */
   host?: string;
   logger?: LoggerService | LogLevel[] | false;
   /** SIGINT/SIGTERM close the app (main.ts). Off in tests, where many apps share one process. */
@@ -46,11 +46,17 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
   const config = app.get<AppConfig>(APP_CONFIG);
   // LOG_LEVEL applies from here on (the configuration is only known once the module is built).
   if (options.logger === undefined) app.useLogger(config.logLevels);
-  await app.listen(config.port, options.host ?? '0.0.0.0');
-  const port = (app.getHttpServer().address() as AddressInfo).port;
-  const url = `http://127.0.0.1:${port}`;
+  const host = options.host ?? config.host;
+  await app.listen(config.port, host);
+  const bound = app.getHttpServer().address() as AddressInfo;
+  const port = bound.port;
+  // Where this process itself reaches the app (a wildcard bind is reached on loopback).
+  const url = `http://${['0.0.0.0', '::'].includes(bound.address) ? '127.0.0.1' : bound.address.includes(':') ? `[${bound.address}]` : bound.address}:${port}`;
   const logger = new Logger('ReferenceApp');
-  logger.log(`listening on ${url} (database: ${describeDatabase(config.database)})`);
+  // The address really bound (issue 11: it used to print 127.0.0.1 while binding 0.0.0.0).
+  logger.log(
+    `listening on ${bound.address.includes(':') ? `[${bound.address}]` : bound.address}:${port}${bound.address !== host ? ` (HOST ${host})` : ''}, reachable here at ${url} (database: ${describeDatabase(config.database)})`,
+  );
 
   const connection = app.get<PartnerConnection>(PARTNER_CONNECTION);
   if (connection.sandbox) {
@@ -58,6 +64,10 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
     const hook = `${config.publicBaseUrl ?? url}/webhooks/partner`;
     await connection.sandbox.control.setWebhookUrl(hook);
     logger.log(`embedded sandbox delivers webhooks to ${hook}`);
+    // issue 11: the control API drives the partner's side (verify users, move payouts); say where.
+    logger.log(
+      `embedded sandbox control API at ${connection.sandbox.controlUrl} — e.g. move a payout forward: curl -X POST ${connection.sandbox.controlUrl}/advancePayout -H 'content-type: application/json' -d '{"args":["<payout_id>",["PENDING","PROCESSING","COMPLETED"]]}'`,
+    );
   }
 
   let demo: Promise<DemoResult> | null = null;

@@ -26,6 +26,8 @@ export interface AppConfig {
   };
   database: ParsedDatabaseUrl;
   port: number;
+  /** Interface to bind (HOST). */
+  host: string;
   publicBaseUrl: string | null;
   reconcile: { cron: string; batchSize: number; concurrency: number; completedWindowHours: number };
   /** Deposit reconciliation (docs/partner-api.md §6.4.8: a hold's outcome may never arrive as an event). */
@@ -47,6 +49,7 @@ export const CONFIG_DEFAULTS = {
   PARTNER_SEND_VERSION_HEADER: 'until-pinned',
   DATABASE_URL: DEFAULT_DATABASE_URL,
   PORT: 3000,
+  HOST: '127.0.0.1',
   RECONCILE_CRON: '0 * * * * *',
   RECONCILE_BATCH_SIZE: 50,
   RECONCILE_CONCURRENCY: 4,
@@ -107,6 +110,7 @@ export function loadAppConfig(env: Record<string, string | undefined>): AppConfi
     },
     database,
     port: vars.PORT ?? CONFIG_DEFAULTS.PORT,
+    host: vars.HOST ?? CONFIG_DEFAULTS.HOST,
     publicBaseUrl: vars.PUBLIC_BASE_URL ?? null,
     reconcile: {
       cron: vars.RECONCILE_CRON ?? CONFIG_DEFAULTS.RECONCILE_CRON,

@@ -71,6 +71,15 @@ export class EnvironmentVariables {
   @Max(65535, { message: 'must be between 0 and 65535' })
   PORT?: number;
 
+  /**
+   * Interface to bind (issue 9 defect 8: not exposed by default). 127.0.0.1; a container sets 0.0.0.0.
+   */
+  @IsOptional()
+  @Matches(/^(\d{1,3}(\.\d{1,3}){3}|::1?|[0-9a-fA-F:]+|localhost)$/, {
+    message: 'must be an IP address (e.g. 127.0.0.1, 0.0.0.0, ::)',
+  })
+  HOST?: string;
+
   /** Where the embedded sandbox should deliver webhooks, when the app is reached through another address. */
   @IsOptional()
   @Matches(/^https?:\/\/[^\s]+$/, { message: 'must be an http(s) URL' })
