@@ -6,6 +6,7 @@ import { AppModule } from './app.module';
 import { APP_CONFIG, type AppConfig } from './config/app.config';
 import { describeDatabase } from './database/database-url.parser';
 import { DemoRunner, type DemoResult } from './demo/demo.runner';
+import { jsonDepthLimit, jsonOnlyWrites } from './common/json-depth.middleware';
 import { PARTNER_CONNECTION, type PartnerConnection } from './sandbox/partner-connection.provider';
 
 export interface StartAppOptions {
@@ -40,6 +41,7 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
   });
   // The module answers 413 beyond its 1 MB limit; the JSON parser must not stop earlier (its default is 100 kB).
   app.useBodyParser('json', { limit: '1mb' });
+  app.use(jsonOnlyWrites, jsonDepthLimit);
   app.useGlobalPipes(new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true }));
   if (options.shutdownHooks) app.enableShutdownHooks();
 

@@ -68,6 +68,8 @@ export class AppModule {
             password: conn.password,
             clientUuid: conn.clientUuid ?? undefined,
             apiVersion: cfg.partner.apiVersion,
+            timeoutMs: cfg.partner.timeoutMs,
+            maxRetries: cfg.partner.maxRetries,
             sendVersionHeader: cfg.partner.sendVersionHeader,
             webhooks: { secrets: conn.webhookSecrets },
             inboxStore: inbox,

@@ -22,6 +22,8 @@ export interface AppConfig {
     clientUuid: string | null;
     webhookSecrets: string[];
     apiVersion: string;
+    timeoutMs: number;
+    maxRetries: number;
     sendVersionHeader: 'always' | 'until-pinned';
   };
   database: ParsedDatabaseUrl;
@@ -46,6 +48,8 @@ const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbo
 export const CONFIG_DEFAULTS = {
   PARTNER_ENV: 'sandbox',
   PARTNER_API_VERSION: '2026-04-14',
+  PARTNER_TIMEOUT_MS: 10000,
+  PARTNER_MAX_RETRIES: 2,
   PARTNER_SEND_VERSION_HEADER: 'until-pinned',
   DATABASE_URL: DEFAULT_DATABASE_URL,
   PORT: 3000,
@@ -105,6 +109,8 @@ export function loadAppConfig(env: Record<string, string | undefined>): AppConfi
         .map((s) => s.trim())
         .filter(Boolean),
       apiVersion: vars.PARTNER_API_VERSION ?? CONFIG_DEFAULTS.PARTNER_API_VERSION,
+      timeoutMs: vars.PARTNER_TIMEOUT_MS ?? CONFIG_DEFAULTS.PARTNER_TIMEOUT_MS,
+      maxRetries: vars.PARTNER_MAX_RETRIES ?? CONFIG_DEFAULTS.PARTNER_MAX_RETRIES,
       sendVersionHeader: (vars.PARTNER_SEND_VERSION_HEADER ?? CONFIG_DEFAULTS.PARTNER_SEND_VERSION_HEADER) as
         'always' | 'until-pinned',
     },

@@ -54,6 +54,22 @@ export class EnvironmentVariables {
   @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'must be a version date like 2026-04-14 (spec 9.1)' })
   PARTNER_API_VERSION?: string;
 
+  /** Per-attempt timeout of a partner call (issue 9 defect 12: a slow partner must not hold a caller 91 s). */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be an integer' })
+  @Min(100, { message: 'must be between 100 and 120000' })
+  @Max(120000, { message: 'must be between 100 and 120000' })
+  PARTNER_TIMEOUT_MS?: number;
+
+  /** Retries of a retryable partner call (never of a write that may have reached the partner unkeyed). */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be an integer' })
+  @Min(0, { message: 'must be between 0 and 10' })
+  @Max(10, { message: 'must be between 0 and 10' })
+  PARTNER_MAX_RETRIES?: number;
+
   @IsOptional()
   @IsIn(['always', 'until-pinned'], { message: 'must be always or until-pinned' })
   PARTNER_SEND_VERSION_HEADER?: string;
