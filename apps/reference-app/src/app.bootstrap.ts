@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Logger, ValidationPipe, type LoggerService, type LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -40,7 +41,20 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
     logger: options.logger,
   });
   // The module answers 413 beyond its 1 MB limit; the JSON parser must not stop earlier (its default is 100 kB).
-  app.useBodyParser('json', { limit: '1mb' });
+  // Issue 9 defects 9 and 11: the webhook route is left to the module's guard, which reads the raw
+  // bytes, verifies the signature (spec 6.1.3) and only then parses them, whatever charset the
+  // content type names. JSON elsewhere, as before.
+  app.useBodyParser('json', {
+    limit: '1mb',
+    type: (req: IncomingMessage) =>
+      !(req.url ?? '').startsWith('/webhooks/') &&
+      /^application\/(.+\+)?json\b/i.test(req.headers['content-type'] ?? ''),
+  });
+  app.useBodyParser('urlencoded', {
+    type: (req: IncomingMessage) =>
+      !(req.url ?? '').startsWith('/webhooks/') &&
+      /^application\/x-www-form-urlencoded\b/i.test(req.headers['content-type'] ?? ''),
+  });
   app.use(jsonOnlyWrites, jsonDepthLimit);
   app.useGlobalPipes(new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true }));
   if (options.shutdownHooks) app.enableShutdownHooks();
