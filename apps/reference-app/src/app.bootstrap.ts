@@ -7,6 +7,7 @@ import { AppModule } from './app.module';
 import { APP_CONFIG, type AppConfig } from './config/app.config';
 import { describeDatabase } from './database/database-url.parser';
 import { DemoRunner, type DemoResult } from './demo/demo.runner';
+import { describeAccess } from './common/access.guard';
 import { jsonDepthLimit, jsonOnlyWrites } from './common/json-depth.middleware';
 import { PARTNER_CONNECTION, type PartnerConnection } from './sandbox/partner-connection.provider';
 
@@ -73,6 +74,10 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
   logger.log(
     `listening on ${bound.address.includes(':') ? `[${bound.address}]` : bound.address}:${port}${bound.address !== host ? ` (HOST ${host})` : ''}, reachable here at ${url} (database: ${describeDatabase(config.database)})`,
   );
+
+  // Issue 9 defect 8: one line saying which endpoints are open (the demo) or refused (unset).
+  const access = describeAccess(config);
+  if (access) logger.warn(access);
 
   const connection = app.get<PartnerConnection>(PARTNER_CONNECTION);
   if (connection.sandbox) {

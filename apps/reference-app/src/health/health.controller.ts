@@ -1,6 +1,7 @@
 import { Controller, Get, HttpStatus, Inject, Res } from '@nestjs/common';
 import { ApiVersionState, PartnerClientConfigService, TokenManager } from '@partner-payments/nestjs';
 import type { Response } from 'express';
+import { Access } from '../common/access.guard';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { UnitOfWork } from '../database/unit-of-work.service';
 import { PARTNER_CONNECTION, type PartnerConnection } from '../sandbox/partner-connection.provider';
@@ -19,6 +20,7 @@ export interface HealthReport {
  * 503 only when the database is down (the app cannot keep what it receives); a partner outage is
  * 'degraded' (webhooks are still stored).
  */
+@Access('public')
 @Controller('health')
 export class HealthController {
   constructor(
