@@ -269,5 +269,6 @@ async function startEmbedded(env: Record<string, string>) {
     host: '127.0.0.1',
     logger,
   });
+  await running.ready;
   return { db, logger, running };
 }

@@ -75,6 +75,7 @@ describe('the demo (embedded sandbox, SQLite)', () => {
       host: '127.0.0.1',
       logger: false,
     });
+    await running.ready; // the pin runs after listen (issue 9 defect 7)
     const counters = await running.connection.sandbox!.control.counters();
     expect(counters.requests['POST /v1/versioning/upgrade']).toBe(1);
     expect((await request(running.app.getHttpServer()).get('/health').expect(200)).body.apiVersion).toEqual({

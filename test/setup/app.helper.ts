@@ -52,11 +52,20 @@ export function partnerEnv(sandbox: PartnerSandbox): Record<string, string> {
   };
 }
 
+export interface StartTestAppOptions {
+  logger?: LoggerService;
+  /**
+   * Wait for the start-up partner calls (version pin, first authentication), which run after
+   * listen (issue 9 defect 7), so a test starts from a pinned, authenticated app. Default true.
+   */
+  waitForStartup?: boolean;
+}
+
 export async function startTestApp(
   databaseUrl: string,
   env: Record<string, string | undefined> = {},
   sandbox?: PartnerSandbox,
-  options: { logger?: LoggerService } = {},
+  options: StartTestAppOptions = {},
 ): Promise<RunningApp> {
   const running = await startApp({
     env: {
@@ -78,6 +87,7 @@ export async function startTestApp(
   });
   // The operator registers the app's webhook URL (spec 6.1.1).
   if (sandbox) await sandbox.control.setWebhookUrl(`${running.url}/webhooks/partner`);
+  if (options.waitForStartup !== false) await running.ready;
   return running;
 }
 

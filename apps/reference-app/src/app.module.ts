@@ -9,6 +9,7 @@ import { AccessGuard } from './common/access.guard';
 import { CoreModule } from './core.module';
 import { DemoRunner } from './demo/demo.runner';
 import { HealthController } from './health/health.controller';
+import { StartupState } from './health/startup.state';
 import { PayoutsController } from './payouts/payouts.controller';
 import { PayoutsService } from './payouts/payouts.service';
 import { ReconciliationController } from './reconciliation/reconciliation.controller';
@@ -97,6 +98,7 @@ export class AppModule {
         InboxRedeliveryService,
         ProjectionHandlers,
         CronJobsService,
+        StartupState,
         DemoRunner,
         ShutdownCoordinator,
       ],
