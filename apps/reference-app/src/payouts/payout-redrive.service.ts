@@ -149,7 +149,7 @@ export class PayoutRedriveService {
       );
       return 'needs-review';
     }
-    if (!(await this.claim(row, now))) return 'not-claimed';
+    if (!(await this.claim(row))) return 'not-claimed';
     try {
       const payout = await this.payouts.submit(key, storedPayoutBody(row));
       this.logger.log(`payout request ${key} re-sent: payout ${payout.payoutId} stored (${payout.status})`);
@@ -180,9 +180,11 @@ export class PayoutRedriveService {
   /**
    * Takes the row for one re-send: a conditional UPDATE that only one replica's pass can win
    * (PostgreSQL re-checks the condition on the row it waited for; SQLite has one writer). The claim
-   * holds for a grace period: if this process dies mid-send, the row is due again after it.
+   * holds for a grace period from now (not from the batch's start: a row waits for a free slot
+   * among CONCURRENCY): if this process dies mid-send, the row is due again after it.
    */
-  private async claim(row: PayoutRequestEntity, now: Date): Promise<boolean> {
+  private async claim(row: PayoutRequestEntity): Promise<boolean> {
+    const now = new Date();
     const result = await this.uow.run((m) =>
       m
         .createQueryBuilder()
