@@ -36,6 +36,16 @@ export { requiresIdempotencyKey, newIdempotencyKey, resolveIdempotencyKey } from
 export { buildPartnerHeaders, resolveVersionHeader } from './http/headers.builder';
 export { joinUrl, encodePathSegment, buildQueryString, buildUrl } from './http/url.util';
 
+// Observability: hooks' event types, span attribute names, route templates (README "Observability")
+export type {
+  PartnerTokenEvent,
+  PartnerRateLimitWaitEvent,
+  PartnerWebhookObservation,
+  PartnerWebhookRefusalReason,
+} from './observability/hooks';
+export { PARTNER_TRACER_NAME, PartnerSpanAttribute } from './observability/partner.tracing';
+export { partnerRouteTemplate } from './observability/route.template';
+
 // Resources and models
 export { PartnerPaymentsClient } from './resources/partner-payments.client';
 export { PartnerUsersService } from './resources/users.service';

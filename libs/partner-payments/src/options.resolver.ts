@@ -32,6 +32,9 @@ export interface ResolvedPartnerOptions {
   retry: Required<PartnerRetryOptions>;
   logger: LoggerService;
   onHttpEvent: PartnerHttpEventListener | null;
+  onTokenEvent: NonNullable<PartnerPaymentsModuleOptions['onTokenEvent']> | null;
+  onRateLimitWait: NonNullable<PartnerPaymentsModuleOptions['onRateLimitWait']> | null;
+  onWebhookEvent: NonNullable<PartnerPaymentsModuleOptions['onWebhookEvent']> | null;
 }
 
 export const DEFAULT_RETRY_OPTIONS: Required<PartnerRetryOptions> = {
@@ -157,8 +160,10 @@ export function resolvePartnerOptions(
   if (options.clientUuid !== undefined && typeof options.clientUuid !== 'string') {
     throw new PartnerConfigurationError('clientUuid', 'must be a string');
   }
-  if (options.onHttpEvent !== undefined && typeof options.onHttpEvent !== 'function') {
-    throw new PartnerConfigurationError('onHttpEvent', 'must be a function');
+  for (const hook of ['onHttpEvent', 'onTokenEvent', 'onRateLimitWait', 'onWebhookEvent'] as const) {
+    if (options[hook] !== undefined && typeof options[hook] !== 'function') {
+      throw new PartnerConfigurationError(hook, 'must be a function');
+    }
   }
 
   const logger = options.logger ?? defaultLogger ?? fallbackLogger;
@@ -196,6 +201,9 @@ export function resolvePartnerOptions(
     retry,
     logger,
     onHttpEvent: options.onHttpEvent ?? null,
+    onTokenEvent: options.onTokenEvent ?? null,
+    onRateLimitWait: options.onRateLimitWait ?? null,
+    onWebhookEvent: options.onWebhookEvent ?? null,
   };
 }
 

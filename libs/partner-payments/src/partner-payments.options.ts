@@ -1,6 +1,11 @@
 import type { LoggerService } from '@nestjs/common';
 import type { PartnerInboxStore } from './webhooks/inbox.store';
 import type { PartnerHttpEvent } from './http/http.types';
+import type {
+  PartnerRateLimitWaitEvent,
+  PartnerTokenEvent,
+  PartnerWebhookObservation,
+} from './observability/hooks';
 
 /** Receives request lifecycle events (no bodies, no secrets). Must not throw; errors are swallowed. */
 export type PartnerHttpEventListener = (event: PartnerHttpEvent) => void;
@@ -85,6 +90,24 @@ export interface PartnerPaymentsModuleOptions {
    * Default none.
    */
   onHttpEvent?: PartnerHttpEventListener;
+  /**
+   * Called when a token refresh (POST /auth with its retries) succeeds or fails, with its duration
+   * and, on failure, whether the partner was unavailable or refused the credentials. For metrics
+   * and alerts; never the token. Must not throw; errors are swallowed. Default none.
+   */
+  onTokenEvent?: (event: PartnerTokenEvent) => void;
+  /**
+   * Called when a call waited for the client-side rate limiter (1 ms or more), with the wait and the
+   * route template. Must not throw; errors are swallowed. Default none.
+   */
+  onRateLimitWait?: (event: PartnerRateLimitWaitEvent) => void;
+  /**
+   * Called once per webhook delivery with its answer (accepted, duplicate, unknown, or refused with
+   * the reason) and once per processing run of a stored event (processed, failed, skipped, with its
+   * duration). Event name and id only, never the body or a signature. Must not throw; errors are
+   * swallowed. Default none.
+   */
+  onWebhookEvent?: (event: PartnerWebhookObservation) => void;
   /**
    * How long answers of GET /v1/countries and GET /v1/banks are kept in memory, in milliseconds
    * (the lists rarely change). 0 turns the cache off. Default 86_400_000 (24 hours).

@@ -11,6 +11,7 @@ import { toAttemptOutcome, toOutcomeEvent, toPartnerError } from '../http/attemp
 import { buildPartnerHeaders } from '../http/headers.builder';
 import { PartnerTransport } from '../http/partner.transport';
 import { computeBackoffMs, shouldRetry } from '../http/retry.policy';
+import { observeTokenRefresh } from '../observability/http.instrumentation';
 import { systemClock, type Clock } from '../http/rate.limiter';
 
 /** spec 4.1: { message, data: { access_token, expires_in, token_type } }. */
@@ -56,9 +57,11 @@ export class TokenManager {
   /** Forces a new token; concurrent callers share the same POST /auth. */
   refresh(): Promise<string> {
     if (!this.inflight) {
-      this.inflight = this.authenticate().finally(() => {
-        this.inflight = null;
-      });
+      this.inflight = observeTokenRefresh(this.options.onTokenEvent, () => this.authenticate()).finally(
+        () => {
+          this.inflight = null;
+        },
+      );
     }
     return this.inflight;
   }

@@ -23,7 +23,7 @@ export function toOutcomeEvent(
   attempt: number,
   res: TransportResult,
   willRetry: boolean,
-): PartnerHttpEvent {
+): Omit<PartnerHttpEvent, 'route'> {
   return res.kind === 'response'
     ? {
         type: 'response',

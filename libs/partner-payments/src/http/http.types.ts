@@ -66,6 +66,8 @@ export interface PartnerHttpEvent {
   method: string;
   /** The path without the query string. */
   path: string;
+  /** The path's route template, e.g. '/v1/payouts/{payout_id}': ids replaced, for metric labels. */
+  route: string;
   attempt: number;
   /** HTTP status, for 'response'. */
   status?: number;

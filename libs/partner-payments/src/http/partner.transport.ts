@@ -2,6 +2,8 @@ import type { LoggerService } from '@nestjs/common';
 import { Subject, type Observable } from 'rxjs';
 import type { ResolvedPartnerOptions } from '../options.resolver';
 import type { PartnerHttpEvent, PartnerHttpMethod } from './http.types';
+import { reportRateLimitWait, traceAttempt } from '../observability/http.instrumentation';
+import { partnerRouteTemplate } from '../observability/route.template';
 import { TokenBucketRateLimiter } from './rate.limiter';
 import { joinUrl } from './url.util';
 
@@ -139,8 +141,19 @@ export class PartnerTransport {
     this.limiter = rl === false ? null : new TokenBucketRateLimiter(rl.requestsPerSecond, rl.burst);
   }
 
+  /** One attempt: waits for the rate limiter, then sends inside the attempt's span. */
   async send(req: TransportRequest): Promise<TransportResult> {
-    if (this.limiter) await this.limiter.acquire();
+    if (this.limiter) {
+      const started = performance.now();
+      await this.limiter.acquire();
+      // Timed here rather than asked of the limiter, so any budget implementation is observed.
+      const waitMs = Math.round(performance.now() - started);
+      if (waitMs >= 1) reportRateLimitWait(this.options.onRateLimitWait, req.method, req.path, waitMs);
+    }
+    return traceAttempt(req.method, req.path, req.attempt, () => this.sendOnce(req));
+  }
+
+  private async sendOnce(req: TransportRequest): Promise<TransportResult> {
     const url = `${joinUrl(this.options.apiBaseUrl, req.path)}${req.queryString}`;
     const config: Parameters<PartnerAxiosLike['request']>[0] = {
       method: req.method,
@@ -199,8 +212,9 @@ export class PartnerTransport {
     }
   }
 
-  /** Called by the client once it knows whether the outcome is retried. */
-  emit(event: PartnerHttpEvent): void {
+  /** Called by the client once it knows whether the outcome is retried. Adds the route template. */
+  emit(input: Omit<PartnerHttpEvent, 'route'>): void {
+    const event: PartnerHttpEvent = { ...input, route: partnerRouteTemplate(input.path) };
     this.subject.next(event);
     if (this.options.onHttpEvent) {
       try {
