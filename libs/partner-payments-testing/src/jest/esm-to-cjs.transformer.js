@@ -16,10 +16,20 @@
 const crypto = require('node:crypto');
 const ts = require('typescript');
 
-const VERSION = '2';
+const VERSION = '3';
+
+/**
+ * An ES module that wants `require` makes one (`const require = createRequire(import.meta.url)`,
+ * e.g. @nestjs/terminus's HealthCheck decorator); in CommonJS `require` is already a parameter of
+ * the module wrapper and a second declaration is a SyntaxError. The wrapper's own `require`
+ * resolves from the same file, so the declaration is dropped.
+ */
+const CREATE_REQUIRE =
+  /^[ \t]*(?:const|let|var)[ \t]+require[ \t]*=[ \t]*createRequire\(import\.meta\.url\);?[ \t]*$/gm;
 
 function rewriteImportMeta(source) {
   return source
+    .replace(CREATE_REQUIRE, '')
     .replace(/\bimport\.meta\.url\b/g, 'require("node:url").pathToFileURL(__filename).href')
     .replace(/\bimport\.meta\.dirname\b/g, '__dirname')
     .replace(/\bimport\.meta\.filename\b/g, '__filename')
