@@ -115,8 +115,9 @@ describe('access with OPERATOR_TOKEN and APP_API_KEYS configured (remote partner
     );
   });
 
-  it('GET /health and a signed webhook need no credential', async () => {
-    await http().get('/health').expect(200);
+  it('GET /health/live, /health/ready and a signed webhook need no credential', async () => {
+    await http().get('/health/live').expect(200);
+    await http().get('/health/ready').expect(200);
     const raw = JSON.stringify({ event: 'user.updated', data: { event_id: `evt-${randomUUID()}` } });
     await http()
       .post('/webhooks/partner')
@@ -173,7 +174,7 @@ describe('access with nothing configured', () => {
           .expect(401);
         expect(refused.body.message).toBe('this endpoint is closed: APP_API_KEYS is not configured');
       }
-      await http().get('/health').expect(200);
+      await http().get('/health/ready').expect(200);
       expect(logger.lines.filter((l) => l.includes('refuse every request (401)'))).toEqual([
         'operator endpoints (OPERATOR_TOKEN unset) and caller endpoints (APP_API_KEYS unset) refuse every request (401) until configured ReferenceApp',
       ]);

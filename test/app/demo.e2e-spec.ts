@@ -62,8 +62,11 @@ describe('the demo (embedded sandbox, SQLite)', () => {
           d.url === `${running.url}/webhooks/partner`,
       ),
     ).toBe(true);
-    const health = await request(running.app.getHttpServer()).get('/health').expect(200);
-    expect(health.body).toMatchObject({ status: 'ok', apiVersion: { pinned: '2026-04-14' } });
+    const health = await request(running.app.getHttpServer()).get('/health/ready').expect(200);
+    expect(health.body).toMatchObject({
+      status: 'ok',
+      details: { partner: { apiVersion: { pinned: '2026-04-14' } } },
+    });
   });
 
   it('pins a fresh embedded sandbox again when restarted on the same database file', async () => {
@@ -78,7 +81,8 @@ describe('the demo (embedded sandbox, SQLite)', () => {
     await running.ready; // the pin runs after listen (issue 9 defect 7)
     const counters = await running.connection.sandbox!.control.counters();
     expect(counters.requests['POST /v1/versioning/upgrade']).toBe(1);
-    expect((await request(running.app.getHttpServer()).get('/health').expect(200)).body.apiVersion).toEqual({
+    const ready = await request(running.app.getHttpServer()).get('/health/ready').expect(200);
+    expect(ready.body.details.partner.apiVersion).toEqual({
       configured: '2026-04-14',
       pinned: '2026-04-14',
     });

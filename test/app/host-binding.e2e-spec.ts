@@ -32,7 +32,7 @@ describe('HOST', () => {
       const bound = running.app.getHttpServer().address() as AddressInfo;
       expect(bound.address).toBe(expected);
       expect(lines.find((l) => l.startsWith('listening on'))).toContain(`${expected}:${bound.port}`);
-      const health = await fetch(`${running.url}/health`);
+      const health = await fetch(`${running.url}/health/live`);
       expect(health.status).toBeLessThan(600);
     } finally {
       await running.close();

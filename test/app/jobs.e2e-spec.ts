@@ -208,7 +208,7 @@ describe.each(DATABASE_KINDS)('jobs and restarts on %s', (kind) => {
     await running.close();
     running = await startTestApp(dbUrl, { INBOX_MAX_ATTEMPTS: '2' }, sandbox);
     expect(await upgradeCalls()).toBe(1);
-    expect((await http().get('/health').expect(200)).body.apiVersion).toEqual({
+    expect((await http().get('/health/ready').expect(200)).body.details.partner.apiVersion).toEqual({
       configured: '2026-04-14',
       pinned: '2026-04-14',
     });

@@ -1,7 +1,7 @@
 /**
  * Issue 9 defect 7: the app listens before its first partner call. With the partner's /auth and
  * version call slowed by several seconds, the port already accepts a signed webhook (stored, 200)
- * and /health says `starting`; once the start-up calls return, /health is `ok`. Before the fix,
+ * and readiness says `starting` (200); once the start-up calls return, `started`. Before the fix,
  * startApp awaited the pin (and so the slow /auth) before listening.
  */
 import { randomUUID } from 'node:crypto';
@@ -31,7 +31,7 @@ describe('start-up against a slow partner (SQLite)', () => {
     cleanup?.();
   });
 
-  it('listens at once: a webhook is stored and /health says starting until the pin and /auth return, then ok', async () => {
+  it('listens at once: a webhook is stored and readiness says starting until the pin and /auth return, then started', async () => {
     for (const route of ['POST /auth', 'POST /v1/versioning/upgrade']) {
       await sandbox.control.addFault({ kind: 'latency', route, latencyMs: LATENCY_MS, times: 1 });
     }
@@ -54,19 +54,26 @@ describe('start-up against a slow partner (SQLite)', () => {
       .run((m) => m.count(WebhookInboxEntity, { where: { eventId: delivered.body.eventId } as never }));
     expect(stored).toBe(1);
 
-    const early = await http().get('/health').expect(200);
-    expect(early.body).toMatchObject({ status: 'starting', database: 'up', partner: 'pending' });
+    // Readiness routes traffic meanwhile (200): starting, and the partner check makes no call.
+    const early = await http().get('/health/ready').expect(200);
+    expect(early.body.details).toMatchObject({
+      startup: { status: 'up', state: 'starting' },
+      database: { status: 'up' },
+      partner: { status: 'up', state: 'starting' },
+    });
     // All of this happened while the first partner call was still held by the latency fault.
     expect(finished).toBe(false);
     expect((await sandbox.control.counters()).requests['POST /v1/versioning/upgrade'] ?? 0).toBe(0);
 
     await running.ready;
-    const later = await http().get('/health').expect(200);
-    expect(later.body).toEqual({
+    const later = await http().get('/health/ready').expect(200);
+    expect(later.body).toMatchObject({
       status: 'ok',
-      database: 'up',
-      partner: 'up',
-      apiVersion: { configured: '2026-04-14', pinned: '2026-04-14' },
+      details: {
+        startup: { status: 'up', state: 'started' },
+        database: { status: 'up' },
+        partner: { status: 'up', apiVersion: { configured: '2026-04-14', pinned: '2026-04-14' } },
+      },
     });
   });
 });

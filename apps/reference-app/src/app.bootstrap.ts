@@ -4,11 +4,13 @@ import { Logger, ValidationPipe, type LoggerService, type LogLevel } from '@nest
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
-import { APP_CONFIG, type AppConfig } from './config/app.config';
+import { APP_CONFIG, loadAppConfig, type AppConfig } from './config/app.config';
 import { describeDatabase } from './database/database-url.parser';
 import { DemoRunner, type DemoResult } from './demo/demo.runner';
 import { describeAccess } from './common/access.guard';
 import { jsonDepthLimit, jsonOnlyWrites } from './common/json-depth.middleware';
+import { AppJsonLogger, configuredSecrets } from './observability/json.logger';
+import { requestLogScope } from './observability/log.context';
 import { PARTNER_CONNECTION, type PartnerConnection } from './sandbox/partner-connection.provider';
 import { CronJobsService } from './scheduling/cron-jobs.service';
 
@@ -39,10 +41,17 @@ export interface RunningApp {
 /** Boots the app on a real socket: main.ts and the e2e suites share this path. */
 export async function startApp(options: StartAppOptions = {}): Promise<RunningApp> {
   const appModule = await AppModule.forRoot({ env: options.env, envFile: options.envFile });
+  // The same validated configuration AppModule built (.env is in process.env by now): the log
+  // format must be known before the first line, and LOG_FORMAT=json makes every line JSON.
+  const early = loadAppConfig({ ...process.env, ...options.env });
+  const jsonLogger =
+    options.logger === undefined && early.observability.logFormat === 'json'
+      ? new AppJsonLogger(configuredSecrets(early), early.logLevels)
+      : null;
   const app = await NestFactory.create<NestExpressApplication>(appModule, {
     // spec 6.1.3: the signature is verified against the raw bytes as received.
     rawBody: true,
-    logger: options.logger,
+    logger: jsonLogger ?? options.logger,
   });
   // The module answers 413 beyond its 1 MB limit; the JSON parser must not stop earlier (its default is 100 kB).
   // Issue 9 defects 9 and 11: the webhook route is left to the module's guard, which reads the raw
@@ -59,13 +68,15 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
       !(req.url ?? '').startsWith('/webhooks/') &&
       /^application\/x-www-form-urlencoded\b/i.test(req.headers['content-type'] ?? ''),
   });
-  app.use(jsonOnlyWrites, jsonDepthLimit);
+  // Every line logged while serving a request carries its request_id (issue 13). After the body
+  // parsers: they call next() from a stream event, where a scope opened before them is lost.
+  app.use(requestLogScope, jsonOnlyWrites, jsonDepthLimit);
   app.useGlobalPipes(new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true }));
   if (options.shutdownHooks) app.enableShutdownHooks();
 
   const config = app.get<AppConfig>(APP_CONFIG);
   // LOG_LEVEL applies from here on (the configuration is only known once the module is built).
-  if (options.logger === undefined) app.useLogger(config.logLevels);
+  if (options.logger === undefined && !jsonLogger) app.useLogger(config.logLevels);
   const host = options.host ?? config.host;
   await app.listen(config.port, host);
   const bound = app.getHttpServer().address() as AddressInfo;

@@ -3,12 +3,17 @@ import { ConfigModule } from '@nestjs/config';
 import { APP_GUARD } from '@nestjs/core';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { ScheduleModule } from '@nestjs/schedule';
+import { TerminusModule } from '@nestjs/terminus';
 import { PartnerPaymentsModule } from '@partner-payments/nestjs';
 import { APP_CONFIG, loadAppConfig, type AppConfig } from './config/app.config';
 import { AccessGuard } from './common/access.guard';
 import { CoreModule } from './core.module';
 import { DemoRunner } from './demo/demo.runner';
 import { HealthController } from './health/health.controller';
+import { ReadinessIndicators } from './health/readiness.indicators';
+import { AppMetrics } from './observability/app.metrics';
+import { MetricsController } from './observability/metrics.controller';
+import { TracingLifecycle } from './observability/tracing.setup';
 import { StartupState } from './health/startup.state';
 import { PayoutRedriveController } from './payouts/payout-redrive.controller';
 import { PayoutRedriveService } from './payouts/payout-redrive.service';
@@ -62,10 +67,17 @@ export class AppModule {
         // Handlers must see errors (the inbox marks the entry failed): never swallow them.
         EventEmitterModule.forRoot({ ignoreErrors: false }),
         ScheduleModule.forRoot(),
+        // Issue 13: GET /health/live and /health/ready; a failed check is logged as one JSON line.
+        TerminusModule.forRoot({ errorLogStyle: 'json' }),
         PartnerPaymentsModule.forRootAsync({
           isGlobal: true,
-          inject: [APP_CONFIG, PARTNER_CONNECTION, TypeOrmInboxStore],
-          useFactory: (cfg: AppConfig, conn: PartnerConnection, inbox: TypeOrmInboxStore) => ({
+          inject: [APP_CONFIG, PARTNER_CONNECTION, TypeOrmInboxStore, AppMetrics],
+          useFactory: (
+            cfg: AppConfig,
+            conn: PartnerConnection,
+            inbox: TypeOrmInboxStore,
+            metrics: AppMetrics,
+          ) => ({
             environment: conn.environment,
             baseUrl: conn.baseUrl,
             apiKey: conn.apiKey,
@@ -78,6 +90,11 @@ export class AppModule {
             sendVersionHeader: cfg.partner.sendVersionHeader,
             webhooks: { secrets: conn.webhookSecrets },
             inboxStore: inbox,
+            // Issue 13: the library reports through hooks; the app turns them into Prometheus metrics.
+            onHttpEvent: metrics.onHttpEvent,
+            onTokenEvent: metrics.onTokenEvent,
+            onRateLimitWait: metrics.onRateLimitWait,
+            onWebhookEvent: metrics.onWebhookEvent,
           }),
         }),
       ],
@@ -91,6 +108,7 @@ export class AppModule {
         VersioningController,
         InboxController,
         HealthController,
+        MetricsController,
       ],
       providers: [
         // Issue 9 defect 8: every route is operator-only unless marked (common/access.guard.ts).
@@ -104,6 +122,8 @@ export class AppModule {
         ProjectionHandlers,
         CronJobsService,
         StartupState,
+        ReadinessIndicators,
+        TracingLifecycle,
         DemoRunner,
         ShutdownCoordinator,
       ],

@@ -8,8 +8,10 @@ import { TypeOrmInboxStore } from './webhooks/typeorm-inbox.store';
 import { PayoutProjection } from './payouts/payout.projection';
 import { ResourceProjections } from './projections/resource.projections';
 import { JobLockService } from './scheduling/job-lock.service';
+import { AppMetrics } from './observability/app.metrics';
+import { readInboxStats } from './observability/inbox.stats';
 
-/** Configuration, database and partner connection: global, so the async module options can inject them. */
+/** Configuration, database, partner connection and metrics: global, so the async module options can inject them. */
 @Global()
 @Module({})
 export class CoreModule {
@@ -23,10 +25,25 @@ export class CoreModule {
       PayoutProjection,
       ResourceProjections,
       JobLockService,
+      AppMetrics,
     ];
     return {
       module: CoreModule,
-      providers: [{ provide: APP_CONFIG, useValue: config }, partnerConnectionProvider, ...databaseProviders],
+      providers: [
+        { provide: APP_CONFIG, useValue: config },
+        partnerConnectionProvider,
+        ...databaseProviders,
+        {
+          // Here, not in AppModule: the module options' factory injects it to wire the library's hooks.
+          provide: AppMetrics,
+          inject: [UnitOfWork],
+          useFactory: (uow: UnitOfWork) => {
+            const metrics = new AppMetrics();
+            metrics.useInboxStats(() => readInboxStats(uow));
+            return metrics;
+          },
+        },
+      ],
       exports: exported,
     };
   }

@@ -7,6 +7,7 @@ import {
   type ParsedDatabaseUrl,
 } from '../database/database-url.parser';
 import { CRON_MESSAGE, CRON_VARIABLES, EnvironmentVariables, isCron, isSet } from './environment.schema';
+import { loadObservabilityConfig, type ObservabilityConfig } from './observability.config';
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
@@ -60,6 +61,8 @@ export interface AppConfig {
   demo: boolean;
   /** Levels the app logs (LOG_LEVEL and everything more severe). */
   logLevels: LogLevel[];
+  /** Log format, readiness bounds, OTLP tracing (issue 13; config/observability.config.ts). */
+  observability: ObservabilityConfig;
 }
 
 /** Most severe first: LOG_LEVEL=log keeps fatal, error, warn and log. */
@@ -181,6 +184,7 @@ export function loadAppConfig(env: Record<string, string | undefined>): AppConfi
       0,
       LOG_LEVELS.indexOf((vars.LOG_LEVEL ?? CONFIG_DEFAULTS.LOG_LEVEL) as LogLevel) + 1,
     ),
+    observability: loadObservabilityConfig(vars),
   };
 }
 

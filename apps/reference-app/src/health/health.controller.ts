@@ -1,87 +1,47 @@
-import { Controller, Get, HttpStatus, Inject, Res } from '@nestjs/common';
-import { ApiVersionState, PartnerClientConfigService, TokenManager } from '@partner-payments/nestjs';
-import type { Response } from 'express';
+import { Controller, Get } from '@nestjs/common';
+import { HealthCheck, HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
 import { Access } from '../common/access.guard';
-import { APP_CONFIG, type AppConfig } from '../config/app.config';
-import { UnitOfWork } from '../database/unit-of-work.service';
-import { PARTNER_CONNECTION, type PartnerConnection } from '../sandbox/partner-connection.provider';
 import { StartupState } from './startup.state';
-
-export interface HealthReport {
-  status: 'starting' | 'ok' | 'degraded' | 'down';
-  database: 'up' | 'down';
-  /** 'pending' while starting: the start-up pin and authentication have not finished yet. */
-  partner: 'up' | 'down' | 'pending';
-  apiVersion: { configured: string; pinned: string | null };
-}
+import { ReadinessIndicators } from './readiness.indicators';
 
 /**
- * GET /health. The partner probe is a real authenticated read of our own client configuration
- * (GET /v1/clients/{uuid}, spec 4.5; without a client UUID: the bearer token), cached for 15 s so
- * frequent health checks do not spend the partner's rate limit (provider-facts: 20 requests/s).
- * 503 only when the database is down (the app cannot keep what it receives); a partner outage is
- * 'degraded' (webhooks are still stored).
+ * Liveness and readiness as orchestrators expect them (issue 13), with @nestjs/terminus: 200
+ * `{ status: 'ok', info, error, details }`, or 503 `{ status: 'error', ... }` naming the failed
+ * check. Public: probes carry no credential.
  *
- * Issue 9 defect 7: until the start-up partner calls have finished once, `starting` with 200 and
- * no partner probe of its own. 200 because the app already serves (webhooks are stored, payouts
- * created): a readiness probe must route traffic to it; a deploy check that wants the partner
- * verified waits for `ok`.
+ * - GET /health/live: the process answers. No dependency is checked: restarting the process would
+ *   not bring a database or the partner back, and a liveness failure restarts it.
+ * - GET /health/ready: the database reachable, a partner token obtainable, the inbox not lagging
+ *   (readiness.indicators.ts), plus `startup.state`: `starting` until the start-up partner calls
+ *   have finished once (issue 9 defect 7; readiness is 200 meanwhile, the partner check makes no
+ *   call of its own), then `started`. A deploy check that wants the partner verified waits for it.
  */
 @Access('public')
 @Controller('health')
 export class HealthController {
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly uow: UnitOfWork,
-    private readonly tokens: TokenManager,
-    private readonly versionState: ApiVersionState,
-    private readonly clientConfig: PartnerClientConfigService,
-    @Inject(PARTNER_CONNECTION) private readonly connection: PartnerConnection,
+    private readonly health: HealthCheckService,
+    private readonly indicators: HealthIndicatorService,
+    private readonly readiness: ReadinessIndicators,
     private readonly startup: StartupState,
   ) {}
 
-  private partnerProbe: { at: number; result: Promise<'up' | 'down'> } | null = null;
-
-  @Get()
-  async health(@Res({ passthrough: true }) res: Response): Promise<HealthReport> {
-    const starting = this.startup.starting;
-    const [database, partner] = await Promise.all([
-      this.probe(() => this.uow.run((m) => m.query('SELECT 1'))),
-      starting ? ('pending' as const) : this.partner(),
+  @Get('live')
+  @HealthCheck()
+  live() {
+    return this.health.check([
+      () => this.indicators.check('process').up({ uptimeSeconds: Math.round(process.uptime()) }),
     ]);
-    const status =
-      database === 'down' ? 'down' : starting ? 'starting' : partner === 'down' ? 'degraded' : 'ok';
-    if (status === 'down') res.status(HttpStatus.SERVICE_UNAVAILABLE);
-    return {
-      status,
-      database,
-      partner,
-      apiVersion: { configured: this.config.partner.apiVersion, pinned: this.versionState.pinnedVersion },
-    };
   }
 
-  private partner(): Promise<'up' | 'down'> {
-    if (!this.partnerProbe || Date.now() - this.partnerProbe.at > 15_000) {
-      const uuid = this.connection.clientUuid;
-      this.partnerProbe = {
-        at: Date.now(),
-        result: this.probe(() =>
-          uuid ? this.clientConfig.get(uuid, { maxRetries: 0 }) : this.tokens.getToken(),
-        ),
-      };
-    }
-    return this.partnerProbe.result;
-  }
-
-  private async probe(check: () => Promise<unknown>, timeoutMs = 3000): Promise<'up' | 'down'> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<'down'>((resolve) => (timer = setTimeout(() => resolve('down'), timeoutMs)));
-    try {
-      return await Promise.race([check().then(() => 'up' as const), timeout]);
-    } catch {
-      return 'down';
-    } finally {
-      clearTimeout(timer);
-    }
+  @Get('ready')
+  @HealthCheck()
+  ready() {
+    return this.health.check([
+      () => this.indicators.check('startup').up({ state: this.startup.starting ? 'starting' : 'started' }),
+      () => this.readiness.database(),
+      () => this.readiness.partner(),
+      async () => (await this.readiness.inbox()) ?? {},
+    ]);
   }
 }

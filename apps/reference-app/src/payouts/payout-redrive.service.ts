@@ -4,6 +4,8 @@ import { PayoutRequestEntity } from '../database/entities';
 import { UnitOfWork } from '../database/unit-of-work.service';
 import { mapWithConcurrency } from '../reconciliation/concurrency.util';
 import { reconcileRetryAt } from '../reconciliation/reconcile-backoff.policy';
+import { AppMetrics } from '../observability/app.metrics';
+import { withLogFields } from '../observability/log.context';
 import { JobLockService } from '../scheduling/job-lock.service';
 import { classifyPartnerFailure } from './partner-failure';
 import { PayoutsService, storedPayoutBody } from './payouts.service';
@@ -60,11 +62,13 @@ export class PayoutRedriveService {
     private readonly uow: UnitOfWork,
     private readonly locks: JobLockService,
     private readonly payouts: PayoutsService,
+    private readonly metrics: AppMetrics,
   ) {}
 
   /** `tick`: the cron tick this run serves (see RunExclusiveOptions); none when asked by hand. */
   async runOnce(options: { tick?: Date } = {}): Promise<RedriveSummary> {
     const run = await this.locks.runExclusive(PAYOUT_REDRIVE_JOB, () => this.pass(), options);
+    if (run.ran) this.metrics.redrivePass(run.result);
     if (run.ran) return run.result;
     return { ran: false, resent: 0, created: 0, rejected: 0, retrying: 0, needsReview: 0 };
   }
@@ -100,7 +104,10 @@ export class PayoutRedriveService {
       const now = new Date();
       const due = await this.dueBatch(now);
       if (due.length === 0) break;
-      const outcomes = await mapWithConcurrency(due, CONCURRENCY, (row) => this.redriveOne(row, now));
+      // One log scope per request: its lines carry the payout_id once the partner's answer is stored.
+      const outcomes = await mapWithConcurrency(due, CONCURRENCY, (row) =>
+        withLogFields({}, () => this.redriveOne(row, now)),
+      );
       for (const outcome of outcomes) {
         if (outcome === 'created' || outcome === 'rejected' || outcome === 'retrying') summary.resent += 1;
         if (outcome === 'created') summary.created += 1;

@@ -2,6 +2,7 @@ import { PayoutEntity, type PayoutSource } from '../database/entities/payout.ent
 import { insertIfAbsent } from '../database/insert-if-absent.util';
 import type { UnitOfWork } from '../database/unit-of-work.service';
 import { decidePayoutStatusChange, type PayoutStatusChangeReason } from '@partner-payments/nestjs';
+import { traceProjectionWrite } from '../observability/app.tracing';
 
 /** One thing we learned about a payout, from the create answer, a webhook or reconciliation. */
 export interface PayoutObservation {
@@ -60,7 +61,7 @@ export class PayoutProjection {
     private readonly maxAttempts = 5,
   ) {}
 
-  async apply(obs: PayoutObservation): Promise<PayoutProjectionResult> {
+  private async write(obs: PayoutObservation): Promise<PayoutProjectionResult> {
     return this.uow.transaction(async (m) => {
       for (let attempt = 0; attempt < this.maxAttempts; attempt++) {
         const now = this.clock();
@@ -134,5 +135,15 @@ export class PayoutProjection {
       }
       throw new PayoutConcurrencyError(obs.payoutId);
     });
+  }
+
+  /** Applies one observation (in a span `projection payouts`: issue 13, the end of a webhook's trace). */
+  async apply(obs: PayoutObservation): Promise<PayoutProjectionResult> {
+    return traceProjectionWrite(
+      'payouts',
+      { payout_id: obs.payoutId },
+      () => this.write(obs),
+      (r) => r.outcome,
+    );
   }
 }

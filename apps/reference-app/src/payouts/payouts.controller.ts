@@ -12,6 +12,7 @@ import {
 import { PartnerPayoutsService, type PartnerPayoutPreview } from '@partner-payments/nestjs';
 import { isUUID } from 'class-validator';
 import { Access } from '../common/access.guard';
+import { addLogFields } from '../observability/log.context';
 import { translatePartnerReadError } from '../common/partner-read-error';
 import { CreatePayoutDto, type PayoutResponse } from './create-payout.dto';
 import { toPayoutResponse } from './payout.response';
@@ -71,6 +72,7 @@ export class PayoutsController {
 
   @Get(':payoutId')
   async get(@Param('payoutId') payoutId: string): Promise<PayoutResponse> {
+    addLogFields({ payout_id: payoutId });
     return toPayoutResponse(await this.payouts.get(payoutId));
   }
 }

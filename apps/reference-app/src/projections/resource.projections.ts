@@ -2,6 +2,7 @@ import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 import { DepositEntity, PartnerUserEntity, VirtualAccountEntity } from '../database/entities';
 import { insertIfAbsent } from '../database/insert-if-absent.util';
 import type { UnitOfWork } from '../database/unit-of-work.service';
+import { traceProjectionWrite } from '../observability/app.tracing';
 import { decideUserStatus } from './user-status.transition';
 
 export interface UserObservation {
@@ -49,69 +50,75 @@ export class ResourceProjections {
   ) {}
 
   async applyUser(obs: UserObservation): Promise<PartnerUserEntity> {
-    return this.uow.transaction(async (m) => {
-      const row = await this.locked(m, PartnerUserEntity, 'partner_users', 'user_id', obs.userId, {
-        last_event_name: obs.eventName,
-      });
-      const next = decideUserStatus(row.status, obs.status);
-      if (next !== row.status) {
-        row.previousStatus = row.status;
-        row.status = next;
-      }
-      // spec 6.4.1: only user.created echoes metadata; never clear it from events that lack it.
-      if (obs.metadata) row.metadata = JSON.stringify(obs.metadata);
-      if (obs.rejectionReasons) row.rejectionReasons = JSON.stringify(obs.rejectionReasons);
-      if (obs.livenessResult) row.livenessResult = obs.livenessResult;
-      row.lastEventName = obs.eventName;
-      row.updatedAt = this.clock();
-      return m.save(PartnerUserEntity, row);
-    });
+    return traceProjectionWrite('users', {}, () =>
+      this.uow.transaction(async (m) => {
+        const row = await this.locked(m, PartnerUserEntity, 'partner_users', 'user_id', obs.userId, {
+          last_event_name: obs.eventName,
+        });
+        const next = decideUserStatus(row.status, obs.status);
+        if (next !== row.status) {
+          row.previousStatus = row.status;
+          row.status = next;
+        }
+        // spec 6.4.1: only user.created echoes metadata; never clear it from events that lack it.
+        if (obs.metadata) row.metadata = JSON.stringify(obs.metadata);
+        if (obs.rejectionReasons) row.rejectionReasons = JSON.stringify(obs.rejectionReasons);
+        if (obs.livenessResult) row.livenessResult = obs.livenessResult;
+        row.lastEventName = obs.eventName;
+        row.updatedAt = this.clock();
+        return m.save(PartnerUserEntity, row);
+      }),
+    );
   }
 
   async applyVirtualAccount(obs: VirtualAccountObservation): Promise<VirtualAccountEntity> {
-    return this.uow.transaction(async (m) => {
-      const row = await this.locked(
-        m,
-        VirtualAccountEntity,
-        'virtual_accounts',
-        'virtual_account_id',
-        obs.virtualAccountId,
-        {},
-      );
-      if (obs.userId) row.userId = obs.userId;
-      if (obs.status) row.status = obs.status;
-      if (obs.bank) row.bank = obs.bank;
-      // Never store a full account number (DESIGN: logs and storage keep the last 4 only).
-      // The placeholder PENDING-ACT-ACCOUNT is not a number (provider-facts).
-      if (obs.accountNumber && /\d{4}$/.test(obs.accountNumber))
-        row.accountNumberLast4 = obs.accountNumber.slice(-4);
-      if (obs.metadata) row.metadata = JSON.stringify(obs.metadata);
-      row.updatedAt = this.clock();
-      return m.save(VirtualAccountEntity, row);
-    });
+    return traceProjectionWrite('virtual_accounts', {}, () =>
+      this.uow.transaction(async (m) => {
+        const row = await this.locked(
+          m,
+          VirtualAccountEntity,
+          'virtual_accounts',
+          'virtual_account_id',
+          obs.virtualAccountId,
+          {},
+        );
+        if (obs.userId) row.userId = obs.userId;
+        if (obs.status) row.status = obs.status;
+        if (obs.bank) row.bank = obs.bank;
+        // Never store a full account number (DESIGN: logs and storage keep the last 4 only).
+        // The placeholder PENDING-ACT-ACCOUNT is not a number (provider-facts).
+        if (obs.accountNumber && /\d{4}$/.test(obs.accountNumber))
+          row.accountNumberLast4 = obs.accountNumber.slice(-4);
+        if (obs.metadata) row.metadata = JSON.stringify(obs.metadata);
+        row.updatedAt = this.clock();
+        return m.save(VirtualAccountEntity, row);
+      }),
+    );
   }
 
   async applyDeposit(obs: DepositObservation): Promise<DepositEntity> {
-    return this.uow.transaction(async (m) => {
-      const row = await this.locked(m, DepositEntity, 'deposits', 'deposit_id', obs.depositId, {
-        kind: obs.kind,
-      });
-      for (const key of [
-        'virtualAccountId',
-        'userId',
-        'amount',
-        'currency',
-        'status',
-        'paymentRail',
-        'senderName',
-        'occurredAt',
-      ] as const) {
-        const value = obs[key];
-        if (value !== undefined && value !== null) (row as unknown as Record<string, unknown>)[key] = value;
-      }
-      row.updatedAt = this.clock();
-      return m.save(DepositEntity, row);
-    });
+    return traceProjectionWrite('deposits', {}, () =>
+      this.uow.transaction(async (m) => {
+        const row = await this.locked(m, DepositEntity, 'deposits', 'deposit_id', obs.depositId, {
+          kind: obs.kind,
+        });
+        for (const key of [
+          'virtualAccountId',
+          'userId',
+          'amount',
+          'currency',
+          'status',
+          'paymentRail',
+          'senderName',
+          'occurredAt',
+        ] as const) {
+          const value = obs[key];
+          if (value !== undefined && value !== null) (row as unknown as Record<string, unknown>)[key] = value;
+        }
+        row.updatedAt = this.clock();
+        return m.save(DepositEntity, row);
+      }),
+    );
   }
 
   /** Creates the row if absent, then reads it, locked for this transaction on PostgreSQL. */

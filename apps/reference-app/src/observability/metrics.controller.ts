@@ -1,0 +1,19 @@
+import { Controller, Get, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { AppMetrics } from './app.metrics';
+
+/**
+ * GET /metrics in the Prometheus text format. Not marked with @Access: like every unmarked route
+ * it is operator-only (Authorization: Bearer <OPERATOR_TOKEN>, common/access.guard.ts), since the
+ * figures describe the business (payout volumes, failure rates). Configure the scrape job with it.
+ */
+@Controller('metrics')
+export class MetricsController {
+  constructor(private readonly metrics: AppMetrics) {}
+
+  @Get()
+  async scrape(@Res({ passthrough: true }) res: Response): Promise<string> {
+    res.setHeader('Content-Type', this.metrics.registry.contentType);
+    return this.metrics.registry.metrics();
+  }
+}

@@ -1,0 +1,84 @@
+import { Inject, Injectable, Logger, type LoggerService, type OnApplicationShutdown } from '@nestjs/common';
+import { PartnerWebhookService } from '@partner-payments/nestjs';
+import { context, propagation, ProxyTracerProvider, trace } from '@opentelemetry/api';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import type { ObservabilityConfig } from '../config/observability.config';
+
+/** What startTracing registered; `shutdown` flushes the spans still batched, then unregisters. */
+export interface TracingHandle {
+  readonly tracesUrl: string;
+  shutdown(): Promise<void>;
+}
+
+/**
+ * Enables OTLP/HTTP export when OTEL_EXPORTER_OTLP_ENDPOINT (or ..._TRACES_ENDPOINT) is set: a
+ * NodeTracerProvider with a batch processor, registered as the global provider with the
+ * AsyncLocalStorage context manager (so the module's spans find their parents) and the W3C
+ * propagators. Nothing when unset or OTEL_SDK_DISABLED=true: the module's spans stay no-ops.
+ * A provider registered before (the host's own OpenTelemetry set-up, e.g. `--require` of an
+ * auto-instrumentation) is left in place: the app's spans go to it, the variables are its business.
+ */
+export function startTracing(
+  config: ObservabilityConfig['tracing'],
+  logger: LoggerService,
+): TracingHandle | null {
+  if (!config) return null;
+  if (!(trace.getTracerProvider() instanceof ProxyTracerProvider)) {
+    logger.warn(
+      'an OpenTelemetry tracer provider is already registered in this process: spans go to it, OTEL_EXPORTER_OTLP_* of the app are not used',
+    );
+    return null;
+  }
+  const provider = new NodeTracerProvider({
+    resource: resourceFromAttributes({ 'service.name': config.serviceName }),
+    spanProcessors: [
+      new BatchSpanProcessor(new OTLPTraceExporter({ url: config.tracesUrl, headers: config.headers })),
+    ],
+  });
+  provider.register();
+  // Where to, never the headers (a vendor's key) nor credentials in the URL.
+  const shown = new URL(config.tracesUrl);
+  if (shown.username || shown.password) shown.username = shown.password = '***';
+  logger.log(`tracing: OTLP/HTTP export to ${shown.href} as ${config.serviceName}`);
+  return {
+    tracesUrl: config.tracesUrl,
+    async shutdown() {
+      try {
+        await provider.shutdown();
+      } finally {
+        trace.disable();
+        context.disable();
+        propagation.disable();
+      }
+    },
+  };
+}
+
+/**
+ * The app's tracing for its lifetime: started with the module graph (before the port opens), shut
+ * down last: webhook processing still running at shutdown is drained first, so its spans are flushed.
+ */
+@Injectable()
+export class TracingLifecycle implements OnApplicationShutdown {
+  private readonly handle: TracingHandle | null;
+
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly webhooks: PartnerWebhookService,
+  ) {
+    this.handle = startTracing(config.observability.tracing, new Logger('Tracing'));
+  }
+
+  get enabled(): boolean {
+    return this.handle !== null;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (!this.handle) return;
+    await this.webhooks.drain();
+    await this.handle.shutdown();
+  }
+}
