@@ -26,13 +26,31 @@ describe('conformance kit against the sandbox', () => {
     const users = report.created.filter((c) => c.kind === 'user');
     expect(users.length).toBeGreaterThanOrEqual(2);
     expect(report.created.map((c) => c.kind)).toEqual(
-      expect.arrayContaining(['recipient', 'virtual_account', 'payout', 'rfi', 'deposit']),
+      expect.arrayContaining([
+        'recipient',
+        'virtual_account',
+        'payout',
+        'rfi',
+        'deposit',
+        'liquidation_address',
+        'document',
+      ]),
     );
     const counters = await sandbox.control.counters();
     expect(counters.created.users).toBe(users.length);
-    // One payout: the create probe's payout is the one the read probe reads.
+    // One payout and one liquidation address: the read and the idempotency probes reuse the ones
+    // the create probes made (replays and conflicts create nothing).
     expect(counters.created.payouts).toBe(1);
+    expect(counters.created.liquidation_addresses).toBe(1);
     expect(report.created.filter((c) => c.kind === 'payout')).toHaveLength(1);
+    expect(counters.idempotentReplays).toBeGreaterThanOrEqual(5);
+    // A document's download_url is a bearer-style credential (evidence §7): never in the report.
+    const json = JSON.stringify(report);
+    expect(json).not.toContain('/__files/');
+    expect(json).not.toContain('signature=');
+    expect(report.results.find((r) => r.id === 'rfis.documents.link-download')?.request).toBe(
+      'GET (the link the previous answer handed out)',
+    );
     expect(explain).toContain(`user ${users[0].id}`);
     expect(explain).toContain('RESULT: conforms');
   });

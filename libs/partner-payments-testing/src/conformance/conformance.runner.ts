@@ -3,7 +3,9 @@
  * documents say (issue 12). Probes run one after another: fixtures are shared, and a partner's
  * sandbox is rate limited (evidence §1: 20 req/s).
  */
-import { ConformanceContext, ProbeSkipped } from './conformance.context';
+import { randomUUID } from 'node:crypto';
+import { ProbeSkipped } from './conformance.context';
+import { ConformanceFixtures } from './conformance.fixtures';
 import { explainDivergence, formatSource, targetOf } from './explain.util';
 import { CONFORMANCE_PROBES } from './probes';
 import type {
@@ -11,6 +13,7 @@ import type {
   ConformanceProbe,
   ConformanceReport,
   Observation,
+  ProbeRequest,
   ProbeResult,
 } from './probe.types';
 import { redact, writePolicy } from './safety.util';
@@ -37,14 +40,17 @@ function messageOf(body: unknown): string | undefined {
   return typeof b.error === 'string' ? b.error : undefined;
 }
 
-async function compare(probe: ConformanceProbe, observed: Observation, ctx: ConformanceContext) {
+/** Shapes that do not require a JSON body: a file, or a body the documents do not show. */
+const ANY_BODY = new Set(['nonJson', 'unspecified']);
+
+async function compare(probe: ConformanceProbe, observed: Observation, ctx: ConformanceFixtures) {
   const differences: string[] = [];
   if (!statuses(probe.expect.status).includes(observed.status)) {
     differences.push(
       `status: expected ${statuses(probe.expect.status).join(' or ')}, got ${observed.status}`,
     );
   }
-  if (probe.expect.shape.kind !== 'nonJson' && !observed.json) {
+  if (!ANY_BODY.has(probe.expect.shape.kind) && !observed.json) {
     differences.push('body: expected JSON, got a non-JSON or empty body');
   } else {
     differences.push(...matchShape(probe.expect.shape, observed.body));
@@ -61,21 +67,37 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 
 /**
  * Names what a write probe created: the id under `<kind>_id` or `id` (a renamed id must not hide a
- * resource; another resource's id in the same body, such as a deposit's user_id, is not it).
+ * resource; another resource's id in the same body, such as a deposit's user_id, is not it), or
+ * the last document of an uploaded item. A probe that `provides` a fixture hands on what made it
+ * (path, key, body), so the idempotency probes replay that very request.
  */
-function recordCreated(probe: ConformanceProbe, observed: Observation, ctx: ConformanceContext): void {
+function recordCreated(
+  probe: ConformanceProbe,
+  request: ProbeRequest,
+  observed: Observation,
+  ctx: ConformanceFixtures,
+): void {
   const body = (observed.body ?? {}) as Record<string, unknown>;
+  const documents = (body.item as { documents?: Record<string, unknown>[] } | undefined)?.documents;
   const id = [`${probe.creates}_id`, 'id']
     .map((f) => body[f])
+    .concat(documents?.at(-1)?.document_id)
     .find((v): v is string => typeof v === 'string');
   if (!id || ctx.createdResources.some((c) => c.id === id)) return;
   ctx.created(probe.creates ?? 'resource', id, probe.id, probe.cleanup);
-  if (probe.provides) ctx.provide(probe.provides, { id });
+  if (probe.provides) {
+    const { path, idempotencyKey, version } = request;
+    ctx.provide(probe.provides, { id, path, idempotencyKey, body: request.body, version });
+  }
 }
+
+/** The request as the report prints it: ids as `{id}`, a handed-out link never (it is a credential). */
+const described = (request: ProbeRequest) =>
+  `${request.method} ${request.url ? '(the link the previous answer handed out)' : request.path.replace(UUID, '{id}')}`;
 
 async function runProbe(
   probe: ConformanceProbe,
-  ctx: ConformanceContext,
+  ctx: ConformanceFixtures,
   writes: boolean,
 ): Promise<ProbeResult> {
   try {
@@ -88,7 +110,7 @@ async function runProbe(
 
 async function attempt(
   probe: ConformanceProbe,
-  ctx: ConformanceContext,
+  ctx: ConformanceFixtures,
   writes: boolean,
 ): Promise<ProbeResult> {
   const base = {
@@ -110,10 +132,13 @@ async function attempt(
   }
   try {
     for (const need of probe.needs ?? []) await ctx[need]();
-    const request = typeof probe.request === 'function' ? await probe.request(ctx) : probe.request;
-    const sent = `${request.method} ${request.path.replace(UUID, '{id}')}`;
+    const built = typeof probe.request === 'function' ? await probe.request(ctx) : probe.request;
+    // A fresh key is drawn here, not in send(), so a probe that provides a fixture can hand it on.
+    const request = built.idempotencyKey === 'fresh' ? { ...built, idempotencyKey: randomUUID() } : built;
+    const sent = described(request);
     const observed = await ctx.send(request);
-    if (probe.creates && observed.status >= 200 && observed.status < 300) recordCreated(probe, observed, ctx);
+    if (probe.creates && observed.status >= 200 && observed.status < 300)
+      recordCreated(probe, request, observed, ctx);
     const differences = await compare(probe, observed, ctx);
     const message = messageOf(observed.body);
     if (differences.length === 0) {
@@ -161,7 +186,7 @@ async function attempt(
  */
 export async function runConformance(options: ConformanceOptions): Promise<ConformanceReport> {
   const policy = writePolicy(options.baseUrl, options.allowWrites === true, options.environment);
-  const ctx = new ConformanceContext(
+  const ctx = new ConformanceFixtures(
     options,
     policy.writes,
     targetOf(options.baseUrl, options.hooks !== undefined),

@@ -16,6 +16,16 @@ export const zodError: Shape = t.object({
 export const typedError = (code: string): Shape =>
   t.object({ error: t.object({ code: t.enum(code), message: t.string, details: t.any }) });
 
+/** I: the partner's bare 500 `{ status: "error", message: "Internal server error" }` (evidence §2). */
+export const internalError: Shape = t.object({ status: t.enum('error'), message: t.string });
+
+/** The virtual-account create's documented refusal `{ code, message, errors: [{ field, message }] }` (evidence §2). */
+export const fieldErrors: Shape = t.object({
+  code: t.string,
+  message: t.string,
+  errors: t.array(t.object({ field: t.string, message: t.string })),
+});
+
 /** spec 7.1 "validation error": every field optional; clients branch on the status. */
 export const anyError: Shape = t.object({});
 

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { ConformanceProbe, ProbeContext, ProbeRequest } from '../probe.types';
 import { fixtureUser } from '../probe.fixtures';
 import { safeValue, t } from '../shape.util';
-import { anyError, contract, evidence, flatError, typedError, zodError } from './probe.shapes';
+import { anyError, contract, evidence, flatError, internalError, typedError, zodError } from './probe.shapes';
 
 const userFields = {
   id: t.string,
@@ -279,11 +279,12 @@ export const USERS_PROBES: ConformanceProbe[] = [
   {
     id: 'users.list.limit-too-large',
     area: 'users',
-    behaviour: 'GET /v1/users?limit=100000 answers 500 (the partner does not clamp it)',
+    behaviour:
+      'GET /v1/users?limit=100000 answers 500 { status: error, message } (the partner does not clamp it)',
     sources: [evidence('[T3r DRIFT-10]')],
     writes: false,
     request: { method: 'GET', path: '/v1/users?limit=100000' },
-    expect: { status: 500, shape: t.object({ message: t.string }) },
+    expect: { status: 500, shape: internalError },
   },
   {
     id: 'users.create.missing-key',

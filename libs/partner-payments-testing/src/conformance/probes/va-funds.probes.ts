@@ -4,7 +4,7 @@
  */
 import type { ConformanceProbe, ProbeContext, ProbeRequest } from '../probe.types';
 import { t } from '../shape.util';
-import { anyError, evidence } from './probe.shapes';
+import { anyError, contract, evidence, internalError } from './probe.shapes';
 
 /**
  * evidence §5 [D state-machines][T1 REVISION-DOCS §2.3]: the status words depend on the version;
@@ -28,7 +28,18 @@ async function balanceOf(ctx: ProbeContext, id: string): Promise<number> {
 }
 const balanceBefore = new Map<string, number>();
 
-const depositRow = t.object({ amount: t.string, currency: t.string, status: t.string });
+/** evidence §5 [T2]: a row carries amount (a decimal string), currency, status, created_at. */
+const depositRow = t.object({ amount: t.string, currency: t.string, status: t.string, created_at: t.string });
+
+/** The deposits of the run's account at `offset`, one at a time (ids or null when none). */
+async function depositAt(ctx: ProbeContext, offset: number): Promise<unknown> {
+  const id = (await ctx.virtualAccount()).id;
+  const answer = await ctx.send({
+    method: 'GET',
+    path: `/v1/virtual-accounts/${id}/deposits?limit=1&offset=${offset}`,
+  });
+  return Array.isArray(answer.body) ? JSON.stringify(answer.body[0] ?? null) : undefined;
+}
 
 export const VA_FUNDS_PROBES: ConformanceProbe[] = [
   {
@@ -154,5 +165,70 @@ export const VA_FUNDS_PROBES: ConformanceProbe[] = [
     },
     sandbox:
       'the request body and the answer are not shown (evidence open question 8): ours take `{ amount }` and answer the deposit',
+  },
+  {
+    id: 'virtual-accounts.deposits.paging',
+    area: 'virtual-accounts',
+    behaviour:
+      'GET .../deposits pages by limit and offset: limit=1 answers at most one row, offset=1 the next one',
+    sources: [evidence('[T1 KiraApiClient]')],
+    writes: true,
+    needs: ['virtualAccount'],
+    request: async (ctx) => ({
+      method: 'GET',
+      path: `/v1/virtual-accounts/${(await ctx.virtualAccount()).id}/deposits?limit=1&offset=0`,
+    }),
+    expect: { status: 200, shape: t.array(depositRow) },
+    verify: async (o, ctx) => {
+      const rows = o.body as unknown[];
+      const out = rows.length <= 1 ? [] : [`body: expected at most 1 row for limit=1, got ${rows.length}`];
+      const [first, second] = [JSON.stringify(rows[0] ?? null), await depositAt(ctx, 1)];
+      // Two deposits after the funding and the simulated one: offset 1 is another row.
+      if (first !== 'null' && second !== 'null' && first === second)
+        out.push('offset=1: expected the next deposit, got the same row as offset=0');
+      return out;
+    },
+  },
+  {
+    id: 'virtual-accounts.list.limit-too-large',
+    area: 'virtual-accounts',
+    behaviour:
+      'GET /v1/virtual-accounts?limit=100000 answers 500 { status: error, message } (the partner does not clamp it)',
+    sources: [evidence('[T3r DRIFT-10]')],
+    writes: false,
+    request: { method: 'GET', path: '/v1/virtual-accounts?limit=100000' },
+    expect: { status: 500, shape: internalError },
+  },
+  {
+    id: 'virtual-accounts.liquidation-address.create',
+    area: 'virtual-accounts',
+    behaviour:
+      'POST .../liquidation-address with an Idempotency-Key and X-Api-Version takes { network, token, recipient_id } and creates an address the list then shows',
+    sources: [evidence('[T2]'), evidence('[D for-ai-agents]'), contract('§4.6')],
+    writes: true,
+    needs: ['virtualAccount', 'payee'],
+    creates: 'liquidation_address',
+    provides: 'liquidationAddress',
+    cleanup: 'not deletable: no DELETE route is documented',
+    request: async (ctx) => ({
+      method: 'POST',
+      path: `/v1/virtual-accounts/${(await ctx.virtualAccount()).id}/liquidation-address`,
+      idempotencyKey: 'fresh',
+      version: '2026-04-14',
+      body: { network: 'solana', token: 'USDC', recipient_id: (await ctx.payee()).id },
+    }),
+    // evidence open question 4: the answer's status and body are not shown.
+    expect: { status: [200, 201], shape: t.object({}) },
+    verify: async (_o, ctx) => {
+      const list = await ctx.send({
+        method: 'GET',
+        path: `/v1/virtual-accounts/${(await ctx.virtualAccount()).id}/liquidation-address`,
+        version: '2026-04-14',
+      });
+      const rows = Array.isArray(list.body) ? list.body : [list.body].filter(Boolean);
+      return rows.length > 0 ? [] : ['the list: expected the new address, it is empty'];
+    },
+    sandbox:
+      'answers 201 with the created entry as the list shows it (`id`, `address`, `network`, `token`, ...)',
   },
 ];
