@@ -104,16 +104,33 @@ describe('conformance kit against a divergent stand-in', () => {
           sources: [{ kind: 'evidence', ref: '[T3r DRIFT-6]' }],
           writes: false,
           request: { method: 'GET', path: '/v1/echo-secrets' },
-          expect: { status: 200, shape: t.object({}) },
+          expect: {
+            status: 200,
+            shape: t.object({
+              account_number: t.enum('masked'),
+              recipient: t.object({ account_number: t.integer, routing_number: t.integer }),
+            }),
+          },
         },
       ],
     });
     const outputs = [renderReport(secrets), reportJson(secrets), renderReport(report), reportJson(report)];
-    const message = secrets.results[0].observedMessage ?? '';
-    expect(message).toBe('rejected Bearer [redacted] with key [redacted] for account ****3456');
+    const result = secrets.results[0];
+    expect(result.observedMessage).toBe(
+      'rejected Bearer [redacted] with key [redacted] for account ****3456 and IBAN ****1332',
+    );
+    // Differences name the fields and describe values by type and length, never print them.
+    expect(result.differences).toEqual([
+      'status: expected 200, got 400',
+      'body.account_number: expected masked, got a string of 10 chars',
+      'body.recipient.account_number: expected integer, got string',
+      'body.recipient.routing_number: expected integer, got string',
+    ]);
     for (const out of outputs) {
       expect(out).not.toContain(sandbox.credentials.apiKey);
       expect(out).not.toContain(sandbox.credentials.password);
+      expect(out).not.toContain('ES9121000418450200051332'); // an IBAN in a body and a message
+      expect(out).not.toContain('021000021'); // a routing number
       expect(out).not.toContain('4000123456'); // the recipients' account number
       expect(out).not.toContain('123456789'); // the users' SSN
       expect(out).not.toMatch(/sbx_[0-9a-f]{20,}/); // a sandbox bearer token

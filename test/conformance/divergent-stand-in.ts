@@ -24,7 +24,10 @@ export async function startDivergentStandIn(sandboxBaseUrl: string): Promise<Sta
 
   app.get('/sandbox/v1/echo-secrets', (req, res) => {
     res.status(400).json({
-      message: `rejected ${req.get('authorization')} with key ${req.get('x-api-key')} for account 4000123456`,
+      message: `rejected ${req.get('authorization')} with key ${req.get('x-api-key')} for account 4000123456 and IBAN ES9121000418450200051332`,
+      // A body holding full account numbers, as a payout or recipient body does before masking.
+      account_number: '4000123456',
+      recipient: { account_number: 'ES9121000418450200051332', routing_number: '021000021' },
     });
   });
 

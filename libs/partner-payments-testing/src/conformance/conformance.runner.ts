@@ -209,6 +209,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const clean = (s: string) => redact(s, secrets);
   for (const r of results) {
     r.differences = r.differences.map(clean);
+    if (r.request) r.request = clean(r.request);
     if (r.observedMessage) r.observedMessage = clean(r.observedMessage);
     if (r.explanation) r.explanation = clean(r.explanation);
   }
