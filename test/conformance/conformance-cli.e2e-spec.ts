@@ -9,7 +9,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import type { ConformanceReport, PartnerSandbox } from '@partner-payments/testing';
 import { startPinnedSandbox } from './conformance.helpers';
-import { startDivergentStandIn, type StandIn } from './divergent-stand-in';
+import { PLANTED, startDivergentStandIn, type StandIn } from './divergent-stand-in';
 
 const root = join(__dirname, '..', '..');
 const cli = join(root, 'libs/partner-payments-testing/src/cli.ts');
@@ -85,7 +85,7 @@ describe('partner-sandbox conformance (CLI)', () => {
         .filter((r) => r.outcome === 'diverge')
         .map((r) => r.id)
         .sort(),
-    ).toEqual(['recipients.idempotency-conflict', 'users.create', 'users.no-instant-verification'].sort());
+    ).toEqual(PLANTED);
     expect(out).not.toContain(sandbox.credentials.apiKey);
     expect(out).not.toContain(sandbox.credentials.password);
     expect(out).not.toContain('4000123456');

@@ -1,7 +1,8 @@
 /**
  * The kit against a deliberately divergent stand-in (issue 12, "Done means"): a proxy to the
- * sandbox that answers three behaviours the old way. Exactly those probes diverge, each with a
- * readable explanation of which side the kit believes; and the report never carries a secret.
+ * sandbox that answers three behaviours the old way and one the way the partner's gateway does
+ * against the contract. Exactly those probes diverge, each with a readable explanation of which
+ * side the kit believes; and the report never carries a secret.
  */
 import {
   renderReport,
@@ -12,7 +13,7 @@ import {
   type PartnerSandbox,
 } from '@partner-payments/testing';
 import { idsWith, runAgainst, startPinnedSandbox } from './conformance.helpers';
-import { startDivergentStandIn, type StandIn } from './divergent-stand-in';
+import { PLANTED, startDivergentStandIn, type StandIn } from './divergent-stand-in';
 
 describe('conformance kit against a divergent stand-in', () => {
   let sandbox: PartnerSandbox;
@@ -28,10 +29,8 @@ describe('conformance kit against a divergent stand-in', () => {
     await sandbox.close();
   });
 
-  it('exactly the three old behaviours diverge; everything else matches', () => {
-    expect(idsWith(report, 'diverge').sort()).toEqual(
-      ['recipients.idempotency-conflict', 'users.create', 'users.no-instant-verification'].sort(),
-    );
+  it('exactly the four planted behaviours diverge; everything else matches', () => {
+    expect(idsWith(report, 'diverge').sort()).toEqual(PLANTED);
     expect(idsWith(report, 'error')).toEqual([]);
     expect(idsWith(report, 'skipped')).toEqual([]);
     expect(report.ok).toBe(false);
@@ -60,9 +59,18 @@ describe('conformance kit against a divergent stand-in', () => {
     expect(text).toContain(
       'DIVERGE recipients.idempotency-conflict: The same Idempotency-Key with another body answers 409',
     );
-    expect(text).toContain('3 diverge');
+    expect(text).toContain('4 diverge');
     expect(text).toContain('  request: POST /v1/recipients\n  source: evidence [T3r DRIFT-35]');
     expect(text).toContain('RESULT: DIVERGES (exit code 1)');
+  });
+
+  it('the planted gateway 401 is explained by the contract, as a known conflict', () => {
+    const missingBearer = report.results.find((r) => r.id === 'gateway.missing-bearer');
+    expect(missingBearer?.differences).toEqual(['body.code: expected unauthorized, got absent']);
+    expect(missingBearer?.observedMessage).toBe('Unauthorized');
+    expect(missingBearer?.explanation).toBe(
+      "The kit believes the contract (docs/partner-api.md §5.4, §5.7), which wins over every observation. Known conflict, not a change: the partner's gateway answers 401 { message: 'Unauthorized' } without code [T3r DRIFT-12]; CONTRACT WINS. This is a simulator: the simulator is wrong (fix it, or the probe if the documents changed).",
+    );
   });
 
   it('a divergence from a contract-backed probe says the contract wins and names a known conflict', async () => {
