@@ -130,7 +130,9 @@ export interface ProbeContext {
   /** The run's virtual account, open and funded (needs the fundVirtualAccount hook; else skipped). */
   activeVirtualAccount(): Promise<{ id: string; userId: string }>;
   /** A second, new virtual account (second authorized bank), as the partner leaves it: activating. */
-  newVirtualAccount(): Promise<{ id: string; userId: string }>;
+  newVirtualAccount(): Promise<{ id: string }>;
+  /** The account's `index`th authorized bank (spec 2.4; skipped when it has fewer). */
+  authorizedBank(index: number): Promise<string>;
   /** A recipient of the virtual account's user. */
   payee(): Promise<{ id: string }>;
   /** The run's payout (made by the payouts.create probe, or here when that probe did not run). */
@@ -181,7 +183,7 @@ export interface ConformanceProbe {
   /** The kind of resource a successful answer creates (named in the report with its id). */
   creates?: string;
   /** A fixture the created resource stands in for, so later probes reuse it instead of creating another. */
-  provides?: 'payout' | 'liquidationAddress';
+  provides?: 'payout' | 'liquidationAddress' | 'newVirtualAccount';
   /** What our sandbox does here when it is worth saying (the README's fidelity table). */
   sandbox?: string;
 }

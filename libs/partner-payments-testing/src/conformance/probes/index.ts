@@ -1,6 +1,7 @@
 /** The shipped probe set, in run order (the version pin probe last: it is the only one touching account state). */
 import type { ConformanceProbe } from '../probe.types';
 import { AUTH_GATEWAY_PROBES } from './auth-gateway.probes';
+import { DEPOSIT_PROBES } from './deposits.probes';
 import { IDEMPOTENCY_PROBES } from './idempotency.probes';
 import { PAYOUT_PROBES } from './payouts.probes';
 import { RECIPIENT_RAIL_PROBES } from './recipient-rails.probes';
@@ -27,6 +28,7 @@ export const CONFORMANCE_PROBES: readonly ConformanceProbe[] = [
   ...VIRTUAL_ACCOUNT_PROBES,
   ...PAYOUT_PROBES,
   ...VA_FUNDS_PROBES,
+  ...DEPOSIT_PROBES,
   ...IDEMPOTENCY_PROBES,
   ...RFI_PROBES,
   ...UPLOAD_PROBES,

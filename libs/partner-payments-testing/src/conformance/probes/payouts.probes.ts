@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ConformanceProbe, ProbeContext, ProbeRequest } from '../probe.types';
 import { t } from '../shape.util';
-import { anyError, contract, evidence } from './probe.shapes';
+import { anyError, contract, evidence, namesField } from './probe.shapes';
 
 /** POST .../payout of 10.00 from the run's virtual account to its payee (spec 4.7: keyed). */
 const payoutOf10 =
@@ -205,7 +205,7 @@ export const PAYOUT_PROBES: ConformanceProbe[] = [
     cleanup: 'nothing is created (refused)',
     request: preview({ amount: '100.00', client_markup: null }),
     expect: { status: 400, shape: anyError },
-    verify: says(/client_markup/, 'client_markup'),
+    verify: namesField('client_markup'),
   },
   {
     id: 'payouts.preview.amount-format',
@@ -218,6 +218,6 @@ export const PAYOUT_PROBES: ConformanceProbe[] = [
     cleanup: 'nothing is created (refused)',
     request: preview({ amount: '10.001' }),
     expect: { status: 400, shape: anyError },
-    verify: says(/amount/, 'amount'),
+    verify: namesField('amount'),
   },
 ];

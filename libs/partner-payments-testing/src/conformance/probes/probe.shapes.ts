@@ -42,6 +42,19 @@ export function namesPath(path: string) {
   };
 }
 
+/**
+ * A divergence unless the refusal names `field` as the one at fault, in whichever documented form
+ * (evidence §2: Zod `details[].path`, `errors[].field`); a message that merely contains the word
+ * (e.g. "the payout amount") does not count.
+ */
+export function namesField(field: string) {
+  return (observed: Observation): string[] => {
+    const text = JSON.stringify(observed.body);
+    const forms = [`"path":"${field}"`, `"path":["${field}"]`, `"field":"${field}"`];
+    return forms.some((f) => text.includes(f)) ? [] : [`body: expected to name the field ${field}, does not`];
+  };
+}
+
 /** The RFI interface's version (spec 9.1, evidence §7). */
 export const RFI_VERSION = '2026-06-01';
 

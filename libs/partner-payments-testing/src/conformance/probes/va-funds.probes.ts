@@ -1,6 +1,6 @@
 /**
- * Virtual account lifecycle and funds (evidence §5): lists, the status vocabulary by version,
- * balance only once active, deposits as a bare array per account and paged across accounts.
+ * Virtual account lifecycle (evidence §5): lists, the status vocabulary by version, balance only
+ * once active, and the liquidation-address create.
  */
 import type { ConformanceProbe, ProbeContext, ProbeRequest } from '../probe.types';
 import { t } from '../shape.util';
@@ -20,26 +20,6 @@ const newAccountAt =
     path: `/v1/virtual-accounts/${(await ctx.newVirtualAccount()).id}`,
     version,
   });
-
-/** An account's available balance as a number (evidence §5: `available_balance`). */
-async function balanceOf(ctx: ProbeContext, id: string): Promise<number> {
-  const answer = await ctx.send({ method: 'GET', path: `/v1/virtual-accounts/${id}/balance` });
-  return Number((answer.body as { available_balance?: unknown } | undefined)?.available_balance);
-}
-const balanceBefore = new Map<string, number>();
-
-/** evidence §5 [T2]: a row carries amount (a decimal string), currency, status, created_at. */
-const depositRow = t.object({ amount: t.string, currency: t.string, status: t.string, created_at: t.string });
-
-/** The deposits of the run's account at `offset`, one at a time (ids or null when none). */
-async function depositAt(ctx: ProbeContext, offset: number): Promise<unknown> {
-  const id = (await ctx.virtualAccount()).id;
-  const answer = await ctx.send({
-    method: 'GET',
-    path: `/v1/virtual-accounts/${id}/deposits?limit=1&offset=${offset}`,
-  });
-  return Array.isArray(answer.body) ? JSON.stringify(answer.body[0] ?? null) : undefined;
-}
 
 export const VA_FUNDS_PROBES: ConformanceProbe[] = [
   {
@@ -112,82 +92,6 @@ export const VA_FUNDS_PROBES: ConformanceProbe[] = [
       path: `/v1/virtual-accounts/${(await ctx.activeVirtualAccount()).id}/balance`,
     }),
     expect: { status: 200, shape: t.object({ available_balance: t.oneOf(t.string, t.number) }) },
-  },
-  {
-    id: 'virtual-accounts.deposits',
-    area: 'virtual-accounts',
-    behaviour: 'GET .../deposits of a virtual account answers a bare array (limit 1-100, offset)',
-    sources: [evidence('[T1 KiraApiClient]')],
-    writes: true,
-    needs: ['virtualAccount'],
-    request: async (ctx) => ({
-      method: 'GET',
-      path: `/v1/virtual-accounts/${(await ctx.virtualAccount()).id}/deposits?limit=10`,
-    }),
-    expect: { status: 200, shape: t.array(depositRow) },
-  },
-  {
-    id: 'virtual-accounts.all-deposits',
-    area: 'virtual-accounts',
-    behaviour: 'GET /v1/virtual-accounts/deposits lists the deposits of every account, paged by page',
-    sources: [evidence('[T1 REVISION-DOCS §3.3]')],
-    writes: false,
-    request: { method: 'GET', path: '/v1/virtual-accounts/deposits?page=1' },
-    expect: { status: 200, shape: t.object({ data: t.array(depositRow) }) },
-    sandbox: 'the envelope `{ data, pagination }` is ours (the evidence names only `page`)',
-  },
-  {
-    id: 'virtual-accounts.simulate-deposit',
-    area: 'virtual-accounts',
-    behaviour:
-      'POST .../simulate-deposit (sandbox only) credits an active account at once: the balance grows by the amount',
-    sources: [evidence('[T1 KiraApiClient]'), evidence('[T1 REVISION-DOCS §5]')],
-    writes: true,
-    needs: ['activeVirtualAccount'],
-    creates: 'deposit',
-    cleanup: 'a simulated deposit stays on the account',
-    request: async (ctx) => {
-      const id = (await ctx.activeVirtualAccount()).id;
-      balanceBefore.set(ctx.runId, await balanceOf(ctx, id));
-      return {
-        method: 'POST',
-        path: `/v1/virtual-accounts/${id}/simulate-deposit`,
-        body: { amount: '25.00' },
-      };
-    },
-    expect: { status: [200, 201], shape: t.object({}) },
-    verify: async (_o, ctx) => {
-      const after = await balanceOf(ctx, (await ctx.activeVirtualAccount()).id);
-      const before = balanceBefore.get(ctx.runId) ?? NaN;
-      return Math.round((after - before) * 100) === 2500
-        ? []
-        : ['balance: expected to grow by 25.00 at once, it did not'];
-    },
-    sandbox:
-      'the request body and the answer are not shown (evidence open question 8): ours take `{ amount }` and answer the deposit',
-  },
-  {
-    id: 'virtual-accounts.deposits.paging',
-    area: 'virtual-accounts',
-    behaviour:
-      'GET .../deposits pages by limit and offset: limit=1 answers at most one row, offset=1 the next one',
-    sources: [evidence('[T1 KiraApiClient]')],
-    writes: true,
-    needs: ['virtualAccount'],
-    request: async (ctx) => ({
-      method: 'GET',
-      path: `/v1/virtual-accounts/${(await ctx.virtualAccount()).id}/deposits?limit=1&offset=0`,
-    }),
-    expect: { status: 200, shape: t.array(depositRow) },
-    verify: async (o, ctx) => {
-      const rows = o.body as unknown[];
-      const out = rows.length <= 1 ? [] : [`body: expected at most 1 row for limit=1, got ${rows.length}`];
-      const [first, second] = [JSON.stringify(rows[0] ?? null), await depositAt(ctx, 1)];
-      // Two deposits after the funding and the simulated one: offset 1 is another row.
-      if (first !== 'null' && second !== 'null' && first === second)
-        out.push('offset=1: expected the next deposit, got the same row as offset=0');
-      return out;
-    },
   },
   {
     id: 'virtual-accounts.list.limit-too-large',

@@ -4,6 +4,13 @@ import type { ConformanceProbe } from '../probe.types';
 import { t } from '../shape.util';
 import { anyError, contract, evidence, fieldErrors } from './probe.shapes';
 
+const vaShape = t.object({
+  virtual_account_id: t.string,
+  user_id: t.string,
+  status: t.string,
+  metadata: t.object({}),
+});
+
 export const VIRTUAL_ACCOUNT_PROBES: ConformanceProbe[] = [
   {
     id: 'virtual-accounts.unverified-user',
@@ -30,23 +37,40 @@ export const VIRTUAL_ACCOUNT_PROBES: ConformanceProbe[] = [
     id: 'virtual-accounts.create',
     area: 'virtual-accounts',
     behaviour:
-      'POST /v1/virtual-accounts for a VERIFIED user and an authorized bank answers 201 with virtual_account_id and status',
+      'POST /v1/virtual-accounts for a VERIFIED user and an authorized bank answers 201 with virtual_account_id, user_id, status and metadata',
     sources: [evidence('[D create-a-virtual-account]'), contract('§4.7')],
+    writes: true,
+    needs: ['verifiedUser'],
+    creates: 'virtual_account',
+    // The run's second account (second authorized bank), left as the partner leaves a new one.
+    provides: 'newVirtualAccount',
+    cleanup: 'not deletable: no DELETE route is documented',
+    request: async (ctx) => ({
+      method: 'POST',
+      path: '/v1/virtual-accounts',
+      idempotencyKey: 'fresh',
+      body: {
+        user_id: (await ctx.verifiedUser()).id,
+        type: 'US_BANK',
+        bank: await ctx.authorizedBank(1),
+        metadata: { conformance_run: ctx.runId },
+      },
+    }),
+    expect: { status: 201, shape: vaShape },
+  },
+  {
+    id: 'virtual-accounts.get',
+    area: 'virtual-accounts',
+    behaviour:
+      'GET /v1/virtual-accounts/{id} answers the account with virtual_account_id, user_id, status and metadata',
+    sources: [evidence('[D known-limitations]'), contract('§4.7')],
     writes: true,
     needs: ['virtualAccount'],
     request: async (ctx) => ({
       method: 'GET',
       path: `/v1/virtual-accounts/${(await ctx.virtualAccount()).id}`,
     }),
-    expect: {
-      status: 200,
-      shape: t.object({
-        virtual_account_id: t.string,
-        user_id: t.string,
-        status: t.string,
-        metadata: t.object({}),
-      }),
-    },
+    expect: { status: 200, shape: vaShape },
   },
   {
     id: 'virtual-accounts.one-per-user',
