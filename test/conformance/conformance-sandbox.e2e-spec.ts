@@ -62,6 +62,52 @@ describe('conformance kit against the sandbox', () => {
   });
 });
 
+describe('conformance kit as against the partner (no hooks: no staff, no clock)', () => {
+  let sandbox: PartnerSandbox;
+  beforeAll(async () => (sandbox = await startPinnedSandbox()));
+  afterAll(() => sandbox.close());
+
+  it('with a user verified beforehand: nothing errors, and only what needs the partner staff or clock is skipped, saying why', async () => {
+    const first = await runAgainst(sandbox, sandbox.sandboxBaseUrl, {
+      hooks: undefined,
+      only: ['users.create'],
+    });
+    const verifiedUserId = first.created.find((c) => c.kind === 'user')?.id ?? '';
+    await sandbox.control.setUserVerificationOutcome(verifiedUserId, 'approved');
+    const report = await runAgainst(sandbox, sandbox.sandboxBaseUrl, { hooks: undefined, verifiedUserId });
+    expect({ diverge: idsWith(report, 'diverge'), error: idsWith(report, 'error') }).toEqual({
+      diverge: [],
+      error: [],
+    });
+    const why = (r: { explanation?: string }) =>
+      /only the partner raises RFIs/.test(r.explanation ?? '')
+        ? 'rfi'
+        : /open, funded virtual account/.test(r.explanation ?? '')
+          ? 'funds'
+          : /expired token/.test(r.explanation ?? '')
+            ? 'clock'
+            : /needs a deposit/.test(r.explanation ?? '')
+              ? 'deposit'
+              : (r.explanation ?? '');
+    const skipped: Record<string, number> = {};
+    for (const r of report.results.filter((x) => x.outcome === 'skipped'))
+      skipped[why(r)] = (skipped[why(r)] ?? 0) + 1;
+    expect(skipped).toEqual({ rfi: 20, funds: 8, clock: 1, deposit: 1 });
+    // The preview, deposit-list and virtual-account idempotency probes ran on the activating accounts.
+    for (const id of [
+      'payouts.preview.fees-exceed',
+      'virtual-accounts.deposits.paging',
+      'virtual-accounts.idempotent-replay',
+    ])
+      expect(report.results.find((r) => r.id === id)?.outcome).toBe('match');
+    const kinds = report.created.map((c) => c.kind);
+    expect(kinds.filter((k) => k === 'virtual_account')).toHaveLength(2);
+    expect(kinds).not.toContain('payout');
+    expect(kinds).not.toContain('rfi');
+    expect((await sandbox.control.counters()).created.payouts).toBe(0);
+  });
+});
+
 describe('conformance kit write policy', () => {
   let sandbox: PartnerSandbox;
   beforeEach(async () => (sandbox = await startPinnedSandbox()));

@@ -15,6 +15,15 @@ const idIn = (body: unknown, fields: readonly string[]): string | undefined =>
     .map((f) => (body as Record<string, unknown> | undefined)?.[f])
     .find((v): v is string => typeof v === 'string');
 
+/**
+ * A fixture whose create the partner may refuse for reasons of its own (funds, an account not open
+ * yet): the probes that need it are skipped, saying why; the create probe reports the refusal.
+ */
+const skipOnFailure = <T>(made: Promise<T>, why: string): Promise<T> =>
+  made.catch((error: Error) => {
+    throw new ProbeSkipped(`${why}: ${error.message}`);
+  });
+
 export class ConformanceFixtures extends ConformanceContext implements ProbeContext {
   /**
    * POSTs `body` to `path` under a fresh Idempotency-Key (spec 4.7) and answers what made it; the
@@ -156,9 +165,10 @@ export class ConformanceFixtures extends ConformanceContext implements ProbeCont
       const va = await this.activeVirtualAccount();
       const body = { recipient_id: (await this.payee()).id, amount: '10.00', currency: 'USD' };
       const path = `/v1/virtual-accounts/${va.id}/payout`;
-      const payout = await this.keyedCreate('payout', path, body, ['id']).catch((error: Error) => {
-        throw new ProbeSkipped(`no payout to read: ${error.message} (funds not usable?)`);
-      });
+      const payout = await skipOnFailure(
+        this.keyedCreate('payout', path, body, ['id']),
+        'no payout to read (funds not usable? see payouts.create)',
+      );
       this.created('payout', payout.id, 'fixture:payout', 'not cancellable through the API');
       return payout;
     });
@@ -170,7 +180,10 @@ export class ConformanceFixtures extends ConformanceContext implements ProbeCont
       const va = await this.virtualAccount();
       const body = { network: 'solana', token: 'USDC', recipient_id: (await this.payee()).id };
       const path = `/v1/virtual-accounts/${va.id}/liquidation-address`;
-      const address = await this.keyedCreate('liquidation address', path, body, ['id'], '2026-04-14');
+      const address = await skipOnFailure(
+        this.keyedCreate('liquidation address', path, body, ['id'], '2026-04-14'),
+        'no liquidation address to replay (see virtual-accounts.liquidation-address.create)',
+      );
       this.created(
         'liquidation_address',
         address.id,
