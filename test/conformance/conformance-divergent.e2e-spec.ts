@@ -100,6 +100,30 @@ describe('conformance kit against a divergent stand-in', () => {
     expect(explanation).toContain('This is a simulator: the simulator is wrong');
   });
 
+  it('never sends the credentials to a link on another origin', async () => {
+    const linked = await runConformance({
+      baseUrl: standIn.baseUrl,
+      credentials: sandbox.credentials,
+      probes: [
+        {
+          id: 'test.foreign-link',
+          area: 'rfis',
+          behaviour: 'a link on another host, sent with the default credentials',
+          sources: [{ kind: 'evidence', ref: '[T1 KiraApiClient]' }],
+          writes: false,
+          request: { method: 'GET', path: '(download_url)', url: `${sandbox.baseUrl}/v1/users` },
+          expect: { status: 200, shape: t.object({}) },
+        },
+      ],
+    });
+    expect(linked.results[0].outcome).toBe('error');
+    expect(linked.results[0].differences[0]).toContain(
+      "partner credentials go only to the base URL's origin",
+    );
+    const log = await sandbox.control.requestLog();
+    expect(log.some((entry) => entry.path === '/v1/users' && entry.method === 'GET')).toBe(false);
+  });
+
   it('redacts the api key, the password, bearer tokens and account numbers from both reports', async () => {
     const secrets = await runConformance({
       baseUrl: standIn.baseUrl,

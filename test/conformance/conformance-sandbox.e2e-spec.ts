@@ -38,6 +38,9 @@ describe('conformance kit against the sandbox', () => {
     );
     const counters = await sandbox.control.counters();
     expect(counters.created.users).toBe(users.length);
+    const made = (kind: string) => report.created.filter((c) => c.kind === kind).length;
+    expect(counters.created.recipients).toBe(made('recipient'));
+    expect(counters.created.virtual_accounts).toBe(made('virtual_account'));
     // One payout and one liquidation address: the read and the idempotency probes reuse the ones
     // the create probes made (replays and conflicts create nothing).
     expect(counters.created.payouts).toBe(1);

@@ -60,6 +60,16 @@ export class ConformanceContext {
 
   async send(request: ProbeRequest): Promise<Observation> {
     const auth = request.auth ?? 'full';
+    // A handed-out link may point anywhere (a presigned object-store URL): never with our credentials.
+    if (
+      request.url &&
+      auth !== 'none' &&
+      new URL(request.url).origin !== new URL(this.options.baseUrl).origin
+    ) {
+      throw new Error(
+        "refused: partner credentials go only to the base URL's origin (send a link with auth 'none')",
+      );
+    }
     const headers: Record<string, string> = {};
     if (auth !== 'bearer-only' && auth !== 'none') headers['x-api-key'] = this.options.credentials.apiKey;
     if (auth === 'full' || auth === 'bearer-only') {
