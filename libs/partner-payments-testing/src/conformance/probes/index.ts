@@ -11,6 +11,7 @@ import { RFI_DOCUMENT_PROBES } from './rfi-documents.probes';
 import { RFI_PROBES } from './rfis.probes';
 import { UPLOAD_PROBES } from './uploads.probes';
 import { USER_LIFECYCLE_PROBES } from './user-lifecycle.probes';
+import { USER_UPDATE_PROBES } from './user-updates.probes';
 import { VA_FUNDS_PROBES } from './va-funds.probes';
 import { VIRTUAL_ACCOUNT_PROBES } from './virtual-accounts.probes';
 import { USERS_PROBES } from './users.probes';
@@ -21,6 +22,7 @@ const versionPin = REFERENCE_PROBES.filter((p) => p.id === 'versioning.upgrade-r
 export const CONFORMANCE_PROBES: readonly ConformanceProbe[] = [
   ...AUTH_GATEWAY_PROBES,
   ...USERS_PROBES,
+  ...USER_UPDATE_PROBES,
   ...USER_LIFECYCLE_PROBES,
   ...RECIPIENTS_PROBES,
   ...RECIPIENT_RAIL_PROBES,
