@@ -13,6 +13,7 @@ import {
   type PartnerSandbox,
 } from '@partner-payments/testing';
 import { idsWith, runAgainst, startPinnedSandbox } from './conformance.helpers';
+import { fixtureUser } from '../../libs/partner-payments-testing/src/conformance/probe.fixtures';
 import { PLANTED, startDivergentStandIn, type StandIn } from './divergent-stand-in';
 
 describe('conformance kit against a divergent stand-in', () => {
@@ -98,6 +99,43 @@ describe('conformance kit against a divergent stand-in', () => {
       'Known conflict, not a change: the gateway was seen answering { message } only',
     );
     expect(explanation).toContain('This is a simulator: the simulator is wrong');
+  });
+
+  it('names a resource made by a request the documents say is refused (the partner changed)', async () => {
+    const surprise = await runConformance({
+      baseUrl: standIn.baseUrl,
+      credentials: sandbox.credentials,
+      allowWrites: true,
+      probes: [
+        {
+          id: 'test.refused-create',
+          area: 'users',
+          behaviour: 'a complete user the probe expects to be refused',
+          sources: [{ kind: 'evidence', ref: '[T3r DRIFT-22]' }],
+          writes: true,
+          request: (ctx) => ({
+            method: 'POST',
+            path: '/v1/users',
+            idempotencyKey: 'fresh',
+            body: fixtureUser(ctx.runId),
+          }),
+          expect: { status: 400, shape: t.object({}) },
+        },
+      ],
+    });
+    expect(surprise.results[0].outcome).toBe('diverge');
+    // The stand-in answers the old `user_id`: the id is found there too.
+    expect(surprise.created).toEqual([
+      {
+        kind: 'unexpected',
+        id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        probe: 'test.refused-create',
+        cleanup: 'made by a request the documents say is refused: check and remove it by hand',
+      },
+    ]);
+    expect(renderReport(surprise)).toContain(
+      `unexpected ${surprise.created[0].id} (probe test.refused-create)`,
+    );
   });
 
   it('never sends the credentials to a link on another origin', async () => {

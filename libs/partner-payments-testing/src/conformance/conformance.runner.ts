@@ -13,19 +13,17 @@ import type {
   ConformanceProbe,
   ConformanceReport,
   Observation,
-  ProbeRequest,
   ProbeResult,
 } from './probe.types';
+import { described, recordWhatItMade } from './created.util';
 import { redact, writePolicy } from './safety.util';
-import { describeShape, matchShape } from './shape.util';
-
-const statuses = (s: number | readonly number[]): readonly number[] => (typeof s === 'number' ? [s] : s);
+import { describeShape, matchShape, statusesOf } from './shape.util';
 
 /** `201 { id: string, ... }` */
 export function describeExpectation(probe: ConformanceProbe): string {
   const shape = describeShape(probe.expect.shape);
   const headers = probe.expect.headers?.length ? ` + header ${probe.expect.headers.join(', ')}` : '';
-  return `${statuses(probe.expect.status).join('|')} ${shape}${headers}`;
+  return `${statusesOf(probe.expect.status).join('|')} ${shape}${headers}`;
 }
 
 /** The error message a body carries (`message`, `error.message` or `error`), for the report. */
@@ -45,9 +43,9 @@ const ANY_BODY = new Set(['nonJson', 'unspecified']);
 
 async function compare(probe: ConformanceProbe, observed: Observation, ctx: ConformanceFixtures) {
   const differences: string[] = [];
-  if (!statuses(probe.expect.status).includes(observed.status)) {
+  if (!statusesOf(probe.expect.status).includes(observed.status)) {
     differences.push(
-      `status: expected ${statuses(probe.expect.status).join(' or ')}, got ${observed.status}`,
+      `status: expected ${statusesOf(probe.expect.status).join(' or ')}, got ${observed.status}`,
     );
   }
   if (!ANY_BODY.has(probe.expect.shape.kind) && !observed.json) {
@@ -62,38 +60,6 @@ async function compare(probe: ConformanceProbe, observed: Observation, ctx: Conf
   if (differences.length === 0 && probe.verify) differences.push(...(await probe.verify(observed, ctx)));
   return differences;
 }
-
-const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
-
-/**
- * Names what a write probe created: the id under `<kind>_id` or `id` (a renamed id must not hide a
- * resource; another resource's id in the same body, such as a deposit's user_id, is not it), or
- * the last document of an uploaded item. A probe that `provides` a fixture hands on what made it
- * (path, key, body), so the idempotency probes replay that very request.
- */
-function recordCreated(
-  probe: ConformanceProbe,
-  request: ProbeRequest,
-  observed: Observation,
-  ctx: ConformanceFixtures,
-): void {
-  const body = (observed.body ?? {}) as Record<string, unknown>;
-  const documents = (body.item as { documents?: Record<string, unknown>[] } | undefined)?.documents;
-  const id = [`${probe.creates}_id`, 'id']
-    .map((f) => body[f])
-    .concat(documents?.at(-1)?.document_id)
-    .find((v): v is string => typeof v === 'string');
-  if (!id || ctx.createdResources.some((c) => c.id === id)) return;
-  ctx.created(probe.creates ?? 'resource', id, probe.id, probe.cleanup);
-  if (probe.provides) {
-    const { path, idempotencyKey, version } = request;
-    ctx.provide(probe.provides, { id, path, idempotencyKey, body: request.body, version });
-  }
-}
-
-/** The request as the report prints it: ids as `{id}`, a handed-out link never (it is a credential). */
-const described = (request: ProbeRequest) =>
-  `${request.method} ${request.url ? '(the link the previous answer handed out)' : request.path.replace(UUID, '{id}')}`;
 
 async function runProbe(
   probe: ConformanceProbe,
@@ -137,8 +103,7 @@ async function attempt(
     const request = built.idempotencyKey === 'fresh' ? { ...built, idempotencyKey: randomUUID() } : built;
     const sent = described(request);
     const observed = await ctx.send(request);
-    if (probe.creates && observed.status >= 200 && observed.status < 300)
-      recordCreated(probe, request, observed, ctx);
+    recordWhatItMade(probe, request, observed, ctx);
     const differences = await compare(probe, observed, ctx);
     const message = messageOf(observed.body);
     if (differences.length === 0) {

@@ -42,6 +42,10 @@ export const t = {
   oneOf: (...options: Shape[]): Shape => ({ kind: 'oneOf', options }),
 };
 
+/** An expectation's status (one, or the several the documents allow) as a list. */
+export const statusesOf = (s: number | readonly number[]): readonly number[] =>
+  typeof s === 'number' ? [s] : s;
+
 /** A compact one-line description: `{ id: string, status: CREATED|VERIFYING, !user_id }`. */
 export function describeShape(shape: Shape): string {
   switch (shape.kind) {

@@ -3,7 +3,16 @@ import { randomUUID } from 'node:crypto';
 import type { ConformanceProbe, ProbeContext, ProbeRequest } from '../probe.types';
 import { fixtureUser } from '../probe.fixtures';
 import { t } from '../shape.util';
-import { anyError, contract, evidence, flatError, internalError, typedError, zodError } from './probe.shapes';
+import {
+  anyError,
+  contract,
+  evidence,
+  flatError,
+  internalError,
+  namesPath,
+  typedError,
+  zodError,
+} from './probe.shapes';
 
 const userFields = {
   id: t.string,
@@ -173,5 +182,33 @@ export const USERS_PROBES: ConformanceProbe[] = [
       JSON.stringify(o.body).includes('dempotency')
         ? []
         : ['body: expected to name Idempotency-Key, does not'],
+  },
+  {
+    id: 'users.list.offset-past-end',
+    area: 'users',
+    behaviour: 'GET /v1/users?offset=99999 answers 200 with an empty page (not an error)',
+    sources: [evidence('[T3r DRIFT-10]')],
+    writes: false,
+    request: { method: 'GET', path: '/v1/users?offset=99999' },
+    expect: { status: 200, shape: t.object({ data: t.array(t.any), pagination: t.object({}) }) },
+    verify: (o) =>
+      (o.body as { data: unknown[] }).data.length === 0 ? [] : ['body.data: expected empty, got rows'],
+  },
+  {
+    id: 'users.create.status-enum',
+    area: 'users',
+    behaviour:
+      'A status in the POST /v1/users body is validated against active|inactive|suspended (400 Zod naming status), not dropped as unknown',
+    sources: [evidence('[T3r DRIFT-22]')],
+    writes: true,
+    cleanup: 'nothing is created (refused)',
+    request: (ctx) => ({
+      method: 'POST',
+      path: '/v1/users',
+      idempotencyKey: 'fresh',
+      body: { ...fixtureUser(ctx.runId), status: 'conformance' },
+    }),
+    expect: { status: 400, shape: zodError },
+    verify: namesPath('status'),
   },
 ];
