@@ -5,7 +5,7 @@
 import type { ConformanceProbe, ProbeContext, ProbeRequest } from '../probe.types';
 import { t } from '../shape.util';
 import { ProbeSkipped } from '../conformance.context';
-import { contract, evidence } from './probe.shapes';
+import { contract, evidence, onRunAccount } from './probe.shapes';
 
 /** An account's available balance as a number (evidence §5: `available_balance`). */
 async function balanceOf(ctx: ProbeContext, id: string): Promise<number> {
@@ -18,12 +18,7 @@ const balanceBefore = new Map<string, number>();
 const depositRow = t.object({ amount: t.string, currency: t.string, status: t.string, created_at: t.string });
 
 /** GET .../deposits of the run's account, `query` appended. */
-const depositsOf =
-  (query: string) =>
-  async (ctx: ProbeContext): Promise<ProbeRequest> => ({
-    method: 'GET',
-    path: `/v1/virtual-accounts/${(await ctx.virtualAccount()).id}/deposits?${query}`,
-  });
+const depositsOf = (query: string) => onRunAccount(`/deposits?${query}`);
 
 /** POST simulate-deposit of `amount` to the run's open account, noting its balance first. */
 const simulate =

@@ -2,17 +2,20 @@
 import { randomUUID } from 'node:crypto';
 import type { ConformanceProbe, ProbeContext, ProbeRequest } from '../probe.types';
 import { t } from '../shape.util';
-import { anyError, contract, evidence, namesField } from './probe.shapes';
+import { anyError, contract, evidence, namesField, onRunAccount } from './probe.shapes';
 
 /** POST .../payout of 10.00 from the run's virtual account to its payee (spec 4.7: keyed). */
 const payoutOf10 =
   (extra: Pick<ProbeRequest, 'idempotencyKey'>) =>
-  async (ctx: ProbeContext): Promise<ProbeRequest> => ({
-    method: 'POST',
-    path: `/v1/virtual-accounts/${(await ctx.virtualAccount()).id}/payout`,
-    body: { recipient_id: (await ctx.payee()).id, amount: '10.00', currency: 'USD' },
-    ...extra,
-  });
+  async (ctx: ProbeContext): Promise<ProbeRequest> =>
+    onRunAccount(
+      '/payout',
+      {
+        body: { recipient_id: (await ctx.payee()).id, amount: '10.00', currency: 'USD' },
+        ...extra,
+      },
+      'POST',
+    )(ctx);
 
 /**
  * POST .../payout/preview of the run's virtual account: no Idempotency-Key (it creates nothing,
@@ -20,11 +23,14 @@ const payoutOf10 =
  */
 const preview =
   (body: Record<string, unknown>) =>
-  async (ctx: ProbeContext): Promise<ProbeRequest> => ({
-    method: 'POST',
-    path: `/v1/virtual-accounts/${(await ctx.virtualAccount()).id}/payout/preview`,
-    body: body.account_type ? body : { recipient_id: (await ctx.payee()).id, ...body },
-  });
+  async (ctx: ProbeContext): Promise<ProbeRequest> =>
+    onRunAccount(
+      '/payout/preview',
+      {
+        body: body.account_type ? body : { recipient_id: (await ctx.payee()).id, ...body },
+      },
+      'POST',
+    )(ctx);
 
 /** A divergence unless the answer's text matches `re` (`what` says what it should say). */
 const says = (re: RegExp, what: string) => (o: { body: unknown }) =>

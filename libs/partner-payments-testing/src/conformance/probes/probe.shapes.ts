@@ -1,5 +1,6 @@
 /** Body shapes shared by probes (evidence §2 names them G, Z, B, F; the contract's in spec 7.1). */
 import type { Observation, ProbeContext, ProbeRequest, ProbeSource } from '../probe.types';
+import { fixtureUser } from '../probe.fixtures';
 import { t, type Shape } from '../shape.util';
 
 /** F: flat `{ code, message }` (spec 5.7, 7.1). */
@@ -66,4 +67,30 @@ export const postRecipient =
     path: '/v1/recipients',
     ...(key ? { idempotencyKey: 'fresh' as const } : {}),
     body: body((await ctx.user()).id, ctx.runId),
+  });
+
+/** POST /v1/users: the run's complete user with `changes` on top, with a fresh key unless `key` is false. */
+export const postUser =
+  (changes: Record<string, unknown> = {}, key = true) =>
+  (ctx: ProbeContext): ProbeRequest => ({
+    method: 'POST',
+    path: '/v1/users',
+    ...(key ? { idempotencyKey: 'fresh' as const } : {}),
+    body: { ...fixtureUser(ctx.runId), ...changes },
+  });
+
+/**
+ * A request to the run's virtual account: `/v1/virtual-accounts/{id}` + `suffix` (a function of the
+ * context when it holds another id, e.g. a fresh unknown one).
+ */
+export const onRunAccount =
+  (
+    suffix: string | (() => string),
+    extra: Partial<ProbeRequest> = {},
+    method: ProbeRequest['method'] = 'GET',
+  ) =>
+  async (ctx: ProbeContext): Promise<ProbeRequest> => ({
+    method,
+    path: `/v1/virtual-accounts/${(await ctx.virtualAccount()).id}${typeof suffix === 'string' ? suffix : suffix()}`,
+    ...extra,
   });

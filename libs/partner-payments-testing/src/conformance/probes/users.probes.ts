@@ -1,7 +1,6 @@
 /** Users (sub-clients): evidence §3, spec 3.3 and 4.7. */
 import { randomUUID } from 'node:crypto';
 import type { ConformanceProbe, ProbeContext, ProbeRequest } from '../probe.types';
-import { fixtureUser } from '../probe.fixtures';
 import { t } from '../shape.util';
 import {
   anyError,
@@ -10,6 +9,7 @@ import {
   flatError,
   internalError,
   namesPath,
+  postUser,
   typedError,
   zodError,
 } from './probe.shapes';
@@ -84,12 +84,7 @@ export const USERS_PROBES: ConformanceProbe[] = [
     sources: [evidence('[T2s Users.cs]'), evidence('[T3r DRIFT-4, 14]')],
     writes: true,
     creates: 'user',
-    request: async (ctx) => ({
-      method: 'POST',
-      path: '/v1/users',
-      idempotencyKey: 'fresh',
-      body: fixtureUser(ctx.runId),
-    }),
+    request: postUser(),
     expect: {
       status: 201,
       shape: t.object({ ...userFields, status: t.enum('CREATED'), verification_triggered: t.boolean }, [
@@ -104,12 +99,7 @@ export const USERS_PROBES: ConformanceProbe[] = [
     sources: [evidence('[T3r DRIFT-20]'), contract('§2.5')],
     writes: true,
     cleanup: 'nothing is created (refused)',
-    request: (ctx) => ({
-      method: 'POST',
-      path: '/v1/users',
-      idempotencyKey: 'fresh',
-      body: { ...fixtureUser(ctx.runId), metadata: { conformance_run: true } },
-    }),
+    request: postUser({ metadata: { conformance_run: true } }),
     expect: { status: 400, shape: zodError },
   },
   {
@@ -176,7 +166,7 @@ export const USERS_PROBES: ConformanceProbe[] = [
     sources: [contract('§4.7'), evidence('[T3r DRIFT-36]')],
     writes: true,
     cleanup: 'nothing is created (refused)',
-    request: (ctx) => ({ method: 'POST', path: '/v1/users', body: fixtureUser(ctx.runId) }),
+    request: postUser({}, false),
     expect: { status: 400, shape: anyError },
     verify: (o) =>
       JSON.stringify(o.body).includes('dempotency')
@@ -202,12 +192,7 @@ export const USERS_PROBES: ConformanceProbe[] = [
     sources: [evidence('[T3r DRIFT-22]')],
     writes: true,
     cleanup: 'nothing is created (refused)',
-    request: (ctx) => ({
-      method: 'POST',
-      path: '/v1/users',
-      idempotencyKey: 'fresh',
-      body: { ...fixtureUser(ctx.runId), status: 'conformance' },
-    }),
+    request: postUser({ status: 'conformance' }),
     expect: { status: 400, shape: zodError },
     verify: namesPath('status'),
   },

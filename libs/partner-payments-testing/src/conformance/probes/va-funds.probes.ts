@@ -4,7 +4,7 @@
  */
 import type { ConformanceProbe, ProbeContext, ProbeRequest } from '../probe.types';
 import { t } from '../shape.util';
-import { anyError, contract, evidence, internalError } from './probe.shapes';
+import { anyError, contract, evidence, internalError, onRunAccount } from './probe.shapes';
 
 /**
  * evidence §5 [D state-machines][T1 REVISION-DOCS §2.3]: the status words depend on the version;
@@ -114,21 +114,20 @@ export const VA_FUNDS_PROBES: ConformanceProbe[] = [
     creates: 'liquidation_address',
     provides: 'liquidationAddress',
     cleanup: 'not deletable: no DELETE route is documented',
-    request: async (ctx) => ({
-      method: 'POST',
-      path: `/v1/virtual-accounts/${(await ctx.virtualAccount()).id}/liquidation-address`,
-      idempotencyKey: 'fresh',
-      version: '2026-04-14',
-      body: { network: 'solana', token: 'USDC', recipient_id: (await ctx.payee()).id },
-    }),
+    request: async (ctx) =>
+      onRunAccount(
+        '/liquidation-address',
+        {
+          idempotencyKey: 'fresh',
+          version: '2026-04-14',
+          body: { network: 'solana', token: 'USDC', recipient_id: (await ctx.payee()).id },
+        },
+        'POST',
+      )(ctx),
     // evidence open question 4: the answer's status and body are not shown.
     expect: { status: [200, 201], shape: t.object({}) },
     verify: async (_o, ctx) => {
-      const list = await ctx.send({
-        method: 'GET',
-        path: `/v1/virtual-accounts/${(await ctx.virtualAccount()).id}/liquidation-address`,
-        version: '2026-04-14',
-      });
+      const list = await ctx.send(await onRunAccount('/liquidation-address', { version: '2026-04-14' })(ctx));
       const rows = Array.isArray(list.body) ? list.body : [list.body].filter(Boolean);
       return rows.length > 0 ? [] : ['the list: expected the new address, it is empty'];
     },

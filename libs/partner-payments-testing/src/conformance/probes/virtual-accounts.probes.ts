@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ConformanceProbe } from '../probe.types';
 import { t } from '../shape.util';
-import { anyError, contract, evidence, fieldErrors } from './probe.shapes';
+import { anyError, contract, evidence, fieldErrors, onRunAccount } from './probe.shapes';
 
 const vaShape = t.object({
   virtual_account_id: t.string,
@@ -66,10 +66,7 @@ export const VIRTUAL_ACCOUNT_PROBES: ConformanceProbe[] = [
     sources: [evidence('[D known-limitations]'), contract('§4.7')],
     writes: true,
     needs: ['virtualAccount'],
-    request: async (ctx) => ({
-      method: 'GET',
-      path: `/v1/virtual-accounts/${(await ctx.virtualAccount()).id}`,
-    }),
+    request: onRunAccount(''),
     expect: { status: 200, shape: vaShape },
   },
   {
@@ -158,10 +155,7 @@ export const VIRTUAL_ACCOUNT_PROBES: ConformanceProbe[] = [
     sources: [contract('§4.7, §7.1')],
     writes: true,
     needs: ['virtualAccount'],
-    request: async (ctx) => ({
-      method: 'GET',
-      path: `/v1/virtual-accounts/${(await ctx.virtualAccount()).id}/deposits/${randomUUID()}`,
-    }),
+    request: onRunAccount(() => `/deposits/${randomUUID()}`),
     expect: { status: 404, shape: anyError },
   },
   {
@@ -172,11 +166,7 @@ export const VIRTUAL_ACCOUNT_PROBES: ConformanceProbe[] = [
     sources: [contract('§4.6'), evidence('open question 4')],
     writes: true,
     needs: ['virtualAccount'],
-    request: async (ctx) => ({
-      method: 'GET',
-      path: `/v1/virtual-accounts/${(await ctx.virtualAccount()).id}/liquidation-address`,
-      version: '2026-04-14',
-    }),
+    request: onRunAccount('/liquidation-address', { version: '2026-04-14' }),
     expect: { status: 200, shape: t.oneOf(t.array(t.object({})), t.object({})) },
   },
 ];
