@@ -25,6 +25,10 @@ function run(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; ou
   });
 }
 
+// Each case starts the CLI through ts-node (10-15 s per start on a loaded 2-core machine) up to
+// four times: the default 60 s was seen running out (the 'exits 2' case took 54-60 s).
+jest.setTimeout(180_000);
+
 describe('partner-sandbox conformance (CLI)', () => {
   let sandbox: PartnerSandbox;
   let standIn: StandIn;
