@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { PARTNER_INBOX_STORE } from '../partner-payments.constants';
-import { hasSyntheticEventId, parsePartnerEnvelope } from './envelope.parser';
+import { decodePartnerBody, hasSyntheticEventId, parsePartnerEnvelope } from './envelope.parser';
 import type { InboxEntry, InboxRecordResult, PartnerInboxStore } from './inbox.store';
 import type { PartnerWebhookEvent } from './partner-event.payloads';
 import { PARTNER_SIGNATURE_HEADER, redactSignature, verifyPartnerSignature } from './signature.verifier';
@@ -90,16 +90,19 @@ export class PartnerWebhookService implements OnApplicationShutdown {
   }
 
   /**
-   * The part after verification (the guard already verified): parse, record, then process.
-   * Throws PartnerWebhookPayloadError (400) or PartnerWebhookInboxError (500, the store threw).
+   * The part after verification (the guard already verified): decode (UTF-8 only), parse, record,
+   * then process. Throws PartnerWebhookPayloadError (400) or PartnerWebhookInboxError (500, the store threw).
    */
   async accept(
     rawBody: Buffer | string,
     options: PartnerWebhookHandleOptions = {},
   ): Promise<PartnerWebhookHandleResult> {
     let event: PartnerWebhookEvent<string, unknown>;
+    let text: string;
     try {
-      event = parsePartnerEnvelope(rawBody);
+      // Refuses bytes that are not UTF-8 (defect 10) before anything is recorded or acknowledged.
+      text = decodePartnerBody(rawBody);
+      event = parsePartnerEnvelope(text);
     } catch (error) {
       if (error instanceof PartnerWebhookPayloadError) {
         this.config.logger.warn(`Partner webhook refused (400): ${error.message}; not emitted`);
@@ -111,7 +114,6 @@ export class PartnerWebhookService implements OnApplicationShutdown {
         `Partner webhook ${event.name} has no data.event_id; de-duplicating on a body hash`,
       );
     }
-    const text = typeof rawBody === 'string' ? rawBody : rawBody.toString('utf8');
     let recorded: InboxRecordResult;
     try {
       recorded = await this.inbox.record({
