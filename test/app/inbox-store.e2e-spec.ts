@@ -11,7 +11,7 @@ const event = (eventId: string, receivedAt = t0): InboxEventInput => ({
   eventId,
   name: 'payout.completed',
   envelope: 'flat',
-  rawBody: `{"event":"payout.completed","data":{"event_id":"${eventId}"}}`,
+  rawBody: JSON.stringify({ event: 'payout.completed', data: { event_id: eventId } }),
   receivedAt,
 });
 
@@ -138,6 +138,39 @@ describe.each(DATABASE_KINDS)('TypeOrmInboxStore on %s', (kind) => {
     expect((await store.pending({ now })).map((e) => e.eventId)).toEqual(['early', 'late']);
     expect((await store.pending({ now, minAgeMs: 3000 })).map((e) => e.eventId)).toEqual(['early']);
     expect((await store.pending({ now, limit: 1 })).map((e) => e.eventId)).toEqual(['early']);
+  });
+
+  // Issue 9 defect 4: PostgreSQL answered 500 (varchar(191), varchar(200), U+0000) and both
+  // databases merged ids that differ only in lone surrogates (UTF-8 storage makes them U+FFFD).
+  it('stores any id and name whole: 10,000 characters, U+0000, lone surrogates, a 300-character name', async () => {
+    const ids = [
+      'x'.repeat(10_000),
+      'evt\u0000nul',
+      'evt_\ud800',
+      'evt_\udc00',
+      'evt_\ufffd',
+      'evt_"quoted" \\ back\nslash',
+    ];
+    const name = `odd.${'n'.repeat(300)}\u0000\ud800`;
+    for (const id of ids) {
+      expect(await store.record({ ...event(id), name })).toBe('new');
+    }
+    for (const id of ids) expect(await store.record(event(id))).toBe('duplicate');
+    expect(await db.dataSource.getRepository(WebhookInboxEntity).count()).toBe(ids.length);
+    for (const id of ids) {
+      const entry = await store.get(id);
+      expect(entry?.eventId === id && entry.name === name).toBe(true);
+    }
+    const listed = (await store.pending({ now: clock })).map((e) => e.eventId);
+    expect([...listed].sort()).toEqual([...ids].sort());
+    await store.markFailed('evt\u0000nul', 'handler said \u0000 and \ud800');
+    expect(await store.get('evt\u0000nul')).toMatchObject({ state: 'failed', attempts: 1 });
+    await store.runProcessing('evt_\ud800', () => store.markProcessed('evt_\ud800'));
+    expect((await store.get('evt_\ud800'))?.state).toBe('processed');
+    expect((await store.get('evt_\udc00'))?.state).toBe('pending');
+    // An ordinary id reads as itself in the table (operators query it).
+    await store.record(event('evt_plain'));
+    expect(await db.dataSource.getRepository(WebhookInboxEntity).countBy({ eventId: 'evt_plain' })).toBe(1);
   });
 });
 

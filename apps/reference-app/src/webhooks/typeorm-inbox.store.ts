@@ -8,6 +8,7 @@ import type {
 } from '@partner-payments/nestjs';
 import { Brackets } from 'typeorm';
 import { WebhookInboxEntity } from '../database/entities';
+import { fromStoredText, inboxEventKey, toStorableMessage, toStoredText } from '../database/inbox-text.codec';
 import { placeholders, timestampParam } from '../database/sql-dialect.util';
 import type { UnitOfWork } from '../database/unit-of-work.service';
 import { DEFAULT_INBOX_RETRY, decideInboxRetry, type InboxRetryOptions } from './inbox-retry.policy';
@@ -40,18 +41,20 @@ export class TypeOrmInboxStore implements PartnerInboxStore {
   }
 
   /**
-   * Insert-or-ignore on the primary key: of two racing deliveries exactly one gets 'new' (spec
-   * 6.1.4: de-duplicate on data.event_id). Same SQL on both databases (SQLite >= 3.35).
+   * Insert-or-ignore on the primary key, a digest of the exact data.event_id: of two racing
+   * deliveries exactly one gets 'new' (spec 6.1.4: de-duplicate on data.event_id). Same SQL on
+   * both databases (SQLite >= 3.35).
    */
   async record(event: InboxEventInput): Promise<InboxRecordResult> {
     const kind = this.uow.kind;
-    const p = placeholders(kind, 5);
+    const p = placeholders(kind, 6);
     const sql =
-      `INSERT INTO webhook_inbox (event_id, event_name, envelope, raw_body, received_at, state, attempts) ` +
-      `VALUES (${p.join(', ')}, 'pending', 0) ON CONFLICT (event_id) DO NOTHING RETURNING event_id`;
+      `INSERT INTO webhook_inbox (event_key, event_id, event_name, envelope, raw_body, received_at, state, attempts) ` +
+      `VALUES (${p.join(', ')}, 'pending', 0) ON CONFLICT (event_key) DO NOTHING RETURNING event_key`;
     const params = [
-      event.eventId,
-      event.name,
+      inboxEventKey(event.eventId),
+      toStoredText(event.eventId),
+      toStoredText(event.name),
       event.envelope,
       event.rawBody,
       timestampParam(kind, event.receivedAt),
@@ -72,8 +75,8 @@ export class TypeOrmInboxStore implements PartnerInboxStore {
       const lock = this.uow.kind === 'postgres' ? ' FOR UPDATE' : '';
       const p = placeholders(this.uow.kind, 1);
       const rows: Array<{ state: string }> = await manager.query(
-        `SELECT state FROM webhook_inbox WHERE event_id = ${p[0]}${lock}`,
-        [eventId],
+        `SELECT state FROM webhook_inbox WHERE event_key = ${p[0]}${lock}`,
+        [inboxEventKey(eventId)],
       );
       if (rows[0]?.state === 'processed') return { ran: false };
       return { ran: true, value: await work() };
@@ -87,26 +90,27 @@ export class TypeOrmInboxStore implements PartnerInboxStore {
         .createQueryBuilder()
         .update(WebhookInboxEntity)
         .set({ state: 'processed', processedAt: now, nextAttemptAt: null, attempts: () => 'attempts + 1' })
-        .where('event_id = :eventId', { eventId })
+        .where('event_key = :eventKey', { eventKey: inboxEventKey(eventId) })
         .execute(),
     );
   }
 
   async markFailed(eventId: string, error: string): Promise<void> {
     const now = this.clock();
+    const eventKey = inboxEventKey(eventId);
     await this.uow.transaction(async (m) => {
-      const row = await m.findOne(WebhookInboxEntity, { where: { eventId } });
+      const row = await m.findOne(WebhookInboxEntity, { where: { eventKey } });
       if (!row) return;
       const attempts = row.attempts + 1;
       const decision = decideInboxRetry(attempts, now, this.retry);
       await m.update(
         WebhookInboxEntity,
-        { eventId },
+        { eventKey },
         {
           attempts,
           state: decision.state,
           nextAttemptAt: decision.nextAttemptAt,
-          lastError: error.slice(0, this.maxErrorLength),
+          lastError: toStorableMessage(error.slice(0, this.maxErrorLength)),
         },
       );
     });
@@ -126,7 +130,7 @@ export class TypeOrmInboxStore implements PartnerInboxStore {
           }),
         )
         .orderBy('i.received_at', 'ASC')
-        .addOrderBy('i.event_id', 'ASC')
+        .addOrderBy('i.event_key', 'ASC')
         .limit(options.limit ?? 100)
         .getMany(),
     );
@@ -147,15 +151,17 @@ export class TypeOrmInboxStore implements PartnerInboxStore {
   }
 
   async get(eventId: string): Promise<InboxEntry | null> {
-    const row = await this.uow.run((m) => m.findOne(WebhookInboxEntity, { where: { eventId } }));
+    const row = await this.uow.run((m) =>
+      m.findOne(WebhookInboxEntity, { where: { eventKey: inboxEventKey(eventId) } }),
+    );
     return row ? toEntry(row) : null;
   }
 }
 
 function toEntry(row: WebhookInboxEntity): InboxEntry {
   return {
-    eventId: row.eventId,
-    name: row.eventName,
+    eventId: fromStoredText(row.eventId),
+    name: fromStoredText(row.eventName),
     envelope: row.envelope,
     rawBody: row.rawBody,
     receivedAt: row.receivedAt,
