@@ -1,6 +1,7 @@
 import type { InboxEventInput } from '@partner-payments/nestjs';
 import { PayoutEntity, WebhookInboxEntity } from '../../apps/reference-app/src/database/entities';
 import { TypeOrmInboxStore } from '../../apps/reference-app/src/webhooks/typeorm-inbox.store';
+import { testInboxKeyRing } from '../setup/app.helper';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../setup/test-database.helper';
 
 // Boots real servers and databases; jest.config.js's per-project testTimeout is not applied by Jest.
@@ -28,7 +29,7 @@ describe.each(DATABASE_KINDS)('TypeOrmInboxStore on %s', (kind) => {
     await db.dataSource.getRepository(WebhookInboxEntity).clear();
     await db.dataSource.getRepository(PayoutEntity).clear();
     clock = t0;
-    store = new TypeOrmInboxStore(db.uow, {
+    store = new TypeOrmInboxStore(db.uow, testInboxKeyRing(), {
       retry: { maxAttempts: 3, baseDelayMs: 1000, maxDelayMs: 60_000 },
       clock: () => clock,
     });
@@ -45,7 +46,7 @@ describe.each(DATABASE_KINDS)('TypeOrmInboxStore on %s', (kind) => {
 
   it('lets exactly one of 25 racing deliveries (from two connections) store the event', async () => {
     const other = await db.openAnother();
-    const otherStore = new TypeOrmInboxStore(other.uow);
+    const otherStore = new TypeOrmInboxStore(other.uow, testInboxKeyRing());
     const results = await Promise.all(
       Array.from({ length: 25 }, (_, i) => (i % 2 ? otherStore : store).record(event('race'))),
     );
@@ -70,7 +71,8 @@ describe.each(DATABASE_KINDS)('TypeOrmInboxStore on %s', (kind) => {
     await store.record(event('e-race'));
     // PostgreSQL: another replica's connection. SQLite serves one replica (its locks are local):
     // the racing redelivery comes from the same process, through the same unit of work.
-    const otherStore = kind === 'postgres' ? new TypeOrmInboxStore((await db.openAnother()).uow) : store;
+    const otherStore =
+      kind === 'postgres' ? new TypeOrmInboxStore((await db.openAnother()).uow, testInboxKeyRing()) : store;
     let runs = 0;
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
@@ -171,6 +173,20 @@ describe.each(DATABASE_KINDS)('TypeOrmInboxStore on %s', (kind) => {
     // An ordinary id reads as itself in the table (operators query it).
     await store.record(event('evt_plain'));
     expect(await db.dataSource.getRepository(WebhookInboxEntity).countBy({ eventId: 'evt_plain' })).toBe(1);
+  });
+
+  // Issue 9 defect 3: the body held whole account numbers in plain text, kept for ever.
+  it('seals the body at rest (no column holds it) and gives back the exact bytes', async () => {
+    const body = JSON.stringify({
+      event: 'virtual_account.created',
+      data: { event_id: 'e-sealed', account_number: '987654321012' },
+    });
+    await store.record({ ...event('e-sealed'), rawBody: `\ufeff${body}` });
+    const rows: Array<Record<string, unknown>> = await db.dataSource.query('SELECT * FROM webhook_inbox');
+    expect(JSON.stringify(rows)).not.toContain('987654321012');
+    expect(rows[0]).toMatchObject({ body_key: 'test1', raw_body: null });
+    expect(String(rows[0].sealed_body)).toMatch(/^v1\.test1\./);
+    expect((await store.get('e-sealed'))?.rawBody).toBe(`\ufeff${body}`);
   });
 });
 

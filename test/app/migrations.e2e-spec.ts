@@ -6,7 +6,9 @@ import { MIGRATIONS } from '../../apps/reference-app/src/database/migrations';
 import { InboxEventKey1763968000000 } from '../../apps/reference-app/src/database/migrations/1763968000000-inbox-event-key.migration';
 import { placeholders, timestampParam } from '../../apps/reference-app/src/database/sql-dialect.util';
 import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
+import { InboxMaintenanceStore } from '../../apps/reference-app/src/webhooks/inbox-maintenance.store';
 import { TypeOrmInboxStore } from '../../apps/reference-app/src/webhooks/typeorm-inbox.store';
+import { testInboxKeyRing } from '../setup/app.helper';
 import { DATABASE_KINDS, databaseUrlFor } from '../setup/test-database.helper';
 
 // Boots real databases; jest.config.js's per-project testTimeout is not applied by Jest.
@@ -113,7 +115,7 @@ describe.each(DATABASE_KINDS)('the inbox migration from the previous schema (%s)
 
       after = await openDataSource(parsed);
       expect(await after.showMigrations()).toBe(false);
-      const store = new TypeOrmInboxStore(new UnitOfWork(after));
+      const store = new TypeOrmInboxStore(new UnitOfWork(after), testInboxKeyRing());
       expect(await store.get('evt_done')).toMatchObject({
         name: 'payout.completed',
         envelope: 'flat',
@@ -135,6 +137,21 @@ describe.each(DATABASE_KINDS)('the inbox migration from the previous schema (%s)
       expect(await store.record({ ...input, eventId: 'evt_done' })).toBe('duplicate');
       expect(await store.record({ ...input, eventId: 'bulk_0000' })).toBe('duplicate');
       expect(await store.record({ ...input, eventId: `long_${'y'.repeat(5000)}` })).toBe('new');
+      // Copied bodies are plain text until the app's start seals them (the migration has no keys).
+      const maintenance = new InboxMaintenanceStore(new UnitOfWork(after), testInboxKeyRing());
+      let resealed = 0;
+      for (
+        let batch = await maintenance.resealBatch(250);
+        batch.read > 0;
+        batch = await maintenance.resealBatch(250)
+      )
+        resealed += batch.resealed;
+      expect(resealed).toBe(603);
+      const plain: Array<{ n: string | number }> = await after.query(
+        'SELECT COUNT(*) AS n FROM webhook_inbox WHERE raw_body IS NOT NULL OR sealed_body IS NULL',
+      );
+      expect(Number(plain[0].n)).toBe(0);
+      expect((await store.get('bulk_0599'))?.rawBody).toBe('{"i":599}');
     } finally {
       if (before.isInitialized) await before.destroy();
       if (after?.isInitialized) await after.destroy();

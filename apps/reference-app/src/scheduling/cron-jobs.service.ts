@@ -14,6 +14,7 @@ import {
   DepositReconciliationService,
 } from '../deposits/deposit-reconciliation.service';
 import { VERSION_PIN_JOB, VersionPinService } from '../versioning/version-pin.service';
+import { INBOX_PRUNE_JOB, InboxAtRestService } from '../webhooks/inbox-at-rest.service';
 import { INBOX_REDELIVERY_JOB, InboxRedeliveryService } from '../webhooks/inbox-redelivery.service';
 
 /**
@@ -33,6 +34,7 @@ export class CronJobsService implements OnApplicationBootstrap, OnApplicationShu
     private readonly depositReconciliation: DepositReconciliationService,
     private readonly redelivery: InboxRedeliveryService,
     private readonly versionPin: VersionPinService,
+    private readonly inboxAtRest: InboxAtRestService,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -45,6 +47,7 @@ export class CronJobsService implements OnApplicationBootstrap, OnApplicationShu
       this.redelivery.runOnce({ tick }),
     );
     this.add(VERSION_PIN_JOB, this.config.versionPinCron, (tick) => this.versionPin.pin({ tick }));
+    this.add(INBOX_PRUNE_JOB, this.config.inbox.pruneCron, (tick) => this.inboxAtRest.prune({ tick }));
     // At start: pin (issue: "at start and daily") and process what a crash left unprocessed.
     // A partner outage must not stop the boot: both jobs log and try again on their schedule.
     await this.guard(VERSION_PIN_JOB, () => this.versionPin.pin());
@@ -57,6 +60,7 @@ export class CronJobsService implements OnApplicationBootstrap, OnApplicationShu
       DEPOSIT_RECONCILIATION_JOB,
       INBOX_REDELIVERY_JOB,
       VERSION_PIN_JOB,
+      INBOX_PRUNE_JOB,
     ]) {
       if (this.registry.doesExist('cron', name)) {
         void this.registry.getCronJob(name).stop();

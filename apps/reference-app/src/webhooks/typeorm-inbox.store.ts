@@ -12,6 +12,7 @@ import { fromStoredText, inboxEventKey, toStorableMessage, toStoredText } from '
 import { placeholders, timestampParam } from '../database/sql-dialect.util';
 import type { UnitOfWork } from '../database/unit-of-work.service';
 import { DEFAULT_INBOX_RETRY, decideInboxRetry, type InboxRetryOptions } from './inbox-retry.policy';
+import type { InboxKeyRing } from './inbox-key.ring';
 
 export interface TypeOrmInboxStoreOptions {
   retry?: Partial<InboxRetryOptions>;
@@ -24,7 +25,9 @@ export interface TypeOrmInboxStoreOptions {
  * The webhook inbox on the app's database (SQLite or PostgreSQL), implementing the library's
  * PartnerInboxStore (issue: Webhooks). The row is written before the 2xx; the projection
  * handlers and markProcessed run in ONE transaction (runProcessing), so a crash leaves either
- * both or neither.
+ * both or neither. Bodies are sealed with `keys` before they reach the database and opened when
+ * read back (issue 9 defect 3); the body-at-rest maintenance (re-sealing, retention) is in
+ * TypeOrmInboxMaintenance.
  */
 export class TypeOrmInboxStore implements PartnerInboxStore {
   private readonly retry: InboxRetryOptions;
@@ -33,6 +36,7 @@ export class TypeOrmInboxStore implements PartnerInboxStore {
 
   constructor(
     private readonly uow: UnitOfWork,
+    private readonly keys: InboxKeyRing,
     options: TypeOrmInboxStoreOptions = {},
   ) {
     this.retry = { ...DEFAULT_INBOX_RETRY, ...options.retry };
@@ -47,16 +51,18 @@ export class TypeOrmInboxStore implements PartnerInboxStore {
    */
   async record(event: InboxEventInput): Promise<InboxRecordResult> {
     const kind = this.uow.kind;
-    const p = placeholders(kind, 6);
+    const eventKey = inboxEventKey(event.eventId);
+    const p = placeholders(kind, 7);
     const sql =
-      `INSERT INTO webhook_inbox (event_key, event_id, event_name, envelope, raw_body, received_at, state, attempts) ` +
+      `INSERT INTO webhook_inbox (event_key, event_id, event_name, envelope, sealed_body, body_key, received_at, state, attempts) ` +
       `VALUES (${p.join(', ')}, 'pending', 0) ON CONFLICT (event_key) DO NOTHING RETURNING event_key`;
     const params = [
-      inboxEventKey(event.eventId),
+      eventKey,
       toStoredText(event.eventId),
       toStoredText(event.name),
       event.envelope,
-      event.rawBody,
+      this.keys.seal(event.rawBody, eventKey),
+      this.keys.currentId,
       timestampParam(kind, event.receivedAt),
     ];
     const rows: unknown[] = await this.uow.run((m) => m.query(sql, params));
@@ -134,7 +140,7 @@ export class TypeOrmInboxStore implements PartnerInboxStore {
         .limit(options.limit ?? 100)
         .getMany(),
     );
-    return rows.map(toEntry);
+    return rows.map((row) => this.toEntry(row));
   }
 
   /** For the health endpoint and operators: entries per state. */
@@ -154,21 +160,23 @@ export class TypeOrmInboxStore implements PartnerInboxStore {
     const row = await this.uow.run((m) =>
       m.findOne(WebhookInboxEntity, { where: { eventKey: inboxEventKey(eventId) } }),
     );
-    return row ? toEntry(row) : null;
+    return row ? this.toEntry(row) : null;
   }
-}
 
-function toEntry(row: WebhookInboxEntity): InboxEntry {
-  return {
-    eventId: fromStoredText(row.eventId),
-    name: fromStoredText(row.eventName),
-    envelope: row.envelope,
-    rawBody: row.rawBody,
-    receivedAt: row.receivedAt,
-    state: row.state,
-    attempts: row.attempts,
-    lastError: row.lastError,
-    processedAt: row.processedAt,
-    nextAttemptAt: row.nextAttemptAt,
-  };
+  /** The entry with its body opened (the exact text received); legacy rows give their plain text. */
+  private toEntry(row: WebhookInboxEntity): InboxEntry {
+    return {
+      eventId: fromStoredText(row.eventId),
+      name: fromStoredText(row.eventName),
+      envelope: row.envelope,
+      rawBody:
+        row.sealedBody !== null ? this.keys.open(row.sealedBody, row.eventKey) : (row.legacyRawBody ?? ''),
+      receivedAt: row.receivedAt,
+      state: row.state,
+      attempts: row.attempts,
+      lastError: row.lastError,
+      processedAt: row.processedAt,
+      nextAttemptAt: row.nextAttemptAt,
+    };
+  }
 }

@@ -11,6 +11,7 @@ import type { InboxEntryState, PartnerEnvelopeKind } from '@partner-payments/nes
 @Entity({ name: 'webhook_inbox' })
 @Index('idx_webhook_inbox_due', ['state', 'nextAttemptAt'])
 @Index('idx_webhook_inbox_processed', ['state', 'processedAt'])
+@Index('idx_webhook_inbox_body_key', ['bodyKey'])
 export class WebhookInboxEntity {
   /** sha256 (hex) over the UTF-16 code units of data.event_id (inboxEventKey). */
   @PrimaryColumn({ name: 'event_key', type: 'varchar', length: 64 })
@@ -27,9 +28,20 @@ export class WebhookInboxEntity {
   @Column({ name: 'envelope', type: 'varchar', length: 8 })
   envelope!: PartnerEnvelopeKind;
 
-  /** The exact bytes received (UTF-8), so a redelivery re-parses what the partner signed. */
-  @Column({ name: 'raw_body', type: 'text' })
-  rawBody!: string;
+  /**
+   * The exact bytes received, sealed with AES-256-GCM (webhooks/inbox-key.ring.ts): no account
+   * number or other partner data at rest in plain text (issue 9 defect 3).
+   */
+  @Column({ name: 'sealed_body', type: 'text', nullable: true })
+  sealedBody!: string | null;
+
+  /** The id of the key that sealed the body (rotation: rows under an older key are re-sealed at start). */
+  @Column({ name: 'body_key', type: 'varchar', length: 32, nullable: true })
+  bodyKey!: string | null;
+
+  /** Plain text only on rows stored before sealing existed; sealed and cleared at the next start. */
+  @Column({ name: 'raw_body', type: 'text', nullable: true })
+  legacyRawBody!: string | null;
 
   @Column({ name: 'received_at', type: Date })
   receivedAt!: Date;

@@ -23,6 +23,10 @@ const COPIED = [
  * in a NUL-safe lossless form (toStoredText); nothing a partner sends has a length limit but the
  * body's. The rows are copied in batches with their keys computed here; the table is rebuilt
  * rather than altered because SQLite cannot change a primary key in place.
+ *
+ * Issue 9 defect 3: bodies are sealed at rest (sealed_body, body_key: the key id). Copied bodies
+ * stay in raw_body until the app seals them at its next start; run VACUUM afterwards to drop the
+ * old pages and row versions that still hold them.
  */
 export class InboxEventKey1763968000000 implements MigrationInterface {
   name = 'InboxEventKey1763968000000';
@@ -40,7 +44,11 @@ export class InboxEventKey1763968000000 implements MigrationInterface {
           column('event_id', 'text'),
           column('event_name', 'text'),
           column('envelope', 'varchar', { length: '8' }),
-          column('raw_body', 'text'),
+          // Plain text only on rows copied from before bodies were sealed: the app's startup pass
+          // seals them (it has the keys; a migration has none) and clears this column.
+          column('raw_body', 'text', { isNullable: true }),
+          column('sealed_body', 'text', { isNullable: true }),
+          column('body_key', 'varchar', { length: '32', isNullable: true }),
           column('received_at', ts),
           column('state', 'varchar', { length: '16', default: "'pending'" }),
           column('attempts', 'integer', { default: 0 }),
@@ -51,6 +59,7 @@ export class InboxEventKey1763968000000 implements MigrationInterface {
         indices: [
           { name: 'idx_webhook_inbox_due', columnNames: ['state', 'next_attempt_at'] },
           { name: 'idx_webhook_inbox_processed', columnNames: ['state', 'processed_at'] },
+          { name: 'idx_webhook_inbox_body_key', columnNames: ['body_key'] },
         ],
       }),
     );
