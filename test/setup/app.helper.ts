@@ -3,6 +3,7 @@
  * real socket, on the given database URL. Cron jobs are scheduled for a date that never comes
  * during a test: every job is triggered through its endpoint.
  */
+import type { LoggerService } from '@nestjs/common';
 import {
   startPartnerSandbox,
   type PartnerSandbox,
@@ -46,6 +47,8 @@ export async function startTestApp(
   databaseUrl: string,
   env: Record<string, string | undefined> = {},
   sandbox?: PartnerSandbox,
+  /** A logger that receives every level (e.g. to scan the logs). Default: none, or TEST_APP_LOGS. */
+  logger?: LoggerService,
 ): Promise<RunningApp> {
   const running = await startApp({
     env: {
@@ -62,7 +65,7 @@ export async function startTestApp(
     },
     envFile: false,
     host: '127.0.0.1',
-    logger: process.env.TEST_APP_LOGS ? ['log', 'warn', 'error'] : false,
+    logger: logger ?? (process.env.TEST_APP_LOGS ? ['log', 'warn', 'error'] : false),
   });
   // The operator registers the app's webhook URL (spec 6.1.1).
   if (sandbox) await sandbox.control.setWebhookUrl(`${running.url}/webhooks/partner`);
