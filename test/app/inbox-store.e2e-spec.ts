@@ -1,5 +1,6 @@
 import type { InboxEventInput } from '@partner-payments/nestjs';
 import { PayoutEntity, WebhookInboxEntity } from '../../apps/reference-app/src/database/entities';
+import { placeholders } from '../../apps/reference-app/src/database/sql-dialect.util';
 import { TypeOrmInboxStore } from '../../apps/reference-app/src/webhooks/typeorm-inbox.store';
 import { testInboxKeyRing } from '../setup/app.helper';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../setup/test-database.helper';
@@ -187,6 +188,24 @@ describe.each(DATABASE_KINDS)('TypeOrmInboxStore on %s', (kind) => {
     expect(rows[0]).toMatchObject({ body_key: 'test1', raw_body: null });
     expect(String(rows[0].sealed_body)).toMatch(/^v1\.test1\./);
     expect((await store.get('e-sealed'))?.rawBody).toBe(`\ufeff${body}`);
+  });
+
+  it('marks failed, and does not return, an entry whose sealed body was altered; the others still come', async () => {
+    await store.record(event('e-intact'));
+    await store.record(event('e-altered', new Date(t0.getTime() - 1000)));
+    const [p1] = placeholders(db.kind, 1);
+    await db.dataSource.query(
+      `UPDATE webhook_inbox SET sealed_body = sealed_body || 'AA' WHERE event_id = ${p1}`,
+      ['e-altered'],
+    );
+    expect((await store.pending({ now: clock })).map((e) => e.eventId)).toEqual(['e-intact']);
+    expect(await store.get('e-intact')).toMatchObject({ state: 'pending' });
+    const altered: Array<{ state: string; attempts: number; last_error: string }> = await db.dataSource.query(
+      `SELECT state, attempts, last_error FROM webhook_inbox WHERE event_id = ${p1}`,
+      ['e-altered'],
+    );
+    expect(altered[0]).toMatchObject({ state: 'failed', attempts: 1 });
+    expect(altered[0].last_error).toMatch(/^stored body cannot be opened/);
   });
 });
 

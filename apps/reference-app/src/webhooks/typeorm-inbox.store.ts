@@ -122,7 +122,10 @@ export class TypeOrmInboxStore implements PartnerInboxStore {
     });
   }
 
-  /** Never processed (and old enough), or failed and due; oldest received first. */
+  /**
+   * Never processed (and old enough), or failed and due; oldest received first. An entry whose
+   * sealed body does not open is marked failed instead of returned.
+   */
   async pending(options: InboxPendingOptions = {}): Promise<InboxEntry[]> {
     const now = options.now ?? this.clock();
     const youngest = new Date(now.getTime() - (options.minAgeMs ?? 0));
@@ -140,7 +143,20 @@ export class TypeOrmInboxStore implements PartnerInboxStore {
         .limit(options.limit ?? 100)
         .getMany(),
     );
-    return rows.map((row) => this.toEntry(row));
+    const entries: InboxEntry[] = [];
+    for (const row of rows) {
+      try {
+        entries.push(this.toEntry(row));
+      } catch (error) {
+        // A body that cannot be opened (altered in the database) must not stall every other
+        // entry behind it: it fails like a handler would, backs off, and ends dead and visible.
+        await this.markFailed(
+          fromStoredText(row.eventId),
+          `stored body cannot be opened: ${(error as Error).message}`,
+        );
+      }
+    }
+    return entries;
   }
 
   /** For the health endpoint and operators: entries per state. */
