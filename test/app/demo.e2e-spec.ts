@@ -6,8 +6,7 @@ import { PartnerVirtualAccountsService } from '@partner-payments/nestjs';
 import request from 'supertest';
 import { startApp, type RunningApp } from '../../apps/reference-app/src/app.bootstrap';
 import { ConfigValidationError } from '../../apps/reference-app/src/config/app.config';
-import { NEVER } from '../setup/app.helper';
-import { CapturingLogger } from '../setup/capturing.logger';
+import { CapturingLogger, NEVER } from '../setup/app.helper';
 import { databaseUrlFor } from '../setup/test-database.helper';
 
 // Boots real servers and databases; jest.config.js's per-project testTimeout is not applied by Jest.
@@ -76,6 +75,7 @@ describe('the demo (embedded sandbox, SQLite)', () => {
       host: '127.0.0.1',
       logger: false,
     });
+    await running.ready; // the pin runs after listen (issue 9 defect 7)
     const counters = await running.connection.sandbox!.control.counters();
     expect(counters.requests['POST /v1/versioning/upgrade']).toBe(1);
     expect((await request(running.app.getHttpServer()).get('/health').expect(200)).body.apiVersion).toEqual({

@@ -18,8 +18,14 @@ import {
 } from '../../apps/reference-app/src/webhooks/inbox-key.ring';
 import { InboxMaintenanceStore } from '../../apps/reference-app/src/webhooks/inbox-maintenance.store';
 import { TypeOrmInboxStore } from '../../apps/reference-app/src/webhooks/typeorm-inbox.store';
-import { NEVER, partnerEnv, startTestApp, startTestSandbox, testInboxKeyRing } from '../setup/app.helper';
-import { CapturingLogger } from '../setup/capturing.logger';
+import {
+  CapturingLogger,
+  NEVER,
+  partnerEnv,
+  startTestApp,
+  startTestSandbox,
+  testInboxKeyRing,
+} from '../setup/app.helper';
 import {
   DATABASE_KINDS,
   databaseUrlFor,

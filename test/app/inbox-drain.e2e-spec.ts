@@ -3,13 +3,18 @@
  * startup pass took 100, the cron 100 a minute). Now one pass drains everything due, in bounded
  * batches with bounded concurrency, and an entry that fails keeps its backoff.
  */
-import request from 'supertest';
 import type { PartnerSandbox } from '@partner-payments/testing';
 import { JobLockEntity } from '../../apps/reference-app/src/database/entities';
 import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
 import { INBOX_REDELIVERY_JOB } from '../../apps/reference-app/src/webhooks/inbox-redelivery.service';
 import { TypeOrmInboxStore } from '../../apps/reference-app/src/webhooks/typeorm-inbox.store';
-import { eventually, startTestApp, startTestSandbox, testInboxKeyRing } from '../setup/app.helper';
+import {
+  appRequest,
+  eventually,
+  startTestApp,
+  startTestSandbox,
+  testInboxKeyRing,
+} from '../setup/app.helper';
 import { DATABASE_KINDS, databaseUrlFor, openTestDatabaseAt } from '../setup/test-database.helper';
 
 jest.setTimeout(180_000);
@@ -72,7 +77,7 @@ describe.each(DATABASE_KINDS)('the startup pass drains a crash backlog (%s)', (k
       expect(bad).toMatchObject({ state: 'failed', attempts: 1 });
       expect(bad!.nextAttemptAt!.getTime()).toBeGreaterThan(Date.now() + 20_000);
       // A run now finds nothing due: the failed entry waits for its backoff.
-      const again = await request(running.app.getHttpServer()).post('/inbox/redeliver').expect(200);
+      const again = await appRequest(running).post('/inbox/redeliver').expect(200);
       expect(again.body).toMatchObject({ ran: true, processed: 0, failed: 0, batches: 0 });
       expect((await store.get('drain_bad'))?.attempts).toBe(1);
     } finally {

@@ -3,7 +3,7 @@ import { openDataSource } from '../../apps/reference-app/src/database/data-sourc
 import { buildDataSourceOptions } from '../../apps/reference-app/src/database/data-source.options';
 import { parseDatabaseUrl } from '../../apps/reference-app/src/database/database-url.parser';
 import { MIGRATIONS } from '../../apps/reference-app/src/database/migrations';
-import { InboxEventKey1763968000000 } from '../../apps/reference-app/src/database/migrations/1763968000000-inbox-event-key.migration';
+import { InboxEventKey1764300000000 } from '../../apps/reference-app/src/database/migrations/1764300000000-inbox-event-key.migration';
 import { placeholders, timestampParam } from '../../apps/reference-app/src/database/sql-dialect.util';
 import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
 import { InboxMaintenanceStore } from '../../apps/reference-app/src/webhooks/inbox-maintenance.store';
@@ -47,7 +47,7 @@ describe.each(DATABASE_KINDS)('the inbox migration from the previous schema (%s)
     const parsed = parseDatabaseUrl(url);
     const before = new DataSource({
       ...buildDataSourceOptions(parsed),
-      migrations: MIGRATIONS.filter((m) => m !== InboxEventKey1763968000000),
+      migrations: MIGRATIONS.filter((m) => m !== InboxEventKey1764300000000),
     } as DataSourceOptions);
     await before.initialize();
     let after: DataSource | null = null;

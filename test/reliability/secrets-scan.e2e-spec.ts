@@ -3,7 +3,8 @@
  * most verbose log level (a user, a virtual account created with its full account number as the
  * real partner sends it and funded by an ACH deposit with a sender account number, a recipient, a
  * payout to completion, a token expiry, a bad signature, every job endpoint), no full account
- * number, api key, client id, password, bearer token, webhook secret or inbox encryption key is in
+ * number, api key, client id, password, bearer token, webhook secret, inbox encryption key,
+ * operator token or app api key is in
  * any table's any column, in the SQLite file and its WAL as bytes, in the logs or process output,
  * or in any HTTP answer of the app. On SQLite and PostgreSQL.
  */
@@ -15,14 +16,20 @@ import {
   PartnerWebhookService,
 } from '@partner-payments/nestjs';
 import { signPartnerWebhook, type PartnerSandbox } from '@partner-payments/testing';
-import request from 'supertest';
 import { TokenManager } from '../../libs/partner-payments/src/auth/token.manager';
 import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
 import { DepositEntity, VirtualAccountEntity } from '../../apps/reference-app/src/database/entities';
 import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
 import { TypeOrmInboxStore } from '../../apps/reference-app/src/webhooks/typeorm-inbox.store';
-import { eventually, startTestApp, startTestSandbox } from '../setup/app.helper';
-import { CapturingLogger } from '../setup/capturing.logger';
+import {
+  appRequest,
+  CapturingLogger,
+  eventually,
+  startTestApp,
+  startTestSandbox,
+  TEST_API_KEY,
+  TEST_OPERATOR_TOKEN,
+} from '../setup/app.helper';
 import { individual, usAddress, wireAccount } from '../setup/partner-inputs.helper';
 import { DATABASE_KINDS, databaseUrlFor, openTestDatabaseAt } from '../setup/test-database.helper';
 import {
@@ -61,7 +68,7 @@ describe.each(DATABASE_KINDS)('secrets scan after a full flow (%s)', (kind) => {
         url,
         { LOG_LEVEL: 'verbose', INBOX_ENCRYPTION_KEYS: `scan:${inboxKey.toString('base64')}` },
         sandbox,
-        logger,
+        { logger },
       );
       const app = running.app;
       const call = async (
@@ -70,7 +77,7 @@ describe.each(DATABASE_KINDS)('secrets scan after a full flow (%s)', (kind) => {
         body?: object,
         headers: Record<string, string> = {},
       ) => {
-        const answer = await request(app.getHttpServer())[method](path).set(headers).send(body);
+        const answer = await appRequest(running!)[method](path).set(headers).send(body);
         answers.push(
           JSON.stringify({ path, status: answer.status, headers: answer.headers, body: answer.text }),
         );
@@ -162,6 +169,8 @@ describe.each(DATABASE_KINDS)('secrets scan after a full flow (%s)', (kind) => {
       const credentials = sandbox.credentials;
       needles.push(
         { name: 'partner api key', value: credentials.apiKey },
+        { name: 'operator token', value: TEST_OPERATOR_TOKEN },
+        { name: 'app api key', value: TEST_API_KEY },
         { name: 'partner client id', value: credentials.clientId },
         { name: 'partner password', value: credentials.password },
         { name: 'bearer token', value: firstToken },

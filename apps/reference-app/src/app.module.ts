@@ -1,12 +1,17 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
+import { APP_GUARD } from '@nestjs/core';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { ScheduleModule } from '@nestjs/schedule';
 import { PartnerPaymentsModule } from '@partner-payments/nestjs';
 import { APP_CONFIG, loadAppConfig, type AppConfig } from './config/app.config';
+import { AccessGuard } from './common/access.guard';
 import { CoreModule } from './core.module';
 import { DemoRunner } from './demo/demo.runner';
 import { HealthController } from './health/health.controller';
+import { StartupState } from './health/startup.state';
+import { PayoutRedriveController } from './payouts/payout-redrive.controller';
+import { PayoutRedriveService } from './payouts/payout-redrive.service';
 import { PayoutsController } from './payouts/payouts.controller';
 import { PayoutsService } from './payouts/payouts.service';
 import { ReconciliationController } from './reconciliation/reconciliation.controller';
@@ -78,6 +83,8 @@ export class AppModule {
         }),
       ],
       controllers: [
+        // Before PayoutsController: GET /payouts/redrive must not match GET /payouts/:payoutId.
+        PayoutRedriveController,
         PayoutsController,
         ReconciliationController,
         DepositReconciliationController,
@@ -87,7 +94,10 @@ export class AppModule {
         HealthController,
       ],
       providers: [
+        // Issue 9 defect 8: every route is operator-only unless marked (common/access.guard.ts).
+        { provide: APP_GUARD, useClass: AccessGuard },
         PayoutsService,
+        PayoutRedriveService,
         ReconciliationService,
         DepositReconciliationService,
         VersionPinService,
@@ -95,6 +105,7 @@ export class AppModule {
         InboxAtRestService,
         ProjectionHandlers,
         CronJobsService,
+        StartupState,
         DemoRunner,
         ShutdownCoordinator,
       ],

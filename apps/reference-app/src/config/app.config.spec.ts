@@ -1,4 +1,4 @@
-import { ConfigValidationError, loadAppConfig } from './app.config';
+import { ConfigValidationError, loadAppConfig, minimumRedriveGraceMs } from './app.config';
 
 const K1 = Buffer.alloc(32, 1).toString('base64');
 const K2 = Buffer.alloc(32, 2).toString('base64');
@@ -100,6 +100,9 @@ describe('loadAppConfig', () => {
     ['INBOX_PRUNE_CRON', 'daily'],
     ['INBOX_REDELIVERY_CONCURRENCY', '0'],
     ['INBOX_REDELIVERY_BATCH_SIZE', '5000'],
+    ['OPERATOR_TOKEN', 'short-token'],
+    ['OPERATOR_TOKEN', 'has a space 0123456789'],
+    ['APP_API_KEYS', 'key-long-enough-0001,short'],
   ])('refuses %s=%s naming the variable', (variable, value) => {
     expect(problemsOf({ ...remote, [variable]: value })).toEqual([variable]);
   });
@@ -140,5 +143,56 @@ describe('loadAppConfig', () => {
     // The configuration may be printed: the key ring prints its ids only.
     expect(JSON.stringify(config)).not.toContain(K2);
     expect(loadAppConfig({}).inbox).toMatchObject({ keyRing: null, retentionDays: 30 });
+  });
+
+  it('reads OPERATOR_TOKEN and the APP_API_KEYS rotation list; open only in the embedded-sandbox demo', () => {
+    const config = loadAppConfig({
+      ...remote,
+      OPERATOR_TOKEN: 'operator-token-0123456789',
+      APP_API_KEYS: ' key-new-0123456789abc , key-old-0123456789abc ',
+    });
+    expect(config.access).toEqual({
+      operatorToken: 'operator-token-0123456789',
+      apiKeys: ['key-new-0123456789abc', 'key-old-0123456789abc'],
+      demoOpen: false,
+    });
+    expect(loadAppConfig({}).access).toEqual({ operatorToken: null, apiKeys: [], demoOpen: true });
+  });
+
+  it('never echoes a refused OPERATOR_TOKEN or APP_API_KEYS', () => {
+    try {
+      loadAppConfig({ OPERATOR_TOKEN: 'tiny-secret', APP_API_KEYS: 'tiny-key' });
+      throw new Error('expected a refusal');
+    } catch (error) {
+      const message = (error as Error).message;
+      expect(message).toMatch(/OPERATOR_TOKEN.*APP_API_KEYS|APP_API_KEYS.*OPERATOR_TOKEN/);
+      expect(message).not.toMatch(/tiny-secret|tiny-key/);
+    }
+  });
+
+  it('re-drives payouts every minute, after 300 s, for 24 h by default', () => {
+    expect(loadAppConfig({}).redrive).toEqual({
+      cron: '45 * * * * *',
+      graceMs: 300_000,
+      maxAgeMs: 24 * 3_600_000,
+    });
+  });
+
+  it('keeps the re-drive grace period longer than one full partner call with its retries', () => {
+    // 2 x ((10 + 1) x 120 s + 10 x 30 s): a token call and the create, each retried.
+    expect(minimumRedriveGraceMs(120_000, 10)).toBe(3_240_000);
+    expect(loadAppConfig({ PARTNER_TIMEOUT_MS: '120000', PARTNER_MAX_RETRIES: '10' }).redrive.graceMs).toBe(
+      3_240_000,
+    );
+    expect(problemsOf({ ...remote, PAYOUT_REDRIVE_GRACE_SECONDS: '60' })).toEqual([
+      'PAYOUT_REDRIVE_GRACE_SECONDS',
+    ]);
+    expect(
+      loadAppConfig({
+        PARTNER_TIMEOUT_MS: '1000',
+        PARTNER_MAX_RETRIES: '0',
+        PAYOUT_REDRIVE_GRACE_SECONDS: '2',
+      }).redrive.graceMs,
+    ).toBe(2000);
   });
 });

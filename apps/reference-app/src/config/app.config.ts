@@ -32,6 +32,18 @@ export interface AppConfig {
   /** Interface to bind (HOST). */
   host: string;
   publicBaseUrl: string | null;
+  /**
+   * Who may call what (issue 9 defect 8). `open`: the embedded-sandbox demo with the variable unset,
+   * where that class of endpoints is open (said once at start); elsewhere an unset variable refuses.
+   */
+  access: {
+    /** OPERATOR_TOKEN; null: unset. */
+    operatorToken: string | null;
+    /** APP_API_KEYS, trimmed; empty: unset. */
+    apiKeys: string[];
+    /** The embedded-sandbox demo: an unset variable leaves its endpoints open instead of refused. */
+    demoOpen: boolean;
+  };
   reconcile: { cron: string; batchSize: number; concurrency: number; completedWindowHours: number };
   /** Deposit reconciliation (docs/partner-api.md §6.4.8: a hold's outcome may never arrive as an event). */
   depositReconcileCron: string;
@@ -47,6 +59,14 @@ export interface AppConfig {
     pruneCron: string;
   };
   versionPinCron: string;
+  /** The outbox re-drive of POST /payouts (issue 9 defect 1). */
+  redrive: {
+    cron: string;
+    /** A request pending this long is re-sent; a re-send's claim lasts as long. */
+    graceMs: number;
+    /** Past this age (since the request was stored) it is left `needs_review` instead. */
+    maxAgeMs: number;
+  };
   /** Run the scripted demo flow after start. */
   demo: boolean;
   /** Levels the app logs (LOG_LEVEL and everything more severe). */
@@ -77,6 +97,9 @@ export const CONFIG_DEFAULTS = {
   INBOX_RETENTION_DAYS: 30,
   INBOX_PRUNE_CRON: '0 45 3 * * *',
   VERSION_PIN_CRON: '0 15 3 * * *',
+  PAYOUT_REDRIVE_CRON: '45 * * * * *',
+  PAYOUT_REDRIVE_GRACE_SECONDS: 300,
+  PAYOUT_REDRIVE_MAX_AGE_HOURS: 24,
   DEMO: 'auto',
   LOG_LEVEL: 'log',
 } as const;
@@ -108,6 +131,20 @@ export function loadAppConfig(env: Record<string, string | undefined>): AppConfi
       problems.push({ variable: 'INBOX_ENCRYPTION_KEYS', message: (error as Error).message });
     }
   }
+  const timeoutMs = vars.PARTNER_TIMEOUT_MS ?? CONFIG_DEFAULTS.PARTNER_TIMEOUT_MS;
+  const maxRetries = vars.PARTNER_MAX_RETRIES ?? CONFIG_DEFAULTS.PARTNER_MAX_RETRIES;
+  // Unset: 300 s, or longer when the partner settings make one call longer than that.
+  const minGraceSeconds = Math.ceil(minimumRedriveGraceMs(timeoutMs, maxRetries) / 1000);
+  const graceSeconds =
+    vars.PAYOUT_REDRIVE_GRACE_SECONDS ??
+    Math.max(CONFIG_DEFAULTS.PAYOUT_REDRIVE_GRACE_SECONDS, minGraceSeconds);
+  const graceInputs = ['PARTNER_TIMEOUT_MS', 'PARTNER_MAX_RETRIES', 'PAYOUT_REDRIVE_GRACE_SECONDS'];
+  if (!problems.some((p) => graceInputs.includes(p.variable)) && graceSeconds < minGraceSeconds) {
+    problems.push({
+      variable: 'PAYOUT_REDRIVE_GRACE_SECONDS',
+      message: `must be at least ${minGraceSeconds} (one full partner call: a token call and the create, each with PARTNER_MAX_RETRIES retries of PARTNER_TIMEOUT_MS and Retry-After waits)`,
+    });
+  }
   let database: ParsedDatabaseUrl | null = null;
   try {
     database = parseDatabaseUrl(vars.DATABASE_URL ?? CONFIG_DEFAULTS.DATABASE_URL);
@@ -130,13 +167,10 @@ export function loadAppConfig(env: Record<string, string | undefined>): AppConfi
       clientId: vars.PARTNER_CLIENT_ID ?? null,
       password: vars.PARTNER_PASSWORD ?? null,
       clientUuid: vars.PARTNER_CLIENT_UUID ?? null,
-      webhookSecrets: (vars.PARTNER_WEBHOOK_SECRET ?? '')
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean),
+      webhookSecrets: splitList(vars.PARTNER_WEBHOOK_SECRET),
       apiVersion: vars.PARTNER_API_VERSION ?? CONFIG_DEFAULTS.PARTNER_API_VERSION,
-      timeoutMs: vars.PARTNER_TIMEOUT_MS ?? CONFIG_DEFAULTS.PARTNER_TIMEOUT_MS,
-      maxRetries: vars.PARTNER_MAX_RETRIES ?? CONFIG_DEFAULTS.PARTNER_MAX_RETRIES,
+      timeoutMs,
+      maxRetries,
       sendVersionHeader: (vars.PARTNER_SEND_VERSION_HEADER ?? CONFIG_DEFAULTS.PARTNER_SEND_VERSION_HEADER) as
         'always' | 'until-pinned',
     },
@@ -144,6 +178,11 @@ export function loadAppConfig(env: Record<string, string | undefined>): AppConfi
     port: vars.PORT ?? CONFIG_DEFAULTS.PORT,
     host: vars.HOST ?? CONFIG_DEFAULTS.HOST,
     publicBaseUrl: vars.PUBLIC_BASE_URL ?? null,
+    access: {
+      operatorToken: vars.OPERATOR_TOKEN ?? null,
+      apiKeys: splitList(vars.APP_API_KEYS),
+      demoOpen: baseUrl === null,
+    },
     reconcile: {
       cron: vars.RECONCILE_CRON ?? CONFIG_DEFAULTS.RECONCILE_CRON,
       batchSize: vars.RECONCILE_BATCH_SIZE ?? CONFIG_DEFAULTS.RECONCILE_BATCH_SIZE,
@@ -163,12 +202,38 @@ export function loadAppConfig(env: Record<string, string | undefined>): AppConfi
       pruneCron: vars.INBOX_PRUNE_CRON ?? CONFIG_DEFAULTS.INBOX_PRUNE_CRON,
     },
     versionPinCron: vars.VERSION_PIN_CRON ?? CONFIG_DEFAULTS.VERSION_PIN_CRON,
+    redrive: {
+      cron: vars.PAYOUT_REDRIVE_CRON ?? CONFIG_DEFAULTS.PAYOUT_REDRIVE_CRON,
+      graceMs: graceSeconds * 1000,
+      maxAgeMs:
+        (vars.PAYOUT_REDRIVE_MAX_AGE_HOURS ?? CONFIG_DEFAULTS.PAYOUT_REDRIVE_MAX_AGE_HOURS) * 3_600_000,
+    },
     demo: (vars.DEMO ?? CONFIG_DEFAULTS.DEMO) === 'auto' ? baseUrl === null : vars.DEMO === 'true',
     logLevels: LOG_LEVELS.slice(
       0,
       LOG_LEVELS.indexOf((vars.LOG_LEVEL ?? CONFIG_DEFAULTS.LOG_LEVEL) as LogLevel) + 1,
     ),
   };
+}
+
+/** The library's cap on a Retry-After wait between two attempts (its default retry options). */
+const MAX_RETRY_AFTER_MS = 30_000;
+
+/**
+ * The longest one logical partner call can take: a token call and the call itself, each with
+ * `maxRetries` retries of `timeoutMs` and a capped Retry-After wait before each retry. A pending
+ * request younger than this may still get its answer, so the re-drive leaves it alone.
+ */
+export function minimumRedriveGraceMs(timeoutMs: number, maxRetries: number): number {
+  return 2 * ((maxRetries + 1) * timeoutMs + maxRetries * MAX_RETRY_AFTER_MS);
+}
+
+/** A comma-separated list (secrets during a rotation), trimmed, empty entries dropped. */
+function splitList(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /** One entry per variable, its messages joined (an out-of-range PORT fails several rules at once). */

@@ -96,6 +96,28 @@ export class EnvironmentVariables {
   })
   HOST?: string;
 
+  /**
+   * Issue 9 defect 8: the bearer token of the operator endpoints (/reconciliation/*, /versioning/*,
+   * /inbox/*, and every route not marked otherwise). Unset: they answer 401, except in the
+   * embedded-sandbox demo. At least 16 characters; never logged.
+   */
+  @IsOptional()
+  @Matches(/^[\x21-\x7e]{16,512}$/, {
+    message: 'must be 16 to 512 printable characters without spaces',
+  })
+  OPERATOR_TOKEN?: string;
+
+  /**
+   * Issue 9 defect 8: the keys callers send as X-Api-Key to POST /payouts, GET /payouts/* and
+   * GET /virtual-accounts/:id/balance; comma-separated so a key can be rotated (old and new both
+   * accepted meanwhile). Unset: those endpoints answer 401, except in the embedded-sandbox demo.
+   */
+  @IsOptional()
+  @Matches(/^\s*[\x21-\x2b\x2d-\x7e]{16,512}\s*(,\s*[\x21-\x2b\x2d-\x7e]{16,512}\s*)*$/, {
+    message: 'must be a comma-separated list of keys of 16 to 512 printable characters without spaces',
+  })
+  APP_API_KEYS?: string;
+
   /** Where the embedded sandbox should deliver webhooks, when the app is reached through another address. */
   @IsOptional()
   @Matches(/^https?:\/\/[^\s]+$/, { message: 'must be an http(s) URL' })
@@ -182,6 +204,35 @@ export class EnvironmentVariables {
   @Transform(trimmed)
   VERSION_PIN_CRON?: string;
 
+  /** Issue 9 defect 1: the outbox re-drive of POST /payouts left pending (payouts/payout-redrive.service.ts). */
+  @IsOptional()
+  @Transform(trimmed)
+  PAYOUT_REDRIVE_CRON?: string;
+
+  /**
+   * How long a request stays pending before the re-drive re-sends it; also how long a re-send holds
+   * its claim. Must exceed one full partner call with its retries (checked against PARTNER_TIMEOUT_MS
+   * and PARTNER_MAX_RETRIES at boot), so an answer still on its way is never raced.
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be an integer' })
+  @Min(1, { message: 'must be between 1 and 86400' })
+  @Max(86400, { message: 'must be between 1 and 86400' })
+  PAYOUT_REDRIVE_GRACE_SECONDS?: number;
+
+  /**
+   * Past this age a pending request is no longer re-sent but left `needs_review`: the partner does
+   * not document how long it keeps an Idempotency-Key, and re-sending a forgotten key would create a
+   * second payout.
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be an integer' })
+  @Min(1, { message: 'must be between 1 and 720' })
+  @Max(720, { message: 'must be between 1 and 720' })
+  PAYOUT_REDRIVE_MAX_AGE_HOURS?: number;
+
   @IsOptional()
   @IsIn(['true', 'false', 'auto'], { message: 'must be true, false or auto' })
   DEMO?: string;
@@ -201,5 +252,6 @@ export const CRON_VARIABLES = [
   'INBOX_REDELIVERY_CRON',
   'INBOX_PRUNE_CRON',
   'VERSION_PIN_CRON',
+  'PAYOUT_REDRIVE_CRON',
 ] as const;
 export { CRON_MESSAGE, isCron, isSet };

@@ -1,8 +1,10 @@
 import { Controller, Get, HttpCode, Post } from '@nestjs/common';
+import { Access } from '../common/access.guard';
 import { InboxAtRestService, type PruneSummary } from './inbox-at-rest.service';
 import { InboxRedeliveryService, type RedeliverySummary } from './inbox-redelivery.service';
 import { TypeOrmInboxStore } from './typeorm-inbox.store';
 
+@Access('operator')
 @Controller('inbox')
 export class InboxController {
   constructor(

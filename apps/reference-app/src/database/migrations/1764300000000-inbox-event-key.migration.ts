@@ -28,8 +28,8 @@ const COPIED = [
  * stay in raw_body until the app seals them at its next start; run VACUUM afterwards to drop the
  * old pages and row versions that still hold them.
  */
-export class InboxEventKey1763968000000 implements MigrationInterface {
-  name = 'InboxEventKey1763968000000';
+export class InboxEventKey1764300000000 implements MigrationInterface {
+  name = 'InboxEventKey1764300000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     const kind = queryRunner.connection.options.type === 'postgres' ? 'postgres' : 'sqlite';
@@ -97,7 +97,7 @@ export class InboxEventKey1763968000000 implements MigrationInterface {
    */
   async down(): Promise<void> {
     throw new Error(
-      'InboxEventKey1763968000000 cannot be reverted: the old inbox table cannot hold every id the new one holds; restore a backup',
+      'InboxEventKey1764300000000 cannot be reverted: the old inbox table cannot hold every id the new one holds; restore a backup',
     );
   }
 }
