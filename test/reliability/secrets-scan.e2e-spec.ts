@@ -6,7 +6,7 @@
  * number, api key, client id, password, bearer token, webhook secret, inbox encryption key,
  * operator token or app api key is in
  * any table's any column, in the SQLite file and its WAL as bytes, in the logs or process output,
- * or in any HTTP answer of the app. On SQLite and PostgreSQL.
+ * or in any HTTP answer of the app (GET /metrics included: no secret in a label). On SQLite and PostgreSQL.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
@@ -142,7 +142,10 @@ describe.each(DATABASE_KINDS)('secrets scan after a full flow (%s)', (kind) => {
       await app.get(PartnerWebhookService).drain();
       for (const [method, path] of [
         ['get', `/payouts/${created.body.payout_id}`],
-        ['get', '/health'],
+        ['get', '/health/live'],
+        ['get', '/health/ready'],
+        // Issue 13: metric labels are scanned with the answers.
+        ['get', '/metrics'],
         ['get', '/inbox'],
         ['post', '/inbox/redeliver'],
         ['post', '/inbox/prune'],

@@ -72,4 +72,7 @@ export {
 } from './webhooks/webhook.config';
 export type { PartnerWebhookConfig } from './webhooks/webhook.config';
 export { readPartnerRawBody } from './webhooks/raw-body.reader';
+// Observability of the webhook path (issue 13): which event a log line belongs to
+export { currentPartnerLogContext } from './observability/webhook.instrumentation';
+export type { PartnerLogContext } from './observability/webhook.instrumentation';
 export type { PartnerRawBodyRequest } from './webhooks/raw-body.reader';

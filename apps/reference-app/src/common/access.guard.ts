@@ -18,7 +18,7 @@ import { matchesAnySecret, secretDigest } from './secret-match.util';
  * - `operator`: OPERATOR_TOKEN as `Authorization: Bearer <token>`. The default of every route not
  *   marked otherwise, so a route added later (a /metrics, an admin action) is closed until decided.
  * - `caller`: one of APP_API_KEYS as `X-Api-Key: <key>`, the clients of the app's own API.
- * - `public`: no credential (GET /health, which orchestrators probe).
+ * - `public`: no credential (GET /health/live and /health/ready, which orchestrators probe).
  * The partner's webhook route needs none of these: its signature is its authentication (spec 6.1.3).
  */
 export type AccessClass = 'operator' | 'caller' | 'public';

@@ -135,7 +135,7 @@ export class DemoRunner {
     log(
       `6/6 the hold was released silently; reconciliation checked ${summary.checked}, changed ${summary.changed}: stored status ${final.status} (last source ${final.last_source}, reference ${final.reference_number ?? '-'})`,
     );
-    log(`demo done. Try: curl ${appUrl}/payouts/${created.payout_id}  |  curl ${appUrl}/health`);
+    log(`demo done. Try: curl ${appUrl}/payouts/${created.payout_id}  |  curl ${appUrl}/health/ready`);
 
     return {
       userId: user.userId,

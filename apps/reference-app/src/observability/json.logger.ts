@@ -1,5 +1,6 @@
 import { ConsoleLogger, type LogLevel } from '@nestjs/common';
 import { isSpanContextValid, trace } from '@opentelemetry/api';
+import { currentPartnerLogContext } from '@partner-payments/nestjs';
 import type { AppConfig } from '../config/app.config';
 import { currentLogFields } from './log.context';
 
@@ -59,7 +60,10 @@ export class AppJsonLogger extends ConsoleLogger {
     options: Parameters<ConsoleLogger['getJsonLogObject']>[1],
   ): ReturnType<ConsoleLogger['getJsonLogObject']> {
     const line = super.getJsonLogObject(message, options);
-    for (const [key, value] of Object.entries(currentLogFields() ?? {}))
+    // The module's own context (the webhook event being received or processed) first, then the app's.
+    const event = currentPartnerLogContext();
+    const fields = { ...(event ? { event_id: event.eventId } : {}), ...currentLogFields() };
+    for (const [key, value] of Object.entries(fields))
       if (value !== undefined && !(key in line)) line[key] = value;
     const span = trace.getActiveSpan()?.spanContext();
     if (span && isSpanContextValid(span)) {

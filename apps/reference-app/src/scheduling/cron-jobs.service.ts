@@ -62,7 +62,7 @@ export class CronJobsService implements OnApplicationBootstrap, OnApplicationShu
    * the version (issue: "at start and daily") and authenticates once, so a slow or absent partner
    * no longer keeps the port closed (it did for 31 s) while webhooks arrive. A partner outage does
    * not stop anything: both log and the pin tries again on its schedule. The inbox's startup pass
-   * runs beside them. /health says `starting` until all have finished once.
+   * runs beside them. GET /health/ready says `startup.state: starting` until all have finished once.
    */
   async warmUp(): Promise<void> {
     const started = Date.now();

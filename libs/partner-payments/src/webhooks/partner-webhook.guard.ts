@@ -26,7 +26,10 @@ export class PartnerWebhookGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<PartnerVerifiedRequest>();
     try {
-      const raw = await readPartnerRawBody(req, this.config.maxBodyBytes);
+      // A refusal while reading (413, no raw body) is reported here; verify() reports its own.
+      const raw = await readPartnerRawBody(req, this.config.maxBodyBytes).catch((error: unknown) => {
+        throw error instanceof Error ? this.service.refused(error) : error;
+      });
       this.service.verify(raw, req.headers);
       req[PARTNER_WEBHOOK_VERIFIED_BODY] = raw;
       return true;

@@ -1,4 +1,11 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  observeWebhookProcessing,
+  observeWebhookReceipt,
+  reportWebhookRefusal,
+  traceInboxCall,
+  withWebhookEvent,
+} from '../observability/webhook.instrumentation';
 import { PARTNER_INBOX_STORE } from '../partner-payments.constants';
 import { decodePartnerBody, hasSyntheticEventId, parsePartnerEnvelope } from './envelope.parser';
 import type { InboxEntry, InboxRecordResult, PartnerInboxStore } from './inbox.store';
@@ -91,11 +98,11 @@ export class PartnerWebhookService implements OnApplicationShutdown {
     if (!Buffer.isBuffer(rawBody) && typeof rawBody !== 'string') {
       // Never verify re-serialised JSON (spec 6.1.3): a parsed object is refused like a missing body.
       this.config.logger.error(RAW_BODY_MISSING_MESSAGE);
-      throw new PartnerWebhookConfigurationError(RAW_BODY_MISSING_MESSAGE);
+      throw this.refused(new PartnerWebhookConfigurationError(RAW_BODY_MISSING_MESSAGE));
     }
     const size = Buffer.isBuffer(rawBody) ? rawBody.length : Buffer.byteLength(rawBody, 'utf8');
     if (size > this.config.maxBodyBytes)
-      throw new PartnerWebhookBodyTooLargeError(this.config.maxBodyBytes, size);
+      throw this.refused(new PartnerWebhookBodyTooLargeError(this.config.maxBodyBytes, size));
     this.verify(rawBody, headers);
     return this.accept(rawBody, options);
   }
@@ -108,16 +115,30 @@ export class PartnerWebhookService implements OnApplicationShutdown {
     this.config.logger.warn(
       `Partner webhook refused (401, ${result.reason}): ${result.message}; header ${redactSignature(header)}`,
     );
-    throw new PartnerWebhookSignatureError(result.reason, result.message);
+    throw this.refused(new PartnerWebhookSignatureError(result.reason, result.message));
+  }
+
+  /** Reports a delivery refused before parsing (hook and span, issue 13); returns the error to throw. */
+  refused<E extends Error>(error: E): E {
+    reportWebhookRefusal(this.config.onEvent, error);
+    return error;
   }
 
   /**
    * The part after verification (the guard already verified): decode (UTF-8 only), parse, record,
    * then process. Throws PartnerWebhookPayloadError (400) or PartnerWebhookInboxError (500, the store threw).
    */
-  async accept(
+  accept(
     rawBody: Buffer | string,
     options: PartnerWebhookHandleOptions = {},
+  ): Promise<PartnerWebhookHandleResult> {
+    // Issue 13: span `partner.webhook receive` and the onWebhookEvent hook with the answer.
+    return observeWebhookReceipt(this.config.onEvent, () => this.receive(rawBody, options));
+  }
+
+  private async receive(
+    rawBody: Buffer | string,
+    options: PartnerWebhookHandleOptions,
   ): Promise<PartnerWebhookHandleResult> {
     let event: PartnerWebhookEvent<string, unknown>;
     let text: string;
@@ -136,15 +157,26 @@ export class PartnerWebhookService implements OnApplicationShutdown {
         `Partner webhook ${event.name} has no data.event_id; de-duplicating on a body hash`,
       );
     }
+    // From here every log line and span of this event carries its id, processing included.
+    return withWebhookEvent(event, () => this.recordAndProcess(event, text, options));
+  }
+
+  private async recordAndProcess(
+    event: PartnerWebhookEvent<string, unknown>,
+    text: string,
+    options: PartnerWebhookHandleOptions,
+  ): Promise<PartnerWebhookHandleResult> {
     let recorded: InboxRecordResult;
     try {
-      recorded = await this.inbox.record({
-        eventId: event.eventId,
-        name: event.name,
-        envelope: event.envelope,
-        rawBody: text,
-        receivedAt: new Date(),
-      });
+      recorded = await traceInboxCall('record', event.eventId, () =>
+        this.inbox.record({
+          eventId: event.eventId,
+          name: event.name,
+          envelope: event.envelope,
+          rawBody: text,
+          receivedAt: new Date(),
+        }),
+      );
     } catch (error) {
       // spec 6.1.4: never acknowledge what was not kept. The partner will not retry a 5xx either,
       // but it shows in its delivery log (a 2xx would hide the loss), and this error log names it.
@@ -180,7 +212,7 @@ export class PartnerWebhookService implements OnApplicationShutdown {
       return { outcome: 'failed', eventId: entry.eventId, error: message };
     }
     // The stored key wins: it is what the inbox knows the entry by.
-    return this.process({ ...event, eventId: entry.eventId }, false);
+    return this.process({ ...event, eventId: entry.eventId }, false, true);
   }
 
   /**
@@ -238,6 +270,7 @@ export class PartnerWebhookService implements OnApplicationShutdown {
   private process(
     event: PartnerWebhookEvent<string, unknown>,
     deferred: boolean,
+    redelivery = false,
   ): Promise<PartnerProcessOutcome> {
     const existing = this.inFlight.get(event.eventId);
     if (existing) return existing;
@@ -247,7 +280,7 @@ export class PartnerWebhookService implements OnApplicationShutdown {
       let dispatched: PartnerDispatchResult | undefined;
       const work = async (): Promise<PartnerDispatchResult> => {
         dispatched = await this.dispatcher.dispatch(event);
-        await this.inbox.markProcessed(event.eventId);
+        await traceInboxCall('mark_processed', event.eventId, () => this.inbox.markProcessed(event.eventId));
         return dispatched;
       };
       try {
@@ -264,7 +297,9 @@ export class PartnerWebhookService implements OnApplicationShutdown {
         this.config.logger.error(
           `Partner webhook ${event.name} (${event.eventId}) processing failed: ${message}`,
         );
-        await this.inbox.markFailed(event.eventId, message).catch((markError: unknown) => {
+        await traceInboxCall('mark_failed', event.eventId, () =>
+          this.inbox.markFailed(event.eventId, message),
+        ).catch((markError: unknown) => {
           this.config.logger.error(
             `Partner webhook inbox markFailed(${event.eventId}) failed: ${String(markError)}`,
           );
@@ -272,7 +307,8 @@ export class PartnerWebhookService implements OnApplicationShutdown {
         return { outcome: 'failed', eventId: event.eventId, error: message };
       }
     };
-    const promise = run().finally(() => {
+    // Issue 13: span `partner.webhook process` (a child of the receipt's), the hook, the log context.
+    const promise = observeWebhookProcessing(this.config.onEvent, event, redelivery, run).finally(() => {
       this.inFlight.delete(event.eventId);
       this.finishedAt.set(event.eventId, Date.now());
       if (this.finishedAt.size > 10_000)

@@ -1,6 +1,7 @@
 import { Logger, type LoggerService, type Provider } from '@nestjs/common';
 import { PartnerConfigurationError } from '../errors/partner-api.error';
 import { PARTNER_PAYMENTS_OPTIONS, PARTNER_RESOLVED_OPTIONS } from '../partner-payments.constants';
+import type { PartnerWebhookObservation } from '../observability/hooks';
 import type { PartnerInboxStore } from './inbox.store';
 
 /** DI token of the resolved webhook settings (PartnerWebhookConfig). */
@@ -26,12 +27,15 @@ export interface PartnerWebhookConfig {
   configured: boolean;
   /** options.logger, else a Nest Logger with context 'PartnerWebhooks'. */
   logger: LoggerService;
+  /** options.onWebhookEvent: each delivery's answer and each processing run (metrics). */
+  onEvent: ((event: PartnerWebhookObservation) => void) | null;
 }
 
 interface WebhookOptionsLike {
   logger?: LoggerService;
   webhooks?: { secrets?: unknown; controller?: unknown; path?: unknown; maxBodyBytes?: unknown };
   inboxStore?: PartnerInboxStore;
+  onWebhookEvent?: ((event: PartnerWebhookObservation) => void) | null;
 }
 
 /** Merges webhook defaults and validates, naming the field on error. Never puts a secret in a message. */
@@ -40,6 +44,7 @@ export function resolvePartnerWebhookConfig(
 ): PartnerWebhookConfig {
   const w = options?.webhooks;
   const logger = options?.logger ?? new Logger('PartnerWebhooks');
+  const onEvent = options?.onWebhookEvent ?? null;
   if (w === undefined || w === null) {
     return {
       logger,
@@ -48,6 +53,7 @@ export function resolvePartnerWebhookConfig(
       path: DEFAULT_PARTNER_WEBHOOK_PATH,
       maxBodyBytes: DEFAULT_PARTNER_WEBHOOK_MAX_BODY_BYTES,
       configured: false,
+      onEvent,
     };
   }
   if (!Array.isArray(w.secrets) || w.secrets.some((s) => typeof s !== 'string' || s.length === 0)) {
@@ -67,6 +73,7 @@ export function resolvePartnerWebhookConfig(
     maxBodyBytes,
     configured: true,
     logger,
+    onEvent,
   };
 }
 
@@ -86,6 +93,7 @@ export function pickWebhookOptions(resolved: unknown, raw: unknown): WebhookOpti
     logger: r?.logger ?? o?.logger,
     webhooks: r?.webhooks ?? o?.webhooks,
     inboxStore: r?.inboxStore ?? o?.inboxStore,
+    onWebhookEvent: r?.onWebhookEvent ?? o?.onWebhookEvent,
   };
 }
 

@@ -1,5 +1,6 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
+import { traceHandler } from '../observability/webhook.instrumentation';
 import { PartnerDerivedEvent } from './partner-event.constants';
 import type { PartnerPayoutStatusEvent, PartnerWebhookEvent } from './partner-event.payloads';
 import { PayoutStatusDeduper } from './payout-status.deduper';
@@ -116,7 +117,10 @@ export async function emitToAllListeners(
     ...emitter.listeners(name).map((listener) => () => listener.call(emitter, payload)),
     ...emitter.listenersAny().map((listener) => () => listener.call(emitter, name, payload)),
   ];
-  const results = await Promise.allSettled(calls.map(async (call) => call()));
+  // Issue 13: each listener in span `partner.webhook handler`, so the host's writes nest under it.
+  const results = await Promise.allSettled(
+    calls.map((call, index) => traceHandler(name, index, async () => call())),
+  );
   const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failure) throw failure.reason;
 }
