@@ -11,6 +11,7 @@ import {
 import { In } from 'typeorm';
 import { DepositEntity, JobLockEntity } from '../database/entities';
 import { UnitOfWork } from '../database/unit-of-work.service';
+import { AppMetrics } from '../observability/app.metrics';
 import { JobLockService } from '../scheduling/job-lock.service';
 
 export const DEPOSIT_RECONCILIATION_JOB = 'deposit-reconciliation';
@@ -60,10 +61,12 @@ export class DepositReconciliationService {
     private readonly locks: JobLockService,
     private readonly virtualAccounts: PartnerVirtualAccountsService,
     private readonly dispatcher: PartnerWebhookDispatcher,
+    private readonly metrics: AppMetrics,
   ) {}
 
   async runOnce(options: { tick?: Date } = {}): Promise<DepositReconciliationSummary> {
     const run = await this.locks.runExclusive(DEPOSIT_RECONCILIATION_JOB, () => this.pass(), options);
+    if (run.ran) this.metrics.reconciliationPass('deposits', run.result, ['read', 'missing', 'changed']);
     return run.ran ? run.result : { ran: false, pages: 0, read: 0, missing: 0, changed: 0 };
   }
 

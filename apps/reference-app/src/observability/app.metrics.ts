@@ -15,9 +15,6 @@ export interface InboxStats {
   oldestAgeSeconds: Record<'pending' | 'failed', number>;
 }
 
-/** Counts a reconciliation or re-drive pass reports (reconciliation, deposits, payout re-drive). */
-export type PassCounts = Record<string, number | boolean | string | null | undefined>;
-
 const statusClass = (e: PartnerHttpEvent): string =>
   e.status === undefined ? 'network_error' : `${Math.floor(e.status / 100)}xx`;
 /** Known event names as they are; anything else one bucket, so a label can never grow without bound. */
@@ -182,11 +179,15 @@ export class AppMetrics {
   };
 
   /** A reconciliation pass that ran: `job` payouts (checked, changed, failed) or deposits (read, missing, changed). */
-  reconciliationPass(job: 'payouts' | 'deposits', summary: PassCounts, results: string[]): void {
-    if (summary.ran !== true) return;
+  reconciliationPass<S extends { ran: boolean }>(
+    job: 'payouts' | 'deposits',
+    summary: S,
+    results: Array<keyof S & string>,
+  ): void {
+    if (!summary.ran) return;
     this.reconPasses.inc({ job });
     for (const result of results) {
-      const n = summary[result];
+      const n: unknown = summary[result];
       if (typeof n === 'number') this.reconItems.inc({ job, result }, n);
     }
   }

@@ -9,6 +9,7 @@ import { Brackets } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { PayoutEntity } from '../database/entities';
 import { UnitOfWork } from '../database/unit-of-work.service';
+import { AppMetrics } from '../observability/app.metrics';
 import { JobLockService } from '../scheduling/job-lock.service';
 import { mapWithConcurrency } from './concurrency.util';
 import { reconcileRetryAt } from './reconcile-backoff.policy';
@@ -40,11 +41,13 @@ export class ReconciliationService {
     private readonly locks: JobLockService,
     private readonly partnerPayouts: PartnerPayoutsService,
     private readonly dispatcher: PartnerWebhookDispatcher,
+    private readonly metrics: AppMetrics,
   ) {}
 
   /** `tick`: the cron tick this run serves (see RunExclusiveOptions); none when asked by hand. */
   async runOnce(options: { tick?: Date } = {}): Promise<ReconciliationSummary> {
     const run = await this.locks.runExclusive(RECONCILIATION_JOB, () => this.pass(), options);
+    if (run.ran) this.metrics.reconciliationPass('payouts', run.result, ['checked', 'changed', 'failed']);
     return run.ran ? run.result : { ran: false, checked: 0, changed: 0, failed: 0, batches: 0 };
   }
 
