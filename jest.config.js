@@ -23,7 +23,9 @@ const common = {
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper,
   transform,
-  transformIgnorePatterns: ['/node_modules/(?!(@nestjs)/)'],
+  // @opentelemetry/otlp-exporter-base (CommonJS) loads node:http with a dynamic import(), which
+  // Jest's vm runtime refuses without --experimental-vm-modules; transpiled, it becomes require().
+  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|@opentelemetry/otlp-exporter-base)/)'],
 };
 
 module.exports = {

@@ -14,7 +14,7 @@ import { PayoutEntity } from '../../apps/reference-app/src/database/entities';
 import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
 import { appRequest, eventually, startTestApp, startTestSandbox } from '../setup/app.helper';
 import { scrapeMetrics } from '../setup/metrics.helper';
-import { createFundedAccount, type FundedAccount } from '../setup/partner-fixtures.helper';
+import { createFundedAccount, postPayout, type FundedAccount } from '../setup/partner-fixtures.helper';
 import { DATABASE_KINDS, databaseUrlFor } from '../setup/test-database.helper';
 
 jest.setTimeout(120_000);
@@ -56,17 +56,7 @@ describe.each(DATABASE_KINDS)('GET /metrics after a scripted flow (%s)', (kind) 
 
   it('each counter moves by what the flow did', async () => {
     // Setup outside the counted window: a payout the partner has moved on without telling us.
-    const created = await http()
-      .post('/payouts')
-      .set('Idempotency-Key', randomUUID())
-      .send({
-        virtual_account_id: account.virtualAccountId,
-        recipient_id: account.recipientId,
-        amount: '42.00',
-        currency: 'USD',
-      })
-      .expect(201);
-    const payoutId = created.body.payout_id as string;
+    const { payoutId } = await postPayout(running, account);
     await sandbox.control.advancePayout(payoutId, { status: 'PENDING', events: 'none' });
     await settle();
     const before = await scrapeMetrics(running);

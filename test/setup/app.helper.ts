@@ -72,6 +72,8 @@ export interface StartTestAppOptions {
    * listen (issue 9 defect 7), so a test starts from a pinned, authenticated app. Default true.
    */
   waitForStartup?: boolean;
+  /** Let the app pick its logger from its configuration (LOG_FORMAT, LOG_LEVEL) as main.ts does. Default false: silent. */
+  appLogger?: boolean;
 }
 
 export async function startTestApp(
@@ -98,7 +100,9 @@ export async function startTestApp(
     },
     envFile: false,
     host: '127.0.0.1',
-    logger: options.logger ?? (process.env.TEST_APP_LOGS ? ['log', 'warn', 'error'] : false),
+    logger: options.appLogger
+      ? undefined
+      : (options.logger ?? (process.env.TEST_APP_LOGS ? ['log', 'warn', 'error'] : false)),
   });
   // The operator registers the app's webhook URL (spec 6.1.1).
   if (sandbox) await sandbox.control.setWebhookUrl(`${running.url}/webhooks/partner`);

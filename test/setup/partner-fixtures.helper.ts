@@ -6,7 +6,9 @@ import {
   PartnerVirtualAccountsService,
 } from '@partner-payments/nestjs';
 import { SandboxControlClient } from '@partner-payments/testing';
+import { randomUUID } from 'node:crypto';
 import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
+import { appRequest } from './app.helper';
 import { individual } from './partner-inputs.helper';
 
 export interface FundedAccount {
@@ -64,4 +66,23 @@ export async function createFundedAccount(running: RunningApp, tag = 'e2e'): Pro
       return p.payoutId;
     },
   };
+}
+
+/** POST /payouts of the app (42.00 USD from the account to its recipient) with a new key; expects 201. */
+export async function postPayout(
+  running: RunningApp,
+  account: FundedAccount,
+  headers: Record<string, string> = {},
+): Promise<{ payoutId: string; headers: Record<string, string> }> {
+  const res = await appRequest(running)
+    .post('/payouts')
+    .set({ 'Idempotency-Key': randomUUID(), ...headers })
+    .send({
+      virtual_account_id: account.virtualAccountId,
+      recipient_id: account.recipientId,
+      amount: '42.00',
+      currency: 'USD',
+    })
+    .expect(201);
+  return { payoutId: res.body.payout_id as string, headers: res.headers as Record<string, string> };
 }

@@ -1,5 +1,5 @@
 import { SpanStatusCode, trace } from '@opentelemetry/api';
-import { addLogFields, type LogFields } from './log.context';
+import { withLogFields, type LogFields } from './log.context';
 
 export const APP_TRACER_NAME = 'partner-payments-reference-app';
 
@@ -13,8 +13,8 @@ export const AppSpanAttribute = {
 
 /**
  * A projection write (the end of a webhook's trace: receipt, inbox, handler, this) as a span
- * `projection <name>`, and its id in the log scope (issue 13: payout_id on every related line).
- * With no SDK registered the span is a no-op.
+ * `projection <name>`, with its ids on the lines logged during the write (a scope of its own: the
+ * caller's may be shared by concurrent work, e.g. a redelivery run). No-op span without an SDK.
  */
 export function traceProjectionWrite<T>(
   projection: 'payouts' | 'users' | 'virtual_accounts' | 'deposits',
@@ -22,21 +22,22 @@ export function traceProjectionWrite<T>(
   write: () => Promise<T>,
   outcome?: (result: T) => string,
 ): Promise<T> {
-  addLogFields(logFields);
-  return trace.getTracer(APP_TRACER_NAME).startActiveSpan(`projection ${projection}`, async (span) => {
-    span.setAttribute(AppSpanAttribute.Projection, projection);
-    if (logFields.payout_id) span.setAttribute(AppSpanAttribute.PayoutId, logFields.payout_id);
-    try {
-      const result = await write();
-      if (outcome) span.setAttribute(AppSpanAttribute.Outcome, outcome(result));
-      return result;
-    } catch (error) {
-      const type = error instanceof Error ? error.name : typeof error;
-      span.setAttribute(AppSpanAttribute.ErrorType, type);
-      span.setStatus({ code: SpanStatusCode.ERROR, message: type });
-      throw error;
-    } finally {
-      span.end();
-    }
-  });
+  return withLogFields(logFields, () =>
+    trace.getTracer(APP_TRACER_NAME).startActiveSpan(`projection ${projection}`, async (span) => {
+      span.setAttribute(AppSpanAttribute.Projection, projection);
+      if (logFields.payout_id) span.setAttribute(AppSpanAttribute.PayoutId, logFields.payout_id);
+      try {
+        const result = await write();
+        if (outcome) span.setAttribute(AppSpanAttribute.Outcome, outcome(result));
+        return result;
+      } catch (error) {
+        const type = error instanceof Error ? error.name : typeof error;
+        span.setAttribute(AppSpanAttribute.ErrorType, type);
+        span.setStatus({ code: SpanStatusCode.ERROR, message: type });
+        throw error;
+      } finally {
+        span.end();
+      }
+    }),
+  );
 }

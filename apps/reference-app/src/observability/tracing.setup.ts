@@ -26,7 +26,11 @@ export function startTracing(
   logger: LoggerService,
 ): TracingHandle | null {
   if (!config) return null;
-  if (!(trace.getTracerProvider() instanceof ProxyTracerProvider)) {
+  // The API's global is a proxy; it has a delegate once any SDK registered (the host's, or ours).
+  const current = trace.getTracerProvider();
+  const registered =
+    !(current instanceof ProxyTracerProvider) || current.getDelegateTracer('probe') !== undefined;
+  if (registered) {
     logger.warn(
       'an OpenTelemetry tracer provider is already registered in this process: spans go to it, OTEL_EXPORTER_OTLP_* of the app are not used',
     );

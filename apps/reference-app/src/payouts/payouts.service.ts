@@ -16,6 +16,7 @@ import { PayoutEntity, PayoutRequestEntity } from '../database/entities';
 import { insertIfAbsent } from '../database/insert-if-absent.util';
 import { UnitOfWork } from '../database/unit-of-work.service';
 import type { CreatePayoutDto } from './create-payout.dto';
+import { addLogFields } from '../observability/log.context';
 import { classifyPartnerFailure } from './partner-failure';
 import { PayoutProjection } from './payout.projection';
 
@@ -120,6 +121,8 @@ export class PayoutsService {
           updatedAt: new Date(),
         },
       );
+      // Issue 13: the rest of this request (or re-drive of one row) logs with the payout's id.
+      addLogFields({ payout_id: row.payoutId });
       return row;
     });
   }

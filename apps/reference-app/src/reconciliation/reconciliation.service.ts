@@ -10,6 +10,7 @@ import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { PayoutEntity } from '../database/entities';
 import { UnitOfWork } from '../database/unit-of-work.service';
 import { AppMetrics } from '../observability/app.metrics';
+import { withLogFields } from '../observability/log.context';
 import { JobLockService } from '../scheduling/job-lock.service';
 import { mapWithConcurrency } from './concurrency.util';
 import { reconcileRetryAt } from './reconcile-backoff.policy';
@@ -60,8 +61,9 @@ export class ReconciliationService {
       const batch = await this.nextBatch(passStart);
       if (batch.length === 0) break;
       summary.batches += 1;
+      // One log scope per payout (issue 13: payout_id on its lines), reads running side by side.
       const outcomes = await mapWithConcurrency(batch, this.config.reconcile.concurrency, (row) =>
-        this.checkOne(row),
+        withLogFields({ payout_id: row.payoutId }, () => this.checkOne(row)),
       );
       for (const outcome of outcomes) {
         summary.checked += 1;

@@ -288,6 +288,7 @@ export class PartnerWebhookService implements OnApplicationShutdown {
           ? await this.inbox.runProcessing(event.eventId, work)
           : { ran: true as const, value: await work() };
         if (!result.ran) return { outcome: 'skipped', eventId: event.eventId };
+        this.config.logger.debug?.(`Partner webhook ${event.name} (${event.eventId}) processed`);
         return { outcome: 'processed', eventId: event.eventId, dispatch: result.value };
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
