@@ -8,17 +8,12 @@
  * On a SQLite file and on PostgreSQL.
  */
 import { randomUUID } from 'node:crypto';
-import {
-  buildDepositFundsReceived,
-  buildDepositSource,
-  signPartnerWebhook,
-  type PartnerSandbox,
-} from '@partner-payments/testing';
+import { buildDepositFundsReceived, buildDepositSource, signPartnerWebhook } from '@partner-payments/testing';
 import type { DataSource } from 'typeorm';
 import { mapWithConcurrency } from '../../apps/reference-app/src/reconciliation/concurrency.util';
-import { AppProcess, buildReferenceApp } from '../setup/app-process.helper';
-import { eventually, startTestSandbox } from '../setup/app.helper';
-import { DATABASE_KINDS, databaseUrlFor, openTestDatabaseAt } from '../setup/test-database.helper';
+import { appProcessPerSuite } from '../setup/app-process.helper';
+import { eventually } from '../setup/app.helper';
+import { DATABASE_KINDS, openTestDatabaseAt } from '../setup/test-database.helper';
 import { recordTally } from './tally.util';
 
 jest.setTimeout(60_000);
@@ -29,8 +24,6 @@ const IN_FLIGHT = 24;
 /** SIGKILL once this many were acknowledged: the rest meets a dying, then a dead, app. */
 const KILL_AFTER_ACKS = 120;
 
-beforeAll(() => buildReferenceApp(), 180_000);
-
 async function countUnprocessed(dataSource: DataSource): Promise<number> {
   const [{ n }] = await dataSource.query(
     "SELECT COUNT(*) AS n FROM webhook_inbox WHERE state <> 'processed'",
@@ -39,22 +32,10 @@ async function countUnprocessed(dataSource: DataSource): Promise<number> {
 }
 
 describe.each(DATABASE_KINDS)('SIGKILL mid-burst of webhooks on %s', (kind) => {
-  let sandbox: PartnerSandbox;
-  let app: AppProcess;
-  let db: { url: string; cleanup: () => void };
-
-  beforeAll(async () => {
-    sandbox = await startTestSandbox();
-    db = await databaseUrlFor(kind, 'killburst');
-    app = await AppProcess.start({ databaseUrl: db.url, sandbox });
-  });
-  afterAll(async () => {
-    await app?.stop();
-    await sandbox?.close();
-    db?.cleanup();
-  });
+  const suite = appProcessPerSuite(kind, 'killburst');
 
   it('every acknowledged delivery is stored once and processed once after the restart', async () => {
+    const { app, sandbox, databaseUrl } = suite;
     const vaId = randomUUID();
     const events = Array.from({ length: BURST }, (_, i) => {
       const eventId = randomUUID();
@@ -97,7 +78,7 @@ describe.each(DATABASE_KINDS)('SIGKILL mid-burst of webhooks on %s', (kind) => {
     expect(acked.size).toBeGreaterThanOrEqual(KILL_AFTER_ACKS);
     expect(acked.size).toBeLessThan(BURST);
 
-    const { dataSource } = await openTestDatabaseAt(db.url);
+    const { dataSource } = await openTestDatabaseAt(databaseUrl);
     try {
       // What the kill left stored but unprocessed: the startup pass's work.
       const unprocessed = await countUnprocessed(dataSource);

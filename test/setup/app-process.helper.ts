@@ -13,14 +13,19 @@ import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PartnerSandbox } from '@partner-payments/testing';
-import { NEVER, partnerEnv } from './app.helper';
+import type { DatabaseKind } from '../../apps/reference-app/src/database/database-url.parser';
+import { NEVER, partnerEnv, startTestSandbox } from './app.helper';
 import { buildProject, REPO_ROOT } from './build.helper';
+import { databaseUrlFor } from './test-database.helper';
 
 const MAIN = join(REPO_ROOT, 'apps', 'reference-app', 'dist', 'main.js');
 
-/** `npm run build` (tsc -b of the app and both libraries); call in beforeAll with a long timeout. */
+let built: Promise<void> | undefined;
+
+/** `npm run build` (tsc -b of the app and both libraries), once per Jest worker; call in beforeAll with a long timeout. */
 export function buildReferenceApp(): Promise<void> {
-  return buildProject('apps/reference-app/tsconfig.app.json');
+  built ??= buildProject('apps/reference-app/tsconfig.app.json');
+  return built;
 }
 
 export interface AppProcessOptions {
@@ -96,6 +101,34 @@ export class AppProcess {
     return this.child !== null && this.child.exitCode === null && this.child.signalCode === null;
   }
 
+  /**
+   * One HTTP call to the app, JSON in and out, as its callers and operators make it. Throws when
+   * no answer comes (refused, reset: the app is down or was killed mid-request).
+   */
+  async request(
+    method: string,
+    path: string,
+    options: { body?: unknown; headers?: Record<string, string>; timeoutMs?: number } = {},
+  ): Promise<{ status: number; body: any }> {
+    const answer = await fetch(`${this.url}${path}`, {
+      method,
+      headers: {
+        ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...options.headers,
+      },
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
+    });
+    const text = await answer.text();
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: answer.status, body };
+  }
+
   /** Everything the app wrote to stdout and stderr, over all its starts. */
   output(): string {
     return this.log;
@@ -168,4 +201,37 @@ export class AppProcess {
       await new Promise((r) => setTimeout(r, 50));
     }
   }
+}
+
+export interface AppProcessSuite {
+  readonly sandbox: PartnerSandbox;
+  readonly app: AppProcess;
+  readonly databaseUrl: string;
+}
+
+/**
+ * For a describe block: builds the app, starts a sandbox and the app on a fresh database of `kind`
+ * before its tests, stops both and removes the database's files after them.
+ */
+export function appProcessPerSuite(
+  kind: DatabaseKind,
+  prefix: string,
+  env: Record<string, string> = {},
+): AppProcessSuite {
+  const suite = {} as { sandbox: PartnerSandbox; app: AppProcess; databaseUrl: string };
+  let cleanup: (() => void) | undefined;
+  beforeAll(async () => {
+    await buildReferenceApp();
+    suite.sandbox = await startTestSandbox();
+    const db = await databaseUrlFor(kind, prefix);
+    cleanup = db.cleanup;
+    suite.databaseUrl = db.url;
+    suite.app = await AppProcess.start({ databaseUrl: db.url, sandbox: suite.sandbox, env });
+  }, 240_000);
+  afterAll(async () => {
+    await suite.app?.stop();
+    await suite.sandbox?.close();
+    cleanup?.();
+  });
+  return suite;
 }
