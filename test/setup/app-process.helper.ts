@@ -14,7 +14,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PartnerSandbox } from '@partner-payments/testing';
 import type { DatabaseKind } from '../../apps/reference-app/src/database/database-url.parser';
-import { NEVER, partnerEnv, startTestSandbox } from './app.helper';
+import {
+  NEVER,
+  partnerEnv,
+  startTestSandbox,
+  TEST_API_KEY,
+  TEST_AUTH_HEADERS,
+  TEST_OPERATOR_TOKEN,
+} from './app.helper';
 import { buildProject, REPO_ROOT } from './build.helper';
 import { databaseUrlFor } from './test-database.helper';
 
@@ -38,8 +45,13 @@ export interface AppProcessOptions {
    * trigger them by their endpoints), the demo is off, and logs are at the default level.
    */
   env?: Record<string, string>;
-  /** How long to wait for the port to accept connections. Default 30 s. */
+  /** How long to wait for the port to accept connections, then for the app to be ready. Default 30 s. */
   startTimeoutMs?: number;
+  /**
+   * After the port opens, wait until /health stops saying `starting` (the start-up partner calls,
+   * which run after listen: issue 9 defect 7). Default true.
+   */
+  waitForReady?: boolean;
 }
 
 const children = new Set<ChildProcess>();
@@ -102,8 +114,9 @@ export class AppProcess {
   }
 
   /**
-   * One HTTP call to the app, JSON in and out, as its callers and operators make it. Throws when
-   * no answer comes (refused, reset: the app is down or was killed mid-request).
+   * One HTTP call to the app, JSON in and out, as its callers and operators make it (both test
+   * credentials sent). Throws when no answer comes (refused, reset: the app is down or was killed
+   * mid-request).
    */
   async request(
     method: string,
@@ -113,6 +126,7 @@ export class AppProcess {
     const answer = await fetch(`${this.url}${path}`, {
       method,
       headers: {
+        ...TEST_AUTH_HEADERS,
         ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
         ...options.headers,
       },
@@ -176,6 +190,9 @@ export class AppProcess {
         INBOX_REDELIVERY_CRON: NEVER,
         VERSION_PIN_CRON: NEVER,
         DEPOSIT_RECONCILE_CRON: NEVER,
+        // The test credentials (issue 9 defect 8); request() sends them.
+        OPERATOR_TOKEN: TEST_OPERATOR_TOKEN,
+        APP_API_KEYS: TEST_API_KEY,
         ...partnerEnv(this.options.sandbox),
         ...this.options.env,
       },
@@ -193,13 +210,22 @@ export class AppProcess {
         throw new Error(
           `the app exited (${child.exitCode ?? child.signalCode}) before listening:${this.log}`,
         );
-      if (await accepts(this.port)) return;
+      if (await accepts(this.port)) break;
       if (Date.now() > deadline) {
         child.kill('SIGKILL');
         throw new Error(`the app did not listen on ${this.port} in time:${this.log}`);
       }
       await new Promise((r) => setTimeout(r, 50));
     }
+    while (this.options.waitForReady !== false && (await this.health()) === 'starting') {
+      if (Date.now() > deadline) throw new Error(`the app was still starting after its deadline:${this.log}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  private async health(): Promise<string> {
+    const answer = await this.request('GET', '/health');
+    return String(answer.body?.status);
   }
 }
 
