@@ -190,7 +190,9 @@ export class AppProcess {
         INBOX_REDELIVERY_CRON: NEVER,
         VERSION_PIN_CRON: NEVER,
         DEPOSIT_RECONCILE_CRON: NEVER,
-        PAYOUT_REDRIVE_CRON: NEVER, // issue 9 defect 1 (the outbox re-drive); ignored by an app without it
+        // Jobs of issue 9 defects 1 and 3 (outbox re-drive, inbox pruning); ignored by an app without them.
+        PAYOUT_REDRIVE_CRON: NEVER,
+        INBOX_PRUNE_CRON: NEVER,
         // The test credentials (issue 9 defect 8); request() sends them.
         OPERATOR_TOKEN: TEST_OPERATOR_TOKEN,
         APP_API_KEYS: TEST_API_KEY,
