@@ -20,7 +20,7 @@ import { recordTally } from './tally.util';
 
 jest.setTimeout(60_000);
 
-const PAYOUTS = 60;
+const PAYOUTS = 36;
 /** Where each payout goes at the partner, round robin: a mix of moves, settled and not. */
 const PATHS: PayoutStepName[][] = [
   [],
@@ -32,7 +32,7 @@ const PATHS: PayoutStepName[][] = [
 ];
 /** Each read of the pass takes this long at the partner, so the kill lands inside the pass. */
 const READ_LATENCY_MS = 150;
-const KILL_AFTER_READS = 30;
+const KILL_AFTER_READS = 18;
 
 describe.each(DATABASE_KINDS)('SIGKILL mid-reconciliation on %s', (kind) => {
   const suite = appProcessPerSuite(kind, 'killrecon');
