@@ -159,18 +159,21 @@ export class AppProcess {
     await this.launch();
   }
 
-  /** SIGTERM (a graceful stop), then removes the working directory. */
+  /** SIGTERM (a graceful stop; SIGKILL if it has not exited after 10 s), then removes the working directory. */
   async stop(): Promise<void> {
-    await this.signal('SIGTERM');
+    await this.signal('SIGTERM', 10_000);
     rmSync(this.cwd, { recursive: true, force: true });
   }
 
-  private async signal(signal: NodeJS.Signals): Promise<void> {
+  private async signal(signal: NodeJS.Signals, killAfterMs?: number): Promise<void> {
     const child = this.child;
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     child.kill(signal);
+    const timer =
+      killAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
     await exited;
+    clearTimeout(timer);
   }
 
   private async launch(): Promise<void> {
