@@ -1,4 +1,4 @@
-import { ConfigValidationError, loadAppConfig } from './app.config';
+import { ConfigValidationError, loadAppConfig, minimumRedriveGraceMs } from './app.config';
 
 const remote = {
   PARTNER_BASE_URL: 'https://partner.example',
@@ -122,5 +122,31 @@ describe('loadAppConfig', () => {
       expect(message).toMatch(/OPERATOR_TOKEN.*APP_API_KEYS|APP_API_KEYS.*OPERATOR_TOKEN/);
       expect(message).not.toMatch(/tiny-secret|tiny-key/);
     }
+  });
+
+  it('re-drives payouts every minute, after 300 s, for 24 h by default', () => {
+    expect(loadAppConfig({}).redrive).toEqual({
+      cron: '45 * * * * *',
+      graceMs: 300_000,
+      maxAgeMs: 24 * 3_600_000,
+    });
+  });
+
+  it('keeps the re-drive grace period longer than one full partner call with its retries', () => {
+    // 2 x ((10 + 1) x 120 s + 10 x 30 s): a token call and the create, each retried.
+    expect(minimumRedriveGraceMs(120_000, 10)).toBe(3_240_000);
+    expect(loadAppConfig({ PARTNER_TIMEOUT_MS: '120000', PARTNER_MAX_RETRIES: '10' }).redrive.graceMs).toBe(
+      3_240_000,
+    );
+    expect(problemsOf({ ...remote, PAYOUT_REDRIVE_GRACE_SECONDS: '60' })).toEqual([
+      'PAYOUT_REDRIVE_GRACE_SECONDS',
+    ]);
+    expect(
+      loadAppConfig({
+        PARTNER_TIMEOUT_MS: '1000',
+        PARTNER_MAX_RETRIES: '0',
+        PAYOUT_REDRIVE_GRACE_SECONDS: '2',
+      }).redrive.graceMs,
+    ).toBe(2000);
   });
 });

@@ -48,6 +48,14 @@ export interface AppConfig {
   depositReconcileCron: string;
   inbox: { redeliveryCron: string; maxAttempts: number };
   versionPinCron: string;
+  /** The outbox re-drive of POST /payouts (issue 9 defect 1). */
+  redrive: {
+    cron: string;
+    /** A request pending this long is re-sent; a re-send's claim lasts as long. */
+    graceMs: number;
+    /** Past this age (since the request was stored) it is left `needs_review` instead. */
+    maxAgeMs: number;
+  };
   /** Run the scripted demo flow after start. */
   demo: boolean;
   /** Levels the app logs (LOG_LEVEL and everything more severe). */
@@ -74,6 +82,9 @@ export const CONFIG_DEFAULTS = {
   INBOX_REDELIVERY_CRON: '30 * * * * *',
   INBOX_MAX_ATTEMPTS: 5,
   VERSION_PIN_CRON: '0 15 3 * * *',
+  PAYOUT_REDRIVE_CRON: '45 * * * * *',
+  PAYOUT_REDRIVE_GRACE_SECONDS: 300,
+  PAYOUT_REDRIVE_MAX_AGE_HOURS: 24,
   DEMO: 'auto',
   LOG_LEVEL: 'log',
 } as const;
@@ -93,6 +104,20 @@ export function loadAppConfig(env: Record<string, string | undefined>): AppConfi
   for (const name of CRON_VARIABLES) {
     const value = vars[name];
     if (value !== undefined && !isCron(value)) problems.push({ variable: name, message: CRON_MESSAGE });
+  }
+  const timeoutMs = vars.PARTNER_TIMEOUT_MS ?? CONFIG_DEFAULTS.PARTNER_TIMEOUT_MS;
+  const maxRetries = vars.PARTNER_MAX_RETRIES ?? CONFIG_DEFAULTS.PARTNER_MAX_RETRIES;
+  // Unset: 300 s, or longer when the partner settings make one call longer than that.
+  const minGraceSeconds = Math.ceil(minimumRedriveGraceMs(timeoutMs, maxRetries) / 1000);
+  const graceSeconds =
+    vars.PAYOUT_REDRIVE_GRACE_SECONDS ??
+    Math.max(CONFIG_DEFAULTS.PAYOUT_REDRIVE_GRACE_SECONDS, minGraceSeconds);
+  const graceInputs = ['PARTNER_TIMEOUT_MS', 'PARTNER_MAX_RETRIES', 'PAYOUT_REDRIVE_GRACE_SECONDS'];
+  if (!problems.some((p) => graceInputs.includes(p.variable)) && graceSeconds < minGraceSeconds) {
+    problems.push({
+      variable: 'PAYOUT_REDRIVE_GRACE_SECONDS',
+      message: `must be at least ${minGraceSeconds} (one full partner call: a token call and the create, each with PARTNER_MAX_RETRIES retries of PARTNER_TIMEOUT_MS and Retry-After waits)`,
+    });
   }
   let database: ParsedDatabaseUrl | null = null;
   try {
@@ -118,8 +143,8 @@ export function loadAppConfig(env: Record<string, string | undefined>): AppConfi
       clientUuid: vars.PARTNER_CLIENT_UUID ?? null,
       webhookSecrets: splitList(vars.PARTNER_WEBHOOK_SECRET),
       apiVersion: vars.PARTNER_API_VERSION ?? CONFIG_DEFAULTS.PARTNER_API_VERSION,
-      timeoutMs: vars.PARTNER_TIMEOUT_MS ?? CONFIG_DEFAULTS.PARTNER_TIMEOUT_MS,
-      maxRetries: vars.PARTNER_MAX_RETRIES ?? CONFIG_DEFAULTS.PARTNER_MAX_RETRIES,
+      timeoutMs,
+      maxRetries,
       sendVersionHeader: (vars.PARTNER_SEND_VERSION_HEADER ?? CONFIG_DEFAULTS.PARTNER_SEND_VERSION_HEADER) as
         'always' | 'until-pinned',
     },
@@ -145,12 +170,30 @@ export function loadAppConfig(env: Record<string, string | undefined>): AppConfi
       maxAttempts: vars.INBOX_MAX_ATTEMPTS ?? CONFIG_DEFAULTS.INBOX_MAX_ATTEMPTS,
     },
     versionPinCron: vars.VERSION_PIN_CRON ?? CONFIG_DEFAULTS.VERSION_PIN_CRON,
+    redrive: {
+      cron: vars.PAYOUT_REDRIVE_CRON ?? CONFIG_DEFAULTS.PAYOUT_REDRIVE_CRON,
+      graceMs: graceSeconds * 1000,
+      maxAgeMs:
+        (vars.PAYOUT_REDRIVE_MAX_AGE_HOURS ?? CONFIG_DEFAULTS.PAYOUT_REDRIVE_MAX_AGE_HOURS) * 3_600_000,
+    },
     demo: (vars.DEMO ?? CONFIG_DEFAULTS.DEMO) === 'auto' ? baseUrl === null : vars.DEMO === 'true',
     logLevels: LOG_LEVELS.slice(
       0,
       LOG_LEVELS.indexOf((vars.LOG_LEVEL ?? CONFIG_DEFAULTS.LOG_LEVEL) as LogLevel) + 1,
     ),
   };
+}
+
+/** The library's cap on a Retry-After wait between two attempts (its default retry options). */
+const MAX_RETRY_AFTER_MS = 30_000;
+
+/**
+ * The longest one logical partner call can take: a token call and the call itself, each with
+ * `maxRetries` retries of `timeoutMs` and a capped Retry-After wait before each retry. A pending
+ * request younger than this may still get its answer, so the re-drive leaves it alone.
+ */
+export function minimumRedriveGraceMs(timeoutMs: number, maxRetries: number): number {
+  return 2 * ((maxRetries + 1) * timeoutMs + maxRetries * MAX_RETRY_AFTER_MS);
 }
 
 /** A comma-separated list (secrets during a rotation), trimmed, empty entries dropped. */

@@ -166,6 +166,35 @@ export class EnvironmentVariables {
   @Transform(trimmed)
   VERSION_PIN_CRON?: string;
 
+  /** Issue 9 defect 1: the outbox re-drive of POST /payouts left pending (payouts/payout-redrive.service.ts). */
+  @IsOptional()
+  @Transform(trimmed)
+  PAYOUT_REDRIVE_CRON?: string;
+
+  /**
+   * How long a request stays pending before the re-drive re-sends it; also how long a re-send holds
+   * its claim. Must exceed one full partner call with its retries (checked against PARTNER_TIMEOUT_MS
+   * and PARTNER_MAX_RETRIES at boot), so an answer still on its way is never raced.
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be an integer' })
+  @Min(1, { message: 'must be between 1 and 86400' })
+  @Max(86400, { message: 'must be between 1 and 86400' })
+  PAYOUT_REDRIVE_GRACE_SECONDS?: number;
+
+  /**
+   * Past this age a pending request is no longer re-sent but left `needs_review`: the partner does
+   * not document how long it keeps an Idempotency-Key, and re-sending a forgotten key would create a
+   * second payout.
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be an integer' })
+  @Min(1, { message: 'must be between 1 and 720' })
+  @Max(720, { message: 'must be between 1 and 720' })
+  PAYOUT_REDRIVE_MAX_AGE_HOURS?: number;
+
   @IsOptional()
   @IsIn(['true', 'false', 'auto'], { message: 'must be true, false or auto' })
   DEMO?: string;
@@ -184,5 +213,6 @@ export const CRON_VARIABLES = [
   'DEPOSIT_RECONCILE_CRON',
   'INBOX_REDELIVERY_CRON',
   'VERSION_PIN_CRON',
+  'PAYOUT_REDRIVE_CRON',
 ] as const;
 export { CRON_MESSAGE, isCron, isSet };

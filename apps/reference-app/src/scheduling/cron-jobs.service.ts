@@ -15,6 +15,7 @@ import {
   DEPOSIT_RECONCILIATION_JOB,
   DepositReconciliationService,
 } from '../deposits/deposit-reconciliation.service';
+import { PAYOUT_REDRIVE_JOB, PayoutRedriveService } from '../payouts/payout-redrive.service';
 import { VERSION_PIN_JOB, VersionPinService } from '../versioning/version-pin.service';
 import { INBOX_REDELIVERY_JOB, InboxRedeliveryService } from '../webhooks/inbox-redelivery.service';
 
@@ -35,6 +36,7 @@ export class CronJobsService implements OnApplicationBootstrap, OnApplicationShu
     private readonly depositReconciliation: DepositReconciliationService,
     private readonly redelivery: InboxRedeliveryService,
     private readonly versionPin: VersionPinService,
+    private readonly payoutRedrive: PayoutRedriveService,
     private readonly tokens: TokenManager,
     private readonly startup: StartupState,
   ) {}
@@ -49,6 +51,7 @@ export class CronJobsService implements OnApplicationBootstrap, OnApplicationShu
       this.redelivery.runOnce({ tick }),
     );
     this.add(VERSION_PIN_JOB, this.config.versionPinCron, (tick) => this.versionPin.pin({ tick }));
+    this.add(PAYOUT_REDRIVE_JOB, this.config.redrive.cron, (tick) => this.payoutRedrive.runOnce({ tick }));
     // At start: process what a crash left unprocessed (the database only, no partner call).
     await this.guard(INBOX_REDELIVERY_JOB, () => this.redelivery.runOnce({ minAgeMs: 0 }));
   }
@@ -76,6 +79,7 @@ export class CronJobsService implements OnApplicationBootstrap, OnApplicationShu
       DEPOSIT_RECONCILIATION_JOB,
       INBOX_REDELIVERY_JOB,
       VERSION_PIN_JOB,
+      PAYOUT_REDRIVE_JOB,
     ]) {
       if (this.registry.doesExist('cron', name)) {
         void this.registry.getCronJob(name).stop();
