@@ -26,6 +26,7 @@ import { CronJobsService } from './scheduling/cron-jobs.service';
 import { ShutdownCoordinator } from './shutdown.coordinator';
 import { VersionPinService } from './versioning/version-pin.service';
 import { VersioningController } from './versioning/versioning.controller';
+import { InboxAtRestService } from './webhooks/inbox-at-rest.service';
 import { InboxRedeliveryService } from './webhooks/inbox-redelivery.service';
 import { InboxController } from './webhooks/inbox.controller';
 import { ProjectionHandlers } from './webhooks/projection.handlers';
@@ -101,6 +102,7 @@ export class AppModule {
         DepositReconciliationService,
         VersionPinService,
         InboxRedeliveryService,
+        InboxAtRestService,
         ProjectionHandlers,
         CronJobsService,
         StartupState,

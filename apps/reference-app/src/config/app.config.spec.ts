@@ -1,11 +1,15 @@
 import { ConfigValidationError, loadAppConfig, minimumRedriveGraceMs } from './app.config';
 
+const K1 = Buffer.alloc(32, 1).toString('base64');
+const K2 = Buffer.alloc(32, 2).toString('base64');
+
 const remote = {
   PARTNER_BASE_URL: 'https://partner.example',
   PARTNER_API_KEY: 'key-123',
   PARTNER_CLIENT_ID: 'client',
   PARTNER_PASSWORD: 'pa55-word',
   PARTNER_WEBHOOK_SECRET: 'whsec_new, whsec_old',
+  INBOX_ENCRYPTION_KEYS: `k2:${K2}, k1:${K1}`,
 };
 
 function problemsOf(env: Record<string, string | undefined>): string[] {
@@ -65,7 +69,13 @@ describe('loadAppConfig', () => {
 
   it('names each credential missing when PARTNER_BASE_URL is set', () => {
     expect(problemsOf({ PARTNER_BASE_URL: 'https://partner.example' }).sort()).toEqual(
-      ['PARTNER_API_KEY', 'PARTNER_CLIENT_ID', 'PARTNER_PASSWORD', 'PARTNER_WEBHOOK_SECRET'].sort(),
+      [
+        'PARTNER_API_KEY',
+        'PARTNER_CLIENT_ID',
+        'PARTNER_PASSWORD',
+        'PARTNER_WEBHOOK_SECRET',
+        'INBOX_ENCRYPTION_KEYS',
+      ].sort(),
     );
   });
 
@@ -81,6 +91,15 @@ describe('loadAppConfig', () => {
     ['PARTNER_CLIENT_UUID', 'not-a-uuid'],
     ['PARTNER_BASE_URL', 'ftp://partner'],
     ['LOG_LEVEL', 'chatty'],
+    ['INBOX_ENCRYPTION_KEYS', ' , '],
+    ['INBOX_ENCRYPTION_KEYS', K1],
+    ['INBOX_ENCRYPTION_KEYS', `k1:${K1.slice(4)}`],
+    ['INBOX_ENCRYPTION_KEYS', `k1:${K1},k1:${K2}`],
+    ['INBOX_ENCRYPTION_KEYS', `bad id:${K1}`],
+    ['INBOX_RETENTION_DAYS', '0'],
+    ['INBOX_PRUNE_CRON', 'daily'],
+    ['INBOX_REDELIVERY_CONCURRENCY', '0'],
+    ['INBOX_REDELIVERY_BATCH_SIZE', '5000'],
     ['OPERATOR_TOKEN', 'short-token'],
     ['OPERATOR_TOKEN', 'has a space 0123456789'],
     ['APP_API_KEYS', 'key-long-enough-0001,short'],
@@ -97,6 +116,33 @@ describe('loadAppConfig', () => {
       expect(message).toContain('PARTNER_API_KEY');
       for (const secret of ['pa55-word', 'whsec_new', 'whsec_old']) expect(message).not.toContain(secret);
     }
+    for (const keys of [K1, `k1:${K1.slice(4)}`, `k1:${K1},k1:${K2}`]) {
+      const message = (() => {
+        try {
+          loadAppConfig({ ...remote, INBOX_ENCRYPTION_KEYS: keys });
+        } catch (error) {
+          return (error as Error).message;
+        }
+        return 'accepted';
+      })();
+      expect(message).toContain('INBOX_ENCRYPTION_KEYS');
+      for (const key of [K1, K1.slice(4), K2]) expect(message).not.toContain(key);
+    }
+  });
+
+  it('reads the inbox keys (the first seals), retention and drain settings, with their defaults', () => {
+    const config = loadAppConfig({ ...remote, INBOX_RETENTION_DAYS: '7', INBOX_REDELIVERY_CONCURRENCY: '8' });
+    expect(config.inbox).toMatchObject({
+      retentionDays: 7,
+      pruneCron: '0 45 3 * * *',
+      redeliveryBatchSize: 100,
+      redeliveryConcurrency: 8,
+    });
+    expect(config.inbox.keyRing?.currentId).toBe('k2');
+    expect(config.inbox.keyRing?.ids).toEqual(['k2', 'k1']);
+    // The configuration may be printed: the key ring prints its ids only.
+    expect(JSON.stringify(config)).not.toContain(K2);
+    expect(loadAppConfig({}).inbox).toMatchObject({ keyRing: null, retentionDays: 30 });
   });
 
   it('reads OPERATOR_TOKEN and the APP_API_KEYS rotation list; open only in the embedded-sandbox demo', () => {

@@ -6,6 +6,7 @@ import {
   parseDatabaseUrl,
   type ParsedDatabaseUrl,
 } from '../database/database-url.parser';
+import { InboxKeyRing, parseInboxKeys } from '../webhooks/inbox-key.ring';
 import { CRON_MESSAGE, CRON_VARIABLES, EnvironmentVariables, isCron, isSet } from './environment.schema';
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -46,7 +47,17 @@ export interface AppConfig {
   reconcile: { cron: string; batchSize: number; concurrency: number; completedWindowHours: number };
   /** Deposit reconciliation (docs/partner-api.md §6.4.8: a hold's outcome may never arrive as an event). */
   depositReconcileCron: string;
-  inbox: { redeliveryCron: string; maxAttempts: number };
+  inbox: {
+    redeliveryCron: string;
+    maxAttempts: number;
+    /** Entries per batch and at once in a redelivery run, which drains until nothing is due. */
+    redeliveryBatchSize: number;
+    redeliveryConcurrency: number;
+    /** INBOX_ENCRYPTION_KEYS; null: the embedded-sandbox demo makes or reuses a key file. */
+    keyRing: InboxKeyRing | null;
+    retentionDays: number;
+    pruneCron: string;
+  };
   versionPinCron: string;
   /** The outbox re-drive of POST /payouts (issue 9 defect 1). */
   redrive: {
@@ -81,6 +92,10 @@ export const CONFIG_DEFAULTS = {
   DEPOSIT_RECONCILE_CRON: '15 */5 * * * *',
   INBOX_REDELIVERY_CRON: '30 * * * * *',
   INBOX_MAX_ATTEMPTS: 5,
+  INBOX_REDELIVERY_BATCH_SIZE: 100,
+  INBOX_REDELIVERY_CONCURRENCY: 4,
+  INBOX_RETENTION_DAYS: 30,
+  INBOX_PRUNE_CRON: '0 45 3 * * *',
   VERSION_PIN_CRON: '0 15 3 * * *',
   PAYOUT_REDRIVE_CRON: '45 * * * * *',
   PAYOUT_REDRIVE_GRACE_SECONDS: 300,
@@ -104,6 +119,17 @@ export function loadAppConfig(env: Record<string, string | undefined>): AppConfi
   for (const name of CRON_VARIABLES) {
     const value = vars[name];
     if (value !== undefined && !isCron(value)) problems.push({ variable: name, message: CRON_MESSAGE });
+  }
+  let keyRing: InboxKeyRing | null = null;
+  if (
+    vars.INBOX_ENCRYPTION_KEYS !== undefined &&
+    !problems.some((p) => p.variable === 'INBOX_ENCRYPTION_KEYS')
+  ) {
+    try {
+      keyRing = new InboxKeyRing(parseInboxKeys(vars.INBOX_ENCRYPTION_KEYS));
+    } catch (error) {
+      problems.push({ variable: 'INBOX_ENCRYPTION_KEYS', message: (error as Error).message });
+    }
   }
   const timeoutMs = vars.PARTNER_TIMEOUT_MS ?? CONFIG_DEFAULTS.PARTNER_TIMEOUT_MS;
   const maxRetries = vars.PARTNER_MAX_RETRIES ?? CONFIG_DEFAULTS.PARTNER_MAX_RETRIES;
@@ -168,6 +194,12 @@ export function loadAppConfig(env: Record<string, string | undefined>): AppConfi
     inbox: {
       redeliveryCron: vars.INBOX_REDELIVERY_CRON ?? CONFIG_DEFAULTS.INBOX_REDELIVERY_CRON,
       maxAttempts: vars.INBOX_MAX_ATTEMPTS ?? CONFIG_DEFAULTS.INBOX_MAX_ATTEMPTS,
+      redeliveryBatchSize: vars.INBOX_REDELIVERY_BATCH_SIZE ?? CONFIG_DEFAULTS.INBOX_REDELIVERY_BATCH_SIZE,
+      redeliveryConcurrency:
+        vars.INBOX_REDELIVERY_CONCURRENCY ?? CONFIG_DEFAULTS.INBOX_REDELIVERY_CONCURRENCY,
+      keyRing,
+      retentionDays: vars.INBOX_RETENTION_DAYS ?? CONFIG_DEFAULTS.INBOX_RETENTION_DAYS,
+      pruneCron: vars.INBOX_PRUNE_CRON ?? CONFIG_DEFAULTS.INBOX_PRUNE_CRON,
     },
     versionPinCron: vars.VERSION_PIN_CRON ?? CONFIG_DEFAULTS.VERSION_PIN_CRON,
     redrive: {

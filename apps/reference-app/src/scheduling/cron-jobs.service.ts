@@ -17,6 +17,7 @@ import {
 } from '../deposits/deposit-reconciliation.service';
 import { PAYOUT_REDRIVE_JOB, PayoutRedriveService } from '../payouts/payout-redrive.service';
 import { VERSION_PIN_JOB, VersionPinService } from '../versioning/version-pin.service';
+import { INBOX_PRUNE_JOB, InboxAtRestService } from '../webhooks/inbox-at-rest.service';
 import { INBOX_REDELIVERY_JOB, InboxRedeliveryService } from '../webhooks/inbox-redelivery.service';
 
 /**
@@ -39,6 +40,7 @@ export class CronJobsService implements OnApplicationBootstrap, OnApplicationShu
     private readonly payoutRedrive: PayoutRedriveService,
     private readonly tokens: TokenManager,
     private readonly startup: StartupState,
+    private readonly inboxAtRest: InboxAtRestService,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -52,25 +54,28 @@ export class CronJobsService implements OnApplicationBootstrap, OnApplicationShu
     );
     this.add(VERSION_PIN_JOB, this.config.versionPinCron, (tick) => this.versionPin.pin({ tick }));
     this.add(PAYOUT_REDRIVE_JOB, this.config.redrive.cron, (tick) => this.payoutRedrive.runOnce({ tick }));
-    // At start: process what a crash left unprocessed (the database only, no partner call).
-    await this.guard(INBOX_REDELIVERY_JOB, () => this.redelivery.runOnce({ minAgeMs: 0 }));
+    this.add(INBOX_PRUNE_JOB, this.config.inbox.pruneCron, (tick) => this.inboxAtRest.prune({ tick }));
   }
 
   /**
    * Issue 9 defect 7: called once the port is open (app.bootstrap.ts), never awaited there. Pins
    * the version (issue: "at start and daily") and authenticates once, so a slow or absent partner
    * no longer keeps the port closed (it did for 31 s) while webhooks arrive. A partner outage does
-   * not stop anything: both log and the pin tries again on its schedule. /health says `starting`
-   * until this has finished once.
+   * not stop anything: both log and the pin tries again on its schedule. The inbox's startup pass
+   * runs beside them. /health says `starting` until all have finished once.
    */
   async warmUp(): Promise<void> {
     const started = Date.now();
+    // What a crash left unprocessed is drained beside the partner calls (issue 9 defect 6: it
+    // drains to the end now, and a large backlog must not keep the port closed either).
+    const drained = this.guard(INBOX_REDELIVERY_JOB, () => this.redelivery.runOnce({ minAgeMs: 0 }));
     await this.guard(VERSION_PIN_JOB, () => this.versionPin.pin());
     await this.guard('first-authentication', () => this.tokens.getToken());
-    this.startup.markFinished();
     this.logger.log(
       `start-up partner calls (version pin, authentication) finished in ${Date.now() - started} ms`,
     );
+    await drained;
+    this.startup.markFinished();
   }
 
   onApplicationShutdown(): void {
@@ -80,6 +85,7 @@ export class CronJobsService implements OnApplicationBootstrap, OnApplicationShu
       INBOX_REDELIVERY_JOB,
       VERSION_PIN_JOB,
       PAYOUT_REDRIVE_JOB,
+      INBOX_PRUNE_JOB,
     ]) {
       if (this.registry.doesExist('cron', name)) {
         void this.registry.getCronJob(name).stop();
