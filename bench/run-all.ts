@@ -9,7 +9,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const ROOT = join(__dirname, '..');
-const ALL = ['webhook-ingest', 'auth-single-flight', 'upload-memory', 'client-throughput'];
+const ALL = ['webhook-ingest', 'auth-single-flight', 'upload-memory', 'client-throughput', 'instrumentation'];
 
 /** Newest mtime under dir for files matching `keep`, 0 when none. */
 function newest(dir: string, keep: (f: string) => boolean): number {

@@ -92,10 +92,7 @@ export class AppModule {
             webhooks: { secrets: conn.webhookSecrets },
             inboxStore: inbox,
             // Issue 13: the library reports through hooks; the app turns them into Prometheus metrics.
-            onHttpEvent: metrics.onHttpEvent,
-            onTokenEvent: metrics.onTokenEvent,
-            onRateLimitWait: metrics.onRateLimitWait,
-            onWebhookEvent: metrics.onWebhookEvent,
+            ...metrics.partnerHooks(),
           }),
         }),
       ],

@@ -15,7 +15,14 @@ describe('observability configuration (issue 13)', () => {
     expect(base.tracing).toMatchObject({
       tracesUrl: 'http://collector:4318/v1/traces',
       serviceName: 'partner-payments-reference-app',
+      sampler: { name: 'parentbased_always_on', ratio: 1 },
     });
+    const sampled = loadAppConfig({
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: '0.1',
+    }).observability.tracing;
+    expect(sampled?.sampler).toEqual({ name: 'parentbased_traceidratio', ratio: 0.1 });
     const own = loadAppConfig({
       OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
       OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://traces.example/api/v1/spans',
@@ -42,6 +49,8 @@ describe('observability configuration (issue 13)', () => {
     ['READINESS_REQUIRES_PARTNER', 'yes'],
     ['OTEL_EXPORTER_OTLP_ENDPOINT', 'collector:4318'],
     ['OTEL_EXPORTER_OTLP_HEADERS', 'no-equals-sign'],
+    ['OTEL_TRACES_SAMPLER', 'sometimes'],
+    ['OTEL_TRACES_SAMPLER_ARG', '1.5'],
   ])('a bad %s stops the boot naming it, never echoing the value', (variable, value) => {
     let error: unknown;
     try {

@@ -15,6 +15,8 @@ export interface ObservabilityConfig {
     /** Sent with every export; may hold a vendor key: never logged. */
     headers: Record<string, string>;
     serviceName: string;
+    /** OTEL_TRACES_SAMPLER, and its ratio for the traceidratio samplers. */
+    sampler: { name: string; ratio: number };
   } | null;
 }
 
@@ -23,6 +25,7 @@ export const OBSERVABILITY_DEFAULTS = {
   READINESS_INBOX_MAX_LAG_SECONDS: 300,
   READINESS_REQUIRES_PARTNER: 'true',
   OTEL_SERVICE_NAME: 'partner-payments-reference-app',
+  OTEL_TRACES_SAMPLER: 'parentbased_always_on',
 } as const;
 
 /** From validated variables (EnvironmentVariables extends ObservabilityVariables). */
@@ -45,6 +48,10 @@ export function loadObservabilityConfig(vars: ObservabilityVariables): Observabi
             tracesUrl,
             headers: parseOtlpHeaders(vars.OTEL_EXPORTER_OTLP_HEADERS),
             serviceName: vars.OTEL_SERVICE_NAME ?? OBSERVABILITY_DEFAULTS.OTEL_SERVICE_NAME,
+            sampler: {
+              name: vars.OTEL_TRACES_SAMPLER ?? OBSERVABILITY_DEFAULTS.OTEL_TRACES_SAMPLER,
+              ratio: Number(vars.OTEL_TRACES_SAMPLER_ARG ?? 1),
+            },
           }
         : null,
   };

@@ -50,6 +50,26 @@ export class ObservabilityVariables {
   @Matches(/^https?:\/\/[^\s]+$/, { message: 'must be an http(s) URL' })
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?: string;
 
+  /** Which traces are recorded (OpenTelemetry's names). Default parentbased_always_on: all. */
+  @IsOptional()
+  @IsIn(
+    [
+      'always_on',
+      'always_off',
+      'traceidratio',
+      'parentbased_always_on',
+      'parentbased_always_off',
+      'parentbased_traceidratio',
+    ],
+    { message: 'must be always_on, always_off, traceidratio or parentbased_ of one of them' },
+  )
+  OTEL_TRACES_SAMPLER?: string;
+
+  /** The ratio of the *traceidratio samplers, 0 to 1. Default 1. */
+  @IsOptional()
+  @Matches(/^(0(\.\d+)?|1(\.0+)?)$/, { message: 'must be a number from 0 to 1' })
+  OTEL_TRACES_SAMPLER_ARG?: string;
+
   /** `key=value,key2=value2` sent with every export (a vendor's API key): never logged. */
   @IsOptional()
   @Matches(/^\s*[^=,\s]+\s*=[^,]*(,\s*[^=,\s]+\s*=[^,]*)*$/, {

@@ -1,6 +1,7 @@
 import {
   isKnownPartnerEvent,
   type PartnerHttpEvent,
+  type PartnerPaymentsModuleOptions,
   type PartnerRateLimitWaitEvent,
   type PartnerTokenEvent,
   type PartnerWebhookObservation,
@@ -150,6 +151,15 @@ export class AppMetrics {
       .catch(() => null) // the database down: the gauges keep their last values; readiness says why
       .finally(() => (this.pendingRead = null));
     return this.pendingRead;
+  }
+
+  /** The module options that feed these metrics (spread into PartnerPaymentsModule's options). */
+  partnerHooks(): Pick<
+    PartnerPaymentsModuleOptions,
+    'onHttpEvent' | 'onTokenEvent' | 'onRateLimitWait' | 'onWebhookEvent'
+  > {
+    const { onHttpEvent, onTokenEvent, onRateLimitWait, onWebhookEvent } = this;
+    return { onHttpEvent, onTokenEvent, onRateLimitWait, onWebhookEvent };
   }
 
   readonly onHttpEvent = (e: PartnerHttpEvent): void => {

@@ -3,7 +3,15 @@ import { PartnerWebhookService } from '@partner-payments/nestjs';
 import { context, propagation, ProxyTracerProvider, trace } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import {
+  AlwaysOffSampler,
+  AlwaysOnSampler,
+  BatchSpanProcessor,
+  NodeTracerProvider,
+  ParentBasedSampler,
+  TraceIdRatioBasedSampler,
+  type Sampler,
+} from '@opentelemetry/sdk-trace-node';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import type { ObservabilityConfig } from '../config/observability.config';
 
@@ -38,6 +46,7 @@ export function startTracing(
   }
   const provider = new NodeTracerProvider({
     resource: resourceFromAttributes({ 'service.name': config.serviceName }),
+    sampler: samplerFor(config.sampler),
     spanProcessors: [
       new BatchSpanProcessor(new OTLPTraceExporter({ url: config.tracesUrl, headers: config.headers })),
     ],
@@ -46,7 +55,9 @@ export function startTracing(
   // Where to, never the headers (a vendor's key) nor credentials in the URL.
   const shown = new URL(config.tracesUrl);
   if (shown.username || shown.password) shown.username = shown.password = '***';
-  logger.log(`tracing: OTLP/HTTP export to ${shown.href} as ${config.serviceName}`);
+  logger.log(
+    `tracing: OTLP/HTTP export to ${shown.href} as ${config.serviceName}, sampler ${config.sampler.name}${config.sampler.name.endsWith('traceidratio') ? ` ${config.sampler.ratio}` : ''}`,
+  );
   return {
     tracesUrl: config.tracesUrl,
     async shutdown() {
@@ -59,6 +70,19 @@ export function startTracing(
       }
     },
   };
+}
+
+/** OpenTelemetry's standard samplers by their OTEL_TRACES_SAMPLER names. */
+function samplerFor({ name, ratio }: { name: string; ratio: number }): Sampler {
+  const root: Record<string, () => Sampler> = {
+    always_on: () => new AlwaysOnSampler(),
+    always_off: () => new AlwaysOffSampler(),
+    traceidratio: () => new TraceIdRatioBasedSampler(ratio),
+  };
+  const bare = name.replace(/^parentbased_/, '');
+  const sampler = (root[bare] ?? root.always_on)();
+  // Parent-based: a trace the caller started keeps its decision; only roots are sampled here.
+  return name.startsWith('parentbased_') ? new ParentBasedSampler({ root: sampler }) : sampler;
 }
 
 /**

@@ -2,7 +2,6 @@ import type { Observable } from 'rxjs';
 import { TokenManager } from '../auth/token.manager';
 import { PartnerLocalValidationError, type PartnerFieldError } from '../errors/partner.error';
 import type { ResolvedPartnerOptions } from '../options.resolver';
-import { traceLogicalCall } from '../observability/http.instrumentation';
 import { ApiVersionState } from './api-version.state';
 import { toAttemptOutcome, toOutcomeEvent, toPartnerError } from './attempt.outcome';
 import { buildPartnerHeaders, resolveVersionHeader } from './headers.builder';
@@ -64,12 +63,7 @@ export class PartnerHttpClient {
     return this.options.environment;
   }
 
-  /** Sends one logical call (every attempt, re-auth and backoff) inside its span. */
-  request<T>(req: PartnerRequest): Promise<PartnerResponse<T>> {
-    return traceLogicalCall(req.method, req.path, () => this.execute<T>(req));
-  }
-
-  private async execute<T>(req: PartnerRequest): Promise<PartnerResponse<T>> {
+  async request<T>(req: PartnerRequest): Promise<PartnerResponse<T>> {
     checkPerCallOptions(req);
     const method = req.method.toUpperCase() as PartnerRequest['method'];
     // A query written into the path is kept (it used to be dropped silently), before `query`'s.

@@ -143,14 +143,15 @@ export class PartnerTransport {
 
   /** One attempt: waits for the rate limiter, then sends inside the attempt's span. */
   async send(req: TransportRequest): Promise<TransportResult> {
+    let waitMs = 0;
     if (this.limiter) {
       const started = performance.now();
       await this.limiter.acquire();
       // Timed here rather than asked of the limiter, so any budget implementation is observed.
-      const waitMs = Math.round(performance.now() - started);
+      waitMs = Math.round(performance.now() - started);
       if (waitMs >= 1) reportRateLimitWait(this.options.onRateLimitWait, req.method, req.path, waitMs);
     }
-    return traceAttempt(req.method, req.path, req.attempt, () => this.sendOnce(req));
+    return traceAttempt(req, waitMs, () => this.sendOnce(req));
   }
 
   private async sendOnce(req: TransportRequest): Promise<TransportResult> {

@@ -16,7 +16,7 @@ export const PartnerSpanAttribute = {
   HttpStatus: 'http.response.status_code',
   ResendCount: 'http.request.resend_count',
   ErrorType: 'error.type',
-  Attempts: 'partner.attempts',
+  Attempt: 'partner.attempt',
   IdempotencyKeyPresent: 'partner.idempotency_key.present',
   RequestId: 'partner.request_id',
   ApiVersion: 'partner.api_version',

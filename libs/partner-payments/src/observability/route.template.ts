@@ -44,12 +44,21 @@ const PARAM_AFTER: Record<string, string> = {
   clients: '{client_uuid}',
 };
 
+/** One call asks for its path's template several times (its spans, its events): remembered, bounded. */
+const recent = new Map<string, string>();
+const RECENT_LIMIT = 512;
+
 /** `path` without its query string (the client strips it before calling). */
 export function partnerRouteTemplate(path: string): string {
+  const known = recent.get(path);
+  if (known !== undefined) return known;
   const segments = path.split('/');
   const out = segments.map((segment, i) => {
     if (segment === '' || LITERALS.has(segment)) return segment;
     return PARAM_AFTER[segments[i - 1]] ?? '{id}';
   });
-  return out.join('/');
+  const template = out.join('/');
+  if (recent.size >= RECENT_LIMIT) recent.clear();
+  recent.set(path, template);
+  return template;
 }
