@@ -15,12 +15,6 @@
  * Usage: npm run build:libs && npx ts-node --transpile-only bench/instrumentation.bench.ts [--quick]
  * Progress on stderr; the last stdout line is the JSON report (bench contract, issue 14).
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import autocannon from 'autocannon';
 import { context, propagation, trace } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import {
@@ -30,80 +24,24 @@ import {
   TraceIdRatioBasedSampler,
 } from '@opentelemetry/sdk-trace-node';
 import { createPartnerPaymentsClient, type PartnerPaymentsModuleOptions } from '@partner-payments/nestjs';
-import { buildUserCreated, signPartnerWebhook } from '@partner-payments/testing';
 import { AppMetrics } from '../apps/reference-app/src/observability/app.metrics';
-
-const NAME = 'instrumentation';
-const QUICK = process.argv.includes('--quick');
-const ROUNDS = QUICK ? 3 : 9;
-const CLIENT_ROUND_MS = QUICK ? 700 : 1500;
-const WEBHOOK_ROUND_S = QUICK ? 1 : 2;
-const CALLERS = 16;
-const SAMPLE_RATIO = 0.1;
-const SECRET = 'whsec_bench_instrumentation_0001';
-const PAYOUT_ID = '0b9f3c1e-1111-4222-8333-444455556666';
-const SIDES = ['off', 'on', 'sampled'] as const;
-type Side = (typeof SIDES)[number];
-interface Round {
-  cpuUsPerOp: number;
-  perSecond: number;
-}
-const children: ChildProcess[] = [];
-
-const log = (m: string): void =>
-  void process.stderr.write(`[${NAME}] ${new Date().toISOString().slice(11, 19)} ${m}\n`);
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-const load = (): number => Math.round(loadavg()[0] * 100) / 100;
-
-function start<T>(file: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; info: T }> {
-  const child = fork(join(__dirname, file), [], {
-    execArgv: ['-r', 'ts-node/register/transpile-only'],
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${file} did not start within 90 s`)), 90_000);
-    child.once('message', (info: T) => {
-      clearTimeout(timer);
-      resolve({ child, info });
-    });
-    child.once('exit', (code) => reject(new Error(`${file} exited early (${code})`)));
-  });
-}
-
-/** Every side once per round, the order rotating, so no side always runs first or after the same one. */
-async function interleave(run: (side: Side) => Promise<Round>): Promise<Record<Side, Round[]>> {
-  const out: Record<Side, Round[]> = { off: [], on: [], sampled: [] };
-  for (let i = 0; i < ROUNDS; i++)
-    for (let k = 0; k < SIDES.length; k++) {
-      const side = SIDES[(i + k) % SIDES.length];
-      out[side].push(await run(side));
-    }
-  return out;
-}
-
-function figures(what: string, unit: string, plural: string, runs: Record<Side, Round[]>, notes: string) {
-  const rate = (side: Side) => Math.round(median(runs[side].map((r) => r.perSecond)));
-  return (['on', 'sampled'] as const).map((side) => {
-    const ratio = median(runs[side].map((r, i) => r.cpuUsPerOp / runs.off[i].cpuUsPerOp));
-    return {
-      figure: `${what}: CPU per ${unit}, instrumentation on (${side === 'on' ? 'every trace exported' : `traces sampled at ${SAMPLE_RATIO * 100}%`}) vs off`,
-      unit: `µs/${unit}`,
-      ours: Math.round(median(runs[side].map((r) => r.cpuUsPerOp))),
-      baseline: Math.round(median(runs.off.map((r) => r.cpuUsPerOp))),
-      ratio: Math.round(ratio * 1000) / 1000,
-      target: '≤ 1.05',
-      pass: ratio <= 1.05,
-      rounds: ROUNDS,
-      notes: `${notes}; ${plural}/s (median) ${rate(side)} on vs ${rate('off')} off`,
-    };
-  });
-}
+import {
+  CALLERS,
+  children,
+  CLIENT_ROUND_MS,
+  figures,
+  interleave,
+  load,
+  log,
+  NAME,
+  PAYOUT_ID,
+  QUICK,
+  ROUNDS,
+  SAMPLE_RATIO,
+  SIDES,
+  start,
+} from './instrumentation.rounds';
+import { webhookFigures } from './instrumentation.webhook';
 
 function tracer(sinkUrl: string, ratio: number): NodeTracerProvider {
   return new NodeTracerProvider({
@@ -163,88 +101,6 @@ async function clientFigures(partnerUrl: string, sinkUrl: string) {
     runs,
     `payouts.get, c=${CALLERS}, ${CLIENT_ROUND_MS} ms rounds, the calling process's CPU (export flushed inside the round); load ${loadBefore}→${load()}`,
   );
-}
-
-function cpuOf(child: ChildProcess): Promise<number> {
-  return new Promise((resolve) => {
-    const on = (m: { cpuUs?: number }) => {
-      if (typeof m.cpuUs !== 'number') return;
-      child.off('message', on);
-      resolve(m.cpuUs);
-    };
-    child.on('message', on);
-    child.send('cpu');
-  });
-}
-
-async function deliver(url: string, seconds: number): Promise<number> {
-  const result = await autocannon({
-    url: `${url}/webhooks/partner`,
-    connections: 8,
-    duration: seconds,
-    requests: [
-      {
-        method: 'POST',
-        setupRequest: (req) => {
-          const body = JSON.stringify(
-            buildUserCreated({ event_id: randomUUID(), user_id: randomUUID(), status: 'CREATED' }),
-          );
-          const signature = signPartnerWebhook(body, SECRET);
-          return {
-            ...req,
-            body,
-            headers: { 'content-type': 'application/json', 'x-signature-sha256': signature },
-          };
-        },
-      },
-    ],
-  });
-  return result['2xx'];
-}
-
-async function webhookFigures(partnerUrl: string, sinkUrl: string) {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-instrumentation-'));
-  const env = (side: Side): Record<string, string> => ({
-    DATABASE_URL: `sqlite:${join(dir, `${side}.sqlite`)}`,
-    PARTNER_BASE_URL: partnerUrl,
-    PARTNER_ENV: 'sandbox',
-    PARTNER_API_KEY: 'bench-api-key',
-    PARTNER_CLIENT_ID: 'bench-client',
-    PARTNER_PASSWORD: 'bench-password',
-    PARTNER_WEBHOOK_SECRET: SECRET,
-    INBOX_ENCRYPTION_KEYS: `bench:${Buffer.alloc(32, 3).toString('base64')}`,
-    ...(side === 'off' ? { BENCH_INSTRUMENTATION: 'off' } : { OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl }),
-    ...(side === 'sampled'
-      ? { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: String(SAMPLE_RATIO) }
-      : {}),
-  });
-  try {
-    const apps = {} as Record<Side, { child: ChildProcess; info: { url: string } }>;
-    for (const side of SIDES) apps[side] = await start<{ url: string }>('instrumentation.app.ts', env(side));
-    for (const side of SIDES) await deliver(apps[side].info.url, 1); // warm-up
-    const loadBefore = load();
-    const runs = await interleave(async (side) => {
-      const { child, info } = apps[side];
-      const before = await cpuOf(child);
-      const accepted = await deliver(info.url, WEBHOOK_ROUND_S);
-      await new Promise((resolve) => setTimeout(resolve, 300)); // the handlers after the 2xx
-      const used = (await cpuOf(child)) - before;
-      return { cpuUsPerOp: used / Math.max(1, accepted), perSecond: accepted / WEBHOOK_ROUND_S };
-    });
-    for (const side of SIDES) {
-      log(`webhook ${side}: ${runs[side].map((r) => Math.round(r.cpuUsPerOp)).join(' ')} µs/delivery`);
-      apps[side].child.send('stop');
-    }
-    return figures(
-      'webhook',
-      'delivery',
-      'deliveries',
-      runs,
-      `signed user.created, 8 connections, ${WEBHOOK_ROUND_S} s rounds, the app process's CPU (handlers after the 2xx included), one app per side on its own SQLite file; load ${loadBefore}→${load()}`,
-    );
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
 }
 
 async function main(): Promise<void> {

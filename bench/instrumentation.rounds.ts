@@ -1,0 +1,88 @@
+/**
+ * What the two sides of bench/instrumentation.bench.ts share: the sides, the interleaved rounds,
+ * the figures (bench contract, issue 14), the child processes.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+
+export const NAME = 'instrumentation';
+export const QUICK = process.argv.includes('--quick');
+export const ROUNDS = QUICK ? 3 : 9;
+export const CLIENT_ROUND_MS = QUICK ? 700 : 1500;
+export const WEBHOOK_ROUND_S = QUICK ? 1 : 2;
+export const CALLERS = 16;
+export const SAMPLE_RATIO = 0.1;
+export const SECRET = 'whsec_bench_instrumentation_0001';
+export const PAYOUT_ID = '0b9f3c1e-1111-4222-8333-444455556666';
+export const SIDES = ['off', 'on', 'sampled'] as const;
+export type Side = (typeof SIDES)[number];
+export interface Round {
+  cpuUsPerOp: number;
+  perSecond: number;
+}
+export const children: ChildProcess[] = [];
+
+export const log = (m: string): void =>
+  void process.stderr.write(`[${NAME}] ${new Date().toISOString().slice(11, 19)} ${m}\n`);
+export const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+export const load = (): number => Math.round(loadavg()[0] * 100) / 100;
+
+export function start<T>(
+  file: string,
+  env: Record<string, string> = {},
+): Promise<{ child: ChildProcess; info: T }> {
+  const child = fork(join(__dirname, file), [], {
+    execArgv: ['-r', 'ts-node/register/transpile-only'],
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${file} did not start within 90 s`)), 90_000);
+    child.once('message', (info: T) => {
+      clearTimeout(timer);
+      resolve({ child, info });
+    });
+    child.once('exit', (code) => reject(new Error(`${file} exited early (${code})`)));
+  });
+}
+
+/** Every side once per round, the order rotating, so no side always runs first or after the same one. */
+export async function interleave(run: (side: Side) => Promise<Round>): Promise<Record<Side, Round[]>> {
+  const out: Record<Side, Round[]> = { off: [], on: [], sampled: [] };
+  for (let i = 0; i < ROUNDS; i++)
+    for (let k = 0; k < SIDES.length; k++) {
+      const side = SIDES[(i + k) % SIDES.length];
+      out[side].push(await run(side));
+    }
+  return out;
+}
+
+export function figures(
+  what: string,
+  unit: string,
+  plural: string,
+  runs: Record<Side, Round[]>,
+  notes: string,
+) {
+  const rate = (side: Side) => Math.round(median(runs[side].map((r) => r.perSecond)));
+  return (['on', 'sampled'] as const).map((side) => {
+    const ratio = median(runs[side].map((r, i) => r.cpuUsPerOp / runs.off[i].cpuUsPerOp));
+    return {
+      figure: `${what}: CPU per ${unit}, instrumentation on (${side === 'on' ? 'every trace exported' : `traces sampled at ${SAMPLE_RATIO * 100}%`}) vs off`,
+      unit: `µs/${unit}`,
+      ours: Math.round(median(runs[side].map((r) => r.cpuUsPerOp))),
+      baseline: Math.round(median(runs.off.map((r) => r.cpuUsPerOp))),
+      ratio: Math.round(ratio * 1000) / 1000,
+      target: '≤ 1.05',
+      pass: ratio <= 1.05,
+      rounds: ROUNDS,
+      notes: `${notes}; ${plural}/s (median) ${rate(side)} on vs ${rate('off')} off`,
+    };
+  });
+}

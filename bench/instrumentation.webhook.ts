@@ -1,0 +1,102 @@
+/** The webhook side of bench/instrumentation.bench.ts: three reference apps, CPU per delivery. */
+import type { ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { buildUserCreated, signPartnerWebhook } from '@partner-payments/testing';
+import {
+  figures,
+  interleave,
+  load,
+  log,
+  SAMPLE_RATIO,
+  SECRET,
+  SIDES,
+  start,
+  WEBHOOK_ROUND_S,
+  type Side,
+} from './instrumentation.rounds';
+
+function cpuOf(child: ChildProcess): Promise<number> {
+  return new Promise((resolve) => {
+    const on = (m: { cpuUs?: number }) => {
+      if (typeof m.cpuUs !== 'number') return;
+      child.off('message', on);
+      resolve(m.cpuUs);
+    };
+    child.on('message', on);
+    child.send('cpu');
+  });
+}
+
+async function deliver(url: string, seconds: number): Promise<number> {
+  const result = await autocannon({
+    url: `${url}/webhooks/partner`,
+    connections: 8,
+    duration: seconds,
+    requests: [
+      {
+        method: 'POST',
+        setupRequest: (req) => {
+          const body = JSON.stringify(
+            buildUserCreated({ event_id: randomUUID(), user_id: randomUUID(), status: 'CREATED' }),
+          );
+          const signature = signPartnerWebhook(body, SECRET);
+          return {
+            ...req,
+            body,
+            headers: { 'content-type': 'application/json', 'x-signature-sha256': signature },
+          };
+        },
+      },
+    ],
+  });
+  return result['2xx'];
+}
+
+export async function webhookFigures(partnerUrl: string, sinkUrl: string) {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-instrumentation-'));
+  const env = (side: Side): Record<string, string> => ({
+    DATABASE_URL: `sqlite:${join(dir, `${side}.sqlite`)}`,
+    PARTNER_BASE_URL: partnerUrl,
+    PARTNER_ENV: 'sandbox',
+    PARTNER_API_KEY: 'bench-api-key',
+    PARTNER_CLIENT_ID: 'bench-client',
+    PARTNER_PASSWORD: 'bench-password',
+    PARTNER_WEBHOOK_SECRET: SECRET,
+    INBOX_ENCRYPTION_KEYS: `bench:${Buffer.alloc(32, 3).toString('base64')}`,
+    ...(side === 'off' ? { BENCH_INSTRUMENTATION: 'off' } : { OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl }),
+    ...(side === 'sampled'
+      ? { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: String(SAMPLE_RATIO) }
+      : {}),
+  });
+  try {
+    const apps = {} as Record<Side, { child: ChildProcess; info: { url: string } }>;
+    for (const side of SIDES) apps[side] = await start<{ url: string }>('instrumentation.app.ts', env(side));
+    for (const side of SIDES) await deliver(apps[side].info.url, 1); // warm-up
+    const loadBefore = load();
+    const runs = await interleave(async (side) => {
+      const { child, info } = apps[side];
+      const before = await cpuOf(child);
+      const accepted = await deliver(info.url, WEBHOOK_ROUND_S);
+      await new Promise((resolve) => setTimeout(resolve, 300)); // the handlers after the 2xx
+      const used = (await cpuOf(child)) - before;
+      return { cpuUsPerOp: used / Math.max(1, accepted), perSecond: accepted / WEBHOOK_ROUND_S };
+    });
+    for (const side of SIDES) {
+      log(`webhook ${side}: ${runs[side].map((r) => Math.round(r.cpuUsPerOp)).join(' ')} µs/delivery`);
+      apps[side].child.send('stop');
+    }
+    return figures(
+      'webhook',
+      'delivery',
+      'deliveries',
+      runs,
+      `signed user.created, 8 connections, ${WEBHOOK_ROUND_S} s rounds, the app process's CPU (handlers after the 2xx included), one app per side on its own SQLite file; load ${loadBefore}→${load()}`,
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
