@@ -1,11 +1,12 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
-import { APP_GUARD } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { ScheduleModule } from '@nestjs/schedule';
 import { PartnerPaymentsModule } from '@partner-payments/nestjs';
 import { APP_CONFIG, loadAppConfig, type AppConfig } from './config/app.config';
 import { AccessGuard } from './common/access.guard';
+import { PartnerErrorFilter } from './common/partner-error.filter';
 import { CoreModule } from './core.module';
 import { DemoRunner } from './demo/demo.runner';
 import { HealthController } from './health/health.controller';
@@ -96,6 +97,8 @@ export class AppModule {
       providers: [
         // Issue 9 defect 8: every route is operator-only unless marked (common/access.guard.ts).
         { provide: APP_GUARD, useClass: AccessGuard },
+        // Issue 9 defect 2: a partner error reaching Nest is answered by its cause, never a bare 500.
+        { provide: APP_FILTER, useClass: PartnerErrorFilter },
         PayoutsService,
         PayoutRedriveService,
         ReconciliationService,
