@@ -24,12 +24,12 @@ const PAYOUT_ROUTE = 'POST /v1/virtual-accounts/:id/payout';
 const BEFORE_CRASH = 3;
 
 describe.each(DATABASE_KINDS)('SIGKILL mid-POST /payouts, answer and webhook lost, on %s', (kind) => {
-  // One partner call at most 2 s with no retry, so the re-drive's grace can be short (4 s; the
-  // app refuses a grace shorter than one full partner call).
+  // Partner attempts of at most 2 s with no retry, so the re-drive's grace can be short (8 s; the
+  // app refuses a grace shorter than one full partner call: two token calls and two creates).
   const suite = appProcessPerSuite(kind, 'killpayout', {
     PARTNER_TIMEOUT_MS: '2000',
     PARTNER_MAX_RETRIES: '0',
-    PAYOUT_REDRIVE_GRACE_SECONDS: '4',
+    PAYOUT_REDRIVE_GRACE_SECONDS: '8',
   });
 
   it('after the restart and the outbox re-drive the app knows every payout; the retry gets the same one', async () => {

@@ -8,6 +8,9 @@ import {
 } from '../database/database-url.parser';
 import { InboxKeyRing, parseInboxKeys } from '../webhooks/inbox-key.ring';
 import { CRON_MESSAGE, CRON_VARIABLES, EnvironmentVariables, isCron, isSet } from './environment.schema';
+import { redriveTimes } from './redrive-times';
+
+export { minimumRedriveGraceMs } from './redrive-times';
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
@@ -133,18 +136,16 @@ export function loadAppConfig(env: Record<string, string | undefined>): AppConfi
   }
   const timeoutMs = vars.PARTNER_TIMEOUT_MS ?? CONFIG_DEFAULTS.PARTNER_TIMEOUT_MS;
   const maxRetries = vars.PARTNER_MAX_RETRIES ?? CONFIG_DEFAULTS.PARTNER_MAX_RETRIES;
-  // Unset: 300 s, or longer when the partner settings make one call longer than that.
-  const minGraceSeconds = Math.ceil(minimumRedriveGraceMs(timeoutMs, maxRetries) / 1000);
-  const graceSeconds =
-    vars.PAYOUT_REDRIVE_GRACE_SECONDS ??
-    Math.max(CONFIG_DEFAULTS.PAYOUT_REDRIVE_GRACE_SECONDS, minGraceSeconds);
-  const graceInputs = ['PARTNER_TIMEOUT_MS', 'PARTNER_MAX_RETRIES', 'PAYOUT_REDRIVE_GRACE_SECONDS'];
-  if (!problems.some((p) => graceInputs.includes(p.variable)) && graceSeconds < minGraceSeconds) {
-    problems.push({
-      variable: 'PAYOUT_REDRIVE_GRACE_SECONDS',
-      message: `must be at least ${minGraceSeconds} (one full partner call: a token call and the create, each with PARTNER_MAX_RETRIES retries of PARTNER_TIMEOUT_MS and Retry-After waits)`,
-    });
-  }
+  const { graceSeconds, maxAgeHours } = redriveTimes(
+    vars,
+    timeoutMs,
+    maxRetries,
+    {
+      graceSeconds: CONFIG_DEFAULTS.PAYOUT_REDRIVE_GRACE_SECONDS,
+      maxAgeHours: CONFIG_DEFAULTS.PAYOUT_REDRIVE_MAX_AGE_HOURS,
+    },
+    problems,
+  );
   let database: ParsedDatabaseUrl | null = null;
   try {
     database = parseDatabaseUrl(vars.DATABASE_URL ?? CONFIG_DEFAULTS.DATABASE_URL);
@@ -205,8 +206,7 @@ export function loadAppConfig(env: Record<string, string | undefined>): AppConfi
     redrive: {
       cron: vars.PAYOUT_REDRIVE_CRON ?? CONFIG_DEFAULTS.PAYOUT_REDRIVE_CRON,
       graceMs: graceSeconds * 1000,
-      maxAgeMs:
-        (vars.PAYOUT_REDRIVE_MAX_AGE_HOURS ?? CONFIG_DEFAULTS.PAYOUT_REDRIVE_MAX_AGE_HOURS) * 3_600_000,
+      maxAgeMs: maxAgeHours * 3_600_000,
     },
     demo: (vars.DEMO ?? CONFIG_DEFAULTS.DEMO) === 'auto' ? baseUrl === null : vars.DEMO === 'true',
     logLevels: LOG_LEVELS.slice(
@@ -214,18 +214,6 @@ export function loadAppConfig(env: Record<string, string | undefined>): AppConfi
       LOG_LEVELS.indexOf((vars.LOG_LEVEL ?? CONFIG_DEFAULTS.LOG_LEVEL) as LogLevel) + 1,
     ),
   };
-}
-
-/** The library's cap on a Retry-After wait between two attempts (its default retry options). */
-const MAX_RETRY_AFTER_MS = 30_000;
-
-/**
- * The longest one logical partner call can take: a token call and the call itself, each with
- * `maxRetries` retries of `timeoutMs` and a capped Retry-After wait before each retry. A pending
- * request younger than this may still get its answer, so the re-drive leaves it alone.
- */
-export function minimumRedriveGraceMs(timeoutMs: number, maxRetries: number): number {
-  return 2 * ((maxRetries + 1) * timeoutMs + maxRetries * MAX_RETRY_AFTER_MS);
 }
 
 /** A comma-separated list (secrets during a rotation), trimmed, empty entries dropped. */

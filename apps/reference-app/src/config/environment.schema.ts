@@ -211,8 +211,9 @@ export class EnvironmentVariables {
 
   /**
    * How long a request stays pending before the re-drive re-sends it; also how long a re-send holds
-   * its claim. Must exceed one full partner call with its retries (checked against PARTNER_TIMEOUT_MS
-   * and PARTNER_MAX_RETRIES at boot), so an answer still on its way is never raced.
+   * its claim. Must exceed one full partner call with its retries and a re-authentication (checked
+   * against PARTNER_TIMEOUT_MS and PARTNER_MAX_RETRIES at boot), so an answer still on its way is not
+   * raced, and be shorter than PAYOUT_REDRIVE_MAX_AGE_HOURS, or nothing would ever be re-sent.
    */
   @IsOptional()
   @Transform(toInt)
