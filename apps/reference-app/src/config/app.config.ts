@@ -8,9 +8,9 @@ import {
 } from '../database/database-url.parser';
 import { InboxKeyRing, parseInboxKeys } from '../webhooks/inbox-key.ring';
 import { CRON_MESSAGE, CRON_VARIABLES, EnvironmentVariables, isCron, isSet } from './environment.schema';
-import { redriveTimes } from './redrive-times';
+import { redriveTimes } from './redrive-grace.policy';
 
-export { minimumRedriveGraceMs } from './redrive-times';
+export { minimumRedriveGraceMs } from './redrive-grace.policy';
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
