@@ -25,6 +25,8 @@ export interface AppConfig {
     timeoutMs: number;
     maxRetries: number;
     sendVersionHeader: 'always' | 'until-pinned';
+    /** Client-side rate limit; `budget` says where its bucket lives (issue 14: replicas share one). */
+    rateLimit: { perSecond: number; burst: number; budget: 'database' | 'process' | 'off' };
   };
   database: ParsedDatabaseUrl;
   port: number;
@@ -51,6 +53,11 @@ export const CONFIG_DEFAULTS = {
   PARTNER_TIMEOUT_MS: 10000,
   PARTNER_MAX_RETRIES: 2,
   PARTNER_SEND_VERSION_HEADER: 'until-pinned',
+  PARTNER_RATE_LIMIT_PER_SECOND: 20,
+  // The partner allows bursts of 50 (evidence §1); 10 are left for jitter: our bucket and the
+  // partner's are not in phase, and requests reach it later than they leave us.
+  PARTNER_RATE_LIMIT_BURST: 40,
+  PARTNER_RATE_BUDGET: 'database',
   DATABASE_URL: DEFAULT_DATABASE_URL,
   PORT: 3000,
   HOST: '127.0.0.1',
@@ -113,6 +120,12 @@ export function loadAppConfig(env: Record<string, string | undefined>): AppConfi
       maxRetries: vars.PARTNER_MAX_RETRIES ?? CONFIG_DEFAULTS.PARTNER_MAX_RETRIES,
       sendVersionHeader: (vars.PARTNER_SEND_VERSION_HEADER ?? CONFIG_DEFAULTS.PARTNER_SEND_VERSION_HEADER) as
         'always' | 'until-pinned',
+      rateLimit: {
+        perSecond: vars.PARTNER_RATE_LIMIT_PER_SECOND ?? CONFIG_DEFAULTS.PARTNER_RATE_LIMIT_PER_SECOND,
+        burst: vars.PARTNER_RATE_LIMIT_BURST ?? CONFIG_DEFAULTS.PARTNER_RATE_LIMIT_BURST,
+        budget: (vars.PARTNER_RATE_BUDGET ?? CONFIG_DEFAULTS.PARTNER_RATE_BUDGET) as
+          'database' | 'process' | 'off',
+      },
     },
     database,
     port: vars.PORT ?? CONFIG_DEFAULTS.PORT,
