@@ -33,7 +33,14 @@ export interface AppConfig {
   /** Interface to bind (HOST). */
   host: string;
   publicBaseUrl: string | null;
-  reconcile: { cron: string; batchSize: number; concurrency: number; completedWindowHours: number };
+  reconcile: {
+    cron: string;
+    batchSize: number;
+    concurrency: number;
+    completedWindowHours: number;
+    /** Settle from the partner's payout list (issue 14); false: one GET per payout. */
+    useList: boolean;
+  };
   /** Deposit reconciliation (docs/partner-api.md §6.4.8: a hold's outcome may never arrive as an event). */
   depositReconcileCron: string;
   inbox: { redeliveryCron: string; maxAttempts: number };
@@ -65,6 +72,7 @@ export const CONFIG_DEFAULTS = {
   RECONCILE_BATCH_SIZE: 50,
   RECONCILE_CONCURRENCY: 4,
   RECONCILE_COMPLETED_WINDOW_HOURS: 72,
+  RECONCILE_USE_LIST: 'true',
   DEPOSIT_RECONCILE_CRON: '15 */5 * * * *',
   INBOX_REDELIVERY_CRON: '30 * * * * *',
   INBOX_MAX_ATTEMPTS: 5,
@@ -137,6 +145,7 @@ export function loadAppConfig(env: Record<string, string | undefined>): AppConfi
       concurrency: vars.RECONCILE_CONCURRENCY ?? CONFIG_DEFAULTS.RECONCILE_CONCURRENCY,
       completedWindowHours:
         vars.RECONCILE_COMPLETED_WINDOW_HOURS ?? CONFIG_DEFAULTS.RECONCILE_COMPLETED_WINDOW_HOURS,
+      useList: (vars.RECONCILE_USE_LIST ?? CONFIG_DEFAULTS.RECONCILE_USE_LIST) === 'true',
     },
     depositReconcileCron: vars.DEPOSIT_RECONCILE_CRON ?? CONFIG_DEFAULTS.DEPOSIT_RECONCILE_CRON,
     inbox: {

@@ -145,6 +145,11 @@ export class EnvironmentVariables {
   @Min(0, { message: 'must be 0 or more' })
   RECONCILE_COMPLETED_WINDOW_HOURS?: number;
 
+  /** false: read every payout by GET (the per-payout path, for an account whose list is unavailable). */
+  @IsOptional()
+  @IsIn(['true', 'false'], { message: 'must be true or false' })
+  RECONCILE_USE_LIST?: string;
+
   @IsOptional()
   @Transform(trimmed)
   DEPOSIT_RECONCILE_CRON?: string;

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { PayoutEntity, type PayoutSource } from '../database/entities/payout.entity';
 import { insertIfAbsent } from '../database/insert-if-absent.util';
 import type { UnitOfWork } from '../database/unit-of-work.service';
@@ -54,17 +55,32 @@ const DETAIL_FIELDS = [
  * Joins the ambient transaction (inbox runProcessing) when there is one.
  */
 export class PayoutProjection {
+  private readonly knownRows = new AsyncLocalStorage<Map<string, PayoutEntity>>();
+
   constructor(
     private readonly uow: UnitOfWork,
     private readonly clock: () => Date = () => new Date(),
     private readonly maxAttempts = 5,
   ) {}
 
+  /**
+   * Runs `work` with rows the caller has just read (reconciliation claims a page of payouts in one
+   * statement): `apply` inside it starts from the row in hand instead of reading it again, and
+   * builds its answer without re-reading (issue 14: a pass reads the database ≤ 0.05 times per
+   * payout). Safe because every write is `WHERE version = :read`: a row changed since it was read
+   * loses the race and is re-read as usual.
+   */
+  withKnownRows<T>(rows: readonly PayoutEntity[], work: () => Promise<T>): Promise<T> {
+    return this.knownRows.run(new Map(rows.map((r) => [r.payoutId, r])), work);
+  }
+
   async apply(obs: PayoutObservation): Promise<PayoutProjectionResult> {
     return this.uow.transaction(async (m) => {
+      const known = this.knownRows.getStore();
       for (let attempt = 0; attempt < this.maxAttempts; attempt++) {
         const now = this.clock();
-        const row = await m.findOne(PayoutEntity, { where: { payoutId: obs.payoutId } });
+        const hint = attempt === 0 ? known?.get(obs.payoutId) : undefined;
+        const row = hint ?? (await m.findOne(PayoutEntity, { where: { payoutId: obs.payoutId } }));
         if (!row) {
           const decision = decidePayoutStatusChange(null, obs.status);
           // An unplaceable first status is still stored: the row must exist for reconciliation.
@@ -123,7 +139,14 @@ export class PayoutProjection {
           .where('payout_id = :id AND version = :version', { id: row.payoutId, version: row.version })
           .execute();
         if (result.affected !== 1) continue; // lost the race: re-read, decide again
-        const updated = await m.findOneOrFail(PayoutEntity, { where: { payoutId: obs.payoutId } });
+        const updated = hint
+          ? Object.assign(new PayoutEntity(), hint, patch, {
+              lastSource: obs.source,
+              updatedAt: now,
+              version: hint.version + 1,
+            })
+          : await m.findOneOrFail(PayoutEntity, { where: { payoutId: obs.payoutId } });
+        if (hint) known?.set(obs.payoutId, updated);
         return {
           outcome: decision.apply ? 'changed' : 'unchanged',
           reason: decision.reason,

@@ -1,4 +1,4 @@
-import { Table, TableColumn, type MigrationInterface, type QueryRunner } from 'typeorm';
+import { Table, TableColumn, TableIndex, type MigrationInterface, type QueryRunner } from 'typeorm';
 
 /**
  * Issue 14: replicas share the payout reconciliation and the partner's rate budget.
@@ -35,6 +35,13 @@ export class SharedReconciliation1764100000000 implements MigrationInterface {
       }),
     );
     await queryRunner.addColumn('payouts', new TableColumn(time('resource_read_at')));
+    // Until now every check read the resource: a payout checked was read then.
+    await queryRunner.query('UPDATE payouts SET resource_read_at = last_checked_at');
+    // The list window is chosen from payouts per day since the oldest one to check.
+    await queryRunner.createIndex(
+      'payouts',
+      new TableIndex({ name: 'idx_payouts_created_at', columnNames: ['created_at'] }),
+    );
     await queryRunner.createTable(
       new Table({
         name: 'partner_rate_budget',
@@ -49,6 +56,7 @@ export class SharedReconciliation1764100000000 implements MigrationInterface {
 
   async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.dropTable('partner_rate_budget', true);
+    await queryRunner.dropIndex('payouts', 'idx_payouts_created_at');
     await queryRunner.dropColumn('payouts', 'resource_read_at');
     await queryRunner.dropTable('reconciliation_passes', true);
   }
