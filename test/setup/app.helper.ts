@@ -29,23 +29,26 @@ export function partnerEnv(sandbox: PartnerSandbox): Record<string, string> {
   };
 }
 
+/** Any free port, jobs that never fire on their own (tests trigger them), no demo. */
+export function testAppEnv(databaseUrl: string): Record<string, string> {
+  return {
+    PORT: '0',
+    DATABASE_URL: databaseUrl,
+    RECONCILE_CRON: NEVER,
+    INBOX_REDELIVERY_CRON: NEVER,
+    VERSION_PIN_CRON: NEVER,
+    DEPOSIT_RECONCILE_CRON: NEVER,
+    DEMO: 'false',
+  };
+}
+
 export async function startTestApp(
   databaseUrl: string,
   env: Record<string, string | undefined> = {},
   sandbox?: PartnerSandbox,
 ): Promise<RunningApp> {
   const running = await startApp({
-    env: {
-      PORT: '0',
-      DATABASE_URL: databaseUrl,
-      RECONCILE_CRON: NEVER,
-      INBOX_REDELIVERY_CRON: NEVER,
-      VERSION_PIN_CRON: NEVER,
-      DEPOSIT_RECONCILE_CRON: NEVER,
-      DEMO: 'false',
-      ...(sandbox ? partnerEnv(sandbox) : {}),
-      ...env,
-    },
+    env: { ...testAppEnv(databaseUrl), ...(sandbox ? partnerEnv(sandbox) : {}), ...env },
     envFile: false,
     host: '127.0.0.1',
     logger: process.env.TEST_APP_LOGS ? ['log', 'warn', 'error'] : false,
