@@ -12,7 +12,6 @@ import {
   type PartnerPayoutStatusEvent,
 } from '@partner-payments/nestjs';
 import type { PartnerSandbox } from '@partner-payments/testing';
-import request from 'supertest';
 import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
 import {
   PayoutEntity,
@@ -24,7 +23,7 @@ import { advisoryLockKey } from '../../apps/reference-app/src/scheduling/job-loc
 import { VERSION_PIN_JOB } from '../../apps/reference-app/src/versioning/version-pin.service';
 import { TypeOrmInboxStore } from '../../apps/reference-app/src/webhooks/typeorm-inbox.store';
 import { newPgClient } from '../../scripts/pg-client';
-import { eventually, startTestApp, startTestSandbox } from '../setup/app.helper';
+import { appRequest, eventually, startTestApp, startTestSandbox } from '../setup/app.helper';
 import { createFundedAccount, type FundedAccount } from '../setup/partner-fixtures.helper';
 import { DATABASE_KINDS, databaseUrlFor, openTestDatabaseAt } from '../setup/test-database.helper';
 
@@ -52,7 +51,7 @@ describe.each(DATABASE_KINDS)('jobs and restarts on %s', (kind) => {
     cleanup?.();
   });
 
-  const http = () => request(running.app.getHttpServer());
+  const http = () => appRequest(running);
   const uow = () => running.app.get(UnitOfWork);
   const payout = (payoutId: string) =>
     uow().run((m) => m.findOneOrFail(PayoutEntity, { where: { payoutId } }));
@@ -226,7 +225,7 @@ describe.each(DATABASE_KINDS)('jobs and restarts on %s', (kind) => {
     const refusing = await startTestApp(other.url, { PARTNER_API_VERSION: '2025-01-01' }, sandbox);
     try {
       const calls = await upgradeCalls();
-      const pin = await request(refusing.app.getHttpServer()).post('/versioning/pin').expect(200);
+      const pin = await appRequest(refusing).post('/versioning/pin').expect(200);
       expect(pin.body).toMatchObject({
         configured: '2025-01-01',
         lastOutcome: 'refused',
@@ -343,7 +342,7 @@ describe('two replicas on one PostgreSQL database', () => {
     a = await startTestApp(db.url, {}, sandbox);
     b = await startTestApp(db.url, {}, sandbox);
     account = await createFundedAccount(a, 'replicas');
-    await request(a.app.getHttpServer())
+    await appRequest(a)
       .post('/payouts')
       .set('Idempotency-Key', randomUUID())
       .send({
@@ -369,7 +368,7 @@ describe('two replicas on one PostgreSQL database', () => {
     await pg.connect();
     try {
       await pg.query('SELECT pg_advisory_lock($1::bigint)', [advisoryLockKey(VERSION_PIN_JOB)]);
-      const res = await request(b.app.getHttpServer()).post('/versioning/pin').expect(200);
+      const res = await appRequest(b).post('/versioning/pin').expect(200);
       expect(res.body).toMatchObject({ action: 'locked', pinned: '2026-04-14' });
       expect(versionState.pinnedVersion).toBe('2026-04-14');
     } finally {
@@ -387,25 +386,20 @@ describe('two replicas on one PostgreSQL database', () => {
     };
     const before = (await sandbox.control.counters()).created.payouts;
     const answers = await Promise.all(
-      [a, b, a, b].map((r) =>
-        request(r.app.getHttpServer()).post('/payouts').set('Idempotency-Key', key).send(body),
-      ),
+      [a, b, a, b].map((r) => appRequest(r).post('/payouts').set('Idempotency-Key', key).send(body)),
     );
     expect(answers.every((r) => r.status === 201 || r.status === 409)).toBe(true);
     const ids = new Set(answers.filter((r) => r.status === 201).map((r) => r.body.payout_id));
     expect(ids.size).toBe(1);
     const [payoutId] = [...ids];
     for (const r of [a, b]) {
-      const replay = await request(r.app.getHttpServer())
-        .post('/payouts')
-        .set('Idempotency-Key', key)
-        .send(body);
+      const replay = await appRequest(r).post('/payouts').set('Idempotency-Key', key).send(body);
       expect(replay.status).toBe(201);
       expect(replay.body.payout_id).toBe(payoutId);
     }
     expect((await sandbox.control.counters()).created.payouts).toBe(before + 1);
     // The other replica's body under the same key is refused on either replica.
-    await request(b.app.getHttpServer())
+    await appRequest(b)
       .post('/payouts')
       .set('Idempotency-Key', key)
       .send({ ...body, amount: '9.00' })
@@ -455,7 +449,7 @@ describe('reconciliation order and batches (SQLite file)', () => {
       const account = await createFundedAccount(running, 'order');
       const ids: string[] = [];
       for (let i = 0; i < 3; i++) {
-        const res = await request(running.app.getHttpServer())
+        const res = await appRequest(running)
           .post('/payouts')
           .set('Idempotency-Key', randomUUID())
           .send({
@@ -477,7 +471,7 @@ describe('reconciliation order and batches (SQLite file)', () => {
       );
       await uow.run((m) => m.update(PayoutEntity, { payoutId: never }, { lastCheckedAt: null }));
       const seqBefore = (await sandbox.control.requestLog()).length;
-      const res = await request(running.app.getHttpServer()).post('/reconciliation/run').expect(200);
+      const res = await appRequest(running).post('/reconciliation/run').expect(200);
       expect(res.body).toMatchObject({ ran: true, checked: 3, batches: 2, pages: 0, reads: 3 });
       const reads = (await sandbox.control.requestLog())
         .slice(seqBefore)

@@ -4,7 +4,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { signPartnerWebhook, type PartnerSandbox } from '@partner-payments/testing';
-import request from 'supertest';
 import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
 import {
   DepositEntity,
@@ -14,7 +13,7 @@ import {
   WebhookInboxEntity,
 } from '../../apps/reference-app/src/database/entities';
 import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
-import { eventually, startTestApp, startTestSandbox } from '../setup/app.helper';
+import { appRequest, eventually, startTestApp, startTestSandbox } from '../setup/app.helper';
 import { createFundedAccount, type FundedAccount } from '../setup/partner-fixtures.helper';
 import { DATABASE_KINDS, databaseUrlFor } from '../setup/test-database.helper';
 
@@ -43,7 +42,7 @@ describe.each(DATABASE_KINDS)('webhooks -> projections on %s', (kind) => {
     cleanup?.();
   });
 
-  const http = () => request(running.app.getHttpServer());
+  const http = () => appRequest(running);
   const find = <T extends object>(entity: new () => T, where: Partial<T>) =>
     uow.run((m) => m.findOne(entity, { where: where as never }));
   const until = <T extends object>(

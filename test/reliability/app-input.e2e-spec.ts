@@ -5,9 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { PartnerSandbox } from '@partner-payments/testing';
-import request from 'supertest';
 import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
-import { startTestApp, startTestSandbox } from '../setup/app.helper';
+import { appRequest, startTestApp, startTestSandbox } from '../setup/app.helper';
 import { createFundedAccount, type FundedAccount } from '../setup/partner-fixtures.helper';
 import { databaseUrlFor } from '../setup/test-database.helper';
 
@@ -32,7 +31,7 @@ describe('the app refuses bad input before any partner call (SQLite)', () => {
     cleanup?.();
   });
 
-  const http = () => request(running.app.getHttpServer());
+  const http = () => appRequest(running);
   const body = () => ({
     virtual_account_id: account.virtualAccountId,
     recipient_id: account.recipientId,

@@ -6,11 +6,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { PartnerSandbox } from '@partner-payments/testing';
-import request from 'supertest';
 import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
 import { PayoutRequestEntity } from '../../apps/reference-app/src/database/entities';
 import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
-import { startTestApp, startTestSandbox } from '../setup/app.helper';
+import { appRequest, startTestApp, startTestSandbox } from '../setup/app.helper';
 import { createFundedAccount, type FundedAccount } from '../setup/partner-fixtures.helper';
 import { DATABASE_KINDS, databaseUrlFor } from '../setup/test-database.helper';
 
@@ -36,7 +35,7 @@ describe.each(DATABASE_KINDS)('partner /auth outage during POST /payouts on %s',
   });
 
   const post = (key: string) =>
-    request(running.app.getHttpServer()).post('/payouts').set('Idempotency-Key', key).send({
+    appRequest(running).post('/payouts').set('Idempotency-Key', key).send({
       virtual_account_id: account.virtualAccountId,
       recipient_id: account.recipientId,
       amount: '12.00',

@@ -7,8 +7,10 @@ import { AppModule } from './app.module';
 import { APP_CONFIG, type AppConfig } from './config/app.config';
 import { describeDatabase } from './database/database-url.parser';
 import { DemoRunner, type DemoResult } from './demo/demo.runner';
+import { describeAccess } from './common/access.guard';
 import { jsonDepthLimit, jsonOnlyWrites } from './common/json-depth.middleware';
 import { PARTNER_CONNECTION, type PartnerConnection } from './sandbox/partner-connection.provider';
+import { CronJobsService } from './scheduling/cron-jobs.service';
 
 export interface StartAppOptions {
   /** Variables on top of process.env. */
@@ -29,6 +31,8 @@ export interface RunningApp {
   config: AppConfig;
   connection: PartnerConnection;
   demo: Promise<DemoResult> | null;
+  /** Settles once the start-up partner calls (version pin, first authentication) have finished (issue 9 defect 7). */
+  ready: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -74,6 +78,10 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
     `listening on ${bound.address.includes(':') ? `[${bound.address}]` : bound.address}:${port}${bound.address !== host ? ` (HOST ${host})` : ''}, reachable here at ${url} (database: ${describeDatabase(config.database)})`,
   );
 
+  // Issue 9 defect 8: one line saying which endpoints are open (the demo) or refused (unset).
+  const access = describeAccess(config);
+  if (access) logger.warn(access);
+
   const connection = app.get<PartnerConnection>(PARTNER_CONNECTION);
   if (connection.sandbox) {
     // The embedded sandbox plays the operator who registers our webhook URL (spec 6.1.1).
@@ -86,10 +94,14 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
     );
   }
 
+  // Issue 9 defect 7: the partner is called only now, in the background; the port is already open.
+  const ready = app.get(CronJobsService).warmUp();
+
   let demo: Promise<DemoResult> | null = null;
   if (config.demo && connection.sandbox && options.allowDemo !== false) {
-    demo = app.get(DemoRunner).run(url);
+    // The demo's steps follow the start-up pin in the log.
+    demo = ready.then(() => app.get(DemoRunner).run(url));
     demo.catch((error: Error) => logger.error(`demo failed: ${error.message}`));
   }
-  return { app, url, config, connection, demo, close: () => app.close() };
+  return { app, url, config, connection, demo, ready, close: () => app.close() };
 }

@@ -1,12 +1,15 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
+import { APP_GUARD } from '@nestjs/core';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { ScheduleModule } from '@nestjs/schedule';
 import { PartnerPaymentsModule } from '@partner-payments/nestjs';
 import { APP_CONFIG, loadAppConfig, type AppConfig } from './config/app.config';
+import { AccessGuard } from './common/access.guard';
 import { CoreModule } from './core.module';
 import { DemoRunner } from './demo/demo.runner';
 import { HealthController } from './health/health.controller';
+import { StartupState } from './health/startup.state';
 import { PayoutsController } from './payouts/payouts.controller';
 import { PayoutsService } from './payouts/payouts.service';
 import { ReconciliationController } from './reconciliation/reconciliation.controller';
@@ -94,6 +97,8 @@ export class AppModule {
         HealthController,
       ],
       providers: [
+        // Issue 9 defect 8: every route is operator-only unless marked (common/access.guard.ts).
+        { provide: APP_GUARD, useClass: AccessGuard },
         PayoutsService,
         ReconciliationService,
         DepositReconciliationService,
@@ -101,6 +106,7 @@ export class AppModule {
         InboxRedeliveryService,
         ProjectionHandlers,
         CronJobsService,
+        StartupState,
         DemoRunner,
         ShutdownCoordinator,
       ],

@@ -81,6 +81,9 @@ describe('loadAppConfig', () => {
     ['PARTNER_CLIENT_UUID', 'not-a-uuid'],
     ['PARTNER_BASE_URL', 'ftp://partner'],
     ['LOG_LEVEL', 'chatty'],
+    ['OPERATOR_TOKEN', 'short-token'],
+    ['OPERATOR_TOKEN', 'has a space 0123456789'],
+    ['APP_API_KEYS', 'key-long-enough-0001,short'],
   ])('refuses %s=%s naming the variable', (variable, value) => {
     expect(problemsOf({ ...remote, [variable]: value })).toEqual([variable]);
   });
@@ -93,6 +96,31 @@ describe('loadAppConfig', () => {
       const message = (error as Error).message;
       expect(message).toContain('PARTNER_API_KEY');
       for (const secret of ['pa55-word', 'whsec_new', 'whsec_old']) expect(message).not.toContain(secret);
+    }
+  });
+
+  it('reads OPERATOR_TOKEN and the APP_API_KEYS rotation list; open only in the embedded-sandbox demo', () => {
+    const config = loadAppConfig({
+      ...remote,
+      OPERATOR_TOKEN: 'operator-token-0123456789',
+      APP_API_KEYS: ' key-new-0123456789abc , key-old-0123456789abc ',
+    });
+    expect(config.access).toEqual({
+      operatorToken: 'operator-token-0123456789',
+      apiKeys: ['key-new-0123456789abc', 'key-old-0123456789abc'],
+      demoOpen: false,
+    });
+    expect(loadAppConfig({}).access).toEqual({ operatorToken: null, apiKeys: [], demoOpen: true });
+  });
+
+  it('never echoes a refused OPERATOR_TOKEN or APP_API_KEYS', () => {
+    try {
+      loadAppConfig({ OPERATOR_TOKEN: 'tiny-secret', APP_API_KEYS: 'tiny-key' });
+      throw new Error('expected a refusal');
+    } catch (error) {
+      const message = (error as Error).message;
+      expect(message).toMatch(/OPERATOR_TOKEN.*APP_API_KEYS|APP_API_KEYS.*OPERATOR_TOKEN/);
+      expect(message).not.toMatch(/tiny-secret|tiny-key/);
     }
   });
 });

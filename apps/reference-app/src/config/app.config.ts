@@ -33,6 +33,18 @@ export interface AppConfig {
   /** Interface to bind (HOST). */
   host: string;
   publicBaseUrl: string | null;
+  /**
+   * Who may call what (issue 9 defect 8). `open`: the embedded-sandbox demo with the variable unset,
+   * where that class of endpoints is open (said once at start); elsewhere an unset variable refuses.
+   */
+  access: {
+    /** OPERATOR_TOKEN; null: unset. */
+    operatorToken: string | null;
+    /** APP_API_KEYS, trimmed; empty: unset. */
+    apiKeys: string[];
+    /** The embedded-sandbox demo: an unset variable leaves its endpoints open instead of refused. */
+    demoOpen: boolean;
+  };
   reconcile: {
     cron: string;
     batchSize: number;
@@ -119,10 +131,7 @@ export function loadAppConfig(env: Record<string, string | undefined>): AppConfi
       clientId: vars.PARTNER_CLIENT_ID ?? null,
       password: vars.PARTNER_PASSWORD ?? null,
       clientUuid: vars.PARTNER_CLIENT_UUID ?? null,
-      webhookSecrets: (vars.PARTNER_WEBHOOK_SECRET ?? '')
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean),
+      webhookSecrets: splitList(vars.PARTNER_WEBHOOK_SECRET),
       apiVersion: vars.PARTNER_API_VERSION ?? CONFIG_DEFAULTS.PARTNER_API_VERSION,
       timeoutMs: vars.PARTNER_TIMEOUT_MS ?? CONFIG_DEFAULTS.PARTNER_TIMEOUT_MS,
       maxRetries: vars.PARTNER_MAX_RETRIES ?? CONFIG_DEFAULTS.PARTNER_MAX_RETRIES,
@@ -139,6 +148,11 @@ export function loadAppConfig(env: Record<string, string | undefined>): AppConfi
     port: vars.PORT ?? CONFIG_DEFAULTS.PORT,
     host: vars.HOST ?? CONFIG_DEFAULTS.HOST,
     publicBaseUrl: vars.PUBLIC_BASE_URL ?? null,
+    access: {
+      operatorToken: vars.OPERATOR_TOKEN ?? null,
+      apiKeys: splitList(vars.APP_API_KEYS),
+      demoOpen: baseUrl === null,
+    },
     reconcile: {
       cron: vars.RECONCILE_CRON ?? CONFIG_DEFAULTS.RECONCILE_CRON,
       batchSize: vars.RECONCILE_BATCH_SIZE ?? CONFIG_DEFAULTS.RECONCILE_BATCH_SIZE,
@@ -159,6 +173,14 @@ export function loadAppConfig(env: Record<string, string | undefined>): AppConfi
       LOG_LEVELS.indexOf((vars.LOG_LEVEL ?? CONFIG_DEFAULTS.LOG_LEVEL) as LogLevel) + 1,
     ),
   };
+}
+
+/** A comma-separated list (secrets during a rotation), trimmed, empty entries dropped. */
+function splitList(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /** One entry per variable, its messages joined (an out-of-range PORT fails several rules at once). */

@@ -116,6 +116,28 @@ export class EnvironmentVariables {
   })
   HOST?: string;
 
+  /**
+   * Issue 9 defect 8: the bearer token of the operator endpoints (/reconciliation/*, /versioning/*,
+   * /inbox/*, and every route not marked otherwise). Unset: they answer 401, except in the
+   * embedded-sandbox demo. At least 16 characters; never logged.
+   */
+  @IsOptional()
+  @Matches(/^[\x21-\x7e]{16,512}$/, {
+    message: 'must be 16 to 512 printable characters without spaces',
+  })
+  OPERATOR_TOKEN?: string;
+
+  /**
+   * Issue 9 defect 8: the keys callers send as X-Api-Key to POST /payouts, GET /payouts/* and
+   * GET /virtual-accounts/:id/balance; comma-separated so a key can be rotated (old and new both
+   * accepted meanwhile). Unset: those endpoints answer 401, except in the embedded-sandbox demo.
+   */
+  @IsOptional()
+  @Matches(/^\s*[\x21-\x2b\x2d-\x7e]{16,512}\s*(,\s*[\x21-\x2b\x2d-\x7e]{16,512}\s*)*$/, {
+    message: 'must be a comma-separated list of keys of 16 to 512 printable characters without spaces',
+  })
+  APP_API_KEYS?: string;
+
   /** Where the embedded sandbox should deliver webhooks, when the app is reached through another address. */
   @IsOptional()
   @Matches(/^https?:\/\/[^\s]+$/, { message: 'must be an http(s) URL' })

@@ -1,4 +1,5 @@
 import { BadRequestException, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Access } from '../common/access.guard';
 import { translatePartnerReadError } from '../common/partner-read-error';
 import { PartnerVirtualAccountsService, type PartnerVirtualAccountBalance } from '@partner-payments/nestjs';
 import {
@@ -13,6 +14,7 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
  * it would have to keep in sync. The partner's errors pass through the app's error filter (a
  * balance asked while the account is activating is the partner's 400, evidence §5).
  */
+@Access('caller')
 @Controller('virtual-accounts')
 export class VirtualAccountsController {
   constructor(private readonly virtualAccounts: PartnerVirtualAccountsService) {}
@@ -27,6 +29,7 @@ export class VirtualAccountsController {
   }
 }
 
+@Access('operator')
 @Controller('reconciliation/deposits')
 export class DepositReconciliationController {
   constructor(private readonly reconciliation: DepositReconciliationService) {}

@@ -11,11 +11,14 @@ import {
 } from '@nestjs/common';
 import { PartnerPayoutsService, type PartnerPayoutPreview } from '@partner-payments/nestjs';
 import { isUUID } from 'class-validator';
+import { Access } from '../common/access.guard';
 import { translatePartnerReadError } from '../common/partner-read-error';
 import { CreatePayoutDto, type PayoutResponse } from './create-payout.dto';
 import { toPayoutResponse } from './payout.response';
 import { PayoutsService } from './payouts.service';
 
+/** The app's own API for its clients: one of APP_API_KEYS as X-Api-Key (where your own auth goes). */
+@Access('caller')
 @Controller('payouts')
 export class PayoutsController {
   constructor(

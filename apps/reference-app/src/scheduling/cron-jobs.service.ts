@@ -6,8 +6,10 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
+import { TokenManager } from '@partner-payments/nestjs';
 import { CronJob } from 'cron';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import { StartupState } from '../health/startup.state';
 import { RECONCILIATION_JOB, ReconciliationService } from '../reconciliation/reconciliation.service';
 import {
   DEPOSIT_RECONCILIATION_JOB,
@@ -33,6 +35,8 @@ export class CronJobsService implements OnApplicationBootstrap, OnApplicationShu
     private readonly depositReconciliation: DepositReconciliationService,
     private readonly redelivery: InboxRedeliveryService,
     private readonly versionPin: VersionPinService,
+    private readonly tokens: TokenManager,
+    private readonly startup: StartupState,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -45,10 +49,25 @@ export class CronJobsService implements OnApplicationBootstrap, OnApplicationShu
       this.redelivery.runOnce({ tick }),
     );
     this.add(VERSION_PIN_JOB, this.config.versionPinCron, (tick) => this.versionPin.pin({ tick }));
-    // At start: pin (issue: "at start and daily") and process what a crash left unprocessed.
-    // A partner outage must not stop the boot: both jobs log and try again on their schedule.
-    await this.guard(VERSION_PIN_JOB, () => this.versionPin.pin());
+    // At start: process what a crash left unprocessed (the database only, no partner call).
     await this.guard(INBOX_REDELIVERY_JOB, () => this.redelivery.runOnce({ minAgeMs: 0 }));
+  }
+
+  /**
+   * Issue 9 defect 7: called once the port is open (app.bootstrap.ts), never awaited there. Pins
+   * the version (issue: "at start and daily") and authenticates once, so a slow or absent partner
+   * no longer keeps the port closed (it did for 31 s) while webhooks arrive. A partner outage does
+   * not stop anything: both log and the pin tries again on its schedule. /health says `starting`
+   * until this has finished once.
+   */
+  async warmUp(): Promise<void> {
+    const started = Date.now();
+    await this.guard(VERSION_PIN_JOB, () => this.versionPin.pin());
+    await this.guard('first-authentication', () => this.tokens.getToken());
+    this.startup.markFinished();
+    this.logger.log(
+      `start-up partner calls (version pin, authentication) finished in ${Date.now() - started} ms`,
+    );
   }
 
   onApplicationShutdown(): void {

@@ -1,7 +1,9 @@
 import { Controller, Get, HttpCode, Post } from '@nestjs/common';
+import { Access } from '../common/access.guard';
 import { InboxRedeliveryService, type RedeliverySummary } from './inbox-redelivery.service';
 import { TypeOrmInboxStore } from './typeorm-inbox.store';
 
+@Access('operator')
 @Controller('inbox')
 export class InboxController {
   constructor(
