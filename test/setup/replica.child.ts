@@ -18,6 +18,7 @@ export type ReplicaCommand =
 
 async function main(): Promise<void> {
   const running = await startApp({ env: {}, envFile: false, host: '127.0.0.1', logger: ['error'] });
+  await running.ready; // the start-up partner calls (pin, first token) are done, as startTestApp waits
   const handle = async (command: ReplicaCommand): Promise<unknown> => {
     if (command.cmd === 'reconcile') return running.app.get(ReconciliationService).runOnce();
     if (command.cmd === 'load') {
