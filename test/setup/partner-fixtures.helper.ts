@@ -20,16 +20,38 @@ export interface FundedAccount {
   ): Promise<string>;
 }
 
+/** The partner services the fixture calls: the app's (RunningApp) or a standalone client's. */
+export interface PartnerServices {
+  users: Pick<PartnerUsersService, 'create'>;
+  virtualAccounts: Pick<PartnerVirtualAccountsService, 'create'>;
+  recipients: Pick<PartnerRecipientsService, 'create'>;
+  payouts: Pick<PartnerPayoutsService, 'create'>;
+}
+
 export async function createFundedAccount(running: RunningApp, tag = 'e2e'): Promise<FundedAccount> {
-  const users = running.app.get(PartnerUsersService);
-  const vas = running.app.get(PartnerVirtualAccountsService);
-  const recipients = running.app.get(PartnerRecipientsService);
-  const payouts = running.app.get(PartnerPayoutsService);
+  return createFundedAccountWith(
+    {
+      users: running.app.get(PartnerUsersService),
+      virtualAccounts: running.app.get(PartnerVirtualAccountsService),
+      recipients: running.app.get(PartnerRecipientsService),
+      payouts: running.app.get(PartnerPayoutsService),
+    },
+    running.connection.baseUrl,
+    tag,
+  );
+}
+
+/** The same through any client (`sandboxBaseUrl`: where the sandbox's control API is). */
+export async function createFundedAccountWith(
+  { users, virtualAccounts: vas, recipients, payouts }: PartnerServices,
+  sandboxBaseUrl: string,
+  tag = 'e2e',
+): Promise<FundedAccount> {
   const user = await users.create(
     individual({ first_name: 'Test', last_name: tag, email: `${tag}@example.com`, metadata: { tag } }),
   );
   // The partner's sandbox stops in REVIEW (evidence §3): its staff verify; here the control API does.
-  const control = new SandboxControlClient(running.connection.baseUrl);
+  const control = new SandboxControlClient(sandboxBaseUrl);
   await control.setUserVerificationOutcome(user.userId, 'approved');
   const va = await vas.create({ user_id: user.userId, type: 'US_BANK', bank: 'bank_a' });
   // evidence §5: the account stays `activating` until the partner's staff open it, and payouts draw

@@ -116,31 +116,41 @@ export async function seedPayouts(
       count,
       steps: scenario.partner,
     });
-    const rows = payoutIds.map((payoutId) => {
+    for (const payoutId of payoutIds) {
       scenarioOf.set(payoutId, scenario.name);
       expected.set(payoutId, scenario.expected);
-      return {
-        payoutId,
-        status: scenario.ours.status,
-        referenceNumber: scenario.ours.referenceNumber ?? null,
-        errorCode: scenario.ours.errorCode ?? null,
-        virtualAccountId: target.virtualAccountId,
-        recipientId: target.recipientId,
-        userId: target.userId,
-        amount: '1.00',
-        currency: 'USD',
-        lastSource: 'webhook' as const,
-        createdAt: now,
-        updatedAt: now,
-        checkFailures: 0,
-        version: 1,
-      };
-    });
-    for (const uow of dbs)
-      for (let at = 0; at < rows.length; at += 500)
-        await uow.run((m) => m.insert(PayoutEntity, rows.slice(at, at + 500)));
+    }
+    for (const uow of dbs) await insertSeededRows(uow, payoutIds, scenario, target, now);
   }
   return { scenarioOf, expected };
+}
+
+/** The app's rows for payouts of one scenario, as the app last knew them. */
+export async function insertSeededRows(
+  uow: UnitOfWork,
+  payoutIds: readonly string[],
+  scenario: PayoutScenario,
+  target: SeedTarget,
+  now = new Date(),
+): Promise<void> {
+  const rows = payoutIds.map((payoutId) => ({
+    payoutId,
+    status: scenario.ours.status,
+    referenceNumber: scenario.ours.referenceNumber ?? null,
+    errorCode: scenario.ours.errorCode ?? null,
+    virtualAccountId: target.virtualAccountId,
+    recipientId: target.recipientId,
+    userId: target.userId,
+    amount: '1.00',
+    currency: 'USD',
+    lastSource: 'webhook' as const,
+    createdAt: now,
+    updatedAt: now,
+    checkFailures: 0,
+    version: 1,
+  }));
+  for (let at = 0; at < rows.length; at += 500)
+    await uow.run((m) => m.insert(PayoutEntity, rows.slice(at, at + 500)));
 }
 
 /** payout id -> stored status, for every payout of `ids`. */

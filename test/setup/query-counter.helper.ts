@@ -21,8 +21,10 @@ export function countQueries(dataSource: DataSource): QueryCounter {
   const original = logger.logQuery;
   const counts: QueryCounts = { reads: 0, writes: 0, other: 0 };
   logger.logQuery = function (this: typeof logger, query, parameters, runner) {
-    const verb = /^\s*(\w+)/.exec(query)?.[1]?.toUpperCase() ?? '';
-    if (verb === 'SELECT' || verb === 'WITH') counts.reads += 1;
+    let verb = /^\s*(\w+)/.exec(query)?.[1]?.toUpperCase() ?? '';
+    // WITH ... UPDATE (a batch write) is a write; WITH ... SELECT a read.
+    if (verb === 'WITH') verb = /\b(UPDATE|INSERT|DELETE)\b/i.test(query) ? 'UPDATE' : 'SELECT';
+    if (verb === 'SELECT') counts.reads += 1;
     else if (verb === 'INSERT' || verb === 'UPDATE' || verb === 'DELETE') counts.writes += 1;
     else counts.other += 1;
     return original.call(this, query, parameters, runner);

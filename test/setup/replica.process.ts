@@ -23,6 +23,10 @@ export interface ReplicaProcessOptions {
   sources?: boolean;
   /** How long start-up may take (ts-node compiles the app). Default 120 s. */
   startTimeoutMs?: number;
+  /** More Node flags for the child, e.g. ['--cpu-prof'] to profile a replica. */
+  nodeFlags?: string[];
+  /** Told of the child as soon as it is forked (a benchmark makes sure it dies with it). */
+  onSpawn?: (child: ChildProcess) => void;
 }
 
 export async function startReplicaProcess(
@@ -32,14 +36,16 @@ export async function startReplicaProcess(
   options: ReplicaProcessOptions = {},
 ): Promise<ReplicaProcess> {
   const sources = options.sources ?? process.env.JEST_WORKER_ID !== undefined;
-  const execArgv = ['-r', 'ts-node/register/transpile-only'];
+  const execArgv = [...(options.nodeFlags ?? []), '-r', 'ts-node/register/transpile-only'];
   if (sources) execArgv.push('-r', join(__dirname, 'source-packages.preload.ts'));
   const child: ChildProcess = fork(join(__dirname, 'replica.child.ts'), [], {
     cwd: join(__dirname, '..', '..'),
     execArgv,
     env: { ...process.env, ...testAppEnv(databaseUrl), ...partnerEnv(sandbox as PartnerSandbox), ...env },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    // Its output goes to our stderr: a benchmark's stdout carries only its result line.
+    stdio: ['ignore', 2, 2, 'ipc'],
   });
+  options.onSpawn?.(child);
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill();

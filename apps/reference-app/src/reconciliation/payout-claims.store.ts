@@ -6,7 +6,7 @@ import type { UnitOfWork } from '../database/unit-of-work.service';
 import type { PayoutDay } from './list-window.policy';
 import { reconcileRetryAt } from './reconcile-backoff.policy';
 import type { Pass } from './reconciliation-pass.store';
-import { SqlParams } from './sql-params.util';
+import { SqlParams } from '../database/sql-params.util';
 
 /** The oldest-checked first (never-checked first of all), then by id for a stable order. */
 const OLDEST_CHECKED_FIRST =

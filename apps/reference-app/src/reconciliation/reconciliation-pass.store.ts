@@ -4,7 +4,7 @@ import { insertIfAbsent } from '../database/insert-if-absent.util';
 import { returningRows } from '../database/returning.util';
 import type { UnitOfWork } from '../database/unit-of-work.service';
 import { TICK_SKEW_MS } from '../scheduling/job-lock.service';
-import { SqlParams } from './sql-params.util';
+import { SqlParams } from '../database/sql-params.util';
 
 /** A pass nobody has moved for this long is abandoned (its replicas died) and replaced. */
 export const PASS_STALE_MS = 120_000;

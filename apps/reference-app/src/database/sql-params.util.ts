@@ -1,5 +1,5 @@
-import type { DatabaseKind } from '../database/database-url.parser';
-import { timestampParam } from '../database/sql-dialect.util';
+import type { DatabaseKind } from './database-url.parser';
+import { timestampParam } from './sql-dialect.util';
 
 /**
  * Parameters of one raw statement in the database's placeholder style. `add` answers the
