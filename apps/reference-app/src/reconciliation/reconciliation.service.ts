@@ -11,44 +11,16 @@ import { PayoutProjection } from '../payouts/payout.projection';
 import { mapWithConcurrency } from './concurrency.util';
 import { chooseListWindow, LIST_PAGE_SIZE } from './list-window.policy';
 import { PayoutClaims } from './payout-claims.store';
-import { PayoutSettler, type SettleOutcome, type Sighting } from './payout.settler';
+import { PayoutSettler, type Sighting } from './payout.settler';
+import { countOutcomes, emptySummary, type ReconciliationSummary } from './reconciliation.summary';
 import { detailReadsFor, wantsResource } from './list-row.policy';
 import { ReconciliationPassStore, type ListState, type Pass } from './reconciliation-pass.store';
 
 export const RECONCILIATION_JOB = 'payout-reconciliation';
-
-export interface ReconciliationSummary {
-  /** false when there was nothing to take part in: this tick's pass had already run. */
-  ran: boolean;
-  /** What THIS replica did in the pass (replicas in one pass split the payouts between them). */
-  checked: number;
-  changed: number;
-  failed: number;
-  /** Claims made: list pages settled plus batches of single reads. */
-  batches: number;
-  /** List pages read (GET /v1/payouts). */
-  pages: number;
-  /** Payouts read one by one (GET /v1/payouts/{id}). */
-  reads: number;
-  /** The shared pass; `opened` false when this replica joined one another replica opened. */
-  passId: string | null;
-  opened: boolean;
-}
+export type { ReconciliationSummary };
 
 /** How long a replica done with its pages waits for the others' pages before reading the rest by GET. */
 const LIST_SETTLE_WAIT_MS = 60_000;
-
-const empty = (): ReconciliationSummary => ({
-  ran: false,
-  checked: 0,
-  changed: 0,
-  failed: 0,
-  batches: 0,
-  pages: 0,
-  reads: 0,
-  passId: null,
-  opened: false,
-});
 
 /**
  * Settles every payout we do not consider settled from what the partner says (spec 3.4 and 6.4.8:
@@ -89,7 +61,7 @@ export class ReconciliationService {
 
   /** `tick`: the cron tick this run serves; none when asked by hand. */
   async runOnce(options: { tick?: Date } = {}): Promise<ReconciliationSummary> {
-    if (this.running) return empty();
+    if (this.running) return emptySummary();
     this.running = true;
     try {
       const now = new Date();
@@ -97,9 +69,9 @@ export class ReconciliationService {
         ? chooseListWindow(await this.claims.days(now))
         : { fromDate: null, readBefore: null };
       const pass = await this.passes.joinOrOpen(now, options.tick ?? null, window);
-      if (!pass) return empty();
+      if (!pass) return emptySummary();
       const summary: ReconciliationSummary = {
-        ...empty(),
+        ...emptySummary(),
         ran: true,
         passId: pass.passId,
         opened: pass.opened,
@@ -179,7 +151,7 @@ export class ReconciliationService {
         ? { row, seen: byId.get(row.payoutId)!, byGet: false }
         : { row, seen: resource, byGet: true };
     });
-    this.count(summary, await this.settler.settle(sightings, new Date()));
+    countOutcomes(summary, await this.settler.settle(sightings, new Date()));
   }
 
   /** Waits (bounded) until every page handed out is settled, so no payout is read by GET needlessly. */
@@ -222,7 +194,7 @@ export class ReconciliationService {
           summary.failed += 1;
         } else sightings.push({ row, seen: resource, byGet: true });
       }
-      this.count(summary, await this.settler.settle(sightings, now));
+      countOutcomes(summary, await this.settler.settle(sightings, now));
     }
   }
 
@@ -245,13 +217,5 @@ export class ReconciliationService {
   /** The claim's timestamp: never before the pass's start, even on a replica whose clock is behind the opener's. */
   private stamp(pass: Pass): Date {
     return new Date(Math.max(Date.now(), pass.startedAt.getTime()));
-  }
-
-  private count(summary: ReconciliationSummary, outcomes: Map<string, SettleOutcome>): void {
-    for (const outcome of outcomes.values()) {
-      summary.checked += 1;
-      if (outcome === 'changed') summary.changed += 1;
-      if (outcome === 'failed') summary.failed += 1;
-    }
   }
 }
