@@ -6,6 +6,7 @@ import { requireIdempotencyKey } from '../../middleware/idempotency.middleware';
 import { sendError, sendNotFound, sendRouteNotMatched, sendValidation } from '../../server/http-errors.util';
 import type { FieldError } from '../metadata.rules';
 import { payoutListRow, payoutView } from './payout.lifecycle';
+import { matchingPayouts } from './payout-list.query';
 import { buildPayoutRecord } from './payout.seed';
 import { runPayoutScript } from './payout.scripts';
 import { accountOf, requestState, type SandboxContext } from '../../server/sandbox.context';
@@ -126,23 +127,15 @@ export function registerPayoutRoutes(router: Router, ctx: SandboxContext): void 
       return sendValidation(res, [{ field: 'page', message: 'must be an integer ≥ 1' }]);
     if (!Number.isInteger(limit) || limit < 1 || limit > 100)
       return sendValidation(res, [{ field: 'limit', message: 'must be 1 to 100' }]);
-    const from = q.get('from_date');
-    const to = q.get('to_date');
-    const userId = q.get('user_id');
-    const status = q.get('status')?.toUpperCase();
-    const clientUuid = accountOf(res).clientUuid;
-    // One pass, the filter's values read once: reconciliation load tests list 100,000 payouts page
-    // by page, and building every matching row for each page made the list O(rows) per page.
-    const first = (page - 1) * limit;
-    const payouts: ReturnType<typeof payoutListRow>[] = [];
-    let total = 0;
-    for (const p of ctx.store.payouts.values()) {
-      if (p.clientUuid !== clientUuid || (userId && p.user_id !== userId) || (status && p.status !== status))
-        continue;
-      if ((from && p.created_at < from) || (to && p.created_at > to)) continue;
-      if (total >= first && total < first + limit) payouts.push(payoutListRow(ctx, p));
-      total += 1;
-    }
+    const all = matchingPayouts(ctx.store.payouts, {
+      clientUuid: accountOf(res).clientUuid,
+      userId: q.get('user_id') || null,
+      status: q.get('status')?.toUpperCase() || null,
+      fromDate: q.get('from_date') || null,
+      toDate: q.get('to_date') || null,
+    });
+    const payouts = all.slice((page - 1) * limit, page * limit).map((p) => payoutListRow(ctx, p));
+    const total = all.length;
     res.json({ payouts, total, page, limit, total_pages: Math.ceil(total / limit) });
   });
 }
