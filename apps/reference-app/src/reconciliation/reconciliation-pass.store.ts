@@ -5,13 +5,17 @@ import { returningRows } from '../database/returning.util';
 import type { UnitOfWork } from '../database/unit-of-work.service';
 import { TICK_SKEW_MS } from '../scheduling/job-lock.service';
 import { SqlParams } from '../database/sql-params.util';
-
-/** A pass nobody has moved for this long is abandoned (its replicas died) and replaced. */
-export const PASS_STALE_MS = 120_000;
+import { PassParticipants, type PassHolder } from './pass-participants.store';
 
 /** `list_done`: 0 while pages are handed out, 1 once the end was seen, 2 when the list failed. */
 export type ListState = 'listing' | 'done' | 'failed';
 const LIST_STATES: ListState[] = ['listing', 'done', 'failed'];
+
+/** A replica's part in a pass: leave it when done (or failed), so the pass can be told abandoned. */
+export interface Participation {
+  pass: Pass;
+  leave(): Promise<void>;
+}
 
 /** The pass a replica takes part in. */
 export interface Pass {
@@ -37,21 +41,27 @@ export interface Pass {
  *   after the list could no longer settle the payout.
  */
 export class ReconciliationPassStore {
+  private readonly participants: PassParticipants;
+
   constructor(
     private readonly uow: UnitOfWork,
     private readonly job: string,
-  ) {}
+  ) {
+    this.participants = new PassParticipants(uow, job);
+  }
 
   /**
-   * Joins the live pass or opens one. With a cron `tick`, a pass already opened for that tick
-   * (within TICK_SKEW_MS, any replica) is joined if still running and not repeated if finished:
-   * null. `window` is used only when this call opens the pass.
+   * Joins the live pass or opens one, and answers this replica's participation (leave it when done).
+   * A pass is live while one of its participants still runs (PassParticipants); one whose replicas
+   * all died is replaced at once, so their claimed payouts are checked again. With a cron `tick`, a
+   * pass already opened for that tick (within TICK_SKEW_MS, any replica) is joined if still live and
+   * not repeated if finished: null. `window` is used only when this call opens the pass.
    */
   async joinOrOpen(
     now: Date,
     tick: Date | null,
-    window: { fromDate: string | null; readBefore: Date | null },
-  ): Promise<Pass | null> {
+    window: { fromDate: string | null },
+  ): Promise<Participation | null> {
     await this.uow.run((m) =>
       insertIfAbsent(m, this.uow.kind, 'reconciliation_passes', 'job', {
         job: this.job,
@@ -60,28 +70,82 @@ export class ReconciliationPassStore {
         list_done: 0,
       }),
     );
+    const holder = await this.participants.enter();
+    try {
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const row = await this.read();
+        const open = row.passId !== null && row.finishedAt === null;
+        const sameTick = !!tick && !!row.tick && row.tick.getTime() >= tick.getTime() - TICK_SKEW_MS;
+        if (sameTick && !open) {
+          await holder.release();
+          return null; // this tick's pass already ran
+        }
+        if (open && (await this.participants.anyAlive(row.passId as string))) {
+          await this.participants.register(row.passId as string, holder);
+          const joined = await this.read();
+          if (joined.passId === row.passId && joined.finishedAt === null)
+            return this.participation(joined, holder, false);
+          await this.participants.leave(row.passId as string, holder); // it ended meanwhile
+          continue;
+        }
+        // None yet, finished, or abandoned (nobody in it runs): a new one in its place.
+        const opened = await this.open(row.passId, holder, now, tick, window.fromDate);
+        if (opened) return this.participation(await this.read(), holder, true);
+      }
+      throw new Error('could not join or open a reconciliation pass (five races lost in a row)');
+    } catch (error) {
+      await holder.release();
+      throw error;
+    }
+  }
+
+  /** Replaces the pass `previous` (compare and swap) and enters it, in one transaction. */
+  private async open(
+    previous: string | null,
+    holder: PassHolder,
+    now: Date,
+    tick: Date | null,
+    fromDate: string | null,
+  ): Promise<boolean> {
     const passId = randomUUID();
-    // The list window travels in from_date; readBefore is derived from it (the day after).
     const p = new SqlParams(this.uow.kind);
+    const same = this.uow.kind === 'postgres' ? 'IS NOT DISTINCT FROM' : 'IS';
     const sql = `UPDATE reconciliation_passes
       SET pass_id = ${p.add(passId)}, tick = ${p.add(tick)}, started_at = ${p.add(now)},
-          heartbeat_at = ${p.add(now)}, finished_at = NULL, from_date = ${p.add(window.fromDate)},
+          heartbeat_at = ${p.add(now)}, finished_at = NULL, from_date = ${p.add(fromDate)},
           next_page = 1, pages_in_flight = 0, list_done = 0
-      WHERE job = ${p.add(this.job)}
-        AND (pass_id IS NULL OR finished_at IS NOT NULL OR heartbeat_at < ${p.add(new Date(now.getTime() - PASS_STALE_MS))})
-        ${tick ? `AND (tick IS NULL OR tick < ${p.add(new Date(tick.getTime() - TICK_SKEW_MS))})` : ''}
+      WHERE job = ${p.add(this.job)} AND pass_id ${same} ${p.add(previous)}
       RETURNING pass_id`;
-    const opened = await this.uow.run((m) => returningRows(m, sql, p.values));
-    const row = await this.uow.run((m) =>
-      m.findOneOrFail(ReconciliationPassEntity, { where: { job: this.job } }),
-    );
-    if (opened.length === 0 && row.finishedAt !== null) return null; // this tick's pass already ran
-    return {
+    return this.uow.transaction(async (m) => {
+      if ((await returningRows(m, sql, p.values)).length === 0) return false;
+      await this.participants.forgetOthers(passId);
+      await this.participants.register(passId, holder);
+      return true;
+    });
+  }
+
+  private read(): Promise<ReconciliationPassEntity> {
+    return this.uow.run((m) => m.findOneOrFail(ReconciliationPassEntity, { where: { job: this.job } }));
+  }
+
+  private participation(row: ReconciliationPassEntity, holder: PassHolder, opened: boolean): Participation {
+    const pass: Pass = {
       passId: row.passId as string,
       startedAt: row.startedAt as Date,
       fromDate: row.fromDate,
+      // The list's first day is a day of margin before the first day it was chosen for.
       readBefore: row.fromDate ? new Date(Date.parse(`${row.fromDate}T00:00:00.000Z`) + 86_400_000) : null,
-      opened: opened.length === 1,
+      opened,
+    };
+    return {
+      pass,
+      leave: async () => {
+        try {
+          await this.participants.leave(pass.passId, holder);
+        } finally {
+          await holder.release();
+        }
+      },
     };
   }
 

@@ -67,22 +67,27 @@ export class ReconciliationService {
       const now = new Date();
       const window = this.config.reconcile.useList
         ? chooseListWindow(await this.claims.days(now))
-        : { fromDate: null, readBefore: null };
-      const pass = await this.passes.joinOrOpen(now, options.tick ?? null, window);
-      if (!pass) return emptySummary();
+        : { fromDate: null };
+      const participation = await this.passes.joinOrOpen(now, options.tick ?? null, window);
+      if (!participation) return emptySummary();
+      const { pass } = participation;
       const summary: ReconciliationSummary = {
         ...emptySummary(),
         ran: true,
         passId: pass.passId,
         opened: pass.opened,
       };
-      let listState: ListState = 'done';
-      if (pass.fromDate) {
-        await this.listPhase(pass, summary);
-        listState = await this.waitForList(pass);
+      try {
+        let listState: ListState = 'done';
+        if (pass.fromDate) {
+          await this.listPhase(pass, summary);
+          listState = await this.waitForList(pass);
+        }
+        await this.readPhase(pass, summary, listState === 'failed' ? pass.readBefore : null);
+        await this.passes.finish(pass, new Date());
+      } finally {
+        await participation.leave();
       }
-      await this.readPhase(pass, summary, listState === 'failed' ? pass.readBefore : null);
-      await this.passes.finish(pass, new Date());
       if (summary.checked > 0)
         this.logger.log(
           `pass ${pass.passId.slice(0, 8)}: checked ${summary.checked} (${summary.pages} list pages, ${summary.reads} single reads), changed ${summary.changed}, failed ${summary.failed}`,

@@ -21,7 +21,7 @@ export class ReconciliationPassEntity {
   @Column({ name: 'started_at', type: Date, nullable: true })
   startedAt!: Date | null;
 
-  /** Moved by every page or batch taken: a pass whose replicas all died goes stale and is replaced. */
+  /** Moved by every page or batch taken (for operators: when the pass last made progress). */
   @Column({ name: 'heartbeat_at', type: Date, nullable: true })
   heartbeatAt!: Date | null;
 

@@ -3,7 +3,8 @@ import { Table, TableColumn, TableIndex, type MigrationInterface, type QueryRunn
 /**
  * Issue 14: replicas share the payout reconciliation and the partner's rate budget.
  * - `reconciliation_passes`: one row per job naming the pass in progress, which every replica
- *   joins, and the list pages handed out to them (a counter, one atomic UPDATE per page).
+ *   joins, and the list pages handed out to them (a counter, one atomic UPDATE per page);
+ *   `reconciliation_participants`: who takes part in it, to tell a live pass from an abandoned one.
  * - `payouts.resource_read_at`: when reconciliation last read the payout by GET (the list rows lack
  *   error_code and reference_number, spec 6.4.4: a terminal payout still lacking them is read once).
  * - `partner_rate_budget`: the token bucket of one partner account, shared by every replica
@@ -34,6 +35,17 @@ export class SharedReconciliation1764100000000 implements MigrationInterface {
         ],
       }),
     );
+    await queryRunner.createTable(
+      new Table({
+        name: 'reconciliation_participants',
+        columns: [
+          { name: 'pass_id', type: 'varchar', length: '36', isPrimary: true },
+          { name: 'holder', type: 'varchar', length: '64', isPrimary: true },
+          { name: 'job', type: 'varchar', length: '64', isNullable: false },
+          { name: 'joined_at', type: ts, isNullable: false },
+        ],
+      }),
+    );
     await queryRunner.addColumn('payouts', new TableColumn(time('resource_read_at')));
     // Until now every check read the resource: a payout checked was read then.
     await queryRunner.query('UPDATE payouts SET resource_read_at = last_checked_at');
@@ -58,6 +70,7 @@ export class SharedReconciliation1764100000000 implements MigrationInterface {
     await queryRunner.dropTable('partner_rate_budget', true);
     await queryRunner.dropIndex('payouts', 'idx_payouts_created_at');
     await queryRunner.dropColumn('payouts', 'resource_read_at');
+    await queryRunner.dropTable('reconciliation_participants', true);
     await queryRunner.dropTable('reconciliation_passes', true);
   }
 }
