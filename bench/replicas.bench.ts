@@ -21,7 +21,7 @@ import { openDataSource } from '../apps/reference-app/src/database/data-source.f
 import { parseDatabaseUrl } from '../apps/reference-app/src/database/database-url.parser';
 import { UnitOfWork } from '../apps/reference-app/src/database/unit-of-work.service';
 import { createDatabase, startThrowawayPostgres } from '../scripts/pg-throwaway';
-import { createFundedAccountWith } from '../test/setup/partner-fixtures.helper';
+import { createFundedAccount } from '../test/setup/partner-fixtures.helper';
 import { seedPayouts, storedStatuses } from '../test/setup/payout-seed.helper';
 import { startReplicaProcess, type ReplicaProcess } from '../test/setup/replica.process';
 import { progress, trackChild } from './lib/child.registry';
@@ -47,7 +47,7 @@ const asSandbox = (p: SandboxProcess): PartnerSandbox =>
 
 async function account(sandbox: SandboxProcess, tag: string) {
   const client = sandboxClient(sandbox.baseUrl, { rateLimit: false });
-  return createFundedAccountWith(client, sandbox.baseUrl, tag);
+  return createFundedAccount({ client, baseUrl: sandbox.baseUrl }, tag);
 }
 
 async function replicas(url: string, sandbox: SandboxProcess, env: Record<string, string>, n: number) {

@@ -9,6 +9,7 @@
  * Both are checked against webhook_inbox once the app has stopped (handlers drained, DB closed).
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -105,6 +106,8 @@ async function main(): Promise<void> {
       PARTNER_PASSWORD: SANDBOX_DEFAULTS.password,
       PARTNER_CLIENT_UUID: SANDBOX_DEFAULTS.clientUuid,
       PARTNER_WEBHOOK_SECRET: secret,
+      // Required with PARTNER_BASE_URL (issue 9 defect 3: inbox bodies are sealed at rest).
+      INBOX_ENCRYPTION_KEYS: `bench:${randomBytes(32).toString('base64')}`,
     });
     const hook = `${url}/webhooks/partner`;
     progress(

@@ -23,7 +23,13 @@ import { advisoryLockKey } from '../../apps/reference-app/src/scheduling/job-loc
 import { VERSION_PIN_JOB } from '../../apps/reference-app/src/versioning/version-pin.service';
 import { TypeOrmInboxStore } from '../../apps/reference-app/src/webhooks/typeorm-inbox.store';
 import { newPgClient } from '../../scripts/pg-client';
-import { appRequest, eventually, startTestApp, startTestSandbox } from '../setup/app.helper';
+import {
+  appRequest,
+  eventually,
+  startTestApp,
+  startTestSandbox,
+  testInboxKeyRing,
+} from '../setup/app.helper';
 import { createFundedAccount, type FundedAccount } from '../setup/partner-fixtures.helper';
 import { DATABASE_KINDS, databaseUrlFor, openTestDatabaseAt } from '../setup/test-database.helper';
 
@@ -249,8 +255,14 @@ describe.each(DATABASE_KINDS)('jobs and restarts on %s', (kind) => {
     emitter.on('virtual_account.deposit_funds_received', flaky);
     try {
       const store = running.app.get(TypeOrmInboxStore);
-      const entryOf = async (depositId: string) =>
-        (await uow().run((m) => m.find(WebhookInboxEntity))).find((e) => e.rawBody.includes(depositId));
+      // Bodies are sealed at rest (issue 9 defect 3): the store opens them. Ordinary ids are stored as themselves.
+      const entryOf = async (depositId: string) => {
+        for (const row of await uow().run((m) => m.find(WebhookInboxEntity))) {
+          const entry = await store.get(row.eventId);
+          if (entry?.rawBody.includes(depositId)) return entry;
+        }
+        return undefined;
+      };
       const { depositId } = await sandbox.control.simulateDeposit(account.virtualAccountId, {
         amount: '5.00',
       });
@@ -315,7 +327,7 @@ describe.each(DATABASE_KINDS)('jobs and restarts on %s', (kind) => {
       data: { event_id: eventId, payout_id: payoutId, status: 'processing' },
     });
     const db = await openTestDatabaseAt(dbUrl);
-    await new TypeOrmInboxStore(db.uow).record({
+    await new TypeOrmInboxStore(db.uow, testInboxKeyRing()).record({
       eventId,
       name: 'payout.processing',
       envelope: 'flat',

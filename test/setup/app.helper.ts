@@ -11,6 +11,7 @@ import {
 } from '@partner-payments/testing';
 import request from 'supertest';
 import { startApp, type RunningApp } from '../../apps/reference-app/src/app.bootstrap';
+import { InboxKeyRing, parseInboxKeys } from '../../apps/reference-app/src/webhooks/inbox-key.ring';
 
 export const NEVER = '0 0 0 1 1 *'; // 1 January, 00:00:00
 
@@ -39,7 +40,18 @@ export async function startTestSandbox(options: PartnerSandboxOptions = {}): Pro
   return startPartnerSandbox({ quiet: true, ...options });
 }
 
-/** Environment of an app that talks to `sandbox` like to a remote partner. */
+/**
+ * The inbox keys of every test app (issue 9 defect 3: required with PARTNER_BASE_URL). Fixed, so an
+ * app restarted on the same database (or a child process) opens what the previous one sealed.
+ */
+export const TEST_INBOX_ENCRYPTION_KEYS = `test1:${Buffer.alloc(32, 7).toString('base64')}`;
+
+/** The key ring of TEST_INBOX_ENCRYPTION_KEYS, for suites that build the inbox store themselves. */
+export function testInboxKeyRing(): InboxKeyRing {
+  return new InboxKeyRing(parseInboxKeys(TEST_INBOX_ENCRYPTION_KEYS));
+}
+
+/** Environment of an app that talks to `sandbox` like to a remote partner (its inbox keys included). */
 export function partnerEnv(sandbox: PartnerSandbox): Record<string, string> {
   return {
     PARTNER_BASE_URL: sandbox.baseUrl,
@@ -49,6 +61,7 @@ export function partnerEnv(sandbox: PartnerSandbox): Record<string, string> {
     PARTNER_PASSWORD: sandbox.credentials.password,
     PARTNER_CLIENT_UUID: sandbox.credentials.clientUuid,
     PARTNER_WEBHOOK_SECRET: sandbox.webhookSecret,
+    INBOX_ENCRYPTION_KEYS: TEST_INBOX_ENCRYPTION_KEYS,
   };
 }
 
@@ -61,6 +74,8 @@ export function testAppEnv(databaseUrl: string): Record<string, string> {
     INBOX_REDELIVERY_CRON: NEVER,
     VERSION_PIN_CRON: NEVER,
     DEPOSIT_RECONCILE_CRON: NEVER,
+    PAYOUT_REDRIVE_CRON: NEVER,
+    INBOX_PRUNE_CRON: NEVER,
     DEMO: 'false',
     OPERATOR_TOKEN: TEST_OPERATOR_TOKEN,
     APP_API_KEYS: TEST_API_KEY,
@@ -98,7 +113,10 @@ export async function startTestApp(
 export class CapturingLogger implements LoggerService {
   readonly lines: string[] = [];
   private add = (...parts: unknown[]): void => {
-    this.lines.push(parts.map((p) => (typeof p === 'string' ? p : JSON.stringify(p))).join(' '));
+    // An Error stringifies to {}: keep its message and stack, where a leaked secret would show.
+    const text = (p: unknown) =>
+      typeof p === 'string' ? p : p instanceof Error ? `${p.message}\n${p.stack}` : JSON.stringify(p);
+    this.lines.push(parts.map(text).join(' '));
   };
   log = this.add;
   error = this.add;

@@ -67,7 +67,14 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
   // LOG_LEVEL applies from here on (the configuration is only known once the module is built).
   if (options.logger === undefined) app.useLogger(config.logLevels);
   const host = options.host ?? config.host;
-  await app.listen(config.port, host);
+  try {
+    await app.listen(config.port, host);
+  } catch (error) {
+    // A start refused during bootstrap (e.g. an inbox key missing): release the database and the
+    // embedded sandbox before reporting it, so nothing is left half-started.
+    await app.close().catch(() => undefined);
+    throw error;
+  }
   const bound = app.getHttpServer().address() as AddressInfo;
   const port = bound.port;
   // Where this process itself reaches the app (a wildcard bind is reached on loopback).

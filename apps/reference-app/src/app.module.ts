@@ -10,6 +10,8 @@ import { CoreModule } from './core.module';
 import { DemoRunner } from './demo/demo.runner';
 import { HealthController } from './health/health.controller';
 import { StartupState } from './health/startup.state';
+import { PayoutRedriveController } from './payouts/payout-redrive.controller';
+import { PayoutRedriveService } from './payouts/payout-redrive.service';
 import { PayoutsController } from './payouts/payouts.controller';
 import { PayoutsService } from './payouts/payouts.service';
 import { ReconciliationController } from './reconciliation/reconciliation.controller';
@@ -26,6 +28,7 @@ import { CronJobsService } from './scheduling/cron-jobs.service';
 import { ShutdownCoordinator } from './shutdown.coordinator';
 import { VersionPinService } from './versioning/version-pin.service';
 import { VersioningController } from './versioning/versioning.controller';
+import { InboxAtRestService } from './webhooks/inbox-at-rest.service';
 import { InboxRedeliveryService } from './webhooks/inbox-redelivery.service';
 import { InboxController } from './webhooks/inbox.controller';
 import { ProjectionHandlers } from './webhooks/projection.handlers';
@@ -88,6 +91,8 @@ export class AppModule {
         }),
       ],
       controllers: [
+        // Before PayoutsController: GET /payouts/redrive must not match GET /payouts/:payoutId.
+        PayoutRedriveController,
         PayoutsController,
         ReconciliationController,
         DepositReconciliationController,
@@ -100,10 +105,12 @@ export class AppModule {
         // Issue 9 defect 8: every route is operator-only unless marked (common/access.guard.ts).
         { provide: APP_GUARD, useClass: AccessGuard },
         PayoutsService,
+        PayoutRedriveService,
         ReconciliationService,
         DepositReconciliationService,
         VersionPinService,
         InboxRedeliveryService,
+        InboxAtRestService,
         ProjectionHandlers,
         CronJobsService,
         StartupState,

@@ -6,6 +6,7 @@ import {
   parseDatabaseUrl,
   type ParsedDatabaseUrl,
 } from '../database/database-url.parser';
+import { InboxKeyRing, parseInboxKeys } from '../webhooks/inbox-key.ring';
 import { CRON_MESSAGE, CRON_VARIABLES, EnvironmentVariables, isCron, isSet } from './environment.schema';
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -55,8 +56,26 @@ export interface AppConfig {
   };
   /** Deposit reconciliation (docs/partner-api.md §6.4.8: a hold's outcome may never arrive as an event). */
   depositReconcileCron: string;
-  inbox: { redeliveryCron: string; maxAttempts: number };
+  inbox: {
+    redeliveryCron: string;
+    maxAttempts: number;
+    /** Entries per batch and at once in a redelivery run, which drains until nothing is due. */
+    redeliveryBatchSize: number;
+    redeliveryConcurrency: number;
+    /** INBOX_ENCRYPTION_KEYS; null: the embedded-sandbox demo makes or reuses a key file. */
+    keyRing: InboxKeyRing | null;
+    retentionDays: number;
+    pruneCron: string;
+  };
   versionPinCron: string;
+  /** The outbox re-drive of POST /payouts (issue 9 defect 1). */
+  redrive: {
+    cron: string;
+    /** A request pending this long is re-sent; a re-send's claim lasts as long. */
+    graceMs: number;
+    /** Past this age (since the request was stored) it is left `needs_review` instead. */
+    maxAgeMs: number;
+  };
   /** Run the scripted demo flow after start. */
   demo: boolean;
   /** Levels the app logs (LOG_LEVEL and everything more severe). */
@@ -88,7 +107,14 @@ export const CONFIG_DEFAULTS = {
   DEPOSIT_RECONCILE_CRON: '15 */5 * * * *',
   INBOX_REDELIVERY_CRON: '30 * * * * *',
   INBOX_MAX_ATTEMPTS: 5,
+  INBOX_REDELIVERY_BATCH_SIZE: 100,
+  INBOX_REDELIVERY_CONCURRENCY: 4,
+  INBOX_RETENTION_DAYS: 30,
+  INBOX_PRUNE_CRON: '0 45 3 * * *',
   VERSION_PIN_CRON: '0 15 3 * * *',
+  PAYOUT_REDRIVE_CRON: '45 * * * * *',
+  PAYOUT_REDRIVE_GRACE_SECONDS: 300,
+  PAYOUT_REDRIVE_MAX_AGE_HOURS: 24,
   DEMO: 'auto',
   LOG_LEVEL: 'log',
 } as const;
@@ -108,6 +134,31 @@ export function loadAppConfig(env: Record<string, string | undefined>): AppConfi
   for (const name of CRON_VARIABLES) {
     const value = vars[name];
     if (value !== undefined && !isCron(value)) problems.push({ variable: name, message: CRON_MESSAGE });
+  }
+  let keyRing: InboxKeyRing | null = null;
+  if (
+    vars.INBOX_ENCRYPTION_KEYS !== undefined &&
+    !problems.some((p) => p.variable === 'INBOX_ENCRYPTION_KEYS')
+  ) {
+    try {
+      keyRing = new InboxKeyRing(parseInboxKeys(vars.INBOX_ENCRYPTION_KEYS));
+    } catch (error) {
+      problems.push({ variable: 'INBOX_ENCRYPTION_KEYS', message: (error as Error).message });
+    }
+  }
+  const timeoutMs = vars.PARTNER_TIMEOUT_MS ?? CONFIG_DEFAULTS.PARTNER_TIMEOUT_MS;
+  const maxRetries = vars.PARTNER_MAX_RETRIES ?? CONFIG_DEFAULTS.PARTNER_MAX_RETRIES;
+  // Unset: 300 s, or longer when the partner settings make one call longer than that.
+  const minGraceSeconds = Math.ceil(minimumRedriveGraceMs(timeoutMs, maxRetries) / 1000);
+  const graceSeconds =
+    vars.PAYOUT_REDRIVE_GRACE_SECONDS ??
+    Math.max(CONFIG_DEFAULTS.PAYOUT_REDRIVE_GRACE_SECONDS, minGraceSeconds);
+  const graceInputs = ['PARTNER_TIMEOUT_MS', 'PARTNER_MAX_RETRIES', 'PAYOUT_REDRIVE_GRACE_SECONDS'];
+  if (!problems.some((p) => graceInputs.includes(p.variable)) && graceSeconds < minGraceSeconds) {
+    problems.push({
+      variable: 'PAYOUT_REDRIVE_GRACE_SECONDS',
+      message: `must be at least ${minGraceSeconds} (one full partner call: a token call and the create, each with PARTNER_MAX_RETRIES retries of PARTNER_TIMEOUT_MS and Retry-After waits)`,
+    });
   }
   let database: ParsedDatabaseUrl | null = null;
   try {
@@ -133,8 +184,8 @@ export function loadAppConfig(env: Record<string, string | undefined>): AppConfi
       clientUuid: vars.PARTNER_CLIENT_UUID ?? null,
       webhookSecrets: splitList(vars.PARTNER_WEBHOOK_SECRET),
       apiVersion: vars.PARTNER_API_VERSION ?? CONFIG_DEFAULTS.PARTNER_API_VERSION,
-      timeoutMs: vars.PARTNER_TIMEOUT_MS ?? CONFIG_DEFAULTS.PARTNER_TIMEOUT_MS,
-      maxRetries: vars.PARTNER_MAX_RETRIES ?? CONFIG_DEFAULTS.PARTNER_MAX_RETRIES,
+      timeoutMs,
+      maxRetries,
       sendVersionHeader: (vars.PARTNER_SEND_VERSION_HEADER ?? CONFIG_DEFAULTS.PARTNER_SEND_VERSION_HEADER) as
         'always' | 'until-pinned',
       rateLimit: {
@@ -165,14 +216,38 @@ export function loadAppConfig(env: Record<string, string | undefined>): AppConfi
     inbox: {
       redeliveryCron: vars.INBOX_REDELIVERY_CRON ?? CONFIG_DEFAULTS.INBOX_REDELIVERY_CRON,
       maxAttempts: vars.INBOX_MAX_ATTEMPTS ?? CONFIG_DEFAULTS.INBOX_MAX_ATTEMPTS,
+      redeliveryBatchSize: vars.INBOX_REDELIVERY_BATCH_SIZE ?? CONFIG_DEFAULTS.INBOX_REDELIVERY_BATCH_SIZE,
+      redeliveryConcurrency:
+        vars.INBOX_REDELIVERY_CONCURRENCY ?? CONFIG_DEFAULTS.INBOX_REDELIVERY_CONCURRENCY,
+      keyRing,
+      retentionDays: vars.INBOX_RETENTION_DAYS ?? CONFIG_DEFAULTS.INBOX_RETENTION_DAYS,
+      pruneCron: vars.INBOX_PRUNE_CRON ?? CONFIG_DEFAULTS.INBOX_PRUNE_CRON,
     },
     versionPinCron: vars.VERSION_PIN_CRON ?? CONFIG_DEFAULTS.VERSION_PIN_CRON,
+    redrive: {
+      cron: vars.PAYOUT_REDRIVE_CRON ?? CONFIG_DEFAULTS.PAYOUT_REDRIVE_CRON,
+      graceMs: graceSeconds * 1000,
+      maxAgeMs:
+        (vars.PAYOUT_REDRIVE_MAX_AGE_HOURS ?? CONFIG_DEFAULTS.PAYOUT_REDRIVE_MAX_AGE_HOURS) * 3_600_000,
+    },
     demo: (vars.DEMO ?? CONFIG_DEFAULTS.DEMO) === 'auto' ? baseUrl === null : vars.DEMO === 'true',
     logLevels: LOG_LEVELS.slice(
       0,
       LOG_LEVELS.indexOf((vars.LOG_LEVEL ?? CONFIG_DEFAULTS.LOG_LEVEL) as LogLevel) + 1,
     ),
   };
+}
+
+/** The library's cap on a Retry-After wait between two attempts (its default retry options). */
+const MAX_RETRY_AFTER_MS = 30_000;
+
+/**
+ * The longest one logical partner call can take: a token call and the call itself, each with
+ * `maxRetries` retries of `timeoutMs` and a capped Retry-After wait before each retry. A pending
+ * request younger than this may still get its answer, so the re-drive leaves it alone.
+ */
+export function minimumRedriveGraceMs(timeoutMs: number, maxRetries: number): number {
+  return 2 * ((maxRetries + 1) * timeoutMs + maxRetries * MAX_RETRY_AFTER_MS);
 }
 
 /** A comma-separated list (secrets during a rotation), trimmed, empty entries dropped. */

@@ -187,9 +187,76 @@ export class EnvironmentVariables {
   @Max(100, { message: 'must be between 1 and 100' })
   INBOX_MAX_ATTEMPTS?: number;
 
+  /**
+   * Inbox bodies are sealed with AES-256-GCM (issue 9 defect 3). Unset with the embedded sandbox:
+   * the demo makes a key file beside its SQLite file. The format is checked in app.config.ts.
+   */
+  @ValidateIf(whenRemote)
+  @Matches(/[^,\s]/, {
+    message:
+      'is required when PARTNER_BASE_URL is set (comma-separated id:base64 keys of 32 bytes, the first encrypts, e.g. k1:<openssl rand -base64 32>)',
+  })
+  INBOX_ENCRYPTION_KEYS?: string;
+
+  /** Processed inbox entries older than this are deleted by the inbox-prune job. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be an integer' })
+  @Min(1, { message: 'must be between 1 and 3650' })
+  @Max(3650, { message: 'must be between 1 and 3650' })
+  INBOX_RETENTION_DAYS?: number;
+
+  @IsOptional()
+  @Transform(trimmed)
+  INBOX_PRUNE_CRON?: string;
+
+  /** Entries read per batch by the redelivery job, which drains batch after batch (issue 9 defect 6). */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be an integer' })
+  @Min(1, { message: 'must be between 1 and 1000' })
+  @Max(1000, { message: 'must be between 1 and 1000' })
+  INBOX_REDELIVERY_BATCH_SIZE?: number;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be an integer' })
+  @Min(1, { message: 'must be between 1 and 32' })
+  @Max(32, { message: 'must be between 1 and 32' })
+  INBOX_REDELIVERY_CONCURRENCY?: number;
+
   @IsOptional()
   @Transform(trimmed)
   VERSION_PIN_CRON?: string;
+
+  /** Issue 9 defect 1: the outbox re-drive of POST /payouts left pending (payouts/payout-redrive.service.ts). */
+  @IsOptional()
+  @Transform(trimmed)
+  PAYOUT_REDRIVE_CRON?: string;
+
+  /**
+   * How long a request stays pending before the re-drive re-sends it; also how long a re-send holds
+   * its claim. Must exceed one full partner call with its retries (checked against PARTNER_TIMEOUT_MS
+   * and PARTNER_MAX_RETRIES at boot), so an answer still on its way is never raced.
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be an integer' })
+  @Min(1, { message: 'must be between 1 and 86400' })
+  @Max(86400, { message: 'must be between 1 and 86400' })
+  PAYOUT_REDRIVE_GRACE_SECONDS?: number;
+
+  /**
+   * Past this age a pending request is no longer re-sent but left `needs_review`: the partner does
+   * not document how long it keeps an Idempotency-Key, and re-sending a forgotten key would create a
+   * second payout.
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be an integer' })
+  @Min(1, { message: 'must be between 1 and 720' })
+  @Max(720, { message: 'must be between 1 and 720' })
+  PAYOUT_REDRIVE_MAX_AGE_HOURS?: number;
 
   @IsOptional()
   @IsIn(['true', 'false', 'auto'], { message: 'must be true, false or auto' })
@@ -208,6 +275,8 @@ export const CRON_VARIABLES = [
   'RECONCILE_CRON',
   'DEPOSIT_RECONCILE_CRON',
   'INBOX_REDELIVERY_CRON',
+  'INBOX_PRUNE_CRON',
   'VERSION_PIN_CRON',
+  'PAYOUT_REDRIVE_CRON',
 ] as const;
 export { CRON_MESSAGE, isCron, isSet };

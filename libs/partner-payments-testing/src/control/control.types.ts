@@ -73,7 +73,13 @@ export interface DeliveryRecord {
   sentAt: string | null;
 }
 
-export type FaultKind = 'latency' | 'server_error' | 'rate_limit' | 'reset' | 'accepted_then_reset';
+/**
+ * `accepted_then_stall` is a sandbox convenience (opt-in, the partner has no such switch): the
+ * request is carried out, then its answer is held `latencyMs` (default 30 s), so a test can kill
+ * or time out the caller while the partner holds an answer it never receives.
+ */
+export type FaultKind =
+  'latency' | 'server_error' | 'rate_limit' | 'reset' | 'accepted_then_reset' | 'accepted_then_stall';
 
 export interface FaultSpec {
   kind: FaultKind;
@@ -81,6 +87,7 @@ export interface FaultSpec {
   route?: string;
   /** How many matching requests it hits; default 1, latency default unlimited. */
   times?: number;
+  /** Delay of a latency fault (default 100), or how long accepted_then_stall holds the answer (default 30000). */
   latencyMs?: number;
   /** Status of a server_error; default 503. */
   status?: number;

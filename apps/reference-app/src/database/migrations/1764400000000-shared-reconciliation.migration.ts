@@ -10,8 +10,8 @@ import { Table, TableColumn, TableIndex, type MigrationInterface, type QueryRunn
  * - `partner_rate_budget`: the token bucket of one partner account, shared by every replica
  *   (evidence §1: 20 requests/s, burst 50, per account).
  */
-export class SharedReconciliation1764100000000 implements MigrationInterface {
-  name = 'SharedReconciliation1764100000000';
+export class SharedReconciliation1764400000000 implements MigrationInterface {
+  name = 'SharedReconciliation1764400000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     const postgres = queryRunner.connection.options.type === 'postgres';
