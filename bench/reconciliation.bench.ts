@@ -89,7 +89,7 @@ async function main(): Promise<void> {
     const seeded = await seedPayouts(sandbox.control, [ours.app.get(UnitOfWork)], account, PAYOUTS);
     // The baseline's sample: every (PAYOUTS / SAMPLE)-th payout, so each kind of transition is in it.
     const ids = [...seeded.scenarioOf.keys()];
-    const sample = ids.filter((_, i) => i % Math.round(PAYOUTS / SAMPLE) === 0).slice(0, SAMPLE);
+    const sample = ids.filter((_, i) => i % Math.floor(PAYOUTS / SAMPLE) === 0).slice(0, SAMPLE);
     for (const scenario of PAYOUT_MIX)
       await insertSeededRows(
         perPayout.app.get(UnitOfWork),
@@ -142,11 +142,11 @@ async function main(): Promise<void> {
 
     const m = (rounds: Round[], key: keyof Round) => median(rounds.map((x) => x[key]));
     const callsPerPayout = m(a, 'calls') / PAYOUTS;
-    const baselineCallsPerPayout = m(b, 'calls') / SAMPLE;
+    const sampled = sampleSeeded.expected.size;
+    const baselineCallsPerPayout = m(b, 'calls') / sampled;
     const seconds = m(a, 'seconds');
-    const baselineSeconds = (m(b, 'seconds') * PAYOUTS) / SAMPLE;
+    const baselineSeconds = (m(b, 'seconds') * PAYOUTS) / sampled;
     const readsPerPayout = m(a, 'reads') / PAYOUTS;
-    const baselineReadsPerPayout = m(b, 'reads') / SAMPLE;
     const wrong = Math.max(...a.map((x) => x.wrong), ...b.map((x) => x.wrong));
     const common =
       `${m(a, 'pages')} list pages + ${m(a, 'single')} single reads, ${m(a, 'changed')} payouts changed, ` +
@@ -173,18 +173,22 @@ async function main(): Promise<void> {
         target: '≤ 20 s',
         pass: seconds <= 20 && wrong === 0,
         rounds: ROUNDS,
-        notes: `baseline: one GET per payout over ${SAMPLE} payouts (median ${round(m(b, 'seconds'), 1)} s), scaled to ${PAYOUTS}; rounds ours ${a.map((x) => round(x.seconds, 1)).join(', ')} s`,
+        notes: `baseline: one GET per payout over ${sampled} payouts (median ${round(m(b, 'seconds'), 1)} s), scaled to ${PAYOUTS}; rounds ours ${a.map((x) => round(x.seconds, 1)).join(', ')} s`,
       },
       {
         figure: `${ROW}: database reads other than the updates per payout`,
         unit: 'reads/payout',
         ours: round(readsPerPayout, 4),
-        baseline: round(baselineReadsPerPayout, 4),
-        ratio: round(readsPerPayout / baselineReadsPerPayout, 4),
+        baseline: null,
+        ratio: null,
         target: '≤ 0.05 per payout',
         pass: readsPerPayout <= 0.05,
         rounds: ROUNDS,
-        notes: `SELECT statements TypeORM sent during the pass (${m(a, 'reads')}); the baseline's: ${m(b, 'reads')} over ${SAMPLE} payouts`,
+        notes:
+          `SELECT statements TypeORM sent during the pass (${m(a, 'reads')}). Not measured: today's design read ` +
+          `each batch of 50 (0.02 per payout) and, per changed payout, its row before and after the update (2 each; ` +
+          `${m(a, 'changed')} of ${PAYOUTS} changed here). The per-payout mode of this code (RECONCILE_USE_LIST=false) ` +
+          `shares the new write path: ${m(b, 'reads')} reads over ${sampled} payouts`,
       },
       {
         figure: `${ROW}: peak memory`,
