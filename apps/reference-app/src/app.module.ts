@@ -22,6 +22,8 @@ import {
   DepositReconciliationController,
   VirtualAccountsController,
 } from './deposits/virtual-accounts.controller';
+import { UnitOfWork } from './database/unit-of-work.service';
+import { partnerRateLimitOptions } from './rate-budget/partner-rate-limit.options';
 import { PARTNER_CONNECTION, type PartnerConnection } from './sandbox/partner-connection.provider';
 import { CronJobsService } from './scheduling/cron-jobs.service';
 import { ShutdownCoordinator } from './shutdown.coordinator';
@@ -66,8 +68,13 @@ export class AppModule {
         ScheduleModule.forRoot(),
         PartnerPaymentsModule.forRootAsync({
           isGlobal: true,
-          inject: [APP_CONFIG, PARTNER_CONNECTION, TypeOrmInboxStore],
-          useFactory: (cfg: AppConfig, conn: PartnerConnection, inbox: TypeOrmInboxStore) => ({
+          inject: [APP_CONFIG, PARTNER_CONNECTION, TypeOrmInboxStore, UnitOfWork],
+          useFactory: (
+            cfg: AppConfig,
+            conn: PartnerConnection,
+            inbox: TypeOrmInboxStore,
+            uow: UnitOfWork,
+          ) => ({
             environment: conn.environment,
             baseUrl: conn.baseUrl,
             apiKey: conn.apiKey,
@@ -78,6 +85,7 @@ export class AppModule {
             timeoutMs: cfg.partner.timeoutMs,
             maxRetries: cfg.partner.maxRetries,
             sendVersionHeader: cfg.partner.sendVersionHeader,
+            rateLimit: partnerRateLimitOptions(cfg, conn, uow),
             webhooks: { secrets: conn.webhookSecrets },
             inboxStore: inbox,
           }),

@@ -29,6 +29,8 @@ export interface AppConfig {
     timeoutMs: number;
     maxRetries: number;
     sendVersionHeader: 'always' | 'until-pinned';
+    /** Client-side rate limit; `budget` says where its bucket lives (issue 14: replicas share one). */
+    rateLimit: { perSecond: number; burst: number; budget: 'database' | 'process' | 'off' };
   };
   database: ParsedDatabaseUrl;
   port: number;
@@ -47,7 +49,14 @@ export interface AppConfig {
     /** The embedded-sandbox demo: an unset variable leaves its endpoints open instead of refused. */
     demoOpen: boolean;
   };
-  reconcile: { cron: string; batchSize: number; concurrency: number; completedWindowHours: number };
+  reconcile: {
+    cron: string;
+    batchSize: number;
+    concurrency: number;
+    completedWindowHours: number;
+    /** Settle from the partner's payout list (issue 14); false: one GET per payout. */
+    useList: boolean;
+  };
   /** Deposit reconciliation (docs/partner-api.md §6.4.8: a hold's outcome may never arrive as an event). */
   depositReconcileCron: string;
   inbox: {
@@ -85,6 +94,11 @@ export const CONFIG_DEFAULTS = {
   PARTNER_TIMEOUT_MS: 10000,
   PARTNER_MAX_RETRIES: 2,
   PARTNER_SEND_VERSION_HEADER: 'until-pinned',
+  PARTNER_RATE_LIMIT_PER_SECOND: 20,
+  // The partner allows bursts of 50 (evidence §1); 10 are left for jitter: our bucket and the
+  // partner's are not in phase, and requests reach it later than they leave us.
+  PARTNER_RATE_LIMIT_BURST: 40,
+  PARTNER_RATE_BUDGET: 'database',
   DATABASE_URL: DEFAULT_DATABASE_URL,
   PORT: 3000,
   HOST: '127.0.0.1',
@@ -92,6 +106,7 @@ export const CONFIG_DEFAULTS = {
   RECONCILE_BATCH_SIZE: 50,
   RECONCILE_CONCURRENCY: 4,
   RECONCILE_COMPLETED_WINDOW_HOURS: 72,
+  RECONCILE_USE_LIST: 'true',
   DEPOSIT_RECONCILE_CRON: '15 */5 * * * *',
   INBOX_REDELIVERY_CRON: '30 * * * * *',
   INBOX_MAX_ATTEMPTS: 5,
@@ -174,6 +189,12 @@ export function loadAppConfig(env: Record<string, string | undefined>): AppConfi
       maxRetries,
       sendVersionHeader: (vars.PARTNER_SEND_VERSION_HEADER ?? CONFIG_DEFAULTS.PARTNER_SEND_VERSION_HEADER) as
         'always' | 'until-pinned',
+      rateLimit: {
+        perSecond: vars.PARTNER_RATE_LIMIT_PER_SECOND ?? CONFIG_DEFAULTS.PARTNER_RATE_LIMIT_PER_SECOND,
+        burst: vars.PARTNER_RATE_LIMIT_BURST ?? CONFIG_DEFAULTS.PARTNER_RATE_LIMIT_BURST,
+        budget: (vars.PARTNER_RATE_BUDGET ?? CONFIG_DEFAULTS.PARTNER_RATE_BUDGET) as
+          'database' | 'process' | 'off',
+      },
     },
     database,
     port: vars.PORT ?? CONFIG_DEFAULTS.PORT,
@@ -190,6 +211,7 @@ export function loadAppConfig(env: Record<string, string | undefined>): AppConfi
       concurrency: vars.RECONCILE_CONCURRENCY ?? CONFIG_DEFAULTS.RECONCILE_CONCURRENCY,
       completedWindowHours:
         vars.RECONCILE_COMPLETED_WINDOW_HOURS ?? CONFIG_DEFAULTS.RECONCILE_COMPLETED_WINDOW_HOURS,
+      useList: (vars.RECONCILE_USE_LIST ?? CONFIG_DEFAULTS.RECONCILE_USE_LIST) === 'true',
     },
     depositReconcileCron: vars.DEPOSIT_RECONCILE_CRON ?? CONFIG_DEFAULTS.DEPOSIT_RECONCILE_CRON,
     inbox: {
