@@ -66,6 +66,12 @@ describe.each(DATABASE_KINDS)('partner /auth outage during POST /payouts on %s',
     ['503', { kind: 'server_error', status: 503 }],
     ['500', { kind: 'server_error', status: 500 }],
     ['a reset', { kind: 'reset' }],
+    // Our credentials refused, and any other 4xx of the token call: the payout was never sent, so
+    // it is the app's configuration (502), never the partner refusing the payout (which would burn
+    // the key and tell the caller not to retry).
+    ['401 (our credentials refused)', { kind: 'server_error', status: 401 }],
+    ['404', { kind: 'server_error', status: 404 }],
+    ['400', { kind: 'server_error', status: 400 }],
   ] as const)(
     '/auth answering %s: 502 retry-with-the-same-key, the key stays pending; the retry creates one payout',
     async (_label, fault) => {

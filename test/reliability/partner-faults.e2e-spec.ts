@@ -120,6 +120,7 @@ describe('partner faults on the four de-duplicating POSTs (library client, sandb
     const logStart = (await sandbox.control.requestLog()).at(-1)?.seq ?? 0;
     const started = Date.now();
     await sandbox.control.addFault({ ...fault, route: route.route });
+    let refusal: unknown = null;
     try {
       await create(key);
     } catch (error) {
@@ -127,8 +128,9 @@ describe('partner faults on the four de-duplicating POSTs (library client, sandb
         error instanceof PartnerServerError ||
         error instanceof PartnerRateLimitError ||
         error instanceof PartnerConnectionError;
-      if (!retryable) throw error;
-      await create(key); // the caller's retry, with the same key
+      // A refusal the fault does not explain is a wrong outcome: counted below, then the test fails.
+      if (retryable) await create(key).catch((again: unknown) => (refusal = again));
+      else refusal = error;
     } finally {
       await sandbox.control.clearFaults();
     }
@@ -141,7 +143,8 @@ describe('partner faults on the four de-duplicating POSTs (library client, sandb
         .filter((e) => e.seq > logStart && e.route === route.route)
         .map((e) => e.headers['idempotency-key']),
     );
-    outcomes.push({ right: created === 1 && keys.size === 1 && keys.has(key), created });
+    outcomes.push({ right: !refusal && created === 1 && keys.size === 1 && keys.has(key), created });
+    if (refusal) throw refusal;
     expect({ created, keys: [...keys] }).toEqual({ created: 1, keys: [key] });
   });
 });

@@ -1,12 +1,13 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
-import { APP_GUARD } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { ScheduleModule } from '@nestjs/schedule';
 import { TerminusModule } from '@nestjs/terminus';
 import { PartnerPaymentsModule } from '@partner-payments/nestjs';
 import { APP_CONFIG, loadAppConfig, type AppConfig } from './config/app.config';
 import { AccessGuard } from './common/access.guard';
+import { PartnerErrorFilter } from './common/partner-error.filter';
 import { CoreModule } from './core.module';
 import { DemoRunner } from './demo/demo.runner';
 import { HealthController } from './health/health.controller';
@@ -26,6 +27,8 @@ import {
   DepositReconciliationController,
   VirtualAccountsController,
 } from './deposits/virtual-accounts.controller';
+import { UnitOfWork } from './database/unit-of-work.service';
+import { partnerRateLimitOptions } from './rate-budget/partner-rate-limit.options';
 import { PARTNER_CONNECTION, type PartnerConnection } from './sandbox/partner-connection.provider';
 import { CronJobsService } from './scheduling/cron-jobs.service';
 import { ShutdownCoordinator } from './shutdown.coordinator';
@@ -72,11 +75,12 @@ export class AppModule {
         TerminusModule.forRoot({ errorLogStyle: 'json' }),
         PartnerPaymentsModule.forRootAsync({
           isGlobal: true,
-          inject: [APP_CONFIG, PARTNER_CONNECTION, TypeOrmInboxStore, AppMetrics],
+          inject: [APP_CONFIG, PARTNER_CONNECTION, TypeOrmInboxStore, UnitOfWork, AppMetrics],
           useFactory: (
             cfg: AppConfig,
             conn: PartnerConnection,
             inbox: TypeOrmInboxStore,
+            uow: UnitOfWork,
             metrics: AppMetrics,
           ) => ({
             environment: conn.environment,
@@ -89,6 +93,7 @@ export class AppModule {
             timeoutMs: cfg.partner.timeoutMs,
             maxRetries: cfg.partner.maxRetries,
             sendVersionHeader: cfg.partner.sendVersionHeader,
+            rateLimit: partnerRateLimitOptions(cfg, conn, uow),
             webhooks: { secrets: conn.webhookSecrets },
             inboxStore: inbox,
             // Issue 13: the library reports through hooks; the app turns them into Prometheus metrics.
@@ -111,6 +116,8 @@ export class AppModule {
       providers: [
         // Issue 9 defect 8: every route is operator-only unless marked (common/access.guard.ts).
         { provide: APP_GUARD, useClass: AccessGuard },
+        // Issue 9 defect 2: a partner error reaching Nest is answered by its cause, never a bare 500.
+        { provide: APP_FILTER, useClass: PartnerErrorFilter },
         PayoutsService,
         PayoutRedriveService,
         ReconciliationService,

@@ -8,6 +8,7 @@ export const AppSpanAttribute = {
   Projection: 'app.projection',
   Outcome: 'app.projection.outcome',
   PayoutId: 'app.payout_id',
+  Rows: 'app.projection.rows',
   ErrorType: 'error.type',
 } as const;
 
@@ -40,4 +41,30 @@ export function traceProjectionWrite<T>(
       }
     }),
   );
+}
+
+/**
+ * A batch of projection writes in one statement (reconciliation's deferred writes, issue 14) as a
+ * span `projection <name>` with the number of rows; outcome `batch`.
+ */
+export function traceProjectionBatch<T>(
+  projection: 'payouts',
+  rows: number,
+  write: () => Promise<T>,
+): Promise<T> {
+  return trace.getTracer(APP_TRACER_NAME).startActiveSpan(`projection ${projection}`, async (span) => {
+    span.setAttribute(AppSpanAttribute.Projection, projection);
+    span.setAttribute(AppSpanAttribute.Rows, rows);
+    span.setAttribute(AppSpanAttribute.Outcome, 'batch');
+    try {
+      return await write();
+    } catch (error) {
+      const type = error instanceof Error ? error.name : typeof error;
+      span.setAttribute(AppSpanAttribute.ErrorType, type);
+      span.setStatus({ code: SpanStatusCode.ERROR, message: type });
+      throw error;
+    } finally {
+      span.end();
+    }
+  });
 }

@@ -142,6 +142,19 @@ export interface PayoutStep {
   eventExtras?: Record<string, unknown>;
 }
 
+/** Input of `seedPayouts` (a control convenience for load tests; the partner has nothing like it). */
+export interface SeedPayoutsInput {
+  virtualAccountId: string;
+  /** A recipient of the virtual account's user. */
+  recipientId: string;
+  /** How many payouts, 1 to 200,000. */
+  count: number;
+  /** Each payout's amount; default "1.00". The balance must cover them all. */
+  amount?: string;
+  /** Steps every payout walks through after creation, on the resource only (no webhook). */
+  steps?: (PayoutStepName | PayoutStep)[];
+}
+
 export interface PayoutView {
   payout_id: string;
   status: PayoutStatus;
@@ -255,6 +268,12 @@ export interface SandboxControl {
     payoutId: string,
     steps: PayoutStepName | PayoutStep | (PayoutStepName | PayoutStep)[],
   ): Promise<PayoutView>;
+  /**
+   * Control only, for load tests: creates `count` payouts at once, as the API would, and walks each
+   * through `steps` on the resource only. No webhook is sent for any of them (not even
+   * payout.created), so only reading the partner learns about them. Answers their ids.
+   */
+  seedPayouts(input: SeedPayoutsInput): Promise<{ payoutIds: string[] }>;
   emitEvent(
     event: string,
     data?: Record<string, unknown>,
