@@ -3,7 +3,8 @@
  * the bookkeeping of what the run created. The fixtures probes share live in conformance.fixtures.ts.
  */
 import { randomUUID } from 'node:crypto';
-import type { ConformanceOptions, CreatedResource, Observation, ProbeRequest } from './probe.types';
+import type { ConformanceOptions, Observation, ProbeRequest } from './probe.types';
+import type { CreatedResource } from './report.types';
 import type { ConformanceTarget } from './explain.util';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -8,13 +8,8 @@ import { ProbeSkipped } from './conformance.context';
 import { ConformanceFixtures } from './conformance.fixtures';
 import { explainDivergence, formatSource, targetOf } from './explain.util';
 import { CONFORMANCE_PROBES } from './probes';
-import type {
-  ConformanceOptions,
-  ConformanceProbe,
-  ConformanceReport,
-  Observation,
-  ProbeResult,
-} from './probe.types';
+import type { ConformanceOptions, ConformanceProbe, Observation } from './probe.types';
+import type { ConformanceReport, ProbeResult } from './report.types';
 import { described, recordWhatItMade } from './created.util';
 import { redact, writePolicy } from './safety.util';
 import { describeShape, matchShape, statusesOf } from './shape.util';

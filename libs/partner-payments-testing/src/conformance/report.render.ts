@@ -2,7 +2,7 @@
  * The conformance report for people (a table, then each divergence explained) and for machines
  * (JSON). Both are built from a report whose strings were redacted by the runner.
  */
-import type { ConformanceReport, ProbeResult } from './probe.types';
+import type { ConformanceReport, ProbeResult } from './report.types';
 
 const RESULT: Record<ProbeResult['outcome'], string> = {
   match: 'match',

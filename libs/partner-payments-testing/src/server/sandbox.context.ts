@@ -6,7 +6,7 @@ import type { StateStore } from './state.store';
 import type { ClientAccount } from './state.types';
 import type { Telemetry } from './telemetry.store';
 import type { WebhookSender } from '../webhooks/webhook.sender';
-import type { DocumentLinkSigner } from '../resources/rfis/document-links';
+import type { DocumentLinkSigner } from '../resources/rfis/document-link.util';
 
 export interface ResolvedOptions {
   tokenTtlSeconds: number;

@@ -1,8 +1,5 @@
-import {
-  DOCUMENT_LINK_PATH,
-  DocumentLinkSigner,
-  documentLinkHandler,
-} from '../resources/rfis/document-links';
+import { DOCUMENT_LINK_PATH, DocumentLinkSigner } from '../resources/rfis/document-link.util';
+import { documentLinkHandler } from '../resources/rfis/document-links.routes';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import express, { type ErrorRequestHandler } from 'express';

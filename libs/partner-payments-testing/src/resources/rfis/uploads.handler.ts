@@ -9,7 +9,7 @@ import { refreshRfiStatus, rfiItemView } from './rfi.seed';
 import { findRfi } from './rfi.lookup';
 import { requestState, type SandboxContext } from '../../server/sandbox.context';
 import type { RfiDocument } from '../../server/state.types';
-import { documentLink } from './document-links';
+import { documentLink } from './document-link.util';
 
 /** spec 7.3 / 8 limits; MB is decimal: 30 MB = 30,000,000 bytes (issue 8 item 7, contract audit). */
 export const MAX_FILE_BYTES = 30_000_000;
