@@ -4,8 +4,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CONFORMANCE_PROBES, fidelityTable } from '@partner-payments/testing';
+import { CONFORMANCE_PROBES } from '@partner-payments/testing';
 import {
+  fidelityTable,
   fidelityTableInSync,
   normalizeTable,
   withFidelityTable,

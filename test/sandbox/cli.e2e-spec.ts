@@ -1,6 +1,6 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { SandboxControlClient } from '@partner-payments/testing';
+import { PartnerSandboxControlClient } from '@partner-payments/testing';
 import { buildProject } from '../setup/build.helper';
 import { Api, individual } from './sandbox.helpers';
 
@@ -83,7 +83,7 @@ describe('sandbox CLI (npm run sandbox)', () => {
       });
       expect(auth.status).toBe(200);
       expect(auth.body.data.expires_in).toBe(86400);
-      const control = new SandboxControlClient(baseUrl);
+      const control = new PartnerSandboxControlClient(baseUrl);
       expect((await control.counters()).authCalls).toBe(1);
       expect(output()).toContain('cli-client');
       for (const secret of ['cli-key-123', 'cli-password-456', 'cli-secret-789'])
@@ -108,7 +108,7 @@ describe('sandbox CLI (npm run sandbox)', () => {
         password: 'sandbox_test_password',
       }).login();
       expect((await api.call('POST', '/v1/users', { body: individual() })).status).toBe(201);
-      const control = new SandboxControlClient(baseUrl);
+      const control = new PartnerSandboxControlClient(baseUrl);
       await control.flushWebhooks();
       expect((await control.deliveries()).every((d) => d.outcome === 'failed')).toBe(true);
       const deadline = Date.now() + 5000;

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import {
-  SandboxControlClient,
+  PartnerSandboxControlClient,
   startPartnerSandbox,
   startWebhookReceiver,
   type PartnerSandbox,
@@ -156,7 +156,7 @@ export { business, individual, usAddress, wireAccount, wireRecipient };
 export async function createVerifiedUser(api: Api, body: object = individual()): Promise<string> {
   const user = await api.call('POST', '/v1/users', { body });
   if (user.status !== 201) throw new Error(`user create failed: ${user.status} ${user.text}`);
-  const status = await new SandboxControlClient(api.base).setUserVerificationOutcome(
+  const status = await new PartnerSandboxControlClient(api.base).setUserVerificationOutcome(
     user.body.id,
     'approved',
   );
@@ -178,7 +178,7 @@ export async function fundedSetup(api: Api, recipientAccount: Record<string, unk
   }
   // evidence §5: the account stays `activating` with no account number until the partner's staff
   // open it, and a payout draws on its balance: the control plays both.
-  await new SandboxControlClient(api.base).fundVirtualAccount(va.body.virtual_account_id as string);
+  await new PartnerSandboxControlClient(api.base).fundVirtualAccount(va.body.virtual_account_id as string);
   return {
     userId,
     recipientId: recipient.body.recipient_id as string,

@@ -3,7 +3,7 @@
  * partner's staff (verifying a user, raising an RFI). Never pass them for the partner.
  */
 import { randomUUID } from 'node:crypto';
-import { SandboxControlClient } from '../control/control.client';
+import { PartnerSandboxControlClient } from '../control/control.client';
 import { ALL_ANSWER_TYPES } from '../resources/rfis/rfi.seed';
 import type { ConformanceHooks } from './probe.types';
 
@@ -22,7 +22,7 @@ const conformanceRfiItems = () => [
 
 /** `controlUrl`: the sandbox's root URL or its `/__control` URL. */
 export function sandboxConformanceHooks(controlUrl: string): ConformanceHooks {
-  const control = new SandboxControlClient(controlUrl);
+  const control = new PartnerSandboxControlClient(controlUrl);
   return {
     async verifyUser(userId) {
       const status = await control.setUserVerificationOutcome(userId, 'approved');
