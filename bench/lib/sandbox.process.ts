@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { PartnerSandboxControlClient } from '@partner-payments/testing';
 import { trackChild } from './child.registry';
 
-const CLI = join(__dirname, '..', '..', 'libs', 'partner-payments-testing', 'dist', 'cli.js');
+const CLI = join(__dirname, '..', '..', 'libs', 'partner-payments-testing', 'dist', 'main.js');
 
 export interface SandboxProcess {
   baseUrl: string;

@@ -2,10 +2,10 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { PartnerSandboxControlClient } from '@partner-payments/testing';
 import { buildProject } from '../setup/build.helper';
-import { Api, individual } from './sandbox.helpers';
+import { Api, individual } from './sandbox.fixture';
 
 const root = join(__dirname, '..', '..');
-const cli = join(root, 'libs/partner-payments-testing/dist/cli.js');
+const cli = join(root, 'libs/partner-payments-testing/dist/main.js');
 
 /** Starts the built CLI and resolves with its base URL once it prints it. */
 function startCli(
@@ -127,7 +127,7 @@ describe('sandbox CLI (npm run sandbox)', () => {
   }, 30000);
 
   it('stops when its parent goes away (`npm run sandbox` killed: the signal never reaches node)', async () => {
-    // `sh -c "... && node cli.js"` as npm runs it; `&& true` keeps sh from exec-ing node.
+    // `sh -c "... && node main.js"` as npm runs it; `&& true` keeps sh from exec-ing node.
     const shell = spawn('sh', ['-c', `"${process.execPath}" "${cli}" --port 0 --quiet && true`], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });

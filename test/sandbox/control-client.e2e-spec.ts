@@ -1,6 +1,6 @@
 import { PartnerSandboxControlClient } from '@partner-payments/testing';
-import { CONTROL_OPERATIONS } from '../../libs/partner-payments-testing/src/control/control.operations';
-import { fundedSetup, individual, startWorld, stopWorld, type World } from './sandbox.helpers';
+import { CONTROL_OPERATIONS } from '../../libs/partner-payments-testing/src/control/control.constants';
+import { fundedSetup, individual, startWorld, stopWorld, type World } from './sandbox.fixture';
 
 describe('sandbox: control API over HTTP (PartnerSandboxControlClient)', () => {
   let world: World;

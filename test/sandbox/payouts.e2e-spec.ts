@@ -6,7 +6,7 @@ import {
   wireAccount,
   wireRecipient,
   type World,
-} from './sandbox.helpers';
+} from './sandbox.fixture';
 
 describe('sandbox: payouts (spec 3.4, 6.4; provider-facts Payouts)', () => {
   let world: World;

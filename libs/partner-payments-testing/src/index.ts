@@ -7,7 +7,7 @@
  */
 
 // The sandbox server: start, stop (`close()`) and its options.
-export { startPartnerSandbox, SANDBOX_DEFAULTS } from './server/sandbox.server';
+export { startPartnerSandbox, SANDBOX_DEFAULTS } from './server/sandbox-server.service';
 export type {
   PartnerSandbox,
   PartnerSandboxOptions,
@@ -57,13 +57,13 @@ export type {
 } from './server/state.types';
 
 // Webhooks: signing as the partner does, a receiver for tests, and event bodies.
-export { signPartnerWebhook, verifyPartnerWebhook, SIGNATURE_HEADER } from './webhooks/webhook.signing';
+export { signPartnerWebhook, verifyPartnerWebhook, SIGNATURE_HEADER } from './webhooks/webhook-signing.util';
 export {
   startWebhookReceiver,
   type ReceivedPartnerWebhook,
   type WebhookReceiver,
   type WebhookReceiverOptions,
-} from './webhooks/webhook.receiver';
+} from './webhooks/webhook-receiver.service';
 export {
   buildFlatEvent,
   buildUserCreated,
@@ -87,15 +87,15 @@ export {
   type PayoutEventInput,
   type TerminalPayoutEvent,
   type PayoutStatusChangedInput,
-} from './webhooks/event.builders';
+} from './webhooks/event-builders.util';
 
 // Fixtures: sample documents for uploads.
-export { sampleFile, type SampleMime } from './resources/rfis/sample-files.fixtures';
+export { sampleFile, type SampleMime } from './resources/rfis/sample-files.util';
 
 // The conformance kit: run it, its options, its report, the shipped probes and custom probes.
-export { runConformance } from './conformance/conformance.runner';
-export { renderReport, reportJson } from './conformance/report.render';
-export { sandboxConformanceHooks } from './conformance/sandbox.hooks';
+export { runConformance } from './conformance/conformance.service';
+export { renderReport, reportJson } from './conformance/report-render.util';
+export { sandboxConformanceHooks } from './conformance/sandbox-hooks.client';
 export { CONFORMANCE_PROBES } from './conformance/probes';
 export { t as probeShape, type Shape as ProbeShape } from './conformance/shape.util';
 export type {

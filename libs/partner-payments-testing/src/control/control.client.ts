@@ -1,4 +1,4 @@
-import type { ControlOperation } from './control.operations';
+import type { ControlOperation } from './control.constants';
 import type {
   ActiveFault,
   CreateClientInput,

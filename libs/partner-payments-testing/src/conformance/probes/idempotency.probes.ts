@@ -8,7 +8,7 @@
 import type { ConformanceProbe, KeyedCreate, ProbeContext, ProbeNeed } from '../probe.types';
 import type { ProbeArea } from '../report.types';
 import { t } from '../shape.util';
-import { anyError, contract, evidence, typedError } from './probe.shapes';
+import { anyError, contract, evidence, typedError } from './probe-shapes.util';
 
 interface KeyedRoute {
   /** Probe id prefix, e.g. `virtual-accounts` or `virtual-accounts.liquidation-address`. */

@@ -1,5 +1,5 @@
 import type { RequestHandler, Response } from 'express';
-import type { SandboxContext } from '../../server/sandbox.context';
+import type { SandboxContext } from '../../server/sandbox-context.util';
 import { contentDisposition, type DocumentLinkSigner } from './document-link.util';
 
 const deny = (res: Response, status: number, code: string, message: string) =>
