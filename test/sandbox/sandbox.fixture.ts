@@ -185,3 +185,53 @@ export async function fundedSetup(api: Api, recipientAccount: Record<string, unk
     vaId: va.body.virtual_account_id as string,
   };
 }
+
+// Shared by the payout suites (payouts, payout-lifecycle).
+export interface PayoutIds {
+  userId: string;
+  recipientId: string;
+  vaId: string;
+}
+export interface PayoutWorld {
+  world: World;
+  ids: PayoutIds;
+}
+
+/**
+ * Per test: a fresh sandbox, a verified user with a funded virtual account and a WIRE recipient,
+ * setup events cleared; `bind` hands it to the suite. Answers the calls the suites repeat: a payout
+ * of 100.00 USD to that recipient (spec 3.4), and the data of the received flat events of a name.
+ */
+export function usePayoutWorld(bind: (current: PayoutWorld) => void) {
+  let current: PayoutWorld | undefined;
+  beforeEach(async () => {
+    const world = await startWorld();
+    const ids = await fundedSetup(world.api);
+    await world.sandbox.control.flushWebhooks();
+    world.receiver.received.length = 0;
+    current = { world, ids };
+    bind(current);
+  });
+  afterEach(() => stopWorld(current?.world));
+  const now = (): PayoutWorld => {
+    if (!current) throw new Error('no payout world outside a test');
+    return current;
+  };
+  return {
+    create: (extra: Record<string, unknown> = {}, key?: string) =>
+      now().world.api.call('POST', `/v1/virtual-accounts/${now().ids.vaId}/payout`, {
+        body: {
+          amount: '100.00',
+          currency: 'USD',
+          recipient_id: now().ids.recipientId,
+          extra_info: { memo: 'inv 42' },
+          ...extra,
+        },
+        idempotencyKey: key,
+      }),
+    flat: (name: string) =>
+      now()
+        .world.receiver.events(name)
+        .map((e) => e.body.data),
+  };
+}
