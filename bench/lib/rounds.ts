@@ -53,6 +53,11 @@ export interface LoadResult {
   perSecond: number;
   /** Per-call latency in ms (every call, failures included). */
   latencies: number[];
+  /**
+   * CPU time (user + system) this process spent per call, in µs: the client's own cost, which
+   * other processes' load inflates far less than it inflates wall time.
+   */
+  cpuUsPerCall: number;
 }
 
 export async function runCallers(
@@ -62,6 +67,7 @@ export async function runCallers(
 ): Promise<LoadResult> {
   const latencies: number[] = [];
   let failed = 0;
+  const cpu = process.cpuUsage();
   const started = performance.now();
   const end = started + durationMs;
   const caller = async (): Promise<void> => {
@@ -77,11 +83,13 @@ export async function runCallers(
   };
   await Promise.all(Array.from({ length: concurrency }, caller));
   const elapsedMs = performance.now() - started;
+  const used = process.cpuUsage(cpu);
   return {
     calls: latencies.length,
     failed,
     elapsedMs,
     perSecond: latencies.length / (elapsedMs / 1000),
     latencies,
+    cpuUsPerCall: (used.user + used.system) / Math.max(1, latencies.length),
   };
 }
