@@ -1,13 +1,14 @@
 import type { LoggerService } from '@nestjs/common';
 import { Subject, type Observable } from 'rxjs';
 import type { ResolvedPartnerOptions } from '../options.resolver';
+import { toOutcomeEvent } from './attempt.outcome';
 import type { PartnerHttpEvent, PartnerHttpMethod } from './http.types';
 import { TokenBucketRateLimiter } from './rate.limiter';
 import { joinUrl } from './url.util';
 
 export interface TransportRequest {
   method: PartnerHttpMethod;
-  /** Path without query, for events and logs. */
+  /** Path without query, starting with one '/' (appended to the base URL as is); also for events and logs. */
   path: string;
   /** Query string including '?', or ''. */
   queryString: string;
@@ -117,6 +118,11 @@ export function pickRequestId(headers: Record<string, string>): string | null {
   return null;
 }
 
+/** Statuses are the client's business: a 4xx/5xx must not throw inside axios. */
+const ACCEPT_EVERY_STATUS = (): boolean => true;
+/** timeouts as ETIMEDOUT, not ECONNABORTED; one shared object, not one per call. */
+const TRANSITIONAL = { clarifyTimeoutError: true, silentJSONParsing: true, forcedJSONParsing: true };
+
 /**
  * One attempt over the wire, on the axios instance of @nestjs/axios's HttpService.
  * Never throws for an HTTP status or a network failure: it reports them, the client decides.
@@ -130,37 +136,40 @@ export class PartnerTransport {
   /** Lifecycle events of every attempt (no bodies, no headers, no secrets). */
   readonly events$: Observable<PartnerHttpEvent> = this.subject.asObservable();
 
+  /** apiBaseUrl without a trailing slash; paths arrive with one leading slash (joinUrl, once). */
+  private readonly baseUrl: string;
+
   constructor(
     private readonly axios: PartnerAxiosLike,
     private readonly options: ResolvedPartnerOptions,
     private readonly logger: LoggerService = options.logger,
   ) {
+    this.baseUrl = joinUrl(options.apiBaseUrl, '');
     const rl = options.rateLimit;
     this.limiter = rl === false ? null : new TokenBucketRateLimiter(rl.requestsPerSecond, rl.burst);
   }
 
   async send(req: TransportRequest): Promise<TransportResult> {
     if (this.limiter) await this.limiter.acquire();
-    const url = `${joinUrl(this.options.apiBaseUrl, req.path)}${req.queryString}`;
     const config: Parameters<PartnerAxiosLike['request']>[0] = {
       method: req.method,
-      url,
+      url: `${this.baseUrl}${req.path}${req.queryString}`,
       headers: req.headers,
       data: req.data,
       responseType: req.responseType ?? 'json',
       timeout: req.timeoutMs,
-      // Statuses are the client's business; a 4xx/5xx must not throw inside axios.
-      validateStatus: () => true,
+      validateStatus: ACCEPT_EVERY_STATUS,
       // Redirects would re-send x-api-key and the bearer token to wherever Location points.
       maxRedirects: 0,
       // Uploads stream up to 20 × 30 MB (spec 8); the per-file limits are checked before I/O.
       maxBodyLength: Infinity,
       maxContentLength: 64 * 1024 * 1024,
-      transitional: { clarifyTimeoutError: true, silentJSONParsing: true, forcedJSONParsing: true },
+      transitional: TRANSITIONAL,
     };
-    this.emit({ type: 'request', method: req.method, path: req.path, attempt: req.attempt });
-    const started = process.hrtime.bigint();
-    const elapsed = (): number => Number((process.hrtime.bigint() - started) / 1_000_000n);
+    if (this.listened())
+      this.emit({ type: 'request', method: req.method, path: req.path, attempt: req.attempt });
+    const started = performance.now();
+    const elapsed = (): number => Math.floor(performance.now() - started);
     try {
       const res = await this.axios.request(config);
       const headers: Record<string, string> = {};
@@ -199,7 +208,19 @@ export class PartnerTransport {
     }
   }
 
-  /** Called by the client once it knows whether the outcome is retried. */
+  /**
+   * The outcome event of an attempt, called once the caller knows whether it is retried. Built only
+   * when someone listens (events$ or onHttpEvent): most calls have no listener, and two event
+   * objects per call are garbage the hot path does not need (issue 14, client throughput).
+   */
+  emitOutcome(method: string, path: string, attempt: number, res: TransportResult, willRetry: boolean): void {
+    if (this.listened()) this.emit(toOutcomeEvent(method, path, attempt, res, willRetry));
+  }
+
+  private listened(): boolean {
+    return this.subject.observed || this.options.onHttpEvent !== null;
+  }
+
   emit(event: PartnerHttpEvent): void {
     this.subject.next(event);
     if (this.options.onHttpEvent) {
