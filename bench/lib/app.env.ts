@@ -3,6 +3,7 @@
  * process as its partner with the sandbox's fixed test credentials and webhook secret, and cron
  * expressions (jobs that never fire unless a benchmark measures one).
  */
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +15,9 @@ export const NEVER = '0 0 0 1 1 *';
 
 export const WEBHOOK_SECRET = SANDBOX_DEFAULTS.webhookSecret;
 
+/** 32 random bytes, base64: the same for every app this process starts, so a restart opens its rows. */
+const BENCH_INBOX_KEY = randomBytes(32).toString('base64');
+
 export function appEnv(databaseUrl: string, partnerBaseUrl: string, crons: Record<string, string> = {}) {
   return {
     DATABASE_URL: databaseUrl,
@@ -24,6 +28,8 @@ export function appEnv(databaseUrl: string, partnerBaseUrl: string, crons: Recor
     PARTNER_PASSWORD: SANDBOX_DEFAULTS.password,
     PARTNER_CLIENT_UUID: SANDBOX_DEFAULTS.clientUuid,
     PARTNER_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    // Required with PARTNER_BASE_URL (issue 9 defect 3: inbox bodies sealed at rest); one fresh key per run.
+    INBOX_ENCRYPTION_KEYS: `bench:${BENCH_INBOX_KEY}`,
     RECONCILE_CRON: NEVER,
     DEPOSIT_RECONCILE_CRON: NEVER,
     INBOX_REDELIVERY_CRON: NEVER,

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { PartnerSandbox } from '@partner-payments/testing';
-import request from 'supertest';
 import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
 import { PayoutRequestEntity } from '../../apps/reference-app/src/database/entities';
 import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
 import { payoutRequestFingerprint } from '../../apps/reference-app/src/payouts/payouts.service';
-import { startTestApp, startTestSandbox } from '../setup/app.helper';
+import { appRequest, startTestApp, startTestSandbox } from '../setup/app.helper';
 import { databaseUrlFor } from '../setup/test-database.helper';
 import { createFundedAccount, type FundedAccount } from '../setup/partner-fixtures.helper';
 
@@ -31,7 +30,7 @@ describe('reference app endpoints (SQLite file)', () => {
     cleanup?.();
   });
 
-  const http = () => request(running.app.getHttpServer());
+  const http = () => appRequest(running);
   const body = () => ({
     virtual_account_id: account.virtualAccountId,
     recipient_id: account.recipientId,
@@ -333,7 +332,7 @@ describe('GET /health when the partner is unreachable', () => {
     try {
       await sandbox.control.expireTokensNow();
       await sandbox.close();
-      const res = await request(running.app.getHttpServer()).get('/health').expect(200);
+      const res = await appRequest(running).get('/health').expect(200);
       expect(res.body).toMatchObject({ status: 'degraded', database: 'up', partner: 'down' });
     } finally {
       await running.close();

@@ -2,12 +2,11 @@
  * `npm start` with nothing configured: the embedded sandbox, SQLite, the scripted demo (issue:
  * the demo). Booted through the same startApp as main.ts, on real sockets.
  */
-import type { LoggerService } from '@nestjs/common';
 import { PartnerVirtualAccountsService } from '@partner-payments/nestjs';
 import request from 'supertest';
 import { startApp, type RunningApp } from '../../apps/reference-app/src/app.bootstrap';
 import { ConfigValidationError } from '../../apps/reference-app/src/config/app.config';
-import { NEVER } from '../setup/app.helper';
+import { CapturingLogger, NEVER } from '../setup/app.helper';
 import { databaseUrlFor } from '../setup/test-database.helper';
 
 // Boots real servers and databases; jest.config.js's per-project testTimeout is not applied by Jest.
@@ -76,6 +75,7 @@ describe('the demo (embedded sandbox, SQLite)', () => {
       host: '127.0.0.1',
       logger: false,
     });
+    await running.ready; // the pin runs after listen (issue 9 defect 7)
     const counters = await running.connection.sandbox!.control.counters();
     expect(counters.requests['POST /v1/versioning/upgrade']).toBe(1);
     expect((await request(running.app.getHttpServer()).get('/health').expect(200)).body.apiVersion).toEqual({
@@ -101,20 +101,6 @@ describe('configuration validated at boot', () => {
     ).rejects.toThrow(/PARTNER_API_KEY.*PARTNER_CLIENT_ID|PARTNER_CLIENT_ID.*PARTNER_API_KEY/);
   });
 });
-
-/** Every line the app logs, at every level (LOG_LEVEL=debug is the most talkative setting). */
-class CapturingLogger implements LoggerService {
-  readonly lines: string[] = [];
-  private add = (...parts: unknown[]): void => {
-    this.lines.push(parts.map((p) => (typeof p === 'string' ? p : JSON.stringify(p))).join(' '));
-  };
-  log = this.add;
-  error = this.add;
-  warn = this.add;
-  debug = this.add;
-  verbose = this.add;
-  fatal = this.add;
-}
 
 describe('logs (demo at debug level, a re-authentication, a bad signature)', () => {
   it('never carry the api key, password, bearer token, webhook secret or a full account number', async () => {

@@ -5,12 +5,11 @@
  * nothing; and the read-through balance endpoint. On a SQLite file and on PostgreSQL.
  */
 import type { PartnerSandbox } from '@partner-payments/testing';
-import request from 'supertest';
 import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
 import { DepositEntity, JobLockEntity } from '../../apps/reference-app/src/database/entities';
 import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
 import { DepositReconciliationService } from '../../apps/reference-app/src/deposits/deposit-reconciliation.service';
-import { eventually, startTestApp, startTestSandbox } from '../setup/app.helper';
+import { appRequest, eventually, startTestApp, startTestSandbox } from '../setup/app.helper';
 import { createFundedAccount, type FundedAccount } from '../setup/partner-fixtures.helper';
 import { DATABASE_KINDS, databaseUrlFor } from '../setup/test-database.helper';
 
@@ -38,7 +37,7 @@ describe.each(DATABASE_KINDS)('deposit reconciliation on %s', (kind) => {
     cleanup?.();
   });
 
-  const http = () => request(running.app.getHttpServer());
+  const http = () => appRequest(running);
   const deposit = (depositId: string) => uow.run((m) => m.findOne(DepositEntity, { where: { depositId } }));
   const run = async () => (await http().post('/reconciliation/deposits/run').expect(200)).body;
 

@@ -1,6 +1,8 @@
 import type { InboxEventInput } from '@partner-payments/nestjs';
 import { PayoutEntity, WebhookInboxEntity } from '../../apps/reference-app/src/database/entities';
+import { placeholders } from '../../apps/reference-app/src/database/sql-dialect.util';
 import { TypeOrmInboxStore } from '../../apps/reference-app/src/webhooks/typeorm-inbox.store';
+import { testInboxKeyRing } from '../setup/app.helper';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../setup/test-database.helper';
 
 // Boots real servers and databases; jest.config.js's per-project testTimeout is not applied by Jest.
@@ -11,7 +13,7 @@ const event = (eventId: string, receivedAt = t0): InboxEventInput => ({
   eventId,
   name: 'payout.completed',
   envelope: 'flat',
-  rawBody: `{"event":"payout.completed","data":{"event_id":"${eventId}"}}`,
+  rawBody: JSON.stringify({ event: 'payout.completed', data: { event_id: eventId } }),
   receivedAt,
 });
 
@@ -28,7 +30,7 @@ describe.each(DATABASE_KINDS)('TypeOrmInboxStore on %s', (kind) => {
     await db.dataSource.getRepository(WebhookInboxEntity).clear();
     await db.dataSource.getRepository(PayoutEntity).clear();
     clock = t0;
-    store = new TypeOrmInboxStore(db.uow, {
+    store = new TypeOrmInboxStore(db.uow, testInboxKeyRing(), {
       retry: { maxAttempts: 3, baseDelayMs: 1000, maxDelayMs: 60_000 },
       clock: () => clock,
     });
@@ -45,7 +47,7 @@ describe.each(DATABASE_KINDS)('TypeOrmInboxStore on %s', (kind) => {
 
   it('lets exactly one of 25 racing deliveries (from two connections) store the event', async () => {
     const other = await db.openAnother();
-    const otherStore = new TypeOrmInboxStore(other.uow);
+    const otherStore = new TypeOrmInboxStore(other.uow, testInboxKeyRing());
     const results = await Promise.all(
       Array.from({ length: 25 }, (_, i) => (i % 2 ? otherStore : store).record(event('race'))),
     );
@@ -70,7 +72,8 @@ describe.each(DATABASE_KINDS)('TypeOrmInboxStore on %s', (kind) => {
     await store.record(event('e-race'));
     // PostgreSQL: another replica's connection. SQLite serves one replica (its locks are local):
     // the racing redelivery comes from the same process, through the same unit of work.
-    const otherStore = kind === 'postgres' ? new TypeOrmInboxStore((await db.openAnother()).uow) : store;
+    const otherStore =
+      kind === 'postgres' ? new TypeOrmInboxStore((await db.openAnother()).uow, testInboxKeyRing()) : store;
     let runs = 0;
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
@@ -138,6 +141,71 @@ describe.each(DATABASE_KINDS)('TypeOrmInboxStore on %s', (kind) => {
     expect((await store.pending({ now })).map((e) => e.eventId)).toEqual(['early', 'late']);
     expect((await store.pending({ now, minAgeMs: 3000 })).map((e) => e.eventId)).toEqual(['early']);
     expect((await store.pending({ now, limit: 1 })).map((e) => e.eventId)).toEqual(['early']);
+  });
+
+  // Issue 9 defect 4: PostgreSQL answered 500 (varchar(191), varchar(200), U+0000) and both
+  // databases merged ids that differ only in lone surrogates (UTF-8 storage makes them U+FFFD).
+  it('stores any id and name whole: 10,000 characters, U+0000, lone surrogates, a 300-character name', async () => {
+    const ids = [
+      'x'.repeat(10_000),
+      'evt\u0000nul',
+      'evt_\ud800',
+      'evt_\udc00',
+      'evt_\ufffd',
+      'evt_"quoted" \\ back\nslash',
+    ];
+    const name = `odd.${'n'.repeat(300)}\u0000\ud800`;
+    for (const id of ids) {
+      expect(await store.record({ ...event(id), name })).toBe('new');
+    }
+    for (const id of ids) expect(await store.record(event(id))).toBe('duplicate');
+    expect(await db.dataSource.getRepository(WebhookInboxEntity).count()).toBe(ids.length);
+    for (const id of ids) {
+      const entry = await store.get(id);
+      expect(entry?.eventId === id && entry.name === name).toBe(true);
+    }
+    const listed = (await store.pending({ now: clock })).map((e) => e.eventId);
+    expect([...listed].sort()).toEqual([...ids].sort());
+    await store.markFailed('evt\u0000nul', 'handler said \u0000 and \ud800');
+    expect(await store.get('evt\u0000nul')).toMatchObject({ state: 'failed', attempts: 1 });
+    await store.runProcessing('evt_\ud800', () => store.markProcessed('evt_\ud800'));
+    expect((await store.get('evt_\ud800'))?.state).toBe('processed');
+    expect((await store.get('evt_\udc00'))?.state).toBe('pending');
+    // An ordinary id reads as itself in the table (operators query it).
+    await store.record(event('evt_plain'));
+    expect(await db.dataSource.getRepository(WebhookInboxEntity).countBy({ eventId: 'evt_plain' })).toBe(1);
+  });
+
+  // Issue 9 defect 3: the body held whole account numbers in plain text, kept for ever.
+  it('seals the body at rest (no column holds it) and gives back the exact bytes', async () => {
+    const body = JSON.stringify({
+      event: 'virtual_account.created',
+      data: { event_id: 'e-sealed', account_number: '987654321012' },
+    });
+    await store.record({ ...event('e-sealed'), rawBody: `\ufeff${body}` });
+    const rows: Array<Record<string, unknown>> = await db.dataSource.query('SELECT * FROM webhook_inbox');
+    expect(JSON.stringify(rows)).not.toContain('987654321012');
+    expect(rows[0]).toMatchObject({ body_key: 'test1', raw_body: null });
+    expect(String(rows[0].sealed_body)).toMatch(/^v1\.test1\./);
+    expect((await store.get('e-sealed'))?.rawBody).toBe(`\ufeff${body}`);
+  });
+
+  it('marks failed, and does not return, an entry whose sealed body was altered; the others still come', async () => {
+    await store.record(event('e-intact'));
+    await store.record(event('e-altered', new Date(t0.getTime() - 1000)));
+    const [p1] = placeholders(db.kind, 1);
+    await db.dataSource.query(
+      `UPDATE webhook_inbox SET sealed_body = sealed_body || 'AA' WHERE event_id = ${p1}`,
+      ['e-altered'],
+    );
+    expect((await store.pending({ now: clock })).map((e) => e.eventId)).toEqual(['e-intact']);
+    expect(await store.get('e-intact')).toMatchObject({ state: 'pending' });
+    const altered: Array<{ state: string; attempts: number; last_error: string }> = await db.dataSource.query(
+      `SELECT state, attempts, last_error FROM webhook_inbox WHERE event_id = ${p1}`,
+      ['e-altered'],
+    );
+    expect(altered[0]).toMatchObject({ state: 'failed', attempts: 1 });
+    expect(altered[0].last_error).toMatch(/^stored body cannot be opened/);
   });
 });
 

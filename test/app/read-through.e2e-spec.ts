@@ -3,9 +3,8 @@
  * partner-strict sandbox (refused as the partner refuses it) and against an opt-in fee profile.
  */
 import type { PartnerSandbox } from '@partner-payments/testing';
-import request from 'supertest';
 import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
-import { startTestApp, startTestSandbox } from '../setup/app.helper';
+import { appRequest, startTestApp, startTestSandbox } from '../setup/app.helper';
 import { createFundedAccount, type FundedAccount } from '../setup/partner-fixtures.helper';
 import { databaseUrlFor } from '../setup/test-database.helper';
 
@@ -33,7 +32,7 @@ describe.each([
     cleanup?.();
   });
 
-  const get = (query: string) => request(running.app.getHttpServer()).get(`/payouts/preview?${query}`);
+  const get = (query: string) => appRequest(running).get(`/payouts/preview?${query}`);
 
   it('reads the partner preview through, and names bad parameters with a 400', async () => {
     const query = `virtual_account_id=${account.virtualAccountId}&recipient_id=${account.recipientId}&amount=100.00`;

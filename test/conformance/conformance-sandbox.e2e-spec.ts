@@ -26,13 +26,34 @@ describe('conformance kit against the sandbox', () => {
     const users = report.created.filter((c) => c.kind === 'user');
     expect(users.length).toBeGreaterThanOrEqual(2);
     expect(report.created.map((c) => c.kind)).toEqual(
-      expect.arrayContaining(['recipient', 'virtual_account', 'payout', 'rfi', 'deposit']),
+      expect.arrayContaining([
+        'recipient',
+        'virtual_account',
+        'payout',
+        'rfi',
+        'deposit',
+        'liquidation_address',
+        'document',
+      ]),
     );
     const counters = await sandbox.control.counters();
     expect(counters.created.users).toBe(users.length);
-    // One payout: the create probe's payout is the one the read probe reads.
+    const made = (kind: string) => report.created.filter((c) => c.kind === kind).length;
+    expect(counters.created.recipients).toBe(made('recipient'));
+    expect(counters.created.virtual_accounts).toBe(made('virtual_account'));
+    // One payout and one liquidation address: the read and the idempotency probes reuse the ones
+    // the create probes made (replays and conflicts create nothing).
     expect(counters.created.payouts).toBe(1);
+    expect(counters.created.liquidation_addresses).toBe(1);
     expect(report.created.filter((c) => c.kind === 'payout')).toHaveLength(1);
+    expect(counters.idempotentReplays).toBeGreaterThanOrEqual(5);
+    // A document's download_url is a bearer-style credential (evidence §7): never in the report.
+    const json = JSON.stringify(report);
+    expect(json).not.toContain('/__files/');
+    expect(json).not.toContain('signature=');
+    expect(report.results.find((r) => r.id === 'rfis.documents.link-download')?.request).toBe(
+      'GET (the link the previous answer handed out)',
+    );
     expect(explain).toContain(`user ${users[0].id}`);
     expect(explain).toContain('RESULT: conforms');
   });
@@ -41,6 +62,52 @@ describe('conformance kit against the sandbox', () => {
     const report = await runAgainst(sandbox, sandbox.sandboxBaseUrl, { only: ['users.', 'recipients.'] });
     expect(idsWith(report, 'diverge')).toEqual([]);
     expect(report.summary.match).toBe(report.summary.total);
+  });
+});
+
+describe('conformance kit as against the partner (no hooks: no staff, no clock)', () => {
+  let sandbox: PartnerSandbox;
+  beforeAll(async () => (sandbox = await startPinnedSandbox()));
+  afterAll(() => sandbox.close());
+
+  it('with a user verified beforehand: nothing errors, and only what needs the partner staff or clock is skipped, saying why', async () => {
+    const first = await runAgainst(sandbox, sandbox.sandboxBaseUrl, {
+      hooks: undefined,
+      only: ['users.create'],
+    });
+    const verifiedUserId = first.created.find((c) => c.kind === 'user')?.id ?? '';
+    await sandbox.control.setUserVerificationOutcome(verifiedUserId, 'approved');
+    const report = await runAgainst(sandbox, sandbox.sandboxBaseUrl, { hooks: undefined, verifiedUserId });
+    expect({ diverge: idsWith(report, 'diverge'), error: idsWith(report, 'error') }).toEqual({
+      diverge: [],
+      error: [],
+    });
+    const why = (r: { explanation?: string }) =>
+      /only the partner raises RFIs/.test(r.explanation ?? '')
+        ? 'rfi'
+        : /open, funded virtual account/.test(r.explanation ?? '')
+          ? 'funds'
+          : /expired token/.test(r.explanation ?? '')
+            ? 'clock'
+            : /needs a deposit/.test(r.explanation ?? '')
+              ? 'deposit'
+              : (r.explanation ?? '');
+    const skipped: Record<string, number> = {};
+    for (const r of report.results.filter((x) => x.outcome === 'skipped'))
+      skipped[why(r)] = (skipped[why(r)] ?? 0) + 1;
+    expect(skipped).toEqual({ rfi: 20, funds: 8, clock: 1, deposit: 1 });
+    // The preview, deposit-list and virtual-account idempotency probes ran on the activating accounts.
+    for (const id of [
+      'payouts.preview.fees-exceed',
+      'virtual-accounts.deposits.paging',
+      'virtual-accounts.idempotent-replay',
+    ])
+      expect(report.results.find((r) => r.id === id)?.outcome).toBe('match');
+    const kinds = report.created.map((c) => c.kind);
+    expect(kinds.filter((k) => k === 'virtual_account')).toHaveLength(2);
+    expect(kinds).not.toContain('payout');
+    expect(kinds).not.toContain('rfi');
+    expect((await sandbox.control.counters()).created.payouts).toBe(0);
   });
 });
 

@@ -3,11 +3,22 @@
  * a sandbox but answers a few behaviours the old way, as earlier simulators and docs did:
  *  - users are auto-verified (GET /v1/users/{id} says VERIFIED: evidence §3 says they stop in REVIEW),
  *  - a reused Idempotency-Key with another body replays the first recipient (evidence: 409),
- *  - the user create answer carries `user_id` instead of `id` (evidence §3: `id`).
+ *  - the user create answer carries `user_id` instead of `id` (evidence §3: `id`),
+ *  - a call with x-api-key and no bearer gets the partner gateway's `{ message: 'Unauthorized' }`
+ *    401 [T3r DRIFT-12], where the contract says `{ code, message }` (spec 5.7; CONTRACT WINS): the
+ *    one planted divergence the kit explains by the contract, as a known conflict.
  * Plus one route for the redaction test, whose error message carries the caller's secrets.
  */
 import type { AddressInfo } from 'node:net';
 import express from 'express';
+
+/** The probes the stand-in makes diverge, and only those (sorted). */
+export const PLANTED = [
+  'gateway.missing-bearer',
+  'recipients.idempotency-conflict',
+  'users.create',
+  'users.no-instant-verification',
+];
 
 export interface StandIn {
   /** The stand-in's API base (ends in /sandbox, like the sandbox it proxies). */
@@ -24,8 +35,17 @@ export async function startDivergentStandIn(sandboxBaseUrl: string): Promise<Sta
 
   app.get('/sandbox/v1/echo-secrets', (req, res) => {
     res.status(400).json({
-      message: `rejected ${req.get('authorization')} with key ${req.get('x-api-key')} for account 4000123456`,
+      message: `rejected ${req.get('authorization')} with key ${req.get('x-api-key')} for account 4000123456 and IBAN ES9121000418450200051332`,
+      // A body holding full account numbers, as a payout or recipient body does before masking.
+      account_number: '4000123456',
+      recipient: { account_number: 'ES9121000418450200051332', routing_number: '021000021' },
     });
+  });
+
+  app.use((req, res, next) => {
+    const gatewayOnly = req.get('x-api-key') && !req.get('authorization') && req.path !== '/sandbox/auth';
+    if (gatewayOnly) return void res.status(401).json({ message: 'Unauthorized' });
+    next();
   });
 
   app.use(async (req, res) => {

@@ -7,8 +7,10 @@ import { AppModule } from './app.module';
 import { APP_CONFIG, type AppConfig } from './config/app.config';
 import { describeDatabase } from './database/database-url.parser';
 import { DemoRunner, type DemoResult } from './demo/demo.runner';
-import { jsonDepthLimit, jsonOnlyWrites } from './common/json-depth.middleware';
+import { describeAccess } from './common/access.guard';
+import { isWebhookPath, jsonDepthLimit, jsonOnlyWrites } from './common/json-depth.middleware';
 import { PARTNER_CONNECTION, type PartnerConnection } from './sandbox/partner-connection.provider';
+import { CronJobsService } from './scheduling/cron-jobs.service';
 
 export interface StartAppOptions {
   /** Variables on top of process.env. */
@@ -29,6 +31,8 @@ export interface RunningApp {
   config: AppConfig;
   connection: PartnerConnection;
   demo: Promise<DemoResult> | null;
+  /** Settles once the start-up partner calls (version pin, first authentication) have finished (issue 9 defect 7). */
+  ready: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -40,19 +44,19 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
     rawBody: true,
     logger: options.logger,
   });
-  // The module answers 413 beyond its 1 MB limit; the JSON parser must not stop earlier (its default is 100 kB).
-  // Issue 9 defects 9 and 11: the webhook route is left to the module's guard, which reads the raw
-  // bytes, verifies the signature (spec 6.1.3) and only then parses them, whatever charset the
-  // content type names. JSON elsewhere, as before.
+  // Issue 9 defects 9 and 11: the webhook route (every path Express routes to it, any case) is left
+  // to the module's guard, which reads the raw bytes (up to its own 1 MB limit), verifies the
+  // signature (spec 6.1.3) and only then parses them, whatever charset the content type names.
+  // JSON elsewhere, where the app's own bodies are a few hundred bytes: 100 kB (body-parser's
+  // default) keeps an unauthenticated caller from making it parse a megabyte before any guard runs.
   app.useBodyParser('json', {
-    limit: '1mb',
+    limit: '100kb',
     type: (req: IncomingMessage) =>
-      !(req.url ?? '').startsWith('/webhooks/') &&
-      /^application\/(.+\+)?json\b/i.test(req.headers['content-type'] ?? ''),
+      !isWebhookPath(req.url ?? '') && /^application\/(.+\+)?json\b/i.test(req.headers['content-type'] ?? ''),
   });
   app.useBodyParser('urlencoded', {
     type: (req: IncomingMessage) =>
-      !(req.url ?? '').startsWith('/webhooks/') &&
+      !isWebhookPath(req.url ?? '') &&
       /^application\/x-www-form-urlencoded\b/i.test(req.headers['content-type'] ?? ''),
   });
   app.use(jsonOnlyWrites, jsonDepthLimit);
@@ -63,7 +67,14 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
   // LOG_LEVEL applies from here on (the configuration is only known once the module is built).
   if (options.logger === undefined) app.useLogger(config.logLevels);
   const host = options.host ?? config.host;
-  await app.listen(config.port, host);
+  try {
+    await app.listen(config.port, host);
+  } catch (error) {
+    // A start refused during bootstrap (e.g. an inbox key missing): release the database and the
+    // embedded sandbox before reporting it, so nothing is left half-started.
+    await app.close().catch(() => undefined);
+    throw error;
+  }
   const bound = app.getHttpServer().address() as AddressInfo;
   const port = bound.port;
   // Where this process itself reaches the app (a wildcard bind is reached on loopback).
@@ -73,6 +84,10 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
   logger.log(
     `listening on ${bound.address.includes(':') ? `[${bound.address}]` : bound.address}:${port}${bound.address !== host ? ` (HOST ${host})` : ''}, reachable here at ${url} (database: ${describeDatabase(config.database)})`,
   );
+
+  // Issue 9 defect 8: one line saying which endpoints are open (the demo) or refused (unset).
+  const access = describeAccess(config);
+  if (access) logger.warn(access);
 
   const connection = app.get<PartnerConnection>(PARTNER_CONNECTION);
   if (connection.sandbox) {
@@ -86,10 +101,14 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
     );
   }
 
+  // Issue 9 defect 7: the partner is called only now, in the background; the port is already open.
+  const ready = app.get(CronJobsService).warmUp();
+
   let demo: Promise<DemoResult> | null = null;
   if (config.demo && connection.sandbox && options.allowDemo !== false) {
-    demo = app.get(DemoRunner).run(url);
+    // The demo's steps follow the start-up pin in the log.
+    demo = ready.then(() => app.get(DemoRunner).run(url));
     demo.catch((error: Error) => logger.error(`demo failed: ${error.message}`));
   }
-  return { app, url, config, connection, demo, close: () => app.close() };
+  return { app, url, config, connection, demo, ready, close: () => app.close() };
 }

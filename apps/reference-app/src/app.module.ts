@@ -1,12 +1,18 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { ScheduleModule } from '@nestjs/schedule';
 import { PartnerPaymentsModule } from '@partner-payments/nestjs';
 import { APP_CONFIG, loadAppConfig, type AppConfig } from './config/app.config';
+import { AccessGuard } from './common/access.guard';
+import { PartnerErrorFilter } from './common/partner-error.filter';
 import { CoreModule } from './core.module';
 import { DemoRunner } from './demo/demo.runner';
 import { HealthController } from './health/health.controller';
+import { StartupState } from './health/startup.state';
+import { PayoutRedriveController } from './payouts/payout-redrive.controller';
+import { PayoutRedriveService } from './payouts/payout-redrive.service';
 import { PayoutsController } from './payouts/payouts.controller';
 import { PayoutsService } from './payouts/payouts.service';
 import { ReconciliationController } from './reconciliation/reconciliation.controller';
@@ -16,11 +22,14 @@ import {
   DepositReconciliationController,
   VirtualAccountsController,
 } from './deposits/virtual-accounts.controller';
+import { UnitOfWork } from './database/unit-of-work.service';
+import { partnerRateLimitOptions } from './rate-budget/partner-rate-limit.options';
 import { PARTNER_CONNECTION, type PartnerConnection } from './sandbox/partner-connection.provider';
 import { CronJobsService } from './scheduling/cron-jobs.service';
 import { ShutdownCoordinator } from './shutdown.coordinator';
 import { VersionPinService } from './versioning/version-pin.service';
 import { VersioningController } from './versioning/versioning.controller';
+import { InboxAtRestService } from './webhooks/inbox-at-rest.service';
 import { InboxRedeliveryService } from './webhooks/inbox-redelivery.service';
 import { InboxController } from './webhooks/inbox.controller';
 import { ProjectionHandlers } from './webhooks/projection.handlers';
@@ -59,8 +68,13 @@ export class AppModule {
         ScheduleModule.forRoot(),
         PartnerPaymentsModule.forRootAsync({
           isGlobal: true,
-          inject: [APP_CONFIG, PARTNER_CONNECTION, TypeOrmInboxStore],
-          useFactory: (cfg: AppConfig, conn: PartnerConnection, inbox: TypeOrmInboxStore) => ({
+          inject: [APP_CONFIG, PARTNER_CONNECTION, TypeOrmInboxStore, UnitOfWork],
+          useFactory: (
+            cfg: AppConfig,
+            conn: PartnerConnection,
+            inbox: TypeOrmInboxStore,
+            uow: UnitOfWork,
+          ) => ({
             environment: conn.environment,
             baseUrl: conn.baseUrl,
             apiKey: conn.apiKey,
@@ -71,12 +85,15 @@ export class AppModule {
             timeoutMs: cfg.partner.timeoutMs,
             maxRetries: cfg.partner.maxRetries,
             sendVersionHeader: cfg.partner.sendVersionHeader,
+            rateLimit: partnerRateLimitOptions(cfg, conn, uow),
             webhooks: { secrets: conn.webhookSecrets },
             inboxStore: inbox,
           }),
         }),
       ],
       controllers: [
+        // Before PayoutsController: GET /payouts/redrive must not match GET /payouts/:payoutId.
+        PayoutRedriveController,
         PayoutsController,
         ReconciliationController,
         DepositReconciliationController,
@@ -86,13 +103,20 @@ export class AppModule {
         HealthController,
       ],
       providers: [
+        // Issue 9 defect 8: every route is operator-only unless marked (common/access.guard.ts).
+        { provide: APP_GUARD, useClass: AccessGuard },
+        // Issue 9 defect 2: a partner error reaching Nest is answered by its cause, never a bare 500.
+        { provide: APP_FILTER, useClass: PartnerErrorFilter },
         PayoutsService,
+        PayoutRedriveService,
         ReconciliationService,
         DepositReconciliationService,
         VersionPinService,
         InboxRedeliveryService,
+        InboxAtRestService,
         ProjectionHandlers,
         CronJobsService,
+        StartupState,
         DemoRunner,
         ShutdownCoordinator,
       ],

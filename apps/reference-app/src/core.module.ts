@@ -4,6 +4,8 @@ import { databaseProviders } from './database/database.providers';
 import { partnerConnectionProvider, PARTNER_CONNECTION } from './sandbox/partner-connection.provider';
 import { DataSource } from 'typeorm';
 import { UnitOfWork } from './database/unit-of-work.service';
+import { InboxKeyRing } from './webhooks/inbox-key.ring';
+import { InboxMaintenanceStore } from './webhooks/inbox-maintenance.store';
 import { TypeOrmInboxStore } from './webhooks/typeorm-inbox.store';
 import { PayoutProjection } from './payouts/payout.projection';
 import { ResourceProjections } from './projections/resource.projections';
@@ -20,6 +22,8 @@ export class CoreModule {
       DataSource,
       UnitOfWork,
       TypeOrmInboxStore,
+      InboxKeyRing,
+      InboxMaintenanceStore,
       PayoutProjection,
       ResourceProjections,
       JobLockService,

@@ -47,6 +47,8 @@ export type {
   PartnerWebhookHandleResult,
   PartnerWebhookHandleOptions,
   PartnerProcessOutcome,
+  PartnerProcessPendingOptions,
+  PartnerProcessPendingSummary,
 } from './webhooks/partner-webhook.service';
 export {
   PartnerWebhookGuard,

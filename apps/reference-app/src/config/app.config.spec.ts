@@ -1,4 +1,7 @@
-import { ConfigValidationError, loadAppConfig } from './app.config';
+import { ConfigValidationError, loadAppConfig, minimumRedriveGraceMs } from './app.config';
+
+const K1 = Buffer.alloc(32, 1).toString('base64');
+const K2 = Buffer.alloc(32, 2).toString('base64');
 
 const remote = {
   PARTNER_BASE_URL: 'https://partner.example',
@@ -6,6 +9,7 @@ const remote = {
   PARTNER_CLIENT_ID: 'client',
   PARTNER_PASSWORD: 'pa55-word',
   PARTNER_WEBHOOK_SECRET: 'whsec_new, whsec_old',
+  INBOX_ENCRYPTION_KEYS: `k2:${K2}, k1:${K1}`,
 };
 
 function problemsOf(env: Record<string, string | undefined>): string[] {
@@ -65,7 +69,13 @@ describe('loadAppConfig', () => {
 
   it('names each credential missing when PARTNER_BASE_URL is set', () => {
     expect(problemsOf({ PARTNER_BASE_URL: 'https://partner.example' }).sort()).toEqual(
-      ['PARTNER_API_KEY', 'PARTNER_CLIENT_ID', 'PARTNER_PASSWORD', 'PARTNER_WEBHOOK_SECRET'].sort(),
+      [
+        'PARTNER_API_KEY',
+        'PARTNER_CLIENT_ID',
+        'PARTNER_PASSWORD',
+        'PARTNER_WEBHOOK_SECRET',
+        'INBOX_ENCRYPTION_KEYS',
+      ].sort(),
     );
   });
 
@@ -81,6 +91,18 @@ describe('loadAppConfig', () => {
     ['PARTNER_CLIENT_UUID', 'not-a-uuid'],
     ['PARTNER_BASE_URL', 'ftp://partner'],
     ['LOG_LEVEL', 'chatty'],
+    ['INBOX_ENCRYPTION_KEYS', ' , '],
+    ['INBOX_ENCRYPTION_KEYS', K1],
+    ['INBOX_ENCRYPTION_KEYS', `k1:${K1.slice(4)}`],
+    ['INBOX_ENCRYPTION_KEYS', `k1:${K1},k1:${K2}`],
+    ['INBOX_ENCRYPTION_KEYS', `bad id:${K1}`],
+    ['INBOX_RETENTION_DAYS', '0'],
+    ['INBOX_PRUNE_CRON', 'daily'],
+    ['INBOX_REDELIVERY_CONCURRENCY', '0'],
+    ['INBOX_REDELIVERY_BATCH_SIZE', '5000'],
+    ['OPERATOR_TOKEN', 'short-token'],
+    ['OPERATOR_TOKEN', 'has a space 0123456789'],
+    ['APP_API_KEYS', 'key-long-enough-0001,short'],
   ])('refuses %s=%s naming the variable', (variable, value) => {
     expect(problemsOf({ ...remote, [variable]: value })).toEqual([variable]);
   });
@@ -94,5 +116,105 @@ describe('loadAppConfig', () => {
       expect(message).toContain('PARTNER_API_KEY');
       for (const secret of ['pa55-word', 'whsec_new', 'whsec_old']) expect(message).not.toContain(secret);
     }
+    for (const keys of [K1, `k1:${K1.slice(4)}`, `k1:${K1},k1:${K2}`]) {
+      const message = (() => {
+        try {
+          loadAppConfig({ ...remote, INBOX_ENCRYPTION_KEYS: keys });
+        } catch (error) {
+          return (error as Error).message;
+        }
+        return 'accepted';
+      })();
+      expect(message).toContain('INBOX_ENCRYPTION_KEYS');
+      for (const key of [K1, K1.slice(4), K2]) expect(message).not.toContain(key);
+    }
+  });
+
+  it('reads the inbox keys (the first seals), retention and drain settings, with their defaults', () => {
+    const config = loadAppConfig({ ...remote, INBOX_RETENTION_DAYS: '7', INBOX_REDELIVERY_CONCURRENCY: '8' });
+    expect(config.inbox).toMatchObject({
+      retentionDays: 7,
+      pruneCron: '0 45 3 * * *',
+      redeliveryBatchSize: 100,
+      redeliveryConcurrency: 8,
+    });
+    expect(config.inbox.keyRing?.currentId).toBe('k2');
+    expect(config.inbox.keyRing?.ids).toEqual(['k2', 'k1']);
+    // The configuration may be printed: the key ring prints its ids only.
+    expect(JSON.stringify(config)).not.toContain(K2);
+    expect(loadAppConfig({}).inbox).toMatchObject({ keyRing: null, retentionDays: 30 });
+  });
+
+  it('reads OPERATOR_TOKEN and the APP_API_KEYS rotation list; open only in the embedded-sandbox demo', () => {
+    const config = loadAppConfig({
+      ...remote,
+      OPERATOR_TOKEN: 'operator-token-0123456789',
+      APP_API_KEYS: ' key-new-0123456789abc , key-old-0123456789abc ',
+    });
+    expect(config.access).toEqual({
+      operatorToken: 'operator-token-0123456789',
+      apiKeys: ['key-new-0123456789abc', 'key-old-0123456789abc'],
+      demoOpen: false,
+    });
+    expect(loadAppConfig({}).access).toEqual({ operatorToken: null, apiKeys: [], demoOpen: true });
+  });
+
+  it('never echoes a refused OPERATOR_TOKEN or APP_API_KEYS', () => {
+    try {
+      loadAppConfig({ OPERATOR_TOKEN: 'tiny-secret', APP_API_KEYS: 'tiny-key' });
+      throw new Error('expected a refusal');
+    } catch (error) {
+      const message = (error as Error).message;
+      expect(message).toMatch(/OPERATOR_TOKEN.*APP_API_KEYS|APP_API_KEYS.*OPERATOR_TOKEN/);
+      expect(message).not.toMatch(/tiny-secret|tiny-key/);
+    }
+  });
+
+  it('re-drives payouts every minute, after 300 s, for 24 h by default', () => {
+    expect(loadAppConfig({}).redrive).toEqual({
+      cron: '45 * * * * *',
+      graceMs: 300_000,
+      maxAgeMs: 24 * 3_600_000,
+    });
+  });
+
+  it('keeps the re-drive grace period longer than one full partner call with its retries', () => {
+    // The worst call: a token call (R retries), the create answered 401, a second token call (R
+    // retries), the create again (R retries): (3R + 4) x timeout + 3R x 30 s of Retry-After waits.
+    expect(minimumRedriveGraceMs(10_000, 2)).toBe(280_000);
+    expect(minimumRedriveGraceMs(2_000, 0)).toBe(8_000);
+    expect(minimumRedriveGraceMs(120_000, 10)).toBe(4_980_000);
+    expect(
+      loadAppConfig({
+        PARTNER_TIMEOUT_MS: '120000',
+        PARTNER_MAX_RETRIES: '10',
+        PAYOUT_REDRIVE_MAX_AGE_HOURS: '24',
+      }).redrive.graceMs,
+    ).toBe(4_980_000);
+    expect(problemsOf({ ...remote, PAYOUT_REDRIVE_GRACE_SECONDS: '200' })).toEqual([
+      'PAYOUT_REDRIVE_GRACE_SECONDS',
+    ]);
+    expect(
+      loadAppConfig({
+        PARTNER_TIMEOUT_MS: '1000',
+        PARTNER_MAX_RETRIES: '0',
+        PAYOUT_REDRIVE_GRACE_SECONDS: '4',
+      }).redrive.graceMs,
+    ).toBe(4000);
+  });
+
+  it('refuses a grace period that reaches the maximum age: no pending request would ever be re-sent', () => {
+    expect(
+      problemsOf({ ...remote, PAYOUT_REDRIVE_GRACE_SECONDS: '3600', PAYOUT_REDRIVE_MAX_AGE_HOURS: '1' }),
+    ).toEqual(['PAYOUT_REDRIVE_GRACE_SECONDS']);
+    // Unset, a grace the partner settings make longer than the maximum age is refused too.
+    expect(
+      problemsOf({
+        ...remote,
+        PARTNER_TIMEOUT_MS: '120000',
+        PARTNER_MAX_RETRIES: '10',
+        PAYOUT_REDRIVE_MAX_AGE_HOURS: '1',
+      }),
+    ).toEqual(['PAYOUT_REDRIVE_GRACE_SECONDS']);
   });
 });

@@ -6,7 +6,11 @@ import {
   parseDatabaseUrl,
   type ParsedDatabaseUrl,
 } from '../database/database-url.parser';
+import { InboxKeyRing, parseInboxKeys } from '../webhooks/inbox-key.ring';
 import { CRON_MESSAGE, CRON_VARIABLES, EnvironmentVariables, isCron, isSet } from './environment.schema';
+import { redriveTimes } from './redrive-grace.policy';
+
+export { minimumRedriveGraceMs } from './redrive-grace.policy';
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
@@ -25,17 +29,56 @@ export interface AppConfig {
     timeoutMs: number;
     maxRetries: number;
     sendVersionHeader: 'always' | 'until-pinned';
+    /** Client-side rate limit; `budget` says where its bucket lives (issue 14: replicas share one). */
+    rateLimit: { perSecond: number; burst: number; budget: 'database' | 'process' | 'off' };
   };
   database: ParsedDatabaseUrl;
   port: number;
   /** Interface to bind (HOST). */
   host: string;
   publicBaseUrl: string | null;
-  reconcile: { cron: string; batchSize: number; concurrency: number; completedWindowHours: number };
+  /**
+   * Who may call what (issue 9 defect 8). `open`: the embedded-sandbox demo with the variable unset,
+   * where that class of endpoints is open (said once at start); elsewhere an unset variable refuses.
+   */
+  access: {
+    /** OPERATOR_TOKEN; null: unset. */
+    operatorToken: string | null;
+    /** APP_API_KEYS, trimmed; empty: unset. */
+    apiKeys: string[];
+    /** The embedded-sandbox demo: an unset variable leaves its endpoints open instead of refused. */
+    demoOpen: boolean;
+  };
+  reconcile: {
+    cron: string;
+    batchSize: number;
+    concurrency: number;
+    completedWindowHours: number;
+    /** Settle from the partner's payout list (issue 14); false: one GET per payout. */
+    useList: boolean;
+  };
   /** Deposit reconciliation (docs/partner-api.md §6.4.8: a hold's outcome may never arrive as an event). */
   depositReconcileCron: string;
-  inbox: { redeliveryCron: string; maxAttempts: number };
+  inbox: {
+    redeliveryCron: string;
+    maxAttempts: number;
+    /** Entries per batch and at once in a redelivery run, which drains until nothing is due. */
+    redeliveryBatchSize: number;
+    redeliveryConcurrency: number;
+    /** INBOX_ENCRYPTION_KEYS; null: the embedded-sandbox demo makes or reuses a key file. */
+    keyRing: InboxKeyRing | null;
+    retentionDays: number;
+    pruneCron: string;
+  };
   versionPinCron: string;
+  /** The outbox re-drive of POST /payouts (issue 9 defect 1). */
+  redrive: {
+    cron: string;
+    /** A request pending this long is re-sent; a re-send's claim lasts as long. */
+    graceMs: number;
+    /** Past this age (since the request was stored) it is left `needs_review` instead. */
+    maxAgeMs: number;
+  };
   /** Run the scripted demo flow after start. */
   demo: boolean;
   /** Levels the app logs (LOG_LEVEL and everything more severe). */
@@ -51,6 +94,11 @@ export const CONFIG_DEFAULTS = {
   PARTNER_TIMEOUT_MS: 10000,
   PARTNER_MAX_RETRIES: 2,
   PARTNER_SEND_VERSION_HEADER: 'until-pinned',
+  PARTNER_RATE_LIMIT_PER_SECOND: 20,
+  // The partner allows bursts of 50 (evidence §1); 10 are left for jitter: our bucket and the
+  // partner's are not in phase, and requests reach it later than they leave us.
+  PARTNER_RATE_LIMIT_BURST: 40,
+  PARTNER_RATE_BUDGET: 'database',
   DATABASE_URL: DEFAULT_DATABASE_URL,
   PORT: 3000,
   HOST: '127.0.0.1',
@@ -58,10 +106,18 @@ export const CONFIG_DEFAULTS = {
   RECONCILE_BATCH_SIZE: 50,
   RECONCILE_CONCURRENCY: 4,
   RECONCILE_COMPLETED_WINDOW_HOURS: 72,
+  RECONCILE_USE_LIST: 'true',
   DEPOSIT_RECONCILE_CRON: '15 */5 * * * *',
   INBOX_REDELIVERY_CRON: '30 * * * * *',
   INBOX_MAX_ATTEMPTS: 5,
+  INBOX_REDELIVERY_BATCH_SIZE: 100,
+  INBOX_REDELIVERY_CONCURRENCY: 4,
+  INBOX_RETENTION_DAYS: 30,
+  INBOX_PRUNE_CRON: '0 45 3 * * *',
   VERSION_PIN_CRON: '0 15 3 * * *',
+  PAYOUT_REDRIVE_CRON: '45 * * * * *',
+  PAYOUT_REDRIVE_GRACE_SECONDS: 300,
+  PAYOUT_REDRIVE_MAX_AGE_HOURS: 24,
   DEMO: 'auto',
   LOG_LEVEL: 'log',
 } as const;
@@ -82,6 +138,29 @@ export function loadAppConfig(env: Record<string, string | undefined>): AppConfi
     const value = vars[name];
     if (value !== undefined && !isCron(value)) problems.push({ variable: name, message: CRON_MESSAGE });
   }
+  let keyRing: InboxKeyRing | null = null;
+  if (
+    vars.INBOX_ENCRYPTION_KEYS !== undefined &&
+    !problems.some((p) => p.variable === 'INBOX_ENCRYPTION_KEYS')
+  ) {
+    try {
+      keyRing = new InboxKeyRing(parseInboxKeys(vars.INBOX_ENCRYPTION_KEYS));
+    } catch (error) {
+      problems.push({ variable: 'INBOX_ENCRYPTION_KEYS', message: (error as Error).message });
+    }
+  }
+  const timeoutMs = vars.PARTNER_TIMEOUT_MS ?? CONFIG_DEFAULTS.PARTNER_TIMEOUT_MS;
+  const maxRetries = vars.PARTNER_MAX_RETRIES ?? CONFIG_DEFAULTS.PARTNER_MAX_RETRIES;
+  const { graceSeconds, maxAgeHours } = redriveTimes(
+    vars,
+    timeoutMs,
+    maxRetries,
+    {
+      graceSeconds: CONFIG_DEFAULTS.PAYOUT_REDRIVE_GRACE_SECONDS,
+      maxAgeHours: CONFIG_DEFAULTS.PAYOUT_REDRIVE_MAX_AGE_HOURS,
+    },
+    problems,
+  );
   let database: ParsedDatabaseUrl | null = null;
   try {
     database = parseDatabaseUrl(vars.DATABASE_URL ?? CONFIG_DEFAULTS.DATABASE_URL);
@@ -104,39 +183,67 @@ export function loadAppConfig(env: Record<string, string | undefined>): AppConfi
       clientId: vars.PARTNER_CLIENT_ID ?? null,
       password: vars.PARTNER_PASSWORD ?? null,
       clientUuid: vars.PARTNER_CLIENT_UUID ?? null,
-      webhookSecrets: (vars.PARTNER_WEBHOOK_SECRET ?? '')
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean),
+      webhookSecrets: splitList(vars.PARTNER_WEBHOOK_SECRET),
       apiVersion: vars.PARTNER_API_VERSION ?? CONFIG_DEFAULTS.PARTNER_API_VERSION,
-      timeoutMs: vars.PARTNER_TIMEOUT_MS ?? CONFIG_DEFAULTS.PARTNER_TIMEOUT_MS,
-      maxRetries: vars.PARTNER_MAX_RETRIES ?? CONFIG_DEFAULTS.PARTNER_MAX_RETRIES,
+      timeoutMs,
+      maxRetries,
       sendVersionHeader: (vars.PARTNER_SEND_VERSION_HEADER ?? CONFIG_DEFAULTS.PARTNER_SEND_VERSION_HEADER) as
         'always' | 'until-pinned',
+      rateLimit: {
+        perSecond: vars.PARTNER_RATE_LIMIT_PER_SECOND ?? CONFIG_DEFAULTS.PARTNER_RATE_LIMIT_PER_SECOND,
+        burst: vars.PARTNER_RATE_LIMIT_BURST ?? CONFIG_DEFAULTS.PARTNER_RATE_LIMIT_BURST,
+        budget: (vars.PARTNER_RATE_BUDGET ?? CONFIG_DEFAULTS.PARTNER_RATE_BUDGET) as
+          'database' | 'process' | 'off',
+      },
     },
     database,
     port: vars.PORT ?? CONFIG_DEFAULTS.PORT,
     host: vars.HOST ?? CONFIG_DEFAULTS.HOST,
     publicBaseUrl: vars.PUBLIC_BASE_URL ?? null,
+    access: {
+      operatorToken: vars.OPERATOR_TOKEN ?? null,
+      apiKeys: splitList(vars.APP_API_KEYS),
+      demoOpen: baseUrl === null,
+    },
     reconcile: {
       cron: vars.RECONCILE_CRON ?? CONFIG_DEFAULTS.RECONCILE_CRON,
       batchSize: vars.RECONCILE_BATCH_SIZE ?? CONFIG_DEFAULTS.RECONCILE_BATCH_SIZE,
       concurrency: vars.RECONCILE_CONCURRENCY ?? CONFIG_DEFAULTS.RECONCILE_CONCURRENCY,
       completedWindowHours:
         vars.RECONCILE_COMPLETED_WINDOW_HOURS ?? CONFIG_DEFAULTS.RECONCILE_COMPLETED_WINDOW_HOURS,
+      useList: (vars.RECONCILE_USE_LIST ?? CONFIG_DEFAULTS.RECONCILE_USE_LIST) === 'true',
     },
     depositReconcileCron: vars.DEPOSIT_RECONCILE_CRON ?? CONFIG_DEFAULTS.DEPOSIT_RECONCILE_CRON,
     inbox: {
       redeliveryCron: vars.INBOX_REDELIVERY_CRON ?? CONFIG_DEFAULTS.INBOX_REDELIVERY_CRON,
       maxAttempts: vars.INBOX_MAX_ATTEMPTS ?? CONFIG_DEFAULTS.INBOX_MAX_ATTEMPTS,
+      redeliveryBatchSize: vars.INBOX_REDELIVERY_BATCH_SIZE ?? CONFIG_DEFAULTS.INBOX_REDELIVERY_BATCH_SIZE,
+      redeliveryConcurrency:
+        vars.INBOX_REDELIVERY_CONCURRENCY ?? CONFIG_DEFAULTS.INBOX_REDELIVERY_CONCURRENCY,
+      keyRing,
+      retentionDays: vars.INBOX_RETENTION_DAYS ?? CONFIG_DEFAULTS.INBOX_RETENTION_DAYS,
+      pruneCron: vars.INBOX_PRUNE_CRON ?? CONFIG_DEFAULTS.INBOX_PRUNE_CRON,
     },
     versionPinCron: vars.VERSION_PIN_CRON ?? CONFIG_DEFAULTS.VERSION_PIN_CRON,
+    redrive: {
+      cron: vars.PAYOUT_REDRIVE_CRON ?? CONFIG_DEFAULTS.PAYOUT_REDRIVE_CRON,
+      graceMs: graceSeconds * 1000,
+      maxAgeMs: maxAgeHours * 3_600_000,
+    },
     demo: (vars.DEMO ?? CONFIG_DEFAULTS.DEMO) === 'auto' ? baseUrl === null : vars.DEMO === 'true',
     logLevels: LOG_LEVELS.slice(
       0,
       LOG_LEVELS.indexOf((vars.LOG_LEVEL ?? CONFIG_DEFAULTS.LOG_LEVEL) as LogLevel) + 1,
     ),
   };
+}
+
+/** A comma-separated list (secrets during a rotation), trimmed, empty entries dropped. */
+function splitList(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /** One entry per variable, its messages joined (an out-of-range PORT fails several rules at once). */

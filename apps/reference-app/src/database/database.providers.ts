@@ -4,6 +4,9 @@ import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { PayoutProjection } from '../payouts/payout.projection';
 import { ResourceProjections } from '../projections/resource.projections';
 import { JobLockService } from '../scheduling/job-lock.service';
+import { InboxKeyRing } from '../webhooks/inbox-key.ring';
+import { resolveInboxKeyRing } from '../webhooks/inbox-key.provider';
+import { InboxMaintenanceStore } from '../webhooks/inbox-maintenance.store';
 import { TypeOrmInboxStore } from '../webhooks/typeorm-inbox.store';
 import { openDataSource } from './data-source.factory';
 import { UnitOfWork } from './unit-of-work.service';
@@ -22,10 +25,20 @@ export const databaseProviders: Provider[] = [
   },
   { provide: UnitOfWork, inject: [DataSource], useFactory: (ds: DataSource) => new UnitOfWork(ds) },
   {
+    provide: InboxKeyRing,
+    inject: [APP_CONFIG],
+    useFactory: (config: AppConfig) => resolveInboxKeyRing(config),
+  },
+  {
+    provide: InboxMaintenanceStore,
+    inject: [UnitOfWork, InboxKeyRing],
+    useFactory: (uow: UnitOfWork, keys: InboxKeyRing) => new InboxMaintenanceStore(uow, keys),
+  },
+  {
     provide: TypeOrmInboxStore,
-    inject: [UnitOfWork, APP_CONFIG],
-    useFactory: (uow: UnitOfWork, config: AppConfig) =>
-      new TypeOrmInboxStore(uow, { retry: { maxAttempts: config.inbox.maxAttempts } }),
+    inject: [UnitOfWork, InboxKeyRing, APP_CONFIG],
+    useFactory: (uow: UnitOfWork, keys: InboxKeyRing, config: AppConfig) =>
+      new TypeOrmInboxStore(uow, keys, { retry: { maxAttempts: config.inbox.maxAttempts } }),
   },
   {
     provide: PayoutProjection,

@@ -5,6 +5,8 @@ import {
   PartnerUsersService,
   PartnerVirtualAccountsService,
 } from '@partner-payments/nestjs';
+import { API_KEY_HEADER } from '../common/access.guard';
+import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import type { PayoutResponse } from '../payouts/create-payout.dto';
 import { ReconciliationService } from '../reconciliation/reconciliation.service';
 import { PARTNER_CONNECTION, type PartnerConnection } from '../sandbox/partner-connection.provider';
@@ -31,6 +33,7 @@ export class DemoRunner {
   private readonly logger = new Logger('Demo');
 
   constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(PARTNER_CONNECTION) private readonly connection: PartnerConnection,
     private readonly users: PartnerUsersService,
     private readonly virtualAccounts: PartnerVirtualAccountsService,
@@ -161,15 +164,25 @@ export class DemoRunner {
   private async post<T>(url: string, idempotencyKey: string, body: unknown): Promise<T> {
     const res = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
+      headers: {
+        ...this.callerHeaders(),
+        'content-type': 'application/json',
+        'idempotency-key': idempotencyKey,
+      },
       body: JSON.stringify(body),
     });
     if (!res.ok) throw new Error(`POST ${url} answered ${res.status}: ${await res.text()}`);
     return (await res.json()) as T;
   }
 
+  /** A client of the app's own API: it sends a key when APP_API_KEYS is set (the demo is open otherwise). */
+  private callerHeaders(): Record<string, string> {
+    const key = this.config.access.apiKeys[0];
+    return key ? { [API_KEY_HEADER]: key } : {};
+  }
+
   private async get(url: string): Promise<PayoutResponse> {
-    const res = await fetch(url);
+    const res = await fetch(url, { headers: this.callerHeaders() });
     if (!res.ok) throw new Error(`GET ${url} answered ${res.status}`);
     return (await res.json()) as PayoutResponse;
   }

@@ -1,14 +1,17 @@
 import { Controller, Get, HttpStatus, Inject, Res } from '@nestjs/common';
 import { ApiVersionState, PartnerClientConfigService, TokenManager } from '@partner-payments/nestjs';
 import type { Response } from 'express';
+import { Access } from '../common/access.guard';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { UnitOfWork } from '../database/unit-of-work.service';
 import { PARTNER_CONNECTION, type PartnerConnection } from '../sandbox/partner-connection.provider';
+import { StartupState } from './startup.state';
 
 export interface HealthReport {
-  status: 'ok' | 'degraded' | 'down';
+  status: 'starting' | 'ok' | 'degraded' | 'down';
   database: 'up' | 'down';
-  partner: 'up' | 'down';
+  /** 'pending' while starting: the start-up pin and authentication have not finished yet. */
+  partner: 'up' | 'down' | 'pending';
   apiVersion: { configured: string; pinned: string | null };
 }
 
@@ -18,7 +21,13 @@ export interface HealthReport {
  * frequent health checks do not spend the partner's rate limit (provider-facts: 20 requests/s).
  * 503 only when the database is down (the app cannot keep what it receives); a partner outage is
  * 'degraded' (webhooks are still stored).
+ *
+ * Issue 9 defect 7: until the start-up partner calls have finished once, `starting` with 200 and
+ * no partner probe of its own. 200 because the app already serves (webhooks are stored, payouts
+ * created): a readiness probe must route traffic to it; a deploy check that wants the partner
+ * verified waits for `ok`.
  */
+@Access('public')
 @Controller('health')
 export class HealthController {
   constructor(
@@ -28,17 +37,20 @@ export class HealthController {
     private readonly versionState: ApiVersionState,
     private readonly clientConfig: PartnerClientConfigService,
     @Inject(PARTNER_CONNECTION) private readonly connection: PartnerConnection,
+    private readonly startup: StartupState,
   ) {}
 
   private partnerProbe: { at: number; result: Promise<'up' | 'down'> } | null = null;
 
   @Get()
   async health(@Res({ passthrough: true }) res: Response): Promise<HealthReport> {
+    const starting = this.startup.starting;
     const [database, partner] = await Promise.all([
       this.probe(() => this.uow.run((m) => m.query('SELECT 1'))),
-      this.partner(),
+      starting ? ('pending' as const) : this.partner(),
     ]);
-    const status = database === 'down' ? 'down' : partner === 'down' ? 'degraded' : 'ok';
+    const status =
+      database === 'down' ? 'down' : starting ? 'starting' : partner === 'down' ? 'degraded' : 'ok';
     if (status === 'down') res.status(HttpStatus.SERVICE_UNAVAILABLE);
     return {
       status,

@@ -11,11 +11,18 @@ import {
 } from '@nestjs/common';
 import { PartnerPayoutsService, type PartnerPayoutPreview } from '@partner-payments/nestjs';
 import { isUUID } from 'class-validator';
-import { translatePartnerReadError } from '../common/partner-read-error';
-import { CreatePayoutDto, type PayoutResponse } from './create-payout.dto';
+import { Access } from '../common/access.guard';
+import {
+  CreatePayoutDto,
+  PAYOUT_AMOUNT,
+  PAYOUT_AMOUNT_MESSAGE,
+  type PayoutResponse,
+} from './create-payout.dto';
 import { toPayoutResponse } from './payout.response';
 import { PayoutsService } from './payouts.service';
 
+/** The app's own API for its clients: one of APP_API_KEYS as X-Api-Key (where your own auth goes). */
+@Access('caller')
 @Controller('payouts')
 export class PayoutsController {
   constructor(
@@ -26,7 +33,8 @@ export class PayoutsController {
   /**
    * GET /payouts/preview?virtual_account_id&recipient_id&amount: the partner's fee preview, read
    * through (evidence §6: creates nothing). The partner's own sandbox refuses every preview; that
-   * 400 passes through as PartnerRefused.
+   * 400 passes through as PartnerRefused. The amount follows POST /payouts' rule (positive, at most
+   * 2 decimals): a zero amount is our caller's mistake, named here, not a partner failure.
    */
   @Get('preview')
   async preview(@Query() query: Record<string, unknown>): Promise<PartnerPayoutPreview> {
@@ -36,16 +44,14 @@ export class PayoutsController {
     const amount = typeof query.amount === 'string' ? query.amount : '';
     if (!isUUID(va)) problems.push('virtual_account_id must be a UUID');
     if (!isUUID(recipient)) problems.push('recipient_id must be a UUID');
-    if (!/^[0-9]+(\.[0-9]{1,2})?$/.test(amount))
-      problems.push('amount must be a decimal string such as "100.00"');
+    if (!PAYOUT_AMOUNT.test(amount)) problems.push(PAYOUT_AMOUNT_MESSAGE);
     const unknown = Object.keys(query).filter(
       (k) => !['virtual_account_id', 'recipient_id', 'amount'].includes(k),
     );
     for (const k of unknown) problems.push(`${k} is not a known parameter`);
     if (problems.length) throw new BadRequestException(problems);
-    return this.partnerPayouts.preview(va, { amount, recipient_id: recipient }).catch((error: unknown) => {
-      throw translatePartnerReadError(error);
-    });
+    // A partner failure is answered by its cause by PartnerErrorFilter (common/partner-error.filter.ts).
+    return this.partnerPayouts.preview(va, { amount, recipient_id: recipient });
   }
 
   /**

@@ -3,25 +3,20 @@ import {
   BadGatewayException,
   ConflictException,
   HttpException,
+  Inject,
   Injectable,
   Logger,
   NotFoundException,
   UnprocessableEntityException,
 } from '@nestjs/common';
-import {
-  PartnerApiError,
-  PartnerConflictError,
-  PartnerConnectionError,
-  PartnerLocalValidationError,
-  PartnerPayoutsService,
-  PartnerRateLimitError,
-  PartnerServerError,
-} from '@partner-payments/nestjs';
-import { Not } from 'typeorm';
+import { PartnerPayoutsService } from '@partner-payments/nestjs';
+import { In } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { PayoutEntity, PayoutRequestEntity } from '../database/entities';
 import { insertIfAbsent } from '../database/insert-if-absent.util';
 import { UnitOfWork } from '../database/unit-of-work.service';
 import type { CreatePayoutDto } from './create-payout.dto';
+import { classifyPartnerFailure } from './partner-failure';
 import { PayoutProjection } from './payout.projection';
 
 /** sha256 of the fields that make a payout request: the same key with another body is refused. */
@@ -31,18 +26,30 @@ export function payoutRequestFingerprint(dto: CreatePayoutDto): string {
     .digest('hex');
 }
 
+/** The request as stored in payout_requests, as the body POST /payouts received. */
+export function storedPayoutBody(row: PayoutRequestEntity): CreatePayoutDto {
+  return {
+    virtual_account_id: row.virtualAccountId,
+    recipient_id: row.recipientId,
+    amount: row.amount,
+    currency: row.currency,
+  };
+}
+
 /**
  * POST /payouts, crash-safe: the Idempotency-Key row is committed BEFORE the partner is called,
  * and the same key is sent to the partner. If we crash after the partner created the payout but
- * before we stored it, the client's retry (same key) finds the pending row, calls the partner
- * again with the same key, and the partner answers with the original payout instead of creating
- * a second one (provider-facts: "Replaying an Idempotency-Key returns the original result").
+ * before we stored it, the client's retry (same key) or the outbox re-drive (payout-redrive.service.ts)
+ * finds the pending row, calls the partner again with the same key, and the partner answers with
+ * the original payout instead of creating a second one (provider-facts: "Replaying an
+ * Idempotency-Key returns the original result").
  */
 @Injectable()
 export class PayoutsService {
   private readonly logger = new Logger('Payouts');
 
   constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly uow: UnitOfWork,
     private readonly projection: PayoutProjection,
     private readonly partnerPayouts: PartnerPayoutsService,
@@ -54,19 +61,40 @@ export class PayoutsService {
       const existing = await this.find(request.payoutId);
       if (existing) return existing; // a replay of a finished request: the stored payout
     }
-
-    // Outside any transaction: never hold the database while waiting on the network.
-    let payout;
+    const age = Date.now() - request.createdAt.getTime();
+    if (
+      request.state === 'needs_review' ||
+      (request.state === 'pending' && age > this.config.redrive.maxAgeMs)
+    ) {
+      // The partner may have forgotten this key by now: sending it again could create a second payout.
+      if (request.state === 'pending')
+        await this.markNeedsReview(idempotencyKey, 'a retry came past the maximum age');
+      throw new ConflictException({
+        statusCode: 409,
+        error: 'PayoutNeedsReview',
+        message:
+          'this request stayed pending past PAYOUT_REDRIVE_MAX_AGE_HOURS: whether the partner created it is unknown and an operator must review it; it is not sent again',
+      });
+    }
     try {
-      payout = await this.partnerPayouts.create(
-        dto.virtual_account_id,
-        { amount: dto.amount, currency: dto.currency, recipient_id: dto.recipient_id },
-        { idempotencyKey },
-      );
+      return await this.submit(idempotencyKey, dto);
     } catch (error) {
       throw await this.translate(idempotencyKey, error);
     }
+  }
 
+  /**
+   * Sends a stored request to the partner with its key and stores the answer: the payout through
+   * the projection, the request marked created, in one transaction. The one path of POST /payouts
+   * and of the re-drive. Partner errors are thrown as they are.
+   */
+  async submit(idempotencyKey: string, dto: CreatePayoutDto): Promise<PayoutEntity> {
+    // Outside any transaction: never hold the database while waiting on the network.
+    const payout = await this.partnerPayouts.create(
+      dto.virtual_account_id,
+      { amount: dto.amount, currency: dto.currency, recipient_id: dto.recipient_id },
+      { idempotencyKey },
+    );
     return this.uow.transaction(async (m) => {
       const { row } = await this.projection.apply({
         payoutId: payout.payoutId,
@@ -84,10 +112,26 @@ export class PayoutsService {
       await m.update(
         PayoutRequestEntity,
         { idempotencyKey },
-        { state: 'created', payoutId: payout.payoutId, lastError: null, updatedAt: new Date() },
+        {
+          state: 'created',
+          payoutId: payout.payoutId,
+          lastError: null,
+          nextAttemptAt: null,
+          updatedAt: new Date(),
+        },
       );
       return row;
     });
+  }
+
+  /** The partner refused the request. Never overwrites a key another request already completed. */
+  async markRejected(idempotencyKey: string, reason: string): Promise<void> {
+    await this.setStateIfOpen(idempotencyKey, 'rejected', reason);
+  }
+
+  /** Left to an operator: pending past the maximum age, the outcome at the partner unknown. True when this call marked it. */
+  async markNeedsReview(idempotencyKey: string, reason: string): Promise<boolean> {
+    return this.setStateIfOpen(idempotencyKey, 'needs_review', reason);
   }
 
   async find(payoutId: string): Promise<PayoutEntity | null> {
@@ -98,6 +142,21 @@ export class PayoutsService {
     const row = await this.find(payoutId);
     if (!row) throw new NotFoundException(`payout ${payoutId} is not known here`);
     return row;
+  }
+
+  private async setStateIfOpen(
+    idempotencyKey: string,
+    state: 'rejected' | 'needs_review',
+    reason: string,
+  ): Promise<boolean> {
+    const result = await this.uow.run((m) =>
+      m.update(
+        PayoutRequestEntity,
+        { idempotencyKey, state: In(['pending', 'rejected']) },
+        { state, lastError: reason.slice(0, 2000), nextAttemptAt: null, updatedAt: new Date() },
+      ),
+    );
+    return result.affected === 1;
   }
 
   /** Stores the key (committed) or finds it; the same key with another body is refused. */
@@ -132,56 +191,39 @@ export class PayoutsService {
   }
 
   /**
-   * Partner errors to HTTP.
-   * - 5xx, 429, timeout, connection error: the outcome is unknown. The key stays 'pending' and a
+   * Partner errors to HTTP, by classifyPartnerFailure:
+   * - unknown outcome (5xx, 429, timeout, connection error): 502; the key stays 'pending' and a
    *   retry with the same key is safe (the partner replays the original answer).
-   * - 409: the partner is still working on this key (a concurrent identical request) or refuses it
-   *   as a conflict. Either way a retry with the same key gets the partner's stored answer, so the
-   *   key stays 'pending' instead of being marked refused.
-   * - 401/403: our credentials or our account, not the caller's request: 502, key refused.
-   * - other 4xx and local validation: the partner refused this request: same status, key refused.
-   * A refusal never overwrites a key that another request already completed.
+   * - in progress (409): 409; the key stays 'pending', a retry with it gets the partner's answer.
+   * - our configuration (401/403): 502, logged as an error; nothing was created, the key stays usable.
+   * - refused (other 4xx, local validation): the same status, the key marked rejected.
    */
   private async translate(idempotencyKey: string, error: unknown): Promise<HttpException> {
-    const message = error instanceof Error ? error.message : String(error);
-    const unknownOutcome =
-      error instanceof PartnerServerError ||
-      error instanceof PartnerConnectionError ||
-      error instanceof PartnerRateLimitError ||
-      !(error instanceof PartnerApiError || error instanceof PartnerLocalValidationError);
-    if (unknownOutcome) {
-      this.logger.warn(`payout create with key ${idempotencyKey} has an unknown outcome: ${message}`);
-      return new BadGatewayException(
-        `partner did not answer (${message}); retry with the same Idempotency-Key, it cannot create a second payout`,
-      );
+    const failure = classifyPartnerFailure(error);
+    const { message } = failure;
+    switch (failure.kind) {
+      case 'unknown-outcome':
+        this.logger.warn(`payout create with key ${idempotencyKey} has an unknown outcome: ${message}`);
+        return new BadGatewayException(
+          `partner did not answer (${message}); retry with the same Idempotency-Key, it cannot create a second payout`,
+        );
+      case 'in-progress':
+        return new ConflictException(
+          `partner answered 409 (${message}); retry with the same Idempotency-Key to get its stored answer`,
+        );
+      case 'our-configuration':
+        this.logger.error(`partner refused our credentials or account (${failure.status}) creating a payout`);
+        return new BadGatewayException(
+          `partner refused our credentials or account (${failure.status}); this is the app's configuration, not the request: retry with the same Idempotency-Key once fixed`,
+        );
+      case 'refused': {
+        await this.markRejected(idempotencyKey, message);
+        const status = failure.status ?? 400;
+        return new HttpException(
+          { statusCode: status, message: `partner refused the payout: ${message}`, error: 'PartnerRefused' },
+          status,
+        );
+      }
     }
-    if (error instanceof PartnerConflictError) {
-      return new ConflictException(
-        `partner answered 409 (${message}); retry with the same Idempotency-Key to get its stored answer`,
-      );
-    }
-    const status =
-      error instanceof PartnerApiError && error.status && error.status >= 400 && error.status < 500
-        ? error.status
-        : 400;
-    if (status === 401 || status === 403) {
-      // Our credentials or account (issue 9 defect 2): not the caller's request, and nothing was
-      // created, so the key stays usable for a retry once the configuration is fixed.
-      this.logger.error(`partner refused our credentials or account (${status}) creating a payout`);
-      return new BadGatewayException(
-        `partner refused our credentials or account (${status}); this is the app's configuration, not the request: retry with the same Idempotency-Key once fixed`,
-      );
-    }
-    await this.uow.run((m) =>
-      m.update(
-        PayoutRequestEntity,
-        { idempotencyKey, state: Not('created') },
-        { state: 'rejected', lastError: message.slice(0, 2000), updatedAt: new Date() },
-      ),
-    );
-    return new HttpException(
-      { statusCode: status, message: `partner refused the payout: ${message}`, error: 'PartnerRefused' },
-      status,
-    );
   }
 }

@@ -1,6 +1,8 @@
 import { Controller, HttpCode, Post } from '@nestjs/common';
+import { Access } from '../common/access.guard';
 import { ReconciliationService, type ReconciliationSummary } from './reconciliation.service';
 
+@Access('operator')
 @Controller('reconciliation')
 export class ReconciliationController {
   constructor(private readonly reconciliation: ReconciliationService) {}

@@ -6,14 +6,18 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
+import { TokenManager } from '@partner-payments/nestjs';
 import { CronJob } from 'cron';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import { StartupState } from '../health/startup.state';
 import { RECONCILIATION_JOB, ReconciliationService } from '../reconciliation/reconciliation.service';
 import {
   DEPOSIT_RECONCILIATION_JOB,
   DepositReconciliationService,
 } from '../deposits/deposit-reconciliation.service';
+import { PAYOUT_REDRIVE_JOB, PayoutRedriveService } from '../payouts/payout-redrive.service';
 import { VERSION_PIN_JOB, VersionPinService } from '../versioning/version-pin.service';
+import { INBOX_PRUNE_JOB, InboxAtRestService } from '../webhooks/inbox-at-rest.service';
 import { INBOX_REDELIVERY_JOB, InboxRedeliveryService } from '../webhooks/inbox-redelivery.service';
 
 /**
@@ -33,6 +37,10 @@ export class CronJobsService implements OnApplicationBootstrap, OnApplicationShu
     private readonly depositReconciliation: DepositReconciliationService,
     private readonly redelivery: InboxRedeliveryService,
     private readonly versionPin: VersionPinService,
+    private readonly payoutRedrive: PayoutRedriveService,
+    private readonly tokens: TokenManager,
+    private readonly startup: StartupState,
+    private readonly inboxAtRest: InboxAtRestService,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -45,10 +53,29 @@ export class CronJobsService implements OnApplicationBootstrap, OnApplicationShu
       this.redelivery.runOnce({ tick }),
     );
     this.add(VERSION_PIN_JOB, this.config.versionPinCron, (tick) => this.versionPin.pin({ tick }));
-    // At start: pin (issue: "at start and daily") and process what a crash left unprocessed.
-    // A partner outage must not stop the boot: both jobs log and try again on their schedule.
+    this.add(PAYOUT_REDRIVE_JOB, this.config.redrive.cron, (tick) => this.payoutRedrive.runOnce({ tick }));
+    this.add(INBOX_PRUNE_JOB, this.config.inbox.pruneCron, (tick) => this.inboxAtRest.prune({ tick }));
+  }
+
+  /**
+   * Issue 9 defect 7: called once the port is open (app.bootstrap.ts), never awaited there. Pins
+   * the version (issue: "at start and daily") and authenticates once, so a slow or absent partner
+   * no longer keeps the port closed (it did for 31 s) while webhooks arrive. A partner outage does
+   * not stop anything: both log and the pin tries again on its schedule. The inbox's startup pass
+   * runs beside them. /health says `starting` until all have finished once.
+   */
+  async warmUp(): Promise<void> {
+    const started = Date.now();
+    // What a crash left unprocessed is drained beside the partner calls (issue 9 defect 6: it
+    // drains to the end now, and a large backlog must not keep the port closed either).
+    const drained = this.guard(INBOX_REDELIVERY_JOB, () => this.redelivery.runOnce({ minAgeMs: 0 }));
     await this.guard(VERSION_PIN_JOB, () => this.versionPin.pin());
-    await this.guard(INBOX_REDELIVERY_JOB, () => this.redelivery.runOnce({ minAgeMs: 0 }));
+    await this.guard('first-authentication', () => this.tokens.getToken());
+    this.logger.log(
+      `start-up partner calls (version pin, authentication) finished in ${Date.now() - started} ms`,
+    );
+    await drained;
+    this.startup.markFinished();
   }
 
   onApplicationShutdown(): void {
@@ -57,6 +84,8 @@ export class CronJobsService implements OnApplicationBootstrap, OnApplicationShu
       DEPOSIT_RECONCILIATION_JOB,
       INBOX_REDELIVERY_JOB,
       VERSION_PIN_JOB,
+      PAYOUT_REDRIVE_JOB,
+      INBOX_PRUNE_JOB,
     ]) {
       if (this.registry.doesExist('cron', name)) {
         void this.registry.getCronJob(name).stop();

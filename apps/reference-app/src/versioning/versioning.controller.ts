@@ -1,6 +1,8 @@
 import { Controller, Get, HttpCode, Post } from '@nestjs/common';
+import { Access } from '../common/access.guard';
 import { VersionPinService, type PinState } from './version-pin.service';
 
+@Access('operator')
 @Controller('versioning')
 export class VersioningController {
   constructor(private readonly pins: VersionPinService) {}

@@ -1,5 +1,6 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import { PartnerWebhookService } from '@partner-payments/nestjs';
+import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { JobLockService } from '../scheduling/job-lock.service';
 import { TypeOrmInboxStore } from './typeorm-inbox.store';
 
@@ -9,6 +10,10 @@ export interface RedeliverySummary {
   ran: boolean;
   processed: number;
   failed: number;
+  /** Entries this process was handling at that moment (left to it), or found processed meanwhile. */
+  skipped: number;
+  /** Batches read (INBOX_REDELIVERY_BATCH_SIZE entries each at most). */
+  batches: number;
   /** Entries past the attempt limit, left visible for an operator. */
   dead: number;
 }
@@ -17,12 +22,18 @@ export interface RedeliverySummary {
  * Re-runs the handlers of inbox entries that failed (after their backoff) or were never processed
  * (the process died between storing the event and processing it). The partner never redelivers
  * on 2026-04-14 (spec 6.1.4): this is the only second chance.
+ *
+ * Each run drains (issue 9 defect 6: a crash's backlog used to go at 100 entries a minute): batch
+ * after batch of INBOX_REDELIVERY_BATCH_SIZE until nothing due is left, INBOX_REDELIVERY_CONCURRENCY
+ * at once, each entry tried at most once per run (a failure keeps its backoff).
  */
 @Injectable()
-export class InboxRedeliveryService {
+export class InboxRedeliveryService implements BeforeApplicationShutdown {
   private readonly logger = new Logger('InboxRedelivery');
+  private readonly stopping = new AbortController();
 
   constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly inbox: TypeOrmInboxStore,
     private readonly webhooks: PartnerWebhookService,
     private readonly locks: JobLockService,
@@ -41,16 +52,28 @@ export class InboxRedeliveryService {
     const run = await this.locks.runExclusive(
       INBOX_REDELIVERY_JOB,
       () =>
-        this.webhooks.processPending({ limit: options.limit ?? 100, minAgeMs: options.minAgeMs ?? 10_000 }),
+        this.webhooks.processPending({
+          limit: options.limit ?? this.config.inbox.redeliveryBatchSize,
+          minAgeMs: options.minAgeMs ?? 10_000,
+          concurrency: this.config.inbox.redeliveryConcurrency,
+          untilEmpty: true,
+          signal: this.stopping.signal,
+        }),
       { tick: options.tick },
     );
     const dead = (await this.inbox.countByState()).dead ?? 0;
-    if (!run.ran) return { ran: false, processed: 0, failed: 0, dead };
-    if (run.result.processed + run.result.failed > 0) {
+    if (!run.ran) return { ran: false, processed: 0, failed: 0, skipped: 0, batches: 0, dead };
+    const { processed, failed } = run.result;
+    if (processed + failed > 0) {
       this.logger.log(
-        `redelivered ${run.result.processed + run.result.failed}: ${run.result.processed} processed, ${run.result.failed} failed; ${dead} dead`,
+        `redelivered ${processed + failed} in ${run.result.batches} batches: ${processed} processed, ${failed} failed; ${dead} dead`,
       );
     }
     return { ran: true, ...run.result, dead };
+  }
+
+  /** A run in progress stops before its next batch: the rest is due at the next start or tick. */
+  beforeApplicationShutdown(): void {
+    this.stopping.abort();
   }
 }

@@ -20,7 +20,8 @@ Usage: partner-sandbox conformance --base-url <url> [options]
   --json                  print the report as JSON
   --environment <sandbox|production>   default: from the URL (a base ending in /sandbox is a sandbox)
   --verified-user <id>    a user the partner has VERIFIED (virtual-account and payout probes)
-  --sandbox-control <url> THIS package's sandbox only: its control API verifies users and raises RFIs
+  --sandbox-control <url> THIS package's sandbox only: its control API plays the partner's staff and
+                          clock (verifies users, opens and funds accounts, raises RFIs, expires tokens)
   --only <prefix,...>     only the probes whose id starts with one of these (e.g. users.,auth.)
   --skip <prefix,...>     not those (e.g. auth.rejected-pair, which sends one wrong password)
   --settle-ms <n>         wait for a new user to settle (default 15000)

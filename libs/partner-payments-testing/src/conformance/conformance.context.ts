@@ -1,17 +1,10 @@
 /**
- * One run's connection to the partner (or a simulator): credentials, the bearer token, and the
- * fixtures probes share (a user, a recipient, ...), each made once and named in the report.
+ * One run's connection to the partner (or a simulator): credentials, the bearer token, pacing, and
+ * the bookkeeping of what the run created. The fixtures probes share live in conformance.fixtures.ts.
  */
 import { randomUUID } from 'node:crypto';
-import type {
-  ConformanceOptions,
-  CreatedResource,
-  Observation,
-  ProbeContext,
-  ProbeRequest,
-} from './probe.types';
+import type { ConformanceOptions, CreatedResource, Observation, ProbeRequest } from './probe.types';
 import type { ConformanceTarget } from './explain.util';
-import { fixtureRecipient, fixtureUser } from './probe.fixtures';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -22,7 +15,7 @@ export class ProbeSkipped extends Error {}
 export const NO_DELETE =
   'not deletable: the partner has no DELETE for users or recipients (evidence §4 [T3r DRIFT-39]); tagged metadata.conformance_run';
 
-export class ConformanceContext implements ProbeContext {
+export class ConformanceContext {
   readonly runId = `conformance-${new Date().toISOString().slice(0, 19).replace(/[-:T]/g, '')}-${randomUUID().slice(0, 8)}`;
   readonly createdResources: CreatedResource[] = [];
   readonly settleMs: number;
@@ -32,7 +25,7 @@ export class ConformanceContext implements ProbeContext {
   private readonly once = new Map<string, Promise<unknown>>();
 
   constructor(
-    private readonly options: ConformanceOptions,
+    protected readonly options: ConformanceOptions,
     readonly writesAllowed: boolean,
     readonly target: ConformanceTarget,
   ) {
@@ -67,6 +60,16 @@ export class ConformanceContext implements ProbeContext {
 
   async send(request: ProbeRequest): Promise<Observation> {
     const auth = request.auth ?? 'full';
+    // A handed-out link may point anywhere (a presigned object-store URL): never with our credentials.
+    if (
+      request.url &&
+      auth !== 'none' &&
+      new URL(request.url).origin !== new URL(this.options.baseUrl).origin
+    ) {
+      throw new Error(
+        "refused: partner credentials go only to the base URL's origin (send a link with auth 'none')",
+      );
+    }
     const headers: Record<string, string> = {};
     if (auth !== 'bearer-only' && auth !== 'none') headers['x-api-key'] = this.options.credentials.apiKey;
     if (auth === 'full' || auth === 'bearer-only') {
@@ -83,8 +86,13 @@ export class ConformanceContext implements ProbeContext {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(request.body);
     }
-    const response = await this.fetchPaced(this.url(request.path), { method: request.method, headers, body });
-    const text = await response.text();
+    const response = await this.fetchPaced(request.url ?? this.url(request.path), {
+      method: request.method,
+      headers,
+      body,
+    });
+    const bytes = Buffer.from(await response.arrayBuffer());
+    const text = bytes.toString('utf8');
     let parsed: unknown;
     let json = false;
     try {
@@ -93,7 +101,7 @@ export class ConformanceContext implements ProbeContext {
     } catch {
       parsed = undefined;
     }
-    return { status: response.status, headers: response.headers, body: parsed, json };
+    return { status: response.status, headers: response.headers, body: parsed, json, bytes };
   }
 
   private lastRequestAt = 0;
@@ -128,7 +136,7 @@ export class ConformanceContext implements ProbeContext {
   }
 
   /** Runs `make` once per run; a second caller gets the same promise (and the same skip or error). */
-  private shared<T>(name: string, make: () => Promise<T>): Promise<T> {
+  protected shared<T>(name: string, make: () => Promise<T>): Promise<T> {
     let value = this.once.get(name) as Promise<T> | undefined;
     if (!value) {
       value = make();
@@ -137,176 +145,8 @@ export class ConformanceContext implements ProbeContext {
     return value;
   }
 
-  private requireWrites(what: string): void {
+  protected requireWrites(what: string): void {
     if (!this.writesAllowed) throw new ProbeSkipped(`needs ${what}, which a read-only run does not create`);
-  }
-
-  user() {
-    return this.shared('user', async () => {
-      this.requireWrites('a user');
-      return this.createUser('fixture:user');
-    });
-  }
-
-  private async createUser(probe: string) {
-    const idempotencyKey = randomUUID();
-    const body = fixtureUser(this.runId);
-    const answer = await this.send({ method: 'POST', path: '/v1/users', body, idempotencyKey });
-    const record = (answer.body ?? {}) as Record<string, unknown>;
-    // Tolerate `user_id` so one renamed field shows up in one probe, not in every probe after it.
-    const id = record.id ?? record.user_id;
-    if (answer.status !== 201 || typeof id !== 'string') {
-      throw new Error(`fixture user: POST /v1/users answered ${answer.status}`);
-    }
-    this.created('user', id, probe);
-    return { id, idempotencyKey, body };
-  }
-
-  recipient() {
-    return this.shared('recipient', async () => {
-      const user = await this.user();
-      const idempotencyKey = randomUUID();
-      const body = fixtureRecipient(user.id, this.runId);
-      const answer = await this.send({ method: 'POST', path: '/v1/recipients', body, idempotencyKey });
-      const id = (answer.body as { recipient_id?: unknown } | undefined)?.recipient_id;
-      if (answer.status !== 201 || typeof id !== 'string') {
-        throw new Error(`fixture recipient: POST /v1/recipients answered ${answer.status}`);
-      }
-      this.created('recipient', id, 'fixture:recipient');
-      return { id, idempotencyKey, body };
-    });
-  }
-
-  verifiedUser() {
-    return this.shared('verifiedUser', async () => {
-      if (this.options.verifiedUserId) return { id: this.options.verifiedUserId };
-      const verify = this.options.hooks?.verifyUser;
-      if (!verify) {
-        throw new ProbeSkipped(
-          'needs a VERIFIED user: pass --verified-user <id> (the partner verifies users by hand, evidence §3)',
-        );
-      }
-      this.requireWrites('a VERIFIED user');
-      const user = await this.createUser('fixture:verified-user');
-      await verify(user.id);
-      return { id: user.id };
-    });
-  }
-
-  clientUuid() {
-    return this.shared('clientUuid', async () => {
-      const uuid = this.options.credentials.clientUuid;
-      if (!uuid) throw new ProbeSkipped('needs your client UUID (PARTNER_CLIENT_UUID or --client-uuid)');
-      return uuid;
-    });
-  }
-
-  /** The run's virtual account at the first authorized bank, opened and credited when a hook can. */
-  virtualAccount() {
-    return this.shared('virtualAccount', async () => {
-      const va = await this.createVirtualAccount(0, 'fixture:virtual-account');
-      await this.options.hooks?.fundVirtualAccount?.(va.id);
-      return va;
-    });
-  }
-
-  /** The run's virtual account, known to be open and funded (only a hook can make it so). */
-  activeVirtualAccount() {
-    return this.shared('activeVirtualAccount', async () => {
-      if (!this.options.hooks?.fundVirtualAccount) {
-        throw new ProbeSkipped(
-          "needs an open, funded virtual account: a new one stays activating until the partner's staff open it (evidence §5)",
-        );
-      }
-      return this.virtualAccount();
-    });
-  }
-
-  /** A second virtual account (the second authorized bank), left as the partner leaves a new one. */
-  newVirtualAccount() {
-    return this.shared('newVirtualAccount', () =>
-      this.createVirtualAccount(1, 'fixture:new-virtual-account'),
-    );
-  }
-
-  private async createVirtualAccount(
-    bankIndex: number,
-    probe: string,
-  ): Promise<{ id: string; userId: string }> {
-    const user = await this.verifiedUser();
-    this.requireWrites('a virtual account');
-    const config = await this.send({ method: 'GET', path: `/v1/clients/${await this.clientUuid()}` });
-    const banks = (config.body as { data?: { authorizedBanks?: unknown } } | undefined)?.data
-      ?.authorizedBanks;
-    const bank = Array.isArray(banks) ? banks[bankIndex] : undefined;
-    if (typeof bank !== 'string') {
-      throw new ProbeSkipped(`needs ${bankIndex + 1} authorized bank(s) (spec 2.4 authorizedBanks)`);
-    }
-    const answer = await this.send({
-      method: 'POST',
-      path: '/v1/virtual-accounts',
-      idempotencyKey: 'fresh',
-      body: { user_id: user.id, type: 'US_BANK', bank, metadata: { conformance_run: this.runId } },
-    });
-    const record = (answer.body ?? {}) as Record<string, unknown>;
-    const id = record.virtual_account_id ?? record.id;
-    if (answer.status !== 201 || typeof id !== 'string') {
-      throw new Error(`fixture virtual account: POST /v1/virtual-accounts answered ${answer.status}`);
-    }
-    this.created('virtual_account', id, probe, 'not deletable: no DELETE route is documented');
-    return { id, userId: user.id };
-  }
-
-  /** A WIRE recipient of the VERIFIED user (a payout goes to a recipient of the account's user). */
-  payee() {
-    return this.shared('payee', async () => {
-      const va = await this.virtualAccount();
-      const body = fixtureRecipient(va.userId, this.runId);
-      const answer = await this.send({
-        method: 'POST',
-        path: '/v1/recipients',
-        body,
-        idempotencyKey: 'fresh',
-      });
-      const id = (answer.body as { recipient_id?: unknown } | undefined)?.recipient_id;
-      if (answer.status !== 201 || typeof id !== 'string') {
-        throw new Error(`fixture payee: POST /v1/recipients answered ${answer.status}`);
-      }
-      this.created('recipient', id, 'fixture:payee');
-      return { id };
-    });
-  }
-
-  payout() {
-    return this.shared('payout', async () => {
-      const va = await this.activeVirtualAccount();
-      const payee = await this.payee();
-      const answer = await this.send({
-        method: 'POST',
-        path: `/v1/virtual-accounts/${va.id}/payout`,
-        idempotencyKey: 'fresh',
-        body: { recipient_id: payee.id, amount: '10.00', currency: 'USD' },
-      });
-      const id = (answer.body as { id?: unknown } | undefined)?.id;
-      if (answer.status !== 201 || typeof id !== 'string') {
-        throw new ProbeSkipped(`no payout to read: create answered ${answer.status} (funds not usable?)`);
-      }
-      this.created('payout', id, 'fixture:payout', 'not cancellable through the API');
-      return { id };
-    });
-  }
-
-  rfiIn(status: 'resolved' | 'withdrawn') {
-    return this.shared(`rfi:${status}`, async () => {
-      const { seedRfi, setRfiStatus } = this.options.hooks ?? {};
-      if (!seedRfi || !setRfiStatus)
-        throw new ProbeSkipped(`needs an RFI that is ${status} (only the partner closes RFIs)`);
-      const user = await this.user();
-      const rfi = await seedRfi(user.id);
-      await setRfiStatus(rfi.rfiId, status);
-      this.created('rfi', rfi.rfiId, `fixture:rfi-${status}`, `${status} by the hook`);
-      return rfi;
-    });
   }
 
   /** Expires the token through the hook and answers the now-expired token. */
@@ -318,17 +158,5 @@ export class ConformanceContext implements ProbeContext {
     await expire();
     this.token = undefined;
     return token;
-  }
-
-  rfi() {
-    return this.shared('rfi', async () => {
-      const seed = this.options.hooks?.seedRfi;
-      if (!seed)
-        throw new ProbeSkipped('needs an RFI with a text and a document item (only the partner raises RFIs)');
-      const user = await this.user();
-      const rfi = await seed(user.id);
-      this.created('rfi', rfi.rfiId, 'fixture:rfi', 'closes on its own at the partner (due_at)');
-      return rfi;
-    });
   }
 }

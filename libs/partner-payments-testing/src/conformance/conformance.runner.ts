@@ -3,7 +3,9 @@
  * documents say (issue 12). Probes run one after another: fixtures are shared, and a partner's
  * sandbox is rate limited (evidence §1: 20 req/s).
  */
-import { ConformanceContext, ProbeSkipped } from './conformance.context';
+import { randomUUID } from 'node:crypto';
+import { ProbeSkipped } from './conformance.context';
+import { ConformanceFixtures } from './conformance.fixtures';
 import { explainDivergence, formatSource, targetOf } from './explain.util';
 import { CONFORMANCE_PROBES } from './probes';
 import type {
@@ -13,16 +15,15 @@ import type {
   Observation,
   ProbeResult,
 } from './probe.types';
+import { described, recordWhatItMade } from './created.util';
 import { redact, writePolicy } from './safety.util';
-import { describeShape, matchShape } from './shape.util';
-
-const statuses = (s: number | readonly number[]): readonly number[] => (typeof s === 'number' ? [s] : s);
+import { describeShape, matchShape, statusesOf } from './shape.util';
 
 /** `201 { id: string, ... }` */
 export function describeExpectation(probe: ConformanceProbe): string {
   const shape = describeShape(probe.expect.shape);
   const headers = probe.expect.headers?.length ? ` + header ${probe.expect.headers.join(', ')}` : '';
-  return `${statuses(probe.expect.status).join('|')} ${shape}${headers}`;
+  return `${statusesOf(probe.expect.status).join('|')} ${shape}${headers}`;
 }
 
 /** The error message a body carries (`message`, `error.message` or `error`), for the report. */
@@ -37,14 +38,17 @@ function messageOf(body: unknown): string | undefined {
   return typeof b.error === 'string' ? b.error : undefined;
 }
 
-async function compare(probe: ConformanceProbe, observed: Observation, ctx: ConformanceContext) {
+/** Shapes that do not require a JSON body: a file, or a body the documents do not show. */
+const ANY_BODY = new Set(['nonJson', 'unspecified']);
+
+async function compare(probe: ConformanceProbe, observed: Observation, ctx: ConformanceFixtures) {
   const differences: string[] = [];
-  if (!statuses(probe.expect.status).includes(observed.status)) {
+  if (!statusesOf(probe.expect.status).includes(observed.status)) {
     differences.push(
-      `status: expected ${statuses(probe.expect.status).join(' or ')}, got ${observed.status}`,
+      `status: expected ${statusesOf(probe.expect.status).join(' or ')}, got ${observed.status}`,
     );
   }
-  if (probe.expect.shape.kind !== 'nonJson' && !observed.json) {
+  if (!ANY_BODY.has(probe.expect.shape.kind) && !observed.json) {
     differences.push('body: expected JSON, got a non-JSON or empty body');
   } else {
     differences.push(...matchShape(probe.expect.shape, observed.body));
@@ -57,25 +61,9 @@ async function compare(probe: ConformanceProbe, observed: Observation, ctx: Conf
   return differences;
 }
 
-const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
-
-/**
- * Names what a write probe created: the id under `<kind>_id` or `id` (a renamed id must not hide a
- * resource; another resource's id in the same body, such as a deposit's user_id, is not it).
- */
-function recordCreated(probe: ConformanceProbe, observed: Observation, ctx: ConformanceContext): void {
-  const body = (observed.body ?? {}) as Record<string, unknown>;
-  const id = [`${probe.creates}_id`, 'id']
-    .map((f) => body[f])
-    .find((v): v is string => typeof v === 'string');
-  if (!id || ctx.createdResources.some((c) => c.id === id)) return;
-  ctx.created(probe.creates ?? 'resource', id, probe.id, probe.cleanup);
-  if (probe.provides) ctx.provide(probe.provides, { id });
-}
-
 async function runProbe(
   probe: ConformanceProbe,
-  ctx: ConformanceContext,
+  ctx: ConformanceFixtures,
   writes: boolean,
 ): Promise<ProbeResult> {
   try {
@@ -88,7 +76,7 @@ async function runProbe(
 
 async function attempt(
   probe: ConformanceProbe,
-  ctx: ConformanceContext,
+  ctx: ConformanceFixtures,
   writes: boolean,
 ): Promise<ProbeResult> {
   const base = {
@@ -110,10 +98,12 @@ async function attempt(
   }
   try {
     for (const need of probe.needs ?? []) await ctx[need]();
-    const request = typeof probe.request === 'function' ? await probe.request(ctx) : probe.request;
-    const sent = `${request.method} ${request.path.replace(UUID, '{id}')}`;
+    const built = typeof probe.request === 'function' ? await probe.request(ctx) : probe.request;
+    // A fresh key is drawn here, not in send(), so a probe that provides a fixture can hand it on.
+    const request = built.idempotencyKey === 'fresh' ? { ...built, idempotencyKey: randomUUID() } : built;
+    const sent = described(request);
     const observed = await ctx.send(request);
-    if (probe.creates && observed.status >= 200 && observed.status < 300) recordCreated(probe, observed, ctx);
+    recordWhatItMade(probe, request, observed, ctx);
     const differences = await compare(probe, observed, ctx);
     const message = messageOf(observed.body);
     if (differences.length === 0) {
@@ -161,7 +151,7 @@ async function attempt(
  */
 export async function runConformance(options: ConformanceOptions): Promise<ConformanceReport> {
   const policy = writePolicy(options.baseUrl, options.allowWrites === true, options.environment);
-  const ctx = new ConformanceContext(
+  const ctx = new ConformanceFixtures(
     options,
     policy.writes,
     targetOf(options.baseUrl, options.hooks !== undefined),
@@ -184,6 +174,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const clean = (s: string) => redact(s, secrets);
   for (const r of results) {
     r.differences = r.differences.map(clean);
+    if (r.request) r.request = clean(r.request);
     if (r.observedMessage) r.observedMessage = clean(r.observedMessage);
     if (r.explanation) r.explanation = clean(r.explanation);
   }

@@ -35,6 +35,16 @@ describe('divergence explanations', () => {
     );
   });
 
+  it('an evidence probe that cites the contract too says the contract does not settle the detail', () => {
+    const withContract = {
+      ...probe('evidence', '[T2]'),
+      sources: [...probe('evidence', '[T2]').sources, { kind: 'contract' as const, ref: '§4.6' }],
+    };
+    expect(explainDivergence(withContract, 'partner')).toContain(
+      'The kit believes the evidence [T2] (a reading of client code or docs, not a runtime observation (weaker)); the contract (§4.6) does not settle this detail.',
+    );
+  });
+
   it('a loopback host or hooks make a simulator; anything else is the partner', () => {
     expect(targetOf('http://127.0.0.1:4010/sandbox', false)).toBe('simulator');
     expect(targetOf('http://localhost:4010/sandbox', false)).toBe('simulator');

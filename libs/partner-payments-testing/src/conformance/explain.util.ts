@@ -12,7 +12,7 @@ const EVIDENCE_DATES: [RegExp, string][] = [
   [/^\[T1s/, 'a sandbox check, Sep 2026'],
   [/^\[D /, "the partner's official docs"],
   [/^\[R /, "the partner's older readme docs"],
-  [/^\[T[12] /, 'a reading of client code or docs, not a runtime observation (weaker)'],
+  [/^\[T[12][ \]]/, 'a reading of client code or docs, not a runtime observation (weaker)'],
 ];
 
 export function evidenceDate(ref: string): string {
@@ -39,10 +39,16 @@ export function targetOf(baseUrl: string, hasHooks: boolean): ConformanceTarget 
 /** One paragraph per divergence: the side the kit believes and how to read the disagreement. */
 export function explainDivergence(probe: ConformanceProbe, target: ConformanceTarget): string {
   const believed = probe.sources[0];
+  // An evidence-first probe may cite the contract too: the contract states the rule (a key is
+  // required), the evidence the detail probed (the status and shape of the refusal).
+  const cited = probe.sources.find((s) => s.kind === 'contract');
+  const contract = cited
+    ? `the contract (${cited.ref}) does not settle this detail`
+    : 'the contract is silent here';
   const side =
     believed.kind === 'contract'
       ? `The kit believes the contract (docs/partner-api.md ${believed.ref}), which wins over every observation.`
-      : `The kit believes the evidence ${believed.ref} (${evidenceDate(believed.ref)}); the contract is silent here.`;
+      : `The kit believes the evidence ${believed.ref} (${evidenceDate(believed.ref)}); ${contract}.`;
   const known = probe.knownConflict ? ` Known conflict, not a change: ${probe.knownConflict}.` : '';
   if (target === 'simulator') {
     return `${side}${known} This is a simulator: the simulator is wrong (fix it, or the probe if the documents changed).`;

@@ -6,12 +6,13 @@
 import { formatSource } from './explain.util';
 import type { ConformanceProbe } from './probe.types';
 import { CONFORMANCE_PROBES } from './probes';
+import { statusesOf } from './shape.util';
 
 export const FIDELITY_BEGIN = '<!-- fidelity:begin -->';
 export const FIDELITY_END = '<!-- fidelity:end -->';
 
 const md = (s: string) => s.replace(/\|/g, '\\|').replace(/\s+/g, ' ').trim();
-const statuses = (s: number | readonly number[]) => (typeof s === 'number' ? [s] : s).join(' or ');
+const statuses = (s: number | readonly number[]) => statusesOf(s).join(' or ');
 
 /** The markdown table (without the markers): one row per probe, in run order. */
 export function fidelityTable(probes: readonly ConformanceProbe[] = CONFORMANCE_PROBES): string {

@@ -29,7 +29,13 @@ export type ProbeArea =
 /** A request as the kit sends it; paths are relative to the base URL (spec 1). */
 export interface ProbeRequest {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Relative to the base URL; with `url`, only what the report prints instead of it. */
   path: string;
+  /**
+   * An absolute URL the partner handed out (a document's download_url, evidence §7): sent there
+   * instead of base + path, and never printed (a presigned link is a bearer credential).
+   */
+  url?: string;
   /** JSON body (sent with Content-Type: application/json). */
   body?: unknown;
   /** Multipart body (uploads, spec 4.2). */
@@ -54,6 +60,8 @@ export interface Observation {
   /** Parsed JSON, or undefined when the body is empty or not JSON. */
   body: unknown;
   json: boolean;
+  /** The body as received (a downloaded file is compared byte for byte). */
+  bytes: Buffer;
 }
 
 export interface ProbeExpectation {
@@ -74,8 +82,34 @@ export type ProbeNeed =
   | 'newVirtualAccount'
   | 'payee'
   | 'payout'
+  | 'liquidationAddress'
   | 'rfi'
+  | 'rfiDocument'
   | 'clientUuid';
+
+/**
+ * A resource made by a keyed POST (spec 4.7), with what made it: replaying `body` under
+ * `idempotencyKey` must answer it again, another body under that key must be refused.
+ */
+export interface KeyedCreate {
+  id: string;
+  path: string;
+  idempotencyKey: string;
+  body: Record<string, unknown>;
+  /** X-Api-Version the create was sent with (required on liquidation addresses, spec 4.6). */
+  version?: string;
+}
+
+/** An RFI raised for the run (by the seedRfi hook): ids of the items probes answer. */
+export interface ConformanceRfi {
+  rfiId: string;
+  textItemId: string;
+  documentItemId: string;
+  /** A `ubo_link` item whose answer_spec has applicant_id and person_id and no url (evidence §7). */
+  uboLinkItemId?: string;
+  /** A `ubo_link` item whose answer_spec already has a url (a link cannot be made, evidence §7). */
+  uboLinkWithUrlItemId?: string;
+}
 
 /** The shared state of one run, handed to each probe. */
 export interface ProbeContext {
@@ -87,24 +121,32 @@ export interface ProbeContext {
   /** Sends a request with the run's credentials. */
   send(request: ProbeRequest): Promise<Observation>;
   /** The user created for this run (POST /v1/users, status left to the partner). */
-  user(): Promise<{ id: string; idempotencyKey: string; body: Record<string, unknown> }>;
+  user(): Promise<KeyedCreate>;
   /** A WIRE recipient of that user. */
-  recipient(): Promise<{ id: string; idempotencyKey: string; body: Record<string, unknown> }>;
+  recipient(): Promise<KeyedCreate>;
   /** A VERIFIED user (needs `verifiedUserId` or a `verifyUser` hook; else the probe is skipped). */
   verifiedUser(): Promise<{ id: string }>;
-  virtualAccount(): Promise<{ id: string; userId: string }>;
+  virtualAccount(): Promise<KeyedCreate & { userId: string }>;
   /** The run's virtual account, open and funded (needs the fundVirtualAccount hook; else skipped). */
   activeVirtualAccount(): Promise<{ id: string; userId: string }>;
   /** A second, new virtual account (second authorized bank), as the partner leaves it: activating. */
-  newVirtualAccount(): Promise<{ id: string; userId: string }>;
+  newVirtualAccount(): Promise<{ id: string }>;
+  /** The account's `index`th authorized bank (spec 2.4; skipped when it has fewer). */
+  authorizedBank(index: number): Promise<string>;
   /** A recipient of the virtual account's user. */
   payee(): Promise<{ id: string }>;
-  payout(): Promise<{ id: string }>;
-  rfi(): Promise<{ rfiId: string; textItemId: string; documentItemId: string }>;
+  /** The run's payout (made by the payouts.create probe, or here when that probe did not run). */
+  payout(): Promise<KeyedCreate>;
+  /** A liquidation address of the run's virtual account (spec 4.6, evidence §5). */
+  liquidationAddress(): Promise<KeyedCreate>;
+  rfi(): Promise<ConformanceRfi>;
   /** A second RFI in `status` (needs the seedRfi and setRfiStatus hooks). */
-  rfiIn(
-    status: 'resolved' | 'withdrawn',
-  ): Promise<{ rfiId: string; textItemId: string; documentItemId: string }>;
+  rfiIn(status: 'resolved' | 'withdrawn'): Promise<ConformanceRfi>;
+  /**
+   * An RFI of its own whose document item was answered with exactly one PDF (needs the seedRfi
+   * hook): `sha256` of the bytes uploaded, to compare a download with.
+   */
+  rfiDocument(): Promise<{ rfiId: string; itemId: string; documentId: string; sha256: string }>;
   /** Expires the run's bearer token (needs the expireTokens hook); the next request logs in again. */
   expireToken(): Promise<string>;
   clientUuid(): Promise<string>;
@@ -141,7 +183,7 @@ export interface ConformanceProbe {
   /** The kind of resource a successful answer creates (named in the report with its id). */
   creates?: string;
   /** A fixture the created resource stands in for, so later probes reuse it instead of creating another. */
-  provides?: 'payout';
+  provides?: 'payout' | 'liquidationAddress' | 'newVirtualAccount';
   /** What our sandbox does here when it is worth saying (the README's fidelity table). */
   sandbox?: string;
 }
@@ -150,8 +192,11 @@ export interface ConformanceProbe {
 export interface ConformanceHooks {
   /** Makes a user VERIFIED (the partner's staff do that by hand, evidence §3). */
   verifyUser?(userId: string): Promise<void>;
-  /** Raises an RFI on a user with a text_short item and a document item. */
-  seedRfi?(userId: string): Promise<{ rfiId: string; textItemId: string; documentItemId: string }>;
+  /**
+   * Raises an RFI on a user with a text_short item and a document item, and ideally two ubo_link
+   * items (one without a url, one with; the ubo-link probes are skipped without them).
+   */
+  seedRfi?(userId: string): Promise<ConformanceRfi>;
   /** Closes or withdraws an RFI (the partner does that on its own schedule, evidence §7). */
   setRfiStatus?(rfiId: string, status: 'resolved' | 'not_resolved' | 'withdrawn'): Promise<void>;
   /**
@@ -197,50 +242,4 @@ export interface ConformanceOptions {
   probes?: readonly ConformanceProbe[];
 }
 
-export type ProbeOutcome = 'match' | 'diverge' | 'skipped' | 'error';
-
-export interface ProbeResult {
-  id: string;
-  area: ProbeArea;
-  behaviour: string;
-  /** `contract §4.4` or `evidence [T3r DRIFT-35]`. */
-  source: string;
-  writes: boolean;
-  /** `POST /v1/users/{id}/verifications`: the request as sent, ids replaced by `{id}`; absent when not run. */
-  request?: string;
-  outcome: ProbeOutcome;
-  /** `201 { id: string, ... }` */
-  expected: string;
-  /** `201 as expected` or `409 (1 field differs)`; never a value beyond an enum-like word. */
-  observed: string;
-  differences: string[];
-  /** For a divergence: which side the kit believes and what that means. For a skip: why. */
-  explanation?: string;
-  /** The observed error message (redacted), to help read a divergence. */
-  observedMessage?: string;
-}
-
-export interface CreatedResource {
-  kind: string;
-  id: string;
-  probe: string;
-  cleanup: string;
-}
-
-export interface ConformanceReport {
-  baseUrl: string;
-  environment: 'sandbox' | 'production';
-  /** `simulator` (hooks given or a loopback host) or `partner`: how divergences are read. */
-  target: 'partner' | 'simulator';
-  /** True when write probes ran. */
-  writes: boolean;
-  /** Why write probes did not run, when they did not. */
-  readOnlyReason?: string;
-  runId: string;
-  startedAt: string;
-  results: ProbeResult[];
-  created: CreatedResource[];
-  summary: Record<ProbeOutcome, number> & { total: number };
-  /** True when nothing diverged and nothing failed to run. */
-  ok: boolean;
-}
+export type { ProbeOutcome, ProbeResult, CreatedResource, ConformanceReport } from './report.types';

@@ -32,4 +32,12 @@ describe('conformance redaction', () => {
       `key [redacted] token [redacted] {"account_number":"[redacted]","ssn":"[redacted]"} acct ****3456 id ${id} 2026-05-28`,
     );
   });
+
+  it('masks account numbers with letters, IBANs whole or grouped, and CLABEs, keeping the last 4', () => {
+    const text =
+      'account ES9121000418450200051332 or ES91 2100 0418 4502 0005 1332, swift CAIXESBBXXX, acct GB33BUKB20201555555555, clabe 032180000118359719, ref 12345 at 2026-05-28T10:11:12Z';
+    expect(redact(text, [])).toBe(
+      'account ****1332 or ****1332, swift CAIXESBBXXX, acct ****5555, clabe ****9719, ref 12345 at 2026-05-28T10:11:12Z',
+    );
+  });
 });

@@ -51,9 +51,18 @@ export function writePolicy(
 const SECRET_KEYS =
   /"(access_token|password|api_key|apiKey|x-api-key|authorization|account_number|routing_number|clabe|ssn|ein|document_number|doc_number|token)"\s*:\s*"[^"]*"/gi;
 
+/** An IBAN, written whole or in groups of 4 (`ES91 2100 0418 ...`). */
+const IBAN = /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b/g;
+
+/** A word of letters and digits not inside an id (a UUID's parts are joined by `-`). */
+const WORD = /(?<![0-9A-Za-z_-])[0-9A-Za-z]+(?![0-9A-Za-z_-])/g;
+
+const last4 = (value: string) => `****${value.replace(/ /g, '').slice(-4)}`;
+
 /**
  * Redacts the run's secrets (api key, password, bearer tokens), values under secret-looking keys,
- * and runs of 6 or more digits not inside an id (account numbers, SSNs), keeping the last 4.
+ * IBANs, and any word holding 6 or more digits (account numbers with or without letters, CLABEs,
+ * SSNs), keeping the last 4: an error message that echoes an account number prints `****1234`.
  */
 export function redact(text: string, secrets: readonly string[]): string {
   let out = text;
@@ -61,7 +70,6 @@ export function redact(text: string, secrets: readonly string[]): string {
     if (secret && secret.length >= 4) out = out.split(secret).join('[redacted]');
   }
   out = out.replace(SECRET_KEYS, (_m, key: string) => `"${key}":"[redacted]"`);
-  return out.replace(/(?<![0-9A-Za-z-])\d{2,}(\d{4})(?![0-9A-Za-z-])/g, (match, last4: string) =>
-    match.length >= 6 ? `****${last4}` : match,
-  );
+  out = out.replace(IBAN, last4);
+  return out.replace(WORD, (word) => ((word.match(/\d/g)?.length ?? 0) >= 6 ? last4(word) : word));
 }

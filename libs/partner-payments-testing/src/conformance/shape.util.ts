@@ -13,7 +13,8 @@ export type Shape =
   | { kind: 'object'; fields: Record<string, Shape>; absent: readonly string[] }
   | { kind: 'optional'; of: Shape }
   | { kind: 'oneOf'; options: readonly Shape[] }
-  | { kind: 'nonJson' };
+  | { kind: 'nonJson' }
+  | { kind: 'unspecified' };
 
 /** Shape builders: `t.object({ id: t.string, status: t.enum('CREATED') })`. */
 export const t = {
@@ -25,6 +26,8 @@ export const t = {
   any: { kind: 'any' } as Shape,
   /** Any body that is not JSON (or no body at all). */
   nonJson: { kind: 'nonJson' } as Shape,
+  /** A body the documents do not show (e.g. a success whose answer is an open question): anything. */
+  unspecified: { kind: 'unspecified' } as Shape,
   /** One of the documented values (a code or a status); the only place values are compared. */
   enum: (...values: (string | number | boolean)[]): Shape => ({ kind: 'enum', values }),
   array: (of: Shape): Shape => ({ kind: 'array', of }),
@@ -39,6 +42,10 @@ export const t = {
   oneOf: (...options: Shape[]): Shape => ({ kind: 'oneOf', options }),
 };
 
+/** An expectation's status (one, or the several the documents allow) as a list. */
+export const statusesOf = (s: number | readonly number[]): readonly number[] =>
+  typeof s === 'number' ? [s] : s;
+
 /** A compact one-line description: `{ id: string, status: CREATED|VERIFYING, !user_id }`. */
 export function describeShape(shape: Shape): string {
   switch (shape.kind) {
@@ -52,6 +59,8 @@ export function describeShape(shape: Shape): string {
       return shape.options.map(describeShape).join(' | ');
     case 'nonJson':
       return 'non-JSON';
+    case 'unspecified':
+      return 'body not shown';
     case 'object': {
       const parts = Object.entries(shape.fields).map(([k, v]) =>
         v.kind === 'optional' ? `${k}?: ${describeShape(v.of)}` : `${k}: ${describeShape(v)}`,
@@ -90,6 +99,7 @@ export function matchShape(shape: Shape, value: unknown, path = 'body'): string[
     case 'any':
       return value === undefined ? [`${path}: expected a value, absent`] : [];
     case 'nonJson':
+    case 'unspecified':
       return [];
     case 'string':
     case 'boolean':

@@ -247,6 +247,30 @@ describe('parsePartnerEnvelope (spec 6.2)', () => {
     }
   });
 
+  // Issue 9 defect 10: decoding replaced bad bytes with U+FFFD, so two different event ids
+  // became one and the second event was answered 'duplicate' and dropped.
+  it('refuses a body that is not valid UTF-8 with a 400 naming the first bad byte', () => {
+    const prefix = Buffer.from('{"event":"user.updated","data":{"event_id":"e_');
+    const suffix = Buffer.from('"}}');
+    for (const bad of [[0xff], [0xc3], [0xef, 0xbf], [0xed, 0xa0, 0x80], [0xc0, 0xaf]]) {
+      const raw = Buffer.concat([prefix, Buffer.from(bad), suffix]);
+      expect(() => parsePartnerEnvelope(raw)).toThrow(
+        new PartnerWebhookPayloadError(
+          `Webhook body is not valid UTF-8 (first invalid byte at offset ${prefix.length})`,
+        ),
+      );
+    }
+  });
+
+  it('refuses text holding a lone surrogate (it has no UTF-8 form); an escaped one is JSON, kept whole', () => {
+    const escaped = '{"event":"user.updated","data":{"event_id":"e_\\ud800"}}';
+    expect(parsePartnerEnvelope(escaped).eventId).toBe('e_\ud800');
+    const lone = '{"event":"user.updated","data":{"event_id":"e_\ud800"}}';
+    expect(() => parsePartnerEnvelope(lone)).toThrow(
+      new PartnerWebhookPayloadError('Webhook body is not valid UTF-8 (it holds a lone surrogate)'),
+    );
+  });
+
   it('tolerates a missing data object', () => {
     expect(parsePartnerEnvelope('{"event":"user.updated"}')).toMatchObject({ payload: {}, status: null });
   });

@@ -5,12 +5,17 @@
 export type PartnerEnvelopeKind = 'flat' | 'v2';
 
 export interface InboxEventInput {
-  /** data.event_id, the de-duplication key (spec 6.1.4). */
+  /**
+   * data.event_id, the de-duplication key (spec 6.1.4). Any JavaScript string the JSON holds: any
+   * length, U+0000 and lone surrogates (`\ud800` escapes) included. A store compares ids exactly:
+   * a lossy encoding (UTF-8 turns lone surrogates into U+FFFD) would merge different events.
+   */
   eventId: string;
   /** The `event` field as received, e.g. 'payout.completed'. */
   name: string;
   envelope: PartnerEnvelopeKind;
-  /** The exact bytes received, as UTF-8 text. */
+  /** The exact bytes received, as text: valid UTF-8 only (the service refuses other bodies), so
+   * Buffer.from(rawBody, "utf8") gives back the signed bytes, a leading BOM included. */
   rawBody: string;
   receivedAt: Date;
 }

@@ -79,7 +79,11 @@ describe('PartnerWebhookService processing', () => {
     const result = await service.handle(completed, signed(completed), { waitForProcessing: true });
     await expect(result.processing).resolves.toEqual({ outcome: 'skipped', eventId: 'evt_c' });
     expect(handled).toBe(0);
-    expect(await service.processPending({ minAgeMs: 0 })).toEqual({ processed: 0, failed: 0, skipped: 1 });
+    expect(await service.processPending({ minAgeMs: 0 })).toMatchObject({
+      processed: 0,
+      failed: 0,
+      skipped: 1,
+    });
   });
 
   it('redeliver() re-emits a stored entry by its stored id', async () => {
@@ -117,5 +121,76 @@ describe('PartnerWebhookService processing', () => {
       'markProcessed',
       'commit',
     ]);
+  });
+
+  // Issue 9 defect 6: a backlog left by a crash drained at one batch of 100 per run (a minute).
+  describe('processPending({ untilEmpty })', () => {
+    const stored = (i: number) => ({
+      eventId: `b${String(i).padStart(3, '0')}`,
+      name: 'user.updated',
+      envelope: 'flat' as const,
+      rawBody: JSON.stringify({ event: 'user.updated', data: { event_id: `b${i}`, user_id: `u${i}` } }),
+      receivedAt: new Date(Date.now() - 60_000),
+    });
+
+    it('drains every due entry in bounded batches, at most `concurrency` at once', async () => {
+      const inbox = new InMemoryInboxStore({ retryDelaysMs: [60_000] });
+      for (let i = 0; i < 95; i += 1) await inbox.record(stored(i));
+      const reads: number[] = [];
+      const counting: PartnerInboxStore = {
+        record: (e) => inbox.record(e),
+        markProcessed: (id) => inbox.markProcessed(id),
+        markFailed: (id, err) => inbox.markFailed(id, err),
+        pending: async (o) => {
+          const entries = await inbox.pending(o);
+          reads.push(entries.length);
+          return entries;
+        },
+      };
+      const { service, emitter } = setup({ inbox: counting });
+      let running = 0;
+      let most = 0;
+      emitter!.on(PartnerEvent.UserUpdated, async () => {
+        running += 1;
+        most = Math.max(most, running);
+        await new Promise((r) => setTimeout(r, 1));
+        running -= 1;
+      });
+      const summary = await service.processPending({ limit: 20, concurrency: 3, untilEmpty: true });
+      expect(summary).toEqual({ processed: 95, failed: 0, skipped: 0, batches: 5 });
+      expect(reads).toEqual([20, 20, 20, 20, 15, 0]);
+      expect(most).toBe(3);
+      expect(await inbox.pending({ minAgeMs: 0 })).toEqual([]);
+    });
+
+    it('tries a failing entry once per run: it keeps its backoff, the drain does not spin on it', async () => {
+      const inbox = new InMemoryInboxStore({ retryDelaysMs: [0] });
+      for (let i = 0; i < 30; i += 1) await inbox.record(stored(i));
+      const { service, emitter } = setup({ inbox });
+      let failures = 0;
+      emitter!.on(PartnerEvent.UserUpdated, async (event: { eventId: string }) => {
+        if (event.eventId === 'b007') {
+          failures += 1;
+          throw new Error('handler down');
+        }
+      });
+      // A zero backoff makes the entry due again at once: only the run's own bookkeeping stops a spin.
+      const summary = await service.processPending({ limit: 8, concurrency: 2, untilEmpty: true });
+      expect(summary).toMatchObject({ processed: 29, failed: 1 });
+      expect(failures).toBe(1);
+      expect(inbox.get('b007')).toMatchObject({ state: 'failed', attempts: 1 });
+    });
+
+    it('reads one batch only without untilEmpty (as before)', async () => {
+      const inbox = new InMemoryInboxStore();
+      for (let i = 0; i < 30; i += 1) await inbox.record(stored(i));
+      const { service } = setup({ inbox });
+      expect(await service.processPending({ limit: 10 })).toEqual({
+        processed: 10,
+        failed: 0,
+        skipped: 0,
+        batches: 1,
+      });
+    });
   });
 });

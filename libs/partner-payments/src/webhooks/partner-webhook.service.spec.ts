@@ -156,10 +156,10 @@ describe('PartnerWebhookService.handle', () => {
     });
 
     await new Promise((r) => setTimeout(r, 5));
-    expect(await service.processPending()).toEqual({ processed: 1, failed: 0, skipped: 0 });
+    expect(await service.processPending()).toMatchObject({ processed: 1, failed: 0, skipped: 0 });
     expect(calls).toBe(2);
     expect((inbox as InMemoryInboxStore).get('evt_c')?.state).toBe('processed');
-    expect(await service.processPending()).toEqual({ processed: 0, failed: 0, skipped: 0 });
+    expect(await service.processPending()).toMatchObject({ processed: 0, failed: 0, skipped: 0 });
   });
 
   it('re-announces the unified status on retry when its own handler failed', async () => {
@@ -222,6 +222,46 @@ describe('PartnerWebhookService.handle', () => {
       }
       expect((inbox as InMemoryInboxStore).size).toBe(0);
       expect(seen).toHaveLength(0);
+    });
+
+    it('400 for a signed body that is not valid UTF-8, after the signature check; not recorded (defect 10)', async () => {
+      const { service, inbox, seen } = setup();
+      // Two different ids that a lossy decoding (U+FFFD) would merge into one.
+      const bodies = [0xff, 0xfe].map((b) =>
+        Buffer.concat([
+          Buffer.from('{"event":"user.updated","data":{"event_id":"e_'),
+          Buffer.from([b]),
+          Buffer.from('","user_id":"u1"}}'),
+        ]),
+      );
+      for (const raw of bodies) {
+        await expect(service.handle(raw, { 'x-signature-sha256': 'ab'.repeat(32) })).rejects.toBeInstanceOf(
+          PartnerWebhookSignatureError,
+        );
+        const error = await service.handle(raw, signed(raw)).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(PartnerWebhookPayloadError);
+        expect((error as PartnerWebhookPayloadError).toResponseBody()).toMatchObject({
+          statusCode: 400,
+          code: 'invalid_payload',
+          message: expect.stringContaining('not valid UTF-8'),
+        });
+      }
+      expect((inbox as InMemoryInboxStore).size).toBe(0);
+      expect(seen).toHaveLength(0);
+    });
+
+    it('keeps the exact bytes of a valid body, a leading BOM and U+0000 escapes included', async () => {
+      const { service, inbox } = setup();
+      const raw = Buffer.concat([
+        Buffer.from([0xef, 0xbb, 0xbf]),
+        Buffer.from(
+          '{"event":"user.updated","data":{"event_id":"e_\\u0000 \u00e9\u{1f600}","user_id":"u1"}}',
+        ),
+      ]);
+      const result = await service.handle(raw, signed(raw));
+      expect(result.eventId).toBe('e_\u0000 \u00e9\u{1f600}');
+      const entry = (inbox as InMemoryInboxStore).get(result.eventId);
+      expect(Buffer.from(entry!.rawBody, 'utf8').equals(raw)).toBe(true);
     });
 
     it('413 beyond maxBodyBytes, before verifying', async () => {

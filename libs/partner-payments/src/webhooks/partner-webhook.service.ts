@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { PARTNER_INBOX_STORE } from '../partner-payments.constants';
-import { hasSyntheticEventId, parsePartnerEnvelope } from './envelope.parser';
+import { decodePartnerBody, hasSyntheticEventId, parsePartnerEnvelope } from './envelope.parser';
 import type { InboxEntry, InboxRecordResult, PartnerInboxStore } from './inbox.store';
 import type { PartnerWebhookEvent } from './partner-event.payloads';
 import { PARTNER_SIGNATURE_HEADER, redactSignature, verifyPartnerSignature } from './signature.verifier';
@@ -31,6 +31,28 @@ export interface PartnerWebhookHandleResult {
   name: string;
   /** Settles when the handlers ran (null for a duplicate). Never rejects. */
   processing: Promise<PartnerProcessOutcome> | null;
+}
+
+export interface PartnerProcessPendingOptions {
+  /** Entries read from the inbox per batch. Default 100. */
+  limit?: number;
+  /** Never-processed entries younger than this are left to the delivery that recorded them. Default 10 s. */
+  minAgeMs?: number;
+  /** Entries processed at once. Default 1 (one after another). */
+  concurrency?: number;
+  /** Read batch after batch until nothing due is left that this run has not tried. Default false: one batch. */
+  untilEmpty?: boolean;
+  /** Checked before each batch: an aborted run stops there (e.g. at shutdown). */
+  signal?: AbortSignal;
+}
+
+export interface PartnerProcessPendingSummary {
+  processed: number;
+  failed: number;
+  /** Entries handled elsewhere meanwhile (in flight here, or found processed by the store). */
+  skipped: number;
+  /** Batches that held entries to process. */
+  batches: number;
 }
 
 export interface PartnerWebhookHandleOptions {
@@ -90,16 +112,19 @@ export class PartnerWebhookService implements OnApplicationShutdown {
   }
 
   /**
-   * The part after verification (the guard already verified): parse, record, then process.
-   * Throws PartnerWebhookPayloadError (400) or PartnerWebhookInboxError (500, the store threw).
+   * The part after verification (the guard already verified): decode (UTF-8 only), parse, record,
+   * then process. Throws PartnerWebhookPayloadError (400) or PartnerWebhookInboxError (500, the store threw).
    */
   async accept(
     rawBody: Buffer | string,
     options: PartnerWebhookHandleOptions = {},
   ): Promise<PartnerWebhookHandleResult> {
     let event: PartnerWebhookEvent<string, unknown>;
+    let text: string;
     try {
-      event = parsePartnerEnvelope(rawBody);
+      // Refuses bytes that are not UTF-8 (defect 10) before anything is recorded or acknowledged.
+      text = decodePartnerBody(rawBody);
+      event = parsePartnerEnvelope(text);
     } catch (error) {
       if (error instanceof PartnerWebhookPayloadError) {
         this.config.logger.warn(`Partner webhook refused (400): ${error.message}; not emitted`);
@@ -111,7 +136,6 @@ export class PartnerWebhookService implements OnApplicationShutdown {
         `Partner webhook ${event.name} has no data.event_id; de-duplicating on a body hash`,
       );
     }
-    const text = typeof rawBody === 'string' ? rawBody : rawBody.toString('utf8');
     let recorded: InboxRecordResult;
     try {
       recorded = await this.inbox.record({
@@ -162,26 +186,43 @@ export class PartnerWebhookService implements OnApplicationShutdown {
   /**
    * Processes entries the inbox reports due (failed and due, or never processed and older than
    * `minAgeMs`, default 10 s: younger ones are most likely in the hands of the delivery that
-   * recorded them, perhaps on another replica). Oldest first.
+   * recorded them, perhaps on another replica). Oldest first, `limit` (default 100) per read.
+   *
+   * With `untilEmpty` it reads batch after batch until nothing due is left (issue 9 defect 6: a
+   * crash's backlog drained at one batch per cron tick). "Due" is judged against the run's start,
+   * and an entry is tried at most once per run: one that fails gets its backoff (its next attempt
+   * lies after the start), so the run never spins on it. The run ends at the first read with no
+   * entry it has not tried, so it ends even if the store keeps reporting an entry (say markFailed
+   * itself failed). A store that claims entries (a lease, SKIP LOCKED) can do so in `pending`.
    */
-  async processPending(
-    options: { limit?: number; minAgeMs?: number } = {},
-  ): Promise<{ processed: number; failed: number; skipped: number }> {
-    const snapshotAt = Date.now();
-    const entries = await this.inbox.pending({
-      limit: options.limit ?? 100,
-      minAgeMs: options.minAgeMs ?? 10_000,
-    });
-    const summary = { processed: 0, failed: 0, skipped: 0 };
-    for (const entry of entries) {
-      const finished = this.finishedAt.get(entry.eventId);
-      if (this.inFlight.has(entry.eventId) || (finished !== undefined && finished >= snapshotAt)) {
-        summary.skipped += 1; // being (or just) processed here: the snapshot is stale
-        continue;
-      }
-      const result = await this.redeliver(entry);
-      summary[result.outcome] += 1;
-    }
+  async processPending(options: PartnerProcessPendingOptions = {}): Promise<PartnerProcessPendingSummary> {
+    const limit = Math.max(1, options.limit ?? 100);
+    const concurrency = Math.max(1, options.concurrency ?? 1);
+    const now = new Date();
+    const tried = new Set<string>();
+    const summary = { processed: 0, failed: 0, skipped: 0, batches: 0 };
+    do {
+      if (options.signal?.aborted) break;
+      const snapshotAt = Date.now();
+      const entries = (await this.inbox.pending({ limit, minAgeMs: options.minAgeMs ?? 10_000, now })).filter(
+        (entry) => !tried.has(entry.eventId),
+      );
+      if (entries.length === 0) break;
+      summary.batches += 1;
+      for (const entry of entries) tried.add(entry.eventId);
+      const queue = [...entries];
+      const worker = async (): Promise<void> => {
+        for (let entry = queue.shift(); entry; entry = queue.shift()) {
+          const finished = this.finishedAt.get(entry.eventId);
+          if (this.inFlight.has(entry.eventId) || (finished !== undefined && finished >= snapshotAt)) {
+            summary.skipped += 1; // being (or just) processed here: the snapshot is stale
+            continue;
+          }
+          summary[(await this.redeliver(entry)).outcome] += 1;
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(concurrency, entries.length) }, worker));
+    } while (options.untilEmpty);
     return summary;
   }
 

@@ -1,6 +1,12 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
-export type PayoutRequestState = 'pending' | 'created' | 'rejected';
+/**
+ * pending: stored, the partner's answer not yet stored (in flight, or lost in a crash: the re-drive
+ * re-sends it); created: the payout is stored; rejected: the partner (or local validation) refused it;
+ * needs_review: still pending past PAYOUT_REDRIVE_MAX_AGE_HOURS, left to an operator (re-sending a key
+ * the partner may have forgotten could create a second payout).
+ */
+export type PayoutRequestState = 'pending' | 'created' | 'rejected' | 'needs_review';
 
 /**
  * The Idempotency-Key of POST /payouts, stored BEFORE the partner is called. A retry after a crash
@@ -37,6 +43,14 @@ export class PayoutRequestEntity {
 
   @Column({ name: 'last_error', type: 'text', nullable: true })
   lastError!: string | null;
+
+  /** Re-sends made by the re-drive (payouts/payout-redrive.service.ts). */
+  @Column({ name: 'attempts', type: 'integer', default: 0 })
+  attempts!: number;
+
+  /** When the re-drive may send it again (a claim while a re-send is in flight, or a backoff); null: once past the grace period. */
+  @Column({ name: 'next_attempt_at', type: Date, nullable: true })
+  nextAttemptAt!: Date | null;
 
   @Column({ name: 'created_at', type: Date })
   createdAt!: Date;

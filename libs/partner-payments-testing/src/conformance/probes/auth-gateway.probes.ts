@@ -47,11 +47,11 @@ export const AUTH_GATEWAY_PROBES: ConformanceProbe[] = [
     id: 'gateway.missing-api-key',
     area: 'gateway',
     behaviour:
-      "A call with a bearer token but no x-api-key answers the gateway's 403 { message: 'Forbidden' }",
+      "A call with a bearer token but no x-api-key answers the gateway's 403 { message: 'Forbidden' } with an x-amzn-errortype header",
     sources: [evidence('[T3r DRIFT-6, 49]'), contract('§5.4')],
     writes: false,
     request: { method: 'GET', path: '/v1/users?limit=1', auth: 'bearer-only' },
-    expect: { status: 403, shape: t.object({ message: t.string }) },
+    expect: { status: 403, shape: t.object({ message: t.string }), headers: ['x-amzn-errortype'] },
   },
   {
     id: 'gateway.missing-bearer',

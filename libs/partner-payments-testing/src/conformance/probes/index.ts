@@ -1,14 +1,19 @@
 /** The shipped probe set, in run order (the version pin probe last: it is the only one touching account state). */
 import type { ConformanceProbe } from '../probe.types';
 import { AUTH_GATEWAY_PROBES } from './auth-gateway.probes';
-import { MONEY_PROBES } from './money.probes';
+import { DEPOSIT_PROBES } from './deposits.probes';
+import { IDEMPOTENCY_PROBES } from './idempotency.probes';
+import { PAYOUT_PROBES } from './payouts.probes';
 import { RECIPIENT_RAIL_PROBES } from './recipient-rails.probes';
 import { RECIPIENTS_PROBES } from './recipients.probes';
 import { REFERENCE_PROBES } from './reference.probes';
+import { RFI_DOCUMENT_PROBES } from './rfi-documents.probes';
 import { RFI_PROBES } from './rfis.probes';
 import { UPLOAD_PROBES } from './uploads.probes';
 import { USER_LIFECYCLE_PROBES } from './user-lifecycle.probes';
+import { USER_UPDATE_PROBES } from './user-updates.probes';
 import { VA_FUNDS_PROBES } from './va-funds.probes';
+import { VIRTUAL_ACCOUNT_PROBES } from './virtual-accounts.probes';
 import { USERS_PROBES } from './users.probes';
 
 const versionPin = REFERENCE_PROBES.filter((p) => p.id === 'versioning.upgrade-repeat');
@@ -17,14 +22,19 @@ const versionPin = REFERENCE_PROBES.filter((p) => p.id === 'versioning.upgrade-r
 export const CONFORMANCE_PROBES: readonly ConformanceProbe[] = [
   ...AUTH_GATEWAY_PROBES,
   ...USERS_PROBES,
+  ...USER_UPDATE_PROBES,
   ...USER_LIFECYCLE_PROBES,
   ...RECIPIENTS_PROBES,
   ...RECIPIENT_RAIL_PROBES,
   ...REFERENCE_PROBES.filter((p) => !versionPin.includes(p)),
-  ...MONEY_PROBES,
+  ...VIRTUAL_ACCOUNT_PROBES,
+  ...PAYOUT_PROBES,
   ...VA_FUNDS_PROBES,
+  ...DEPOSIT_PROBES,
+  ...IDEMPOTENCY_PROBES,
   ...RFI_PROBES,
   ...UPLOAD_PROBES,
+  ...RFI_DOCUMENT_PROBES,
   ...versionPin,
 ];
 

@@ -43,17 +43,20 @@ export const files = (name: string, mime: string, bytes: Buffer): FormData => {
 type RfiState = 'open' | 'resolved';
 const rfiOf = (ctx: ProbeContext, state: RfiState) => (state === 'open' ? ctx.rfi() : ctx.rfiIn(state));
 
+/** spec 4.2: an upload of `form` (field `files`) to an item. */
+export const uploadTo = (rfiId: string, itemId: string, form: FormData): ProbeRequest => ({
+  method: 'POST',
+  path: `/v1/rfis/${rfiId}/items/${itemId}/documents`,
+  version: RFI_VERSION,
+  form,
+});
+
 /** An upload to the document item of the run's RFI in `state`. */
 export const uploadToDocumentItem =
   (form: () => FormData, state: RfiState = 'open') =>
   async (ctx: ProbeContext): Promise<ProbeRequest> => {
     const rfi = await rfiOf(ctx, state);
-    return {
-      method: 'POST',
-      path: `/v1/rfis/${rfi.rfiId}/items/${rfi.documentItemId}/documents`,
-      version: RFI_VERSION,
-      form: form(),
-    };
+    return uploadTo(rfi.rfiId, rfi.documentItemId, form());
   };
 
 /** A PATCH answering the text_short item of the run's RFI in `state`. */

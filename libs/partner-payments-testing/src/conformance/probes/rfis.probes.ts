@@ -135,7 +135,8 @@ export const RFI_PROBES: ConformanceProbe[] = [
   {
     id: 'rfis.get',
     area: 'rfis',
-    behaviour: 'GET /v1/rfis/{id} answers the RFI with rfi_id, user_id, status and its items',
+    behaviour:
+      'GET /v1/rfis/{id} answers the RFI with rfi_id, user_id, status, due_at, blocking (null or what it holds), resolution_reason (null while open) and its items',
     sources: [evidence('[T1 AnswerRfiService]'), contract('§2.1, §3.2')],
     writes: true,
     needs: ['rfi'],
@@ -146,9 +147,15 @@ export const RFI_PROBES: ConformanceProbe[] = [
     }),
     expect: {
       status: 200,
-      shape: t.object({ rfi_id: t.string, user_id: t.string, status: t.string, items: t.array(itemShape) }),
+      shape: t.object({
+        rfi_id: t.string,
+        user_id: t.string,
+        status: t.string,
+        due_at: t.string,
+        blocking: t.nullable(t.object({ type: t.string })),
+        resolution_reason: t.nullable(t.enum('expired', 'rejected', 'withdrawn')),
+        items: t.array(itemShape),
+      }),
     },
-    sandbox:
-      'no `due_at`, `blocking` or `resolution_reason` yet (evidence §7, from client code: not probed until the sandbox has them)',
   },
 ];

@@ -1,9 +1,18 @@
 /** Users (sub-clients): evidence §3, spec 3.3 and 4.7. */
 import { randomUUID } from 'node:crypto';
 import type { ConformanceProbe, ProbeContext, ProbeRequest } from '../probe.types';
-import { fixtureUser } from '../probe.fixtures';
-import { safeValue, t } from '../shape.util';
-import { anyError, contract, evidence, flatError, typedError, zodError } from './probe.shapes';
+import { t } from '../shape.util';
+import {
+  anyError,
+  contract,
+  evidence,
+  flatError,
+  internalError,
+  namesPath,
+  postUser,
+  typedError,
+  zodError,
+} from './probe.shapes';
 
 const userFields = {
   id: t.string,
@@ -31,14 +40,6 @@ async function settledUserRequest(ctx: ProbeContext): Promise<ProbeRequest> {
     if ((status !== 'CREATED' && status !== 'VERIFYING') || Date.now() >= deadline) return request;
     await new Promise((r) => setTimeout(r, 500));
   }
-}
-
-/** The user's status before a verification call, per run (evidence [T3r DRIFT-16]: the call changes nothing). */
-const statusBefore = new Map<string, unknown>();
-async function userStatus(ctx: ProbeContext, id: string): Promise<unknown> {
-  return (
-    (await ctx.send({ method: 'GET', path: `/v1/users/${id}` })).body as { status?: unknown } | undefined
-  )?.status;
 }
 
 export const USERS_PROBES: ConformanceProbe[] = [
@@ -83,12 +84,7 @@ export const USERS_PROBES: ConformanceProbe[] = [
     sources: [evidence('[T2s Users.cs]'), evidence('[T3r DRIFT-4, 14]')],
     writes: true,
     creates: 'user',
-    request: async (ctx) => ({
-      method: 'POST',
-      path: '/v1/users',
-      idempotencyKey: 'fresh',
-      body: fixtureUser(ctx.runId),
-    }),
+    request: postUser(),
     expect: {
       status: 201,
       shape: t.object({ ...userFields, status: t.enum('CREATED'), verification_triggered: t.boolean }, [
@@ -103,12 +99,7 @@ export const USERS_PROBES: ConformanceProbe[] = [
     sources: [evidence('[T3r DRIFT-20]'), contract('§2.5')],
     writes: true,
     cleanup: 'nothing is created (refused)',
-    request: (ctx) => ({
-      method: 'POST',
-      path: '/v1/users',
-      idempotencyKey: 'fresh',
-      body: { ...fixtureUser(ctx.runId), metadata: { conformance_run: true } },
-    }),
+    request: postUser({ metadata: { conformance_run: true } }),
     expect: { status: 400, shape: zodError },
   },
   {
@@ -159,131 +150,14 @@ export const USERS_PROBES: ConformanceProbe[] = [
       "same steps, 0 ms each by default (`verificationDelayMs`); VERIFIED through the control API; `userVerification: 'auto-approve'` is an opt-in convenience",
   },
   {
-    id: 'users.put.strict-type',
-    area: 'users',
-    behaviour: 'PUT /v1/users/{id} refuses type (400 Zod shape): PUT is strict',
-    sources: [evidence('[T1s §3.10]')],
-    writes: true,
-    needs: ['user'],
-    cleanup: 'nothing is written (refused)',
-    request: async (ctx) => ({
-      method: 'PUT',
-      path: `/v1/users/${(await ctx.user()).id}`,
-      body: { type: 'business' },
-    }),
-    expect: { status: 400, shape: zodError },
-  },
-  {
-    id: 'users.put.unknown-key',
-    area: 'users',
-    behaviour:
-      'PUT /v1/users/{id} refuses an unknown key such as registered_address (400 "Unrecognized key(s)")',
-    sources: [evidence('[T1s §3.11 B1]')],
-    writes: true,
-    needs: ['user'],
-    cleanup: 'nothing is written (refused)',
-    request: async (ctx) => ({
-      method: 'PUT',
-      path: `/v1/users/${(await ctx.user()).id}`,
-      body: { registered_address: { city: 'Austin' } },
-    }),
-    expect: { status: 400, shape: zodError },
-  },
-  {
-    id: 'users.put.empty',
-    area: 'users',
-    behaviour:
-      'PUT /v1/users/{id} with {} answers 200 with updated_fields [] and requires_reverification false',
-    sources: [evidence('[T3r DRIFT-15]')],
-    writes: true,
-    needs: ['user'],
-    cleanup: 'nothing changes',
-    request: async (ctx) => ({ method: 'PUT', path: `/v1/users/${(await ctx.user()).id}`, body: {} }),
-    expect: {
-      status: 200,
-      shape: t.object({
-        id: t.string,
-        updated_fields: t.array(t.string),
-        requires_reverification: t.boolean,
-        warnings: t.array(t.any),
-      }),
-    },
-    verify: (observed) => {
-      const b = observed.body as { updated_fields: unknown[]; requires_reverification: boolean };
-      const out: string[] = [];
-      if (b.updated_fields.length)
-        out.push(`body.updated_fields: expected [], got ${b.updated_fields.length} entries`);
-      if (b.requires_reverification) out.push('body.requires_reverification: expected false, got true');
-      return out;
-    },
-  },
-  {
-    id: 'users.patch-not-a-route',
-    area: 'users',
-    behaviour: 'PATCH /v1/users/{id} is not a route: 403 invalid_request (the update is PUT)',
-    sources: [contract('§7.5'), evidence('[T1s §3.10-3.11]')],
-    writes: false,
-    request: () => ({ method: 'PATCH', path: `/v1/users/${randomUUID()}`, body: { first_name: 'X' } }),
-    expect: { status: 403, shape: flatError('invalid_request') },
-  },
-  {
-    id: 'users.verifications',
-    area: 'users',
-    behaviour:
-      'POST /v1/users/{id}/verifications answers 201 { id, verification_link, status } and leaves the user as it was',
-    sources: [evidence('[T3r DRIFT-16, 17, 25]')],
-    writes: true,
-    needs: ['user'],
-    creates: 'verification',
-    cleanup: 'a verification link of the run user; nothing to delete',
-    request: async (ctx) => {
-      const id = (await ctx.user()).id;
-      statusBefore.set(ctx.runId, await userStatus(ctx, id));
-      return {
-        method: 'POST',
-        path: `/v1/users/${id}/verifications`,
-        idempotencyKey: 'fresh',
-        body: { type: 'embedded-link' },
-      };
-    },
-    expect: {
-      status: 201,
-      shape: t.object({ id: t.string, verification_link: t.nullable(t.string), status: t.string }),
-    },
-    verify: async (_observed, ctx) => {
-      const before = statusBefore.get(ctx.runId);
-      const after = await userStatus(ctx, (await ctx.user()).id);
-      return after === before
-        ? []
-        : [`user.status: expected unchanged (${safeValue(before)}), got ${safeValue(after)}`];
-    },
-  },
-  {
-    id: 'users.verifications.key-reuse',
-    area: 'users',
-    behaviour:
-      'The verifications call with a used key and another body makes a second one (201), no conflict',
-    sources: [evidence('[T3r DRIFT-25]')],
-    writes: true,
-    needs: ['user'],
-    creates: 'verification',
-    cleanup: 'a verification link of the run user; nothing to delete',
-    request: async (ctx) => {
-      const path = `/v1/users/${(await ctx.user()).id}/verifications`;
-      const key = randomUUID();
-      await ctx.send({ method: 'POST', path, idempotencyKey: key, body: { type: 'embedded-link' } });
-      return { method: 'POST', path, idempotencyKey: key, body: { type: 'api' } };
-    },
-    expect: { status: 201, shape: t.object({ id: t.string, status: t.string }) },
-  },
-  {
     id: 'users.list.limit-too-large',
     area: 'users',
-    behaviour: 'GET /v1/users?limit=100000 answers 500 (the partner does not clamp it)',
+    behaviour:
+      'GET /v1/users?limit=100000 answers 500 { status: error, message } (the partner does not clamp it)',
     sources: [evidence('[T3r DRIFT-10]')],
     writes: false,
     request: { method: 'GET', path: '/v1/users?limit=100000' },
-    expect: { status: 500, shape: t.object({ message: t.string }) },
+    expect: { status: 500, shape: internalError },
   },
   {
     id: 'users.create.missing-key',
@@ -292,11 +166,34 @@ export const USERS_PROBES: ConformanceProbe[] = [
     sources: [contract('§4.7'), evidence('[T3r DRIFT-36]')],
     writes: true,
     cleanup: 'nothing is created (refused)',
-    request: (ctx) => ({ method: 'POST', path: '/v1/users', body: fixtureUser(ctx.runId) }),
+    request: postUser({}, false),
     expect: { status: 400, shape: anyError },
     verify: (o) =>
       JSON.stringify(o.body).includes('dempotency')
         ? []
         : ['body: expected to name Idempotency-Key, does not'],
+  },
+  {
+    id: 'users.list.offset-past-end',
+    area: 'users',
+    behaviour: 'GET /v1/users?offset=99999 answers 200 with an empty page (not an error)',
+    sources: [evidence('[T3r DRIFT-10]')],
+    writes: false,
+    request: { method: 'GET', path: '/v1/users?offset=99999' },
+    expect: { status: 200, shape: t.object({ data: t.array(t.any), pagination: t.object({}) }) },
+    verify: (o) =>
+      (o.body as { data: unknown[] }).data.length === 0 ? [] : ['body.data: expected empty, got rows'],
+  },
+  {
+    id: 'users.create.status-enum',
+    area: 'users',
+    behaviour:
+      'A status in the POST /v1/users body is validated against active|inactive|suspended (400 Zod naming status), not dropped as unknown',
+    sources: [evidence('[T3r DRIFT-22]')],
+    writes: true,
+    cleanup: 'nothing is created (refused)',
+    request: postUser({ status: 'conformance' }),
+    expect: { status: 400, shape: zodError },
+    verify: namesPath('status'),
   },
 ];

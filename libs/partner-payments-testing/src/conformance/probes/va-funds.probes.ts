@@ -1,10 +1,10 @@
 /**
- * Virtual account lifecycle and funds (evidence §5): lists, the status vocabulary by version,
- * balance only once active, deposits as a bare array per account and paged across accounts.
+ * Virtual account lifecycle (evidence §5): lists, the status vocabulary by version, balance only
+ * once active, and the liquidation-address create.
  */
 import type { ConformanceProbe, ProbeContext, ProbeRequest } from '../probe.types';
 import { t } from '../shape.util';
-import { anyError, evidence } from './probe.shapes';
+import { anyError, contract, evidence, internalError, onRunAccount } from './probe.shapes';
 
 /**
  * evidence §5 [D state-machines][T1 REVISION-DOCS §2.3]: the status words depend on the version;
@@ -20,15 +20,6 @@ const newAccountAt =
     path: `/v1/virtual-accounts/${(await ctx.newVirtualAccount()).id}`,
     version,
   });
-
-/** An account's available balance as a number (evidence §5: `available_balance`). */
-async function balanceOf(ctx: ProbeContext, id: string): Promise<number> {
-  const answer = await ctx.send({ method: 'GET', path: `/v1/virtual-accounts/${id}/balance` });
-  return Number((answer.body as { available_balance?: unknown } | undefined)?.available_balance);
-}
-const balanceBefore = new Map<string, number>();
-
-const depositRow = t.object({ amount: t.string, currency: t.string, status: t.string });
 
 export const VA_FUNDS_PROBES: ConformanceProbe[] = [
   {
@@ -103,56 +94,44 @@ export const VA_FUNDS_PROBES: ConformanceProbe[] = [
     expect: { status: 200, shape: t.object({ available_balance: t.oneOf(t.string, t.number) }) },
   },
   {
-    id: 'virtual-accounts.deposits',
-    area: 'virtual-accounts',
-    behaviour: 'GET .../deposits of a virtual account answers a bare array (limit 1-100, offset)',
-    sources: [evidence('[T1 KiraApiClient]')],
-    writes: true,
-    needs: ['virtualAccount'],
-    request: async (ctx) => ({
-      method: 'GET',
-      path: `/v1/virtual-accounts/${(await ctx.virtualAccount()).id}/deposits?limit=10`,
-    }),
-    expect: { status: 200, shape: t.array(depositRow) },
-  },
-  {
-    id: 'virtual-accounts.all-deposits',
-    area: 'virtual-accounts',
-    behaviour: 'GET /v1/virtual-accounts/deposits lists the deposits of every account, paged by page',
-    sources: [evidence('[T1 REVISION-DOCS §3.3]')],
-    writes: false,
-    request: { method: 'GET', path: '/v1/virtual-accounts/deposits?page=1' },
-    expect: { status: 200, shape: t.object({ data: t.array(depositRow) }) },
-    sandbox: 'the envelope `{ data, pagination }` is ours (the evidence names only `page`)',
-  },
-  {
-    id: 'virtual-accounts.simulate-deposit',
+    id: 'virtual-accounts.list.limit-too-large',
     area: 'virtual-accounts',
     behaviour:
-      'POST .../simulate-deposit (sandbox only) credits an active account at once: the balance grows by the amount',
-    sources: [evidence('[T1 KiraApiClient]'), evidence('[T1 REVISION-DOCS §5]')],
+      'GET /v1/virtual-accounts?limit=100000 answers 500 { status: error, message } (the partner does not clamp it)',
+    sources: [evidence('[T3r DRIFT-10]')],
+    writes: false,
+    request: { method: 'GET', path: '/v1/virtual-accounts?limit=100000' },
+    expect: { status: 500, shape: internalError },
+  },
+  {
+    id: 'virtual-accounts.liquidation-address.create',
+    area: 'virtual-accounts',
+    behaviour:
+      'POST .../liquidation-address with an Idempotency-Key and X-Api-Version takes { network, token, recipient_id } and creates an address the list then shows',
+    sources: [evidence('[T2]'), evidence('[D for-ai-agents]'), contract('§4.6')],
     writes: true,
-    needs: ['activeVirtualAccount'],
-    creates: 'deposit',
-    cleanup: 'a simulated deposit stays on the account',
-    request: async (ctx) => {
-      const id = (await ctx.activeVirtualAccount()).id;
-      balanceBefore.set(ctx.runId, await balanceOf(ctx, id));
-      return {
-        method: 'POST',
-        path: `/v1/virtual-accounts/${id}/simulate-deposit`,
-        body: { amount: '25.00' },
-      };
-    },
+    needs: ['virtualAccount', 'payee'],
+    creates: 'liquidation_address',
+    provides: 'liquidationAddress',
+    cleanup: 'not deletable: no DELETE route is documented',
+    request: async (ctx) =>
+      onRunAccount(
+        '/liquidation-address',
+        {
+          idempotencyKey: 'fresh',
+          version: '2026-04-14',
+          body: { network: 'solana', token: 'USDC', recipient_id: (await ctx.payee()).id },
+        },
+        'POST',
+      )(ctx),
+    // evidence open question 4: the answer's status and body are not shown.
     expect: { status: [200, 201], shape: t.object({}) },
     verify: async (_o, ctx) => {
-      const after = await balanceOf(ctx, (await ctx.activeVirtualAccount()).id);
-      const before = balanceBefore.get(ctx.runId) ?? NaN;
-      return Math.round((after - before) * 100) === 2500
-        ? []
-        : ['balance: expected to grow by 25.00 at once, it did not'];
+      const list = await ctx.send(await onRunAccount('/liquidation-address', { version: '2026-04-14' })(ctx));
+      const rows = Array.isArray(list.body) ? list.body : [list.body].filter(Boolean);
+      return rows.length > 0 ? [] : ['the list: expected the new address, it is empty'];
     },
     sandbox:
-      'the request body and the answer are not shown (evidence open question 8): ours take `{ amount }` and answer the deposit',
+      'answers 201 with the created entry as the list shows it (`id`, `address`, `network`, `token`, ...)',
   },
 ];

@@ -1,0 +1,23 @@
+import { Injectable } from '@nestjs/common';
+
+/**
+ * Issue 9 defect 7: the app listens before its first partner call. The version pin and the first
+ * authentication run in the background after listen (CronJobsService.warmUp); until they have
+ * finished once, whatever their outcome, GET /health answers `starting` and `finished` is pending.
+ */
+@Injectable()
+export class StartupState {
+  private done = false;
+  private resolveFinished!: () => void;
+  /** Settles (never rejects) when the start-up partner work has finished once. */
+  readonly finished: Promise<void> = new Promise((resolve) => (this.resolveFinished = resolve));
+
+  get starting(): boolean {
+    return !this.done;
+  }
+
+  markFinished(): void {
+    this.done = true;
+    this.resolveFinished();
+  }
+}

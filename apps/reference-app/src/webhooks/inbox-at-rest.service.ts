@@ -1,0 +1,118 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
+import { APP_CONFIG, ConfigValidationError, type AppConfig } from '../config/app.config';
+import { JobLockService } from '../scheduling/job-lock.service';
+import { InboxMaintenanceStore } from './inbox-maintenance.store';
+
+export const INBOX_PRUNE_JOB = 'inbox-prune';
+export const INBOX_RESEAL_JOB = 'inbox-reseal';
+const BATCH = 500;
+const DAY_MS = 86_400_000;
+
+export interface PruneSummary {
+  ran: boolean;
+  /** Processed entries deleted (processed more than INBOX_RETENTION_DAYS ago). */
+  deleted: number;
+  batches: number;
+}
+
+/**
+ * What the inbox keeps, and for how long (issue 9 defect 3).
+ *
+ * Retention: the inbox-prune job deletes processed entries older than INBOX_RETENTION_DAYS in
+ * batches of 500, under its job lock (one replica at a time). Failed and dead entries stay for an
+ * operator. An event the partner delivers again after its entry was pruned is new to the inbox and
+ * processed again; the partner does not retry deliveries (spec 6.1.4), so that takes a manual
+ * resend, and the handlers are idempotent anyway.
+ *
+ * Re-sealing: at start, bodies not sealed under the current key (plain text copied by the
+ * migration, or an older key after a rotation) are sealed under it, in the background, so the
+ * old key can leave INBOX_ENCRYPTION_KEYS once this start has logged that it is done.
+ */
+@Injectable()
+export class InboxAtRestService implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('InboxAtRest');
+  private stopping = false;
+  /** Settles when the start's re-sealing pass has ended (tests wait on it). */
+  startup: Promise<void> = Promise.resolve();
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly store: InboxMaintenanceStore,
+    private readonly locks: JobLockService,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    // A key removed from INBOX_ENCRYPTION_KEYS while bodies it sealed remain: refuse to start
+    // (listen rejects, main.ts prints this one line) rather than fail their redelivery later.
+    const missing = await this.store.missingKeys();
+    if (missing.length > 0) {
+      throw new ConfigValidationError([
+        {
+          variable: 'INBOX_ENCRYPTION_KEYS',
+          message: `does not list ${missing.map((m) => `'${m.keyId}' (sealed ${m.entries} inbox entries)`).join(', ')}: add it back after the first key`,
+        },
+      ]);
+    }
+    this.startup = this.reseal().then(
+      () => undefined,
+      (error: Error) => this.logger.error(`re-sealing inbox bodies failed: ${error.message}`),
+    );
+  }
+
+  beforeApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    return this.startup;
+  }
+
+  /** Seals under the current key every body that is not; returns how many it re-sealed. */
+  async reseal(): Promise<number> {
+    const run = await this.locks.runExclusive(INBOX_RESEAL_JOB, async () => {
+      let total = 0;
+      for (;;) {
+        if (this.stopping) return total;
+        const { read, resealed } = await this.store.resealBatch(BATCH);
+        total += resealed;
+        if (read === 0) return total;
+      }
+    });
+    const total = run.ran ? run.result : 0;
+    if (total > 0) this.logger.log(`sealed ${total} inbox bodies under the current key`);
+    return total;
+  }
+
+  /**
+   * Deletes processed entries older than the retention, batch after batch (default 500 a
+   * statement) until none is left.
+   */
+  async prune(options: { tick?: Date; now?: Date; batchSize?: number } = {}): Promise<PruneSummary> {
+    const batch = options.batchSize ?? BATCH;
+    const before = new Date((options.now ?? new Date()).getTime() - this.config.inbox.retentionDays * DAY_MS);
+    const run = await this.locks.runExclusive(
+      INBOX_PRUNE_JOB,
+      async () => {
+        const summary = { deleted: 0, batches: 0 };
+        while (!this.stopping) {
+          const deleted = await this.store.pruneProcessed(before, batch);
+          summary.deleted += deleted;
+          summary.batches += 1;
+          if (deleted < batch) break;
+        }
+        return summary;
+      },
+      { tick: options.tick },
+    );
+    if (!run.ran) return { ran: false, deleted: 0, batches: 0 };
+    if (run.result.deleted > 0) {
+      this.logger.log(
+        `deleted ${run.result.deleted} processed inbox entries older than ${this.config.inbox.retentionDays} days`,
+      );
+    }
+    return { ran: true, ...run.result };
+  }
+}

@@ -1,0 +1,129 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { inspect } from 'node:util';
+
+/**
+ * Inbox bodies sealed at rest with AES-256-GCM (issue 9 defect 3: a virtual_account.created
+ * account_number and an ACH source.sender_account_number used to sit whole in the inbox). The
+ * exact bytes stay available to redelivery and audit; a copy of the database alone reveals nothing.
+ *
+ * Keys come from INBOX_ENCRYPTION_KEYS, `id:base64` pairs separated by commas: the first seals,
+ * every one opens (rotation). A sealed value names its key, so any listed key opens what it sealed.
+ */
+
+/** One key: `id` is named in every value it seals; `key` is 32 bytes. */
+export interface InboxKey {
+  id: string;
+  key: Buffer;
+}
+
+const FORMAT = 'v1';
+const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
+const IV_BYTES = 12; // the GCM nonce size NIST SP 800-38D recommends
+const TAG_BYTES = 16;
+
+/** Parses INBOX_ENCRYPTION_KEYS; the error message never contains key material. */
+export function parseInboxKeys(value: string): InboxKey[] {
+  const keys: InboxKey[] = [];
+  const entries = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (entries.length === 0) throw new Error('must list at least one id:base64 key');
+  entries.forEach((entry, index) => {
+    const colon = entry.indexOf(':');
+    const id = colon > 0 ? entry.slice(0, colon) : '';
+    if (!KEY_ID.test(id)) {
+      throw new Error(`entry ${index + 1}: the key id must be 1-32 of A-Z a-z 0-9 _ - before a ':'`);
+    }
+    const encoded = entry.slice(colon + 1);
+    const key = Buffer.from(encoded, 'base64');
+    if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded) || key.length !== 32) {
+      throw new Error(`key '${id}' must be 32 bytes in base64 (e.g. openssl rand -base64 32)`);
+    }
+    if (keys.some((k) => k.id === id)) throw new Error(`key id '${id}' is listed twice`);
+    keys.push({ id, key });
+  });
+  return keys;
+}
+
+/** A new `id:base64` entry (the demo's key file, and the README's example command). */
+export function generateInboxKeyEntry(id: string): string {
+  return `${id}:${randomBytes(32).toString('base64')}`;
+}
+
+export class InboxKeyUnavailableError extends Error {
+  constructor(readonly keyId: string) {
+    super(
+      `inbox entry sealed with key '${keyId}', which INBOX_ENCRYPTION_KEYS does not list: add it back (after the first, it only opens)`,
+    );
+    this.name = 'InboxKeyUnavailableError';
+  }
+}
+
+/**
+ * Seals and opens inbox bodies. A sealed value is `v1.<key id>.<iv>.<tag>.<ciphertext>` (base64url
+ * parts). The associated data binds it to its format, key id and row (the event key), so a sealed
+ * body copied onto another row does not open there.
+ */
+export class InboxKeyRing {
+  private readonly keys: ReadonlyMap<string, Buffer>;
+  /** The key that seals. */
+  readonly currentId: string;
+
+  constructor(keys: readonly InboxKey[]) {
+    if (keys.length === 0) throw new Error('InboxKeyRing needs at least one key');
+    this.keys = new Map(keys.map((k) => [k.id, k.key]));
+    this.currentId = keys[0].id;
+  }
+
+  get ids(): string[] {
+    return [...this.keys.keys()];
+  }
+
+  has(keyId: string): boolean {
+    return this.keys.has(keyId);
+  }
+
+  seal(plaintext: string, rowKey: string): string {
+    const iv = randomBytes(IV_BYTES);
+    const cipher = createCipheriv('aes-256-gcm', this.keys.get(this.currentId)!, iv);
+    cipher.setAAD(aad(this.currentId, rowKey));
+    const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+    return [FORMAT, this.currentId, b64(iv), b64(cipher.getAuthTag()), b64(body)].join('.');
+  }
+
+  /** The exact text sealed. Throws InboxKeyUnavailableError, or an authentication error when tampered with. */
+  open(sealed: string, rowKey: string): string {
+    const [format, keyId, iv, tag, body, extra] = sealed.split('.');
+    if (format !== FORMAT || body === undefined || extra !== undefined) {
+      throw new Error(`inbox body is not a ${FORMAT} sealed value`);
+    }
+    const key = this.keys.get(keyId);
+    if (!key) throw new InboxKeyUnavailableError(keyId);
+    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'), {
+      authTagLength: TAG_BYTES,
+    });
+    decipher.setAAD(aad(keyId, rowKey));
+    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+    return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString(
+      'utf8',
+    );
+  }
+
+  /** Never print key material, whatever logs or serialises the configuration. */
+  toJSON(): string {
+    return `InboxKeyRing(${this.ids.join(', ')})`;
+  }
+
+  [inspect.custom](): string {
+    return this.toJSON();
+  }
+}
+
+function aad(keyId: string, rowKey: string): Buffer {
+  return Buffer.from(`${FORMAT}.${keyId}.${rowKey}`, 'utf8');
+}
+
+function b64(buffer: Buffer): string {
+  return buffer.toString('base64url');
+}
