@@ -28,10 +28,11 @@ import { startTestApp } from '../test/setup/app.helper';
 import { createFundedAccount } from '../test/setup/partner-fixtures.helper';
 import { insertSeededRows, PAYOUT_MIX, seedPayouts, storedStatuses } from '../test/setup/payout-seed.helper';
 import { countQueries } from '../test/setup/query-counter.helper';
-import { progress } from './lib/child.registry';
+import { progress } from './lib/contract';
 import { sampleDuring } from './lib/memory.sampler';
 import { median, printFigures, resetSeeded, round, type Figure } from './reconciliation.fixture';
-import { hardDeadline, sleep } from './lib/run.env';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { hardDeadline } from './lib/contract';
 import { startSandboxProcess } from './lib/sandbox.process';
 
 const NAME = 'reconciliation';

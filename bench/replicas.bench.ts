@@ -24,10 +24,11 @@ import { createDatabase, startThrowawayPostgres } from '../scripts/pg-throwaway'
 import { createFundedAccount } from '../test/setup/partner-fixtures.helper';
 import { seedPayouts, storedStatuses } from '../test/setup/payout-seed.helper';
 import { startReplicaProcess, type ReplicaProcess } from '../test/setup/replica.process';
-import { progress, trackChild } from './lib/child.registry';
+import { trackChild } from './lib/child.registry';
 import { sandboxClient } from './lib/partner.client';
 import { median, printFigures, resetSeeded, round, type Figure } from './reconciliation.fixture';
-import { hardDeadline, sleep } from './lib/run.env';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { hardDeadline, progress } from './lib/contract';
 import { startSandboxProcess, type SandboxProcess } from './lib/sandbox.process';
 
 const NAME = 'replicas';
