@@ -3,6 +3,7 @@
  * process as its partner with the sandbox's fixed test credentials and webhook secret, and cron
  * expressions (jobs that never fire unless a benchmark measures one).
  */
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +15,12 @@ export const NEVER = '0 0 0 1 1 *';
 
 export const WEBHOOK_SECRET = SANDBOX_DEFAULTS.webhookSecret;
 
+/**
+ * INBOX_ENCRYPTION_KEYS for this run (required with PARTNER_BASE_URL since issue 9 sealed inbox
+ * bodies at rest): one fresh key, also what a benchmark seals its seeded rows with.
+ */
+export const INBOX_KEYS = `bench:${randomBytes(32).toString('base64')}`;
+
 export function appEnv(databaseUrl: string, partnerBaseUrl: string, crons: Record<string, string> = {}) {
   return {
     DATABASE_URL: databaseUrl,
@@ -24,6 +31,7 @@ export function appEnv(databaseUrl: string, partnerBaseUrl: string, crons: Recor
     PARTNER_PASSWORD: SANDBOX_DEFAULTS.password,
     PARTNER_CLIENT_UUID: SANDBOX_DEFAULTS.clientUuid,
     PARTNER_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    INBOX_ENCRYPTION_KEYS: INBOX_KEYS,
     RECONCILE_CRON: NEVER,
     DEPOSIT_RECONCILE_CRON: NEVER,
     INBOX_REDELIVERY_CRON: NEVER,
