@@ -77,7 +77,12 @@ export class AppModule {
             timeoutMs: cfg.partner.timeoutMs,
             maxRetries: cfg.partner.maxRetries,
             sendVersionHeader: cfg.partner.sendVersionHeader,
-            webhooks: { secrets: conn.webhookSecrets },
+            webhooks: {
+              secrets: conn.webhookSecrets,
+              // Issue 14: on PostgreSQL each statement is a round trip, so several processing
+              // transactions at once (the store holds entries with SKIP LOCKED); SQLite has one writer.
+              batching: { processConcurrency: cfg.database.kind === 'postgres' ? 4 : 1 },
+            },
             inboxStore: inbox,
           }),
         }),

@@ -64,7 +64,7 @@ export class ResourceProjections {
       if (obs.livenessResult) row.livenessResult = obs.livenessResult;
       row.lastEventName = obs.eventName;
       row.updatedAt = this.clock();
-      return m.save(PartnerUserEntity, row);
+      return this.saveLocked(m, PartnerUserEntity, { userId: row.userId }, row);
     });
   }
 
@@ -87,7 +87,7 @@ export class ResourceProjections {
         row.accountNumberLast4 = obs.accountNumber.slice(-4);
       if (obs.metadata) row.metadata = JSON.stringify(obs.metadata);
       row.updatedAt = this.clock();
-      return m.save(VirtualAccountEntity, row);
+      return this.saveLocked(m, VirtualAccountEntity, { virtualAccountId: row.virtualAccountId }, row);
     });
   }
 
@@ -110,8 +110,22 @@ export class ResourceProjections {
         if (value !== undefined && value !== null) (row as unknown as Record<string, unknown>)[key] = value;
       }
       row.updatedAt = this.clock();
-      return m.save(DepositEntity, row);
+      return this.saveLocked(m, DepositEntity, { depositId: row.depositId }, row);
     });
+  }
+
+  /**
+   * Writes back a row `locked` returned. One UPDATE of its columns: `save` would read the row again
+   * to find what changed, a second statement per event on the inbox's hot path (issue 14).
+   */
+  private async saveLocked<T extends ObjectLiteral>(
+    m: EntityManager,
+    entity: EntityTarget<T>,
+    key: Partial<T>,
+    row: T,
+  ): Promise<T> {
+    await m.update(entity, key, row);
+    return row;
   }
 
   /** Creates the row if absent, then reads it, locked for this transaction on PostgreSQL. */
