@@ -1,5 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
 import type { EntityManager } from 'typeorm';
+import { pgConnectionOf } from '../database/prepared-query.util';
 import type { UnitOfWork } from '../database/unit-of-work.service';
 import {
   INBOX_COLUMNS,
@@ -32,12 +33,17 @@ const SQL = {
       'SELECT event_key, state, attempts FROM webhook_inbox WHERE event_key = ANY($1::varchar[]) ' +
       'FOR UPDATE SKIP LOCKED',
   },
-  claim: {
-    name: 'inbox_claim_due',
+  claimFailed: {
+    name: 'inbox_claim_failed',
     text:
-      `SELECT ${INBOX_COLUMNS} FROM webhook_inbox ` +
-      "WHERE ((state = 'pending' AND received_at <= $1) OR (state = 'failed' AND next_attempt_at <= $2)) " +
-      'AND NOT (event_key = ANY($4::varchar[])) ORDER BY received_at, event_key LIMIT $3 FOR UPDATE SKIP LOCKED',
+      `SELECT ${INBOX_COLUMNS} FROM webhook_inbox WHERE state = 'failed' AND next_attempt_at <= $1 ` +
+      'AND NOT (event_key = ANY($2::varchar[])) ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED',
+  },
+  claimPending: {
+    name: 'inbox_claim_pending',
+    text:
+      `SELECT ${INBOX_COLUMNS} FROM webhook_inbox WHERE state = 'pending' AND received_at <= $1 ` +
+      'ORDER BY received_at, event_key LIMIT $2 FOR UPDATE SKIP LOCKED',
   },
   processed: {
     name: 'inbox_mark_processed',
@@ -63,7 +69,7 @@ export class PostgresInboxDriver implements InboxSqlDriver {
 
   async insertBatch(rows: readonly InboxInsertRow[]): Promise<boolean[]> {
     const ambient = this.uow.currentTransaction();
-    const on: Queryable = ambient ? connectionOf(ambient) : this.pool;
+    const on: Queryable = ambient ? pgConnectionOf(ambient) : this.pool;
     const result = await on.query<{ event_key: string }>({
       ...SQL.insert,
       values: [
@@ -81,7 +87,7 @@ export class PostgresInboxDriver implements InboxSqlDriver {
   }
 
   async hold(m: EntityManager, keys: readonly string[]): Promise<Map<string, InboxHeldRow>> {
-    const result = await connectionOf(m).query<{ event_key: string } & InboxHeldRow>({
+    const result = await pgConnectionOf(m).query<{ event_key: string } & InboxHeldRow>({
       ...SQL.hold,
       values: [keys],
     });
@@ -89,25 +95,37 @@ export class PostgresInboxDriver implements InboxSqlDriver {
   }
 
   async claimDue(m: EntityManager, due: InboxDueSelection): Promise<InboxStoredRow[]> {
-    const result = await connectionOf(m).query<Record<string, unknown>>({
-      ...SQL.claim,
-      values: [due.youngest, due.now, due.limit, due.exclude],
+    // Two index-ordered reads that stop at the limit (idx_webhook_inbox_due, _pending): failed
+    // entries due again first, then the oldest never processed.
+    const on = pgConnectionOf(m);
+    const failed = await on.query<Record<string, unknown>>({
+      ...SQL.claimFailed,
+      values: [due.now, due.exclude, due.limit],
     });
-    return result.rows.map((r) => storedRow(r, (v) => (v instanceof Date ? v : null)));
+    const pending =
+      failed.rows.length >= due.limit
+        ? []
+        : (
+            await on.query<Record<string, unknown>>({
+              ...SQL.claimPending,
+              values: [due.youngest, due.limit - failed.rows.length],
+            })
+          ).rows;
+    return [...failed.rows, ...pending].map((r) => storedRow(r, (v) => (v instanceof Date ? v : null)));
   }
 
   async savepoint(m: EntityManager, step: SavepointStep): Promise<void> {
     // No parameters: the simple protocol, so 'next' (two statements) is one round trip.
-    await connectionOf(m).query(SAVEPOINT_SQL[step]);
+    await pgConnectionOf(m).query(SAVEPOINT_SQL[step]);
   }
 
   async markProcessed(m: EntityManager, keys: readonly string[], at: Date): Promise<void> {
     if (keys.length === 0) return;
-    await connectionOf(m).query({ ...SQL.processed, values: [at, keys] });
+    await pgConnectionOf(m).query({ ...SQL.processed, values: [at, keys] });
   }
 
   async markFailed(m: EntityManager, key: string, u: InboxFailureUpdate): Promise<void> {
-    await connectionOf(m).query({
+    await pgConnectionOf(m).query({
       ...SQL.failed,
       values: [u.attempts, u.state, u.nextAttemptAt, u.lastError, key],
     });
@@ -117,12 +135,4 @@ export class PostgresInboxDriver implements InboxSqlDriver {
   private get pool(): Pool {
     return (this.uow.dataSource.driver as unknown as { master: Pool }).master;
   }
-}
-
-/** The pg connection a transaction's EntityManager runs on. */
-function connectionOf(m: EntityManager): PoolClient {
-  const connection = (m.queryRunner as unknown as { databaseConnection?: PoolClient } | undefined)
-    ?.databaseConnection;
-  if (!connection) throw new Error('inbox: no PostgreSQL connection in this unit of work');
-  return connection;
 }

@@ -42,17 +42,24 @@ export class SqliteInboxDriver implements InboxSqlDriver {
   }
 
   async claimDue(_m: EntityManager, due: InboxDueSelection): Promise<InboxStoredRow[]> {
-    const rows = this.statement(
-      `SELECT ${INBOX_COLUMNS} FROM webhook_inbox ` +
-        `WHERE ((state = 'pending' AND received_at <= ?) OR (state = 'failed' AND next_attempt_at <= ?)) ` +
-        'AND event_key NOT IN (SELECT value FROM json_each(?)) ORDER BY received_at, event_key LIMIT ?',
-    ).all(
-      timestampParam('sqlite', due.youngest),
-      timestampParam('sqlite', due.now),
-      JSON.stringify(due.exclude),
-      due.limit,
-    ) as Array<Record<string, unknown>>;
-    return rows.map((r) => storedRow(r, sqliteDate));
+    // Two index-ordered reads that stop at the limit (idx_webhook_inbox_due, _pending): failed
+    // entries due again first, then the oldest never processed. One OR query sorted every row.
+    const failed = this.statement(
+      `SELECT ${INBOX_COLUMNS} FROM webhook_inbox WHERE state = 'failed' AND next_attempt_at <= ? ` +
+        'AND event_key NOT IN (SELECT value FROM json_each(?)) ORDER BY next_attempt_at LIMIT ?',
+    ).all(timestampParam('sqlite', due.now), JSON.stringify(due.exclude), due.limit) as Array<
+      Record<string, unknown>
+    >;
+    const pending =
+      failed.length >= due.limit
+        ? []
+        : (this.statement(
+            `SELECT ${INBOX_COLUMNS} FROM webhook_inbox WHERE state = 'pending' AND received_at <= ? ` +
+              'ORDER BY received_at, event_key LIMIT ?',
+          ).all(timestampParam('sqlite', due.youngest), due.limit - failed.length) as Array<
+            Record<string, unknown>
+          >);
+    return [...failed, ...pending].map((r) => storedRow(r, sqliteDate));
   }
 
   async savepoint(_m: EntityManager, step: SavepointStep): Promise<void> {

@@ -91,9 +91,9 @@ export interface PartnerInboxStore {
     work: (eventId: string) => Promise<T>,
   ): Promise<InboxBatchOutcome<T>[]>;
   /**
-   * Optional claim (issue 14): selects up to `options.limit` due entries as `pending` does and
-   * processes them like processBatch, in one transaction that holds them, so replicas calling it
-   * at once take different entries (FOR UPDATE SKIP LOCKED). An entry whose body cannot be read
+   * Optional claim (issue 14): selects up to `options.limit` due entries as `pending` does (a
+   * store may take the failed ones due again first) and processes them like processBatch, in one
+   * transaction that holds them, so replicas calling it at once take different entries (FOR UPDATE SKIP LOCKED). An entry whose body cannot be read
    * is marked failed without running `work`. Resolves to [] when nothing is due. When present,
    * processPending drains through it.
    */
