@@ -20,7 +20,7 @@ jest.setTimeout(90_000);
 
 const PAYOUT_ROUTE = 'POST /v1/virtual-accounts/:id/payout';
 /** Short partner calls, so the grace period may be short too (it must exceed one full call). */
-const ENV = { PARTNER_TIMEOUT_MS: '3000', PARTNER_MAX_RETRIES: '0', PAYOUT_REDRIVE_GRACE_SECONDS: '10' };
+const ENV = { PARTNER_TIMEOUT_MS: '3000', PARTNER_MAX_RETRIES: '0', PAYOUT_REDRIVE_GRACE_SECONDS: '12' };
 const PAST_GRACE_MS = 60_000;
 
 describe.each(DATABASE_KINDS)('payout re-drive on %s', (kind) => {

@@ -12,6 +12,7 @@ import {
   VirtualAccountEntity,
   WebhookInboxEntity,
 } from '../../apps/reference-app/src/database/entities';
+import { inboxEventKey } from '../../apps/reference-app/src/database/inbox-text.codec';
 import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
 import { appRequest, eventually, startTestApp, startTestSandbox } from '../setup/app.helper';
 import { createFundedAccount, type FundedAccount } from '../setup/partner-fixtures.helper';
@@ -60,6 +61,13 @@ describe.each(DATABASE_KINDS)('webhooks -> projections on %s', (kind) => {
       what,
     );
   const inboxCount = () => uow.run((m) => m.count(WebhookInboxEntity));
+  /** POST /webhooks/partner with `body` signed by `secret` (the partner's by default). */
+  const deliverSigned = (body: string, secret = sandbox.webhookSecret, type = 'application/json') =>
+    http()
+      .post('/webhooks/partner')
+      .set('content-type', type)
+      .set('x-signature-sha256', signPartnerWebhook(body, secret))
+      .send(body);
   const createPayout = async (amount = '10.00') =>
     (
       await http()
@@ -122,6 +130,37 @@ describe.each(DATABASE_KINDS)('webhooks -> projections on %s', (kind) => {
     expect(
       await until(DepositEntity, { depositId: micro.depositId }, () => true, 'microdeposit row'),
     ).toMatchObject({ kind: 'microdeposit' });
+  });
+
+  it('projects an authentic deposit whose fields outgrow the columns (no deposit_id and a 100-character event id, a 300-character sender name with U+0000): processed, never left dead', async () => {
+    // Issue 9 defect 4 beyond the inbox: an odd id must not be processed on SQLite and left dead on
+    // PostgreSQL (varchar limits, NUL). The event is the partner's, only its content is unusual.
+    const eventId = `odd_${'i'.repeat(96)}`;
+    const body = JSON.stringify({
+      event: 'virtual_account.deposit_funds_received',
+      data: {
+        event_id: eventId,
+        virtual_account_id: account.virtualAccountId,
+        amount: '3.00',
+        currency: 'USD',
+        status: 'completed',
+        source: { payment_rail: 'wire', sender_name: `Sender\u0000${'s'.repeat(300)}` },
+      },
+    });
+    await deliverSigned(body).expect(200);
+    const entry = await until(
+      WebhookInboxEntity,
+      { eventKey: inboxEventKey(eventId) },
+      (e) => e.state !== 'pending',
+      'the deposit event handled',
+    );
+    expect({ state: entry.state, error: entry.lastError }).toEqual({ state: 'processed', error: null });
+    const rows = await uow.run((m) =>
+      m.find(DepositEntity, { where: { virtualAccountId: account.virtualAccountId, amount: '3.00' } }),
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0].depositId.length).toBeLessThanOrEqual(64);
+    expect(rows[0].senderName).toBe(`Sender${'s'.repeat(194)}`); // U+0000 dropped, cut to its 200 characters
   });
 
   it('follows a payout through both families to COMPLETED, holds included, each event stored once', async () => {
@@ -224,30 +263,15 @@ describe.each(DATABASE_KINDS)('webhooks -> projections on %s', (kind) => {
       event: 'payout.completed',
       data: { event_id: randomUUID(), payout_id: 'x', status: 'completed' },
     });
-    await http()
-      .post('/webhooks/partner')
-      .set('content-type', 'application/json')
-      .set('x-signature-sha256', signPartnerWebhook(body, 'wrong-secret'))
-      .send(body)
-      .expect(401);
+    await deliverSigned(body, 'wrong-secret').expect(401);
     await http().post('/webhooks/partner').set('content-type', 'application/json').send(body).expect(401);
     const junk = '{"event": "payout.completed", "data": ';
-    await http()
-      .post('/webhooks/partner')
-      .set('content-type', 'text/plain')
-      .set('x-signature-sha256', signPartnerWebhook(junk, sandbox.webhookSecret))
-      .send(junk)
-      .expect(400);
+    await deliverSigned(junk, sandbox.webhookSecret, 'text/plain').expect(400);
     const huge = JSON.stringify({
       event: 'user.updated',
       data: { event_id: randomUUID(), pad: 'x'.repeat(1_100_000) },
     });
-    await http()
-      .post('/webhooks/partner')
-      .set('content-type', 'application/json')
-      .set('x-signature-sha256', signPartnerWebhook(huge, sandbox.webhookSecret))
-      .send(huge)
-      .expect(413);
+    await deliverSigned(huge).expect(413);
     expect(await inboxCount()).toBe(before);
   });
 });

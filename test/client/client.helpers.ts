@@ -8,12 +8,8 @@ import {
   type PartnerSandbox,
   type PartnerSandboxOptions,
 } from '@partner-payments/testing';
-import {
-  buildPartnerClientGraph,
-  resolvePartnerOptions,
-  type PartnerClientGraph,
-  type PartnerPaymentsModuleOptions,
-} from '@partner-payments/nestjs';
+import type { PartnerClientGraph, PartnerPaymentsModuleOptions } from '@partner-payments/nestjs';
+import { partnerClientGraphFor } from '../setup/partner-fixtures.helper';
 import { business, individual, usAddress, wireAccount, wireRecipient } from '../setup/partner-inputs.helper';
 
 export const silentLogger: LoggerService = {
@@ -32,19 +28,11 @@ export async function startClientWorld(
   clientOptions: Partial<PartnerPaymentsModuleOptions> = {},
 ): Promise<ClientWorld> {
   const sandbox = await startPartnerSandbox({ quiet: true, ...sandboxOptions });
-  const graph = buildPartnerClientGraph(
-    resolvePartnerOptions({
-      environment: 'sandbox',
-      baseUrl: sandbox.baseUrl,
-      apiKey: sandbox.credentials.apiKey,
-      clientId: sandbox.credentials.clientId,
-      password: sandbox.credentials.password,
-      clientUuid: sandbox.credentials.clientUuid,
-      logger: silentLogger,
-      retry: { initialDelayMs: 5, maxDelayMs: 50, minDelayMs: 1, maxRetryAfterMs: 1500 },
-      ...clientOptions,
-    }),
-  );
+  const graph = partnerClientGraphFor(sandbox, {
+    logger: silentLogger,
+    retry: { initialDelayMs: 5, maxDelayMs: 50, minDelayMs: 1, maxRetryAfterMs: 1500 },
+    ...clientOptions,
+  });
   return { sandbox, graph };
 }
 

@@ -33,11 +33,14 @@ describe('client: reference data with its in-memory cache (evidence §8; real so
   });
 
   it('the TTL is configurable: entries expire after it, and 0 turns the cache off', async () => {
-    const ref = await start(40);
+    // A TTL far above the gap between two back-to-back calls, even on a loaded CI machine (it was
+    // 40 ms and failed there: the second call came after the entry expired).
+    const ttlMs = 1500;
+    const ref = await start(ttlMs);
     await ref.countries();
     await ref.countries();
     expect(await hits('GET /v1/countries')).toBe(1);
-    await new Promise((r) => setTimeout(r, 80));
+    await new Promise((r) => setTimeout(r, ttlMs + 100));
     await ref.countries();
     expect(await hits('GET /v1/countries')).toBe(2);
     await stopClientWorld(world);

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { PartnerSandbox } from '@partner-payments/testing';
 import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
 import { appRequest, startTestApp, startTestSandbox } from '../setup/app.helper';
-import { createFundedAccount, type FundedAccount } from '../setup/partner-fixtures.helper';
+import { createFundedAccount, partnerClientFor, type FundedAccount } from '../setup/partner-fixtures.helper';
 import { databaseUrlFor } from '../setup/test-database.helper';
 
 jest.setTimeout(60_000);
@@ -23,7 +23,12 @@ describe('the app refuses bad input before any partner call (SQLite)', () => {
     const db = await databaseUrlFor('sqlite', 'input');
     cleanup = db.cleanup;
     running = await startTestApp(db.url, { PARTNER_TIMEOUT_MS: '300', PARTNER_MAX_RETRIES: '0' }, sandbox);
-    account = await createFundedAccount(running, 'input');
+    // Made with a client of the test's own: the app's 300 ms, no-retry client timed out creating the
+    // fixtures on a loaded machine (a full run on 2 cores), which is not what this suite tests.
+    account = await createFundedAccount(
+      { client: partnerClientFor(sandbox), baseUrl: sandbox.baseUrl },
+      'input',
+    );
   });
   afterAll(async () => {
     await running?.close();

@@ -44,11 +44,11 @@ const COLUMNS: Array<[keyof ReliabilityTally, string]> = [
   ['acknowledged', 'acknowledged'],
   ['stored', 'stored'],
   ['processedOnce', 'processed once'],
-  ['lost', 'lost'],
-  ['duplicate', 'duplicate'],
   ['payoutsRequested', 'payouts requested'],
   ['createdAtPartner', 'created at partner'],
   ['knownToApp', 'known to app'],
+  ['lost', 'lost'],
+  ['duplicate', 'duplicate'],
   ['unknown', 'unknown'],
   ['leaked', 'leaked'],
 ];
@@ -64,8 +64,30 @@ export function recordTally(row: ReliabilityTally): void {
   appendFileSync(file, JSON.stringify(row) + '\n');
 }
 
+/**
+ * One row per suite and database (a spec may record several: their counts add up), in a stable
+ * order whatever order the workers finished in.
+ */
+export function mergeTallies(rows: ReliabilityTally[]): ReliabilityTally[] {
+  const merged = new Map<string, ReliabilityTally>();
+  for (const row of rows) {
+    const key = `${row.suite}\u0000${row.database}`;
+    const into = merged.get(key) ?? { suite: row.suite, database: row.database };
+    const sums = into as unknown as Partial<Record<string, number>>;
+    for (const [column] of COLUMNS) {
+      const value = row[column];
+      if (typeof value === 'number') sums[column] = (sums[column] ?? 0) + value;
+    }
+    merged.set(key, into);
+  }
+  return [...merged.values()].sort(
+    (a, b) => a.suite.localeCompare(b.suite) || a.database.localeCompare(b.database),
+  );
+}
+
 /** The table as markdown, one row per suite and database, plus a total row. */
-export function renderTallyTable(rows: ReliabilityTally[]): string {
+export function renderTallyTable(recorded: ReliabilityTally[]): string {
+  const rows = mergeTallies(recorded);
   const used = COLUMNS.filter(([key]) => rows.some((r) => r[key] !== undefined));
   const header = ['suite', 'database', ...used.map(([, label]) => label)];
   const line = (cells: Array<string | number>) => `| ${cells.join(' | ')} |`;

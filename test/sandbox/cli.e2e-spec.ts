@@ -1,6 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { SandboxControlClient } from '@partner-payments/testing';
+import { buildProject } from '../setup/build.helper';
 import { Api, individual } from './sandbox.helpers';
 
 const root = join(__dirname, '..', '..');
@@ -39,14 +40,9 @@ const stop = (child: ChildProcess) =>
   });
 
 describe('sandbox CLI (npm run sandbox)', () => {
-  beforeAll(() => {
-    // The CLI runs from dist/, as `npm run sandbox` does: build the library first.
-    execFileSync(
-      process.execPath,
-      [require.resolve('typescript/bin/tsc'), '-b', 'libs/partner-payments-testing/tsconfig.lib.json'],
-      { cwd: root, stdio: 'pipe' },
-    );
-  }, 120000);
+  // The CLI runs from dist/, as `npm run sandbox` does: build the library first (under the lock
+  // the reliability suite's app builds share: two tsc -b of one dist/ race).
+  beforeAll(() => buildProject('libs/partner-payments-testing/tsconfig.lib.json'), 180000);
 
   it('--help prints the flags and their environment variables', () => {
     const help = execFileSync(process.execPath, [cli, '--help']).toString();

@@ -82,6 +82,37 @@ describe('sandbox: faults on demand (control API)', () => {
     expect(list.body.total).toBe(1);
   });
 
+  it('accepted-then-stall: the payout is written at once, its answer held; a replay of the key meanwhile gets it', async () => {
+    const ids = await fundedSetup(world.api);
+    await world.sandbox.control.addFault({
+      kind: 'accepted_then_stall',
+      route: 'POST /v1/virtual-accounts/:id/payout',
+      latencyMs: 1500,
+    });
+    const key = crypto.randomUUID();
+    const body = { amount: '43.00', currency: 'USD', recipient_id: ids.recipientId };
+    const started = Date.now();
+    const held = world.api.call('POST', `/v1/virtual-accounts/${ids.vaId}/payout`, {
+      body,
+      idempotencyKey: key,
+    });
+    // Written before the answer: the partner holds a payout its caller has not heard of yet.
+    for (let i = 0; i < 100 && (await world.sandbox.control.counters()).created.payouts === 0; i++)
+      await new Promise((r) => setTimeout(r, 10));
+    expect((await world.sandbox.control.counters()).created.payouts).toBe(1);
+    expect(Date.now() - started).toBeLessThan(1000);
+    const replay = await world.api.call('POST', `/v1/virtual-accounts/${ids.vaId}/payout`, {
+      body,
+      idempotencyKey: key,
+    });
+    expect(replay.status).toBe(201);
+    const answer = await held;
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1450);
+    expect(answer.status).toBe(201);
+    expect(answer.body.id).toBe(replay.body.id);
+    expect((await world.sandbox.control.counters()).created.payouts).toBe(1);
+  });
+
   it('clearFaults disarms everything; unknown kinds are refused', async () => {
     await world.sandbox.control.addFault({ kind: 'server_error', times: 5 });
     await world.sandbox.control.clearFaults();

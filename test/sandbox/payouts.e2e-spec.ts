@@ -407,6 +407,48 @@ describe('sandbox: payouts (spec 3.4, 6.4; provider-facts Payouts)', () => {
     expect(unknown.status).toBe(400);
     expect(unknown.body.errors[0].field).toBe('sort');
   });
+
+  it('control seedPayouts: many payouts at once, walked silently, listed and read like created ones', async () => {
+    const control = world.sandbox.control;
+    const { payoutIds } = await control.seedPayouts({
+      virtualAccountId: ids.vaId,
+      recipientId: ids.recipientId,
+      count: 150,
+      amount: '2.50',
+      steps: ['PENDING', 'PROCESSING', 'COMPLETED'],
+    });
+    expect(new Set(payoutIds).size).toBe(150);
+    const read = await world.api.call('GET', `/v1/payouts/${payoutIds[7]}`);
+    expect(read.body).toMatchObject({
+      status: 'COMPLETED',
+      from_amount: '2.50',
+      reference_number: expect.any(String),
+    });
+    expect(read.body.events.map((e: { status: string }) => e.status)).toEqual([
+      'CREATED',
+      'PENDING',
+      'PROCESSING',
+      'COMPLETED',
+    ]);
+    const page2 = await world.api.call(
+      'GET',
+      `/v1/payouts?user_id=${ids.userId}&status=COMPLETED&limit=100&page=2`,
+    );
+    expect(page2.body).toMatchObject({ total: 150, total_pages: 2 });
+    expect(page2.body.payouts).toHaveLength(50);
+    // No webhook for any of it (an app that missed every event), and the balance still applies.
+    await control.flushWebhooks();
+    expect(world.receiver.received).toHaveLength(0);
+    await expect(
+      control.seedPayouts({
+        virtualAccountId: ids.vaId,
+        recipientId: ids.recipientId,
+        count: 1,
+        amount: '99999999.00',
+      }),
+    ).rejects.toThrow(/exceeds the available balance/);
+    expect((await control.counters()).created.payouts).toBe(150);
+  });
 });
 
 describe('sandbox: payout preview (evidence §6)', () => {

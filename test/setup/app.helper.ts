@@ -65,6 +65,23 @@ export function partnerEnv(sandbox: PartnerSandbox): Record<string, string> {
   };
 }
 
+/** Any free port, jobs that never fire on their own (tests trigger them), no demo. */
+export function testAppEnv(databaseUrl: string): Record<string, string> {
+  return {
+    PORT: '0',
+    DATABASE_URL: databaseUrl,
+    RECONCILE_CRON: NEVER,
+    INBOX_REDELIVERY_CRON: NEVER,
+    VERSION_PIN_CRON: NEVER,
+    DEPOSIT_RECONCILE_CRON: NEVER,
+    PAYOUT_REDRIVE_CRON: NEVER,
+    INBOX_PRUNE_CRON: NEVER,
+    DEMO: 'false',
+    OPERATOR_TOKEN: TEST_OPERATOR_TOKEN,
+    APP_API_KEYS: TEST_API_KEY,
+  };
+}
+
 export interface StartTestAppOptions {
   logger?: LoggerService;
   /**
@@ -81,21 +98,7 @@ export async function startTestApp(
   options: StartTestAppOptions = {},
 ): Promise<RunningApp> {
   const running = await startApp({
-    env: {
-      PORT: '0',
-      DATABASE_URL: databaseUrl,
-      RECONCILE_CRON: NEVER,
-      INBOX_REDELIVERY_CRON: NEVER,
-      VERSION_PIN_CRON: NEVER,
-      DEPOSIT_RECONCILE_CRON: NEVER,
-      PAYOUT_REDRIVE_CRON: NEVER,
-      INBOX_PRUNE_CRON: NEVER,
-      DEMO: 'false',
-      OPERATOR_TOKEN: TEST_OPERATOR_TOKEN,
-      APP_API_KEYS: TEST_API_KEY,
-      ...(sandbox ? partnerEnv(sandbox) : {}),
-      ...env,
-    },
+    env: { ...testAppEnv(databaseUrl), ...(sandbox ? partnerEnv(sandbox) : {}), ...env },
     envFile: false,
     host: '127.0.0.1',
     logger: options.logger ?? (process.env.TEST_APP_LOGS ? ['log', 'warn', 'error'] : false),

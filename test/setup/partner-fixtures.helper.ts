@@ -1,11 +1,16 @@
 /** A verified user with a virtual account and a WIRE recipient, created through the app's own partner client. */
 import {
+  buildPartnerClientGraph,
   PartnerPayoutsService,
   PartnerRecipientsService,
   PartnerUsersService,
   PartnerVirtualAccountsService,
+  resolvePartnerOptions,
+  type PartnerClientGraph,
+  type PartnerPaymentsClient,
+  type PartnerPaymentsModuleOptions,
 } from '@partner-payments/nestjs';
-import { SandboxControlClient } from '@partner-payments/testing';
+import { SandboxControlClient, type PartnerSandbox } from '@partner-payments/testing';
 import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
 import { individual } from './partner-inputs.helper';
 
@@ -20,16 +25,59 @@ export interface FundedAccount {
   ): Promise<string>;
 }
 
-export async function createFundedAccount(running: RunningApp, tag = 'e2e'): Promise<FundedAccount> {
-  const users = running.app.get(PartnerUsersService);
-  const vas = running.app.get(PartnerVirtualAccountsService);
-  const recipients = running.app.get(PartnerRecipientsService);
-  const payouts = running.app.get(PartnerPayoutsService);
+/** The partner services a fixture needs: the app's own (in process) or a client of the test's. */
+type PartnerServices = Pick<PartnerPaymentsClient, 'users' | 'virtualAccounts' | 'recipients' | 'payouts'>;
+
+/** The module's client graph for `sandbox`, built the way the module builds it (quiet logger by default). */
+export function partnerClientGraphFor(
+  sandbox: PartnerSandbox,
+  options: Partial<PartnerPaymentsModuleOptions> = {},
+): PartnerClientGraph {
+  return buildPartnerClientGraph(
+    resolvePartnerOptions({
+      environment: 'sandbox',
+      baseUrl: sandbox.baseUrl,
+      apiKey: sandbox.credentials.apiKey,
+      clientId: sandbox.credentials.clientId,
+      password: sandbox.credentials.password,
+      clientUuid: sandbox.credentials.clientUuid,
+      logger: { log: () => undefined, warn: () => undefined, error: () => undefined },
+      ...options,
+    }),
+  );
+}
+
+/**
+ * A library client of `sandbox`, for tests that drive the partner themselves (e.g. while the app
+ * runs in another process). No client-side rate limit unless asked.
+ */
+export function partnerClientFor(
+  sandbox: PartnerSandbox,
+  options: Partial<PartnerPaymentsModuleOptions> = {},
+): PartnerPaymentsClient {
+  return partnerClientGraphFor(sandbox, { rateLimit: false, ...options }).client;
+}
+
+export async function createFundedAccount(
+  partner: RunningApp | { client: PartnerServices; baseUrl: string },
+  tag = 'e2e',
+): Promise<FundedAccount> {
+  const services: PartnerServices =
+    'app' in partner
+      ? {
+          users: partner.app.get(PartnerUsersService),
+          virtualAccounts: partner.app.get(PartnerVirtualAccountsService),
+          recipients: partner.app.get(PartnerRecipientsService),
+          payouts: partner.app.get(PartnerPayoutsService),
+        }
+      : partner.client;
+  const { users, virtualAccounts: vas, recipients, payouts } = services;
+  const baseUrl = 'app' in partner ? partner.connection.baseUrl : partner.baseUrl;
   const user = await users.create(
     individual({ first_name: 'Test', last_name: tag, email: `${tag}@example.com`, metadata: { tag } }),
   );
   // The partner's sandbox stops in REVIEW (evidence §3): its staff verify; here the control API does.
-  const control = new SandboxControlClient(running.connection.baseUrl);
+  const control = new SandboxControlClient(baseUrl);
   await control.setUserVerificationOutcome(user.userId, 'approved');
   const va = await vas.create({ user_id: user.userId, type: 'US_BANK', bank: 'bank_a' });
   // evidence §5: the account stays `activating` until the partner's staff open it, and payouts draw

@@ -8,7 +8,7 @@ import { APP_CONFIG, type AppConfig } from './config/app.config';
 import { describeDatabase } from './database/database-url.parser';
 import { DemoRunner, type DemoResult } from './demo/demo.runner';
 import { describeAccess } from './common/access.guard';
-import { jsonDepthLimit, jsonOnlyWrites } from './common/json-depth.middleware';
+import { isWebhookPath, jsonDepthLimit, jsonOnlyWrites } from './common/json-depth.middleware';
 import { PARTNER_CONNECTION, type PartnerConnection } from './sandbox/partner-connection.provider';
 import { CronJobsService } from './scheduling/cron-jobs.service';
 
@@ -44,19 +44,19 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
     rawBody: true,
     logger: options.logger,
   });
-  // The module answers 413 beyond its 1 MB limit; the JSON parser must not stop earlier (its default is 100 kB).
-  // Issue 9 defects 9 and 11: the webhook route is left to the module's guard, which reads the raw
-  // bytes, verifies the signature (spec 6.1.3) and only then parses them, whatever charset the
-  // content type names. JSON elsewhere, as before.
+  // Issue 9 defects 9 and 11: the webhook route (every path Express routes to it, any case) is left
+  // to the module's guard, which reads the raw bytes (up to its own 1 MB limit), verifies the
+  // signature (spec 6.1.3) and only then parses them, whatever charset the content type names.
+  // JSON elsewhere, where the app's own bodies are a few hundred bytes: 100 kB (body-parser's
+  // default) keeps an unauthenticated caller from making it parse a megabyte before any guard runs.
   app.useBodyParser('json', {
-    limit: '1mb',
+    limit: '100kb',
     type: (req: IncomingMessage) =>
-      !(req.url ?? '').startsWith('/webhooks/') &&
-      /^application\/(.+\+)?json\b/i.test(req.headers['content-type'] ?? ''),
+      !isWebhookPath(req.url ?? '') && /^application\/(.+\+)?json\b/i.test(req.headers['content-type'] ?? ''),
   });
   app.useBodyParser('urlencoded', {
     type: (req: IncomingMessage) =>
-      !(req.url ?? '').startsWith('/webhooks/') &&
+      !isWebhookPath(req.url ?? '') &&
       /^application\/x-www-form-urlencoded\b/i.test(req.headers['content-type'] ?? ''),
   });
   app.use(jsonOnlyWrites, jsonDepthLimit);

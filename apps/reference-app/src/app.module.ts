@@ -1,11 +1,12 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
-import { APP_GUARD } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { ScheduleModule } from '@nestjs/schedule';
 import { PartnerPaymentsModule } from '@partner-payments/nestjs';
 import { APP_CONFIG, loadAppConfig, type AppConfig } from './config/app.config';
 import { AccessGuard } from './common/access.guard';
+import { PartnerErrorFilter } from './common/partner-error.filter';
 import { CoreModule } from './core.module';
 import { DemoRunner } from './demo/demo.runner';
 import { HealthController } from './health/health.controller';
@@ -21,6 +22,8 @@ import {
   DepositReconciliationController,
   VirtualAccountsController,
 } from './deposits/virtual-accounts.controller';
+import { UnitOfWork } from './database/unit-of-work.service';
+import { partnerRateLimitOptions } from './rate-budget/partner-rate-limit.options';
 import { PARTNER_CONNECTION, type PartnerConnection } from './sandbox/partner-connection.provider';
 import { CronJobsService } from './scheduling/cron-jobs.service';
 import { ShutdownCoordinator } from './shutdown.coordinator';
@@ -65,8 +68,13 @@ export class AppModule {
         ScheduleModule.forRoot(),
         PartnerPaymentsModule.forRootAsync({
           isGlobal: true,
-          inject: [APP_CONFIG, PARTNER_CONNECTION, TypeOrmInboxStore],
-          useFactory: (cfg: AppConfig, conn: PartnerConnection, inbox: TypeOrmInboxStore) => ({
+          inject: [APP_CONFIG, PARTNER_CONNECTION, TypeOrmInboxStore, UnitOfWork],
+          useFactory: (
+            cfg: AppConfig,
+            conn: PartnerConnection,
+            inbox: TypeOrmInboxStore,
+            uow: UnitOfWork,
+          ) => ({
             environment: conn.environment,
             baseUrl: conn.baseUrl,
             apiKey: conn.apiKey,
@@ -77,6 +85,7 @@ export class AppModule {
             timeoutMs: cfg.partner.timeoutMs,
             maxRetries: cfg.partner.maxRetries,
             sendVersionHeader: cfg.partner.sendVersionHeader,
+            rateLimit: partnerRateLimitOptions(cfg, conn, uow),
             webhooks: {
               secrets: conn.webhookSecrets,
               // Issue 14: on PostgreSQL each statement is a round trip, so several processing
@@ -101,6 +110,8 @@ export class AppModule {
       providers: [
         // Issue 9 defect 8: every route is operator-only unless marked (common/access.guard.ts).
         { provide: APP_GUARD, useClass: AccessGuard },
+        // Issue 9 defect 2: a partner error reaching Nest is answered by its cause, never a bare 500.
+        { provide: APP_FILTER, useClass: PartnerErrorFilter },
         PayoutsService,
         PayoutRedriveService,
         ReconciliationService,

@@ -77,6 +77,7 @@ describe('resolvePartnerOptions', () => {
     ['referenceDataCacheTtlMs', { referenceDataCacheTtlMs: Number.NaN }],
     ['rateLimit.requestsPerSecond', { rateLimit: { requestsPerSecond: 0, burst: 5 } }],
     ['rateLimit.burst', { rateLimit: { requestsPerSecond: 5, burst: 0 } }],
+    ['rateLimit.budget', { rateLimit: { requestsPerSecond: 5, burst: 5, budget: {} } }],
     ['retry.minDelayMs', { retry: { minDelayMs: 500, maxDelayMs: 100 } }],
     ['environment', { environment: 'staging' }],
     ['sendVersionHeader', { sendVersionHeader: 'never' }],
@@ -92,6 +93,16 @@ describe('resolvePartnerOptions', () => {
 
   it('rateLimit: false turns the limiter off', () => {
     expect(resolvePartnerOptions({ ...valid, rateLimit: false }).rateLimit).toBe(false);
+  });
+
+  it('rateLimit.budget is kept (a store shared by replicas); without it the bucket is in-process', () => {
+    const budget = { reserve: () => 0 };
+    const limit = { requestsPerSecond: 10, burst: 20 };
+    expect(resolvePartnerOptions({ ...valid, rateLimit: { ...limit, budget } }).rateLimit).toEqual({
+      ...limit,
+      budget,
+    });
+    expect(resolvePartnerOptions({ ...valid, rateLimit: limit }).rateLimit).toEqual(limit);
   });
 
   it('warns when production credentials would travel over plain http (not for loopback, not in the sandbox)', () => {

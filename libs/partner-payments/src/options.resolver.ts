@@ -138,6 +138,12 @@ export function resolvePartnerOptions(
       ),
       burst: number(options.rateLimit.burst, 'rateLimit.burst', 50, 1),
     };
+    const budget = options.rateLimit.budget;
+    if (budget !== undefined) {
+      if (typeof budget?.reserve !== 'function')
+        throw new PartnerConfigurationError('rateLimit.budget', 'must have a reserve(limit) method');
+      rateLimit.budget = budget;
+    }
   }
   const r = options.retry ?? {};
   const retry: Required<PartnerRetryOptions> = {

@@ -1,6 +1,7 @@
 import type { LoggerService } from '@nestjs/common';
 import type { PartnerInboxStore } from './webhooks/inbox.store';
 import type { PartnerHttpEvent } from './http/http.types';
+import type { PartnerRateBudget } from './http/rate.limiter';
 
 /** Receives request lifecycle events (no bodies, no secrets). Must not throw; errors are swallowed. */
 export type PartnerHttpEventListener = (event: PartnerHttpEvent) => void;
@@ -30,6 +31,13 @@ export interface PartnerRateLimitOptions {
   requestsPerSecond: number;
   /** Bucket size: how many calls may go at once before the rate applies. Default 50. */
   burst: number;
+  /**
+   * Where the tokens live. Default: this process's memory. The partner's limit is per account
+   * (evidence §1), so an app running several replicas passes a store they share (e.g. its
+   * database: see the reference app's `DatabaseRateBudget`); if it fails, calls are paced by an
+   * in-process bucket and a warning is logged.
+   */
+  budget?: PartnerRateBudget;
 }
 
 export interface PartnerWebhookOptions {

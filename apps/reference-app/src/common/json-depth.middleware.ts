@@ -21,13 +21,23 @@ export function jsonDepth(value: unknown, limit = Number.POSITIVE_INFINITY): num
 const logger = new Logger('RequestBody');
 
 /**
+ * Whether Express routes `url` to the webhook controller (POST /webhooks/partner). Its router is
+ * case-insensitive, so `/WEBHOOKS/partner` reaches the same handler: the exclusions that keep the
+ * webhook's bytes for its guard (issue 9 defects 9 and 11: verify the raw bytes, then parse) must
+ * match the same way, or a case variant of the path gets its unsigned body parsed first.
+ */
+export function isWebhookPath(url: string): boolean {
+  return /^\/webhooks\//i.test(url);
+}
+
+/**
  * Issue 9 defect 5: a 4 KB body nested 2000 deep reached class-transformer and answered 500 with a
  * stack per request. The depth is checked on the parsed body before any transformation: 400 naming
  * the problem, one warning line, no stack. The webhook route is not affected (its bytes are verified
  * and parsed by the module).
  */
 export function jsonDepthLimit(req: Request, res: Response, next: NextFunction): void {
-  if (req.path.startsWith('/webhooks/') || typeof req.body !== 'object' || req.body === null) return next();
+  if (isWebhookPath(req.path) || typeof req.body !== 'object' || req.body === null) return next();
   const depth = jsonDepth(req.body, MAX_JSON_DEPTH);
   if (depth <= MAX_JSON_DEPTH) return next();
   logger.warn(`${req.method} ${req.path}: body nested deeper than ${MAX_JSON_DEPTH} levels refused`);
@@ -43,7 +53,7 @@ export function jsonDepthLimit(req: Request, res: Response, next: NextFunction):
  * fields arrive as strings and could pass validation; refused 415 before any pipe runs.
  */
 export function jsonOnlyWrites(req: Request, res: Response, next: NextFunction): void {
-  if (req.method !== 'POST' || req.path.startsWith('/webhooks/') || req.headers['content-length'] === '0')
+  if (req.method !== 'POST' || isWebhookPath(req.path) || req.headers['content-length'] === '0')
     return next();
   if (req.headers['content-type'] === undefined || /^application\/json\b/i.test(req.headers['content-type']))
     return next();

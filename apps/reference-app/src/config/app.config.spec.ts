@@ -179,20 +179,42 @@ describe('loadAppConfig', () => {
   });
 
   it('keeps the re-drive grace period longer than one full partner call with its retries', () => {
-    // 2 x ((10 + 1) x 120 s + 10 x 30 s): a token call and the create, each retried.
-    expect(minimumRedriveGraceMs(120_000, 10)).toBe(3_240_000);
-    expect(loadAppConfig({ PARTNER_TIMEOUT_MS: '120000', PARTNER_MAX_RETRIES: '10' }).redrive.graceMs).toBe(
-      3_240_000,
-    );
-    expect(problemsOf({ ...remote, PAYOUT_REDRIVE_GRACE_SECONDS: '60' })).toEqual([
+    // The worst call: a token call (R retries), the create answered 401, a second token call (R
+    // retries), the create again (R retries): (3R + 4) x timeout + 3R x 30 s of Retry-After waits.
+    expect(minimumRedriveGraceMs(10_000, 2)).toBe(280_000);
+    expect(minimumRedriveGraceMs(2_000, 0)).toBe(8_000);
+    expect(minimumRedriveGraceMs(120_000, 10)).toBe(4_980_000);
+    expect(
+      loadAppConfig({
+        PARTNER_TIMEOUT_MS: '120000',
+        PARTNER_MAX_RETRIES: '10',
+        PAYOUT_REDRIVE_MAX_AGE_HOURS: '24',
+      }).redrive.graceMs,
+    ).toBe(4_980_000);
+    expect(problemsOf({ ...remote, PAYOUT_REDRIVE_GRACE_SECONDS: '200' })).toEqual([
       'PAYOUT_REDRIVE_GRACE_SECONDS',
     ]);
     expect(
       loadAppConfig({
         PARTNER_TIMEOUT_MS: '1000',
         PARTNER_MAX_RETRIES: '0',
-        PAYOUT_REDRIVE_GRACE_SECONDS: '2',
+        PAYOUT_REDRIVE_GRACE_SECONDS: '4',
       }).redrive.graceMs,
-    ).toBe(2000);
+    ).toBe(4000);
+  });
+
+  it('refuses a grace period that reaches the maximum age: no pending request would ever be re-sent', () => {
+    expect(
+      problemsOf({ ...remote, PAYOUT_REDRIVE_GRACE_SECONDS: '3600', PAYOUT_REDRIVE_MAX_AGE_HOURS: '1' }),
+    ).toEqual(['PAYOUT_REDRIVE_GRACE_SECONDS']);
+    // Unset, a grace the partner settings make longer than the maximum age is refused too.
+    expect(
+      problemsOf({
+        ...remote,
+        PARTNER_TIMEOUT_MS: '120000',
+        PARTNER_MAX_RETRIES: '10',
+        PAYOUT_REDRIVE_MAX_AGE_HOURS: '1',
+      }),
+    ).toEqual(['PAYOUT_REDRIVE_GRACE_SECONDS']);
   });
 });

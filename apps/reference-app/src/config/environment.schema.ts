@@ -70,6 +70,26 @@ export class EnvironmentVariables {
   @Max(10, { message: 'must be between 0 and 10' })
   PARTNER_MAX_RETRIES?: number;
 
+  /** Client-side limit over every partner call (evidence §1: the partner allows 20 requests/s per account). */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be an integer' })
+  @Min(1, { message: 'must be between 1 and 1000' })
+  @Max(1000, { message: 'must be between 1 and 1000' })
+  PARTNER_RATE_LIMIT_PER_SECOND?: number;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be an integer' })
+  @Min(1, { message: 'must be between 1 and 1000' })
+  @Max(1000, { message: 'must be between 1 and 1000' })
+  PARTNER_RATE_LIMIT_BURST?: number;
+
+  /** database: one bucket shared by every replica (the partner counts per account); process: one each. */
+  @IsOptional()
+  @IsIn(['database', 'process', 'off'], { message: 'must be database, process or off' })
+  PARTNER_RATE_BUDGET?: string;
+
   @IsOptional()
   @IsIn(['always', 'until-pinned'], { message: 'must be always or until-pinned' })
   PARTNER_SEND_VERSION_HEADER?: string;
@@ -147,6 +167,11 @@ export class EnvironmentVariables {
   @Min(0, { message: 'must be 0 or more' })
   RECONCILE_COMPLETED_WINDOW_HOURS?: number;
 
+  /** false: read every payout by GET (the per-payout path, for an account whose list is unavailable). */
+  @IsOptional()
+  @IsIn(['true', 'false'], { message: 'must be true or false' })
+  RECONCILE_USE_LIST?: string;
+
   @IsOptional()
   @Transform(trimmed)
   DEPOSIT_RECONCILE_CRON?: string;
@@ -211,8 +236,9 @@ export class EnvironmentVariables {
 
   /**
    * How long a request stays pending before the re-drive re-sends it; also how long a re-send holds
-   * its claim. Must exceed one full partner call with its retries (checked against PARTNER_TIMEOUT_MS
-   * and PARTNER_MAX_RETRIES at boot), so an answer still on its way is never raced.
+   * its claim. Must exceed one full partner call with its retries and a re-authentication (checked
+   * against PARTNER_TIMEOUT_MS and PARTNER_MAX_RETRIES at boot), so an answer still on its way is not
+   * raced, and be shorter than PAYOUT_REDRIVE_MAX_AGE_HOURS, or nothing would ever be re-sent.
    */
   @IsOptional()
   @Transform(toInt)

@@ -1,6 +1,5 @@
 import { BadRequestException, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { Access } from '../common/access.guard';
-import { translatePartnerReadError } from '../common/partner-read-error';
 import { PartnerVirtualAccountsService, type PartnerVirtualAccountBalance } from '@partner-payments/nestjs';
 import {
   DepositReconciliationService,
@@ -11,8 +10,8 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 /**
  * Read-through endpoints (a template for the user's own): the partner answers, the app adds nothing
- * it would have to keep in sync. The partner's errors pass through the app's error filter (a
- * balance asked while the account is activating is the partner's 400, evidence §5).
+ * it would have to keep in sync. The partner's errors go to the app's PartnerErrorFilter (a
+ * balance asked while the account is activating is the partner's 400, evidence §5: 409 here).
  */
 @Access('caller')
 @Controller('virtual-accounts')
@@ -23,9 +22,8 @@ export class VirtualAccountsController {
   @Get(':id/balance')
   balance(@Param('id') id: string): Promise<PartnerVirtualAccountBalance> {
     if (!UUID_RE.test(id)) throw new BadRequestException({ field: 'id', message: 'must be a UUID' });
-    return this.virtualAccounts.getBalance(id).catch((error: unknown) => {
-      throw translatePartnerReadError(error);
-    });
+    // A partner failure is answered by its cause by PartnerErrorFilter (common/partner-error.filter.ts).
+    return this.virtualAccounts.getBalance(id);
   }
 }
 

@@ -1,5 +1,10 @@
 import { IsString, IsUUID, Matches } from 'class-validator';
 
+/** A payout amount (POST /payouts, GET /payouts/preview): positive, at most 15 digits and 2 decimals. */
+export const PAYOUT_AMOUNT = /^(?=.*[1-9])\d{1,15}(\.\d{1,2})?$/;
+export const PAYOUT_AMOUNT_MESSAGE =
+  'amount must be a positive decimal string with at most 2 decimals, like "100.00"';
+
 /** Body of POST /payouts. Validated by the global ValidationPipe: a 400 names the field. */
 export class CreatePayoutDto {
   /**
@@ -14,9 +19,7 @@ export class CreatePayoutDto {
 
   /** provider-facts: a gross decimal string ("100.00"), never a float (cents would be lost). */
   @IsString()
-  @Matches(/^(?=.*[1-9])\d{1,15}(\.\d{1,2})?$/, {
-    message: 'amount must be a positive decimal string with at most 2 decimals, like "100.00"',
-  })
+  @Matches(PAYOUT_AMOUNT, { message: PAYOUT_AMOUNT_MESSAGE })
   amount!: string;
 
   @IsString()

@@ -1,5 +1,6 @@
 import {
   PartnerApiError,
+  PartnerAuthenticationError,
   PartnerConflictError,
   PartnerConnectionError,
   PartnerLocalValidationError,
@@ -15,7 +16,10 @@ import {
  * - `in-progress`: 409, the partner still works on the key (or holds another answer for it); the
  *   same key, later, gets its stored answer.
  * - `our-configuration`: 401/403 after the client's re-authentication: our credentials or account,
- *   not the request. Nothing was created; the key stays usable once the configuration is fixed.
+ *   not the request. Also any failure of the token call itself (POST /auth answering a 4xx the
+ *   module wraps as PartnerAuthenticationError, e.g. a 404 or 400 from a gateway): the request was
+ *   never sent, so its status says nothing about the request. Nothing was created; the key stays
+ *   usable once the configuration is fixed.
  * - `refused`: any other 4xx, or our own validation before any I/O: this request is refused.
  */
 export type PartnerFailureKind = 'unknown-outcome' | 'in-progress' | 'our-configuration' | 'refused';
@@ -38,6 +42,8 @@ export function classifyPartnerFailure(error: unknown): PartnerFailure {
     return { kind: 'unknown-outcome', status: null, message };
   }
   if (error instanceof PartnerConflictError) return { kind: 'in-progress', status: 409, message };
+  if (error instanceof PartnerAuthenticationError)
+    return { kind: 'our-configuration', status: error.status, message };
   const status =
     error instanceof PartnerApiError && error.status && error.status >= 400 && error.status < 500
       ? error.status

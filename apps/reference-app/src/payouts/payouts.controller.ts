@@ -12,8 +12,12 @@ import {
 import { PartnerPayoutsService, type PartnerPayoutPreview } from '@partner-payments/nestjs';
 import { isUUID } from 'class-validator';
 import { Access } from '../common/access.guard';
-import { translatePartnerReadError } from '../common/partner-read-error';
-import { CreatePayoutDto, type PayoutResponse } from './create-payout.dto';
+import {
+  CreatePayoutDto,
+  PAYOUT_AMOUNT,
+  PAYOUT_AMOUNT_MESSAGE,
+  type PayoutResponse,
+} from './create-payout.dto';
 import { toPayoutResponse } from './payout.response';
 import { PayoutsService } from './payouts.service';
 
@@ -29,7 +33,8 @@ export class PayoutsController {
   /**
    * GET /payouts/preview?virtual_account_id&recipient_id&amount: the partner's fee preview, read
    * through (evidence §6: creates nothing). The partner's own sandbox refuses every preview; that
-   * 400 passes through as PartnerRefused.
+   * 400 passes through as PartnerRefused. The amount follows POST /payouts' rule (positive, at most
+   * 2 decimals): a zero amount is our caller's mistake, named here, not a partner failure.
    */
   @Get('preview')
   async preview(@Query() query: Record<string, unknown>): Promise<PartnerPayoutPreview> {
@@ -39,16 +44,14 @@ export class PayoutsController {
     const amount = typeof query.amount === 'string' ? query.amount : '';
     if (!isUUID(va)) problems.push('virtual_account_id must be a UUID');
     if (!isUUID(recipient)) problems.push('recipient_id must be a UUID');
-    if (!/^[0-9]+(\.[0-9]{1,2})?$/.test(amount))
-      problems.push('amount must be a decimal string such as "100.00"');
+    if (!PAYOUT_AMOUNT.test(amount)) problems.push(PAYOUT_AMOUNT_MESSAGE);
     const unknown = Object.keys(query).filter(
       (k) => !['virtual_account_id', 'recipient_id', 'amount'].includes(k),
     );
     for (const k of unknown) problems.push(`${k} is not a known parameter`);
     if (problems.length) throw new BadRequestException(problems);
-    return this.partnerPayouts.preview(va, { amount, recipient_id: recipient }).catch((error: unknown) => {
-      throw translatePartnerReadError(error);
-    });
+    // A partner failure is answered by its cause by PartnerErrorFilter (common/partner-error.filter.ts).
+    return this.partnerPayouts.preview(va, { amount, recipient_id: recipient });
   }
 
   /**

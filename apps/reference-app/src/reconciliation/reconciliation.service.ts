@@ -1,171 +1,226 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
-  decidePayoutStatusChange,
   PartnerPayoutsService,
   PartnerWebhookDispatcher,
   type PartnerPayout,
 } from '@partner-payments/nestjs';
-import { Brackets } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
-import { PayoutEntity } from '../database/entities';
+import type { PayoutEntity } from '../database/entities';
 import { UnitOfWork } from '../database/unit-of-work.service';
-import { JobLockService } from '../scheduling/job-lock.service';
+import { PayoutProjection } from '../payouts/payout.projection';
 import { mapWithConcurrency } from './concurrency.util';
-import { reconcileRetryAt } from './reconcile-backoff.policy';
+import { chooseListWindow, LIST_PAGE_SIZE } from './list-window.policy';
+import { PayoutClaims } from './payout-claims.store';
+import { PayoutSettler, type Sighting } from './payout.settler';
+import { countOutcomes, emptySummary, type ReconciliationSummary } from './reconciliation.summary';
+import { detailReadsFor, wantsResource } from './list-row.policy';
+import { ReconciliationPassStore, type ListState, type Pass } from './reconciliation-pass.store';
 
 export const RECONCILIATION_JOB = 'payout-reconciliation';
+export type { ReconciliationSummary };
 
-export interface ReconciliationSummary {
-  /** false when another replica held the lock: this pass did nothing. */
-  ran: boolean;
-  checked: number;
-  changed: number;
-  failed: number;
-  batches: number;
-}
+/** How long a replica done with its pages waits for the others' pages before reading the rest by GET. */
+const LIST_SETTLE_WAIT_MS = 60_000;
 
 /**
- * Reads the partner's payout resource for every payout we do not consider settled and applies
- * what it says (spec 3.4 and 6.4.8: the outcome of a hold may never arrive as an event). Changes
- * go out as the same unified payout-status event the webhook path emits (source
- * 'reconciliation'), so the projection and any other handler see one stream.
+ * Settles every payout we do not consider settled from what the partner says (spec 3.4 and 6.4.8:
+ * the outcome of a hold may never arrive as an event), within the partner's rate limit (evidence
+ * §1: 20 requests/s per account) and across replicas:
+ *
+ * 1. A pass is shared: the first replica opens it, the others join it (reconciliation_passes).
+ * 2. The partner's payout list (GET /v1/payouts?from_date&page&limit=100, evidence §6) is read page
+ *    by page from a window chosen by chooseListWindow, each page by one replica. The payouts of a
+ *    page that this pass still has to check are claimed in one statement and settled from their
+ *    list rows; a few read by GET for what only the resource has (list-row.policy).
+ * 3. Then the candidates no page showed (older than the window, or missed) are claimed in batches
+ *    (FOR UPDATE SKIP LOCKED on PostgreSQL) and read one by one.
+ *
+ * Each payout is checked at most once per pass in total, whatever the number of replicas. With
+ * RECONCILE_USE_LIST=false every payout is read by GET (step 3 only).
  */
 @Injectable()
 export class ReconciliationService {
   private readonly logger = new Logger('Reconciliation');
+  private readonly passes: ReconciliationPassStore;
+  private readonly claims: PayoutClaims;
+  private readonly settler: PayoutSettler;
+  /** One worker per process: a run while another is in progress here returns at once. */
+  private running = false;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly uow: UnitOfWork,
-    private readonly locks: JobLockService,
+    uow: UnitOfWork,
+    projection: PayoutProjection,
     private readonly partnerPayouts: PartnerPayoutsService,
-    private readonly dispatcher: PartnerWebhookDispatcher,
-  ) {}
+    dispatcher: PartnerWebhookDispatcher,
+  ) {
+    this.passes = new ReconciliationPassStore(uow, RECONCILIATION_JOB);
+    this.claims = new PayoutClaims(uow, config.reconcile.completedWindowHours);
+    this.settler = new PayoutSettler(uow, projection, dispatcher, this.claims, this.logger);
+  }
 
-  /** `tick`: the cron tick this run serves (see RunExclusiveOptions); none when asked by hand. */
+  /** `tick`: the cron tick this run serves; none when asked by hand. */
   async runOnce(options: { tick?: Date } = {}): Promise<ReconciliationSummary> {
-    const run = await this.locks.runExclusive(RECONCILIATION_JOB, () => this.pass(), options);
-    return run.ran ? run.result : { ran: false, checked: 0, changed: 0, failed: 0, batches: 0 };
-  }
-
-  private async pass(): Promise<ReconciliationSummary> {
-    const passStart = new Date();
-    const summary: ReconciliationSummary = { ran: true, checked: 0, changed: 0, failed: 0, batches: 0 };
-    // Each payout at most once per pass: only rows not checked since the pass began qualify,
-    // and a checked (or failed) row gets last_checked_at = now.
-    for (;;) {
-      const batch = await this.nextBatch(passStart);
-      if (batch.length === 0) break;
-      summary.batches += 1;
-      const outcomes = await mapWithConcurrency(batch, this.config.reconcile.concurrency, (row) =>
-        this.checkOne(row),
-      );
-      for (const outcome of outcomes) {
-        summary.checked += 1;
-        if (outcome === 'changed') summary.changed += 1;
-        if (outcome === 'failed') summary.failed += 1;
-      }
-    }
-    if (summary.checked > 0)
-      this.logger.log(
-        `pass: checked ${summary.checked}, changed ${summary.changed}, failed ${summary.failed}`,
-      );
-    return summary;
-  }
-
-  /** Unsettled payouts, oldest-checked first (never-checked first of all), due after any backoff. */
-  private async nextBatch(passStart: Date): Promise<PayoutEntity[]> {
-    const completedSince = new Date(
-      passStart.getTime() - this.config.reconcile.completedWindowHours * 3_600_000,
-    );
-    return this.uow.run((m) =>
-      m
-        .createQueryBuilder(PayoutEntity, 'p')
-        .where(
-          new Brackets((w) => {
-            w.where('p.status NOT IN (:...settled)', { settled: ['COMPLETED', 'FAILED', 'CANCELLED'] });
-            // COMPLETED is not strictly final: a bank return can still fail it (provider-facts).
-            w.orWhere('(p.status = :completed AND p.updated_at >= :completedSince)', {
-              completed: 'COMPLETED',
-              completedSince,
-            });
-            // A failure learnt from an event lacks its error_code (spec 6.4.4: only on the resource): read it once.
-            w.orWhere('(p.status = :failed AND p.error_code IS NULL AND p.last_checked_at IS NULL)', {
-              failed: 'FAILED',
-            });
-          }),
-        )
-        .andWhere('(p.last_checked_at IS NULL OR p.last_checked_at < :passStart)', { passStart })
-        .andWhere('(p.next_check_at IS NULL OR p.next_check_at <= :passStart)')
-        .orderBy('CASE WHEN p.last_checked_at IS NULL THEN 0 ELSE 1 END', 'ASC')
-        .addOrderBy('p.last_checked_at', 'ASC')
-        .addOrderBy('p.payout_id', 'ASC')
-        .limit(this.config.reconcile.batchSize)
-        .getMany(),
-    );
-  }
-
-  /**
-   * One payout. A failure (the read, or applying what it said: a handler that throws, a database
-   * error) is counted and backed off, never thrown: it must not stall the batch, nor, since the
-   * row would stay first in line, every later pass.
-   */
-  private async checkOne(row: PayoutEntity): Promise<'changed' | 'unchanged' | 'failed'> {
-    let resource: PartnerPayout;
+    if (this.running) return emptySummary();
+    this.running = true;
     try {
-      resource = await this.partnerPayouts.get(row.payoutId);
-    } catch (error) {
-      return this.failed(row, 'read', error);
-    }
-    const decision = decidePayoutStatusChange(row.status, resource.status);
-    const newDetails =
-      (resource.referenceNumber !== null && resource.referenceNumber !== row.referenceNumber) ||
-      (resource.errorCode !== null && resource.errorCode !== row.errorCode);
-    if (decision.apply || newDetails) {
+      const now = new Date();
+      const window = this.config.reconcile.useList
+        ? chooseListWindow(await this.claims.days(now))
+        : { fromDate: null };
+      const participation = await this.passes.joinOrOpen(now, options.tick ?? null, window);
+      if (!participation) return emptySummary();
+      const { pass } = participation;
+      const summary: ReconciliationSummary = {
+        ...emptySummary(),
+        ran: true,
+        passId: pass.passId,
+        opened: pass.opened,
+      };
       try {
-        // The projection handler writes inside this transaction; the event and the row agree.
-        await this.uow.transaction(() =>
-          this.dispatcher.publishPayoutStatus({
-            payoutId: row.payoutId,
-            status: resource.status,
-            previousStatus: row.status,
-            rawStatus: resource.rawStatus,
-            source: 'reconciliation',
-            eventName: null,
-            eventId: null,
-            occurredAt: new Date().toISOString(),
-            referenceNumber: resource.referenceNumber,
-            errorCode: resource.errorCode,
-          }),
-        );
-      } catch (error) {
-        return this.failed(row, 'apply', error);
+        let listState: ListState = 'done';
+        if (pass.fromDate) {
+          await this.listPhase(pass, summary);
+          listState = await this.waitForList(pass);
+        }
+        await this.readPhase(pass, summary, listState === 'failed' ? pass.readBefore : null);
+        await this.passes.finish(pass, new Date());
+      } finally {
+        await participation.leave();
       }
-      if (decision.apply)
-        this.logger.log(`payout ${row.payoutId}: ${row.status} -> ${decision.next} (from the resource)`);
+      if (summary.checked > 0)
+        this.logger.log(
+          `pass ${pass.passId.slice(0, 8)}: checked ${summary.checked} (${summary.pages} list pages, ${summary.reads} single reads), changed ${summary.changed}, failed ${summary.failed}`,
+        );
+      return summary;
+    } finally {
+      this.running = false;
     }
-    await this.bookkeep(row.payoutId, { lastCheckedAt: new Date(), checkFailures: 0, nextCheckAt: null });
-    return decision.apply ? 'changed' : 'unchanged';
   }
 
-  private async failed(row: PayoutEntity, stage: 'read' | 'apply', error: unknown): Promise<'failed'> {
-    const failures = row.checkFailures + 1;
-    const now = new Date();
-    await this.bookkeep(row.payoutId, {
-      lastCheckedAt: now,
-      checkFailures: failures,
-      nextCheckAt: reconcileRetryAt(failures, now),
-    });
-    const message = error instanceof Error ? error.message : String(error);
-    this.logger.warn(`payout ${row.payoutId}: ${stage} failed (${failures} in a row): ${message}`);
-    return 'failed';
+  /** Pages of the list, one at a time, until the end (or a failure) is seen by anyone. */
+  private async listPhase(pass: Pass, summary: ReconciliationSummary): Promise<void> {
+    for (;;) {
+      const page = await this.passes.takePage(pass, new Date());
+      if (page === null) return;
+      let state: ListState = 'listing';
+      try {
+        const result = await this.partnerPayouts.list({
+          from_date: pass.fromDate!,
+          page,
+          limit: LIST_PAGE_SIZE,
+        });
+        summary.pages += 1;
+        const last =
+          result.payouts.length < LIST_PAGE_SIZE || (result.totalPages !== null && page >= result.totalPages);
+        if (last) state = 'done';
+        await this.settleListed(pass, result.payouts, summary);
+      } catch (error) {
+        // The list failed even after the client's retries. Reading every payout by GET instead would
+        // spend the whole rate budget: the payouts the list would have shown wait for the next pass.
+        state = 'failed';
+        this.logger.error(
+          `payout list page ${page} failed, the list part of this pass stops: ${(error as Error).message}`,
+        );
+      } finally {
+        await this.passes.pageSettled(pass, state);
+      }
+      if (state !== 'listing') return;
+    }
   }
 
-  /** Scheduling columns only: no version bump, so it never conflicts with a status write. */
-  private async bookkeep(
-    payoutId: string,
-    fields: Pick<PayoutEntity, 'lastCheckedAt' | 'checkFailures' | 'nextCheckAt'>,
+  /** Claims the page's payouts this pass still has to check, and settles them from their rows. */
+  private async settleListed(
+    pass: Pass,
+    listed: PartnerPayout[],
+    summary: ReconciliationSummary,
   ): Promise<void> {
-    await this.uow.run((m) => m.update(PayoutEntity, { payoutId }, fields));
+    const rows = await this.claims.claimListed(
+      pass,
+      listed.map((p) => p.payoutId),
+      this.stamp(pass),
+    );
+    if (rows.length === 0) return;
+    summary.batches += 1;
+    const byId = new Map(listed.map((p) => [p.payoutId, p]));
+    const wanted = rows.flatMap((row) => {
+      const need = wantsResource(row, byId.get(row.payoutId)!);
+      return need ? [{ row, need }] : [];
+    });
+    const toRead = detailReadsFor(wanted, rows.length);
+    const resources = await this.read(toRead, summary);
+    const sightings: Sighting[] = rows.map((row) => {
+      const resource = resources.get(row.payoutId);
+      // A failed detail read changes nothing: the list row still settles the status.
+      return resource instanceof Error || resource === undefined
+        ? { row, seen: byId.get(row.payoutId)!, byGet: false }
+        : { row, seen: resource, byGet: true };
+    });
+    countOutcomes(summary, await this.settler.settle(sightings, new Date()));
+  }
+
+  /** Waits (bounded) until every page handed out is settled, so no payout is read by GET needlessly. */
+  private async waitForList(pass: Pass): Promise<ListState> {
+    const deadline = Date.now() + LIST_SETTLE_WAIT_MS;
+    for (;;) {
+      const state = await this.passes.listState(pass);
+      if (state !== 'listing' || Date.now() > deadline) return state;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  /** Claims what is left in batches and reads each payout by GET (the per-payout path). */
+  private async readPhase(
+    pass: Pass,
+    summary: ReconciliationSummary,
+    createdBefore: Date | null,
+  ): Promise<void> {
+    for (;;) {
+      const rows = await this.claims.claimNext(
+        pass,
+        this.config.reconcile.batchSize,
+        this.stamp(pass),
+        createdBefore,
+      );
+      if (rows.length === 0) return;
+      summary.batches += 1;
+      await this.passes.heartbeat(pass, new Date());
+      const resources = await this.read(rows, summary);
+      const now = new Date();
+      const sightings: Sighting[] = [];
+      for (const row of rows) {
+        const resource = resources.get(row.payoutId)!;
+        if (resource instanceof Error) {
+          await this.claims.backOff(row, now);
+          this.logger.warn(
+            `payout ${row.payoutId}: read failed (${row.checkFailures + 1} in a row): ${resource.message}`,
+          );
+          summary.checked += 1;
+          summary.failed += 1;
+        } else sightings.push({ row, seen: resource, byGet: true });
+      }
+      countOutcomes(summary, await this.settler.settle(sightings, now));
+    }
+  }
+
+  /** GET /v1/payouts/{id} for each row, RECONCILE_CONCURRENCY at a time; a failure is kept, not thrown. */
+  private async read(
+    rows: PayoutEntity[],
+    summary: ReconciliationSummary,
+  ): Promise<Map<string, PartnerPayout | Error>> {
+    const answers = await mapWithConcurrency(rows, this.config.reconcile.concurrency, async (row) => {
+      summary.reads += 1;
+      try {
+        return await this.partnerPayouts.get(row.payoutId);
+      } catch (error) {
+        return error instanceof Error ? error : new Error(String(error));
+      }
+    });
+    return new Map(rows.map((row, i) => [row.payoutId, answers[i]]));
+  }
+
+  /** The claim's timestamp: never before the pass's start, even on a replica whose clock is behind the opener's. */
+  private stamp(pass: Pass): Date {
+    return new Date(Math.max(Date.now(), pass.startedAt.getTime()));
   }
 }

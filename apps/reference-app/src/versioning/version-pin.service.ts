@@ -1,9 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { ApiVersionState, PartnerApiError, PartnerVersioningService } from '@partner-payments/nestjs';
+import { ApiVersionState, PartnerVersioningService } from '@partner-payments/nestjs';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { ApiVersionPinEntity } from '../database/entities';
 import { UnitOfWork } from '../database/unit-of-work.service';
 import { PARTNER_CONNECTION, type PartnerConnection } from '../sandbox/partner-connection.provider';
+import { classifyPartnerFailure } from '../payouts/partner-failure';
 import { JobLockService } from '../scheduling/job-lock.service';
 
 export const VERSION_PIN_JOB = 'version-pin';
@@ -95,24 +96,23 @@ export class VersionPinService {
       return this.toState(saved, 'upgraded');
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      const refused =
-        error instanceof PartnerApiError &&
-        error.status !== null &&
-        error.status >= 400 &&
-        error.status < 500 &&
-        error.status !== 401 &&
-        error.status !== 429;
-      if (refused) {
+      // Only the partner refusing this target is remembered (issue 9 defect 2): our credentials or
+      // the token call failing (even with a 4xx such as 404) or the partner unavailable is retried.
+      const failure = classifyPartnerFailure(error);
+      if (failure.kind === 'refused') {
         // Logged once: the row remembers the refused target and later runs skip it.
         this.logger.error(
-          `the partner refused to pin ${target} (${error.status}): ${message}. Not retrying; fix PARTNER_API_VERSION.`,
+          `the partner refused to pin ${target} (${failure.status}): ${message}. Not retrying; fix PARTNER_API_VERSION.`,
         );
         return this.toState(
           await this.save({ lastOutcome: 'refused', refusedTarget: target, lastError: message }),
           'refused',
         );
       }
-      this.logger.warn(`pinning ${target} failed, will try again on the next run: ${message}`);
+      // Our credentials refused needs an operator: an error line; the partner down is a warning.
+      this.logger[failure.kind === 'our-configuration' ? 'error' : 'warn'](
+        `pinning ${target} failed, will try again on the next run: ${message}`,
+      );
       return this.toState(await this.save({ lastOutcome: 'error', lastError: message }), 'error');
     }
   }

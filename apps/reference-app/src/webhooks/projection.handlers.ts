@@ -8,6 +8,7 @@ import {
   type PartnerPayoutStatusEvent,
 } from '@partner-payments/nestjs';
 import { PayoutProjection } from '../payouts/payout.projection';
+import { columnText, eventDerivedKey } from '../projections/column-text.util';
 import { ResourceProjections } from '../projections/resource.projections';
 
 type UserEventName =
@@ -129,8 +130,9 @@ export class ProjectionHandlers {
     const p = event.payload;
     const occurred = p.created_at ? new Date(p.created_at) : null;
     await this.resources.applyDeposit({
-      // Without a deposit_id the event itself is the key, so a replay still lands on one row.
-      depositId: p.deposit_id ?? `event:${event.eventId}`,
+      // Without a deposit_id the event itself is the key, so a replay still lands on one row; an
+      // id too long for the column (or with U+0000) is keyed on its digest.
+      depositId: p.deposit_id ?? eventDerivedKey('event:', event.eventId),
       kind,
       virtualAccountId: p.virtual_account_id,
       userId: p.user_id ?? null,
@@ -138,7 +140,7 @@ export class ProjectionHandlers {
       currency: p.currency ?? null,
       status: canonicalPartnerStatus(p.status) ?? 'RECEIVED',
       paymentRail: p.source?.payment_rail ? p.source.payment_rail.toUpperCase() : null,
-      senderName: p.source?.sender_name ?? null,
+      senderName: columnText(p.source?.sender_name, 200),
       occurredAt: occurred && !Number.isNaN(occurred.getTime()) ? occurred : null,
     });
   }

@@ -13,6 +13,7 @@ import type {
   SandboxClientInfo,
   SandboxControl,
   SandboxCounters,
+  SeedPayoutsInput,
   SeedRfiInput,
   SeededRfi,
   VirtualAccountPatch,
@@ -96,6 +97,7 @@ export class SandboxControlClient implements SandboxControl {
     this.call<void>('setRfiStatus', rfiId, status, resolutionReason);
   advancePayout = (payoutId: string, steps: PayoutStepName | PayoutStep | (PayoutStepName | PayoutStep)[]) =>
     this.call<PayoutView>('advancePayout', payoutId, steps);
+  seedPayouts = (input: SeedPayoutsInput) => this.call<{ payoutIds: string[] }>('seedPayouts', input);
   emitEvent = (event: string, data?: Record<string, unknown>, options?: EmitOptions) =>
     this.call<{ eventId: string }>('emitEvent', event, data, options);
   sendUnknownEvent = (event?: string, clientUuid?: string) =>

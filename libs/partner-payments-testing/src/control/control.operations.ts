@@ -21,6 +21,7 @@ export const CONTROL_OPERATIONS = [
   'returnRfiItem',
   'setRfiStatus',
   'advancePayout',
+  'seedPayouts',
   'emitEvent',
   'sendUnknownEvent',
   'sendDuplicate',

@@ -73,7 +73,13 @@ export interface DeliveryRecord {
   sentAt: string | null;
 }
 
-export type FaultKind = 'latency' | 'server_error' | 'rate_limit' | 'reset' | 'accepted_then_reset';
+/**
+ * `accepted_then_stall` is a sandbox convenience (opt-in, the partner has no such switch): the
+ * request is carried out, then its answer is held `latencyMs` (default 30 s), so a test can kill
+ * or time out the caller while the partner holds an answer it never receives.
+ */
+export type FaultKind =
+  'latency' | 'server_error' | 'rate_limit' | 'reset' | 'accepted_then_reset' | 'accepted_then_stall';
 
 export interface FaultSpec {
   kind: FaultKind;
@@ -81,6 +87,7 @@ export interface FaultSpec {
   route?: string;
   /** How many matching requests it hits; default 1, latency default unlimited. */
   times?: number;
+  /** Delay of a latency fault (default 100), or how long accepted_then_stall holds the answer (default 30000). */
   latencyMs?: number;
   /** Status of a server_error; default 503. */
   status?: number;
@@ -133,6 +140,19 @@ export interface PayoutStep {
   reviewReason?: string;
   /** Extra fields merged into this step's granular event, e.g. { uetr, imad, omad } (spec 6.4.4: absent by default). */
   eventExtras?: Record<string, unknown>;
+}
+
+/** Input of `seedPayouts` (a control convenience for load tests; the partner has nothing like it). */
+export interface SeedPayoutsInput {
+  virtualAccountId: string;
+  /** A recipient of the virtual account's user. */
+  recipientId: string;
+  /** How many payouts, 1 to 200,000. */
+  count: number;
+  /** Each payout's amount; default "1.00". The balance must cover them all. */
+  amount?: string;
+  /** Steps every payout walks through after creation, on the resource only (no webhook). */
+  steps?: (PayoutStepName | PayoutStep)[];
 }
 
 export interface PayoutView {
@@ -248,6 +268,12 @@ export interface SandboxControl {
     payoutId: string,
     steps: PayoutStepName | PayoutStep | (PayoutStepName | PayoutStep)[],
   ): Promise<PayoutView>;
+  /**
+   * Control only, for load tests: creates `count` payouts at once, as the API would, and walks each
+   * through `steps` on the resource only. No webhook is sent for any of them (not even
+   * payout.created), so only reading the partner learns about them. Answers their ids.
+   */
+  seedPayouts(input: SeedPayoutsInput): Promise<{ payoutIds: string[] }>;
   emitEvent(
     event: string,
     data?: Record<string, unknown>,

@@ -12,6 +12,7 @@ import type {
   SandboxClientInfo,
   SandboxControl,
   SandboxCounters,
+  SeedPayoutsInput,
   SeedRfiInput,
   SeededRfi,
   VirtualAccountPatch,
@@ -19,6 +20,7 @@ import type {
 import { buildFlatEvent, type JsonObject } from '../webhooks/event.builders';
 import { newId, nowIso, randomHex } from '../server/ids.util';
 import { applyPayoutStep, normaliseSteps, toPayoutView } from '../resources/payouts/payout.lifecycle';
+import { seedPayouts } from '../resources/payouts/payout.seed';
 import { refreshRfiStatus, rfiItemView, seedRfi } from '../resources/rfis/rfi.seed';
 import type { SandboxContext } from '../server/sandbox.context';
 import {
@@ -234,6 +236,10 @@ export class InProcessControl implements SandboxControl {
     if (!payout) throw new Error(`unknown payout ${payoutId}`);
     for (const step of normaliseSteps(steps)) applyPayoutStep(this.ctx, payout, step);
     return toPayoutView(payout);
+  }
+
+  async seedPayouts(input: SeedPayoutsInput): Promise<{ payoutIds: string[] }> {
+    return { payoutIds: seedPayouts(this.ctx, input) };
   }
 
   async emitEvent(

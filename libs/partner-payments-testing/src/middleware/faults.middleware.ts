@@ -6,8 +6,10 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 /**
  * Faults armed by the control API: added latency, 5xx bursts, 429 with Retry-After, a connection
- * reset before anything is done, and accepted-then-reset (the handler runs and writes, then the
- * socket is destroyed instead of answering, so the answer is lost).
+ * reset before anything is done, accepted-then-reset (the handler runs and writes, then the
+ * socket is destroyed instead of answering, so the answer is lost), and accepted-then-stall (the
+ * handler runs and writes, then the answer is held `latencyMs`: the window in which a caller that
+ * dies, or gives up, never learns what was created).
  */
 export function faultsMiddleware(ctx: SandboxContext): RequestHandler {
   return async (req, res, next) => {
@@ -34,6 +36,9 @@ export function faultsMiddleware(ctx: SandboxContext): RequestHandler {
       case 'accepted_then_reset':
         loseAnswer(res);
         return next();
+      case 'accepted_then_stall':
+        holdAnswer(ctx, res, terminal.latencyMs);
+        return next();
       default:
         return next();
     }
@@ -51,4 +56,21 @@ function loseAnswer(res: Response): void {
     destroy();
     return false;
   }) as Response['write'];
+}
+
+/**
+ * Holds the answer `ms` after the handler wrote it (the idempotency store already has it: a replay
+ * of the key meanwhile gets it). Sent then if the caller is still connected; the sandbox's close()
+ * and reset() cancel the timer.
+ */
+function holdAnswer(ctx: SandboxContext, res: Response, ms: number): void {
+  const end = res.end.bind(res) as (...args: unknown[]) => Response;
+  res.end = ((...args: unknown[]) => {
+    const timer = setTimeout(() => {
+      ctx.timers.delete(timer);
+      if (!res.socket?.destroyed) end(...args);
+    }, ms);
+    ctx.timers.add(timer);
+    return res;
+  }) as Response['end'];
 }

@@ -34,6 +34,18 @@ describe('FaultStore', () => {
     expect(faults.list()[0].times).toBe(-1);
   });
 
+  it('accepted_then_stall is terminal, holds 30 s by default or latencyMs, and adds no latency before', () => {
+    const faults = new FaultStore();
+    faults.add({ kind: 'accepted_then_stall', route: 'POST /v1/users' });
+    faults.add({ kind: 'accepted_then_stall', latencyMs: 250 });
+    expect(faults.take('POST /v1/users')).toEqual({
+      latencyMs: 0,
+      terminal: expect.objectContaining({ kind: 'accepted_then_stall', latencyMs: 30_000 }),
+    });
+    expect(faults.take('POST /v1/users').terminal).toMatchObject({ latencyMs: 250 });
+    expect(faults.list()).toEqual([]);
+  });
+
   it('refuses unknown kinds', () => {
     expect(() => new FaultStore().add({ kind: 'explode' as never })).toThrow('unknown fault kind');
   });

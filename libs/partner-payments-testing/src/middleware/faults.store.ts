@@ -8,7 +8,13 @@ function routeMatcher(pattern: string): RegExp {
   return new RegExp(`^${method === '*' ? '[A-Z]+' : esc(method.toUpperCase())} ${esc(path)}$`);
 }
 
-const TERMINAL = new Set(['server_error', 'rate_limit', 'reset', 'accepted_then_reset']);
+const TERMINAL = new Set([
+  'server_error',
+  'rate_limit',
+  'reset',
+  'accepted_then_reset',
+  'accepted_then_stall',
+]);
 
 /** Faults armed by the control API; each matching request consumes one hit of each fault it meets. */
 export class FaultStore {
@@ -23,7 +29,7 @@ export class FaultStore {
       kind: spec.kind,
       route: spec.route ?? null,
       times: spec.times ?? (spec.kind === 'latency' ? Number.POSITIVE_INFINITY : 1),
-      latencyMs: spec.latencyMs ?? (spec.kind === 'latency' ? 100 : 0),
+      latencyMs: spec.latencyMs ?? { latency: 100, accepted_then_stall: 30_000 }[spec.kind as string] ?? 0,
       status: spec.status ?? (spec.kind === 'rate_limit' ? 429 : 503),
       retryAfterSeconds: spec.retryAfterSeconds ?? 1,
       hits: 0,

@@ -2,7 +2,7 @@ import type { LoggerService } from '@nestjs/common';
 import { Subject, type Observable } from 'rxjs';
 import type { ResolvedPartnerOptions } from '../options.resolver';
 import type { PartnerHttpEvent, PartnerHttpMethod } from './http.types';
-import { TokenBucketRateLimiter } from './rate.limiter';
+import { PartnerRateLimiter } from './rate.limiter';
 import { joinUrl } from './url.util';
 
 export interface TransportRequest {
@@ -125,7 +125,7 @@ export function pickRequestId(headers: Record<string, string>): string | null {
  * decorators so the core runs, and is unit-tested, without Nest.
  */
 export class PartnerTransport {
-  private readonly limiter: TokenBucketRateLimiter | null;
+  private readonly limiter: PartnerRateLimiter | null;
   private readonly subject = new Subject<PartnerHttpEvent>();
   /** Lifecycle events of every attempt (no bodies, no headers, no secrets). */
   readonly events$: Observable<PartnerHttpEvent> = this.subject.asObservable();
@@ -136,7 +136,15 @@ export class PartnerTransport {
     private readonly logger: LoggerService = options.logger,
   ) {
     const rl = options.rateLimit;
-    this.limiter = rl === false ? null : new TokenBucketRateLimiter(rl.requestsPerSecond, rl.burst);
+    this.limiter =
+      rl === false
+        ? null
+        : new PartnerRateLimiter(
+            { requestsPerSecond: rl.requestsPerSecond, burst: rl.burst },
+            rl.budget ?? null,
+            undefined,
+            this.logger,
+          );
   }
 
   async send(req: TransportRequest): Promise<TransportResult> {

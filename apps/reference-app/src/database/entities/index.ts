@@ -4,6 +4,7 @@ import { JobLockEntity } from './job-lock.entity';
 import { PartnerUserEntity } from './partner-user.entity';
 import { PayoutRequestEntity } from './payout-request.entity';
 import { PayoutEntity } from './payout.entity';
+import { ReconciliationPassEntity } from './reconciliation-pass.entity';
 import { VirtualAccountEntity } from './virtual-account.entity';
 import { WebhookInboxEntity } from './webhook-inbox.entity';
 
@@ -14,6 +15,7 @@ export {
   PartnerUserEntity,
   PayoutEntity,
   PayoutRequestEntity,
+  ReconciliationPassEntity,
   VirtualAccountEntity,
   WebhookInboxEntity,
 };
@@ -27,4 +29,5 @@ export const ENTITIES = [
   DepositEntity,
   ApiVersionPinEntity,
   JobLockEntity,
+  ReconciliationPassEntity,
 ];

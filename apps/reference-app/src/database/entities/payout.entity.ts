@@ -68,6 +68,10 @@ export class PayoutEntity {
   @Column({ name: 'next_check_at', type: Date, nullable: true })
   nextCheckAt!: Date | null;
 
+  /** When reconciliation last read the resource by GET (list rows lack error_code and reference_number). */
+  @Column({ name: 'resource_read_at', type: Date, nullable: true })
+  resourceReadAt!: Date | null;
+
   @Column({ name: 'check_failures', type: 'integer', default: 0 })
   checkFailures!: number;
 

@@ -1,23 +1,19 @@
 import type { Router } from 'express';
 import { requireAuth, withVersion } from '../../middleware/auth.middleware';
 import { buildPayoutProgress } from '../../webhooks/event.builders';
-import { isUuid, newId, nowIso } from '../../server/ids.util';
+import { isUuid } from '../../server/ids.util';
 import { requireIdempotencyKey } from '../../middleware/idempotency.middleware';
 import { sendError, sendNotFound, sendRouteNotMatched, sendValidation } from '../../server/http-errors.util';
 import type { FieldError } from '../metadata.rules';
-import { PAYOUT_EVENT_MESSAGES, payoutListRow, payoutView } from './payout.lifecycle';
+import { payoutListRow, payoutView } from './payout.lifecycle';
+import { matchingPayouts } from './payout-list.query';
+import { buildPayoutRecord } from './payout.seed';
 import { runPayoutScript } from './payout.scripts';
 import { accountOf, requestState, type SandboxContext } from '../../server/sandbox.context';
-import type { PaymentRail, PayoutRecord, VirtualAccountRecord } from '../../server/state.types';
+import type { VirtualAccountRecord } from '../../server/state.types';
 import { findOwnVirtualAccount } from '../virtual-accounts/virtual-accounts.routes';
 import { availableBalanceCents, formatCents, isProvisioned } from '../virtual-accounts/virtual-account.state';
 
-const RAIL_BY_ACCOUNT_TYPE: Record<string, PaymentRail> = {
-  WIRE: 'WIRE',
-  ACH: 'ACH',
-  ACT: 'ACT',
-  WALLET: 'CRYPTO',
-};
 /** Why funds of this virtual account cannot be paid out yet, or undefined when they can. */
 export function virtualAccountUnusable(va: VirtualAccountRecord): string | undefined {
   // evidence §5: failed and deactivated accounts hold no usable funds; frozen blocks payouts.
@@ -62,7 +58,6 @@ export function registerPayoutRoutes(router: Router, ctx: SandboxContext): void 
         { field: 'recipient_id', message: 'no such recipient for the user of this virtual account' },
       ]);
     }
-    const now = nowIso();
     const amount = Number(b.amount).toFixed(2);
     // issue 15: a payout draws on the account's balance (deposits in, payouts out); one beyond it is
     // refused before anything is created. The partner's body for this case is not recorded in the
@@ -75,31 +70,11 @@ export function registerPayoutRoutes(router: Router, ctx: SandboxContext): void 
         'insufficient_funds',
         `The payout amount ${amount} exceeds the available balance ${formatCents(available)}`,
       );
-    const payout: PayoutRecord = {
-      payout_id: newId(),
-      clientUuid: va.clientUuid,
-      user_id: va.user_id,
-      virtual_account_id: va.virtual_account_id,
-      recipient_id: recipient.recipient_id,
-      status: 'CREATED',
-      from_amount: amount,
-      from_currency: 'USD',
-      to_amount: amount,
-      to_currency:
-        recipient.account_type === 'WALLET' ? String(recipient.account_details.token ?? 'USDC') : 'USD',
-      fee: '0.00',
-      payment_method: RAIL_BY_ACCOUNT_TYPE[recipient.account_type] ?? 'WIRE',
-      // spec 6.4.4: null until the payment is sent.
-      reference_number: null,
-      error_code: null,
-      quote_id: (b.quote_id as string | undefined) ?? null,
-      memo: (memo as string | undefined) ?? null,
-      events: [
-        { event_id: newId(), status: 'CREATED', message: PAYOUT_EVENT_MESSAGES.CREATED, created_at: now },
-      ],
-      created_at: now,
-      updated_at: now,
-    };
+    const payout = buildPayoutRecord(va, recipient, amount, {
+      quoteId: b.quote_id as string | undefined,
+      memo: memo as string | undefined,
+    });
+    const now = payout.created_at;
     ctx.store.payouts.set(payout.payout_id, payout);
     ctx.telemetry.created('payouts');
     ctx.webhooks.emit(
@@ -152,17 +127,15 @@ export function registerPayoutRoutes(router: Router, ctx: SandboxContext): void 
       return sendValidation(res, [{ field: 'page', message: 'must be an integer ≥ 1' }]);
     if (!Number.isInteger(limit) || limit < 1 || limit > 100)
       return sendValidation(res, [{ field: 'limit', message: 'must be 1 to 100' }]);
-    const from = q.get('from_date');
-    const to = q.get('to_date');
-    const all = [...ctx.store.payouts.values()].filter(
-      (p) =>
-        p.clientUuid === accountOf(res).clientUuid &&
-        (!q.get('user_id') || p.user_id === q.get('user_id')) &&
-        (!q.get('status') || p.status === q.get('status')?.toUpperCase()) &&
-        (!from || p.created_at >= from) &&
-        (!to || p.created_at <= to),
-    );
+    const all = matchingPayouts(ctx.store.payouts, {
+      clientUuid: accountOf(res).clientUuid,
+      userId: q.get('user_id') || null,
+      status: q.get('status')?.toUpperCase() || null,
+      fromDate: q.get('from_date') || null,
+      toDate: q.get('to_date') || null,
+    });
     const payouts = all.slice((page - 1) * limit, page * limit).map((p) => payoutListRow(ctx, p));
-    res.json({ payouts, total: all.length, page, limit, total_pages: Math.ceil(all.length / limit) });
+    const total = all.length;
+    res.json({ payouts, total, page, limit, total_pages: Math.ceil(total / limit) });
   });
 }

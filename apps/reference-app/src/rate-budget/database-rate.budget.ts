@@ -1,0 +1,71 @@
+import { createHash } from 'node:crypto';
+import type { PartnerRateBudget, PartnerRateLimit } from '@partner-payments/nestjs';
+import { insertIfAbsent } from '../database/insert-if-absent.util';
+import { returningRows } from '../database/returning.util';
+import type { UnitOfWork } from '../database/unit-of-work.service';
+
+/**
+ * The partner's rate limit is per account, across every endpoint (evidence §1: 20 requests/s, burst
+ * 50, 429 above), so every replica of the app must spend one budget: an in-process bucket per
+ * replica would let two replicas send twice the limit. This bucket is one row of
+ * `partner_rate_budget`, refilled and taken from by a single `UPDATE ... RETURNING`: atomic on
+ * PostgreSQL (row lock) and on a SQLite file shared by processes (one writer at a time). Time is
+ * the database's clock, so replicas on hosts whose clocks differ still agree. One statement per
+ * partner request; if it fails the library paces this process alone (see PartnerRateLimiter).
+ */
+export class DatabaseRateBudget implements PartnerRateBudget {
+  constructor(
+    private readonly uow: UnitOfWork,
+    /** Identifies the partner account without storing its credentials. */
+    private readonly accountKey: string,
+  ) {}
+
+  /** A stable key per partner account (base URL and api key), not reversible to the key. */
+  static accountKeyFor(apiBaseUrl: string, apiKey: string): string {
+    return createHash('sha256').update(`${apiBaseUrl}\n${apiKey}`).digest('hex').slice(0, 32);
+  }
+
+  async reserve(limit: PartnerRateLimit): Promise<number> {
+    let tokens = await this.take(limit);
+    if (tokens === null) {
+      await this.uow.run((m) =>
+        insertIfAbsent(m, this.uow.kind, 'partner_rate_budget', 'account_key', {
+          account_key: this.accountKey,
+          tokens: limit.burst,
+          refilled_ms: Date.now(),
+        }),
+      );
+      tokens = await this.take(limit);
+    }
+    if (tokens === null) throw new Error('partner_rate_budget row missing after insert');
+    return tokens >= 0 ? 0 : Math.ceil((-tokens / limit.requestsPerSecond) * 1000);
+  }
+
+  /** Refills by the time elapsed, takes one token; the tokens left (negative: callers queued), or null without a row. */
+  private async take(limit: PartnerRateLimit): Promise<number | null> {
+    const rows = await this.uow.run((m) =>
+      returningRows<{ tokens: number | string }>(
+        m,
+        this.uow.kind === 'postgres' ? TAKE_POSTGRES : TAKE_SQLITE,
+        [limit.burst, limit.requestsPerSecond, this.accountKey],
+      ),
+    );
+    return rows.length === 1 ? Number(rows[0].tokens) : null;
+  }
+}
+
+const TAKE_POSTGRES = `
+  UPDATE partner_rate_budget
+  SET tokens = LEAST($1::float8, tokens + GREATEST(0, clock.now_ms - refilled_ms) * $2::float8 / 1000.0) - 1,
+      refilled_ms = GREATEST(refilled_ms, clock.now_ms)
+  FROM (SELECT (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::bigint AS now_ms) AS clock
+  WHERE account_key = $3
+  RETURNING tokens`;
+
+/** SQLite fixes 'now' for the duration of one statement: both assignments see the same instant. */
+const TAKE_SQLITE = `
+  UPDATE partner_rate_budget
+  SET tokens = MIN(?, tokens + MAX(0, (julianday('now') - 2440587.5) * 86400000.0 - refilled_ms) * ? / 1000.0) - 1,
+      refilled_ms = MAX(refilled_ms, CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER))
+  WHERE account_key = ?
+  RETURNING tokens`;

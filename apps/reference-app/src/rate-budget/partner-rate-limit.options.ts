@@ -1,0 +1,22 @@
+import type { PartnerRateLimitOptions } from '@partner-payments/nestjs';
+import type { AppConfig } from '../config/app.config';
+import type { UnitOfWork } from '../database/unit-of-work.service';
+import type { PartnerConnection } from '../sandbox/partner-connection.provider';
+import { DatabaseRateBudget } from './database-rate.budget';
+
+/**
+ * The module's `rateLimit` option from the configuration: PARTNER_RATE_BUDGET=database (default)
+ * keeps the bucket in the app's database, so every replica spends the account's one budget.
+ */
+export function partnerRateLimitOptions(
+  config: AppConfig,
+  conn: PartnerConnection,
+  uow: UnitOfWork,
+): PartnerRateLimitOptions | false {
+  const { perSecond, burst, budget } = config.partner.rateLimit;
+  if (budget === 'off') return false;
+  const limit = { requestsPerSecond: perSecond, burst };
+  if (budget === 'process') return limit;
+  const key = DatabaseRateBudget.accountKeyFor(`${conn.baseUrl}|${conn.environment}`, conn.apiKey);
+  return { ...limit, budget: new DatabaseRateBudget(uow, key) };
+}

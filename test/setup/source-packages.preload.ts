@@ -1,0 +1,19 @@
+/**
+ * Preloaded (after ts-node) into a replica child process started from a test: resolves the two
+ * workspace packages to their sources, as jest.config.js's moduleNameMapper does for the tests
+ * themselves, so a child never runs against a stale (or missing) dist/.
+ */
+import Module from 'node:module';
+import { join } from 'node:path';
+
+const root = join(__dirname, '..', '..');
+const SOURCES: Record<string, string> = {
+  '@partner-payments/nestjs': join(root, 'libs', 'partner-payments', 'src', 'index.ts'),
+  '@partner-payments/testing': join(root, 'libs', 'partner-payments-testing', 'src', 'index.ts'),
+};
+type Resolve = (request: string, ...rest: unknown[]) => string;
+const internals = Module as unknown as { _resolveFilename: Resolve };
+const resolve = internals._resolveFilename;
+internals._resolveFilename = function (this: unknown, request: string, ...rest: unknown[]): string {
+  return resolve.call(this, SOURCES[request] ?? request, ...rest);
+};
