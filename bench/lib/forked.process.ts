@@ -26,6 +26,11 @@ const PROFILE = process.env.BENCH_CPU_PROF_DIR
   ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`]
   : [];
 
+/** The .ts loader (transpile.register.js says why not ts-node's); BENCH_TS_NODE=1 for ts-node. */
+const LOADER = process.env.BENCH_TS_NODE
+  ? 'ts-node/register/transpile-only'
+  : `${__dirname}/transpile.register.js`;
+
 export function startForkedServer(
   file: string,
   env: Record<string, string>,
@@ -35,7 +40,7 @@ export function startForkedServer(
   const child = trackChild(
     fork(file, args, {
       cwd: ROOT,
-      execArgv: [...PROFILE, '-r', 'ts-node/register/transpile-only'],
+      execArgv: [...PROFILE, '-r', LOADER],
       env: { ...process.env, ...env },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     }),
