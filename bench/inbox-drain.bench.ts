@@ -8,8 +8,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { buildUserCreated } from '@partner-payments/testing';
-import { WebhookInboxEntity } from '../apps/reference-app/src/database/entities';
-import { appEnv, sqliteDatabase } from './lib/app.env';
+import { UnitOfWork } from '../apps/reference-app/src/database/unit-of-work.service';
+import { InboxKeyRing, parseInboxKeys } from '../apps/reference-app/src/webhooks/inbox-key.ring';
+import { TypeOrmInboxStore } from '../apps/reference-app/src/webhooks/typeorm-inbox.store';
+import { appEnv, INBOX_KEYS, sqliteDatabase } from './lib/app.env';
 import { emitReport, hardDeadline, median, progress, QUICK, round, withLoad } from './lib/contract';
 import { startForkedServer } from './lib/forked.process';
 import { openInboxReader } from './lib/inbox.reader';
@@ -20,7 +22,6 @@ const ENTRIES = QUICK ? 10_000 : 50_000;
 const ROUNDS = QUICK ? 1 : 3;
 /** From the app's fork to giving up (boot included): enough for 50,000 at 2,000/s with room. */
 const LIMIT_MS = QUICK ? 30_000 : 90_000;
-const CHUNK = 500;
 
 interface DrainRound {
   entriesPerS: number;
@@ -30,27 +31,28 @@ interface DrainRound {
   sinceForkMs: number;
 }
 
-/** The stored, never processed rows a crash between the 2xx and processing leaves. */
+/**
+ * The stored, never processed rows a crash between the 2xx and processing leaves, written by the
+ * app's own inbox store (event key, body sealed under the key the app is started with), in one
+ * transaction.
+ */
 async function seed(url: string): Promise<void> {
   const reader = await openInboxReader(url); // migrates the fresh file
   try {
+    const uow = new UnitOfWork(reader.dataSource);
+    const store = new TypeOrmInboxStore(uow, new InboxKeyRing(parseInboxKeys(INBOX_KEYS)));
     const receivedAt = new Date(Date.now() - 60_000);
-    await reader.dataSource.transaction(async (m) => {
-      for (let done = 0; done < ENTRIES; done += CHUNK) {
-        const rows = Array.from({ length: Math.min(CHUNK, ENTRIES - done) }, () => {
-          const eventId = randomUUID();
-          const body = buildUserCreated({ event_id: eventId, user_id: randomUUID(), status: 'CREATED' });
-          return {
-            eventId,
-            eventName: 'user.created',
-            envelope: 'flat' as const,
-            rawBody: JSON.stringify(body),
-            receivedAt,
-            state: 'pending' as const,
-            attempts: 0,
-          };
+    await uow.transaction(async () => {
+      for (let done = 0; done < ENTRIES; done++) {
+        const eventId = randomUUID();
+        const body = buildUserCreated({ event_id: eventId, user_id: randomUUID(), status: 'CREATED' });
+        await store.record({
+          eventId,
+          name: 'user.created',
+          envelope: 'flat',
+          rawBody: JSON.stringify(body),
+          receivedAt,
         });
-        await m.insert(WebhookInboxEntity, rows);
       }
     });
   } finally {

@@ -15,6 +15,7 @@
  *
  *   npx ts-node --transpile-only bench/replicas.bench.ts [--quick]
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { loadavg } from 'node:os';
 import { SANDBOX_DEFAULTS, type PartnerSandbox } from '@partner-payments/testing';
 import { openDataSource } from '../apps/reference-app/src/database/data-source.factory';
@@ -27,7 +28,6 @@ import { startReplicaProcess, type ReplicaProcess } from '../test/setup/replica.
 import { trackChild } from './lib/child.registry';
 import { sandboxClient } from './lib/partner.client';
 import { median, printFigures, resetSeeded, round, type Figure } from './reconciliation.fixture';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { hardDeadline, progress } from './lib/contract';
 import { startSandboxProcess, type SandboxProcess } from './lib/sandbox.process';
 

@@ -15,8 +15,11 @@ export const NEVER = '0 0 0 1 1 *';
 
 export const WEBHOOK_SECRET = SANDBOX_DEFAULTS.webhookSecret;
 
-/** 32 random bytes, base64: the same for every app this process starts, so a restart opens its rows. */
-const BENCH_INBOX_KEY = randomBytes(32).toString('base64');
+/**
+ * INBOX_ENCRYPTION_KEYS for this run (required with PARTNER_BASE_URL since issue 9 sealed inbox
+ * bodies at rest): one fresh key, also what a benchmark seals its seeded rows with.
+ */
+export const INBOX_KEYS = `bench:${randomBytes(32).toString('base64')}`;
 
 export function appEnv(databaseUrl: string, partnerBaseUrl: string, crons: Record<string, string> = {}) {
   return {
@@ -28,8 +31,7 @@ export function appEnv(databaseUrl: string, partnerBaseUrl: string, crons: Recor
     PARTNER_PASSWORD: SANDBOX_DEFAULTS.password,
     PARTNER_CLIENT_UUID: SANDBOX_DEFAULTS.clientUuid,
     PARTNER_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    // Required with PARTNER_BASE_URL (issue 9 defect 3: inbox bodies sealed at rest); one fresh key per run.
-    INBOX_ENCRYPTION_KEYS: `bench:${BENCH_INBOX_KEY}`,
+    INBOX_ENCRYPTION_KEYS: INBOX_KEYS,
     RECONCILE_CRON: NEVER,
     DEPOSIT_RECONCILE_CRON: NEVER,
     INBOX_REDELIVERY_CRON: NEVER,

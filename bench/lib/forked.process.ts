@@ -18,6 +18,19 @@ export interface ForkedServer {
 
 const ROOT = join(__dirname, '..', '..');
 
+/**
+ * BENCH_CPU_PROF_DIR=<dir>: every forked server runs under `node --cpu-prof` and writes its profile
+ * there when it exits (Node refuses --cpu-prof in NODE_OPTIONS, so it has to be set here).
+ */
+const PROFILE = process.env.BENCH_CPU_PROF_DIR
+  ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`]
+  : [];
+
+/** The .ts loader (transpile.register.js says why not ts-node's); BENCH_TS_NODE=1 for ts-node. */
+const LOADER = process.env.BENCH_TS_NODE
+  ? 'ts-node/register/transpile-only'
+  : `${__dirname}/transpile.register.js`;
+
 export function startForkedServer(
   file: string,
   env: Record<string, string>,
@@ -27,7 +40,7 @@ export function startForkedServer(
   const child = trackChild(
     fork(file, args, {
       cwd: ROOT,
-      execArgv: ['-r', 'ts-node/register/transpile-only'],
+      execArgv: [...PROFILE, '-r', LOADER],
       env: { ...process.env, ...env },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     }),
