@@ -120,9 +120,9 @@ describe('traces and JSON logs (SQLite)', () => {
     const delivery = (await sandbox.control.deliveries()).find((d) => d.eventId === eventId);
     expect(delivery?.body).toContain(payoutId);
     expect(write?.attributes['app.projection.outcome']).toBe('changed');
-    expect(inTrace.map((s) => s.name)).toEqual(
-      expect.arrayContaining(['partner.inbox record', 'partner.inbox mark_processed']),
-    );
+    // The app's store processes in batches (issue 14): the processed marks are one statement per
+    // batch inside its transaction, so there is no per-event 'partner.inbox mark_processed' span.
+    expect(inTrace.map((s) => s.name)).toEqual(expect.arrayContaining(['partner.inbox record']));
 
     // JSON lines: the request's carry its id; the processing's its event id; the payout's its id.
     const all = lines();

@@ -12,7 +12,7 @@
  * (partner.webhook.redelivery true); every span carries partner.event_id, so both are found by it.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { SpanStatusCode, trace, type Span } from '@opentelemetry/api';
+import { context, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import {
   PartnerWebhookBodyTooLargeError,
   PartnerWebhookConfigurationError,
@@ -104,6 +104,18 @@ export function observeWebhookReceipt<
 export function withWebhookEvent<T>(event: { eventId: string; name: string }, work: () => T): T {
   trace.getActiveSpan()?.setAttributes({ [A.EventId]: event.eventId, [A.EventName]: event.name });
   return logContext.run({ eventId: event.eventId, eventName: event.name }, work);
+}
+
+/**
+ * Captures the current trace context and the event's log context, to run a queued event's handlers
+ * in them later from a batch (issue 14) that another delivery's call started. Only these two: the
+ * batch's own async context (the inbox store's ambient transaction) must stay in force, so the
+ * handlers' writes join the batch's transaction.
+ */
+export function captureWebhookContext(event: { eventId: string; name: string }): <T>(work: () => T) => T {
+  const active = context.active();
+  const log: PartnerLogContext = { eventId: event.eventId, eventName: event.name };
+  return (work) => context.with(active, () => logContext.run(log, work));
 }
 
 /** One processing run of a stored event (handlers, then the inbox mark) in span `partner.webhook process`. */

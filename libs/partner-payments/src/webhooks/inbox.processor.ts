@@ -1,7 +1,10 @@
-import { AsyncResource } from 'node:async_hooks';
 import type { LoggerService } from '@nestjs/common';
 import type { PartnerWebhookObservation } from '../observability/hooks';
-import { observeWebhookProcessing, traceInboxCall } from '../observability/webhook.instrumentation';
+import {
+  captureWebhookContext,
+  observeWebhookProcessing,
+  traceInboxCall,
+} from '../observability/webhook.instrumentation';
 import { parsePartnerEnvelope } from './envelope.parser';
 import type { InboxBatchOutcome, InboxClaimOptions, InboxEntry, PartnerInboxStore } from './inbox.store';
 import type { PartnerWebhookEvent } from './partner-event.payloads';
@@ -52,9 +55,9 @@ export class InboxProcessor {
     if (!this.inbox.processBatch) return this.processAlone(event, deferred);
     return new Promise((done) => {
       // A batch runs in the context of whichever delivery started its pump; each entry's handlers
-      // run in their own delivery's context instead, so their spans and log lines carry their event
+      // run in their own delivery's trace and log context instead, so their spans and log lines carry their event
       // (issue 13: one trace from receipt to the database write).
-      const within = AsyncResource.bind(<T>(work: () => T): T => work()) as Within;
+      const within = captureWebhookContext(event);
       this.queue.push({ event, within, done });
       if (this.pumps >= this.limits.processConcurrency) return; // a running pump takes it next
       this.pumps += 1;
@@ -142,7 +145,6 @@ export class InboxProcessor {
         ? await this.inbox.runProcessing(event.eventId, work)
         : { ran: true as const, value: await work() };
       if (!result.ran) return { outcome: 'skipped', eventId: event.eventId };
-      this.logger.debug?.(`Partner webhook ${event.name} (${event.eventId}) processed`);
       return { outcome: 'processed', eventId: event.eventId, dispatch: result.value };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -182,6 +184,7 @@ export class InboxProcessor {
     const observed = await observeWebhookProcessing(this.onEvent, event, true, async () => {
       try {
         value = await batch.dispatch(event);
+        this.logger.debug?.(`Partner webhook ${event.name} (${event.eventId}) handlers ran (redelivery)`);
         return { outcome: 'processed' as const };
       } catch (error) {
         failure = error;

@@ -254,9 +254,14 @@ export class PartnerWebhookService implements OnApplicationShutdown {
     if (existing) return existing;
     // Issue 13: span `partner.webhook process` (a child of the receipt's), the hook, the log context.
     // In batch mode the processor runs the handlers in this call's context (see InboxProcessor).
-    const promise = observeWebhookProcessing(this.config.onEvent, event, redelivery, () =>
-      this.processor.process(event, deferred),
-    ).finally(() => {
+    const promise = observeWebhookProcessing(this.config.onEvent, event, redelivery, async () => {
+      const outcome = await this.processor.process(event, deferred);
+      // Logged here, in the delivery's own context (its span, log and request scopes), whether the
+      // entry ran alone or in a batch another delivery started.
+      if (outcome.outcome === 'processed')
+        this.config.logger.debug?.(`Partner webhook ${event.name} (${event.eventId}) processed`);
+      return outcome;
+    }).finally(() => {
       this.inFlight.delete(event.eventId);
       this.finishedAt.set(event.eventId, Date.now());
       if (this.finishedAt.size > 10_000)
