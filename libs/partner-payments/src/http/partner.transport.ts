@@ -223,6 +223,8 @@ export class PartnerTransport {
 
   /** Called by the client once it knows whether the outcome is retried. Adds the route template. */
   emit(input: Omit<PartnerHttpEvent, 'route'>): void {
+    // Nobody listening (no events$ subscriber, no onHttpEvent): nothing to build.
+    if (!this.subject.observed && !this.options.onHttpEvent) return;
     const event: PartnerHttpEvent = { ...input, route: partnerRouteTemplate(input.path) };
     this.subject.next(event);
     if (this.options.onHttpEvent) {
