@@ -28,30 +28,37 @@ function appTracer(): Tracer {
  * unless there is no trace at all (no SDK); attributes only on a recording span (issue 13: the
  * cost of instrumentation when traces are off or sampled out).
  */
-async function inProjectionSpan<T>(
+function inProjectionSpan<T>(
   projection: ProjectionName,
   write: () => Promise<T>,
   describe: (span: Span, result: T) => void,
   payoutId?: string,
 ): Promise<T> {
   const span = appTracer().startSpan(`projection ${projection}`);
-  const recording = span.isRecording();
-  if (recording) {
-    span.setAttribute(AppSpanAttribute.Projection, projection);
-    if (payoutId) span.setAttribute(AppSpanAttribute.PayoutId, payoutId);
-  }
+  if (span.isRecording()) return inRecordingSpan(span, projection, write, describe, payoutId);
+  // Sampled out: active only to carry the decision to anything below; the SDK never sees it.
+  return span.spanContext().traceId === INVALID_TRACEID
+    ? write()
+    : context.with(trace.setSpan(context.active(), span), write);
+}
+
+async function inRecordingSpan<T>(
+  span: Span,
+  projection: ProjectionName,
+  write: () => Promise<T>,
+  describe: (span: Span, result: T) => void,
+  payoutId?: string,
+): Promise<T> {
+  span.setAttribute(AppSpanAttribute.Projection, projection);
+  if (payoutId) span.setAttribute(AppSpanAttribute.PayoutId, payoutId);
   try {
-    const result = await (recording || span.spanContext().traceId !== INVALID_TRACEID
-      ? context.with(trace.setSpan(context.active(), span), write)
-      : write());
-    if (recording) describe(span, result);
+    const result = await context.with(trace.setSpan(context.active(), span), write);
+    describe(span, result);
     return result;
   } catch (error) {
-    if (recording) {
-      const type = error instanceof Error ? error.name : typeof error;
-      span.setAttribute(AppSpanAttribute.ErrorType, type);
-      span.setStatus({ code: SpanStatusCode.ERROR, message: type });
-    }
+    const type = error instanceof Error ? error.name : typeof error;
+    span.setAttribute(AppSpanAttribute.ErrorType, type);
+    span.setStatus({ code: SpanStatusCode.ERROR, message: type });
     throw error;
   } finally {
     span.end();

@@ -226,7 +226,7 @@ export class PartnerTransport {
     // Nobody listening (no events$ subscriber, no onHttpEvent): nothing to build.
     if (!this.subject.observed && !this.options.onHttpEvent) return;
     const event: PartnerHttpEvent = { ...input, route: partnerRouteTemplate(input.path) };
-    this.subject.next(event);
+    if (this.subject.observed) this.subject.next(event);
     if (this.options.onHttpEvent) {
       try {
         this.options.onHttpEvent(event);

@@ -100,19 +100,28 @@ export function withActiveSpan<T>(span: Span, work: (span: Span) => T): T {
 
 /**
  * Runs `work(span)` with `span` active, ends it, marks it failed on a throw. `onResult` may set
- * attributes from the result (called for recording spans only).
+ * attributes from the result. A span that does not record (no SDK, or sampled out) takes no
+ * wrapper at all: the SDK never sees it, so there is nothing to end, describe or mark.
  */
-export async function inPartnerSpan<T>(
+export function inPartnerSpan<T>(
+  span: Span,
+  work: (span: Span) => Promise<T>,
+  onResult?: (span: Span, result: T) => void,
+): Promise<T> {
+  return span.isRecording() ? inRecordingSpan(span, work, onResult) : withActiveSpan(span, work);
+}
+
+async function inRecordingSpan<T>(
   span: Span,
   work: (span: Span) => Promise<T>,
   onResult?: (span: Span, result: T) => void,
 ): Promise<T> {
   try {
-    const result = await withActiveSpan(span, work);
-    if (onResult && span.isRecording()) onResult(span, result);
+    const result = await context.with(trace.setSpan(context.active(), span), work, undefined, span);
+    onResult?.(span, result);
     return result;
   } catch (error) {
-    if (span.isRecording()) failSpan(span, error);
+    failSpan(span, error);
     throw error;
   } finally {
     span.end();
