@@ -32,8 +32,12 @@ async function main(): Promise<void> {
     logger: ['error'],
   });
   await running.ready;
+  // Exits by itself ('stop', or the bench gone), so a --cpu-prof profile is written.
+  let closing: Promise<void> | null = null;
+  const stop = (): void => void (closing ??= running.close().then(() => process.exit(0)));
+  process.on('disconnect', stop);
   process.on('message', (msg) => {
-    if (msg === 'stop') void running.close().then(() => process.exit(0));
+    if (msg === 'stop') stop();
     // The bench reads this process's CPU before and after each round: the cost per delivery.
     if (msg === 'cpu') {
       const used = process.cpuUsage();

@@ -124,7 +124,13 @@ main()
     log(`failed: ${e instanceof Error ? e.stack : String(e)}`);
     process.exitCode = 1;
   })
-  .finally(() => {
+  .finally(async () => {
+    // Children exit by themselves once disconnected (so a --cpu-prof profile gets written); 5 s grace.
+    const exits = children
+      .filter((child) => child.exitCode === null)
+      .map((child) => new Promise((resolve) => child.once('exit', resolve)));
+    for (const child of children) if (child.connected) child.disconnect();
+    await Promise.race([Promise.all(exits), new Promise((resolve) => setTimeout(resolve, 5000))]);
     for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
     setTimeout(() => process.exit(), 2000).unref();
   });

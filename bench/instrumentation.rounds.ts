@@ -35,9 +35,15 @@ export const load = (): number => Math.round(loadavg()[0] * 100) / 100;
 export function start<T>(
   file: string,
   env: Record<string, string> = {},
+  name = file.replace(/\.ts$/, ''),
 ): Promise<{ child: ChildProcess; info: T }> {
+  // BENCH_CPU_PROF_DIR: each child writes a V8 CPU profile there when it exits (node --cpu-prof).
+  const profDir = process.env.BENCH_CPU_PROF_DIR;
+  const prof = profDir
+    ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`, `--cpu-prof-name=${name}.${Date.now()}.cpuprofile`]
+    : [];
   const child = fork(join(__dirname, file), [], {
-    execArgv: ['-r', 'ts-node/register/transpile-only'],
+    execArgv: [...prof, '-r', 'ts-node/register/transpile-only'],
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
@@ -52,8 +58,10 @@ export function start<T>(
   });
 }
 
-/** Every side once per round, the order rotating, so no side always runs first or after the same one. */
+/** After a warm-up round, every side once per round, the order rotating, so no side always runs first or after the same one. */
 export async function interleave(run: (side: Side) => Promise<Round>): Promise<Record<Side, Round[]>> {
+  // One round per side first, not counted: the first rounds ran 3-4x the CPU of later ones (JIT, caches).
+  for (const side of SIDES) await run(side);
   const out: Record<Side, Round[]> = { off: [], on: [], sampled: [] };
   for (let i = 0; i < ROUNDS; i++)
     for (let k = 0; k < SIDES.length; k++) {

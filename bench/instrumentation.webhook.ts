@@ -31,6 +31,13 @@ function cpuOf(child: ChildProcess): Promise<number> {
   });
 }
 
+function stopped(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.send('stop');
+  return exited;
+}
+
 async function deliver(url: string, seconds: number): Promise<number> {
   const result = await autocannon({
     url: `${url}/webhooks/partner`,
@@ -74,7 +81,8 @@ export async function webhookFigures(partnerUrl: string, sinkUrl: string) {
   });
   try {
     const apps = {} as Record<Side, { child: ChildProcess; info: { url: string } }>;
-    for (const side of SIDES) apps[side] = await start<{ url: string }>('instrumentation.app.ts', env(side));
+    for (const side of SIDES)
+      apps[side] = await start<{ url: string }>('instrumentation.app.ts', env(side), `app-${side}`);
     for (const side of SIDES) await deliver(apps[side].info.url, 1); // warm-up
     const loadBefore = load();
     const runs = await interleave(async (side) => {
@@ -85,10 +93,14 @@ export async function webhookFigures(partnerUrl: string, sinkUrl: string) {
       const used = (await cpuOf(child)) - before;
       return { cpuUsPerOp: used / Math.max(1, accepted), perSecond: accepted / WEBHOOK_ROUND_S };
     });
-    for (const side of SIDES) {
+    for (const side of SIDES)
       log(`webhook ${side}: ${runs[side].map((r) => Math.round(r.cpuUsPerOp)).join(' ')} µs/delivery`);
-      apps[side].child.send('stop');
-    }
+    // Stopped while the OTLP sink still listens: their last export flushes and they exit by
+    // themselves (a --cpu-prof profile is then written). 20 s at most.
+    await Promise.race([
+      Promise.all(SIDES.map((side) => stopped(apps[side].child))),
+      new Promise((resolve) => setTimeout(resolve, 20_000)),
+    ]);
     return figures(
       'webhook',
       'delivery',

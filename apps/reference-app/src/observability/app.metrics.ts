@@ -16,8 +16,12 @@ export interface InboxStats {
   oldestAgeSeconds: Record<'pending' | 'failed', number>;
 }
 
+const STATUS_CLASSES = ['0xx', '1xx', '2xx', '3xx', '4xx', '5xx'];
 const statusClass = (e: PartnerHttpEvent): string =>
-  e.status === undefined ? 'network_error' : `${Math.floor(e.status / 100)}xx`;
+  e.status === undefined
+    ? 'network_error'
+    : (STATUS_CLASSES[Math.floor(e.status / 100)] ?? `${Math.floor(e.status / 100)}xx`);
+const ATTEMPTS = ['0', '1', '2', '3', '4', '5', '6'];
 /** Known event names as they are; anything else one bucket, so a label can never grow without bound. */
 const eventLabel = (name: string): string => (isKnownPartnerEvent(name) ? name : 'unknown');
 
@@ -164,9 +168,12 @@ export class AppMetrics {
 
   readonly onHttpEvent = (e: PartnerHttpEvent): void => {
     if (e.type === 'request') return;
-    const labels = { route: e.route, method: e.method, status_class: statusClass(e) };
-    this.partnerDuration.observe({ ...labels, attempt: String(e.attempt) }, (e.durationMs ?? 0) / 1000);
-    if (e.willRetry) this.partnerRetries.inc(labels);
+    // Called for every partner attempt: label objects built directly (no spread, no number formatting).
+    const { route, method } = e;
+    const status_class = statusClass(e);
+    const attempt = ATTEMPTS[e.attempt] ?? String(e.attempt);
+    this.partnerDuration.observe({ route, method, status_class, attempt }, (e.durationMs ?? 0) / 1000);
+    if (e.willRetry) this.partnerRetries.inc({ route, method, status_class });
   };
 
   readonly onTokenEvent = (e: PartnerTokenEvent): void => {

@@ -245,8 +245,10 @@ export class PartnerTransport {
 
   /** Adds the route template (bounded labels, no customer ids) and publishes. */
   emit(input: Omit<PartnerHttpEvent, 'route'>): void {
+    // Nobody listening (no events$ subscriber, no onHttpEvent): nothing to build.
+    if (!this.subject.observed && !this.options.onHttpEvent) return;
     const event: PartnerHttpEvent = { ...input, route: partnerRouteTemplate(input.path) };
-    this.subject.next(event);
+    if (this.subject.observed) this.subject.next(event);
     if (this.options.onHttpEvent) {
       try {
         this.options.onHttpEvent(event);

@@ -3,11 +3,11 @@
  * sending: one CLIENT span per attempt on the wire ("GET /v1/payouts/{payout_id}"), the token
  * refresh ("partner.auth") and rate-limiter waits.
  */
-import { SpanStatusCode, type Attributes, type Span } from '@opentelemetry/api';
+import { SpanStatusCode, type Span } from '@opentelemetry/api';
 import { PartnerApiError, PartnerAuthenticationError } from '../errors/partner-api.error';
 import type { PartnerTokenEvent, PartnerRateLimitWaitEvent } from './hooks';
 import { notifyListener } from './hooks';
-import { inPartnerSpan, PartnerSpanAttribute as A, SpanKind } from './partner.tracing';
+import { inPartnerSpan, PartnerSpanAttribute as A, SpanKind, startPartnerSpan } from './partner.tracing';
 import { partnerRouteTemplate } from './route.template';
 
 /** What the attempt span reads from a transport result (a structural subset of TransportResult). */
@@ -30,34 +30,37 @@ export function traceAttempt<R extends AttemptResultLike>(
   send: () => Promise<R>,
 ): Promise<R> {
   const route = partnerRouteTemplate(req.path);
-  const attributes: Attributes = {
-    [A.HttpMethod]: req.method,
-    [A.UrlTemplate]: route,
-    [A.ResendCount]: req.attempt - 1,
-    [A.Attempt]: req.attempt,
-    [A.IdempotencyKeyPresent]: req.headers['Idempotency-Key'] !== undefined,
-  };
-  const version = req.headers['X-Api-Version'];
-  if (version !== undefined) attributes[A.ApiVersion] = version;
-  if (rateLimitWaitMs > 0) attributes[A.RateLimitWaitMs] = rateLimitWaitMs;
-  return inPartnerSpan(`${req.method} ${route}`, attributes, send, {
-    kind: SpanKind.CLIENT,
-    onResult: (span: Span, res: R) => {
-      if (res.kind === 'response' && res.status !== undefined) {
-        span.setAttribute(A.HttpStatus, res.status);
-        if (res.requestId) span.setAttribute(A.RequestId, res.requestId);
-        // Semantic conventions: a 4xx/5xx on a client span is an error, typed by its status.
-        if (res.status >= 400) {
-          span.setAttribute(A.ErrorType, String(res.status));
-          span.setStatus({ code: SpanStatusCode.ERROR, message: String(res.status) });
-        }
-      } else {
-        const type = res.code ?? 'network_error';
-        span.setAttribute(A.ErrorType, type);
-        span.setStatus({ code: SpanStatusCode.ERROR, message: type });
-      }
-    },
-  });
+  const span = startPartnerSpan(`${req.method} ${route}`, SpanKind.CLIENT);
+  if (span.isRecording()) {
+    span.setAttributes({
+      [A.HttpMethod]: req.method,
+      [A.UrlTemplate]: route,
+      [A.ResendCount]: req.attempt - 1,
+      [A.Attempt]: req.attempt,
+      [A.IdempotencyKeyPresent]: req.headers['Idempotency-Key'] !== undefined,
+    });
+    const version = req.headers['X-Api-Version'];
+    if (version !== undefined) span.setAttribute(A.ApiVersion, version);
+    if (rateLimitWaitMs > 0) span.setAttribute(A.RateLimitWaitMs, rateLimitWaitMs);
+  }
+  return inPartnerSpan(span, send, describeAttemptResult);
+}
+
+/** The answer's status and request id on the attempt's span; a 4xx/5xx or network failure marks it failed. */
+function describeAttemptResult(span: Span, res: AttemptResultLike): void {
+  if (res.kind === 'response' && res.status !== undefined) {
+    span.setAttribute(A.HttpStatus, res.status);
+    if (res.requestId) span.setAttribute(A.RequestId, res.requestId);
+    // Semantic conventions: a 4xx/5xx on a client span is an error, typed by its status.
+    if (res.status >= 400) {
+      span.setAttribute(A.ErrorType, String(res.status));
+      span.setStatus({ code: SpanStatusCode.ERROR, message: String(res.status) });
+    }
+  } else {
+    const type = res.code ?? 'network_error';
+    span.setAttribute(A.ErrorType, type);
+    span.setStatus({ code: SpanStatusCode.ERROR, message: type });
+  }
 }
 
 /** Reports a wait for the client-side limiter to the hook; the attempt's span carries it too. */
@@ -77,7 +80,7 @@ export async function observeTokenRefresh(
 ): Promise<string> {
   const started = performance.now();
   const elapsed = (): number => Math.round(performance.now() - started);
-  return inPartnerSpan('partner.auth', {}, async (span) => {
+  return inPartnerSpan(startPartnerSpan('partner.auth'), async (span) => {
     try {
       const token = await refresh();
       span.setAttribute(A.AuthOutcome, 'refreshed');

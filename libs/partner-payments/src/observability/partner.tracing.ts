@@ -5,7 +5,17 @@
  * (http.request.method, url.template, http.response.status_code, http.request.resend_count,
  * error.type) and `partner.*` otherwise. Never a secret, a header value, a body or a full URL.
  */
-import { SpanKind, SpanStatusCode, trace, type Attributes, type Span, type Tracer } from '@opentelemetry/api';
+import {
+  context,
+  INVALID_TRACEID,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Span,
+  type SpanOptions,
+  type Tracer,
+  type TracerProvider,
+} from '@opentelemetry/api';
 
 export const PARTNER_TRACER_NAME = '@partner-payments/nestjs';
 
@@ -30,12 +40,31 @@ export const PartnerSpanAttribute = {
   WebhookHandler: 'partner.webhook.handler',
 } as const;
 
+let tracerOf: { provider: TracerProvider; tracer: Tracer } | null = null;
+
 /**
- * Looked up per span, not cached: the global provider may be registered after this module loads
- * (the API's proxy handles that) or replaced (tests), and the SDK caches tracers by name itself.
+ * The module's tracer, kept while the global provider object stays the same. The API's global is a
+ * proxy whose tracers follow an SDK registered later; trace.disable() (tests, a host re-registering)
+ * replaces the proxy, and the next call takes a tracer from the new one. Asking the proxy on every
+ * span allocated a proxy tracer per span when no SDK is registered.
  */
 export function partnerTracer(): Tracer {
-  return trace.getTracer(PARTNER_TRACER_NAME);
+  const provider = trace.getTracerProvider();
+  if (tracerOf?.provider !== provider)
+    tracerOf = { provider, tracer: provider.getTracer(PARTNER_TRACER_NAME) };
+  return tracerOf.tracer;
+}
+
+const INTERNAL: SpanOptions = { kind: SpanKind.INTERNAL };
+const CLIENT: SpanOptions = { kind: SpanKind.CLIENT };
+
+/**
+ * Starts a span (a child of the active one). Attributes are set by the caller only when
+ * `span.isRecording()`: with no SDK, or a trace sampled out, none is computed (issue 13: the cost
+ * of instrumentation). A sampler therefore decides on the span's name, kind and parent only.
+ */
+export function startPartnerSpan(name: string, kind: SpanKind = SpanKind.INTERNAL): Span {
+  return partnerTracer().startSpan(name, kind === SpanKind.CLIENT ? CLIENT : INTERNAL);
 }
 
 /** An error's type for `error.type`: the class name, or its code when it has one. */
@@ -59,31 +88,44 @@ export function failSpan(span: Span, error: unknown): void {
 }
 
 /**
- * Runs `work` in an active span (children nest under it), ends it, marks it failed on a throw.
- * `onResult` may set attributes from the result before the span ends.
+ * Runs `work(span)` with `span` active, so children nest under it. A span with no trace (no SDK
+ * registered, no incoming context) is not made active: there is nothing to propagate. A sampled-out
+ * span still is, so its children follow the parent's decision.
+ */
+export function withActiveSpan<T>(span: Span, work: (span: Span) => T): T {
+  return span.isRecording() || span.spanContext().traceId !== INVALID_TRACEID
+    ? context.with(trace.setSpan(context.active(), span), work, undefined, span)
+    : work(span);
+}
+
+/**
+ * Runs `work(span)` with `span` active, ends it, marks it failed on a throw. `onResult` may set
+ * attributes from the result. A span that does not record (no SDK, or sampled out) takes no
+ * wrapper at all: the SDK never sees it, so there is nothing to end, describe or mark.
  */
 export function inPartnerSpan<T>(
-  name: string,
-  attributes: Attributes,
+  span: Span,
   work: (span: Span) => Promise<T>,
-  options: { kind?: SpanKind; onResult?: (span: Span, result: T) => void } = {},
+  onResult?: (span: Span, result: T) => void,
 ): Promise<T> {
-  return partnerTracer().startActiveSpan(
-    name,
-    { kind: options.kind ?? SpanKind.INTERNAL, attributes },
-    async (span) => {
-      try {
-        const result = await work(span);
-        options.onResult?.(span, result);
-        return result;
-      } catch (error) {
-        failSpan(span, error);
-        throw error;
-      } finally {
-        span.end();
-      }
-    },
-  );
+  return span.isRecording() ? inRecordingSpan(span, work, onResult) : withActiveSpan(span, work);
+}
+
+async function inRecordingSpan<T>(
+  span: Span,
+  work: (span: Span) => Promise<T>,
+  onResult?: (span: Span, result: T) => void,
+): Promise<T> {
+  try {
+    const result = await context.with(trace.setSpan(context.active(), span), work, undefined, span);
+    onResult?.(span, result);
+    return result;
+  } catch (error) {
+    failSpan(span, error);
+    throw error;
+  } finally {
+    span.end();
+  }
 }
 
 export { SpanKind };

@@ -21,7 +21,13 @@ import {
   PartnerWebhookSignatureError,
 } from '../webhooks/webhook.errors';
 import { notifyListener, type PartnerWebhookObservation, type PartnerWebhookRefusalReason } from './hooks';
-import { failSpan, inPartnerSpan, PartnerSpanAttribute as A, partnerTracer } from './partner.tracing';
+import {
+  failSpan,
+  inPartnerSpan,
+  PartnerSpanAttribute as A,
+  startPartnerSpan,
+  withActiveSpan,
+} from './partner.tracing';
 
 type Listener = ((event: PartnerWebhookObservation) => void) | null;
 
@@ -60,49 +66,50 @@ function markRefused(span: Span, reason: PartnerWebhookRefusalReason, error: unk
 export function reportWebhookRefusal(listener: Listener, error: unknown): void {
   const reason = webhookRefusalReason(error);
   if (!reason) return;
-  const span = partnerTracer().startSpan('partner.webhook receive');
-  markRefused(span, reason, error);
+  const span = startPartnerSpan('partner.webhook receive');
+  if (span.isRecording()) markRefused(span, reason, error);
   span.end();
   notifyListener(listener, { type: 'received', outcome: 'refused', reason });
 }
 
 /** The receipt of a verified body (parse, record, answer) in span `partner.webhook receive`. */
-export function observeWebhookReceipt<
+export async function observeWebhookReceipt<
   R extends { status: 'accepted' | 'duplicate' | 'unknown'; eventId: string; name: string },
 >(listener: Listener, receive: () => Promise<R>): Promise<R> {
-  return partnerTracer().startActiveSpan('partner.webhook receive', async (span) => {
-    try {
-      const result = await receive();
-      span.setAttribute(A.WebhookOutcome, result.status);
+  const span = startPartnerSpan('partner.webhook receive');
+  try {
+    const result = await withActiveSpan(span, receive);
+    if (span.isRecording()) span.setAttribute(A.WebhookOutcome, result.status);
+    if (listener)
       notifyListener(listener, {
         type: 'received',
         outcome: result.status,
         eventName: result.name,
         eventId: result.eventId,
       });
-      return result;
-    } catch (error) {
-      const reason = webhookRefusalReason(error);
-      if (reason) {
-        markRefused(span, reason, error);
-        const known = error instanceof PartnerWebhookInboxError ? error : null;
-        notifyListener(listener, {
-          type: 'received',
-          outcome: 'refused',
-          reason,
-          ...(known ? { eventId: known.eventId, eventName: known.eventName } : {}),
-        });
-      } else failSpan(span, error);
-      throw error;
-    } finally {
-      span.end();
-    }
-  });
+    return result;
+  } catch (error) {
+    const reason = webhookRefusalReason(error);
+    if (reason) {
+      if (span.isRecording()) markRefused(span, reason, error);
+      const known = error instanceof PartnerWebhookInboxError ? error : null;
+      notifyListener(listener, {
+        type: 'received',
+        outcome: 'refused',
+        reason,
+        ...(known ? { eventId: known.eventId, eventName: known.eventName } : {}),
+      });
+    } else if (span.isRecording()) failSpan(span, error);
+    throw error;
+  } finally {
+    span.end();
+  }
 }
 
 /** Runs the rest of a receipt once the event is known: its ids on the span and in the log context. */
 export function withWebhookEvent<T>(event: { eventId: string; name: string }, work: () => T): T {
-  trace.getActiveSpan()?.setAttributes({ [A.EventId]: event.eventId, [A.EventName]: event.name });
+  const span = trace.getActiveSpan();
+  if (span?.isRecording()) span.setAttributes({ [A.EventId]: event.eventId, [A.EventName]: event.name });
   return logContext.run({ eventId: event.eventId, eventName: event.name }, work);
 }
 
@@ -125,21 +132,17 @@ export function observeWebhookProcessing<R extends { outcome: 'processed' | 'fai
   redelivery: boolean,
   run: () => Promise<R>,
 ): Promise<R> {
-  const started = performance.now();
-  const attributes = {
-    [A.EventId]: event.eventId,
-    [A.EventName]: event.name,
-    [A.WebhookRedelivery]: redelivery,
-  };
-  return logContext.run({ eventId: event.eventId, eventName: event.name }, () =>
-    inPartnerSpan('partner.webhook process', attributes, async (span) => {
-      const result = await run();
-      span.setAttribute(A.WebhookOutcome, result.outcome);
-      // A handler's failure is caught by the service (the entry is marked failed): the span says it.
-      if (result.outcome === 'failed') {
-        span.setAttribute(A.ErrorType, 'handler_failed');
-        span.setStatus({ code: SpanStatusCode.ERROR, message: 'handler_failed' });
-      }
+  const started = listener ? performance.now() : 0;
+  const span = startPartnerSpan('partner.webhook process');
+  if (span.isRecording())
+    span.setAttributes({
+      [A.EventId]: event.eventId,
+      [A.EventName]: event.name,
+      [A.WebhookRedelivery]: redelivery,
+    });
+  return logContext.run({ eventId: event.eventId, eventName: event.name }, async () => {
+    const result = await inPartnerSpan(span, run, describeProcessing);
+    if (listener)
       notifyListener(listener, {
         type: 'processed',
         outcome: result.outcome,
@@ -148,9 +151,17 @@ export function observeWebhookProcessing<R extends { outcome: 'processed' | 'fai
         durationMs: Math.round(performance.now() - started),
         redelivery,
       });
-      return result;
-    }),
-  );
+    return result;
+  });
+}
+
+/** The run's outcome on its span; a handler's failure (caught by the service, the entry marked failed) marks it. */
+function describeProcessing(span: Span, result: { outcome: string }): void {
+  span.setAttribute(A.WebhookOutcome, result.outcome);
+  if (result.outcome === 'failed') {
+    span.setAttribute(A.ErrorType, 'handler_failed');
+    span.setStatus({ code: SpanStatusCode.ERROR, message: 'handler_failed' });
+  }
 }
 
 /** One inbox store call in span `partner.inbox <operation>`. */
@@ -159,14 +170,20 @@ export function traceInboxCall<T>(
   eventId: string,
   call: () => Promise<T>,
 ): Promise<T> {
-  return inPartnerSpan(`partner.inbox ${operation}`, { [A.EventId]: eventId }, call);
+  const span = startPartnerSpan(INBOX_SPAN[operation]);
+  if (span.isRecording()) span.setAttribute(A.EventId, eventId);
+  return inPartnerSpan(span, call);
 }
+
+const INBOX_SPAN = {
+  record: 'partner.inbox record',
+  mark_processed: 'partner.inbox mark_processed',
+  mark_failed: 'partner.inbox mark_failed',
+} as const;
 
 /** One listener of an emitted event in span `partner.webhook handler` (`<event name>#<index>`). */
 export function traceHandler<T>(name: string, index: number, call: () => Promise<T>): Promise<T> {
-  return inPartnerSpan(
-    'partner.webhook handler',
-    { [A.EventName]: name, [A.WebhookHandler]: `${name}#${index}` },
-    call,
-  );
+  const span = startPartnerSpan('partner.webhook handler');
+  if (span.isRecording()) span.setAttributes({ [A.EventName]: name, [A.WebhookHandler]: `${name}#${index}` });
+  return inPartnerSpan(span, call);
 }
