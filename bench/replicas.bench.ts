@@ -17,8 +17,8 @@
  */
 import { loadavg } from 'node:os';
 import { SANDBOX_DEFAULTS, type PartnerSandbox } from '@partner-payments/testing';
-import { openDataSource } from '../apps/reference-app/src/database/data-source.factory';
-import { parseDatabaseUrl } from '../apps/reference-app/src/database/database-url.parser';
+import { openDataSource } from '../apps/reference-app/src/database/data-source.util';
+import { parseDatabaseUrl } from '../apps/reference-app/src/database/database-url.util';
 import { UnitOfWork } from '../apps/reference-app/src/database/unit-of-work.service';
 import { createDatabase, startThrowawayPostgres } from '../scripts/pg-throwaway';
 import { createFundedAccount } from '../test/setup/partner-fixtures.helper';

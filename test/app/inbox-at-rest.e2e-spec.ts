@@ -15,7 +15,7 @@ import {
   generateInboxKeyEntry,
   InboxKeyRing,
   parseInboxKeys,
-} from '../../apps/reference-app/src/webhooks/inbox-key.ring';
+} from '../../apps/reference-app/src/webhooks/inbox-key-ring.util';
 import { InboxMaintenanceStore } from '../../apps/reference-app/src/webhooks/inbox-maintenance.store';
 import { TypeOrmInboxStore } from '../../apps/reference-app/src/webhooks/typeorm-inbox.store';
 import {

@@ -17,7 +17,7 @@ import {
   PayoutEntity,
   ReconciliationPassEntity,
   WebhookInboxEntity,
-} from '../../apps/reference-app/src/database/entities';
+} from '../../apps/reference-app/src/app.entities';
 import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
 import { advisoryLockKey } from '../../apps/reference-app/src/scheduling/job-lock.service';
 import { VERSION_PIN_JOB } from '../../apps/reference-app/src/versioning/version-pin.service';

@@ -11,8 +11,8 @@ import {
   PayoutEntity,
   VirtualAccountEntity,
   WebhookInboxEntity,
-} from '../../apps/reference-app/src/database/entities';
-import { inboxEventKey } from '../../apps/reference-app/src/database/inbox-text.codec';
+} from '../../apps/reference-app/src/app.entities';
+import { inboxEventKey } from '../../apps/reference-app/src/database/inbox-text.util';
 import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
 import { appRequest, eventually, startTestApp, startTestSandbox } from '../setup/app.helper';
 import { createFundedAccount, type FundedAccount } from '../setup/partner-fixtures.helper';

@@ -5,13 +5,13 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
 import { APP_CONFIG, loadAppConfig, type AppConfig } from './config/app.config';
-import { describeDatabase } from './database/database-url.parser';
-import { DemoRunner, type DemoResult } from './demo/demo.runner';
+import { describeDatabase } from './database/database-url.util';
+import { DemoRunner, type DemoResult } from './demo/demo-runner.service';
 import { describeAccess } from './common/access.guard';
 import { isWebhookPath, jsonDepthLimit, jsonOnlyWrites } from './common/json-depth.middleware';
-import { AppJsonLogger, configuredSecrets } from './observability/json.logger';
-import { requestLogScope } from './observability/log.context';
-import { PARTNER_CONNECTION, type PartnerConnection } from './sandbox/partner-connection.provider';
+import { AppJsonLogger, configuredSecrets } from './observability/json-logger.service';
+import { requestLogScope } from './observability/log-context.util';
+import { PARTNER_CONNECTION, type PartnerConnection } from './sandbox/partner-connection.providers';
 import { CronJobsService } from './scheduling/cron-jobs.service';
 
 export interface StartAppOptions {

@@ -9,35 +9,35 @@ import { APP_CONFIG, loadAppConfig, type AppConfig } from './config/app.config';
 import { AccessGuard } from './common/access.guard';
 import { PartnerErrorFilter } from './common/partner-error.filter';
 import { CoreModule } from './core.module';
-import { DemoRunner } from './demo/demo.runner';
+import { DemoRunner } from './demo/demo-runner.service';
 import { HealthController } from './health/health.controller';
-import { ReadinessIndicators } from './health/readiness.indicators';
-import { AppMetrics } from './observability/app.metrics';
+import { ReadinessIndicators } from './health/readiness-indicators.service';
+import { AppMetrics } from './observability/app-metrics.service';
 import { MetricsController } from './observability/metrics.controller';
-import { TracingLifecycle } from './observability/tracing.setup';
-import { StartupState } from './health/startup.state';
+import { TracingLifecycle } from './observability/tracing.service';
+import { StartupState } from './health/startup-state.service';
 import { PayoutRedriveController } from './payouts/payout-redrive.controller';
 import { PayoutRedriveService } from './payouts/payout-redrive.service';
 import { PayoutsController } from './payouts/payouts.controller';
 import { PayoutsService } from './payouts/payouts.service';
 import { ReconciliationController } from './reconciliation/reconciliation.controller';
 import { ReconciliationService } from './reconciliation/reconciliation.service';
-import { DepositReconciliationService } from './deposits/deposit-reconciliation.service';
+import { DepositReconciliationService } from './reconciliation/deposits/deposit-reconciliation.service';
 import {
   DepositReconciliationController,
   VirtualAccountsController,
-} from './deposits/virtual-accounts.controller';
+} from './reconciliation/deposits/virtual-accounts.controller';
 import { UnitOfWork } from './database/unit-of-work.service';
 import { partnerRateLimitOptions } from './rate-budget/partner-rate-limit.options';
-import { PARTNER_CONNECTION, type PartnerConnection } from './sandbox/partner-connection.provider';
+import { PARTNER_CONNECTION, type PartnerConnection } from './sandbox/partner-connection.providers';
 import { CronJobsService } from './scheduling/cron-jobs.service';
-import { ShutdownCoordinator } from './shutdown.coordinator';
+import { ShutdownCoordinator } from './shutdown-coordinator.service';
 import { VersionPinService } from './versioning/version-pin.service';
 import { VersioningController } from './versioning/versioning.controller';
 import { InboxAtRestService } from './webhooks/inbox-at-rest.service';
 import { InboxRedeliveryService } from './webhooks/inbox-redelivery.service';
 import { InboxController } from './webhooks/inbox.controller';
-import { ProjectionHandlers } from './webhooks/projection.handlers';
+import { ProjectionHandlers } from './webhooks/projections/projection-handlers.service';
 import { TypeOrmInboxStore } from './webhooks/typeorm-inbox.store';
 
 export interface AppModuleOptions {

@@ -1,6 +1,6 @@
 import { BadGatewayException, BadRequestException, HttpException, type LoggerService } from '@nestjs/common';
 import { PartnerLocalValidationError, PartnerVirtualAccountNotActiveError } from '@partner-payments/nestjs';
-import { classifyPartnerFailure } from '../payouts/partner-failure';
+import { classifyPartnerFailure } from '../payouts/partner-failure.util';
 
 /**
  * A partner failure as this app's answer, by cause (issue 9 defect 2; the classification POST

@@ -1,9 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
-import { ENTITIES } from './entities';
+import { ENTITIES } from '../app.entities';
 import { MIGRATIONS } from './migrations';
-import type { ParsedDatabaseUrl } from './database-url.parser';
+import type { ParsedDatabaseUrl } from './database-url.util';
 
 export interface DataSourceExtras {
   /** Log SQL (debugging only). Default false. */

@@ -1,14 +1,14 @@
 import type { Provider } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
-import { PayoutProjection } from '../payouts/payout.projection';
-import { ResourceProjections } from '../projections/resource.projections';
+import { PayoutProjection } from '../payouts/payout-projection.service';
+import { ResourceProjections } from '../webhooks/projections/resource-projections.service';
 import { JobLockService } from '../scheduling/job-lock.service';
-import { InboxKeyRing } from '../webhooks/inbox-key.ring';
-import { resolveInboxKeyRing } from '../webhooks/inbox-key.provider';
+import { InboxKeyRing } from '../webhooks/inbox-key-ring.util';
+import { resolveInboxKeyRing } from '../webhooks/inbox-key.providers';
 import { InboxMaintenanceStore } from '../webhooks/inbox-maintenance.store';
 import { TypeOrmInboxStore } from '../webhooks/typeorm-inbox.store';
-import { openDataSource } from './data-source.factory';
+import { openDataSource } from './data-source.util';
 import { UnitOfWork } from './unit-of-work.service';
 
 /**

@@ -1,8 +1,8 @@
 import { Controller, Get } from '@nestjs/common';
 import { HealthCheck, HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
 import { Access } from '../common/access.guard';
-import { StartupState } from './startup.state';
-import { ReadinessIndicators } from './readiness.indicators';
+import { StartupState } from './startup-state.service';
+import { ReadinessIndicators } from './readiness-indicators.service';
 
 /**
  * Liveness and readiness as orchestrators expect them (issue 13), with @nestjs/terminus: 200

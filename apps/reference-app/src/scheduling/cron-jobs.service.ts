@@ -9,12 +9,12 @@ import { SchedulerRegistry } from '@nestjs/schedule';
 import { TokenManager } from '@partner-payments/nestjs';
 import { CronJob } from 'cron';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
-import { StartupState } from '../health/startup.state';
+import { StartupState } from '../health/startup-state.service';
 import { RECONCILIATION_JOB, ReconciliationService } from '../reconciliation/reconciliation.service';
 import {
   DEPOSIT_RECONCILIATION_JOB,
   DepositReconciliationService,
-} from '../deposits/deposit-reconciliation.service';
+} from '../reconciliation/deposits/deposit-reconciliation.service';
 import { PAYOUT_REDRIVE_JOB, PayoutRedriveService } from '../payouts/payout-redrive.service';
 import { VERSION_PIN_JOB, VersionPinService } from '../versioning/version-pin.service';
 import { INBOX_PRUNE_JOB, InboxAtRestService } from '../webhooks/inbox-at-rest.service';

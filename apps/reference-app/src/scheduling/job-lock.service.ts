@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
-import { JobLockEntity } from '../database/entities';
+import { JobLockEntity } from '../app.entities';
 import { insertIfAbsent } from '../database/insert-if-absent.util';
 import type { UnitOfWork } from '../database/unit-of-work.service';
 

@@ -7,12 +7,12 @@ import type {
   PartnerInboxStore,
 } from '@partner-payments/nestjs';
 import { Brackets } from 'typeorm';
-import { WebhookInboxEntity } from '../database/entities';
-import { fromStoredText, inboxEventKey, toStorableMessage, toStoredText } from '../database/inbox-text.codec';
+import { WebhookInboxEntity } from '../app.entities';
+import { fromStoredText, inboxEventKey, toStorableMessage, toStoredText } from '../database/inbox-text.util';
 import { placeholders, timestampParam } from '../database/sql-dialect.util';
 import type { UnitOfWork } from '../database/unit-of-work.service';
 import { DEFAULT_INBOX_RETRY, decideInboxRetry, type InboxRetryOptions } from './inbox-retry.policy';
-import type { InboxKeyRing } from './inbox-key.ring';
+import type { InboxKeyRing } from './inbox-key-ring.util';
 
 export interface TypeOrmInboxStoreOptions {
   retry?: Partial<InboxRetryOptions>;

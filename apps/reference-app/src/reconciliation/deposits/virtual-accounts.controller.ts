@@ -1,5 +1,5 @@
 import { BadRequestException, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { Access } from '../common/access.guard';
+import { Access } from '../../common/access.guard';
 import { PartnerVirtualAccountsService, type PartnerVirtualAccountBalance } from '@partner-payments/nestjs';
 import {
   DepositReconciliationService,

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { PayoutEntity, type PayoutSource } from '../database/entities/payout.entity';
+import { PayoutEntity, type PayoutSource } from './payout.entity';
 import { insertIfAbsent } from '../database/insert-if-absent.util';
 import type { UnitOfWork } from '../database/unit-of-work.service';
 import {
@@ -7,8 +7,8 @@ import {
   type PayoutStatusChange,
   type PayoutStatusChangeReason,
 } from '@partner-payments/nestjs';
-import { traceProjectionBatch, traceProjectionWrite } from '../observability/app.tracing';
-import { writePayoutBatch } from './payout-batch.writer';
+import { traceProjectionBatch, traceProjectionWrite } from '../observability/app-tracing.util';
+import { writePayoutBatch } from './payout-batch-write.util';
 
 /** One thing we learned about a payout, from the create answer, a webhook or reconciliation. */
 export interface PayoutObservation {

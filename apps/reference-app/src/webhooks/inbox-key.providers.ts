@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { Logger } from '@nestjs/common';
 import type { AppConfig } from '../config/app.config';
 import { ConfigValidationError } from '../config/app.config';
-import { generateInboxKeyEntry, InboxKeyRing, parseInboxKeys } from './inbox-key.ring';
+import { generateInboxKeyEntry, InboxKeyRing, parseInboxKeys } from './inbox-key-ring.util';
 
 /**
  * The keys that seal inbox bodies. INBOX_ENCRYPTION_KEYS when set (required with a real partner:

@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
-import type { PayoutEntity } from '../database/entities';
-import type { DatabaseKind } from '../database/database-url.parser';
+import type { PayoutEntity } from '../app.entities';
+import type { DatabaseKind } from '../database/database-url.util';
 import { returningRows } from '../database/returning.util';
 import { SqlParams } from '../database/sql-params.util';
 

@@ -1,4 +1,4 @@
-import type { SettleOutcome } from './payout.settler';
+import type { SettleOutcome } from './payout-settler.service';
 
 export interface ReconciliationSummary {
   /** false when there was nothing to take part in: this tick's pass had already run. */

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
-import { parseDatabaseUrl } from './database-url.parser';
-import { openDataSource } from './data-source.factory';
+import { parseDatabaseUrl } from './database-url.util';
+import { openDataSource } from './data-source.util';
 
 describe('openDataSource (SQLite file)', () => {
   let dir: string;

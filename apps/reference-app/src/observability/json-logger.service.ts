@@ -2,7 +2,7 @@ import { ConsoleLogger, type LogLevel } from '@nestjs/common';
 import { isSpanContextValid, trace } from '@opentelemetry/api';
 import { currentPartnerLogContext } from '@partner-payments/nestjs';
 import type { AppConfig } from '../config/app.config';
-import { currentLogFields } from './log.context';
+import { currentLogFields } from './log-context.util';
 
 /**
  * Keys masked wherever they appear in a structured value (Nest's own `redact` option). The app and

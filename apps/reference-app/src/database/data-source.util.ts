@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { advisoryLockKey } from '../scheduling/job-lock.service';
 import { buildDataSourceOptions, type DataSourceExtras } from './data-source.options';
-import type { ParsedDatabaseUrl } from './database-url.parser';
+import type { ParsedDatabaseUrl } from './database-url.util';
 
 /**
  * Connects and runs pending migrations, before anything else touches the database. Used by the

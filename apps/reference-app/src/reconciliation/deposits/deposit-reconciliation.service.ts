@@ -9,10 +9,10 @@ import {
   type PartnerWebhookEvent,
 } from '@partner-payments/nestjs';
 import { In } from 'typeorm';
-import { DepositEntity, JobLockEntity } from '../database/entities';
-import { UnitOfWork } from '../database/unit-of-work.service';
-import { AppMetrics } from '../observability/app.metrics';
-import { JobLockService } from '../scheduling/job-lock.service';
+import { DepositEntity, JobLockEntity } from '../../app.entities';
+import { UnitOfWork } from '../../database/unit-of-work.service';
+import { AppMetrics } from '../../observability/app-metrics.service';
+import { JobLockService } from '../../scheduling/job-lock.service';
 
 export const DEPOSIT_RECONCILIATION_JOB = 'deposit-reconciliation';
 

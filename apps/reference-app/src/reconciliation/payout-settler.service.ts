@@ -4,10 +4,10 @@ import {
   type PartnerPayout,
   type PartnerWebhookDispatcher,
 } from '@partner-payments/nestjs';
-import type { PayoutEntity } from '../database/entities';
+import type { PayoutEntity } from '../app.entities';
 import type { UnitOfWork } from '../database/unit-of-work.service';
-import { withLogFields } from '../observability/log.context';
-import type { PayoutProjection } from '../payouts/payout.projection';
+import { withLogFields } from '../observability/log-context.util';
+import type { PayoutProjection } from '../payouts/payout-projection.service';
 import type { PayoutClaims } from './payout-claims.store';
 
 /** What the partner says about one claimed payout: its list row, or its resource (GET). */

@@ -1,4 +1,4 @@
-import { decideUserStatus } from './user-status.transition';
+import { decideUserStatus } from './user-status.policy';
 
 describe('decideUserStatus', () => {
   it('takes the first status it hears, uppercased', () => {

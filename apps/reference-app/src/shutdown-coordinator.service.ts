@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { PartnerWebhookService } from '@partner-payments/nestjs';
 import { DataSource } from 'typeorm';
-import { PARTNER_CONNECTION, type PartnerConnection } from './sandbox/partner-connection.provider';
+import { PARTNER_CONNECTION, type PartnerConnection } from './sandbox/partner-connection.providers';
 
 /**
  * Ctrl-C / SIGTERM: finish the webhook processing already started (its inbox rows must be marked),

@@ -9,7 +9,7 @@ import { API_KEY_HEADER } from '../common/access.guard';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import type { PayoutResponse } from '../payouts/create-payout.dto';
 import { ReconciliationService } from '../reconciliation/reconciliation.service';
-import { PARTNER_CONNECTION, type PartnerConnection } from '../sandbox/partner-connection.provider';
+import { PARTNER_CONNECTION, type PartnerConnection } from '../sandbox/partner-connection.providers';
 
 export interface DemoResult {
   userId: string;

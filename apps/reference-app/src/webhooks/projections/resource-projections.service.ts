@@ -1,9 +1,9 @@
 import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
-import { DepositEntity, PartnerUserEntity, VirtualAccountEntity } from '../database/entities';
-import { insertIfAbsent } from '../database/insert-if-absent.util';
-import type { UnitOfWork } from '../database/unit-of-work.service';
-import { traceProjectionWrite } from '../observability/app.tracing';
-import { decideUserStatus } from './user-status.transition';
+import { DepositEntity, PartnerUserEntity, VirtualAccountEntity } from '../../app.entities';
+import { insertIfAbsent } from '../../database/insert-if-absent.util';
+import type { UnitOfWork } from '../../database/unit-of-work.service';
+import { traceProjectionWrite } from '../../observability/app-tracing.util';
+import { decideUserStatus } from './user-status.policy';
 
 export interface UserObservation {
   eventName: string;

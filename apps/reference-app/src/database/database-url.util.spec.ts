@@ -1,4 +1,4 @@
-import { describeDatabase, parseDatabaseUrl } from './database-url.parser';
+import { describeDatabase, parseDatabaseUrl } from './database-url.util';
 
 describe('parseDatabaseUrl', () => {
   it('resolves a relative sqlite path against the working directory', () => {

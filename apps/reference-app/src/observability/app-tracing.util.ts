@@ -1,5 +1,5 @@
 import { SpanStatusCode, trace } from '@opentelemetry/api';
-import { withLogFields, type LogFields } from './log.context';
+import { withLogFields, type LogFields } from './log-context.util';
 
 export const APP_TRACER_NAME = 'partner-payments-reference-app';
 

@@ -1,7 +1,7 @@
 import { In } from 'typeorm';
-import { WebhookInboxEntity } from '../database/entities';
+import { WebhookInboxEntity } from '../app.entities';
 import type { UnitOfWork } from '../database/unit-of-work.service';
-import type { InboxStats } from './app.metrics';
+import type { InboxStats } from './app-metrics.service';
 
 const UNFINISHED = ['pending', 'failed', 'dead'] as const;
 

@@ -4,7 +4,7 @@ import {
   InboxKeyRing,
   InboxKeyUnavailableError,
   parseInboxKeys,
-} from './inbox-key.ring';
+} from './inbox-key-ring.util';
 
 const ring = (value: string) => new InboxKeyRing(parseInboxKeys(value));
 const K1 = generateInboxKeyEntry('k1');

@@ -3,9 +3,9 @@ import { HealthIndicatorService, type HealthIndicatorResult } from '@nestjs/term
 import { ApiVersionState, TokenManager } from '@partner-payments/nestjs';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { UnitOfWork } from '../database/unit-of-work.service';
-import type { InboxStats } from '../observability/app.metrics';
-import { readInboxStats } from '../observability/inbox.stats';
-import { StartupState } from './startup.state';
+import type { InboxStats } from '../observability/app-metrics.service';
+import { readInboxStats } from '../observability/inbox-stats.util';
+import { StartupState } from './startup-state.service';
 
 /** A check that has not answered in this time counts as down (a probe must answer fast). */
 const CHECK_TIMEOUT_MS = 3000;

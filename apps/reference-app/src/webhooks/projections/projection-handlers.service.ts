@@ -7,9 +7,9 @@ import {
   type PartnerEventOf,
   type PartnerPayoutStatusEvent,
 } from '@partner-payments/nestjs';
-import { PayoutProjection } from '../payouts/payout.projection';
-import { columnText, eventDerivedKey } from '../projections/column-text.util';
-import { ResourceProjections } from '../projections/resource.projections';
+import { PayoutProjection } from '../../payouts/payout-projection.service';
+import { columnText, eventDerivedKey } from './column-text.util';
+import { ResourceProjections } from './resource-projections.service';
 
 type UserEventName =
   | typeof PartnerEvent.UserCreated
