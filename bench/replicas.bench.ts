@@ -17,7 +17,7 @@
  */
 import { loadavg } from 'node:os';
 import { SANDBOX_DEFAULTS, type PartnerSandbox } from '@partner-payments/testing';
-import { openDataSource } from '../apps/reference-app/src/database/data-source.util';
+import { openDataSource } from '../apps/reference-app/src/app-data-source.util';
 import { parseDatabaseUrl } from '../apps/reference-app/src/database/database-url.util';
 import { UnitOfWork } from '../apps/reference-app/src/database/unit-of-work.service';
 import { createDatabase, startThrowawayPostgres } from '../scripts/pg-throwaway';

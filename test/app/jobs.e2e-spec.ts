@@ -19,7 +19,7 @@ import {
   WebhookInboxEntity,
 } from '../../apps/reference-app/src/app.entities';
 import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
-import { advisoryLockKey } from '../../apps/reference-app/src/scheduling/job-lock.service';
+import { advisoryLockKey } from '../../apps/reference-app/src/database/advisory-lock.util';
 import { VERSION_PIN_JOB } from '../../apps/reference-app/src/versioning/version-pin.service';
 import { TypeOrmInboxStore } from '../../apps/reference-app/src/webhooks/typeorm-inbox.store';
 import { newPgClient } from '../../scripts/pg-client';

@@ -20,7 +20,12 @@ export {
   WebhookInboxEntity,
 };
 
-export const ENTITIES = [
+/**
+ * Every entity of the app, for its DataSource (DatabaseModule.forRoot, openDataSource). Each entity
+ * lives in the feature folder that owns its table; a feature you add lists its entities here and
+ * its tables in a migration (database/migrations).
+ */
+export const APP_ENTITIES = [
   WebhookInboxEntity,
   PayoutEntity,
   PayoutRequestEntity,

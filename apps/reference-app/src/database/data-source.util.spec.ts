@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import { parseDatabaseUrl } from './database-url.util';
-import { openDataSource } from './data-source.util';
+import { openDataSource } from '../app-data-source.util';
 
 describe('openDataSource (SQLite file)', () => {
   let dir: string;

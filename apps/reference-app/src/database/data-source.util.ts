@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { advisoryLockKey } from '../scheduling/job-lock.service';
+import { advisoryLockKey } from './advisory-lock.util';
 import { buildDataSourceOptions, type DataSourceExtras } from './data-source.options';
 import type { ParsedDatabaseUrl } from './database-url.util';
 
@@ -12,10 +12,7 @@ import type { ParsedDatabaseUrl } from './database-url.util';
  * migration; one fails its boot on "relation already exists", and a data migration could be
  * applied twice. The first replica migrates, the others wait, then find nothing pending.
  */
-export async function openDataSource(
-  db: ParsedDatabaseUrl,
-  extras: DataSourceExtras = {},
-): Promise<DataSource> {
+export async function openDataSource(db: ParsedDatabaseUrl, extras: DataSourceExtras): Promise<DataSource> {
   const dataSource = new DataSource(buildDataSourceOptions(db, extras));
   await dataSource.initialize();
   try {

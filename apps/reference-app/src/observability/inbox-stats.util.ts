@@ -1,5 +1,5 @@
 import { In } from 'typeorm';
-import { WebhookInboxEntity } from '../app.entities';
+import { WebhookInboxEntity } from '../webhooks/webhook-inbox.entity';
 import type { UnitOfWork } from '../database/unit-of-work.service';
 import type { InboxStats } from './app-metrics.service';
 

@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import type { PayoutEntity } from '../app.entities';
+import type { PayoutEntity } from './payout.entity';
 import type { DatabaseKind } from '../database/database-url.util';
 import { returningRows } from '../database/returning.util';
 import { SqlParams } from '../database/sql-params.util';

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
-import { PayoutRequestEntity } from '../app.entities';
+import { PayoutRequestEntity } from './payout-request.entity';
 import { UnitOfWork } from '../database/unit-of-work.service';
 import { mapWithConcurrency } from '../reconciliation/concurrency.util';
 import { reconcileRetryAt } from '../reconciliation/reconcile-backoff.policy';

@@ -1,4 +1,4 @@
-import type { PayoutEntity } from '../app.entities';
+import type { PayoutEntity } from './payout.entity';
 import type { PayoutResponse } from './create-payout.dto';
 
 export function toPayoutResponse(row: PayoutEntity): PayoutResponse {

@@ -12,7 +12,8 @@ import {
 import { PartnerPayoutsService } from '@partner-payments/nestjs';
 import { In } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
-import { PayoutEntity, PayoutRequestEntity } from '../app.entities';
+import { PayoutEntity } from './payout.entity';
+import { PayoutRequestEntity } from './payout-request.entity';
 import { insertIfAbsent } from '../database/insert-if-absent.util';
 import { UnitOfWork } from '../database/unit-of-work.service';
 import type { CreatePayoutDto } from './create-payout.dto';

@@ -4,7 +4,7 @@ import {
   type PartnerPayout,
   type PartnerWebhookDispatcher,
 } from '@partner-payments/nestjs';
-import type { PayoutEntity } from '../app.entities';
+import type { PayoutEntity } from '../payouts/payout.entity';
 import type { UnitOfWork } from '../database/unit-of-work.service';
 import { withLogFields } from '../observability/log-context.util';
 import type { PayoutProjection } from '../payouts/payout-projection.service';

@@ -5,7 +5,7 @@ import {
   type PartnerPayout,
 } from '@partner-payments/nestjs';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
-import type { PayoutEntity } from '../app.entities';
+import type { PayoutEntity } from '../payouts/payout.entity';
 import { UnitOfWork } from '../database/unit-of-work.service';
 import { AppMetrics } from '../observability/app-metrics.service';
 import { withLogFields } from '../observability/log-context.util';

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ApiVersionState, PartnerVersioningService } from '@partner-payments/nestjs';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
-import { ApiVersionPinEntity } from '../app.entities';
+import { ApiVersionPinEntity } from './api-version-pin.entity';
 import { UnitOfWork } from '../database/unit-of-work.service';
 import { PARTNER_CONNECTION, type PartnerConnection } from '../sandbox/partner-connection.providers';
 import { classifyPartnerFailure } from '../payouts/partner-failure.util';

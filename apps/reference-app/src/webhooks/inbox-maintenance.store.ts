@@ -1,4 +1,4 @@
-import { WebhookInboxEntity } from '../app.entities';
+import { WebhookInboxEntity } from './webhook-inbox.entity';
 import type { UnitOfWork } from '../database/unit-of-work.service';
 import type { InboxKeyRing } from './inbox-key-ring.util';
 

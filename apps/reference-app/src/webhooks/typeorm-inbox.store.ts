@@ -7,7 +7,7 @@ import type {
   PartnerInboxStore,
 } from '@partner-payments/nestjs';
 import { Brackets } from 'typeorm';
-import { WebhookInboxEntity } from '../app.entities';
+import { WebhookInboxEntity } from './webhook-inbox.entity';
 import { fromStoredText, inboxEventKey, toStorableMessage, toStoredText } from '../database/inbox-text.util';
 import { placeholders, timestampParam } from '../database/sql-dialect.util';
 import type { UnitOfWork } from '../database/unit-of-work.service';

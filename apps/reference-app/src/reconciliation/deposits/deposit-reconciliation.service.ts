@@ -9,7 +9,8 @@ import {
   type PartnerWebhookEvent,
 } from '@partner-payments/nestjs';
 import { In } from 'typeorm';
-import { DepositEntity, JobLockEntity } from '../../app.entities';
+import { DepositEntity } from '../../webhooks/projections/deposit.entity';
+import { JobLockEntity } from '../../scheduling/job-lock.entity';
 import { UnitOfWork } from '../../database/unit-of-work.service';
 import { AppMetrics } from '../../observability/app-metrics.service';
 import { JobLockService } from '../../scheduling/job-lock.service';

@@ -1,5 +1,7 @@
 import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
-import { DepositEntity, PartnerUserEntity, VirtualAccountEntity } from '../../app.entities';
+import { DepositEntity } from './deposit.entity';
+import { PartnerUserEntity } from './partner-user.entity';
+import { VirtualAccountEntity } from './virtual-account.entity';
 import { insertIfAbsent } from '../../database/insert-if-absent.util';
 import type { UnitOfWork } from '../../database/unit-of-work.service';
 import { traceProjectionWrite } from '../../observability/app-tracing.util';
