@@ -6,7 +6,7 @@
  * IPC: sends { url } when listening; answers 'cpu' with { cpuUs } (CPU used so far); closes on 'stop'.
  */
 import { AppMetrics } from '../apps/reference-app/src/observability/app-metrics.service';
-import { startApp } from '../apps/reference-app/src/app.bootstrap';
+import { startApp } from '../apps/reference-app/src/app-bootstrap.util';
 
 const NEVER = '0 0 0 1 1 *';
 

@@ -5,7 +5,7 @@
  * IPC: sends { url } when listening; on 'stop' closes the app (which drains webhook processing)
  * and sends { closedMs }.
  */
-import { startApp } from '../apps/reference-app/src/app.bootstrap';
+import { startApp } from '../apps/reference-app/src/app-bootstrap.util';
 
 const NEVER = '0 0 0 1 1 *'; // 1 January: no job runs during the benchmark
 

@@ -11,7 +11,7 @@ import { TokenManager } from '@partner-payments/nestjs';
 import { signPartnerWebhook, type PartnerSandbox } from '@partner-payments/testing';
 import { Client } from 'pg';
 import request from 'supertest';
-import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
+import type { RunningApp } from '../../apps/reference-app/src/app-bootstrap.util';
 import { WebhookInboxEntity } from '../../apps/reference-app/src/app.entities';
 import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
 import { eventually, startTestApp, startTestSandbox } from '../setup/app.helper';

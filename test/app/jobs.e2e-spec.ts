@@ -12,7 +12,7 @@ import {
   type PartnerPayoutStatusEvent,
 } from '@partner-payments/nestjs';
 import type { PartnerSandbox } from '@partner-payments/testing';
-import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
+import type { RunningApp } from '../../apps/reference-app/src/app-bootstrap.util';
 import {
   PayoutEntity,
   ReconciliationPassEntity,

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { PartnerWebhookService } from '@partner-payments/nestjs';
 import { signPartnerWebhook, type PartnerSandbox } from '@partner-payments/testing';
 import request from 'supertest';
-import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
+import type { RunningApp } from '../../apps/reference-app/src/app-bootstrap.util';
 import { PayoutEntity } from '../../apps/reference-app/src/app.entities';
 import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
 import { appRequest, eventually, startTestApp, startTestSandbox } from '../setup/app.helper';

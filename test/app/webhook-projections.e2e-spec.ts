@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { signPartnerWebhook, type PartnerSandbox } from '@partner-payments/testing';
-import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
+import type { RunningApp } from '../../apps/reference-app/src/app-bootstrap.util';
 import {
   DepositEntity,
   PartnerUserEntity,

@@ -8,7 +8,7 @@ import { request as httpRequest } from 'node:http';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { PartnerDerivedEvent, PartnerWebhookService } from '@partner-payments/nestjs';
 import { signPartnerWebhook } from '@partner-payments/testing';
-import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
+import type { RunningApp } from '../../apps/reference-app/src/app-bootstrap.util';
 import { WebhookInboxEntity } from '../../apps/reference-app/src/app.entities';
 import { inboxEventKey } from '../../apps/reference-app/src/database/inbox-text.util';
 import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';

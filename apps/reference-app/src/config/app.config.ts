@@ -7,7 +7,7 @@ import {
   type ParsedDatabaseUrl,
 } from '../database/database-url.util';
 import { InboxKeyRing, parseInboxKeys } from '../webhooks/inbox-key-ring.util';
-import { CRON_MESSAGE, CRON_VARIABLES, EnvironmentVariables, isCron, isSet } from './environment.schema';
+import { CRON_MESSAGE, CRON_VARIABLES, EnvironmentVariables, isCron, isSet } from './environment.rules';
 import { loadObservabilityConfig, type ObservabilityConfig } from './observability.config';
 import { redriveTimes } from './redrive-grace.policy';
 

@@ -8,7 +8,7 @@ import {
 } from '@partner-payments/nestjs';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
-/** What the inbox gauges read at scrape time (observability/inbox.stats.ts). */
+/** What the inbox gauges read at scrape time (observability/inbox-stats.util.ts). */
 export interface InboxStats {
   /** Entries per unfinished state: pending, failed, dead. */
   counts: Record<'pending' | 'failed' | 'dead', number>;

@@ -7,7 +7,7 @@ import { MetricsController } from './metrics.controller';
 /**
  * Prometheus metrics (AppMetrics, GET /metrics). Global: every feature reports its passes there,
  * and the module options' factory injects it to wire the library's hooks. Tracing starts in
- * app.bootstrap.ts (before Nest) and stops with TracingLifecycle, registered in AppModule.
+ * app-bootstrap.util.ts (before Nest) and stops with TracingLifecycle, registered in AppModule.
  */
 @Global()
 @Module({

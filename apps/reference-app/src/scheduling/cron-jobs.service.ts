@@ -58,7 +58,7 @@ export class CronJobsService implements OnApplicationBootstrap, OnApplicationShu
   }
 
   /**
-   * Issue 9 defect 7: called once the port is open (app.bootstrap.ts), never awaited there. Pins
+   * Issue 9 defect 7: called once the port is open (app-bootstrap.util.ts), never awaited there. Pins
    * the version (issue: "at start and daily") and authenticates once, so a slow or absent partner
    * no longer keeps the port closed (it did for 31 s) while webhooks arrive. A partner outage does
    * not stop anything: both log and the pin tries again on its schedule. The inbox's startup pass

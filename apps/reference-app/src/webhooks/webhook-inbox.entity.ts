@@ -6,7 +6,7 @@ import type { InboxEntryState, PartnerEnvelopeKind } from '@partner-payments/nes
  * so what we fail to keep is lost). The primary key is a digest of data.event_id (issue 9 defect
  * 4: ids of any length and content): a second delivery of the same event cannot insert a second
  * row, even when two race. Partner text is stored in the lossless escaped form of
- * database/inbox-text.codec.ts (ordinary ids read as themselves).
+ * database/inbox-text.util.ts (ordinary ids read as themselves).
  */
 @Entity({ name: 'webhook_inbox' })
 @Index('idx_webhook_inbox_due', ['state', 'nextAttemptAt'])
@@ -29,7 +29,7 @@ export class WebhookInboxEntity {
   envelope!: PartnerEnvelopeKind;
 
   /**
-   * The exact bytes received, sealed with AES-256-GCM (webhooks/inbox-key.ring.ts): no account
+   * The exact bytes received, sealed with AES-256-GCM (webhooks/inbox-key-ring.util.ts): no account
    * number or other partner data at rest in plain text (issue 9 defect 3).
    */
   @Column({ name: 'sealed_body', type: 'text', nullable: true })

@@ -1,7 +1,7 @@
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsNotEmpty, IsOptional, IsUUID, Matches, Max, Min, ValidateIf } from 'class-validator';
 import { validateCronExpression } from 'cron';
-import { ObservabilityVariables } from './observability.schema';
+import { ObservabilityVariables } from './observability.rules';
 
 const isSet = (value: unknown): boolean =>
   value !== undefined && value !== null && String(value).trim() !== '';

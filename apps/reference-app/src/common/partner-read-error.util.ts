@@ -4,7 +4,7 @@ import { classifyPartnerFailure } from '../payouts/partner-failure.util';
 
 /**
  * A partner failure as this app's answer, by cause (issue 9 defect 2; the classification POST
- * /payouts and its re-drive use too, payouts/partner-failure.ts):
+ * /payouts and its re-drive use too, payouts/partner-failure.util.ts):
  * - the partner unavailable (5xx, 429, timeout, reset): 502 "retry later", never its 429 or 5xx
  *   handed to our caller as if the caller had been refused or rate limited;
  * - our credentials or account refused (401/403 after re-authentication, or the token call
