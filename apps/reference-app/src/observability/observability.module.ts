@@ -6,8 +6,8 @@ import { MetricsController } from './metrics.controller';
 
 /**
  * Prometheus metrics (AppMetrics, GET /metrics). Global: every feature reports its passes there,
- * and the module options' factory injects it to wire the library's hooks. Tracing starts in
- * app-bootstrap.util.ts (before Nest) and stops with TracingLifecycle, registered in AppModule.
+ * and the module options' factory injects it to wire the library's hooks. Tracing
+ * (TracingLifecycle, tracing.service.ts) is registered in AppModule, for its shutdown order.
  */
 @Global()
 @Module({
