@@ -4,7 +4,7 @@
  * suites (startApp, no demo); the database, the partner and the cron expressions come from the
  * environment the benchmark gives it. On 'stop' it closes (which drains webhook processing).
  */
-import { startApp } from '../apps/reference-app/src/app.bootstrap';
+import { startApp } from '../apps/reference-app/src/app-bootstrap.util';
 import { serveUntilStopped } from './lib/forked.process';
 
 async function main(): Promise<void> {

@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { buildUserCreated } from '@partner-payments/testing';
 import { UnitOfWork } from '../apps/reference-app/src/database/unit-of-work.service';
-import { InboxKeyRing, parseInboxKeys } from '../apps/reference-app/src/webhooks/inbox-key.ring';
+import { InboxKeyRing, parseInboxKeys } from '../apps/reference-app/src/webhooks/inbox-key-ring.util';
 import { TypeOrmInboxStore } from '../apps/reference-app/src/webhooks/typeorm-inbox.store';
 import { appEnv, INBOX_KEYS, sqliteDatabase } from './lib/app.env';
 import { emitReport, hardDeadline, median, progress, QUICK, round, withLoad } from './lib/contract';

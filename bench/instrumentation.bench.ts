@@ -24,7 +24,7 @@ import {
   TraceIdRatioBasedSampler,
 } from '@opentelemetry/sdk-trace-node';
 import { createPartnerPaymentsClient, type PartnerPaymentsModuleOptions } from '@partner-payments/nestjs';
-import { AppMetrics } from '../apps/reference-app/src/observability/app.metrics';
+import { AppMetrics } from '../apps/reference-app/src/observability/app-metrics.service';
 import {
   CALLERS,
   children,

@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SANDBOX_DEFAULTS, type PartnerSandbox } from '@partner-payments/testing';
 import { DataSource } from 'typeorm';
-import type { RunningApp } from '../apps/reference-app/src/app.bootstrap';
+import type { RunningApp } from '../apps/reference-app/src/app-bootstrap.util';
 import { UnitOfWork } from '../apps/reference-app/src/database/unit-of-work.service';
 import { ReconciliationService } from '../apps/reference-app/src/reconciliation/reconciliation.service';
 import { startThrowawayPostgres, createDatabase, type ThrowawayPostgres } from '../scripts/pg-throwaway';

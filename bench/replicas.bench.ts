@@ -18,8 +18,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadavg } from 'node:os';
 import { SANDBOX_DEFAULTS, type PartnerSandbox } from '@partner-payments/testing';
-import { openDataSource } from '../apps/reference-app/src/database/data-source.factory';
-import { parseDatabaseUrl } from '../apps/reference-app/src/database/database-url.parser';
+import { openDataSource } from '../apps/reference-app/src/app-data-source.util';
+import { parseDatabaseUrl } from '../apps/reference-app/src/database/database-url.util';
 import { UnitOfWork } from '../apps/reference-app/src/database/unit-of-work.service';
 import { createDatabase, startThrowawayPostgres } from '../scripts/pg-throwaway';
 import { createFundedAccount } from '../test/setup/partner-fixtures.helper';

@@ -4,8 +4,8 @@
  * stored, in which state, and when each was received and processed.
  */
 import type { DataSource } from 'typeorm';
-import { openDataSource } from '../../apps/reference-app/src/database/data-source.factory';
-import { parseDatabaseUrl } from '../../apps/reference-app/src/database/database-url.parser';
+import { openDataSource } from '../../apps/reference-app/src/app-data-source.util';
+import { parseDatabaseUrl } from '../../apps/reference-app/src/database/database-url.util';
 
 export interface InboxRow {
   eventId: string;

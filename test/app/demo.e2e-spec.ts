@@ -4,7 +4,7 @@
  */
 import { PartnerVirtualAccountsService } from '@partner-payments/nestjs';
 import request from 'supertest';
-import { startApp, type RunningApp } from '../../apps/reference-app/src/app.bootstrap';
+import { startApp, type RunningApp } from '../../apps/reference-app/src/app-bootstrap.util';
 import { ConfigValidationError } from '../../apps/reference-app/src/config/app.config';
 import { CapturingLogger, NEVER } from '../setup/app.helper';
 import { databaseUrlFor } from '../setup/test-database.helper';

@@ -5,10 +5,10 @@
  * nothing; and the read-through balance endpoint. On a SQLite file and on PostgreSQL.
  */
 import type { PartnerSandbox } from '@partner-payments/testing';
-import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
-import { DepositEntity, JobLockEntity } from '../../apps/reference-app/src/database/entities';
+import type { RunningApp } from '../../apps/reference-app/src/app-bootstrap.util';
+import { DepositEntity, JobLockEntity } from '../../apps/reference-app/src/app.entities';
 import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
-import { DepositReconciliationService } from '../../apps/reference-app/src/deposits/deposit-reconciliation.service';
+import { DepositReconciliationService } from '../../apps/reference-app/src/reconciliation/deposits/deposit-reconciliation.service';
 import { appRequest, eventually, startTestApp, startTestSandbox } from '../setup/app.helper';
 import { createFundedAccount, type FundedAccount } from '../setup/partner-fixtures.helper';
 import { DATABASE_KINDS, databaseUrlFor } from '../setup/test-database.helper';

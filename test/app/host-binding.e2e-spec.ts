@@ -4,7 +4,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import type { LoggerService } from '@nestjs/common';
-import { startApp } from '../../apps/reference-app/src/app.bootstrap';
+import { startApp } from '../../apps/reference-app/src/app-bootstrap.util';
 import { databaseUrlFor } from '../setup/test-database.helper';
 import { startTestSandbox, partnerEnv } from '../setup/app.helper';
 

@@ -6,7 +6,7 @@
  */
 import { statSync, readFileSync } from 'node:fs';
 import { PartnerWebhookService } from '@partner-payments/nestjs';
-import { startApp } from '../../apps/reference-app/src/app.bootstrap';
+import { startApp } from '../../apps/reference-app/src/app-bootstrap.util';
 import { ConfigValidationError, type AppConfig } from '../../apps/reference-app/src/config/app.config';
 import { placeholders, timestampParam } from '../../apps/reference-app/src/database/sql-dialect.util';
 import { JobLockService } from '../../apps/reference-app/src/scheduling/job-lock.service';
@@ -15,7 +15,7 @@ import {
   generateInboxKeyEntry,
   InboxKeyRing,
   parseInboxKeys,
-} from '../../apps/reference-app/src/webhooks/inbox-key.ring';
+} from '../../apps/reference-app/src/webhooks/inbox-key-ring.util';
 import { InboxMaintenanceStore } from '../../apps/reference-app/src/webhooks/inbox-maintenance.store';
 import { TypeOrmInboxStore } from '../../apps/reference-app/src/webhooks/typeorm-inbox.store';
 import {

@@ -6,7 +6,7 @@
  */
 import type { InboxEventInput } from '@partner-payments/nestjs';
 import { buildUserCreated, signPartnerWebhook, type PartnerSandbox } from '@partner-payments/testing';
-import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
+import type { RunningApp } from '../../apps/reference-app/src/app-bootstrap.util';
 import { TypeOrmInboxStore } from '../../apps/reference-app/src/webhooks/typeorm-inbox.store';
 import { startTestApp, startTestSandbox } from '../setup/app.helper';
 import { DATABASE_KINDS, databaseUrlFor, openTestDatabaseAt } from '../setup/test-database.helper';

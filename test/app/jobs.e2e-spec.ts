@@ -12,14 +12,14 @@ import {
   type PartnerPayoutStatusEvent,
 } from '@partner-payments/nestjs';
 import type { PartnerSandbox } from '@partner-payments/testing';
-import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
+import type { RunningApp } from '../../apps/reference-app/src/app-bootstrap.util';
 import {
   PayoutEntity,
   ReconciliationPassEntity,
   WebhookInboxEntity,
-} from '../../apps/reference-app/src/database/entities';
+} from '../../apps/reference-app/src/app.entities';
 import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
-import { advisoryLockKey } from '../../apps/reference-app/src/scheduling/job-lock.service';
+import { advisoryLockKey } from '../../apps/reference-app/src/database/advisory-lock.util';
 import { VERSION_PIN_JOB } from '../../apps/reference-app/src/versioning/version-pin.service';
 import { TypeOrmInboxStore } from '../../apps/reference-app/src/webhooks/typeorm-inbox.store';
 import { newPgClient } from '../../scripts/pg-client';

@@ -1,7 +1,6 @@
 import { DataSource, type DataSourceOptions } from 'typeorm';
-import { openDataSource } from '../../apps/reference-app/src/database/data-source.factory';
-import { buildDataSourceOptions } from '../../apps/reference-app/src/database/data-source.options';
-import { parseDatabaseUrl } from '../../apps/reference-app/src/database/database-url.parser';
+import { buildDataSourceOptions, openDataSource } from '../../apps/reference-app/src/app-data-source.util';
+import { parseDatabaseUrl } from '../../apps/reference-app/src/database/database-url.util';
 import { MIGRATIONS } from '../../apps/reference-app/src/database/migrations';
 import { InboxEventKey1764300000000 } from '../../apps/reference-app/src/database/migrations/1764300000000-inbox-event-key.migration';
 import { placeholders, timestampParam } from '../../apps/reference-app/src/database/sql-dialect.util';

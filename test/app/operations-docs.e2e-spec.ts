@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PartnerSandbox } from '@partner-payments/testing';
-import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
+import type { RunningApp } from '../../apps/reference-app/src/app-bootstrap.util';
 import { startTestApp, startTestSandbox } from '../setup/app.helper';
 import { scrapeMetrics, type Scrape } from '../setup/metrics.helper';
 import { databaseUrlFor } from '../setup/test-database.helper';

@@ -8,7 +8,7 @@
  * partner 4xx that is really our token call. SQLite: nothing here is about storage.
  */
 import type { PartnerSandbox } from '@partner-payments/testing';
-import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
+import type { RunningApp } from '../../apps/reference-app/src/app-bootstrap.util';
 import { appRequest, CapturingLogger, startTestApp, startTestSandbox } from '../setup/app.helper';
 import { createFundedAccount, type FundedAccount } from '../setup/partner-fixtures.helper';
 import { databaseUrlFor } from '../setup/test-database.helper';

@@ -4,8 +4,8 @@
  * guarded by its version (a row another writer changed meanwhile is decided again from the
  * database). SQLite file and PostgreSQL.
  */
-import { PayoutEntity } from '../../apps/reference-app/src/database/entities';
-import { PayoutProjection } from '../../apps/reference-app/src/payouts/payout.projection';
+import { PayoutEntity } from '../../apps/reference-app/src/app.entities';
+import { PayoutProjection } from '../../apps/reference-app/src/payouts/payout-projection.service';
 import { countQueries } from '../setup/query-counter.helper';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../setup/test-database.helper';
 

@@ -1,5 +1,5 @@
-import { PayoutEntity } from '../../apps/reference-app/src/database/entities';
-import { PayoutProjection } from '../../apps/reference-app/src/payouts/payout.projection';
+import { PayoutEntity } from '../../apps/reference-app/src/app.entities';
+import { PayoutProjection } from '../../apps/reference-app/src/payouts/payout-projection.service';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../setup/test-database.helper';
 
 // Boots real servers and databases; jest.config.js's per-project testTimeout is not applied by Jest.

@@ -15,7 +15,7 @@ import type { PartnerSandbox } from '@partner-payments/testing';
 import { context, propagation, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider, type ReadableSpan } from '@opentelemetry/sdk-trace-node';
-import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
+import type { RunningApp } from '../../apps/reference-app/src/app-bootstrap.util';
 import {
   eventually,
   startTestApp,

@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { signPartnerWebhook, type PartnerSandbox } from '@partner-payments/testing';
 import request from 'supertest';
-import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
+import type { RunningApp } from '../../apps/reference-app/src/app-bootstrap.util';
 import { appRequest, startTestApp, startTestSandbox } from '../setup/app.helper';
 import { databaseUrlFor } from '../setup/test-database.helper';
 

@@ -4,15 +4,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import { signPartnerWebhook, type PartnerSandbox } from '@partner-payments/testing';
-import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
+import type { RunningApp } from '../../apps/reference-app/src/app-bootstrap.util';
 import {
   DepositEntity,
   PartnerUserEntity,
   PayoutEntity,
   VirtualAccountEntity,
   WebhookInboxEntity,
-} from '../../apps/reference-app/src/database/entities';
-import { inboxEventKey } from '../../apps/reference-app/src/database/inbox-text.codec';
+} from '../../apps/reference-app/src/app.entities';
+import { inboxEventKey } from '../../apps/reference-app/src/database/inbox-text.util';
 import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
 import { appRequest, eventually, startTestApp, startTestSandbox } from '../setup/app.helper';
 import { createFundedAccount, type FundedAccount } from '../setup/partner-fixtures.helper';

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { PartnerSandbox } from '@partner-payments/testing';
-import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
+import type { RunningApp } from '../../apps/reference-app/src/app-bootstrap.util';
 import { appRequest, startTestApp, startTestSandbox } from '../setup/app.helper';
 import { createFundedAccount, partnerClientFor, type FundedAccount } from '../setup/partner-fixtures.helper';
 import { databaseUrlFor } from '../setup/test-database.helper';

@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { signPartnerWebhook, type PartnerSandbox } from '@partner-payments/testing';
-import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
+import type { RunningApp } from '../../apps/reference-app/src/app-bootstrap.util';
 import { startTestApp, startTestSandbox } from '../setup/app.helper';
 import { DATABASE_KINDS, databaseUrlFor } from '../setup/test-database.helper';
 import {

@@ -17,8 +17,8 @@ import {
 } from '@partner-payments/nestjs';
 import { signPartnerWebhook, type PartnerSandbox } from '@partner-payments/testing';
 import { TokenManager } from '../../libs/partner-payments/src/auth/token.manager';
-import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
-import { DepositEntity, VirtualAccountEntity } from '../../apps/reference-app/src/database/entities';
+import type { RunningApp } from '../../apps/reference-app/src/app-bootstrap.util';
+import { DepositEntity, VirtualAccountEntity } from '../../apps/reference-app/src/app.entities';
 import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
 import { TypeOrmInboxStore } from '../../apps/reference-app/src/webhooks/typeorm-inbox.store';
 import {

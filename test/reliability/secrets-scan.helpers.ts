@@ -4,7 +4,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { DataSource } from 'typeorm';
-import type { DatabaseKind } from '../../apps/reference-app/src/database/database-url.parser';
+import type { DatabaseKind } from '../../apps/reference-app/src/database/database-url.util';
 
 export interface Needle {
   /** What it is ('api key', 'full account number (ACH sender)'...), never the value. */

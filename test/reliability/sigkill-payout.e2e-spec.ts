@@ -10,7 +10,7 @@
  * payout at once and holds its answer; the kill lands while it does.
  */
 import { randomUUID } from 'node:crypto';
-import { PayoutEntity, PayoutRequestEntity } from '../../apps/reference-app/src/database/entities';
+import { PayoutEntity, PayoutRequestEntity } from '../../apps/reference-app/src/app.entities';
 import { appProcessPerSuite } from '../setup/app-process.helper';
 import { eventually } from '../setup/app.helper';
 import { createFundedAccount, partnerClientFor } from '../setup/partner-fixtures.helper';

@@ -13,7 +13,7 @@ import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PartnerSandbox } from '@partner-payments/testing';
-import type { DatabaseKind } from '../../apps/reference-app/src/database/database-url.parser';
+import type { DatabaseKind } from '../../apps/reference-app/src/database/database-url.util';
 import {
   NEVER,
   partnerEnv,

@@ -10,8 +10,8 @@ import {
   type PartnerSandboxOptions,
 } from '@partner-payments/testing';
 import request from 'supertest';
-import { startApp, type RunningApp } from '../../apps/reference-app/src/app.bootstrap';
-import { InboxKeyRing, parseInboxKeys } from '../../apps/reference-app/src/webhooks/inbox-key.ring';
+import { startApp, type RunningApp } from '../../apps/reference-app/src/app-bootstrap.util';
+import { InboxKeyRing, parseInboxKeys } from '../../apps/reference-app/src/webhooks/inbox-key-ring.util';
 
 export const NEVER = '0 0 0 1 1 *'; // 1 January, 00:00:00
 

@@ -1,5 +1,5 @@
 /** Reads GET /metrics (Prometheus text format) of an app started by startTestApp. */
-import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
+import type { RunningApp } from '../../apps/reference-app/src/app-bootstrap.util';
 import { appRequest } from './app.helper';
 
 export interface Scrape {

@@ -12,7 +12,7 @@ import {
 } from '@partner-payments/nestjs';
 import { randomUUID } from 'node:crypto';
 import { PartnerSandboxControlClient, type PartnerSandbox } from '@partner-payments/testing';
-import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
+import type { RunningApp } from '../../apps/reference-app/src/app-bootstrap.util';
 import { appRequest } from './app.helper';
 import { individual } from './partner-inputs.helper';
 

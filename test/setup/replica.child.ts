@@ -7,7 +7,7 @@
  * reads through the app's client) and { id, cmd: 'stop' } (closes the app, then exits).
  */
 import { PartnerPayoutsService } from '@partner-payments/nestjs';
-import { startApp } from '../../apps/reference-app/src/app.bootstrap';
+import { startApp } from '../../apps/reference-app/src/app-bootstrap.util';
 import { ReconciliationService } from '../../apps/reference-app/src/reconciliation/reconciliation.service';
 import { mapWithConcurrency } from '../../apps/reference-app/src/reconciliation/concurrency.util';
 

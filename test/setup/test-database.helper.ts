@@ -7,11 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
-import {
-  parseDatabaseUrl,
-  type DatabaseKind,
-} from '../../apps/reference-app/src/database/database-url.parser';
-import { openDataSource } from '../../apps/reference-app/src/database/data-source.factory';
+import { parseDatabaseUrl, type DatabaseKind } from '../../apps/reference-app/src/database/database-url.util';
+import { openDataSource } from '../../apps/reference-app/src/app-data-source.util';
 import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
 import { freshPostgresUrl } from './postgres.helper';
 

@@ -2,43 +2,30 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { EventEmitterModule } from '@nestjs/event-emitter';
-import { ScheduleModule } from '@nestjs/schedule';
-import { TerminusModule } from '@nestjs/terminus';
 import { PartnerPaymentsModule } from '@partner-payments/nestjs';
-import { APP_CONFIG, loadAppConfig, type AppConfig } from './config/app.config';
+import { APP_ENTITIES } from './app.entities';
 import { AccessGuard } from './common/access.guard';
 import { PartnerErrorFilter } from './common/partner-error.filter';
-import { CoreModule } from './core.module';
-import { DemoRunner } from './demo/demo.runner';
-import { HealthController } from './health/health.controller';
-import { ReadinessIndicators } from './health/readiness.indicators';
-import { AppMetrics } from './observability/app.metrics';
-import { MetricsController } from './observability/metrics.controller';
-import { TracingLifecycle } from './observability/tracing.setup';
-import { StartupState } from './health/startup.state';
-import { PayoutRedriveController } from './payouts/payout-redrive.controller';
-import { PayoutRedriveService } from './payouts/payout-redrive.service';
-import { PayoutsController } from './payouts/payouts.controller';
-import { PayoutsService } from './payouts/payouts.service';
-import { ReconciliationController } from './reconciliation/reconciliation.controller';
-import { ReconciliationService } from './reconciliation/reconciliation.service';
-import { DepositReconciliationService } from './deposits/deposit-reconciliation.service';
-import {
-  DepositReconciliationController,
-  VirtualAccountsController,
-} from './deposits/virtual-accounts.controller';
+import { AppConfigModule } from './config/app-config.module';
+import { APP_CONFIG, loadAppConfig, type AppConfig } from './config/app.config';
+import { DatabaseModule } from './database/database.module';
 import { UnitOfWork } from './database/unit-of-work.service';
+import { DemoModule } from './demo/demo.module';
+import { HealthModule } from './health/health.module';
+import { AppMetrics } from './observability/app-metrics.service';
+import { ObservabilityModule } from './observability/observability.module';
+import { TracingLifecycle } from './observability/tracing.service';
+import { PayoutsModule } from './payouts/payouts.module';
 import { partnerRateLimitOptions } from './rate-budget/partner-rate-limit.options';
-import { PARTNER_CONNECTION, type PartnerConnection } from './sandbox/partner-connection.provider';
-import { CronJobsService } from './scheduling/cron-jobs.service';
-import { ShutdownCoordinator } from './shutdown.coordinator';
-import { VersionPinService } from './versioning/version-pin.service';
-import { VersioningController } from './versioning/versioning.controller';
-import { InboxAtRestService } from './webhooks/inbox-at-rest.service';
-import { InboxRedeliveryService } from './webhooks/inbox-redelivery.service';
-import { InboxController } from './webhooks/inbox.controller';
-import { ProjectionHandlers } from './webhooks/projection.handlers';
+import { ReconciliationModule } from './reconciliation/reconciliation.module';
+import { PARTNER_CONNECTION, type PartnerConnection } from './sandbox/partner-connection.providers';
+import { SandboxModule } from './sandbox/sandbox.module';
+import { SchedulingModule } from './scheduling/scheduling.module';
+import { ShutdownCoordinator } from './shutdown-coordinator.service';
+import { VersioningModule } from './versioning/versioning.module';
+import { WebhookInboxModule } from './webhooks/webhook-inbox.module';
 import { TypeOrmInboxStore } from './webhooks/typeorm-inbox.store';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 export interface AppModuleOptions {
   /** Variables on top of process.env (tests); the result is validated like the real environment. */
@@ -67,14 +54,16 @@ export class AppModule {
       module: AppModule,
       imports: [
         configModule,
-        CoreModule.forRoot(config),
+        // Global: configuration, database (entities from the feature folders), partner connection, metrics.
+        AppConfigModule.forRoot(config),
+        DatabaseModule.forRoot({ entities: APP_ENTITIES }),
+        SandboxModule,
+        ObservabilityModule,
         // Handlers must see errors (the inbox marks the entry failed): never swallow them.
         EventEmitterModule.forRoot({ ignoreErrors: false }),
-        ScheduleModule.forRoot(),
-        // Issue 13: GET /health/live and /health/ready; a failed check is logged as one JSON line.
-        TerminusModule.forRoot({ errorLogStyle: 'json' }),
         PartnerPaymentsModule.forRootAsync({
           isGlobal: true,
+          imports: [WebhookInboxModule],
           inject: [APP_CONFIG, PARTNER_CONNECTION, TypeOrmInboxStore, UnitOfWork, AppMetrics],
           useFactory: (
             cfg: AppConfig,
@@ -105,37 +94,24 @@ export class AppModule {
             ...metrics.partnerHooks(),
           }),
         }),
-      ],
-      controllers: [
-        // Before PayoutsController: GET /payouts/redrive must not match GET /payouts/:payoutId.
-        PayoutRedriveController,
-        PayoutsController,
-        ReconciliationController,
-        DepositReconciliationController,
-        VirtualAccountsController,
-        VersioningController,
-        InboxController,
-        HealthController,
-        MetricsController,
+        // The features: each owns its entities, providers and controllers.
+        PayoutsModule,
+        WebhooksModule,
+        ReconciliationModule,
+        VersioningModule,
+        HealthModule,
+        SchedulingModule,
+        DemoModule,
       ],
       providers: [
         // Issue 9 defect 8: every route is operator-only unless marked (common/access.guard.ts).
         { provide: APP_GUARD, useClass: AccessGuard },
         // Issue 9 defect 2: a partner error reaching Nest is answered by its cause, never a bare 500.
         { provide: APP_FILTER, useClass: PartnerErrorFilter },
-        PayoutsService,
-        PayoutRedriveService,
-        ReconciliationService,
-        DepositReconciliationService,
-        VersionPinService,
-        InboxRedeliveryService,
-        InboxAtRestService,
-        ProjectionHandlers,
-        CronJobsService,
-        StartupState,
-        ReadinessIndicators,
+        // Here, in the root module: Nest shuts deeper modules down first, and these two must stop
+        // after the jobs (SchedulingModule) and together, as before: the in-flight webhooks drain,
+        // the sandbox and the database close, and the trace exporter flushes.
         TracingLifecycle,
-        DemoRunner,
         ShutdownCoordinator,
       ],
     };

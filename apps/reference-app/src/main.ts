@@ -1,4 +1,4 @@
-import { startApp } from './app.bootstrap';
+import { startApp } from './app-bootstrap.util';
 import { ConfigValidationError } from './config/app.config';
 
 /**

@@ -1,7 +1,7 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, Logger } from '@nestjs/common';
 import { BaseExceptionFilter } from '@nestjs/core';
 import { PartnerApiError, PartnerLocalValidationError } from '@partner-payments/nestjs';
-import { translatePartnerReadError } from './partner-read-error';
+import { translatePartnerReadError } from './partner-read-error.util';
 
 /**
  * Issue 9 defect 2 on every route: a partner error that reaches Nest (an operator job run by hand,

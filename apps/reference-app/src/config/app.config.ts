@@ -5,9 +5,9 @@ import {
   DEFAULT_DATABASE_URL,
   parseDatabaseUrl,
   type ParsedDatabaseUrl,
-} from '../database/database-url.parser';
-import { InboxKeyRing, parseInboxKeys } from '../webhooks/inbox-key.ring';
-import { CRON_MESSAGE, CRON_VARIABLES, EnvironmentVariables, isCron, isSet } from './environment.schema';
+} from '../database/database-url.util';
+import { InboxKeyRing, parseInboxKeys } from '../webhooks/inbox-key-ring.util';
+import { CRON_MESSAGE, CRON_VARIABLES, EnvironmentVariables, isCron, isSet } from './environment.rules';
 import { loadObservabilityConfig, type ObservabilityConfig } from './observability.config';
 import { redriveTimes } from './redrive-grace.policy';
 

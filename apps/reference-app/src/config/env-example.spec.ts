@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { getMetadataStorage } from 'class-validator';
-import { EnvironmentVariables } from './environment.schema';
+import { EnvironmentVariables } from './environment.rules';
 
 /** Issue 5: "A .env.example lists them all": every variable the schema validates, and no other. */
 describe('.env.example', () => {

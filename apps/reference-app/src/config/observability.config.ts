@@ -1,4 +1,4 @@
-import type { ObservabilityVariables } from './observability.schema';
+import type { ObservabilityVariables } from './observability.rules';
 
 /** Logs, readiness and tracing settings (issue 13), with every default applied. */
 export interface ObservabilityConfig {

@@ -1,4 +1,4 @@
-import type { EnvironmentVariables } from './environment.schema';
+import type { EnvironmentVariables } from './environment.rules';
 
 /** The library's cap on a Retry-After wait between two attempts (its default retry options). */
 const MAX_RETRY_AFTER_MS = 30_000;

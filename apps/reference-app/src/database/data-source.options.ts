@@ -1,11 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
-import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
-import type { ParsedDatabaseUrl } from './database-url.parser';
+import type { ParsedDatabaseUrl } from './database-url.util';
 
 export interface DataSourceExtras {
+  /** The entity classes. The app assembles them from its feature folders (app.entities.ts): database/ knows no feature. */
+  entities: NonNullable<DataSourceOptions['entities']>;
   /** Log SQL (debugging only). Default false. */
   logging?: boolean;
   /** SQLite: how long a writer waits for another process's lock before SQLITE_BUSY. Default 5000 ms. */
@@ -19,12 +20,9 @@ export interface DataSourceExtras {
  * initialize() (on PostgreSQL under a lock, see there); `synchronize` stays off: the checked-in
  * migrations are the schema.
  */
-export function buildDataSourceOptions(
-  db: ParsedDatabaseUrl,
-  extras: DataSourceExtras = {},
-): DataSourceOptions {
+export function buildDataSourceOptions(db: ParsedDatabaseUrl, extras: DataSourceExtras): DataSourceOptions {
   const common = {
-    entities: ENTITIES,
+    entities: extras.entities,
     migrations: MIGRATIONS,
     migrationsRun: false,
     migrationsTransactionMode: 'each' as const,

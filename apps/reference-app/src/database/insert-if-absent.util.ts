@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import type { DatabaseKind } from './database-url.parser';
+import type { DatabaseKind } from './database-url.util';
 import { placeholders, timestampParam } from './sql-dialect.util';
 
 /**

@@ -1,4 +1,4 @@
-import type { DatabaseKind } from './database-url.parser';
+import type { DatabaseKind } from './database-url.util';
 
 /** `$1, $2` on PostgreSQL, `?, ?` on SQLite, for the few statements written as raw SQL. */
 export function placeholders(kind: DatabaseKind, count: number, start = 1): string[] {

@@ -1,4 +1,4 @@
-import type { DatabaseKind } from './database-url.parser';
+import type { DatabaseKind } from './database-url.util';
 import { timestampParam } from './sql-dialect.util';
 
 /**

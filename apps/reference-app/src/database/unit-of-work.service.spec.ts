@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
-import { openDataSource } from './data-source.factory';
-import { parseDatabaseUrl } from './database-url.parser';
-import { JobLockEntity } from './entities';
+import { openDataSource } from '../app-data-source.util';
+import { parseDatabaseUrl } from './database-url.util';
+import { JobLockEntity } from '../app.entities';
 import { UnitOfWork } from './unit-of-work.service';
 
 describe('UnitOfWork on SQLite (one shared connection)', () => {

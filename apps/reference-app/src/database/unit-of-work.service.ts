@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DataSource, EntityManager } from 'typeorm';
-import type { DatabaseKind } from './database-url.parser';
+import type { DatabaseKind } from './database-url.util';
 
 interface Scope {
   manager: EntityManager;

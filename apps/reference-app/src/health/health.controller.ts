@@ -1,8 +1,8 @@
 import { Controller, Get } from '@nestjs/common';
 import { HealthCheck, HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
 import { Access } from '../common/access.guard';
-import { StartupState } from './startup.state';
-import { ReadinessIndicators } from './readiness.indicators';
+import { StartupState } from './startup-state.service';
+import { ReadinessIndicators } from './readiness-indicators.service';
 
 /**
  * Liveness and readiness as orchestrators expect them (issue 13), with @nestjs/terminus: 200
@@ -12,7 +12,7 @@ import { ReadinessIndicators } from './readiness.indicators';
  * - GET /health/live: the process answers. No dependency is checked: restarting the process would
  *   not bring a database or the partner back, and a liveness failure restarts it.
  * - GET /health/ready: the database reachable, a partner token obtainable, the inbox not lagging
- *   (readiness.indicators.ts), plus `startup.state`: `starting` until the start-up partner calls
+ *   (readiness-indicators.service.ts), plus `startup.state`: `starting` until the start-up partner calls
  *   have finished once (issue 9 defect 7; readiness is 200 meanwhile, the partner check makes no
  *   call of its own), then `started`. A deploy check that wants the partner verified waits for it.
  */

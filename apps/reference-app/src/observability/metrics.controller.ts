@@ -1,6 +1,6 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { AppMetrics } from './app.metrics';
+import { AppMetrics } from './app-metrics.service';
 
 /**
  * GET /metrics in the Prometheus text format. Not marked with @Access: like every unmarked route

@@ -1,13 +1,13 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
-import { PayoutRequestEntity } from '../database/entities';
+import { PayoutRequestEntity } from './payout-request.entity';
 import { UnitOfWork } from '../database/unit-of-work.service';
 import { mapWithConcurrency } from '../reconciliation/concurrency.util';
 import { reconcileRetryAt } from '../reconciliation/reconcile-backoff.policy';
-import { AppMetrics } from '../observability/app.metrics';
-import { withLogFields } from '../observability/log.context';
+import { AppMetrics } from '../observability/app-metrics.service';
+import { withLogFields } from '../observability/log-context.util';
 import { JobLockService } from '../scheduling/job-lock.service';
-import { classifyPartnerFailure } from './partner-failure';
+import { classifyPartnerFailure } from './partner-failure.util';
 import { PayoutsService, storedPayoutBody } from './payouts.service';
 
 export const PAYOUT_REDRIVE_JOB = 'payout-redrive';

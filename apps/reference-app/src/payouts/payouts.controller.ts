@@ -12,14 +12,14 @@ import {
 import { PartnerPayoutsService, type PartnerPayoutPreview } from '@partner-payments/nestjs';
 import { isUUID } from 'class-validator';
 import { Access } from '../common/access.guard';
-import { addLogFields } from '../observability/log.context';
+import { addLogFields } from '../observability/log-context.util';
 import {
   CreatePayoutDto,
   PAYOUT_AMOUNT,
   PAYOUT_AMOUNT_MESSAGE,
   type PayoutResponse,
 } from './create-payout.dto';
-import { toPayoutResponse } from './payout.response';
+import { toPayoutResponse } from './payout-response.util';
 import { PayoutsService } from './payouts.service';
 
 /** The app's own API for its clients: one of APP_API_KEYS as X-Api-Key (where your own auth goes). */

@@ -12,13 +12,14 @@ import {
 import { PartnerPayoutsService } from '@partner-payments/nestjs';
 import { In } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
-import { PayoutEntity, PayoutRequestEntity } from '../database/entities';
+import { PayoutEntity } from './payout.entity';
+import { PayoutRequestEntity } from './payout-request.entity';
 import { insertIfAbsent } from '../database/insert-if-absent.util';
 import { UnitOfWork } from '../database/unit-of-work.service';
 import type { CreatePayoutDto } from './create-payout.dto';
-import { addLogFields } from '../observability/log.context';
-import { classifyPartnerFailure } from './partner-failure';
-import { PayoutProjection } from './payout.projection';
+import { addLogFields } from '../observability/log-context.util';
+import { classifyPartnerFailure } from './partner-failure.util';
+import { PayoutProjection } from './payout-projection.service';
 
 /** sha256 of the fields that make a payout request: the same key with another body is refused. */
 export function payoutRequestFingerprint(dto: CreatePayoutDto): string {

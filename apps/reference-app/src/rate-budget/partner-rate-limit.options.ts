@@ -1,8 +1,8 @@
 import type { PartnerRateLimitOptions } from '@partner-payments/nestjs';
 import type { AppConfig } from '../config/app.config';
 import type { UnitOfWork } from '../database/unit-of-work.service';
-import type { PartnerConnection } from '../sandbox/partner-connection.provider';
-import { DatabaseRateBudget } from './database-rate.budget';
+import type { PartnerConnection } from '../sandbox/partner-connection.providers';
+import { DatabaseRateBudget } from './database-rate-budget.store';
 
 /**
  * The module's `rateLimit` option from the configuration: PARTNER_RATE_BUDGET=database (default)

@@ -1,5 +1,5 @@
 import { decidePayoutStatusChange, PayoutStatus, type PartnerPayout } from '@partner-payments/nestjs';
-import type { PayoutEntity } from '../database/entities';
+import type { PayoutEntity } from '../payouts/payout.entity';
 
 /**
  * Share of a page's claimed payouts that may also be read by GET (at least one per page). The rest

@@ -1,5 +1,5 @@
 import { In } from 'typeorm';
-import { PayoutEntity } from '../database/entities';
+import { PayoutEntity } from '../payouts/payout.entity';
 import { hydrateRow } from '../database/hydrate.util';
 import { returningRows } from '../database/returning.util';
 import type { UnitOfWork } from '../database/unit-of-work.service';

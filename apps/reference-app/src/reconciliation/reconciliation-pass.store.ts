@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ReconciliationPassEntity } from '../database/entities';
+import { ReconciliationPassEntity } from './reconciliation-pass.entity';
 import { insertIfAbsent } from '../database/insert-if-absent.util';
 import { returningRows } from '../database/returning.util';
 import type { UnitOfWork } from '../database/unit-of-work.service';

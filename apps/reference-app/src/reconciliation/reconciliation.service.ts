@@ -5,16 +5,16 @@ import {
   type PartnerPayout,
 } from '@partner-payments/nestjs';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
-import type { PayoutEntity } from '../database/entities';
+import type { PayoutEntity } from '../payouts/payout.entity';
 import { UnitOfWork } from '../database/unit-of-work.service';
-import { AppMetrics } from '../observability/app.metrics';
-import { withLogFields } from '../observability/log.context';
-import { PayoutProjection } from '../payouts/payout.projection';
+import { AppMetrics } from '../observability/app-metrics.service';
+import { withLogFields } from '../observability/log-context.util';
+import { PayoutProjection } from '../payouts/payout-projection.service';
 import { mapWithConcurrency } from './concurrency.util';
 import { chooseListWindow, LIST_PAGE_SIZE } from './list-window.policy';
 import { PayoutClaims } from './payout-claims.store';
-import { PayoutSettler, type Sighting } from './payout.settler';
-import { countOutcomes, emptySummary, type ReconciliationSummary } from './reconciliation.summary';
+import { PayoutSettler, type Sighting } from './payout-settler.service';
+import { countOutcomes, emptySummary, type ReconciliationSummary } from './reconciliation.types';
 import { detailReadsFor, wantsResource } from './list-row.policy';
 import { ReconciliationPassStore, type ListState, type Pass } from './reconciliation-pass.store';
 

@@ -9,12 +9,12 @@ import { SchedulerRegistry } from '@nestjs/schedule';
 import { TokenManager } from '@partner-payments/nestjs';
 import { CronJob } from 'cron';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
-import { StartupState } from '../health/startup.state';
+import { StartupState } from '../health/startup-state.service';
 import { RECONCILIATION_JOB, ReconciliationService } from '../reconciliation/reconciliation.service';
 import {
   DEPOSIT_RECONCILIATION_JOB,
   DepositReconciliationService,
-} from '../deposits/deposit-reconciliation.service';
+} from '../reconciliation/deposits/deposit-reconciliation.service';
 import { PAYOUT_REDRIVE_JOB, PayoutRedriveService } from '../payouts/payout-redrive.service';
 import { VERSION_PIN_JOB, VersionPinService } from '../versioning/version-pin.service';
 import { INBOX_PRUNE_JOB, InboxAtRestService } from '../webhooks/inbox-at-rest.service';
@@ -57,7 +57,7 @@ export class CronJobsService implements OnApplicationBootstrap, OnApplicationShu
   }
 
   /**
-   * Issue 9 defect 7: called once the port is open (app.bootstrap.ts), never awaited there. Pins
+   * Issue 9 defect 7: called once the port is open (app-bootstrap.util.ts), never awaited there. Pins
    * the version (issue: "at start and daily") and authenticates once, so a slow or absent partner
    * no longer keeps the port closed (it did for 31 s) while webhooks arrive. A partner outage does
    * not stop anything: both log and the pin tries again on its schedule. The inbox's startup pass

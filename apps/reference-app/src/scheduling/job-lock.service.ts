@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
-import { JobLockEntity } from '../database/entities';
+import { advisoryLockKey } from '../database/advisory-lock.util';
+import { JobLockEntity } from './job-lock.entity';
 import { insertIfAbsent } from '../database/insert-if-absent.util';
 import type { UnitOfWork } from '../database/unit-of-work.service';
 
@@ -137,13 +137,4 @@ export class JobLockService {
         .execute(),
     );
   }
-}
-
-/** A stable signed 64-bit key per job name, namespaced so other apps on the database do not collide. */
-export function advisoryLockKey(name: string): string {
-  return createHash('sha256')
-    .update(`partner-payments-reference-app:${name}`)
-    .digest()
-    .readBigInt64BE(0)
-    .toString();
 }

@@ -1,10 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ApiVersionState, PartnerVersioningService } from '@partner-payments/nestjs';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
-import { ApiVersionPinEntity } from '../database/entities';
+import { ApiVersionPinEntity } from './api-version-pin.entity';
 import { UnitOfWork } from '../database/unit-of-work.service';
-import { PARTNER_CONNECTION, type PartnerConnection } from '../sandbox/partner-connection.provider';
-import { classifyPartnerFailure } from '../payouts/partner-failure';
+import { PARTNER_CONNECTION, type PartnerConnection } from '../sandbox/partner-connection.providers';
+import { classifyPartnerFailure } from '../payouts/partner-failure.util';
 import { JobLockService } from '../scheduling/job-lock.service';
 
 export const VERSION_PIN_JOB = 'version-pin';

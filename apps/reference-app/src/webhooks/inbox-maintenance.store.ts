@@ -1,6 +1,6 @@
-import { WebhookInboxEntity } from '../database/entities';
+import { WebhookInboxEntity } from './webhook-inbox.entity';
 import type { UnitOfWork } from '../database/unit-of-work.service';
-import type { InboxKeyRing } from './inbox-key.ring';
+import type { InboxKeyRing } from './inbox-key-ring.util';
 
 /**
  * The inbox's bodies at rest (issue 9 defect 3), apart from the delivery path: which keys the

@@ -9,16 +9,21 @@ import type {
   PartnerInboxStore,
 } from '@partner-payments/nestjs';
 import { Brackets } from 'typeorm';
-import { WebhookInboxEntity } from '../database/entities';
-import { fromStoredText, inboxEventKey, toStorableMessage, toStoredText } from '../database/inbox-text.codec';
+import { fromStoredText, inboxEventKey, toStorableMessage, toStoredText } from '../database/inbox-text.util';
 import { placeholders } from '../database/sql-dialect.util';
 import type { UnitOfWork } from '../database/unit-of-work.service';
-import { InboxBatchRunner } from './inbox-batch.runner';
-import type { InboxKeyRing } from './inbox-key.ring';
+import { InboxBatchRunner } from './inbox-batch-runner.service';
+import type { InboxKeyRing } from './inbox-key-ring.util';
 import { DEFAULT_INBOX_RETRY, decideInboxRetry, type InboxRetryOptions } from './inbox-retry.policy';
-import type { InboxFailureUpdate, InboxInsertRow, InboxSqlDriver, InboxStoredRow } from './inbox-sql.driver';
-import { PostgresInboxDriver } from './postgres-inbox.driver';
-import { SqliteInboxDriver } from './sqlite-inbox.driver';
+import type {
+  InboxFailureUpdate,
+  InboxInsertRow,
+  InboxSqlDriver,
+  InboxStoredRow,
+} from './inbox-sql-driver.store';
+import { PostgresInboxDriver } from './postgres-inbox-driver.store';
+import { SqliteInboxDriver } from './sqlite-inbox-driver.store';
+import { WebhookInboxEntity } from './webhook-inbox.entity';
 
 export interface TypeOrmInboxStoreOptions {
   retry?: Partial<InboxRetryOptions>;

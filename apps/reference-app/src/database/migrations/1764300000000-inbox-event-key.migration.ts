@@ -1,5 +1,5 @@
 import { Table, type MigrationInterface, type QueryRunner, type TableColumnOptions } from 'typeorm';
-import { inboxEventKey, toStoredText } from '../inbox-text.codec';
+import { inboxEventKey, toStoredText } from '../inbox-text.util';
 import { placeholders } from '../sql-dialect.util';
 
 const OLD = 'webhook_inbox_pre_event_key';

@@ -1,0 +1,38 @@
+import { ApiVersionPinEntity } from './versioning/api-version-pin.entity';
+import { DepositEntity } from './webhooks/projections/deposit.entity';
+import { JobLockEntity } from './scheduling/job-lock.entity';
+import { PartnerUserEntity } from './webhooks/projections/partner-user.entity';
+import { PayoutRequestEntity } from './payouts/payout-request.entity';
+import { PayoutEntity } from './payouts/payout.entity';
+import { ReconciliationPassEntity } from './reconciliation/reconciliation-pass.entity';
+import { VirtualAccountEntity } from './webhooks/projections/virtual-account.entity';
+import { WebhookInboxEntity } from './webhooks/webhook-inbox.entity';
+
+export {
+  ApiVersionPinEntity,
+  DepositEntity,
+  JobLockEntity,
+  PartnerUserEntity,
+  PayoutEntity,
+  PayoutRequestEntity,
+  ReconciliationPassEntity,
+  VirtualAccountEntity,
+  WebhookInboxEntity,
+};
+
+/**
+ * Every entity of the app, for its DataSource (DatabaseModule.forRoot, openDataSource). Each entity
+ * lives in the feature folder that owns its table; a feature you add lists its entities here and
+ * its tables in a migration (database/migrations).
+ */
+export const APP_ENTITIES = [
+  WebhookInboxEntity,
+  PayoutEntity,
+  PayoutRequestEntity,
+  PartnerUserEntity,
+  VirtualAccountEntity,
+  DepositEntity,
+  ApiVersionPinEntity,
+  JobLockEntity,
+  ReconciliationPassEntity,
+];

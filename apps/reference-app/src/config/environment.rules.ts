@@ -1,0 +1,284 @@
+import { Transform } from 'class-transformer';
+import { IsIn, IsInt, IsNotEmpty, IsOptional, IsUUID, Matches, Max, Min, ValidateIf } from 'class-validator';
+import { validateCronExpression } from 'cron';
+import { ObservabilityVariables } from './observability.rules';
+
+const isSet = (value: unknown): boolean =>
+  value !== undefined && value !== null && String(value).trim() !== '';
+const toInt = ({ value }: { value: unknown }): unknown =>
+  isSet(value) && /^-?\d+$/.test(String(value).trim()) ? Number(value) : value;
+const trimmed = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' ? value.trim() : value;
+const whenRemote = (o: EnvironmentVariables): boolean => isSet(o.PARTNER_BASE_URL);
+const CRON_MESSAGE = 'must be a cron expression (5 or 6 fields, e.g. "0 * * * * *")';
+const isCron = (value: unknown): boolean => typeof value === 'string' && validateCronExpression(value).valid;
+
+/**
+ * Every environment variable the app reads, validated at boot (class-validator). Messages name
+ * the variable and never echo its value (several are secrets). Defaults live in app.config.ts.
+ */
+export class EnvironmentVariables extends ObservabilityVariables {
+  /** Unset: the app starts the embedded sandbox and points itself at it. */
+  @IsOptional()
+  @Transform(trimmed)
+  @Matches(/^https?:\/\/[^\s]+$/, { message: 'must be an http(s) URL' })
+  PARTNER_BASE_URL?: string;
+
+  @IsOptional()
+  @IsIn(['sandbox', 'production'], { message: 'must be sandbox or production' })
+  PARTNER_ENV?: string;
+
+  @ValidateIf(whenRemote)
+  @IsNotEmpty({ message: 'is required when PARTNER_BASE_URL is set' })
+  PARTNER_API_KEY?: string;
+
+  @ValidateIf(whenRemote)
+  @IsNotEmpty({ message: 'is required when PARTNER_BASE_URL is set' })
+  PARTNER_CLIENT_ID?: string;
+
+  @ValidateIf(whenRemote)
+  @IsNotEmpty({ message: 'is required when PARTNER_BASE_URL is set' })
+  PARTNER_PASSWORD?: string;
+
+  @IsOptional()
+  @IsUUID('all', { message: 'must be a UUID' })
+  PARTNER_CLIENT_UUID?: string;
+
+  /** Comma-separated: during a rotation both secrets are accepted (provider-facts "Webhooks"). */
+  @ValidateIf(whenRemote)
+  @Matches(/[^,\s]/, {
+    message: 'is required when PARTNER_BASE_URL is set (comma-separated list of secrets)',
+  })
+  PARTNER_WEBHOOK_SECRET?: string;
+
+  @IsOptional()
+  @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'must be a version date like 2026-04-14 (spec 9.1)' })
+  PARTNER_API_VERSION?: string;
+
+  /** Per-attempt timeout of a partner call (issue 9 defect 12: a slow partner must not hold a caller 91 s). */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be an integer' })
+  @Min(100, { message: 'must be between 100 and 120000' })
+  @Max(120000, { message: 'must be between 100 and 120000' })
+  PARTNER_TIMEOUT_MS?: number;
+
+  /** Retries of a retryable partner call (never of a write that may have reached the partner unkeyed). */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be an integer' })
+  @Min(0, { message: 'must be between 0 and 10' })
+  @Max(10, { message: 'must be between 0 and 10' })
+  PARTNER_MAX_RETRIES?: number;
+
+  /** Client-side limit over every partner call (evidence §1: the partner allows 20 requests/s per account). */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be an integer' })
+  @Min(1, { message: 'must be between 1 and 1000' })
+  @Max(1000, { message: 'must be between 1 and 1000' })
+  PARTNER_RATE_LIMIT_PER_SECOND?: number;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be an integer' })
+  @Min(1, { message: 'must be between 1 and 1000' })
+  @Max(1000, { message: 'must be between 1 and 1000' })
+  PARTNER_RATE_LIMIT_BURST?: number;
+
+  /** database: one bucket shared by every replica (the partner counts per account); process: one each. */
+  @IsOptional()
+  @IsIn(['database', 'process', 'off'], { message: 'must be database, process or off' })
+  PARTNER_RATE_BUDGET?: string;
+
+  @IsOptional()
+  @IsIn(['always', 'until-pinned'], { message: 'must be always or until-pinned' })
+  PARTNER_SEND_VERSION_HEADER?: string;
+
+  @IsOptional()
+  @Matches(/^(sqlite:.+|postgres(ql)?:\/\/.+)$/i, {
+    message: 'must be sqlite:<file path> or postgres://user:password@host:port/database',
+  })
+  DATABASE_URL?: string;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be an integer' })
+  @Min(0, { message: 'must be between 0 and 65535' })
+  @Max(65535, { message: 'must be between 0 and 65535' })
+  PORT?: number;
+
+  /**
+   * Interface to bind (issue 9 defect 8: not exposed by default). 127.0.0.1; a container sets 0.0.0.0.
+   */
+  @IsOptional()
+  @Matches(/^(\d{1,3}(\.\d{1,3}){3}|::1?|[0-9a-fA-F:]+|localhost)$/, {
+    message: 'must be an IP address (e.g. 127.0.0.1, 0.0.0.0, ::)',
+  })
+  HOST?: string;
+
+  /**
+   * Issue 9 defect 8: the bearer token of the operator endpoints (/reconciliation/*, /versioning/*,
+   * /inbox/*, and every route not marked otherwise). Unset: they answer 401, except in the
+   * embedded-sandbox demo. At least 16 characters; never logged.
+   */
+  @IsOptional()
+  @Matches(/^[\x21-\x7e]{16,512}$/, {
+    message: 'must be 16 to 512 printable characters without spaces',
+  })
+  OPERATOR_TOKEN?: string;
+
+  /**
+   * Issue 9 defect 8: the keys callers send as X-Api-Key to POST /payouts, GET /payouts/* and
+   * GET /virtual-accounts/:id/balance; comma-separated so a key can be rotated (old and new both
+   * accepted meanwhile). Unset: those endpoints answer 401, except in the embedded-sandbox demo.
+   */
+  @IsOptional()
+  @Matches(/^\s*[\x21-\x2b\x2d-\x7e]{16,512}\s*(,\s*[\x21-\x2b\x2d-\x7e]{16,512}\s*)*$/, {
+    message: 'must be a comma-separated list of keys of 16 to 512 printable characters without spaces',
+  })
+  APP_API_KEYS?: string;
+
+  /** Where the embedded sandbox should deliver webhooks, when the app is reached through another address. */
+  @IsOptional()
+  @Matches(/^https?:\/\/[^\s]+$/, { message: 'must be an http(s) URL' })
+  PUBLIC_BASE_URL?: string;
+
+  @IsOptional()
+  @Transform(trimmed)
+  RECONCILE_CRON?: string;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be an integer' })
+  @Min(1, { message: 'must be between 1 and 1000' })
+  @Max(1000, { message: 'must be between 1 and 1000' })
+  RECONCILE_BATCH_SIZE?: number;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be an integer' })
+  @Min(1, { message: 'must be between 1 and 20 (the partner allows 20 requests/s)' })
+  @Max(20, { message: 'must be between 1 and 20 (the partner allows 20 requests/s)' })
+  RECONCILE_CONCURRENCY?: number;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be an integer' })
+  @Min(0, { message: 'must be 0 or more' })
+  RECONCILE_COMPLETED_WINDOW_HOURS?: number;
+
+  /** false: read every payout by GET (the per-payout path, for an account whose list is unavailable). */
+  @IsOptional()
+  @IsIn(['true', 'false'], { message: 'must be true or false' })
+  RECONCILE_USE_LIST?: string;
+
+  @IsOptional()
+  @Transform(trimmed)
+  DEPOSIT_RECONCILE_CRON?: string;
+
+  @IsOptional()
+  @Transform(trimmed)
+  INBOX_REDELIVERY_CRON?: string;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be an integer' })
+  @Min(1, { message: 'must be between 1 and 100' })
+  @Max(100, { message: 'must be between 1 and 100' })
+  INBOX_MAX_ATTEMPTS?: number;
+
+  /**
+   * Inbox bodies are sealed with AES-256-GCM (issue 9 defect 3). Unset with the embedded sandbox:
+   * the demo makes a key file beside its SQLite file. The format is checked in app.config.ts.
+   */
+  @ValidateIf(whenRemote)
+  @Matches(/[^,\s]/, {
+    message:
+      'is required when PARTNER_BASE_URL is set (comma-separated id:base64 keys of 32 bytes, the first encrypts, e.g. k1:<openssl rand -base64 32>)',
+  })
+  INBOX_ENCRYPTION_KEYS?: string;
+
+  /** Processed inbox entries older than this are deleted by the inbox-prune job. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be an integer' })
+  @Min(1, { message: 'must be between 1 and 3650' })
+  @Max(3650, { message: 'must be between 1 and 3650' })
+  INBOX_RETENTION_DAYS?: number;
+
+  @IsOptional()
+  @Transform(trimmed)
+  INBOX_PRUNE_CRON?: string;
+
+  /** Entries read per batch by the redelivery job, which drains batch after batch (issue 9 defect 6). */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be an integer' })
+  @Min(1, { message: 'must be between 1 and 1000' })
+  @Max(1000, { message: 'must be between 1 and 1000' })
+  INBOX_REDELIVERY_BATCH_SIZE?: number;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be an integer' })
+  @Min(1, { message: 'must be between 1 and 32' })
+  @Max(32, { message: 'must be between 1 and 32' })
+  INBOX_REDELIVERY_CONCURRENCY?: number;
+
+  @IsOptional()
+  @Transform(trimmed)
+  VERSION_PIN_CRON?: string;
+
+  /** Issue 9 defect 1: the outbox re-drive of POST /payouts left pending (payouts/payout-redrive.service.ts). */
+  @IsOptional()
+  @Transform(trimmed)
+  PAYOUT_REDRIVE_CRON?: string;
+
+  /**
+   * How long a request stays pending before the re-drive re-sends it; also how long a re-send holds
+   * its claim. Must exceed one full partner call with its retries and a re-authentication (checked
+   * against PARTNER_TIMEOUT_MS and PARTNER_MAX_RETRIES at boot), so an answer still on its way is not
+   * raced, and be shorter than PAYOUT_REDRIVE_MAX_AGE_HOURS, or nothing would ever be re-sent.
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be an integer' })
+  @Min(1, { message: 'must be between 1 and 86400' })
+  @Max(86400, { message: 'must be between 1 and 86400' })
+  PAYOUT_REDRIVE_GRACE_SECONDS?: number;
+
+  /**
+   * Past this age a pending request is no longer re-sent but left `needs_review`: the partner does
+   * not document how long it keeps an Idempotency-Key, and re-sending a forgotten key would create a
+   * second payout.
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be an integer' })
+  @Min(1, { message: 'must be between 1 and 720' })
+  @Max(720, { message: 'must be between 1 and 720' })
+  PAYOUT_REDRIVE_MAX_AGE_HOURS?: number;
+
+  @IsOptional()
+  @IsIn(['true', 'false', 'auto'], { message: 'must be true, false or auto' })
+  DEMO?: string;
+
+  /** The most detailed level logged; 'debug' adds one line per partner call (never bodies or secrets). */
+  @IsOptional()
+  @IsIn(['error', 'warn', 'log', 'debug', 'verbose'], {
+    message: 'must be error, warn, log, debug or verbose',
+  })
+  LOG_LEVEL?: string;
+}
+
+/** Cron variables are checked with the scheduler's own parser, so what boots is what runs. */
+export const CRON_VARIABLES = [
+  'RECONCILE_CRON',
+  'DEPOSIT_RECONCILE_CRON',
+  'INBOX_REDELIVERY_CRON',
+  'INBOX_PRUNE_CRON',
+  'VERSION_PIN_CRON',
+  'PAYOUT_REDRIVE_CRON',
+] as const;
+export { CRON_MESSAGE, isCron, isSet };

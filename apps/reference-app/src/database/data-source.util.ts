@@ -1,0 +1,43 @@
+import { DataSource } from 'typeorm';
+import { advisoryLockKey } from './advisory-lock.util';
+import { buildDataSourceOptions, type DataSourceExtras } from './data-source.options';
+import type { ParsedDatabaseUrl } from './database-url.util';
+
+/**
+ * Connects and runs pending migrations, before anything else touches the database. Used by the
+ * app module and the tests.
+ *
+ * On PostgreSQL the migrations run under a session advisory lock: replicas starting at once (a
+ * fresh database, a rolling deploy with a new migration) would otherwise all run the same pending
+ * migration; one fails its boot on "relation already exists", and a data migration could be
+ * applied twice. The first replica migrates, the others wait, then find nothing pending.
+ */
+export async function openDataSource(db: ParsedDatabaseUrl, extras: DataSourceExtras): Promise<DataSource> {
+  const dataSource = new DataSource(buildDataSourceOptions(db, extras));
+  await dataSource.initialize();
+  try {
+    if (db.kind === 'postgres') await migrateExclusively(dataSource);
+    else await dataSource.runMigrations();
+  } catch (error) {
+    await dataSource.destroy();
+    throw error;
+  }
+  return dataSource;
+}
+
+async function migrateExclusively(dataSource: DataSource): Promise<void> {
+  const key = advisoryLockKey('schema-migrations');
+  const runner = dataSource.createQueryRunner();
+  await runner.connect();
+  try {
+    // Blocking on purpose: a replica must not serve before the schema is there.
+    await runner.query('SELECT pg_advisory_lock($1::bigint)', [key]);
+    try {
+      await dataSource.runMigrations();
+    } finally {
+      await runner.query('SELECT pg_advisory_unlock($1::bigint)', [key]);
+    }
+  } finally {
+    await runner.release();
+  }
+}

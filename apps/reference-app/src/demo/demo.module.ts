@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { ReconciliationModule } from '../reconciliation/reconciliation.module';
+import { DemoRunner } from './demo-runner.service';
+
+/** The scripted demo against the embedded sandbox (app-bootstrap.util.ts runs it after listen when DEMO applies). */
+@Module({
+  imports: [ReconciliationModule],
+  providers: [DemoRunner],
+  exports: [DemoRunner],
+})
+export class DemoModule {}

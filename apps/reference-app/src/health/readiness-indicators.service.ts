@@ -1,0 +1,97 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { HealthIndicatorService, type HealthIndicatorResult } from '@nestjs/terminus';
+import { ApiVersionState, TokenManager } from '@partner-payments/nestjs';
+import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import { UnitOfWork } from '../database/unit-of-work.service';
+import type { InboxStats } from '../observability/app-metrics.service';
+import { readInboxStats } from '../observability/inbox-stats.util';
+import { StartupState } from './startup-state.service';
+
+/** A check that has not answered in this time counts as down (a probe must answer fast). */
+const CHECK_TIMEOUT_MS = 3000;
+/** A token fetch's outcome is reused this long, so frequent probes cannot hammer POST /auth. */
+const PARTNER_CACHE_MS = 15_000;
+
+/**
+ * The readiness checks (issue 13), as @nestjs/terminus indicators: the database reachable, a
+ * partner token obtainable, the inbox not lagging. Each answers within CHECK_TIMEOUT_MS.
+ */
+@Injectable()
+export class ReadinessIndicators {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly indicators: HealthIndicatorService,
+    private readonly uow: UnitOfWork,
+    private readonly tokens: TokenManager,
+    private readonly versionState: ApiVersionState,
+    private readonly startup: StartupState,
+  ) {}
+
+  /** SELECT 1 through the unit of work (on SQLite: behind the app's own queue, as any query). */
+  database(): PromiseLike<HealthIndicatorResult<'database'>> {
+    return this.indicators
+      .check('database')
+      .attempt(async () => {
+        await this.uow.run((m) => m.query('SELECT 1'));
+        return { kind: this.uow.kind };
+      })
+      .withTimeout(CHECK_TIMEOUT_MS);
+  }
+
+  /**
+   * A valid cached token is enough (no call); otherwise one POST /auth, its outcome cached 15 s.
+   * Issue 9 defect 7: until the start-up partner calls have finished once it is `up` with
+   * `state: 'starting'` and makes no call of its own: the app already serves (webhooks are
+   * stored), so readiness must route traffic to it. READINESS_REQUIRES_PARTNER=false turns a
+   * failure into `degraded` (200) instead of down (503).
+   */
+  async partner(): Promise<HealthIndicatorResult<'partner'>> {
+    const apiVersion = {
+      configured: this.config.partner.apiVersion,
+      pinned: this.versionState.pinnedVersion,
+    };
+    const check = this.indicators.check('partner');
+    if (this.startup.starting) return check.up({ state: 'starting', apiVersion });
+    const expiresAt = this.tokens.expiresAt;
+    if (expiresAt !== null && expiresAt > Date.now()) return check.up({ state: 'token cached', apiVersion });
+    const fetched = await this.indicators
+      .check('partner')
+      .attempt(async () => {
+        await this.tokens.getToken();
+        return { state: 'token obtained', apiVersion };
+      })
+      .withTimeout(CHECK_TIMEOUT_MS)
+      .cacheFor(PARTNER_CACHE_MS);
+    if (fetched.partner.status === 'up' || this.config.observability.readiness.partnerRequired)
+      return fetched;
+    return check.degraded({ state: 'token not obtainable', apiVersion });
+  }
+
+  /** The oldest never-processed entry younger than READINESS_INBOX_MAX_LAG_SECONDS; null when 0. */
+  async inbox(): Promise<HealthIndicatorResult<'inbox'> | null> {
+    const boundMs = this.config.observability.readiness.inboxMaxLagMs;
+    if (boundMs === 0) return null;
+    const check = this.indicators.check('inbox');
+    let stats: InboxStats;
+    try {
+      stats = await withTimeout(readInboxStats(this.uow), CHECK_TIMEOUT_MS);
+    } catch (error) {
+      return check.down({ message: error instanceof Error ? error.message : String(error) });
+    }
+    const details = {
+      oldestPendingSeconds: Math.round(stats.oldestAgeSeconds.pending),
+      boundSeconds: boundMs / 1000,
+      ...stats.counts,
+    };
+    // Pending only: a failed entry waits out its backoff on purpose (alerted on by its own metrics).
+    return stats.oldestAgeSeconds.pending * 1000 > boundMs ? check.down(details) : check.up(details);
+  }
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`timeout of ${ms}ms exceeded`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}

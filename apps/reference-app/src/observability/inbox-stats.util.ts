@@ -1,0 +1,37 @@
+import { In } from 'typeorm';
+import { WebhookInboxEntity } from '../webhooks/webhook-inbox.entity';
+import type { UnitOfWork } from '../database/unit-of-work.service';
+import type { InboxStats } from './app-metrics.service';
+
+const UNFINISHED = ['pending', 'failed', 'dead'] as const;
+
+/**
+ * The inbox's backlog, read from its table: entries per unfinished state (the (state,
+ * next_attempt_at) index serves the count) and the oldest entry of the states that still await
+ * processing. Shared by the /metrics gauges and the readiness check, so both say the same thing.
+ */
+export async function readInboxStats(uow: UnitOfWork, now: Date = new Date()): Promise<InboxStats> {
+  return uow.run(async (m) => {
+    const rows: Array<{ state: string; n: string | number }> = await m
+      .createQueryBuilder(WebhookInboxEntity, 'i')
+      .select('i.state', 'state')
+      .addSelect('COUNT(*)', 'n')
+      .where({ state: In([...UNFINISHED]) })
+      .groupBy('i.state')
+      .getRawMany();
+    const counts = { pending: 0, failed: 0, dead: 0 };
+    for (const r of rows) if (r.state in counts) counts[r.state as keyof typeof counts] = Number(r.n);
+    const oldestAgeSeconds = { pending: 0, failed: 0 };
+    for (const state of ['pending', 'failed'] as const) {
+      if (counts[state] === 0) continue;
+      // Hydrated by TypeORM, so the timestamp reads the same on SQLite and PostgreSQL.
+      const oldest = await m.findOne(WebhookInboxEntity, {
+        select: { receivedAt: true },
+        where: { state },
+        order: { receivedAt: 'ASC' },
+      });
+      if (oldest) oldestAgeSeconds[state] = Math.max(0, (now.getTime() - oldest.receivedAt.getTime()) / 1000);
+    }
+    return { counts, oldestAgeSeconds };
+  });
+}

@@ -1,0 +1,195 @@
+import { Injectable, Logger } from '@nestjs/common';
+import {
+  PartnerEvent,
+  PartnerVirtualAccountsService,
+  PartnerWebhookDispatcher,
+  canonicalPartnerStatus,
+  isTerminalDepositStatus,
+  type PartnerDeposit,
+  type PartnerWebhookEvent,
+} from '@partner-payments/nestjs';
+import { In } from 'typeorm';
+import { DepositEntity } from '../../webhooks/projections/deposit.entity';
+import { JobLockEntity } from '../../scheduling/job-lock.entity';
+import { UnitOfWork } from '../../database/unit-of-work.service';
+import { AppMetrics } from '../../observability/app-metrics.service';
+import { JobLockService } from '../../scheduling/job-lock.service';
+
+export const DEPOSIT_RECONCILIATION_JOB = 'deposit-reconciliation';
+
+/** Rows per page: the partner's maximum (evidence §5: limit 1-100). */
+const PAGE_SIZE = 100;
+/** Deposits newer than watermark minus this are re-read on a newest-first list (late writes, clock skew). */
+const OVERLAP_MS = 60 * 60 * 1000;
+
+export interface DepositReconciliationSummary {
+  /** false when another replica held the lock: this pass did nothing. */
+  ran: boolean;
+  pages: number;
+  read: number;
+  /** Deposits the app did not have (their webhook was lost). */
+  missing: number;
+  /** Deposits whose status differed from the app's (an outcome that never arrived as an event). */
+  changed: number;
+}
+
+interface Checkpoint {
+  /** Newest created_at seen. */
+  watermark: string | null;
+  /** On an oldest-first list: the last page that was full, where the next pass starts. */
+  fullPages: number;
+}
+
+/**
+ * docs/partner-api.md §6.4.8: the outcome of a hold "may not arrive as an event; the final state is
+ * read from the deposit", and the partner does not re-send a lost webhook (§6.1). This job reads the
+ * partner's deposit list (GET /v1/virtual-accounts/deposits, paged: evidence §5 [T1 REVISION-DOCS
+ * §3.3]) since its checkpoint and projects every deposit the app lacks or holds with another status,
+ * by emitting the same deposit event the webhook path emits, so handlers see one stream. Safe on
+ * several replicas: one pass at a time under the job lock.
+ *
+ * The list's order is not documented: on a newest-first list the pass stops at the first page older
+ * than the checkpoint's watermark (minus an hour's overlap); on an oldest-first list it resumes at
+ * the last full page. Either way, deposits the app holds in a non-final status are also read one by
+ * one (a hold released long after arrival).
+ */
+@Injectable()
+export class DepositReconciliationService {
+  private readonly logger = new Logger('DepositReconciliation');
+
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly locks: JobLockService,
+    private readonly virtualAccounts: PartnerVirtualAccountsService,
+    private readonly dispatcher: PartnerWebhookDispatcher,
+    private readonly metrics: AppMetrics,
+  ) {}
+
+  async runOnce(options: { tick?: Date } = {}): Promise<DepositReconciliationSummary> {
+    const run = await this.locks.runExclusive(DEPOSIT_RECONCILIATION_JOB, () => this.pass(), options);
+    if (run.ran) this.metrics.reconciliationPass('deposits', run.result, ['read', 'missing', 'changed']);
+    return run.ran ? run.result : { ran: false, pages: 0, read: 0, missing: 0, changed: 0 };
+  }
+
+  private async pass(): Promise<DepositReconciliationSummary> {
+    const summary: DepositReconciliationSummary = { ran: true, pages: 0, read: 0, missing: 0, changed: 0 };
+    const checkpoint = await this.readCheckpoint();
+    const seen = new Set<string>();
+    let newest = checkpoint.watermark;
+    let fullPages = checkpoint.fullPages;
+    let descending: boolean | null = null;
+    for (let page = Math.max(1, checkpoint.fullPages); ; page++) {
+      const result = await this.virtualAccounts.listAllDeposits({ page, limit: PAGE_SIZE });
+      summary.pages += 1;
+      const rows = result.data;
+      if (rows.length >= 2 && descending === null) descending = time(rows[0]) > time(rows[rows.length - 1]);
+      for (const row of rows) {
+        summary.read += 1;
+        if (typeof row.deposit_id === 'string') seen.add(row.deposit_id);
+        const outcome = await this.project(row);
+        if (outcome === 'missing') summary.missing += 1;
+        if (outcome === 'changed') summary.changed += 1;
+        if (typeof row.created_at === 'string' && (newest === null || row.created_at > newest))
+          newest = row.created_at;
+      }
+      if (descending === false && rows.length === PAGE_SIZE) fullPages = page;
+      const olderThanCheckpoint =
+        descending === true &&
+        checkpoint.watermark !== null &&
+        rows.every((r) => time(r) < Date.parse(checkpoint.watermark as string) - OVERLAP_MS);
+      if (!result.hasMore || rows.length === 0 || olderThanCheckpoint) break;
+    }
+    summary.changed += await this.refreshOpenDeposits(seen);
+    await this.writeCheckpoint({ watermark: newest, fullPages: descending === true ? 0 : fullPages });
+    if (summary.missing + summary.changed > 0)
+      this.logger.warn(
+        `pass: ${summary.read} deposits read, ${summary.missing} missing and ${summary.changed} changed (webhooks lost or outcomes only on the resource)`,
+      );
+    return summary;
+  }
+
+  /** Deposits the app holds in a non-final status that the list pass did not cover: read each. */
+  private async refreshOpenDeposits(seen: Set<string>): Promise<number> {
+    const open = await this.uow.run((m) =>
+      m.find(DepositEntity, {
+        where: { status: In(['PENDING', 'KYT_PENDING', 'KYT_REJECTED', 'RECEIVED']) },
+      }),
+    );
+    let changed = 0;
+    for (const row of open) {
+      if (seen.has(row.depositId) || !row.virtualAccountId || row.depositId.startsWith('event:')) continue;
+      try {
+        const resource = await this.virtualAccounts.getDeposit(row.virtualAccountId, row.depositId);
+        if ((await this.project(resource)) === 'changed') changed += 1;
+      } catch (error) {
+        this.logger.warn(`deposit ${row.depositId}: read failed: ${(error as Error).message}`);
+      }
+    }
+    return changed;
+  }
+
+  /** Emits the webhook path's own deposit event when the app lacks the deposit or holds another status. */
+  private async project(resource: PartnerDeposit): Promise<'missing' | 'changed' | 'same'> {
+    const depositId = resource.deposit_id ?? (resource.id as string | undefined);
+    if (typeof depositId !== 'string') return 'same';
+    const status = canonicalPartnerStatus(resource.status ?? null);
+    const local = await this.uow.run((m) => m.findOne(DepositEntity, { where: { depositId } }));
+    if (local && (local.status === status || status === null || isTerminalDepositStatus(local.status)))
+      return 'same';
+    const name =
+      local?.kind === 'microdeposit'
+        ? PartnerEvent.VirtualAccountMicrodepositFundsReceived
+        : PartnerEvent.VirtualAccountDepositFundsReceived;
+    const eventId = `reconciliation:${depositId}:${status ?? 'unknown'}`;
+    const payload = {
+      event_id: eventId,
+      deposit_id: depositId,
+      user_id: resource.user_id,
+      virtual_account_id: resource.virtual_account_id ?? local?.virtualAccountId ?? undefined,
+      amount: resource.amount,
+      currency: resource.currency,
+      status: resource.status,
+      created_at: resource.created_at as string | undefined,
+      source: resource.source,
+    };
+    const event: PartnerWebhookEvent<string, unknown> = {
+      name,
+      eventId,
+      envelope: 'flat',
+      known: true,
+      status,
+      rawStatus: resource.status ?? null,
+      previousStatus: local?.status ?? null,
+      occurredAt: (resource.created_at as string | undefined) ?? null,
+      payload,
+      body: { event: name, data: payload, source: 'reconciliation' },
+    };
+    // The projection handler writes inside this transaction; the event and the row agree.
+    await this.uow.transaction(() => this.dispatcher.dispatch(event));
+    return local ? 'changed' : 'missing';
+  }
+
+  private async readCheckpoint(): Promise<Checkpoint> {
+    const row = await this.uow.run((m) =>
+      m.findOne(JobLockEntity, { where: { name: DEPOSIT_RECONCILIATION_JOB } }),
+    );
+    try {
+      const parsed = JSON.parse(row?.checkpoint ?? 'null') as Partial<Checkpoint> | null;
+      return { watermark: parsed?.watermark ?? null, fullPages: parsed?.fullPages ?? 0 };
+    } catch {
+      return { watermark: null, fullPages: 0 };
+    }
+  }
+
+  private async writeCheckpoint(checkpoint: Checkpoint): Promise<void> {
+    await this.uow.run((m) =>
+      m.update(
+        JobLockEntity,
+        { name: DEPOSIT_RECONCILIATION_JOB },
+        { checkpoint: JSON.stringify(checkpoint) },
+      ),
+    );
+  }
+}
+
+const time = (d: PartnerDeposit): number => Date.parse(String(d.created_at ?? '')) || 0;

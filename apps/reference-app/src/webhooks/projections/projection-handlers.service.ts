@@ -1,0 +1,147 @@
+import { Injectable } from '@nestjs/common';
+import {
+  canonicalPartnerStatus,
+  OnPartnerEvent,
+  PartnerDerivedEvent,
+  PartnerEvent,
+  type PartnerEventOf,
+  type PartnerPayoutStatusEvent,
+} from '@partner-payments/nestjs';
+import { PayoutProjection } from '../../payouts/payout-projection.service';
+import { columnText, eventDerivedKey } from './column-text.util';
+import { ResourceProjections } from './resource-projections.service';
+
+type UserEventName =
+  | typeof PartnerEvent.UserCreated
+  | typeof PartnerEvent.UserUpdated
+  | typeof PartnerEvent.UserStatusChanged
+  | typeof PartnerEvent.UserVerificationAccepted
+  | typeof PartnerEvent.UserVerificationFailed
+  | typeof PartnerEvent.UserLivenessCompleted;
+
+/**
+ * The app's @OnPartnerEvent handlers: each family of events updates its projection. They run
+ * inside the inbox's unit of work (TypeOrmInboxStore.runProcessing), so the projection write and
+ * the inbox "processed" mark commit together; a throw rolls both back and the entry is retried.
+ * Handlers run at least once (issue: Webhooks): every write here is idempotent.
+ */
+@Injectable()
+export class ProjectionHandlers {
+  constructor(
+    private readonly payouts: PayoutProjection,
+    private readonly resources: ResourceProjections,
+  ) {}
+
+  /**
+   * One stream for both payout families (spec 6.4.7) and reconciliation: the library emits it for
+   * payout.* and payout.status_changed, the reconciliation job for resource reads.
+   */
+  @OnPartnerEvent(PartnerDerivedEvent.PayoutStatus)
+  async onPayoutStatus(event: PartnerPayoutStatusEvent): Promise<void> {
+    await this.payouts.apply({
+      payoutId: event.payoutId,
+      status: event.status,
+      source: event.source,
+      referenceNumber: event.referenceNumber,
+      errorCode: event.errorCode,
+      reviewReason: event.reviewReason,
+    });
+  }
+
+  @OnPartnerEvent(PartnerEvent.UserCreated)
+  async onUserCreated(event: PartnerEventOf<typeof PartnerEvent.UserCreated>): Promise<void> {
+    await this.user(event, { status: event.payload.status ?? 'CREATED', metadata: event.payload.metadata });
+  }
+
+  @OnPartnerEvent(PartnerEvent.UserUpdated)
+  async onUserUpdated(event: PartnerEventOf<typeof PartnerEvent.UserUpdated>): Promise<void> {
+    await this.user(event, { status: event.payload.status });
+  }
+
+  @OnPartnerEvent(PartnerEvent.UserStatusChanged)
+  async onUserStatusChanged(event: PartnerEventOf<typeof PartnerEvent.UserStatusChanged>): Promise<void> {
+    await this.user(event, { status: event.payload.new_status });
+  }
+
+  @OnPartnerEvent(PartnerEvent.UserVerificationAccepted)
+  async onUserVerified(event: PartnerEventOf<typeof PartnerEvent.UserVerificationAccepted>): Promise<void> {
+    await this.user(event, { status: 'VERIFIED' });
+  }
+
+  /** spec 6.4.9: sent only for a declined result, so REJECTED is safe to record. */
+  @OnPartnerEvent(PartnerEvent.UserVerificationFailed)
+  async onUserRejected(event: PartnerEventOf<typeof PartnerEvent.UserVerificationFailed>): Promise<void> {
+    await this.user(event, { status: 'REJECTED', rejectionReasons: event.payload.reasons ?? [] });
+  }
+
+  @OnPartnerEvent(PartnerEvent.UserLivenessCompleted)
+  async onLiveness(event: PartnerEventOf<typeof PartnerEvent.UserLivenessCompleted>): Promise<void> {
+    await this.user(event, { livenessResult: event.payload.result ?? 'completed' });
+  }
+
+  @OnPartnerEvent(PartnerEvent.VirtualAccountCreated)
+  async onVirtualAccountCreated(
+    event: PartnerEventOf<typeof PartnerEvent.VirtualAccountCreated>,
+  ): Promise<void> {
+    const p = event.payload;
+    await this.resources.applyVirtualAccount({
+      virtualAccountId: p.virtual_account_id,
+      userId: p.user_id,
+      status: p.status ?? event.status,
+      bank: typeof p.bank === 'string' ? p.bank : null,
+      accountNumber: typeof p.account_number === 'string' ? p.account_number : null,
+      metadata: p.metadata,
+    });
+  }
+
+  @OnPartnerEvent(PartnerEvent.VirtualAccountDepositFundsReceived)
+  async onDeposit(
+    event: PartnerEventOf<typeof PartnerEvent.VirtualAccountDepositFundsReceived>,
+  ): Promise<void> {
+    await this.deposit(event, 'deposit');
+  }
+
+  @OnPartnerEvent(PartnerEvent.VirtualAccountMicrodepositFundsReceived)
+  async onMicrodeposit(
+    event: PartnerEventOf<typeof PartnerEvent.VirtualAccountMicrodepositFundsReceived>,
+  ): Promise<void> {
+    await this.deposit(event, 'microdeposit');
+  }
+
+  private async user(
+    event: PartnerEventOf<UserEventName>,
+    fields: {
+      status?: string | null;
+      metadata?: Record<string, string>;
+      rejectionReasons?: unknown[];
+      livenessResult?: string;
+    },
+  ): Promise<void> {
+    await this.resources.applyUser({ eventName: event.name, userId: event.payload.user_id, ...fields });
+  }
+
+  private async deposit(
+    event: PartnerEventOf<
+      | typeof PartnerEvent.VirtualAccountDepositFundsReceived
+      | typeof PartnerEvent.VirtualAccountMicrodepositFundsReceived
+    >,
+    kind: 'deposit' | 'microdeposit',
+  ): Promise<void> {
+    const p = event.payload;
+    const occurred = p.created_at ? new Date(p.created_at) : null;
+    await this.resources.applyDeposit({
+      // Without a deposit_id the event itself is the key, so a replay still lands on one row; an
+      // id too long for the column (or with U+0000) is keyed on its digest.
+      depositId: p.deposit_id ?? eventDerivedKey('event:', event.eventId),
+      kind,
+      virtualAccountId: p.virtual_account_id,
+      userId: p.user_id ?? null,
+      amount: p.amount === undefined ? null : String(p.amount),
+      currency: p.currency ?? null,
+      status: canonicalPartnerStatus(p.status) ?? 'RECEIVED',
+      paymentRail: p.source?.payment_rail ? p.source.payment_rail.toUpperCase() : null,
+      senderName: columnText(p.source?.sender_name, 200),
+      occurredAt: occurred && !Number.isNaN(occurred.getTime()) ? occurred : null,
+    });
+  }
+}

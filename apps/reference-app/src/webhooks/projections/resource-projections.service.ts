@@ -1,0 +1,141 @@
+import type { EntityTarget, ObjectLiteral } from 'typeorm';
+import type { UnitOfWork } from '../../database/unit-of-work.service';
+import { traceProjectionWrite } from '../../observability/app-tracing.util';
+import { DepositEntity } from './deposit.entity';
+import { PartnerUserEntity } from './partner-user.entity';
+import { ProjectionTable } from './projection-table.util';
+import { decideUserStatus } from './user-status.policy';
+import { VirtualAccountEntity } from './virtual-account.entity';
+
+export interface UserObservation {
+  eventName: string;
+  userId: string;
+  status?: string | null;
+  metadata?: Record<string, unknown> | null;
+  rejectionReasons?: unknown[] | null;
+  livenessResult?: string | null;
+}
+
+export interface VirtualAccountObservation {
+  virtualAccountId: string;
+  userId?: string | null;
+  status?: string | null;
+  bank?: string | null;
+  accountNumber?: string | null;
+  metadata?: Record<string, unknown> | null;
+}
+
+export interface DepositObservation {
+  depositId: string;
+  kind: 'deposit' | 'microdeposit';
+  virtualAccountId?: string | null;
+  userId?: string | null;
+  amount?: string | null;
+  currency?: string | null;
+  status?: string | null;
+  paymentRail?: string | null;
+  senderName?: string | null;
+  occurredAt?: Date | null;
+}
+
+/**
+ * Users, virtual accounts and deposits as projections of their events (issue: Persistence).
+ * Each write runs inside the ambient transaction (the inbox's unit of work): the row is created if
+ * absent and read back under a row lock on PostgreSQL, in one statement (ProjectionTable.claim: two
+ * first events for one user never collide; two events for one user are applied one after the
+ * other, neither overwriting the other's fields), then written back. A replay converges to the
+ * same row.
+ */
+export class ResourceProjections {
+  private readonly tables = new Map<EntityTarget<ObjectLiteral>, ProjectionTable<ObjectLiteral>>();
+
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  async applyUser(obs: UserObservation): Promise<PartnerUserEntity> {
+    return traceProjectionWrite('users', {}, () =>
+      this.uow.transaction(async (m) => {
+        const row = await this.table(PartnerUserEntity).claim(m, {
+          userId: obs.userId,
+          lastEventName: obs.eventName,
+          updatedAt: this.clock(),
+        });
+        const next = decideUserStatus(row.status, obs.status);
+        if (next !== row.status) {
+          row.previousStatus = row.status;
+          row.status = next;
+        }
+        // spec 6.4.1: only user.created echoes metadata; never clear it from events that lack it.
+        if (obs.metadata) row.metadata = JSON.stringify(obs.metadata);
+        if (obs.rejectionReasons) row.rejectionReasons = JSON.stringify(obs.rejectionReasons);
+        if (obs.livenessResult) row.livenessResult = obs.livenessResult;
+        row.lastEventName = obs.eventName;
+        row.updatedAt = this.clock();
+        return this.table(PartnerUserEntity).write(m, row);
+      }),
+    );
+  }
+
+  async applyVirtualAccount(obs: VirtualAccountObservation): Promise<VirtualAccountEntity> {
+    return traceProjectionWrite('virtual_accounts', {}, () =>
+      this.uow.transaction(async (m) => {
+        const row = await this.table(VirtualAccountEntity).claim(m, {
+          virtualAccountId: obs.virtualAccountId,
+          updatedAt: this.clock(),
+        });
+        if (obs.userId) row.userId = obs.userId;
+        if (obs.status) row.status = obs.status;
+        if (obs.bank) row.bank = obs.bank;
+        // Never store a full account number (DESIGN: logs and storage keep the last 4 only).
+        // The placeholder PENDING-ACT-ACCOUNT is not a number (provider-facts).
+        if (obs.accountNumber && /\d{4}$/.test(obs.accountNumber))
+          row.accountNumberLast4 = obs.accountNumber.slice(-4);
+        if (obs.metadata) row.metadata = JSON.stringify(obs.metadata);
+        row.updatedAt = this.clock();
+        return this.table(VirtualAccountEntity).write(m, row);
+      }),
+    );
+  }
+
+  async applyDeposit(obs: DepositObservation): Promise<DepositEntity> {
+    return traceProjectionWrite('deposits', {}, () =>
+      this.uow.transaction(async (m) => {
+        const row = await this.table(DepositEntity).claim(m, {
+          depositId: obs.depositId,
+          kind: obs.kind,
+          updatedAt: this.clock(),
+        });
+        for (const key of [
+          'virtualAccountId',
+          'userId',
+          'amount',
+          'currency',
+          'status',
+          'paymentRail',
+          'senderName',
+          'occurredAt',
+        ] as const) {
+          const value = obs[key];
+          if (value !== undefined && value !== null) (row as unknown as Record<string, unknown>)[key] = value;
+        }
+        row.updatedAt = this.clock();
+        return this.table(DepositEntity).write(m, row);
+      }),
+    );
+  }
+
+  /**
+   * The row access of one entity: created if absent and read locked in one statement, written
+   * back in one (issue 14: these run once per inbox entry).
+   */
+  private table<T extends ObjectLiteral>(entity: EntityTarget<T>): ProjectionTable<T> {
+    let table = this.tables.get(entity);
+    if (!table) {
+      table = new ProjectionTable(this.uow.dataSource, entity);
+      this.tables.set(entity, table);
+    }
+    return table as ProjectionTable<T>;
+  }
+}

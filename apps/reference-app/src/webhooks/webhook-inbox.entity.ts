@@ -1,0 +1,64 @@
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import type { InboxEntryState, PartnerEnvelopeKind } from '@partner-payments/nestjs';
+
+/**
+ * One received webhook delivery, stored before the 2xx (spec 6.1.4: deliveries are not retried,
+ * so what we fail to keep is lost). The primary key is a digest of data.event_id (issue 9 defect
+ * 4: ids of any length and content): a second delivery of the same event cannot insert a second
+ * row, even when two race. Partner text is stored in the lossless escaped form of
+ * database/inbox-text.util.ts (ordinary ids read as themselves).
+ */
+@Entity({ name: 'webhook_inbox' })
+@Index('idx_webhook_inbox_due', ['state', 'nextAttemptAt'])
+@Index('idx_webhook_inbox_processed', ['state', 'processedAt'])
+@Index('idx_webhook_inbox_body_key', ['bodyKey'])
+@Index('idx_webhook_inbox_pending', ['state', 'receivedAt', 'eventKey'])
+export class WebhookInboxEntity {
+  /** sha256 (hex) over the UTF-16 code units of data.event_id (inboxEventKey). */
+  @PrimaryColumn({ name: 'event_key', type: 'varchar', length: 64 })
+  eventKey!: string;
+
+  /** data.event_id whole, escaped (toStoredText): any length, NUL-safe, lone surrogates kept. */
+  @Column({ name: 'event_id', type: 'text' })
+  eventId!: string;
+
+  /** The `event` field, escaped like eventId. */
+  @Column({ name: 'event_name', type: 'text' })
+  eventName!: string;
+
+  @Column({ name: 'envelope', type: 'varchar', length: 8 })
+  envelope!: PartnerEnvelopeKind;
+
+  /**
+   * The exact bytes received, sealed with AES-256-GCM (webhooks/inbox-key-ring.util.ts): no account
+   * number or other partner data at rest in plain text (issue 9 defect 3).
+   */
+  @Column({ name: 'sealed_body', type: 'text', nullable: true })
+  sealedBody!: string | null;
+
+  /** The id of the key that sealed the body (rotation: rows under an older key are re-sealed at start). */
+  @Column({ name: 'body_key', type: 'varchar', length: 32, nullable: true })
+  bodyKey!: string | null;
+
+  /** Plain text only on rows stored before sealing existed; sealed and cleared at the next start. */
+  @Column({ name: 'raw_body', type: 'text', nullable: true })
+  legacyRawBody!: string | null;
+
+  @Column({ name: 'received_at', type: Date })
+  receivedAt!: Date;
+
+  @Column({ name: 'state', type: 'varchar', length: 16, default: 'pending' })
+  state!: InboxEntryState;
+
+  @Column({ name: 'attempts', type: 'integer', default: 0 })
+  attempts!: number;
+
+  @Column({ name: 'last_error', type: 'text', nullable: true })
+  lastError!: string | null;
+
+  @Column({ name: 'processed_at', type: Date, nullable: true })
+  processedAt!: Date | null;
+
+  @Column({ name: 'next_attempt_at', type: Date, nullable: true })
+  nextAttemptAt!: Date | null;
+}

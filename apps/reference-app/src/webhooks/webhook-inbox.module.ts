@@ -1,0 +1,35 @@
+import { Module } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import { UnitOfWork } from '../database/unit-of-work.service';
+import { InboxKeyRing } from './inbox-key-ring.util';
+import { resolveInboxKeyRing } from './inbox-key.providers';
+import { InboxMaintenanceStore } from './inbox-maintenance.store';
+import { TypeOrmInboxStore } from './typeorm-inbox.store';
+
+/**
+ * The webhook inbox's storage: the sealing keys and the TypeORM stores. Apart from WebhooksModule
+ * because PartnerPaymentsModule.forRootAsync imports it for its `inboxStore`, before the library's
+ * own services (which WebhooksModule's jobs use) exist.
+ */
+@Module({
+  providers: [
+    {
+      provide: InboxKeyRing,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => resolveInboxKeyRing(config),
+    },
+    {
+      provide: InboxMaintenanceStore,
+      inject: [UnitOfWork, InboxKeyRing],
+      useFactory: (uow: UnitOfWork, keys: InboxKeyRing) => new InboxMaintenanceStore(uow, keys),
+    },
+    {
+      provide: TypeOrmInboxStore,
+      inject: [UnitOfWork, InboxKeyRing, APP_CONFIG],
+      useFactory: (uow: UnitOfWork, keys: InboxKeyRing, config: AppConfig) =>
+        new TypeOrmInboxStore(uow, keys, { retry: { maxAttempts: config.inbox.maxAttempts } }),
+    },
+  ],
+  exports: [InboxKeyRing, InboxMaintenanceStore, TypeOrmInboxStore],
+})
+export class WebhookInboxModule {}
