@@ -13,8 +13,8 @@ import request from 'supertest';
 import { startApp, type RunningApp } from '../../apps/reference-app/src/app.bootstrap';
 import { AccessGuard } from '../../apps/reference-app/src/common/access.guard';
 import { APP_CONFIG, loadAppConfig } from '../../apps/reference-app/src/config/app.config';
-import { CapturingLogger, NEVER, startTestApp, startTestSandbox } from '../setup/app.helper';
-import { databaseUrlFor } from '../setup/test-database.helper';
+import { CapturingLogger, NEVER, startTestApp, startTestSandbox } from '../setup/app.fixture';
+import { databaseUrlFor } from '../setup/test-database.fixture';
 
 jest.setTimeout(60_000);
 

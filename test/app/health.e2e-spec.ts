@@ -14,8 +14,8 @@ import request from 'supertest';
 import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
 import { WebhookInboxEntity } from '../../apps/reference-app/src/database/entities';
 import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
-import { eventually, startTestApp, startTestSandbox } from '../setup/app.helper';
-import { databaseUrlFor } from '../setup/test-database.helper';
+import { eventually, startTestApp, startTestSandbox } from '../setup/app.fixture';
+import { databaseUrlFor } from '../setup/test-database.fixture';
 
 jest.setTimeout(90_000);
 

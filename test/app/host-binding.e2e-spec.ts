@@ -5,8 +5,8 @@
 import type { AddressInfo } from 'node:net';
 import type { LoggerService } from '@nestjs/common';
 import { startApp } from '../../apps/reference-app/src/app.bootstrap';
-import { databaseUrlFor } from '../setup/test-database.helper';
-import { startTestSandbox, partnerEnv } from '../setup/app.helper';
+import { databaseUrlFor } from '../setup/test-database.fixture';
+import { startTestSandbox, partnerEnv } from '../setup/app.fixture';
 
 jest.setTimeout(60_000);
 

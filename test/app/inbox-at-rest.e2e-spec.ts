@@ -25,13 +25,13 @@ import {
   startTestApp,
   startTestSandbox,
   testInboxKeyRing,
-} from '../setup/app.helper';
+} from '../setup/app.fixture';
 import {
   DATABASE_KINDS,
   databaseUrlFor,
   openTestDatabase,
   type TestDatabase,
-} from '../setup/test-database.helper';
+} from '../setup/test-database.fixture';
 
 jest.setTimeout(60_000);
 

@@ -8,8 +8,8 @@ import { JobLockEntity } from '../../apps/reference-app/src/database/entities';
 import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
 import { INBOX_REDELIVERY_JOB } from '../../apps/reference-app/src/webhooks/inbox-redelivery.service';
 import { TypeOrmInboxStore } from '../../apps/reference-app/src/webhooks/typeorm-inbox.store';
-import { eventually, startTestApp, startTestSandbox, testInboxKeyRing } from '../setup/app.helper';
-import { DATABASE_KINDS, databaseUrlFor, openTestDatabaseAt } from '../setup/test-database.helper';
+import { eventually, startTestApp, startTestSandbox, testInboxKeyRing } from '../setup/app.fixture';
+import { DATABASE_KINDS, databaseUrlFor, openTestDatabaseAt } from '../setup/test-database.fixture';
 
 jest.setTimeout(180_000);
 

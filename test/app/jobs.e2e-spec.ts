@@ -22,16 +22,16 @@ import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.s
 import { advisoryLockKey } from '../../apps/reference-app/src/scheduling/job-lock.service';
 import { VERSION_PIN_JOB } from '../../apps/reference-app/src/versioning/version-pin.service';
 import { TypeOrmInboxStore } from '../../apps/reference-app/src/webhooks/typeorm-inbox.store';
-import { newPgClient } from '../../scripts/pg-client';
+import { newPgClient } from '../../scripts/pg-client.util';
 import {
   appRequest,
   eventually,
   startTestApp,
   startTestSandbox,
   testInboxKeyRing,
-} from '../setup/app.helper';
-import { createFundedAccount, type FundedAccount } from '../setup/partner-fixtures.helper';
-import { DATABASE_KINDS, databaseUrlFor, openTestDatabaseAt } from '../setup/test-database.helper';
+} from '../setup/app.fixture';
+import { createFundedAccount, type FundedAccount } from '../setup/funded-account.fixture';
+import { DATABASE_KINDS, databaseUrlFor, openTestDatabaseAt } from '../setup/test-database.fixture';
 
 // Boots real servers and databases; jest.config.js's per-project testTimeout is not applied by Jest.
 jest.setTimeout(30_000);

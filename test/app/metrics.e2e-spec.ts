@@ -12,10 +12,10 @@ import request from 'supertest';
 import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
 import { PayoutEntity } from '../../apps/reference-app/src/database/entities';
 import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
-import { appRequest, eventually, startTestApp, startTestSandbox } from '../setup/app.helper';
-import { scrapeMetrics } from '../setup/metrics.helper';
-import { createFundedAccount, postPayout, type FundedAccount } from '../setup/partner-fixtures.helper';
-import { DATABASE_KINDS, databaseUrlFor } from '../setup/test-database.helper';
+import { appRequest, eventually, startTestApp, startTestSandbox } from '../setup/app.fixture';
+import { scrapeMetrics } from '../setup/metrics.fixture';
+import { createFundedAccount, postPayout, type FundedAccount } from '../setup/funded-account.fixture';
+import { DATABASE_KINDS, databaseUrlFor } from '../setup/test-database.fixture';
 
 jest.setTimeout(120_000);
 

@@ -8,8 +8,8 @@ import { placeholders, timestampParam } from '../../apps/reference-app/src/datab
 import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
 import { InboxMaintenanceStore } from '../../apps/reference-app/src/webhooks/inbox-maintenance.store';
 import { TypeOrmInboxStore } from '../../apps/reference-app/src/webhooks/typeorm-inbox.store';
-import { testInboxKeyRing } from '../setup/app.helper';
-import { DATABASE_KINDS, databaseUrlFor } from '../setup/test-database.helper';
+import { testInboxKeyRing } from '../setup/app.fixture';
+import { DATABASE_KINDS, databaseUrlFor } from '../setup/test-database.fixture';
 
 // Boots real databases; jest.config.js's per-project testTimeout is not applied by Jest.
 jest.setTimeout(30_000);

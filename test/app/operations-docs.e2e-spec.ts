@@ -7,9 +7,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PartnerSandbox } from '@partner-payments/testing';
 import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
-import { startTestApp, startTestSandbox } from '../setup/app.helper';
-import { scrapeMetrics, type Scrape } from '../setup/metrics.helper';
-import { databaseUrlFor } from '../setup/test-database.helper';
+import { startTestApp, startTestSandbox } from '../setup/app.fixture';
+import { scrapeMetrics, type Scrape } from '../setup/metrics.fixture';
+import { databaseUrlFor } from '../setup/test-database.fixture';
 
 jest.setTimeout(60_000);
 

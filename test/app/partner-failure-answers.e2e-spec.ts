@@ -9,9 +9,9 @@
  */
 import type { PartnerSandbox } from '@partner-payments/testing';
 import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
-import { appRequest, CapturingLogger, startTestApp, startTestSandbox } from '../setup/app.helper';
-import { createFundedAccount, type FundedAccount } from '../setup/partner-fixtures.helper';
-import { databaseUrlFor } from '../setup/test-database.helper';
+import { appRequest, CapturingLogger, startTestApp, startTestSandbox } from '../setup/app.fixture';
+import { createFundedAccount, type FundedAccount } from '../setup/funded-account.fixture';
+import { databaseUrlFor } from '../setup/test-database.fixture';
 
 jest.setTimeout(60_000);
 

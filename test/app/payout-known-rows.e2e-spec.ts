@@ -6,8 +6,8 @@
  */
 import { PayoutEntity } from '../../apps/reference-app/src/database/entities';
 import { PayoutProjection } from '../../apps/reference-app/src/payouts/payout.projection';
-import { countQueries } from '../setup/query-counter.helper';
-import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../setup/test-database.helper';
+import { countQueries } from '../setup/query-counter.fixture';
+import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../setup/test-database.fixture';
 
 jest.setTimeout(30_000);
 

@@ -12,9 +12,9 @@ import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
 import { PayoutEntity, PayoutRequestEntity } from '../../apps/reference-app/src/database/entities';
 import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
 import { payoutRequestFingerprint } from '../../apps/reference-app/src/payouts/payouts.service';
-import { appRequest, startTestApp, startTestSandbox } from '../setup/app.helper';
-import { createFundedAccount, type FundedAccount } from '../setup/partner-fixtures.helper';
-import { DATABASE_KINDS, databaseUrlFor } from '../setup/test-database.helper';
+import { appRequest, startTestApp, startTestSandbox } from '../setup/app.fixture';
+import { createFundedAccount, type FundedAccount } from '../setup/funded-account.fixture';
+import { DATABASE_KINDS, databaseUrlFor } from '../setup/test-database.fixture';
 
 jest.setTimeout(90_000);
 

@@ -3,7 +3,7 @@
  * ("replicas") spend one bucket, on a SQLite file and on PostgreSQL.
  */
 import { DatabaseRateBudget } from '../../apps/reference-app/src/rate-budget/database-rate.budget';
-import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../setup/test-database.helper';
+import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../setup/test-database.fixture';
 
 jest.setTimeout(30_000);
 

@@ -11,7 +11,7 @@ import {
   ReconciliationPassStore,
   type Participation,
 } from '../../apps/reference-app/src/reconciliation/reconciliation-pass.store';
-import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../setup/test-database.helper';
+import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../setup/test-database.fixture';
 
 jest.setTimeout(60_000);
 

@@ -13,11 +13,11 @@ import { MoreThanOrEqual } from 'typeorm';
 import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
 import { mapWithConcurrency } from '../../apps/reference-app/src/reconciliation/concurrency.util';
 import { ReconciliationService } from '../../apps/reference-app/src/reconciliation/reconciliation.service';
-import { startTestApp, startTestSandbox } from '../setup/app.helper';
-import { createFundedAccount } from '../setup/partner-fixtures.helper';
-import { seedPayouts, storedStatuses, type SeededPayouts } from '../setup/payout-seed.helper';
-import { startReplicaProcess, type ReplicaProcess } from '../setup/replica.process';
-import { DATABASE_KINDS, databaseUrlFor } from '../setup/test-database.helper';
+import { startTestApp, startTestSandbox } from '../setup/app.fixture';
+import { createFundedAccount } from '../setup/funded-account.fixture';
+import { seedPayouts, storedStatuses, type SeededPayouts } from '../setup/payout-seed.fixture';
+import { startReplicaProcess, type ReplicaProcess } from '../setup/replica-process.fixture';
+import { DATABASE_KINDS, databaseUrlFor } from '../setup/test-database.fixture';
 
 jest.setTimeout(300_000);
 

@@ -10,8 +10,8 @@ import request from 'supertest';
 import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
 import { WebhookInboxEntity } from '../../apps/reference-app/src/database/entities';
 import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
-import { startTestApp, startTestSandbox } from '../setup/app.helper';
-import { databaseUrlFor } from '../setup/test-database.helper';
+import { startTestApp, startTestSandbox } from '../setup/app.fixture';
+import { databaseUrlFor } from '../setup/test-database.fixture';
 
 jest.setTimeout(60_000);
 

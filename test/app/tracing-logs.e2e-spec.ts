@@ -22,10 +22,10 @@ import {
   startTestSandbox,
   TEST_API_KEY,
   TEST_OPERATOR_TOKEN,
-} from '../setup/app.helper';
-import { createFundedAccount, postPayout, type FundedAccount } from '../setup/partner-fixtures.helper';
-import { databaseUrlFor } from '../setup/test-database.helper';
-import { captureProcessOutput } from '../reliability/secrets-scan.helpers';
+} from '../setup/app.fixture';
+import { createFundedAccount, postPayout, type FundedAccount } from '../setup/funded-account.fixture';
+import { databaseUrlFor } from '../setup/test-database.fixture';
+import { captureProcessOutput } from '../reliability/secrets-scan.fixture';
 
 jest.setTimeout(120_000);
 

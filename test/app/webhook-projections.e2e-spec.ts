@@ -14,9 +14,9 @@ import {
 } from '../../apps/reference-app/src/database/entities';
 import { inboxEventKey } from '../../apps/reference-app/src/database/inbox-text.codec';
 import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
-import { appRequest, eventually, startTestApp, startTestSandbox } from '../setup/app.helper';
-import { createFundedAccount, type FundedAccount } from '../setup/partner-fixtures.helper';
-import { DATABASE_KINDS, databaseUrlFor } from '../setup/test-database.helper';
+import { appRequest, eventually, startTestApp, startTestSandbox } from '../setup/app.fixture';
+import { createFundedAccount, type FundedAccount } from '../setup/funded-account.fixture';
+import { DATABASE_KINDS, databaseUrlFor } from '../setup/test-database.fixture';
 
 // Boots real servers and databases; jest.config.js's per-project testTimeout is not applied by Jest.
 jest.setTimeout(30_000);

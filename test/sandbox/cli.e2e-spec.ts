@@ -1,7 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { SandboxControlClient } from '@partner-payments/testing';
-import { buildProject } from '../setup/build.helper';
+import { buildProject } from '../setup/build.fixture';
 import { Api, individual } from './sandbox.helpers';
 
 const root = join(__dirname, '..', '..');

@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import { readTallies, renderTallyTable } from '../reliability/tally.util';
+import { readTallies, renderTallyTable } from '../reliability/tally.fixture';
 
 /**
  * e2e globalTeardown: prints the reliability suite's table (when its specs ran), then stops the

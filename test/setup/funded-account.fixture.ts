@@ -13,8 +13,8 @@ import {
 import { randomUUID } from 'node:crypto';
 import { SandboxControlClient, type PartnerSandbox } from '@partner-payments/testing';
 import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
-import { appRequest } from './app.helper';
-import { individual } from './partner-inputs.helper';
+import { appRequest } from './app.fixture';
+import { individual } from './partner-inputs.fixture';
 
 export interface FundedAccount {
   userId: string;

@@ -13,7 +13,7 @@ import { WebhookInboxEntity } from '../../apps/reference-app/src/database/entiti
 import { inboxEventKey } from '../../apps/reference-app/src/database/inbox-text.codec';
 import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
 import { TypeOrmInboxStore } from '../../apps/reference-app/src/webhooks/typeorm-inbox.store';
-import { recordTally } from './tally.util';
+import { recordTally } from './tally.fixture';
 
 export interface Answer {
   status: number;

@@ -6,7 +6,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO_ROOT } from './readme-blocks.util';
+import { REPO_ROOT } from './readme-blocks.fixture';
 
 /** The environment the scratch app's commands see: this machine's, without Jest's and ours. */
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {

@@ -13,7 +13,7 @@ import {
 } from '../../apps/reference-app/src/database/database-url.parser';
 import { openDataSource } from '../../apps/reference-app/src/database/data-source.factory';
 import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
-import { freshPostgresUrl } from './postgres.helper';
+import { freshPostgresUrl } from './postgres.fixture';
 
 export const DATABASE_KINDS: DatabaseKind[] = ['sqlite', 'postgres'];
 

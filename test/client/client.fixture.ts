@@ -9,8 +9,8 @@ import {
   type PartnerSandboxOptions,
 } from '@partner-payments/testing';
 import type { PartnerClientGraph, PartnerPaymentsModuleOptions } from '@partner-payments/nestjs';
-import { partnerClientGraphFor } from '../setup/partner-fixtures.helper';
-import { business, individual, usAddress, wireAccount, wireRecipient } from '../setup/partner-inputs.helper';
+import { partnerClientGraphFor } from '../setup/funded-account.fixture';
+import { business, individual, usAddress, wireAccount, wireRecipient } from '../setup/partner-inputs.fixture';
 
 export const silentLogger: LoggerService = {
   log: () => undefined,

@@ -15,7 +15,7 @@ declare global {
 }
 
 export default async function globalSetup(): Promise<void> {
-  // The reliability suite's counted table (test/reliability/tally.util.ts): one file per run.
+  // The reliability suite's counted table (test/reliability/tally.fixture.ts): one file per run.
   const tally = join(tmpdir(), `partner-reliability-${process.pid}.jsonl`);
   rmSync(tally, { force: true });
   process.env.RELIABILITY_TALLY_FILE = tally;

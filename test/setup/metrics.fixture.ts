@@ -1,6 +1,6 @@
 /** Reads GET /metrics (Prometheus text format) of an app started by startTestApp. */
 import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
-import { appRequest } from './app.helper';
+import { appRequest } from './app.fixture';
 
 export interface Scrape {
   text: string;

@@ -7,8 +7,8 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import type { PartnerSandbox } from '@partner-payments/testing';
 import type { ReconciliationSummary } from '../../apps/reference-app/src/reconciliation/reconciliation.service';
-import { partnerEnv, testAppEnv } from './app.helper';
-import type { ReplicaCommand } from './replica.child';
+import { partnerEnv, testAppEnv } from './app.fixture';
+import type { ReplicaCommand } from './replica-child.fixture';
 
 export interface ReplicaProcess {
   url: string;
@@ -37,8 +37,8 @@ export async function startReplicaProcess(
 ): Promise<ReplicaProcess> {
   const sources = options.sources ?? process.env.JEST_WORKER_ID !== undefined;
   const execArgv = [...(options.nodeFlags ?? []), '-r', 'ts-node/register/transpile-only'];
-  if (sources) execArgv.push('-r', join(__dirname, 'source-packages.preload.ts'));
-  const child: ChildProcess = fork(join(__dirname, 'replica.child.ts'), [], {
+  if (sources) execArgv.push('-r', join(__dirname, 'source-packages.fixture.ts'));
+  const child: ChildProcess = fork(join(__dirname, 'replica-child.fixture.ts'), [], {
     cwd: join(__dirname, '..', '..'),
     execArgv,
     env: { ...process.env, ...testAppEnv(databaseUrl), ...partnerEnv(sandbox as PartnerSandbox), ...env },

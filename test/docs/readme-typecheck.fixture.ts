@@ -1,5 +1,5 @@
 /**
- * Typechecks README blocks (readme-blocks.util.ts says how a block is read) in one TypeScript program
+ * Typechecks README blocks (readme-blocks.fixture.ts says how a block is read) in one TypeScript program
  * with the repository's tsconfig.json (strict; the packages map to their sources), from memory:
  * nothing is written to disk. A variable typed `any` is an error too (`any` would let an example
  * compile whatever the API became). Each block gets the diagnostics of its own virtual file, with the
@@ -7,7 +7,7 @@
  */
 import { dirname, join, relative } from 'node:path';
 import ts from 'typescript';
-import { FRAGMENT_MODULES, REPO_ROOT, type ReadmeBlock } from './readme-blocks.util';
+import { FRAGMENT_MODULES, REPO_ROOT, type ReadmeBlock } from './readme-blocks.fixture';
 
 /** Inside the repository, so `@nestjs/*` and the other packages resolve from its node_modules. */
 const VIRTUAL_ROOT = join(REPO_ROOT, '.readme-blocks');

@@ -1,7 +1,7 @@
 /** Calls the sandbox's partner API directly (raw HTTP), so webhook suites depend only on the pipeline. */
 import type { PartnerSandbox } from '@partner-payments/testing';
 import { randomUUID } from 'node:crypto';
-import { individual } from '../setup/partner-inputs.helper';
+import { individual } from '../setup/partner-inputs.fixture';
 
 export type Json = Record<string, unknown>;
 

@@ -2,7 +2,7 @@
  * The reference app in a child process, started the way a user starts it (`npm start`: the built
  * JS, `node apps/reference-app/dist/main.js`), so a test can SIGKILL it at a chosen moment and
  * start it again on the same database: a real process, a real socket, a real SQLite file or the
- * throwaway PostgreSQL. The in-process app (app.helper.ts startTestApp) cannot be killed like that.
+ * throwaway PostgreSQL. The in-process app (app.fixture.ts startTestApp) cannot be killed like that.
  *
  * The port is chosen once and kept across restarts, as a deployed app keeps its address: the
  * partner goes on sending webhooks to the same URL while the app is down.
@@ -21,9 +21,9 @@ import {
   TEST_API_KEY,
   TEST_AUTH_HEADERS,
   TEST_OPERATOR_TOKEN,
-} from './app.helper';
-import { buildProject, REPO_ROOT } from './build.helper';
-import { databaseUrlFor } from './test-database.helper';
+} from './app.fixture';
+import { buildProject, REPO_ROOT } from './build.fixture';
+import { databaseUrlFor } from './test-database.fixture';
 
 const MAIN = join(REPO_ROOT, 'apps', 'reference-app', 'dist', 'main.js');
 
@@ -36,7 +36,7 @@ export function buildReferenceApp(): Promise<void> {
 }
 
 export interface AppProcessOptions {
-  /** DATABASE_URL: `sqlite:<file>` or a PostgreSQL URL (test-database.helper databaseUrlFor). */
+  /** DATABASE_URL: `sqlite:<file>` or a PostgreSQL URL (test-database.fixture databaseUrlFor). */
   databaseUrl: string;
   /** The partner: the app talks to it like to a remote partner, and it delivers webhooks to the app. */
   sandbox: PartnerSandbox;
