@@ -4,19 +4,19 @@
  */
 import { randomUUID } from 'node:crypto';
 import { signPartnerWebhook, type PartnerSandbox } from '@partner-payments/testing';
-import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
+import type { RunningApp } from '../../../apps/reference-app/src/app.bootstrap';
 import {
   DepositEntity,
   PartnerUserEntity,
   PayoutEntity,
   VirtualAccountEntity,
   WebhookInboxEntity,
-} from '../../apps/reference-app/src/database/entities';
-import { inboxEventKey } from '../../apps/reference-app/src/database/inbox-text.codec';
-import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
-import { appRequest, eventually, startTestApp, startTestSandbox } from '../setup/app.fixture';
-import { createFundedAccount, type FundedAccount } from '../setup/funded-account.fixture';
-import { DATABASE_KINDS, databaseUrlFor } from '../setup/test-database.fixture';
+} from '../../../apps/reference-app/src/database/entities';
+import { inboxEventKey } from '../../../apps/reference-app/src/database/inbox-text.codec';
+import { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
+import { appRequest, eventually, startTestApp, startTestSandbox } from '../../setup/app.fixture';
+import { createFundedAccount, type FundedAccount } from '../../setup/funded-account.fixture';
+import { DATABASE_KINDS, databaseUrlFor } from '../../setup/test-database.fixture';
 
 // Boots real servers and databases; jest.config.js's per-project testTimeout is not applied by Jest.
 jest.setTimeout(30_000);

@@ -4,10 +4,10 @@
  * guarded by its version (a row another writer changed meanwhile is decided again from the
  * database). SQLite file and PostgreSQL.
  */
-import { PayoutEntity } from '../../apps/reference-app/src/database/entities';
-import { PayoutProjection } from '../../apps/reference-app/src/payouts/payout.projection';
-import { countQueries } from '../setup/query-counter.fixture';
-import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../setup/test-database.fixture';
+import { PayoutEntity } from '../../../apps/reference-app/src/database/entities';
+import { PayoutProjection } from '../../../apps/reference-app/src/payouts/payout.projection';
+import { countQueries } from '../../setup/query-counter.fixture';
+import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../setup/test-database.fixture';
 
 jest.setTimeout(30_000);
 

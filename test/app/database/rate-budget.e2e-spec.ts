@@ -2,8 +2,8 @@
  * The partner's rate budget kept in the app's database (issue 14): two connections to one database
  * ("replicas") spend one bucket, on a SQLite file and on PostgreSQL.
  */
-import { DatabaseRateBudget } from '../../apps/reference-app/src/rate-budget/database-rate.budget';
-import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../setup/test-database.fixture';
+import { DatabaseRateBudget } from '../../../apps/reference-app/src/rate-budget/database-rate.budget';
+import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../setup/test-database.fixture';
 
 jest.setTimeout(30_000);
 

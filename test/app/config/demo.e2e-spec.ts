@@ -4,10 +4,10 @@
  */
 import { PartnerVirtualAccountsService } from '@partner-payments/nestjs';
 import request from 'supertest';
-import { startApp, type RunningApp } from '../../apps/reference-app/src/app.bootstrap';
-import { ConfigValidationError } from '../../apps/reference-app/src/config/app.config';
-import { CapturingLogger, NEVER } from '../setup/app.fixture';
-import { databaseUrlFor } from '../setup/test-database.fixture';
+import { startApp, type RunningApp } from '../../../apps/reference-app/src/app.bootstrap';
+import { ConfigValidationError } from '../../../apps/reference-app/src/config/app.config';
+import { CapturingLogger, NEVER } from '../../setup/app.fixture';
+import { databaseUrlFor } from '../../setup/test-database.fixture';
 
 // Boots real servers and databases; jest.config.js's per-project testTimeout is not applied by Jest.
 jest.setTimeout(30_000);

@@ -6,18 +6,18 @@
  */
 import { statSync, readFileSync } from 'node:fs';
 import { PartnerWebhookService } from '@partner-payments/nestjs';
-import { startApp } from '../../apps/reference-app/src/app.bootstrap';
-import { ConfigValidationError, type AppConfig } from '../../apps/reference-app/src/config/app.config';
-import { placeholders, timestampParam } from '../../apps/reference-app/src/database/sql-dialect.util';
-import { JobLockService } from '../../apps/reference-app/src/scheduling/job-lock.service';
-import { InboxAtRestService } from '../../apps/reference-app/src/webhooks/inbox-at-rest.service';
+import { startApp } from '../../../apps/reference-app/src/app.bootstrap';
+import { ConfigValidationError, type AppConfig } from '../../../apps/reference-app/src/config/app.config';
+import { placeholders, timestampParam } from '../../../apps/reference-app/src/database/sql-dialect.util';
+import { JobLockService } from '../../../apps/reference-app/src/scheduling/job-lock.service';
+import { InboxAtRestService } from '../../../apps/reference-app/src/webhooks/inbox-at-rest.service';
 import {
   generateInboxKeyEntry,
   InboxKeyRing,
   parseInboxKeys,
-} from '../../apps/reference-app/src/webhooks/inbox-key.ring';
-import { InboxMaintenanceStore } from '../../apps/reference-app/src/webhooks/inbox-maintenance.store';
-import { TypeOrmInboxStore } from '../../apps/reference-app/src/webhooks/typeorm-inbox.store';
+} from '../../../apps/reference-app/src/webhooks/inbox-key.ring';
+import { InboxMaintenanceStore } from '../../../apps/reference-app/src/webhooks/inbox-maintenance.store';
+import { TypeOrmInboxStore } from '../../../apps/reference-app/src/webhooks/typeorm-inbox.store';
 import {
   CapturingLogger,
   NEVER,
@@ -25,13 +25,13 @@ import {
   startTestApp,
   startTestSandbox,
   testInboxKeyRing,
-} from '../setup/app.fixture';
+} from '../../setup/app.fixture';
 import {
   DATABASE_KINDS,
   databaseUrlFor,
   openTestDatabase,
   type TestDatabase,
-} from '../setup/test-database.fixture';
+} from '../../setup/test-database.fixture';
 
 jest.setTimeout(60_000);
 

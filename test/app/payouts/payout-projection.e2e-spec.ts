@@ -1,6 +1,6 @@
-import { PayoutEntity } from '../../apps/reference-app/src/database/entities';
-import { PayoutProjection } from '../../apps/reference-app/src/payouts/payout.projection';
-import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../setup/test-database.fixture';
+import { PayoutEntity } from '../../../apps/reference-app/src/database/entities';
+import { PayoutProjection } from '../../../apps/reference-app/src/payouts/payout.projection';
+import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../setup/test-database.fixture';
 
 // Boots real servers and databases; jest.config.js's per-project testTimeout is not applied by Jest.
 jest.setTimeout(30_000);

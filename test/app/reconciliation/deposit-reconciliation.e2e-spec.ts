@@ -5,13 +5,13 @@
  * nothing; and the read-through balance endpoint. On a SQLite file and on PostgreSQL.
  */
 import type { PartnerSandbox } from '@partner-payments/testing';
-import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
-import { DepositEntity, JobLockEntity } from '../../apps/reference-app/src/database/entities';
-import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
-import { DepositReconciliationService } from '../../apps/reference-app/src/deposits/deposit-reconciliation.service';
-import { appRequest, eventually, startTestApp, startTestSandbox } from '../setup/app.fixture';
-import { createFundedAccount, type FundedAccount } from '../setup/funded-account.fixture';
-import { DATABASE_KINDS, databaseUrlFor } from '../setup/test-database.fixture';
+import type { RunningApp } from '../../../apps/reference-app/src/app.bootstrap';
+import { DepositEntity, JobLockEntity } from '../../../apps/reference-app/src/database/entities';
+import { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
+import { DepositReconciliationService } from '../../../apps/reference-app/src/deposits/deposit-reconciliation.service';
+import { appRequest, eventually, startTestApp, startTestSandbox } from '../../setup/app.fixture';
+import { createFundedAccount, type FundedAccount } from '../../setup/funded-account.fixture';
+import { DATABASE_KINDS, databaseUrlFor } from '../../setup/test-database.fixture';
 
 jest.setTimeout(60_000);
 

@@ -7,17 +7,17 @@
  */
 import { PartnerPayoutsService } from '@partner-payments/nestjs';
 import type { PartnerSandbox } from '@partner-payments/testing';
-import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
-import { PayoutEntity, ReconciliationPassEntity } from '../../apps/reference-app/src/database/entities';
+import type { RunningApp } from '../../../apps/reference-app/src/app.bootstrap';
+import { PayoutEntity, ReconciliationPassEntity } from '../../../apps/reference-app/src/database/entities';
 import { MoreThanOrEqual } from 'typeorm';
-import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
-import { mapWithConcurrency } from '../../apps/reference-app/src/reconciliation/concurrency.util';
-import { ReconciliationService } from '../../apps/reference-app/src/reconciliation/reconciliation.service';
-import { startTestApp, startTestSandbox } from '../setup/app.fixture';
-import { createFundedAccount } from '../setup/funded-account.fixture';
-import { seedPayouts, storedStatuses, type SeededPayouts } from '../setup/payout-seed.fixture';
-import { startReplicaProcess, type ReplicaProcess } from '../setup/replica-process.fixture';
-import { DATABASE_KINDS, databaseUrlFor } from '../setup/test-database.fixture';
+import { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
+import { mapWithConcurrency } from '../../../apps/reference-app/src/reconciliation/concurrency.util';
+import { ReconciliationService } from '../../../apps/reference-app/src/reconciliation/reconciliation.service';
+import { startTestApp, startTestSandbox } from '../../setup/app.fixture';
+import { createFundedAccount } from '../../setup/funded-account.fixture';
+import { seedPayouts, storedStatuses, type SeededPayouts } from '../../setup/payout-seed.fixture';
+import { startReplicaProcess, type ReplicaProcess } from '../../setup/replica-process.fixture';
+import { DATABASE_KINDS, databaseUrlFor } from '../../setup/test-database.fixture';
 
 jest.setTimeout(300_000);
 

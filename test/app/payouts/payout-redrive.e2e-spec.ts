@@ -8,13 +8,13 @@
 import { randomUUID } from 'node:crypto';
 import { PartnerPayoutsService } from '@partner-payments/nestjs';
 import type { PartnerSandbox } from '@partner-payments/testing';
-import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
-import { PayoutEntity, PayoutRequestEntity } from '../../apps/reference-app/src/database/entities';
-import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
-import { payoutRequestFingerprint } from '../../apps/reference-app/src/payouts/payouts.service';
-import { appRequest, startTestApp, startTestSandbox } from '../setup/app.fixture';
-import { createFundedAccount, type FundedAccount } from '../setup/funded-account.fixture';
-import { DATABASE_KINDS, databaseUrlFor } from '../setup/test-database.fixture';
+import type { RunningApp } from '../../../apps/reference-app/src/app.bootstrap';
+import { PayoutEntity, PayoutRequestEntity } from '../../../apps/reference-app/src/database/entities';
+import { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
+import { payoutRequestFingerprint } from '../../../apps/reference-app/src/payouts/payouts.service';
+import { appRequest, startTestApp, startTestSandbox } from '../../setup/app.fixture';
+import { createFundedAccount, type FundedAccount } from '../../setup/funded-account.fixture';
+import { DATABASE_KINDS, databaseUrlFor } from '../../setup/test-database.fixture';
 
 jest.setTimeout(90_000);
 

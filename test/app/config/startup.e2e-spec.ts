@@ -7,11 +7,11 @@
 import { randomUUID } from 'node:crypto';
 import { signPartnerWebhook, type PartnerSandbox } from '@partner-payments/testing';
 import request from 'supertest';
-import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
-import { WebhookInboxEntity } from '../../apps/reference-app/src/database/entities';
-import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
-import { startTestApp, startTestSandbox } from '../setup/app.fixture';
-import { databaseUrlFor } from '../setup/test-database.fixture';
+import type { RunningApp } from '../../../apps/reference-app/src/app.bootstrap';
+import { WebhookInboxEntity } from '../../../apps/reference-app/src/database/entities';
+import { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
+import { startTestApp, startTestSandbox } from '../../setup/app.fixture';
+import { databaseUrlFor } from '../../setup/test-database.fixture';
 
 jest.setTimeout(60_000);
 

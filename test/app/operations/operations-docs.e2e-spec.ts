@@ -6,14 +6,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PartnerSandbox } from '@partner-payments/testing';
-import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
-import { startTestApp, startTestSandbox } from '../setup/app.fixture';
-import { scrapeMetrics, type Scrape } from '../setup/metrics.fixture';
-import { databaseUrlFor } from '../setup/test-database.fixture';
+import type { RunningApp } from '../../../apps/reference-app/src/app.bootstrap';
+import { startTestApp, startTestSandbox } from '../../setup/app.fixture';
+import { scrapeMetrics, type Scrape } from '../../setup/metrics.fixture';
+import { databaseUrlFor } from '../../setup/test-database.fixture';
 
 jest.setTimeout(60_000);
 
-const DOCS = join(__dirname, '..', '..', 'docs');
+const DOCS = join(__dirname, '..', '..', '..', 'docs');
 const runbook = readFileSync(join(DOCS, 'operations.md'), 'utf8');
 
 /** PromQL words that are not metric names. */

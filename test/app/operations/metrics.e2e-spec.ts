@@ -9,13 +9,13 @@ import { randomUUID } from 'node:crypto';
 import { PartnerWebhookService } from '@partner-payments/nestjs';
 import { signPartnerWebhook, type PartnerSandbox } from '@partner-payments/testing';
 import request from 'supertest';
-import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
-import { PayoutEntity } from '../../apps/reference-app/src/database/entities';
-import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
-import { appRequest, eventually, startTestApp, startTestSandbox } from '../setup/app.fixture';
-import { scrapeMetrics } from '../setup/metrics.fixture';
-import { createFundedAccount, postPayout, type FundedAccount } from '../setup/funded-account.fixture';
-import { DATABASE_KINDS, databaseUrlFor } from '../setup/test-database.fixture';
+import type { RunningApp } from '../../../apps/reference-app/src/app.bootstrap';
+import { PayoutEntity } from '../../../apps/reference-app/src/database/entities';
+import { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
+import { appRequest, eventually, startTestApp, startTestSandbox } from '../../setup/app.fixture';
+import { scrapeMetrics } from '../../setup/metrics.fixture';
+import { createFundedAccount, postPayout, type FundedAccount } from '../../setup/funded-account.fixture';
+import { DATABASE_KINDS, databaseUrlFor } from '../../setup/test-database.fixture';
 
 jest.setTimeout(120_000);
 

@@ -11,11 +11,11 @@ import { TokenManager } from '@partner-payments/nestjs';
 import { signPartnerWebhook, type PartnerSandbox } from '@partner-payments/testing';
 import { Client } from 'pg';
 import request from 'supertest';
-import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
-import { WebhookInboxEntity } from '../../apps/reference-app/src/database/entities';
-import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
-import { eventually, startTestApp, startTestSandbox } from '../setup/app.fixture';
-import { databaseUrlFor } from '../setup/test-database.fixture';
+import type { RunningApp } from '../../../apps/reference-app/src/app.bootstrap';
+import { WebhookInboxEntity } from '../../../apps/reference-app/src/database/entities';
+import { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
+import { eventually, startTestApp, startTestSandbox } from '../../setup/app.fixture';
+import { databaseUrlFor } from '../../setup/test-database.fixture';
 
 jest.setTimeout(90_000);
 

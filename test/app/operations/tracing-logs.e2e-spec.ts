@@ -15,17 +15,17 @@ import type { PartnerSandbox } from '@partner-payments/testing';
 import { context, propagation, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider, type ReadableSpan } from '@opentelemetry/sdk-trace-node';
-import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
+import type { RunningApp } from '../../../apps/reference-app/src/app.bootstrap';
 import {
   eventually,
   startTestApp,
   startTestSandbox,
   TEST_API_KEY,
   TEST_OPERATOR_TOKEN,
-} from '../setup/app.fixture';
-import { createFundedAccount, postPayout, type FundedAccount } from '../setup/funded-account.fixture';
-import { databaseUrlFor } from '../setup/test-database.fixture';
-import { captureProcessOutput } from '../reliability/secrets-scan.fixture';
+} from '../../setup/app.fixture';
+import { createFundedAccount, postPayout, type FundedAccount } from '../../setup/funded-account.fixture';
+import { databaseUrlFor } from '../../setup/test-database.fixture';
+import { captureProcessOutput } from '../../reliability/secrets-scan.fixture';
 
 jest.setTimeout(120_000);
 

@@ -4,9 +4,9 @@
  */
 import type { AddressInfo } from 'node:net';
 import type { LoggerService } from '@nestjs/common';
-import { startApp } from '../../apps/reference-app/src/app.bootstrap';
-import { databaseUrlFor } from '../setup/test-database.fixture';
-import { startTestSandbox, partnerEnv } from '../setup/app.fixture';
+import { startApp } from '../../../apps/reference-app/src/app.bootstrap';
+import { databaseUrlFor } from '../../setup/test-database.fixture';
+import { startTestSandbox, partnerEnv } from '../../setup/app.fixture';
 
 jest.setTimeout(60_000);
 

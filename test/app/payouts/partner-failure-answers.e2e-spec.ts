@@ -8,10 +8,10 @@
  * partner 4xx that is really our token call. SQLite: nothing here is about storage.
  */
 import type { PartnerSandbox } from '@partner-payments/testing';
-import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
-import { appRequest, CapturingLogger, startTestApp, startTestSandbox } from '../setup/app.fixture';
-import { createFundedAccount, type FundedAccount } from '../setup/funded-account.fixture';
-import { databaseUrlFor } from '../setup/test-database.fixture';
+import type { RunningApp } from '../../../apps/reference-app/src/app.bootstrap';
+import { appRequest, CapturingLogger, startTestApp, startTestSandbox } from '../../setup/app.fixture';
+import { createFundedAccount, type FundedAccount } from '../../setup/funded-account.fixture';
+import { databaseUrlFor } from '../../setup/test-database.fixture';
 
 jest.setTimeout(60_000);
 

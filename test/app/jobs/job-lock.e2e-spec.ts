@@ -1,6 +1,6 @@
-import { JobLockEntity } from '../../apps/reference-app/src/database/entities';
-import { JobLockService } from '../../apps/reference-app/src/scheduling/job-lock.service';
-import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../setup/test-database.fixture';
+import { JobLockEntity } from '../../../apps/reference-app/src/database/entities';
+import { JobLockService } from '../../../apps/reference-app/src/scheduling/job-lock.service';
+import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../setup/test-database.fixture';
 
 // Boots real servers and databases; jest.config.js's per-project testTimeout is not applied by Jest.
 jest.setTimeout(30_000);

@@ -12,8 +12,8 @@ import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-tr
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { TokenManager } from '@partner-payments/nestjs';
 import type { PartnerSandbox } from '@partner-payments/testing';
-import { appRequest, CapturingLogger, startTestApp, startTestSandbox } from '../setup/app.fixture';
-import { databaseUrlFor } from '../setup/test-database.fixture';
+import { appRequest, CapturingLogger, startTestApp, startTestSandbox } from '../../setup/app.fixture';
+import { databaseUrlFor } from '../../setup/test-database.fixture';
 
 jest.setTimeout(90_000);
 

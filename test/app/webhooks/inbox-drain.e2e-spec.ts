@@ -4,12 +4,12 @@
  * batches with bounded concurrency, and an entry that fails keeps its backoff.
  */
 import type { PartnerSandbox } from '@partner-payments/testing';
-import { JobLockEntity } from '../../apps/reference-app/src/database/entities';
-import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
-import { INBOX_REDELIVERY_JOB } from '../../apps/reference-app/src/webhooks/inbox-redelivery.service';
-import { TypeOrmInboxStore } from '../../apps/reference-app/src/webhooks/typeorm-inbox.store';
-import { eventually, startTestApp, startTestSandbox, testInboxKeyRing } from '../setup/app.fixture';
-import { DATABASE_KINDS, databaseUrlFor, openTestDatabaseAt } from '../setup/test-database.fixture';
+import { JobLockEntity } from '../../../apps/reference-app/src/database/entities';
+import { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
+import { INBOX_REDELIVERY_JOB } from '../../../apps/reference-app/src/webhooks/inbox-redelivery.service';
+import { TypeOrmInboxStore } from '../../../apps/reference-app/src/webhooks/typeorm-inbox.store';
+import { eventually, startTestApp, startTestSandbox, testInboxKeyRing } from '../../setup/app.fixture';
+import { DATABASE_KINDS, databaseUrlFor, openTestDatabaseAt } from '../../setup/test-database.fixture';
 
 jest.setTimeout(180_000);
 

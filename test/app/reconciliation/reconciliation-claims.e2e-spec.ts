@@ -4,14 +4,14 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { PayoutEntity } from '../../apps/reference-app/src/database/entities';
-import type { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
-import { PayoutClaims } from '../../apps/reference-app/src/reconciliation/payout-claims.store';
+import { PayoutEntity } from '../../../apps/reference-app/src/database/entities';
+import type { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
+import { PayoutClaims } from '../../../apps/reference-app/src/reconciliation/payout-claims.store';
 import {
   ReconciliationPassStore,
   type Participation,
-} from '../../apps/reference-app/src/reconciliation/reconciliation-pass.store';
-import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../setup/test-database.fixture';
+} from '../../../apps/reference-app/src/reconciliation/reconciliation-pass.store';
+import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../setup/test-database.fixture';
 
 jest.setTimeout(60_000);
 

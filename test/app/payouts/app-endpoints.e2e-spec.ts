@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { PartnerSandbox } from '@partner-payments/testing';
-import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
-import { PayoutRequestEntity } from '../../apps/reference-app/src/database/entities';
-import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
-import { payoutRequestFingerprint } from '../../apps/reference-app/src/payouts/payouts.service';
-import { appRequest, startTestApp, startTestSandbox } from '../setup/app.fixture';
-import { databaseUrlFor } from '../setup/test-database.fixture';
-import { createFundedAccount, type FundedAccount } from '../setup/funded-account.fixture';
+import type { RunningApp } from '../../../apps/reference-app/src/app.bootstrap';
+import { PayoutRequestEntity } from '../../../apps/reference-app/src/database/entities';
+import { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
+import { payoutRequestFingerprint } from '../../../apps/reference-app/src/payouts/payouts.service';
+import { appRequest, startTestApp, startTestSandbox } from '../../setup/app.fixture';
+import { databaseUrlFor } from '../../setup/test-database.fixture';
+import { createFundedAccount, type FundedAccount } from '../../setup/funded-account.fixture';
 
 // Boots real servers and databases; jest.config.js's per-project testTimeout is not applied by Jest.
 jest.setTimeout(30_000);

@@ -10,11 +10,11 @@ import { APP_GUARD } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
 import { signPartnerWebhook, type PartnerSandbox } from '@partner-payments/testing';
 import request from 'supertest';
-import { startApp, type RunningApp } from '../../apps/reference-app/src/app.bootstrap';
-import { AccessGuard } from '../../apps/reference-app/src/common/access.guard';
-import { APP_CONFIG, loadAppConfig } from '../../apps/reference-app/src/config/app.config';
-import { CapturingLogger, NEVER, startTestApp, startTestSandbox } from '../setup/app.fixture';
-import { databaseUrlFor } from '../setup/test-database.fixture';
+import { startApp, type RunningApp } from '../../../apps/reference-app/src/app.bootstrap';
+import { AccessGuard } from '../../../apps/reference-app/src/common/access.guard';
+import { APP_CONFIG, loadAppConfig } from '../../../apps/reference-app/src/config/app.config';
+import { CapturingLogger, NEVER, startTestApp, startTestSandbox } from '../../setup/app.fixture';
+import { databaseUrlFor } from '../../setup/test-database.fixture';
 
 jest.setTimeout(60_000);
 

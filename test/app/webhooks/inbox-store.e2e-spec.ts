@@ -1,9 +1,9 @@
 import type { InboxEventInput } from '@partner-payments/nestjs';
-import { PayoutEntity, WebhookInboxEntity } from '../../apps/reference-app/src/database/entities';
-import { placeholders } from '../../apps/reference-app/src/database/sql-dialect.util';
-import { TypeOrmInboxStore } from '../../apps/reference-app/src/webhooks/typeorm-inbox.store';
-import { testInboxKeyRing } from '../setup/app.fixture';
-import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../setup/test-database.fixture';
+import { PayoutEntity, WebhookInboxEntity } from '../../../apps/reference-app/src/database/entities';
+import { placeholders } from '../../../apps/reference-app/src/database/sql-dialect.util';
+import { TypeOrmInboxStore } from '../../../apps/reference-app/src/webhooks/typeorm-inbox.store';
+import { testInboxKeyRing } from '../../setup/app.fixture';
+import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../setup/test-database.fixture';
 
 // Boots real servers and databases; jest.config.js's per-project testTimeout is not applied by Jest.
 jest.setTimeout(30_000);

@@ -10,9 +10,9 @@
 import { randomUUID } from 'node:crypto';
 import { signPartnerWebhook, type PartnerSandbox } from '@partner-payments/testing';
 import request from 'supertest';
-import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
-import { appRequest, startTestApp, startTestSandbox } from '../setup/app.fixture';
-import { databaseUrlFor } from '../setup/test-database.fixture';
+import type { RunningApp } from '../../../apps/reference-app/src/app.bootstrap';
+import { appRequest, startTestApp, startTestSandbox } from '../../setup/app.fixture';
+import { databaseUrlFor } from '../../setup/test-database.fixture';
 
 jest.setTimeout(60_000);
 

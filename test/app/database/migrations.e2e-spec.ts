@@ -1,15 +1,15 @@
 import { DataSource, type DataSourceOptions } from 'typeorm';
-import { openDataSource } from '../../apps/reference-app/src/database/data-source.factory';
-import { buildDataSourceOptions } from '../../apps/reference-app/src/database/data-source.options';
-import { parseDatabaseUrl } from '../../apps/reference-app/src/database/database-url.parser';
-import { MIGRATIONS } from '../../apps/reference-app/src/database/migrations';
-import { InboxEventKey1764300000000 } from '../../apps/reference-app/src/database/migrations/1764300000000-inbox-event-key.migration';
-import { placeholders, timestampParam } from '../../apps/reference-app/src/database/sql-dialect.util';
-import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
-import { InboxMaintenanceStore } from '../../apps/reference-app/src/webhooks/inbox-maintenance.store';
-import { TypeOrmInboxStore } from '../../apps/reference-app/src/webhooks/typeorm-inbox.store';
-import { testInboxKeyRing } from '../setup/app.fixture';
-import { DATABASE_KINDS, databaseUrlFor } from '../setup/test-database.fixture';
+import { openDataSource } from '../../../apps/reference-app/src/database/data-source.factory';
+import { buildDataSourceOptions } from '../../../apps/reference-app/src/database/data-source.options';
+import { parseDatabaseUrl } from '../../../apps/reference-app/src/database/database-url.parser';
+import { MIGRATIONS } from '../../../apps/reference-app/src/database/migrations';
+import { InboxEventKey1764300000000 } from '../../../apps/reference-app/src/database/migrations/1764300000000-inbox-event-key.migration';
+import { placeholders, timestampParam } from '../../../apps/reference-app/src/database/sql-dialect.util';
+import { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
+import { InboxMaintenanceStore } from '../../../apps/reference-app/src/webhooks/inbox-maintenance.store';
+import { TypeOrmInboxStore } from '../../../apps/reference-app/src/webhooks/typeorm-inbox.store';
+import { testInboxKeyRing } from '../../setup/app.fixture';
+import { DATABASE_KINDS, databaseUrlFor } from '../../setup/test-database.fixture';
 
 // Boots real databases; jest.config.js's per-project testTimeout is not applied by Jest.
 jest.setTimeout(30_000);

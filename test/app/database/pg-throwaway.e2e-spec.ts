@@ -1,5 +1,5 @@
-import { newPgClient } from '../../scripts/pg-client.util';
-import { freshPostgresUrl } from '../setup/postgres.fixture';
+import { newPgClient } from '../../../scripts/pg-client.util';
+import { freshPostgresUrl } from '../../setup/postgres.fixture';
 
 // Boots real servers and databases; jest.config.js's per-project testTimeout is not applied by Jest.
 jest.setTimeout(30_000);

@@ -3,10 +3,10 @@
  * partner-strict sandbox (refused as the partner refuses it) and against an opt-in fee profile.
  */
 import type { PartnerSandbox } from '@partner-payments/testing';
-import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
-import { appRequest, startTestApp, startTestSandbox } from '../setup/app.fixture';
-import { createFundedAccount, type FundedAccount } from '../setup/funded-account.fixture';
-import { databaseUrlFor } from '../setup/test-database.fixture';
+import type { RunningApp } from '../../../apps/reference-app/src/app.bootstrap';
+import { appRequest, startTestApp, startTestSandbox } from '../../setup/app.fixture';
+import { createFundedAccount, type FundedAccount } from '../../setup/funded-account.fixture';
+import { databaseUrlFor } from '../../setup/test-database.fixture';
 
 jest.setTimeout(60_000);
 

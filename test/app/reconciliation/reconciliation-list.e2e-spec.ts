@@ -7,15 +7,15 @@
  */
 import type { PartnerSandbox, RequestLogEntry } from '@partner-payments/testing';
 import { DataSource } from 'typeorm';
-import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
-import { PayoutEntity } from '../../apps/reference-app/src/database/entities';
-import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
-import { ReconciliationService } from '../../apps/reference-app/src/reconciliation/reconciliation.service';
-import { startTestApp, startTestSandbox } from '../setup/app.fixture';
-import { createFundedAccount } from '../setup/funded-account.fixture';
-import { PAYOUT_MIX, seedPayouts, storedStatuses, type SeededPayouts } from '../setup/payout-seed.fixture';
-import { countQueries } from '../setup/query-counter.fixture';
-import { DATABASE_KINDS, databaseUrlFor } from '../setup/test-database.fixture';
+import type { RunningApp } from '../../../apps/reference-app/src/app.bootstrap';
+import { PayoutEntity } from '../../../apps/reference-app/src/database/entities';
+import { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
+import { ReconciliationService } from '../../../apps/reference-app/src/reconciliation/reconciliation.service';
+import { startTestApp, startTestSandbox } from '../../setup/app.fixture';
+import { createFundedAccount } from '../../setup/funded-account.fixture';
+import { PAYOUT_MIX, seedPayouts, storedStatuses, type SeededPayouts } from '../../setup/payout-seed.fixture';
+import { countQueries } from '../../setup/query-counter.fixture';
+import { DATABASE_KINDS, databaseUrlFor } from '../../setup/test-database.fixture';
 
 jest.setTimeout(180_000);
 
