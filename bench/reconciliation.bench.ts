@@ -18,6 +18,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { SANDBOX_DEFAULTS, type PartnerSandbox } from '@partner-payments/testing';
 import { DataSource } from 'typeorm';
 import type { RunningApp } from '../apps/reference-app/src/app.bootstrap';
@@ -28,10 +29,9 @@ import { startTestApp } from '../test/setup/app.fixture';
 import { createFundedAccount } from '../test/setup/funded-account.fixture';
 import { insertSeededRows, PAYOUT_MIX, seedPayouts, storedStatuses } from '../test/setup/payout-seed.fixture';
 import { countQueries } from '../test/setup/query-counter.fixture';
-import { progress } from './lib/child.registry';
 import { sampleDuring } from './lib/memory.sampler';
 import { median, printFigures, resetSeeded, round, type Figure } from './reconciliation.fixture';
-import { hardDeadline, sleep } from './lib/run.env';
+import { hardDeadline, progress } from './lib/contract';
 import { startSandboxProcess } from './lib/sandbox.process';
 
 const NAME = 'reconciliation';

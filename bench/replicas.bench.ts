@@ -15,6 +15,7 @@
  *
  *   npx ts-node --transpile-only bench/replicas.bench.ts [--quick]
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { loadavg } from 'node:os';
 import { SANDBOX_DEFAULTS, type PartnerSandbox } from '@partner-payments/testing';
 import { openDataSource } from '../apps/reference-app/src/database/data-source.factory';
@@ -24,10 +25,10 @@ import { createDatabase, startThrowawayPostgres } from '../scripts/pg-throwaway'
 import { createFundedAccount } from '../test/setup/funded-account.fixture';
 import { seedPayouts, storedStatuses } from '../test/setup/payout-seed.fixture';
 import { startReplicaProcess, type ReplicaProcess } from '../test/setup/replica-process.fixture';
-import { progress, trackChild } from './lib/child.registry';
+import { trackChild } from './lib/child.registry';
 import { sandboxClient } from './lib/partner.client';
 import { median, printFigures, resetSeeded, round, type Figure } from './reconciliation.fixture';
-import { hardDeadline, sleep } from './lib/run.env';
+import { hardDeadline, progress } from './lib/contract';
 import { startSandboxProcess, type SandboxProcess } from './lib/sandbox.process';
 
 const NAME = 'replicas';

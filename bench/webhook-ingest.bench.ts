@@ -1,200 +1,170 @@
 /**
- * webhook-ingest: signed deliveries, each with a new data.event_id, hammered at the reference
- * app's POST /webhooks/partner (guard -> parser -> TypeORM inbox on a SQLite file -> 200; handlers
- * run after the answer). Two phases on one app:
- *  - timed (10 s): requests/s and latency;
- *  - counted (a fixed number of deliveries, every answer awaited): its inbox rows must equal its
- *    2xx "accepted" answers exactly. A timed run cannot show that: autocannon drops the requests
- *    in flight when the time is up, which the app may still have stored.
- * Both are checked against webhook_inbox once the app has stopped (handlers drained, DB closed).
+ * webhook-ingest: signed deliveries (each a new user.created, new data.event_id) at c=64 against
+ * the reference app's POST /webhooks/partner (guard, parse, durable inbox insert, 2xx, processing
+ * after the answer), interleaved with the same deliveries against a bare Nest route answering 200
+ * (bench/bare-nest.server.ts). On a SQLite file and on PostgreSQL (fsync on). Every round sends a
+ * fixed number of deliveries and awaits every answer, so its inbox rows must equal its 2xx exactly;
+ * after each app round the benchmark waits until the inbox is processed, so the next round (either
+ * side) does not pay for the backlog. The inbox lag is each row's processed_at - received_at.
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { SANDBOX_DEFAULTS } from '@partner-payments/testing';
-import { progress, trackChild } from './lib/child.registry';
-import { captureEnvironment, hardDeadline, table, writeResults } from './lib/run.env';
-import { startSandboxProcess } from './lib/sandbox.process';
-import { queryAll } from './lib/sqlite.reader';
-import { deliverSignedWebhooks, type LoadOutcome } from './lib/webhook.load';
+import {
+  emitReport,
+  hardDeadline,
+  median,
+  progress,
+  quantile,
+  QUICK,
+  type BenchFigure,
+  withLoad,
+} from './lib/contract';
+import { appEnv, postgresDatabase, sqliteDatabase, WEBHOOK_SECRET, type BenchDatabase } from './lib/app.env';
+import { startForkedServer, type ForkedServer } from './lib/forked.process';
+import { openInboxReader, waitProcessed, type InboxRow } from './lib/inbox.reader';
+import { interleave, pairedRatio } from './lib/rounds';
+import { startSandboxProcess, type SandboxProcess } from './lib/sandbox.process';
+import { deliver, signedDeliveries, type DeliveryRound } from './lib/webhook.load';
 
-const DURATION_S = Number(process.env.BENCH_INGEST_SECONDS ?? 10);
-const CONNECTIONS = Number(process.env.BENCH_INGEST_CONNECTIONS ?? 10);
-const COUNTED = Number(process.env.BENCH_INGEST_COUNTED ?? 3000);
 const NAME = 'webhook-ingest';
+const ROUNDS = QUICK ? 2 : 5;
+const ROUND_S = QUICK ? 2 : 5;
+const CONNECTIONS = 64;
+const MAX_DELIVERIES = 80_000;
+const APP = `${__dirname}/app.server.ts`;
+const BARE = `${__dirname}/bare-nest.server.ts`;
 
-function startAppProcess(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const child = trackChild(
-    fork(join(__dirname, 'webhook-ingest.app.ts'), [], {
-      cwd: join(__dirname, '..'),
-      execArgv: ['-r', 'ts-node/register/transpile-only'],
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    }),
+interface AppRound extends DeliveryRound {
+  /** Left unprocessed once the wait after the round gave up (should be 0). */
+  leftUnprocessed: number;
+}
+
+interface Measured {
+  ingest: BenchFigure;
+  lagP99Ms: number[];
+  lagNotes: string;
+}
+
+/** Per app round: rows stored for its deliveries, accepted but not stored, and the lag p99. */
+function audit(rounds: AppRound[], rows: Map<string, InboxRow>) {
+  return rounds.map((r) => {
+    const stored = r.sent.filter((id) => rows.has(id));
+    const lags = stored
+      .map((id) => rows.get(id) as InboxRow)
+      .filter((row) => row.processedAt !== null)
+      .map((row) => (row.processedAt as number) - row.receivedAt);
+    return {
+      rows: stored.length,
+      acceptedNotStored: [...r.accepted].filter((id) => !rows.has(id)).length,
+      rowsEqual2xx: stored.length === r.responses2xx && r.accepted.size === r.responses2xx,
+      notProcessed: stored.length - lags.length,
+      lagP99Ms: quantile(lags, 0.99),
+    };
+  });
+}
+
+async function measure(db: BenchDatabase, sandbox: SandboxProcess): Promise<Measured> {
+  const target = db.kind === 'sqlite' ? 0.5 : 0.35;
+  const app: ForkedServer = await startForkedServer(APP, appEnv(db.url, sandbox.baseUrl));
+  const bare: ForkedServer = await startForkedServer(BARE, {});
+  const reader = await openInboxReader(db.url);
+  const rate = { ours: 200, baseline: 1000 }; // first guesses; each round sizes the next (ROUND_S long)
+  /** One round of `side`: about ROUND_S seconds of deliveries at the rate its last round reached. */
+  const send = async (side: 'ours' | 'baseline', server: ForkedServer, i: number) => {
+    const n = Math.min(MAX_DELIVERIES, Math.max(200, Math.round(rate[side] * (i < 0 ? 1 : ROUND_S))));
+    const r = await deliver(
+      `${server.url}/webhooks/partner`,
+      signedDeliveries(n, WEBHOOK_SECRET),
+      CONNECTIONS,
+    );
+    rate[side] = r.rate;
+    return r;
+  };
+  let appRounds: AppRound[];
+  let bareRounds: DeliveryRound[];
+  let load: string;
+  try {
+    const measured = await withLoad(() =>
+      interleave<DeliveryRound | AppRound>({
+        name: `${NAME} ${db.kind}`,
+        rounds: ROUNDS,
+        ours: async (i) => ({
+          ...(await send('ours', app, i)),
+          leftUnprocessed: await waitProcessed(reader, 120_000),
+        }),
+        baseline: (i) => send('baseline', bare, i),
+        describe: (r) =>
+          `${r.responses} answers, ${Math.round(r.rate)}/s, p99 ${r.p99Ms} ms, non-2xx ${r.non2xx}, errors ${r.errors}`,
+      }),
+    );
+    appRounds = measured.value.ours as AppRound[];
+    bareRounds = measured.value.baseline;
+    load = measured.load;
+  } finally {
+    await bare.stop();
+    const closed = await app.stop(); // drains the handlers still running
+    progress(NAME, `${db.kind}: app closed in ${String(closed.closedMs)} ms`);
+  }
+  const rows = new Map((await reader.rows()).map((r) => [r.eventId, r]));
+  await reader.close();
+  const audits = audit(appRounds, rows);
+  const ratio = pairedRatio(
+    appRounds.map((r) => r.rate),
+    bareRounds.map((r) => r.rate),
   );
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('app did not start within 60 s')), 60_000);
-    child.once('message', (m: { url?: string }) => {
-      clearTimeout(timer);
-      if (m.url) resolve({ child, url: m.url });
-    });
-    child.once('exit', (code) => reject(new Error(`app exited early (${code})`)));
-  });
-}
-
-/** Resolves with how long the app took to close (draining handlers, closing the database). */
-function stopAppProcess(child: ChildProcess): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('app did not stop within 60 s')), 60_000);
-    child.once('message', (m: { closedMs?: number }) => {
-      clearTimeout(timer);
-      child.once('exit', () => resolve(m.closedMs ?? -1));
-    });
-    child.send('stop');
-  });
-}
-
-function account(phase: LoadOutcome, stored: Set<string>) {
-  const r = phase.result;
-  const rows = [...phase.sent].filter((id) => stored.has(id)).length;
+  const p99 = median(appRounds.map((r) => r.p99Ms));
+  const rowsOk = audits.every((a) => a.rowsEqual2xx && a.acceptedNotStored === 0);
+  const bad = [...appRounds, ...bareRounds].reduce((n, r) => n + r.non2xx + r.errors, 0);
+  const label = db.kind === 'sqlite' ? 'SQLite file' : 'PostgreSQL';
   return {
-    requestsPerS: {
-      average: r.requests.average,
-      stddev: r.requests.stddev,
-      min: r.requests.min,
-      max: r.requests.max,
+    ingest: {
+      figure: `webhook ingest, durable, ${label}, c=64`,
+      unit: 'req/s',
+      ours: Math.round(median(appRounds.map((r) => r.rate))),
+      baseline: Math.round(median(bareRounds.map((r) => r.rate))),
+      ratio,
+      target: `≥ ${target.toFixed(2)}, p99 < 50 ms, ${db.kind === 'sqlite' ? 'inbox rows = 2xx answers' : 'rows = answers'}`,
+      pass: ratio >= target && p99 < 50 && rowsOk && bad === 0,
+      rounds: ROUNDS,
+      notes:
+        `p99 ${p99} ms (bare ${median(bareRounds.map((r) => r.p99Ms))} ms); ` +
+        `rows/2xx per round ${audits.map((a, i) => `${a.rows}/${appRounds[i].responses2xx}`).join(', ')}; ` +
+        `accepted not stored ${audits.reduce((n, a) => n + a.acceptedNotStored, 0)}; non-2xx+errors ${bad}; ` +
+        `${db.describe}; ${load}`,
     },
-    latencyMs: {
-      p50: r.latency.p50,
-      p90: r.latency.p90,
-      p99: r.latency.p99,
-      max: r.latency.max,
-      average: r.latency.average,
-    },
-    durationS: r.duration,
-    responses: r.requests.total,
-    responses2xx: r['2xx'],
-    non2xx: r.non2xx,
-    errors: r.errors,
-    timeouts: r.timeouts,
-    answers: phase.answers,
-    accepted: phase.accepted.size,
-    inboxRows: rows,
-    acceptedButNotStored: [...phase.accepted].filter((id) => !stored.has(id)).length,
-    /** Stored but with no "accepted" answer counted: requests in flight when a timed phase stopped. */
-    storedWithoutCountedAnswer: rows - [...phase.accepted].filter((id) => stored.has(id)).length,
-    inboxRowsEqualAccepted2xx: rows === phase.accepted.size && rows === r['2xx'],
+    lagP99Ms: audits.map((a) => a.lagP99Ms),
+    lagNotes: `${label}: lag p99 per round ${audits.map((a) => Math.round(a.lagP99Ms)).join(', ')} ms, unprocessed at the end ${audits.reduce((n, a) => n + a.notProcessed, 0)}`,
   };
 }
 
-async function main(): Promise<void> {
-  hardDeadline(DURATION_S * 1000 + 240_000, NAME);
-  const environment = captureEnvironment();
-  const dir = await mkdtemp(join(tmpdir(), 'bench-ingest-'));
-  const dbFile = join(dir, 'ingest.sqlite');
-  const sandbox = await startSandboxProcess();
-  const secret = SANDBOX_DEFAULTS.webhookSecret; // the sandbox's fixed test secret, given to the app
+async function onDatabase(open: () => Promise<BenchDatabase>, sandbox: SandboxProcess): Promise<Measured> {
+  const db = await open();
   try {
-    const { child, url } = await startAppProcess({
-      DATABASE_URL: `sqlite:${dbFile}`,
-      PARTNER_BASE_URL: sandbox.baseUrl,
-      PARTNER_ENV: 'sandbox',
-      PARTNER_API_KEY: SANDBOX_DEFAULTS.apiKey,
-      PARTNER_CLIENT_ID: SANDBOX_DEFAULTS.clientId,
-      PARTNER_PASSWORD: SANDBOX_DEFAULTS.password,
-      PARTNER_CLIENT_UUID: SANDBOX_DEFAULTS.clientUuid,
-      PARTNER_WEBHOOK_SECRET: secret,
-      // Required with PARTNER_BASE_URL (issue 9 defect 3: inbox bodies are sealed at rest).
-      INBOX_ENCRYPTION_KEYS: `bench:${randomBytes(32).toString('base64')}`,
-    });
-    const hook = `${url}/webhooks/partner`;
-    progress(
-      NAME,
-      `app at ${url}; warm-up 200 deliveries, then ${DURATION_S} s x ${CONNECTIONS} connections`,
-    );
-    await deliverSignedWebhooks(hook, secret, { amount: 200, connections: CONNECTIONS }); // JIT, pools, SQLite pages
-    const timed = await deliverSignedWebhooks(hook, secret, {
-      durationS: DURATION_S,
-      connections: CONNECTIONS,
-    });
-    progress(
-      NAME,
-      `timed phase: ${timed.result.requests.total} answers; counted phase: ${COUNTED} deliveries`,
-    );
-    const counted = await deliverSignedWebhooks(hook, secret, { amount: COUNTED, connections: CONNECTIONS });
-    const closeMs = await stopAppProcess(child);
-    progress(NAME, `app closed in ${closeMs} ms`);
+    return await measure(db, sandbox);
+  } finally {
+    await db.close();
+  }
+}
 
-    const stored = new Set(
-      queryAll<{ event_id: string }>(dbFile, 'SELECT event_id FROM webhook_inbox').map((r) => r.event_id),
-    );
-    const byState = queryAll<{ state: string; n: number }>(
-      dbFile,
-      'SELECT state, COUNT(*) AS n FROM webhook_inbox GROUP BY state',
-    );
-    const results = {
-      timed: account(timed, stored),
-      counted: account(counted, stored),
-      inboxRowsTotal: stored.size,
-      inboxRowsByState: Object.fromEntries(byState.map((s) => [s.state, s.n])),
-      appCloseMs: closeMs,
+async function main(): Promise<void> {
+  hardDeadline(QUICK ? 300_000 : 900_000, NAME);
+  const sandbox = await startSandboxProcess();
+  try {
+    const sqlite = await onDatabase(() => sqliteDatabase('bench-ingest'), sandbox);
+    const postgres = await onDatabase(() => postgresDatabase('bench_ingest'), sandbox);
+    const lag = median(sqlite.lagP99Ms);
+    const lagFigure: BenchFigure = {
+      figure: 'inbox lag while ingesting at that rate',
+      unit: 'ms',
+      ours: Math.round(lag),
+      baseline: null,
+      ratio: null,
+      target: 'p99 from receipt to processed < 1 s',
+      pass: lag < 1000,
+      rounds: ROUNDS,
+      notes: `SQLite rounds of the ingest figure (median of the rounds' p99 of processed_at - received_at); ${sqlite.lagNotes}; ${postgres.lagNotes}`,
     };
-    const row = (phase: string, a: ReturnType<typeof account>) => [
-      phase,
-      a.requestsPerS.average,
-      a.latencyMs.p50,
-      a.latencyMs.p99,
-      a.latencyMs.max,
-      a.responses2xx,
-      a.non2xx,
-      a.errors + a.timeouts,
-      a.inboxRows,
-      a.acceptedButNotStored,
-      a.storedWithoutCountedAnswer,
-    ];
-    writeResults(
-      {
-        name: NAME,
-        environment,
-        parameters: {
-          timedPhaseS: DURATION_S,
-          countedPhaseDeliveries: COUNTED,
-          warmUpDeliveries: 200,
-          connections: CONNECTIONS,
-          event: 'user.created, new data.event_id and user_id per delivery, signed with signPartnerWebhook',
-          app: 'reference app (startApp) in its own process; SQLite file in a temp dir (WAL, synchronous=FULL)',
-          partner: 'sandbox in its own process (idle during the run)',
-        },
-        results,
-        notes: [
-          "Requests/s and latency are autocannon's, measured from the benchmark process; app, sandbox and autocannon share the 2 cores.",
-          'No lost webhook: every event_id answered 200 "accepted" is looked up in webhook_inbox after the app stopped (accepted not stored must be 0).',
-          'counted: every answer is awaited, so its inbox rows must equal its 2xx exactly. timed: rows beyond the 2xx are requests in flight when autocannon stopped (stored by the app, answer dropped by autocannon).',
-          `Inbox states after close: ${byState.map((s) => `${s.state} ${s.n}`).join(', ')}; the app took ${closeMs} ms to close (handlers still running after the last answer, then the database).`,
-        ],
-      },
-      table(
-        [
-          'phase',
-          'req/s (avg)',
-          'p50 ms',
-          'p99 ms',
-          'max ms',
-          '2xx',
-          'non-2xx',
-          'errors+timeouts',
-          'inbox rows',
-          'accepted not stored',
-          'stored, answer not counted',
-        ],
-        [row(`timed ${DURATION_S} s`, results.timed), row(`counted ${COUNTED}`, results.counted)],
-      ),
-    );
+    emitReport({ bench: NAME, figures: [sqlite.ingest, postgres.ingest, lagFigure] });
   } finally {
     await sandbox.close();
-    await rm(dir, { recursive: true, force: true });
   }
 }
 

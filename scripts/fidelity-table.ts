@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import {
   fidelityTableInSync,
   withFidelityTable,
-} from '../libs/partner-payments-testing/src/conformance/fidelity.table';
+} from '../libs/partner-payments-testing/src/conformance/fidelity-table.util';
 
 const readmePath = join(__dirname, '..', 'libs/partner-payments-testing/README.md');
 const current = readFileSync(readmePath, 'utf8');

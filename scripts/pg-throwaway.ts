@@ -38,6 +38,11 @@ export interface ThrowawayPostgres {
 export interface ThrowawayPostgresOptions {
   binDir?: string;
   database?: string;
+  /**
+   * Keep fsync and full-page writes on, as a production server runs. Default false: a test
+   * cluster trades durability for speed (fsync=off); a benchmark of durable writes needs true.
+   */
+  durable?: boolean;
 }
 
 /** A port the kernel just gave out on 127.0.0.1; racy in theory, fine for a test cluster. */
@@ -170,7 +175,8 @@ export async function startThrowawayPostgres(
       '--locale=C',
       '--no-sync',
     ]);
-    const serverOpts = `-p ${port} -k ${socketDir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`;
+    const speed = options.durable ? '' : ' -c fsync=off -c full_page_writes=off';
+    const serverOpts = `-p ${port} -k ${socketDir} -c listen_addresses=127.0.0.1${speed}`;
     run(runAs, pgCtl, [
       '-D',
       dataDir,

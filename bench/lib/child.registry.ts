@@ -16,8 +16,3 @@ export function trackChild<C extends ChildProcess>(child: C): C {
   child.once('exit', () => children.delete(child));
   return child;
 }
-
-/** Progress on stderr, so a slow step is visible while the results go to stdout. */
-export function progress(name: string, message: string): void {
-  process.stderr.write(`[${name}] ${new Date().toISOString().slice(11, 19)} ${message}\n`);
-}

@@ -4,7 +4,7 @@ import {
   type PartnerPaymentsClient,
   type PartnerPaymentsModuleOptions,
 } from '@partner-payments/nestjs';
-import { SANDBOX_DEFAULTS, SandboxControlClient } from '@partner-payments/testing';
+import { SANDBOX_DEFAULTS, PartnerSandboxControlClient } from '@partner-payments/testing';
 
 const silent = { log() {}, error() {}, warn() {}, debug() {}, verbose() {} };
 
@@ -51,6 +51,6 @@ export async function createVerifiedUser(
     account_purpose: 'personal_or_living_expenses',
     occupation: 'engineer',
   });
-  await new SandboxControlClient(baseUrl).setUserVerificationOutcome(user.userId, 'approved');
+  await new PartnerSandboxControlClient(baseUrl).setUserVerificationOutcome(user.userId, 'approved');
   return user.userId;
 }

@@ -1,17 +1,17 @@
 /**
  * The sandbox in its own process (the built CLI), so its CPU and memory never count against the
- * client being measured; we talk to it over 127.0.0.1 and drive it with SandboxControlClient.
+ * client being measured; we talk to it over 127.0.0.1 and drive it with PartnerSandboxControlClient.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { SandboxControlClient } from '@partner-payments/testing';
+import { PartnerSandboxControlClient } from '@partner-payments/testing';
 import { trackChild } from './child.registry';
 
-const CLI = join(__dirname, '..', '..', 'libs', 'partner-payments-testing', 'dist', 'cli.js');
+const CLI = join(__dirname, '..', '..', 'libs', 'partner-payments-testing', 'dist', 'main.js');
 
 export interface SandboxProcess {
   baseUrl: string;
-  control: SandboxControlClient;
+  control: PartnerSandboxControlClient;
   close(): Promise<void>;
 }
 
@@ -38,7 +38,7 @@ export async function startSandboxProcess(flags: string[] = []): Promise<Sandbox
   child.stdout?.resume(); // keep draining so the child never blocks on a full pipe
   return {
     baseUrl,
-    control: new SandboxControlClient(baseUrl),
+    control: new PartnerSandboxControlClient(baseUrl),
     close: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

@@ -1,55 +1,74 @@
 /**
- * One autocannon phase of signed webhook deliveries, each a new user.created with a new
- * data.event_id (and user), remembering which ids were sent and which were answered "accepted".
+ * Signed webhook deliveries for autocannon: each a new user.created with a new data.event_id (and
+ * user), made and signed BEFORE the round starts, so the load generator spends the same little
+ * CPU per request whichever server it hammers (it shares the 2 cores with them).
  */
 import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
 import { buildUserCreated, signPartnerWebhook } from '@partner-payments/testing';
 
-export interface LoadPhase {
-  /** Either a duration (seconds) or an exact number of deliveries, never both: autocannon ignores duration when amount is set. */
-  durationS?: number;
-  amount?: number;
-  connections: number;
+export interface SignedDelivery {
+  eventId: string;
+  body: string;
+  signature: string;
 }
 
-export interface LoadOutcome {
-  result: autocannon.Result;
-  sent: Set<string>;
+export function signedDeliveries(count: number, secret: string): SignedDelivery[] {
+  return Array.from({ length: count }, () => {
+    const eventId = randomUUID();
+    // A new event and user per delivery: the inbox insert and the projection write are real work.
+    const body = JSON.stringify(
+      buildUserCreated({ event_id: eventId, user_id: randomUUID(), status: 'CREATED' }),
+    );
+    return { eventId, body, signature: signPartnerWebhook(body, secret) };
+  });
+}
+
+export interface DeliveryRound {
+  /** Answers per second over the round (answers / wall time). */
+  rate: number;
+  wallMs: number;
+  responses: number;
+  responses2xx: number;
+  non2xx: number;
+  errors: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  /** event ids handed to autocannon, in order. */
+  sent: string[];
+  /** event ids the server answered 2xx `{status:'accepted', eventId}` for (the app; the bare route names none). */
   accepted: Set<string>;
-  /** "<status> <body.status>" -> count, e.g. "200 accepted". */
+  /** "<status> <body.status>" -> count. */
   answers: Record<string, number>;
 }
 
-export async function deliverSignedWebhooks(
+/** Every delivery sent once, `connections` at a time; resolves when every answer is in. */
+export async function deliver(
   url: string,
-  secret: string,
-  phase: LoadPhase,
-): Promise<LoadOutcome> {
-  const sent = new Set<string>();
+  deliveries: readonly SignedDelivery[],
+  connections: number,
+): Promise<DeliveryRound> {
+  const sent: string[] = [];
   const accepted = new Set<string>();
   const answers: Record<string, number> = {};
+  let next = 0;
+  const started = performance.now();
   const result = await autocannon({
     url,
-    connections: phase.connections,
-    ...(phase.amount !== undefined ? { amount: phase.amount } : { duration: phase.durationS ?? 10 }),
+    connections,
+    // `amount`: autocannon stops after exactly this many answers (a timed run drops the ones in flight).
+    amount: deliveries.length,
     requests: [
       {
         method: 'POST',
-        // A new event and user per delivery: the inbox insert and the projection write are real work.
         setupRequest: (req) => {
-          const eventId = randomUUID();
-          sent.add(eventId);
-          const body = JSON.stringify(
-            buildUserCreated({ event_id: eventId, user_id: randomUUID(), status: 'CREATED' }),
-          );
+          const d = deliveries[next++ % deliveries.length];
+          sent.push(d.eventId);
           return {
             ...req,
-            body,
-            headers: {
-              'content-type': 'application/json',
-              'x-signature-sha256': signPartnerWebhook(body, secret),
-            },
+            body: d.body,
+            headers: { 'content-type': 'application/json', 'x-signature-sha256': d.signature },
           };
         },
         onResponse: (status, body) => {
@@ -67,5 +86,19 @@ export async function deliverSignedWebhooks(
       },
     ],
   });
-  return { result, sent, accepted, answers };
+  const wallMs = performance.now() - started;
+  return {
+    rate: result.requests.total / (wallMs / 1000),
+    wallMs,
+    responses: result.requests.total,
+    responses2xx: result['2xx'],
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    maxMs: result.latency.max,
+    sent,
+    accepted,
+    answers,
+  };
 }

@@ -1,5 +1,5 @@
 /**
- * `partner-sandbox conformance` as users run it: the package's CLI entry (src/cli.ts, which builds to
+ * `partner-sandbox conformance` as users run it: the package's CLI entry (src/main.ts, which builds to
  * the `partner-sandbox` bin) in a child process, credentials from the module's environment variables,
  * against a sandbox and a divergent stand-in over real sockets. Exit codes 0 / 1 / 2; JSON;
  * redaction; read-only production. Run from the sources through ts-node rather than dist/: the
@@ -8,11 +8,11 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import type { ConformanceReport, PartnerSandbox } from '@partner-payments/testing';
-import { startPinnedSandbox } from './conformance.helpers';
-import { PLANTED, startDivergentStandIn, type StandIn } from './divergent-stand-in';
+import { startPinnedSandbox } from './conformance.fixture';
+import { PLANTED, startDivergentStandIn, type StandIn } from './divergent-stand-in.fixture';
 
 const root = join(__dirname, '..', '..');
-const cli = join(root, 'libs/partner-payments-testing/src/cli.ts');
+const cli = join(root, 'libs/partner-payments-testing/src/main.ts');
 
 function run(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; out: string; err: string }> {
   return new Promise((resolve) => {

@@ -12,9 +12,9 @@ import {
   type ConformanceReport,
   type PartnerSandbox,
 } from '@partner-payments/testing';
-import { idsWith, runAgainst, startPinnedSandbox } from './conformance.helpers';
-import { fixtureUser } from '../../libs/partner-payments-testing/src/conformance/probe.fixtures';
-import { PLANTED, startDivergentStandIn, type StandIn } from './divergent-stand-in';
+import { idsWith, runAgainst, startPinnedSandbox } from './conformance.fixture';
+import { fixtureUser } from '../../libs/partner-payments-testing/src/conformance/probe-bodies.util';
+import { PLANTED, startDivergentStandIn, type StandIn } from './divergent-stand-in.fixture';
 
 describe('conformance kit against a divergent stand-in', () => {
   let sandbox: PartnerSandbox;

@@ -4,7 +4,7 @@
  * production base URL or without allowWrites.
  */
 import { CONFORMANCE_PROBES, renderReport, type PartnerSandbox } from '@partner-payments/testing';
-import { idsWith, runAgainst, startPinnedSandbox } from './conformance.helpers';
+import { idsWith, runAgainst, startPinnedSandbox } from './conformance.fixture';
 
 describe('conformance kit against the sandbox', () => {
   let sandbox: PartnerSandbox;

@@ -4,12 +4,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CONFORMANCE_PROBES, fidelityTable } from '@partner-payments/testing';
+import { CONFORMANCE_PROBES } from '@partner-payments/testing';
 import {
+  fidelityTable,
   fidelityTableInSync,
-  normalizeTable,
+  normaliseTable,
   withFidelityTable,
-} from '../../libs/partner-payments-testing/src/conformance/fidelity.table';
+} from '../../libs/partner-payments-testing/src/conformance/fidelity-table.util';
 
 const readme = readFileSync(join(__dirname, '../../libs/partner-payments-testing/README.md'), 'utf8');
 
@@ -35,7 +36,7 @@ describe('sandbox README fidelity table', () => {
       .replace(/\| `auth\.token` \|/, '|   `auth.token`      |')
       .replace('|---|---|', '| ----- | --- |');
     expect(fidelityTableInSync(padded)).toBe(true);
-    expect(normalizeTable('| a  |  b |\n| --- | ---- |')).toEqual(['|a|b|', '|---|---|']);
+    expect(normaliseTable('| a  |  b |\n| --- | ---- |')).toEqual(['|a|b|', '|---|---|']);
     expect(() => withFidelityTable('# no markers')).toThrow(/fidelity:begin/);
   });
 });

@@ -1,5 +1,6 @@
-import { BASELINE_VERSION, startPartnerSandbox } from '@partner-payments/testing';
-import { Api, fundedSetup, startWorld, stopWorld, type World } from './sandbox.helpers';
+import { startPartnerSandbox } from '@partner-payments/testing';
+import { BASELINE_VERSION } from '../../libs/partner-payments-testing/src/server/versioning.util';
+import { Api, fundedSetup, startWorld, stopWorld, type World } from './sandbox.fixture';
 
 describe('sandbox: authentication (spec 4.1, 5)', () => {
   let world: World;

@@ -1,11 +1,11 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { SandboxControlClient } from '@partner-payments/testing';
+import { PartnerSandboxControlClient } from '@partner-payments/testing';
 import { buildProject } from '../setup/build.fixture';
-import { Api, individual } from './sandbox.helpers';
+import { Api, individual } from './sandbox.fixture';
 
 const root = join(__dirname, '..', '..');
-const cli = join(root, 'libs/partner-payments-testing/dist/cli.js');
+const cli = join(root, 'libs/partner-payments-testing/dist/main.js');
 
 /** Starts the built CLI and resolves with its base URL once it prints it. */
 function startCli(
@@ -83,7 +83,7 @@ describe('sandbox CLI (npm run sandbox)', () => {
       });
       expect(auth.status).toBe(200);
       expect(auth.body.data.expires_in).toBe(86400);
-      const control = new SandboxControlClient(baseUrl);
+      const control = new PartnerSandboxControlClient(baseUrl);
       expect((await control.counters()).authCalls).toBe(1);
       expect(output()).toContain('cli-client');
       for (const secret of ['cli-key-123', 'cli-password-456', 'cli-secret-789'])
@@ -108,7 +108,7 @@ describe('sandbox CLI (npm run sandbox)', () => {
         password: 'sandbox_test_password',
       }).login();
       expect((await api.call('POST', '/v1/users', { body: individual() })).status).toBe(201);
-      const control = new SandboxControlClient(baseUrl);
+      const control = new PartnerSandboxControlClient(baseUrl);
       await control.flushWebhooks();
       expect((await control.deliveries()).every((d) => d.outcome === 'failed')).toBe(true);
       const deadline = Date.now() + 5000;
@@ -127,7 +127,7 @@ describe('sandbox CLI (npm run sandbox)', () => {
   }, 30000);
 
   it('stops when its parent goes away (`npm run sandbox` killed: the signal never reaches node)', async () => {
-    // `sh -c "... && node cli.js"` as npm runs it; `&& true` keeps sh from exec-ing node.
+    // `sh -c "... && node main.js"` as npm runs it; `&& true` keeps sh from exec-ing node.
     const shell = spawn('sh', ['-c', `"${process.execPath}" "${cli}" --port 0 --quiet && true`], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });

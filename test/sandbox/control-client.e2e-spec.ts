@@ -1,12 +1,13 @@
-import { CONTROL_OPERATIONS, SandboxControlClient } from '@partner-payments/testing';
-import { fundedSetup, individual, startWorld, stopWorld, type World } from './sandbox.helpers';
+import { PartnerSandboxControlClient } from '@partner-payments/testing';
+import { CONTROL_OPERATIONS } from '../../libs/partner-payments-testing/src/control/control.constants';
+import { fundedSetup, individual, startWorld, stopWorld, type World } from './sandbox.fixture';
 
-describe('sandbox: control API over HTTP (SandboxControlClient)', () => {
+describe('sandbox: control API over HTTP (PartnerSandboxControlClient)', () => {
   let world: World;
-  let control: SandboxControlClient;
+  let control: PartnerSandboxControlClient;
   beforeEach(async () => {
     world = await startWorld();
-    control = new SandboxControlClient(world.sandbox.sandboxBaseUrl);
+    control = new PartnerSandboxControlClient(world.sandbox.sandboxBaseUrl);
   });
   afterEach(() => stopWorld(world));
 

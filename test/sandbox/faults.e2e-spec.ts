@@ -1,5 +1,5 @@
 import { startPartnerSandbox } from '@partner-payments/testing';
-import { Api, fundedSetup, individual, startWorld, stopWorld, type World } from './sandbox.helpers';
+import { Api, fundedSetup, individual, startWorld, stopWorld, type World } from './sandbox.fixture';
 
 describe('sandbox: faults on demand (control API)', () => {
   let world: World;

@@ -6,7 +6,7 @@ import {
   stopWorld,
   wireRecipient,
   type World,
-} from './sandbox.helpers';
+} from './sandbox.fixture';
 
 /**
  * Idempotency-Key on every de-duplicating route (spec 4.7, 8; evidence §4 [T3r DRIFT-34, 35, 36]):

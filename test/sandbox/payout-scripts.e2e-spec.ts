@@ -1,4 +1,4 @@
-import { fundedSetup, individual, startWorld, stopWorld, type World } from './sandbox.helpers';
+import { fundedSetup, individual, startWorld, stopWorld, type World } from './sandbox.fixture';
 
 describe('sandbox: scripted payouts by amount (option autoPayouts)', () => {
   let world: World;

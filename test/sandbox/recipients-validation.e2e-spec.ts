@@ -1,5 +1,5 @@
-import { startWorld, stopWorld, individual, usAddress, wireAccount, type World } from './sandbox.helpers';
-import { SOLANA_ADDRESS, TRON_ADDRESS, railBodies, type Body } from './recipient-bodies.helper';
+import { startWorld, stopWorld, individual, usAddress, wireAccount, type World } from './sandbox.fixture';
+import { SOLANA_ADDRESS, TRON_ADDRESS, railBodies, type Body } from './recipient-bodies.fixture';
 
 describe('sandbox: POST /v1/recipients refuses what the partner refuses (evidence §2 shape Z, §4)', () => {
   let world: World;

@@ -7,8 +7,8 @@ import {
   wireAccount,
   wireRecipient,
   type World,
-} from './sandbox.helpers';
-import { PG_TIMESTAMP, TRON_ADDRESS, railBodies, type Body } from './recipient-bodies.helper';
+} from './sandbox.fixture';
+import { PG_TIMESTAMP, TRON_ADDRESS, railBodies, type Body } from './recipient-bodies.fixture';
 
 describe('sandbox: recipients (spec 2.3, 4.4; evidence §4)', () => {
   let world: World;

@@ -1,4 +1,4 @@
-import { startWorld, stopWorld, type World } from './sandbox.helpers';
+import { startWorld, stopWorld, type World } from './sandbox.fixture';
 
 describe('sandbox: reference data (evidence §8)', () => {
   let world: World;

@@ -1,5 +1,5 @@
 import type { SeededRfi } from '@partner-payments/testing';
-import { Api, individual, startWorld, stopWorld, type World } from './sandbox.helpers';
+import { Api, individual, startWorld, stopWorld, type World } from './sandbox.fixture';
 
 const V = '2026-06-01';
 

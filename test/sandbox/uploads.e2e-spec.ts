@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { sampleFile, type SampleMime, type SeededRfi } from '@partner-payments/testing';
-import { startWorld, stopWorld, type World } from './sandbox.helpers';
+import { startWorld, stopWorld, type World } from './sandbox.fixture';
 
 const V = '2026-06-01';
 type Part = { bytes: Buffer; type: string; name: string };

@@ -1,5 +1,5 @@
 import { startPartnerSandbox } from '@partner-payments/testing';
-import { business, individual, startWorld, stopWorld, type World } from './sandbox.helpers';
+import { business, individual, startWorld, stopWorld, type World } from './sandbox.fixture';
 
 /** Raw bodies: these tests also send what the typed inputs would not let through. */
 const ind = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({ ...individual(), ...extra });

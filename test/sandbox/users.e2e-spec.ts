@@ -1,4 +1,4 @@
-import { Api, business, individual, startWorld, stopWorld, type World } from './sandbox.helpers';
+import { Api, business, individual, startWorld, stopWorld, type World } from './sandbox.fixture';
 
 /** Raw bodies: these tests also send what the typed inputs would not let through. */
 const ind = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({ ...individual(), ...extra });

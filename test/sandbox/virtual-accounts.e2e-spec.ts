@@ -6,7 +6,7 @@ import {
   startWorld,
   stopWorld,
   type World,
-} from './sandbox.helpers';
+} from './sandbox.fixture';
 
 describe('sandbox: virtual accounts and deposits (provider-facts)', () => {
   let world: World;

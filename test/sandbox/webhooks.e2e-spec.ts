@@ -10,7 +10,7 @@ import {
   startWorld,
   stopWorld,
   type World,
-} from './sandbox.helpers';
+} from './sandbox.fixture';
 
 describe('sandbox: webhook delivery (spec 6.1-6.3)', () => {
   let world: World;

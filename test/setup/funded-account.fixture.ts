@@ -11,7 +11,7 @@ import {
   type PartnerPaymentsModuleOptions,
 } from '@partner-payments/nestjs';
 import { randomUUID } from 'node:crypto';
-import { SandboxControlClient, type PartnerSandbox } from '@partner-payments/testing';
+import { PartnerSandboxControlClient, type PartnerSandbox } from '@partner-payments/testing';
 import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
 import { appRequest } from './app.fixture';
 import { individual } from './partner-inputs.fixture';
@@ -79,7 +79,7 @@ export async function createFundedAccount(
     individual({ first_name: 'Test', last_name: tag, email: `${tag}@example.com`, metadata: { tag } }),
   );
   // The partner's sandbox stops in REVIEW (evidence §3): its staff verify; here the control API does.
-  const control = new SandboxControlClient(baseUrl);
+  const control = new PartnerSandboxControlClient(baseUrl);
   await control.setUserVerificationOutcome(user.userId, 'approved');
   const va = await vas.create({ user_id: user.userId, type: 'US_BANK', bank: 'bank_a' });
   // evidence §5: the account stays `activating` until the partner's staff open it, and payouts draw

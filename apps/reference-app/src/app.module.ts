@@ -94,7 +94,12 @@ export class AppModule {
             maxRetries: cfg.partner.maxRetries,
             sendVersionHeader: cfg.partner.sendVersionHeader,
             rateLimit: partnerRateLimitOptions(cfg, conn, uow),
-            webhooks: { secrets: conn.webhookSecrets },
+            webhooks: {
+              secrets: conn.webhookSecrets,
+              // Issue 14: on PostgreSQL each statement is a round trip, so several processing
+              // transactions at once (the store holds entries with SKIP LOCKED); SQLite has one writer.
+              batching: { processConcurrency: cfg.database.kind === 'postgres' ? 4 : 1 },
+            },
             inboxStore: inbox,
             // Issue 13: the library reports through hooks; the app turns them into Prometheus metrics.
             ...metrics.partnerHooks(),

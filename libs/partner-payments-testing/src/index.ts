@@ -1,8 +1,13 @@
 /**
  * @partner-payments/testing: a contract-faithful simulator of the partner payments API (sandbox),
- * its control API, and webhook helpers for tests.
+ * its control API, webhook helpers and the conformance kit, for tests.
+ *
+ * An explicit list of what a user needs (issue 10); every other module stays internal, importable
+ * by this repository's own code and tests by path.
  */
-export { startPartnerSandbox, SANDBOX_DEFAULTS } from './server/sandbox.server';
+
+// The sandbox server: start, stop (`close()`) and its options.
+export { startPartnerSandbox, SANDBOX_DEFAULTS } from './server/sandbox-server.service';
 export type {
   PartnerSandbox,
   PartnerSandboxOptions,
@@ -10,41 +15,103 @@ export type {
   SandboxCredentialsInput,
   SandboxLogger,
 } from './server/sandbox.types';
-export type * from './control/control.types';
-export { SandboxControlClient } from './control/control.client';
-export { CONTROL_OPERATIONS, type ControlOperation } from './control/control.operations';
-export { signPartnerWebhook, verifyPartnerWebhook, SIGNATURE_HEADER } from './webhooks/webhook.signing';
-export * from './webhooks/event.builders';
-export type * from './server/state.types';
-export { BASELINE_VERSION, PINNED_VERSION, RFI_VERSION } from './server/versioning.util';
-export { validateMetadata, parseMetadataFilters, type FieldError } from './resources/metadata.rules';
-export { sampleFile, type SampleMime } from './resources/rfis/sample-files.fixtures';
-export { DEFAULT_DOCUMENT_TYPES, sanitizeFileName } from './resources/rfis/file-sniff.util';
+
+// The control API (in process: `sandbox.control`; over HTTP: PartnerSandboxControlClient) and the
+// shapes its operations take and answer.
+export { PartnerSandboxControlClient } from './control/control.client';
+export type {
+  SandboxControl,
+  CreateClientInput,
+  SandboxClientInfo,
+  EmitOptions,
+  DepositInput,
+  VirtualAccountPatch,
+  SeedRfiInput,
+  SeedRfiItemInput,
+  SeededRfi,
+  PayoutStep,
+  PayoutStepName,
+  PayoutView,
+  SeedPayoutsInput,
+  FaultKind,
+  FaultSpec,
+  ActiveFault,
+  ResourceKind,
+  SandboxCounters,
+  RequestLogEntry,
+  DeliveryRecord,
+} from './control/control.types';
+export type {
+  AnswerType,
+  ClientVault,
+  ClientWallet,
+  DepositStatus,
+  Metadata,
+  PaymentRail,
+  PayoutStatus,
+  RfiDocument,
+  RfiItemRecord,
+  RfiStatus,
+  UserStatus,
+  VerificationOutcome,
+} from './server/state.types';
+
+// Webhooks: signing as the partner does, a receiver for tests, and event bodies.
+export { signPartnerWebhook, verifyPartnerWebhook, SIGNATURE_HEADER } from './webhooks/webhook-signing.util';
 export {
   startWebhookReceiver,
   type ReceivedPartnerWebhook,
   type WebhookReceiver,
   type WebhookReceiverOptions,
-} from './webhooks/webhook.receiver';
+} from './webhooks/webhook-receiver.service';
 export {
-  runConformance,
-  runConformanceCli,
-  sandboxConformanceHooks,
-  renderReport,
-  reportJson,
-  fidelityTable,
-  CONFORMANCE_PROBES,
-  t as probeShape,
-  type Shape as ProbeShape,
-  type ConformanceOptions,
-  type ConformanceReport,
-  type ConformanceProbe,
-  type ConformanceHooks,
-  type ConformanceCredentials,
-  type ProbeResult,
-  type ProbeContext,
-  type ProbeRequest,
-  type Observation as ProbeObservation,
-  type ProbeSource,
-  type CreatedResource,
-} from './conformance';
+  buildFlatEvent,
+  buildUserCreated,
+  buildUserUpdated,
+  buildUserStatusChanged,
+  buildUserVerificationAccepted,
+  buildUserVerificationFailed,
+  buildUserLivenessCompleted,
+  buildVirtualAccountCreated,
+  buildDepositSource,
+  buildDepositFundsReceived,
+  buildPayoutProgress,
+  buildPayoutTerminal,
+  buildPayoutStatusChanged,
+  type FlatPartnerEvent,
+  type V2PartnerEvent,
+  type PartnerEventBody,
+  type UserEventInput,
+  type DepositRail,
+  type DepositEventInput,
+  type PayoutEventInput,
+  type TerminalPayoutEvent,
+  type PayoutStatusChangedInput,
+} from './webhooks/event-builders.util';
+
+// Fixtures: sample documents for uploads.
+export { sampleFile, type SampleMime } from './resources/rfis/sample-files.util';
+
+// The conformance kit: run it, its options, its report, the shipped probes and custom probes.
+export { runConformance } from './conformance/conformance.service';
+export { renderReport, reportJson } from './conformance/report-render.util';
+export { sandboxConformanceHooks } from './conformance/sandbox-hooks.client';
+export { CONFORMANCE_PROBES } from './conformance/probes';
+export { t as probeShape, type Shape as ProbeShape } from './conformance/shape.util';
+export type {
+  ConformanceOptions,
+  ConformanceCredentials,
+  ConformanceHooks,
+  ConformanceProbe,
+  ProbeContext,
+  ProbeRequest,
+  ProbeSource,
+  Observation as ProbeObservation,
+} from './conformance/probe.types';
+export type {
+  ConformanceReport,
+  CreatedResource,
+  ProbeArea,
+  ProbeOutcome,
+  ProbeResult,
+} from './conformance/report.types';

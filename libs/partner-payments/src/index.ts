@@ -68,9 +68,12 @@ export {
   PARTNER_WEBHOOK_CONFIG,
   DEFAULT_PARTNER_WEBHOOK_PATH,
   DEFAULT_PARTNER_WEBHOOK_MAX_BODY_BYTES,
+  DEFAULT_PARTNER_WEBHOOK_BATCHING,
   resolvePartnerWebhookConfig,
 } from './webhooks/webhook.config';
-export type { PartnerWebhookConfig } from './webhooks/webhook.config';
+export type { PartnerWebhookConfig, PartnerWebhookBatching } from './webhooks/webhook.config';
+export { InboxGroupCommit } from './webhooks/inbox.group-commit';
+export type { InboxGroupCommitOptions } from './webhooks/inbox.group-commit';
 export { readPartnerRawBody } from './webhooks/raw-body.reader';
 // Observability of the webhook path (issue 13): which event a log line belongs to
 export { currentPartnerLogContext } from './observability/webhook.instrumentation';

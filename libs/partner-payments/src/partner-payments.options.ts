@@ -57,6 +57,30 @@ export interface PartnerWebhookOptions {
   path?: string;
   /** Largest accepted body in bytes; larger gets 413. Default 1_048_576 (1 MB). */
   maxBodyBytes?: number;
+  /**
+   * Group commit and batched processing (issue 14), used when the `inboxStore` implements
+   * `recordBatch` / `processBatch` (the in-memory store does not need them).
+   */
+  batching?: PartnerWebhookBatchingOptions;
+}
+
+export interface PartnerWebhookBatchingOptions {
+  /** Most deliveries stored in one inbox transaction. Default 256. */
+  maxRecordRows?: number;
+  /**
+   * How long a delivery that finds no commit in flight waits for others to share its transaction.
+   * Default 0: none (it leaves at the end of the event-loop turn, with whatever arrived in it);
+   * deliveries that arrive while a commit is in flight wait for it, never longer, and share the next.
+   */
+  maxWaitMs?: number;
+  /** Most fresh entries processed in one transaction (one savepoint each). Default 256. */
+  maxProcessRows?: number;
+  /**
+   * Processing transactions at once, each on its own batch. Default 1. More helps a database
+   * where each statement is a round trip (PostgreSQL: the store holds entries with SKIP LOCKED, so
+   * batches never share one); on SQLite transactions run one at a time anyway.
+   */
+  processConcurrency?: number;
 }
 
 export interface PartnerPaymentsModuleOptions {

@@ -1,8 +1,8 @@
-import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
+import type { EntityTarget, ObjectLiteral } from 'typeorm';
 import { DepositEntity, PartnerUserEntity, VirtualAccountEntity } from '../database/entities';
-import { insertIfAbsent } from '../database/insert-if-absent.util';
 import type { UnitOfWork } from '../database/unit-of-work.service';
 import { traceProjectionWrite } from '../observability/app.tracing';
+import { ProjectionTable } from './projection.table';
 import { decideUserStatus } from './user-status.transition';
 
 export interface UserObservation {
@@ -38,12 +38,15 @@ export interface DepositObservation {
 
 /**
  * Users, virtual accounts and deposits as projections of their events (issue: Persistence).
- * Each write runs inside the ambient transaction (the inbox's runProcessing): the row is created
- * if absent (insert-or-ignore, so two first events for one user never collide), then read under a
- * row lock on PostgreSQL (two events for one user are applied one after the other, neither
- * overwriting the other's fields), then saved. A replay converges to the same row.
+ * Each write runs inside the ambient transaction (the inbox's unit of work): the row is created if
+ * absent and read back under a row lock on PostgreSQL, in one statement (ProjectionTable.claim: two
+ * first events for one user never collide; two events for one user are applied one after the
+ * other, neither overwriting the other's fields), then written back. A replay converges to the
+ * same row.
  */
 export class ResourceProjections {
+  private readonly tables = new Map<EntityTarget<ObjectLiteral>, ProjectionTable<ObjectLiteral>>();
+
   constructor(
     private readonly uow: UnitOfWork,
     private readonly clock: () => Date = () => new Date(),
@@ -52,8 +55,10 @@ export class ResourceProjections {
   async applyUser(obs: UserObservation): Promise<PartnerUserEntity> {
     return traceProjectionWrite('users', {}, () =>
       this.uow.transaction(async (m) => {
-        const row = await this.locked(m, PartnerUserEntity, 'partner_users', 'user_id', obs.userId, {
-          last_event_name: obs.eventName,
+        const row = await this.table(PartnerUserEntity).claim(m, {
+          userId: obs.userId,
+          lastEventName: obs.eventName,
+          updatedAt: this.clock(),
         });
         const next = decideUserStatus(row.status, obs.status);
         if (next !== row.status) {
@@ -66,7 +71,7 @@ export class ResourceProjections {
         if (obs.livenessResult) row.livenessResult = obs.livenessResult;
         row.lastEventName = obs.eventName;
         row.updatedAt = this.clock();
-        return m.save(PartnerUserEntity, row);
+        return this.table(PartnerUserEntity).write(m, row);
       }),
     );
   }
@@ -74,14 +79,10 @@ export class ResourceProjections {
   async applyVirtualAccount(obs: VirtualAccountObservation): Promise<VirtualAccountEntity> {
     return traceProjectionWrite('virtual_accounts', {}, () =>
       this.uow.transaction(async (m) => {
-        const row = await this.locked(
-          m,
-          VirtualAccountEntity,
-          'virtual_accounts',
-          'virtual_account_id',
-          obs.virtualAccountId,
-          {},
-        );
+        const row = await this.table(VirtualAccountEntity).claim(m, {
+          virtualAccountId: obs.virtualAccountId,
+          updatedAt: this.clock(),
+        });
         if (obs.userId) row.userId = obs.userId;
         if (obs.status) row.status = obs.status;
         if (obs.bank) row.bank = obs.bank;
@@ -91,7 +92,7 @@ export class ResourceProjections {
           row.accountNumberLast4 = obs.accountNumber.slice(-4);
         if (obs.metadata) row.metadata = JSON.stringify(obs.metadata);
         row.updatedAt = this.clock();
-        return m.save(VirtualAccountEntity, row);
+        return this.table(VirtualAccountEntity).write(m, row);
       }),
     );
   }
@@ -99,8 +100,10 @@ export class ResourceProjections {
   async applyDeposit(obs: DepositObservation): Promise<DepositEntity> {
     return traceProjectionWrite('deposits', {}, () =>
       this.uow.transaction(async (m) => {
-        const row = await this.locked(m, DepositEntity, 'deposits', 'deposit_id', obs.depositId, {
+        const row = await this.table(DepositEntity).claim(m, {
+          depositId: obs.depositId,
           kind: obs.kind,
+          updatedAt: this.clock(),
         });
         for (const key of [
           'virtualAccountId',
@@ -116,25 +119,21 @@ export class ResourceProjections {
           if (value !== undefined && value !== null) (row as unknown as Record<string, unknown>)[key] = value;
         }
         row.updatedAt = this.clock();
-        return m.save(DepositEntity, row);
+        return this.table(DepositEntity).write(m, row);
       }),
     );
   }
 
-  /** Creates the row if absent, then reads it, locked for this transaction on PostgreSQL. */
-  private async locked<T extends ObjectLiteral>(
-    m: EntityManager,
-    entity: EntityTarget<T>,
-    table: string,
-    key: string,
-    id: string,
-    required: Record<string, string>,
-  ): Promise<T> {
-    await insertIfAbsent(m, this.uow.kind, table, key, { [key]: id, ...required, updated_at: this.clock() });
-    const qb = m.createQueryBuilder(entity, 'r').where(`r.${key} = :id`, { id });
-    if (this.uow.kind === 'postgres') qb.setLock('pessimistic_write');
-    const row = await qb.getOne();
-    if (!row) throw new Error(`${table} ${id} vanished after insert`);
-    return row;
+  /**
+   * The row access of one entity: created if absent and read locked in one statement, written
+   * back in one (issue 14: these run once per inbox entry).
+   */
+  private table<T extends ObjectLiteral>(entity: EntityTarget<T>): ProjectionTable<T> {
+    let table = this.tables.get(entity);
+    if (!table) {
+      table = new ProjectionTable(this.uow.dataSource, entity);
+      this.tables.set(entity, table);
+    }
+    return table as ProjectionTable<T>;
   }
 }

@@ -49,9 +49,8 @@ export class CronJobsService implements OnApplicationBootstrap, OnApplicationShu
     this.add(DEPOSIT_RECONCILIATION_JOB, this.config.depositReconcileCron, (tick) =>
       this.depositReconciliation.runOnce({ tick }),
     );
-    this.add(INBOX_REDELIVERY_JOB, this.config.inbox.redeliveryCron, (tick) =>
-      this.redelivery.runOnce({ tick }),
-    );
+    // Every replica runs it: its batches are claimed (SKIP LOCKED), so replicas share the work.
+    this.add(INBOX_REDELIVERY_JOB, this.config.inbox.redeliveryCron, () => this.redelivery.runOnce());
     this.add(VERSION_PIN_JOB, this.config.versionPinCron, (tick) => this.versionPin.pin({ tick }));
     this.add(PAYOUT_REDRIVE_JOB, this.config.redrive.cron, (tick) => this.payoutRedrive.runOnce({ tick }));
     this.add(INBOX_PRUNE_JOB, this.config.inbox.pruneCron, (tick) => this.inboxAtRest.prune({ tick }));

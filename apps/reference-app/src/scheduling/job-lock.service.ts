@@ -52,6 +52,16 @@ export class JobLockService {
       : this.runWithLocalLock(name, guarded);
   }
 
+  /**
+   * For a job whose work is itself safe on several replicas at once (the inbox redelivery claims
+   * its batches with FOR UPDATE SKIP LOCKED, issue 14): every replica runs it, so they share the
+   * work, instead of one holding a lock for the whole pass. Still one run at a time per process,
+   * and recorded in job_locks like the others.
+   */
+  async runShared<T>(name: string, work: () => Promise<T>): Promise<JobRun<T>> {
+    return this.runWithLocalLock(name, async () => ({ ran: true, result: await this.recorded(name, work) }));
+  }
+
   /** Whether this process currently runs the job (any database). */
   isRunningHere(name: string): boolean {
     return this.localLocks.has(name);

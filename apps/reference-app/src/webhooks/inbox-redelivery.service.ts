@@ -43,23 +43,21 @@ export class InboxRedeliveryService implements BeforeApplicationShutdown {
    * minAgeMs: a never-processed entry younger than this is probably being processed right now by
    * the delivery that stored it; the scheduled run leaves it alone. At start, nothing of this
    * process is in flight, so the startup pass uses 0; an entry another replica is processing at
-   * that moment is not applied twice (TypeOrmInboxStore.runProcessing re-reads it under its lock).
+   * that moment is not applied twice (the store holds each entry it processes, and re-reads it).
+   *
+   * Every replica runs it (issue 14): each batch is claimed in its own transaction with FOR UPDATE
+   * SKIP LOCKED, so replicas draining at once share the backlog and never take the same entry
+   * (no tick bookkeeping either: a replica that finds nothing due ends at its first claim).
    */
-  async runOnce(
-    options: { minAgeMs?: number; limit?: number; tick?: Date } = {},
-  ): Promise<RedeliverySummary> {
-    // The library skips entries this process is handling right now; the lock keeps replicas apart.
-    const run = await this.locks.runExclusive(
-      INBOX_REDELIVERY_JOB,
-      () =>
-        this.webhooks.processPending({
-          limit: options.limit ?? this.config.inbox.redeliveryBatchSize,
-          minAgeMs: options.minAgeMs ?? 10_000,
-          concurrency: this.config.inbox.redeliveryConcurrency,
-          untilEmpty: true,
-          signal: this.stopping.signal,
-        }),
-      { tick: options.tick },
+  async runOnce(options: { minAgeMs?: number; limit?: number } = {}): Promise<RedeliverySummary> {
+    const run = await this.locks.runShared(INBOX_REDELIVERY_JOB, () =>
+      this.webhooks.processPending({
+        limit: options.limit ?? this.config.inbox.redeliveryBatchSize,
+        minAgeMs: options.minAgeMs ?? 10_000,
+        concurrency: this.config.inbox.redeliveryConcurrency,
+        untilEmpty: true,
+        signal: this.stopping.signal,
+      }),
     );
     const dead = (await this.inbox.countByState()).dead ?? 0;
     if (!run.ran) return { ran: false, processed: 0, failed: 0, skipped: 0, batches: 0, dead };

@@ -1,4 +1,6 @@
 import type {
+  InboxBatchOutcome,
+  InboxClaimOptions,
   InboxEntry,
   InboxEventInput,
   InboxPendingOptions,
@@ -9,10 +11,14 @@ import type {
 import { Brackets } from 'typeorm';
 import { WebhookInboxEntity } from '../database/entities';
 import { fromStoredText, inboxEventKey, toStorableMessage, toStoredText } from '../database/inbox-text.codec';
-import { placeholders, timestampParam } from '../database/sql-dialect.util';
+import { placeholders } from '../database/sql-dialect.util';
 import type { UnitOfWork } from '../database/unit-of-work.service';
-import { DEFAULT_INBOX_RETRY, decideInboxRetry, type InboxRetryOptions } from './inbox-retry.policy';
+import { InboxBatchRunner } from './inbox-batch.runner';
 import type { InboxKeyRing } from './inbox-key.ring';
+import { DEFAULT_INBOX_RETRY, decideInboxRetry, type InboxRetryOptions } from './inbox-retry.policy';
+import type { InboxFailureUpdate, InboxInsertRow, InboxSqlDriver, InboxStoredRow } from './inbox-sql.driver';
+import { PostgresInboxDriver } from './postgres-inbox.driver';
+import { SqliteInboxDriver } from './sqlite-inbox.driver';
 
 export interface TypeOrmInboxStoreOptions {
   retry?: Partial<InboxRetryOptions>;
@@ -24,15 +30,21 @@ export interface TypeOrmInboxStoreOptions {
 /**
  * The webhook inbox on the app's database (SQLite or PostgreSQL), implementing the library's
  * PartnerInboxStore (issue: Webhooks). The row is written before the 2xx; the projection
- * handlers and markProcessed run in ONE transaction (runProcessing), so a crash leaves either
- * both or neither. Bodies are sealed with `keys` before they reach the database and opened when
- * read back (issue 9 defect 3); the body-at-rest maintenance (re-sealing, retention) is in
+ * handlers and the processed mark commit in ONE transaction, so a crash leaves either both or
+ * neither. Bodies are sealed with `keys` before they reach the database and opened when read back
+ * (issue 9 defect 3); the body-at-rest maintenance (re-sealing, retention) is in
  * TypeOrmInboxMaintenance.
+ *
+ * Issue 14: deliveries are recorded in batches (recordBatch: the library's group commit) and
+ * processed in batches (processBatch, claimDue: InboxBatchRunner), on each database's driver
+ * directly (SqliteInboxDriver, PostgresInboxDriver); the rarer calls stay on TypeORM.
  */
 export class TypeOrmInboxStore implements PartnerInboxStore {
   private readonly retry: InboxRetryOptions;
   private readonly maxErrorLength: number;
   private readonly clock: () => Date;
+  private readonly sql: InboxSqlDriver;
+  private readonly batches: InboxBatchRunner;
 
   constructor(
     private readonly uow: UnitOfWork,
@@ -42,31 +54,59 @@ export class TypeOrmInboxStore implements PartnerInboxStore {
     this.retry = { ...DEFAULT_INBOX_RETRY, ...options.retry };
     this.maxErrorLength = options.maxErrorLength ?? 2000;
     this.clock = options.clock ?? (() => new Date());
+    this.sql = uow.kind === 'postgres' ? new PostgresInboxDriver(uow) : new SqliteInboxDriver(uow);
+    this.batches = new InboxBatchRunner({
+      uow,
+      sql: this.sql,
+      clock: this.clock,
+      open: (row) => this.toEntry(row),
+      failure: (attempts, message) => this.failure(attempts, message),
+    });
+  }
+
+  async record(event: InboxEventInput): Promise<InboxRecordResult> {
+    return (await this.recordBatch([event]))[0];
   }
 
   /**
-   * Insert-or-ignore on the primary key, a digest of the exact data.event_id: of two racing
-   * deliveries exactly one gets 'new' (spec 6.1.4: de-duplicate on data.event_id). Same SQL on
-   * both databases (SQLite >= 3.35).
+   * Insert-or-ignore on the primary key, a digest of the exact data.event_id, for the whole batch
+   * in one transaction: of two racing deliveries exactly one gets 'new' (spec 6.1.4: de-duplicate
+   * on data.event_id); within a batch, the first of a repeated id.
    */
-  async record(event: InboxEventInput): Promise<InboxRecordResult> {
-    const kind = this.uow.kind;
-    const eventKey = inboxEventKey(event.eventId);
-    const p = placeholders(kind, 7);
-    const sql =
-      `INSERT INTO webhook_inbox (event_key, event_id, event_name, envelope, sealed_body, body_key, received_at, state, attempts) ` +
-      `VALUES (${p.join(', ')}, 'pending', 0) ON CONFLICT (event_key) DO NOTHING RETURNING event_key`;
-    const params = [
-      eventKey,
-      toStoredText(event.eventId),
-      toStoredText(event.name),
-      event.envelope,
-      this.keys.seal(event.rawBody, eventKey),
-      this.keys.currentId,
-      timestampParam(kind, event.receivedAt),
-    ];
-    const rows: unknown[] = await this.uow.run((m) => m.query(sql, params));
-    return rows.length === 1 ? 'new' : 'duplicate';
+  async recordBatch(events: readonly InboxEventInput[]): Promise<InboxRecordResult[]> {
+    const rows: InboxInsertRow[] = events.map((event) => {
+      const eventKey = inboxEventKey(event.eventId);
+      return {
+        eventKey,
+        eventId: toStoredText(event.eventId),
+        eventName: toStoredText(event.name),
+        envelope: event.envelope,
+        sealedBody: this.keys.seal(event.rawBody, eventKey),
+        bodyKey: this.keys.currentId,
+        receivedAt: event.receivedAt,
+      };
+    });
+    const inserted = await this.sql.insertBatch(rows);
+    const answered = new Set<string>();
+    return rows.map((row, i) => {
+      const first = !answered.has(row.eventKey);
+      answered.add(row.eventKey);
+      return inserted[i] && first ? 'new' : 'duplicate';
+    });
+  }
+
+  processBatch<T>(
+    eventIds: readonly string[],
+    work: (eventId: string) => Promise<T>,
+  ): Promise<InboxBatchOutcome<T>[]> {
+    return this.batches.processBatch(eventIds, work);
+  }
+
+  claimDue<T>(
+    options: InboxClaimOptions,
+    work: (entry: InboxEntry) => Promise<T>,
+  ): Promise<InboxBatchOutcome<T>[]> {
+    return this.batches.claimDue(options, work);
   }
 
   /**
@@ -107,19 +147,20 @@ export class TypeOrmInboxStore implements PartnerInboxStore {
     await this.uow.transaction(async (m) => {
       const row = await m.findOne(WebhookInboxEntity, { where: { eventKey } });
       if (!row) return;
-      const attempts = row.attempts + 1;
-      const decision = decideInboxRetry(attempts, now, this.retry);
-      await m.update(
-        WebhookInboxEntity,
-        { eventKey },
-        {
-          attempts,
-          state: decision.state,
-          nextAttemptAt: decision.nextAttemptAt,
-          lastError: toStorableMessage(error.slice(0, this.maxErrorLength)),
-        },
-      );
+      await m.update(WebhookInboxEntity, { eventKey }, this.failure(row.attempts, error, now));
     });
+  }
+
+  /** One more failed attempt: counted, the next scheduled (or dead past the limit), error kept. */
+  private failure(previousAttempts: number, error: string, now = this.clock()): InboxFailureUpdate {
+    const attempts = previousAttempts + 1;
+    const decision = decideInboxRetry(attempts, now, this.retry);
+    return {
+      attempts,
+      state: decision.state,
+      nextAttemptAt: decision.nextAttemptAt,
+      lastError: toStorableMessage(error.slice(0, this.maxErrorLength)),
+    };
   }
 
   /**
@@ -180,7 +221,7 @@ export class TypeOrmInboxStore implements PartnerInboxStore {
   }
 
   /** The entry with its body opened (the exact text received); legacy rows give their plain text. */
-  private toEntry(row: WebhookInboxEntity): InboxEntry {
+  private toEntry(row: InboxStoredRow): InboxEntry {
     return {
       eventId: fromStoredText(row.eventId),
       name: fromStoredText(row.eventName),

@@ -2,7 +2,7 @@
  * What a probe made at the partner, named in the report (issue 12: the kit names what it created),
  * and how the report prints a request.
  */
-import type { ConformanceFixtures } from './conformance.fixtures';
+import type { ConformanceFixtures } from './conformance-fixtures.service';
 import type { ConformanceProbe, Observation, ProbeRequest } from './probe.types';
 import { statusesOf } from './shape.util';
 

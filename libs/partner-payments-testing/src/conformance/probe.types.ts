@@ -3,6 +3,7 @@
  * with the request, the expected status and body shape, where the expectation comes from, whether
  * it writes, and what is cleaned up afterwards.
  */
+import type { ProbeArea } from './report.types';
 import type { Shape } from './shape.util';
 
 /** Where an expectation comes from. The kit believes the contract over the evidence (precedence). */
@@ -12,19 +13,6 @@ export interface ProbeSource {
   /** `§5.7` for the contract; the evidence tag, e.g. `[T3r DRIFT-35]`. */
   ref: string;
 }
-
-export type ProbeArea =
-  | 'auth'
-  | 'gateway'
-  | 'users'
-  | 'recipients'
-  | 'reference-data'
-  | 'clients'
-  | 'virtual-accounts'
-  | 'payouts'
-  | 'rfis'
-  | 'uploads'
-  | 'versioning';
 
 /** A request as the kit sends it; paths are relative to the base URL (spec 1). */
 export interface ProbeRequest {
@@ -241,5 +229,3 @@ export interface ConformanceOptions {
   /** Probes to run instead of the shipped set (tests). */
   probes?: readonly ConformanceProbe[];
 }
-
-export type { ProbeOutcome, ProbeResult, CreatedResource, ConformanceReport } from './report.types';

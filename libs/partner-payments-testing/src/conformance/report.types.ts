@@ -1,5 +1,18 @@
 /** What a conformance run answers (issue 12): one result per probe, what it created, a summary. */
-import type { ProbeArea } from './probe.types';
+
+/** The part of the API a probe covers. */
+export type ProbeArea =
+  | 'auth'
+  | 'gateway'
+  | 'users'
+  | 'recipients'
+  | 'reference-data'
+  | 'clients'
+  | 'virtual-accounts'
+  | 'payouts'
+  | 'rfis'
+  | 'uploads'
+  | 'versioning';
 
 export type ProbeOutcome = 'match' | 'diverge' | 'skipped' | 'error';
 

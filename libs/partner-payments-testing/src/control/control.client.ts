@@ -1,4 +1,4 @@
-import type { ControlOperation } from './control.operations';
+import type { ControlOperation } from './control.constants';
 import type {
   ActiveFault,
   CreateClientInput,
@@ -30,9 +30,9 @@ import type {
 
 /**
  * The control API of a sandbox running as a separate process (`npm run sandbox`), over HTTP.
- * `new SandboxControlClient('http://127.0.0.1:4010')` (the root base URL, or the /__control URL).
+ * `new PartnerSandboxControlClient('http://127.0.0.1:4010')` (the root base URL, or the /__control URL).
  */
-export class SandboxControlClient implements SandboxControl {
+export class PartnerSandboxControlClient implements SandboxControl {
   private readonly controlUrl: string;
 
   constructor(baseUrl: string) {

@@ -1,5 +1,5 @@
 import express, { Router } from 'express';
-import { CONTROL_OPERATIONS, type ControlOperation } from './control.operations';
+import { CONTROL_OPERATIONS, type ControlOperation } from './control.constants';
 import type { SandboxControl } from './control.types';
 
 /**

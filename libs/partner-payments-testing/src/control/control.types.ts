@@ -208,7 +208,7 @@ export interface EmitOptions {
 
 /**
  * Scenario controls. The same operations exist in process (`sandbox.control`) and over HTTP
- * (`SandboxControlClient`, routes under `/__control`). Operations act on the primary account
+ * (`PartnerSandboxControlClient`, routes under `/__control`). Operations act on the primary account
  * unless a `clientUuid` is given.
  */
 export interface SandboxControl {

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { sendError, sendRouteNotMatched } from '../server/http-errors.util';
-import { requestState, type SandboxContext } from '../server/sandbox.context';
+import { requestState, type SandboxContext } from '../server/sandbox-context.util';
 import { isVersionString, resolveVersion, versionAtLeast } from '../server/versioning.util';
 
 /**

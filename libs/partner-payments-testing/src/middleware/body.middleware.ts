@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import express, { type Request, type RequestHandler } from 'express';
-import { requestState } from '../server/sandbox.context';
+import { requestState } from '../server/sandbox-context.util';
 
 const isJson = (req: Request): boolean =>
   /^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(req.get('content-type') ?? '');

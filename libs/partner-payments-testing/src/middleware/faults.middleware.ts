@@ -1,5 +1,5 @@
 import type { RequestHandler, Response } from 'express';
-import { requestState, type SandboxContext } from '../server/sandbox.context';
+import { requestState, type SandboxContext } from '../server/sandbox-context.util';
 import { routeTemplate } from '../server/telemetry.store';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -2,7 +2,12 @@ import { createHash } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import { isUuidV4 } from '../server/ids.util';
 import { sendError, sendZodValidation, sendTypedError } from '../server/http-errors.util';
-import { accountOf, requestState, type RequestState, type SandboxContext } from '../server/sandbox.context';
+import {
+  accountOf,
+  requestState,
+  type RequestState,
+  type SandboxContext,
+} from '../server/sandbox-context.util';
 
 export interface IdempotencyOptions {
   /**

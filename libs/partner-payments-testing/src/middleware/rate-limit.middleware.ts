@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import type { SandboxContext } from '../server/sandbox.context';
+import type { SandboxContext } from '../server/sandbox-context.util';
 
 interface Bucket {
   tokens: number;

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { nowIso } from '../server/ids.util';
-import { requestState, type SandboxContext } from '../server/sandbox.context';
+import { requestState, type SandboxContext } from '../server/sandbox-context.util';
 import { redactHeaders, routeTemplate } from '../server/telemetry.store';
 
 /** Records every partner request (method, path, headers minus secrets, body sha256) and counts it by route. */

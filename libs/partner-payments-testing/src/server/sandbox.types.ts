@@ -94,7 +94,7 @@ export interface PartnerSandbox {
   baseUrl: string;
   /** `baseUrl + '/sandbox'` (spec 1: the sandbox base address). */
   sandboxBaseUrl: string;
-  /** Base URL of the control API (`baseUrl + '/__control'`), for `SandboxControlClient`. */
+  /** Base URL of the control API (`baseUrl + '/__control'`), for `PartnerSandboxControlClient`. */
   controlUrl: string;
   port: number;
   credentials: SandboxCredentials;

@@ -40,6 +40,20 @@ describe('TokenManager (spec 5) over a real local server', () => {
     expect(new Set(results)).toEqual(new Set(['tok-shared']));
   });
 
+  it('cached() hands out a valid token without I/O, and null once inside the refresh skew', async () => {
+    const clock = new FakeClock();
+    server.setHandler((_req, res) => authOk(res, 'tok-C', 3600));
+    const { tokens } = createTestClient(server.baseUrl, { tokenRefreshSkewSeconds: 300 }, clock);
+    expect(tokens.cached()).toBeNull();
+    await tokens.getToken();
+    expect(tokens.cached()).toBe('tok-C');
+    clock.t += (3600 - 301) * 1000;
+    expect(tokens.cached()).toBe('tok-C');
+    clock.t += 2000; // 299 s left: within the skew, the caller must refresh
+    expect(tokens.cached()).toBeNull();
+    expect(authCalls()).toBe(1);
+  });
+
   it('reads expires_in (86400 seen in the sandbox) instead of assuming 3600', async () => {
     const clock = new FakeClock();
     let n = 0;

@@ -349,6 +349,21 @@ describe('PartnerHttpClient over a real local server', () => {
       expect(text).not.toContain(secret);
   });
 
+  it('events are built only for listeners: an events$ subscriber alone still sees every attempt', async () => {
+    route((_req, res) => json(res, 200, {}));
+    const { http } = createTestClient(server.baseUrl);
+    await http.request({ method: 'GET', path: '/v1/users' }); // nobody listens: nothing to see
+    const seen: PartnerHttpEvent[] = [];
+    const sub = http.events$.subscribe((e) => seen.push(e));
+    await http.request({ method: 'GET', path: '/v1/users' });
+    sub.unsubscribe();
+    await http.request({ method: 'GET', path: '/v1/users' });
+    expect(seen.map((e) => [e.type, e.path, e.status])).toEqual([
+      ['request', '/v1/users', undefined],
+      ['response', '/v1/users', 200],
+    ]);
+  });
+
   it('a throwing listener does not fail the call', async () => {
     route((_req, res) => json(res, 200, {}));
     const { http } = createTestClient(server.baseUrl, {

@@ -3,7 +3,7 @@ import { TokenManager } from '../auth/token.manager';
 import { PartnerLocalValidationError, type PartnerFieldError } from '../errors/partner.error';
 import type { ResolvedPartnerOptions } from '../options.resolver';
 import { ApiVersionState } from './api-version.state';
-import { toAttemptOutcome, toOutcomeEvent, toPartnerError } from './attempt.outcome';
+import { toAttemptOutcome, toPartnerError } from './attempt.outcome';
 import { buildPartnerHeaders, resolveVersionHeader } from './headers.builder';
 import type { PartnerHttpEvent, PartnerRequest, PartnerResponse } from './http.types';
 import { replayIsDeduplicated, requiresIdempotencyKey, resolveIdempotencyKey } from './idempotency.policy';
@@ -80,7 +80,7 @@ export class PartnerHttpClient {
     let reauthenticated = false;
     let failures = 0;
     for (let attempt = 1; ; attempt++) {
-      const token = await this.tokens.getToken();
+      const token = this.tokens.cached() ?? (await this.tokens.getToken());
       const apiVersion = resolveVersionHeader({
         area: req.area ?? 'default',
         perCallVersion: req.apiVersion,
@@ -120,7 +120,7 @@ export class PartnerHttpClient {
       });
 
       if (res.kind === 'response' && res.status >= 200 && res.status < 300) {
-        this.transport.emit(toOutcomeEvent(method, path, attempt, res, false));
+        this.transport.emitOutcome(method, path, attempt, res, false);
         return {
           data: (res.data === '' ? null : res.data) as T,
           meta: {
@@ -136,7 +136,7 @@ export class PartnerHttpClient {
       // spec 5.7: on a 401 re-authenticate and retry once; never loop. Does not use a retry.
       if (res.kind === 'response' && res.status === 401 && !reauthenticated && replayable) {
         reauthenticated = true;
-        this.transport.emit(toOutcomeEvent(method, path, attempt, res, true));
+        this.transport.emitOutcome(method, path, attempt, res, true);
         this.tokens.invalidate(token);
         continue;
       }
@@ -148,7 +148,7 @@ export class PartnerHttpClient {
         hasIdempotencyKey: deduplicated,
         outcome: toAttemptOutcome(res),
       });
-      this.transport.emit(toOutcomeEvent(method, path, attempt, res, decision.retry));
+      this.transport.emitOutcome(method, path, attempt, res, decision.retry);
       if (decision.retry) {
         await systemClock.sleep(computeBackoffMs(failures, this.options.retry, decision.retryAfterMs));
         continue;

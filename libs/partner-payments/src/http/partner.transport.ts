@@ -1,6 +1,7 @@
 import type { LoggerService } from '@nestjs/common';
 import { Subject, type Observable } from 'rxjs';
 import type { ResolvedPartnerOptions } from '../options.resolver';
+import { toOutcomeEvent } from './attempt.outcome';
 import type { PartnerHttpEvent, PartnerHttpMethod } from './http.types';
 import { reportRateLimitWait, traceAttempt } from '../observability/http.instrumentation';
 import { partnerRouteTemplate } from '../observability/route.template';
@@ -9,7 +10,7 @@ import { joinUrl } from './url.util';
 
 export interface TransportRequest {
   method: PartnerHttpMethod;
-  /** Path without query, for events and logs. */
+  /** Path without query, starting with one '/' (appended to the base URL as is); also for events and logs. */
   path: string;
   /** Query string including '?', or ''. */
   queryString: string;
@@ -119,6 +120,11 @@ export function pickRequestId(headers: Record<string, string>): string | null {
   return null;
 }
 
+/** Statuses are the client's business: a 4xx/5xx must not throw inside axios. */
+const ACCEPT_EVERY_STATUS = (): boolean => true;
+/** timeouts as ETIMEDOUT, not ECONNABORTED; one shared object, not one per call. */
+const TRANSITIONAL = { clarifyTimeoutError: true, silentJSONParsing: true, forcedJSONParsing: true };
+
 /**
  * One attempt over the wire, on the axios instance of @nestjs/axios's HttpService.
  * Never throws for an HTTP status or a network failure: it reports them, the client decides.
@@ -132,11 +138,15 @@ export class PartnerTransport {
   /** Lifecycle events of every attempt (no bodies, no headers, no secrets). */
   readonly events$: Observable<PartnerHttpEvent> = this.subject.asObservable();
 
+  /** apiBaseUrl without a trailing slash; paths arrive with one leading slash (joinUrl, once). */
+  private readonly baseUrl: string;
+
   constructor(
     private readonly axios: PartnerAxiosLike,
     private readonly options: ResolvedPartnerOptions,
     private readonly logger: LoggerService = options.logger,
   ) {
+    this.baseUrl = joinUrl(options.apiBaseUrl, '');
     const rl = options.rateLimit;
     this.limiter =
       rl === false
@@ -163,26 +173,25 @@ export class PartnerTransport {
   }
 
   private async sendOnce(req: TransportRequest): Promise<TransportResult> {
-    const url = `${joinUrl(this.options.apiBaseUrl, req.path)}${req.queryString}`;
     const config: Parameters<PartnerAxiosLike['request']>[0] = {
       method: req.method,
-      url,
+      url: `${this.baseUrl}${req.path}${req.queryString}`,
       headers: req.headers,
       data: req.data,
       responseType: req.responseType ?? 'json',
       timeout: req.timeoutMs,
-      // Statuses are the client's business; a 4xx/5xx must not throw inside axios.
-      validateStatus: () => true,
+      validateStatus: ACCEPT_EVERY_STATUS,
       // Redirects would re-send x-api-key and the bearer token to wherever Location points.
       maxRedirects: 0,
       // Uploads stream up to 20 × 30 MB (spec 8); the per-file limits are checked before I/O.
       maxBodyLength: Infinity,
       maxContentLength: 64 * 1024 * 1024,
-      transitional: { clarifyTimeoutError: true, silentJSONParsing: true, forcedJSONParsing: true },
+      transitional: TRANSITIONAL,
     };
-    this.emit({ type: 'request', method: req.method, path: req.path, attempt: req.attempt });
-    const started = process.hrtime.bigint();
-    const elapsed = (): number => Number((process.hrtime.bigint() - started) / 1_000_000n);
+    if (this.listened())
+      this.emit({ type: 'request', method: req.method, path: req.path, attempt: req.attempt });
+    const started = performance.now();
+    const elapsed = (): number => Math.floor(performance.now() - started);
     try {
       const res = await this.axios.request(config);
       const headers: Record<string, string> = {};
@@ -221,7 +230,20 @@ export class PartnerTransport {
     }
   }
 
-  /** Called by the client once it knows whether the outcome is retried. Adds the route template. */
+  /**
+   * The outcome event of an attempt, called once the caller knows whether it is retried. Built only
+   * when someone listens (events$ or onHttpEvent): most calls have no listener, and two event
+   * objects per call are garbage the hot path does not need (issue 14, client throughput).
+   */
+  emitOutcome(method: string, path: string, attempt: number, res: TransportResult, willRetry: boolean): void {
+    if (this.listened()) this.emit(toOutcomeEvent(method, path, attempt, res, willRetry));
+  }
+
+  private listened(): boolean {
+    return this.subject.observed || this.options.onHttpEvent !== null;
+  }
+
+  /** Adds the route template (bounded labels, no customer ids) and publishes. */
   emit(input: Omit<PartnerHttpEvent, 'route'>): void {
     const event: PartnerHttpEvent = { ...input, route: partnerRouteTemplate(input.path) };
     this.subject.next(event);

@@ -140,8 +140,15 @@ async function openPath(source: UploadPathSource): Promise<OpenedUploadSource> {
   };
 }
 
+/**
+ * 512 KiB disk reads instead of the 64 KiB default: every chunk crosses the guard, Readable.from,
+ * form-data and axios's transform stream, so 8x fewer chunks cost 8x fewer hops (issue 14 upload
+ * row: MB/s vs a raw pipe). At most a few chunks are in flight, far under the 64 MiB RSS budget.
+ */
+const FILE_CHUNK_BYTES = 512 * 1024;
+
 async function* lazyFileChunks(path: string): AsyncGenerator<unknown> {
-  yield* createReadStream(path);
+  yield* createReadStream(path, { highWaterMark: FILE_CHUNK_BYTES });
 }
 
 async function openStream(source: UploadStreamSource): Promise<OpenedUploadSource> {

@@ -67,7 +67,56 @@ export interface PartnerInboxStore {
    * delivery or redelivery got there first) answers `{ ran: false }` without running `work`.
    */
   runProcessing?<T>(eventId: string, work: () => Promise<T>): Promise<InboxProcessingResult<T>>;
+  /**
+   * Optional group commit (issue 14): stores these events in ONE transaction (one commit, one
+   * fsync) and resolves, once it committed, with 'new' or 'duplicate' for each event, in order.
+   * Their eventIds are distinct (the service settles a repeat within one batch itself). Reject
+   * when the transaction did not commit: none of them is kept, and each delivery is answered 500.
+   * When present, PartnerWebhookService records through it: deliveries that arrive while a batch
+   * is being committed share the next one (`webhooks.batching`).
+   */
+  recordBatch?(events: readonly InboxEventInput[]): Promise<InboxRecordResult[]>;
+  /**
+   * Optional batched unit of work (issue 14): ONE transaction for these entries, `work` run for
+   * each in turn inside its own savepoint. An entry already processed, or held by another
+   * transaction (another replica: FOR UPDATE SKIP LOCKED), is skipped without running `work`. An
+   * entry whose `work` resolves is marked processed; one whose `work` throws has its writes rolled
+   * back to its savepoint and is marked failed (attempt counted, next attempt scheduled), both in
+   * that transaction: one failing entry never undoes the others. Rejects when the transaction did
+   * not commit (nothing of it kept). When present, the service processes fresh deliveries through
+   * it, `work` running the handlers (markProcessed is the store's part here).
+   */
+  processBatch?<T>(
+    eventIds: readonly string[],
+    work: (eventId: string) => Promise<T>,
+  ): Promise<InboxBatchOutcome<T>[]>;
+  /**
+   * Optional claim (issue 14): selects up to `options.limit` due entries as `pending` does (a
+   * store may take the failed ones due again first) and processes them like processBatch, in one
+   * transaction that holds them, so replicas calling it at once take different entries (FOR UPDATE SKIP LOCKED). An entry whose body cannot be read
+   * is marked failed without running `work`. Resolves to [] when nothing is due. When present,
+   * processPending drains through it.
+   */
+  claimDue?<T>(
+    options: InboxClaimOptions,
+    work: (entry: InboxEntry) => Promise<T>,
+  ): Promise<InboxBatchOutcome<T>[]>;
 }
+
+export interface InboxClaimOptions extends InboxPendingOptions {
+  /**
+   * Entries not to claim whatever their state: those that failed earlier in the same run (with a
+   * zero backoff, or a clock behind the store's, they would be due again), so a run tries an entry
+   * at most once.
+   */
+  excludeEventIds?: readonly string[];
+}
+
+/** One entry's outcome in processBatch / claimDue. `error` is what the store recorded for it. */
+export type InboxBatchOutcome<T> =
+  | { eventId: string; outcome: 'processed'; value: T }
+  | { eventId: string; outcome: 'skipped' }
+  | { eventId: string; outcome: 'failed'; error: string };
 
 /** What runProcessing did: ran the work (and kept what it did), or skipped an entry already processed. */
 export type InboxProcessingResult<T> = { ran: true; value: T } | { ran: false };

@@ -8,11 +8,19 @@ import {
 } from '../observability/webhook.instrumentation';
 import { PARTNER_INBOX_STORE } from '../partner-payments.constants';
 import { decodePartnerBody, hasSyntheticEventId, parsePartnerEnvelope } from './envelope.parser';
-import type { InboxEntry, InboxRecordResult, PartnerInboxStore } from './inbox.store';
+import {
+  claimPending,
+  readPending,
+  type PartnerProcessPendingOptions,
+  type PartnerProcessPendingSummary,
+} from './inbox.pending-run';
+import { InboxProcessor, storedEvent, type PartnerProcessOutcome } from './inbox.processor';
+import { InboxGroupCommit, type BatchRecordingStore } from './inbox.group-commit';
+import type { InboxEntry, InboxEventInput, InboxRecordResult, PartnerInboxStore } from './inbox.store';
 import type { PartnerWebhookEvent } from './partner-event.payloads';
 import { PARTNER_SIGNATURE_HEADER, redactSignature, verifyPartnerSignature } from './signature.verifier';
 import { PARTNER_WEBHOOK_CONFIG, type PartnerWebhookConfig } from './webhook.config';
-import { PartnerWebhookDispatcher, type PartnerDispatchResult } from './webhook.dispatcher';
+import { PartnerWebhookDispatcher } from './webhook.dispatcher';
 import {
   PartnerWebhookBodyTooLargeError,
   PartnerWebhookConfigurationError,
@@ -25,11 +33,7 @@ import {
 /** Request headers as Node/Express give them (names in any case). */
 export type PartnerWebhookHeaders = Record<string, string | string[] | undefined>;
 
-export type PartnerProcessOutcome =
-  | { outcome: 'processed'; eventId: string; dispatch: PartnerDispatchResult }
-  /** The inbox found the entry processed already (another replica): handlers not run again. */
-  | { outcome: 'skipped'; eventId: string }
-  | { outcome: 'failed'; eventId: string; error: string };
+export type { PartnerProcessOutcome, PartnerProcessPendingOptions, PartnerProcessPendingSummary };
 
 export interface PartnerWebhookHandleResult {
   /** 'accepted': new known event; 'unknown': new event of an unknown type (still 2xx, spec 6.1.5). */
@@ -38,28 +42,6 @@ export interface PartnerWebhookHandleResult {
   name: string;
   /** Settles when the handlers ran (null for a duplicate). Never rejects. */
   processing: Promise<PartnerProcessOutcome> | null;
-}
-
-export interface PartnerProcessPendingOptions {
-  /** Entries read from the inbox per batch. Default 100. */
-  limit?: number;
-  /** Never-processed entries younger than this are left to the delivery that recorded them. Default 10 s. */
-  minAgeMs?: number;
-  /** Entries processed at once. Default 1 (one after another). */
-  concurrency?: number;
-  /** Read batch after batch until nothing due is left that this run has not tried. Default false: one batch. */
-  untilEmpty?: boolean;
-  /** Checked before each batch: an aborted run stops there (e.g. at shutdown). */
-  signal?: AbortSignal;
-}
-
-export interface PartnerProcessPendingSummary {
-  processed: number;
-  failed: number;
-  /** Entries handled elsewhere meanwhile (in flight here, or found processed by the store). */
-  skipped: number;
-  /** Batches that held entries to process. */
-  batches: number;
 }
 
 export interface PartnerWebhookHandleOptions {
@@ -78,12 +60,22 @@ export class PartnerWebhookService implements OnApplicationShutdown {
   private readonly inFlight = new Map<string, Promise<PartnerProcessOutcome>>();
   /** eventId -> when its processing last finished here; lets processPending skip stale snapshots. */
   private readonly finishedAt = new Map<string, number>();
+  /** Group commit of deliveries (issue 14), when the store can record a batch. */
+  private readonly recorder: InboxGroupCommit | null;
+  /** Runs the handlers: in batches when the store can process a batch, else one by one. */
+  private readonly processor: InboxProcessor;
 
   constructor(
     @Inject(PARTNER_WEBHOOK_CONFIG) private readonly config: PartnerWebhookConfig,
     @Inject(PARTNER_INBOX_STORE) private readonly inbox: PartnerInboxStore,
     private readonly dispatcher: PartnerWebhookDispatcher,
-  ) {}
+  ) {
+    const { maxRecordRows, maxWaitMs } = config.batching;
+    this.recorder = inbox.recordBatch
+      ? new InboxGroupCommit(inbox as BatchRecordingStore, { maxRows: maxRecordRows, maxWaitMs })
+      : null;
+    this.processor = new InboxProcessor(inbox, dispatcher, config.logger, config.batching, config.onEvent);
+  }
 
   /**
    * For apps with their own route: pass the exact bytes received and the request headers.
@@ -168,14 +160,16 @@ export class PartnerWebhookService implements OnApplicationShutdown {
   ): Promise<PartnerWebhookHandleResult> {
     let recorded: InboxRecordResult;
     try {
+      const input: InboxEventInput = {
+        eventId: event.eventId,
+        name: event.name,
+        envelope: event.envelope,
+        rawBody: text,
+        receivedAt: new Date(),
+      };
+      // Resolves once the transaction holding the row committed (group commit or alone).
       recorded = await traceInboxCall('record', event.eventId, () =>
-        this.inbox.record({
-          eventId: event.eventId,
-          name: event.name,
-          envelope: event.envelope,
-          rawBody: text,
-          receivedAt: new Date(),
-        }),
+        this.recorder ? this.recorder.record(input) : this.inbox.record(input),
       );
     } catch (error) {
       // spec 6.1.4: never acknowledge what was not kept. The partner will not retry a 5xx either,
@@ -205,10 +199,10 @@ export class PartnerWebhookService implements OnApplicationShutdown {
   async redeliver(entry: Pick<InboxEntry, 'eventId' | 'rawBody'>): Promise<PartnerProcessOutcome> {
     let event: PartnerWebhookEvent<string, unknown>;
     try {
-      event = parsePartnerEnvelope(entry.rawBody);
+      event = storedEvent(entry);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      await this.inbox.markFailed(entry.eventId, `unparseable stored body: ${message}`);
+      await this.inbox.markFailed(entry.eventId, message);
       return { outcome: 'failed', eventId: entry.eventId, error: message };
     }
     // The stored key wins: it is what the inbox knows the entry by.
@@ -228,34 +222,18 @@ export class PartnerWebhookService implements OnApplicationShutdown {
    * itself failed). A store that claims entries (a lease, SKIP LOCKED) can do so in `pending`.
    */
   async processPending(options: PartnerProcessPendingOptions = {}): Promise<PartnerProcessPendingSummary> {
-    const limit = Math.max(1, options.limit ?? 100);
-    const concurrency = Math.max(1, options.concurrency ?? 1);
-    const now = new Date();
-    const tried = new Set<string>();
-    const summary = { processed: 0, failed: 0, skipped: 0, batches: 0 };
-    do {
-      if (options.signal?.aborted) break;
-      const snapshotAt = Date.now();
-      const entries = (await this.inbox.pending({ limit, minAgeMs: options.minAgeMs ?? 10_000, now })).filter(
-        (entry) => !tried.has(entry.eventId),
-      );
-      if (entries.length === 0) break;
-      summary.batches += 1;
-      for (const entry of entries) tried.add(entry.eventId);
-      const queue = [...entries];
-      const worker = async (): Promise<void> => {
-        for (let entry = queue.shift(); entry; entry = queue.shift()) {
-          const finished = this.finishedAt.get(entry.eventId);
-          if (this.inFlight.has(entry.eventId) || (finished !== undefined && finished >= snapshotAt)) {
-            summary.skipped += 1; // being (or just) processed here: the snapshot is stale
-            continue;
-          }
-          summary[(await this.redeliver(entry)).outcome] += 1;
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(concurrency, entries.length) }, worker));
-    } while (options.untilEmpty);
-    return summary;
+    if (this.inbox.claimDue) return claimPending(this.processor, options);
+    return readPending(
+      {
+        inbox: this.inbox,
+        redeliver: (entry) => this.redeliver(entry),
+        busy: (eventId, snapshotAt) => {
+          const finished = this.finishedAt.get(eventId);
+          return this.inFlight.has(eventId) || (finished !== undefined && finished >= snapshotAt);
+        },
+      },
+      options,
+    );
   }
 
   /** Resolves when every processing started so far has settled. For tests and shutdown. */
@@ -274,42 +252,11 @@ export class PartnerWebhookService implements OnApplicationShutdown {
   ): Promise<PartnerProcessOutcome> {
     const existing = this.inFlight.get(event.eventId);
     if (existing) return existing;
-    const run = async (): Promise<PartnerProcessOutcome> => {
-      // Persist, ack, process: let the 2xx go out before the handlers run (provider-facts: answer fast).
-      if (deferred) await new Promise<void>((resolve) => setImmediate(resolve));
-      let dispatched: PartnerDispatchResult | undefined;
-      const work = async (): Promise<PartnerDispatchResult> => {
-        dispatched = await this.dispatcher.dispatch(event);
-        await traceInboxCall('mark_processed', event.eventId, () => this.inbox.markProcessed(event.eventId));
-        return dispatched;
-      };
-      try {
-        const result = this.inbox.runProcessing
-          ? await this.inbox.runProcessing(event.eventId, work)
-          : { ran: true as const, value: await work() };
-        if (!result.ran) return { outcome: 'skipped', eventId: event.eventId };
-        this.config.logger.debug?.(`Partner webhook ${event.name} (${event.eventId}) processed`);
-        return { outcome: 'processed', eventId: event.eventId, dispatch: result.value };
-      } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        // The unit of work failed after the unified status was announced (e.g. the commit): its
-        // handlers' writes are gone, so let the retry announce it again (spec 6.4.7 de-dup).
-        if (dispatched) this.dispatcher.release(dispatched);
-        this.config.logger.error(
-          `Partner webhook ${event.name} (${event.eventId}) processing failed: ${message}`,
-        );
-        await traceInboxCall('mark_failed', event.eventId, () =>
-          this.inbox.markFailed(event.eventId, message),
-        ).catch((markError: unknown) => {
-          this.config.logger.error(
-            `Partner webhook inbox markFailed(${event.eventId}) failed: ${String(markError)}`,
-          );
-        });
-        return { outcome: 'failed', eventId: event.eventId, error: message };
-      }
-    };
     // Issue 13: span `partner.webhook process` (a child of the receipt's), the hook, the log context.
-    const promise = observeWebhookProcessing(this.config.onEvent, event, redelivery, run).finally(() => {
+    // In batch mode the processor runs the handlers in this call's context (see InboxProcessor).
+    const promise = observeWebhookProcessing(this.config.onEvent, event, redelivery, () =>
+      this.processor.process(event, deferred),
+    ).finally(() => {
       this.inFlight.delete(event.eventId);
       this.finishedAt.set(event.eventId, Date.now());
       if (this.finishedAt.size > 10_000)

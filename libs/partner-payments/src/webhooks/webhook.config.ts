@@ -12,6 +12,16 @@ export const DEFAULT_PARTNER_WEBHOOK_PATH = '/webhooks/partner';
 /** Default body limit: 1 MB (issue 4), larger gets 413. */
 export const DEFAULT_PARTNER_WEBHOOK_MAX_BODY_BYTES = 1_048_576;
 
+/** Group commit and batched processing defaults (issue 14). */
+export const DEFAULT_PARTNER_WEBHOOK_BATCHING = {
+  maxRecordRows: 256,
+  maxWaitMs: 0,
+  maxProcessRows: 256,
+  processConcurrency: 1,
+};
+
+export type PartnerWebhookBatching = typeof DEFAULT_PARTNER_WEBHOOK_BATCHING;
+
 export interface PartnerWebhookConfig {
   /** Case-sensitive signing secrets; several during a rotation. Empty: every delivery gets 401. */
   secrets: string[];
@@ -25,6 +35,8 @@ export interface PartnerWebhookConfig {
   maxBodyBytes: number;
   /** true when the host app configured `webhooks` at all. */
   configured: boolean;
+  /** options.webhooks.batching with defaults. */
+  batching: PartnerWebhookBatching;
   /** options.logger, else a Nest Logger with context 'PartnerWebhooks'. */
   logger: LoggerService;
   /** options.onWebhookEvent: each delivery's answer and each processing run (metrics). */
@@ -33,7 +45,13 @@ export interface PartnerWebhookConfig {
 
 interface WebhookOptionsLike {
   logger?: LoggerService;
-  webhooks?: { secrets?: unknown; controller?: unknown; path?: unknown; maxBodyBytes?: unknown };
+  webhooks?: {
+    secrets?: unknown;
+    controller?: unknown;
+    path?: unknown;
+    maxBodyBytes?: unknown;
+    batching?: unknown;
+  };
   inboxStore?: PartnerInboxStore;
   onWebhookEvent?: ((event: PartnerWebhookObservation) => void) | null;
 }
@@ -54,6 +72,7 @@ export function resolvePartnerWebhookConfig(
       maxBodyBytes: DEFAULT_PARTNER_WEBHOOK_MAX_BODY_BYTES,
       configured: false,
       onEvent,
+      batching: { ...DEFAULT_PARTNER_WEBHOOK_BATCHING },
     };
   }
   if (!Array.isArray(w.secrets) || w.secrets.some((s) => typeof s !== 'string' || s.length === 0)) {
@@ -74,7 +93,29 @@ export function resolvePartnerWebhookConfig(
     configured: true,
     logger,
     onEvent,
+    batching: resolveBatching(w.batching),
   };
+}
+
+function resolveBatching(value: unknown): PartnerWebhookBatching {
+  if (value !== undefined && (typeof value !== 'object' || value === null)) {
+    throw new PartnerConfigurationError('webhooks.batching', 'must be an object');
+  }
+  const given = (value ?? {}) as Record<string, unknown>;
+  const out = { ...DEFAULT_PARTNER_WEBHOOK_BATCHING };
+  for (const key of Object.keys(out) as Array<keyof PartnerWebhookBatching>) {
+    const v = given[key];
+    if (v === undefined) continue;
+    const min = key === 'maxWaitMs' ? 0 : 1;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min) {
+      throw new PartnerConfigurationError(
+        `webhooks.batching.${key}`,
+        min === 0 ? 'must be a non-negative integer' : 'must be a positive integer',
+      );
+    }
+    out[key] = v;
+  }
+  return out;
 }
 
 export function normalisePath(path: string): string {

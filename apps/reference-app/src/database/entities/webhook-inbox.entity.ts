@@ -12,6 +12,7 @@ import type { InboxEntryState, PartnerEnvelopeKind } from '@partner-payments/nes
 @Index('idx_webhook_inbox_due', ['state', 'nextAttemptAt'])
 @Index('idx_webhook_inbox_processed', ['state', 'processedAt'])
 @Index('idx_webhook_inbox_body_key', ['bodyKey'])
+@Index('idx_webhook_inbox_pending', ['state', 'receivedAt', 'eventKey'])
 export class WebhookInboxEntity {
   /** sha256 (hex) over the UTF-16 code units of data.event_id (inboxEventKey). */
   @PrimaryColumn({ name: 'event_key', type: 'varchar', length: 64 })

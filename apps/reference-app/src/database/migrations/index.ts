@@ -3,6 +3,7 @@ import { JobCheckpoint1763881400000 } from './1763881400000-job-checkpoint.migra
 import { PayoutRequestRedrive1764200000000 } from './1764200000000-payout-request-redrive.migration';
 import { InboxEventKey1764300000000 } from './1764300000000-inbox-event-key.migration';
 import { SharedReconciliation1764400000000 } from './1764400000000-shared-reconciliation.migration';
+import { InboxPendingIndex1764500000000 } from './1764500000000-inbox-pending-index.migration';
 
 /** Checked-in migrations, in order. Run at start (openDataSource); `synchronize` is never used. */
 export const MIGRATIONS = [
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   PayoutRequestRedrive1764200000000,
   InboxEventKey1764300000000,
   SharedReconciliation1764400000000,
+  InboxPendingIndex1764500000000,
 ];

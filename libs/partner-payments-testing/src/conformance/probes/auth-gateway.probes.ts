@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ConformanceProbe } from '../probe.types';
 import { t } from '../shape.util';
-import { contract, evidence, flatError } from './probe.shapes';
+import { contract, evidence, flatError } from './probe-shapes.util';
 
 export const AUTH_GATEWAY_PROBES: ConformanceProbe[] = [
   {

@@ -4,8 +4,8 @@
  */
 import type { ConformanceProbe, ProbeContext, ProbeRequest } from '../probe.types';
 import { t } from '../shape.util';
-import { ProbeSkipped } from '../conformance.context';
-import { contract, evidence, onRunAccount } from './probe.shapes';
+import { ProbeSkipped } from '../conformance-context.service';
+import { contract, evidence, onRunAccount } from './probe-shapes.util';
 
 /** An account's available balance as a number (evidence §5: `available_balance`). */
 async function balanceOf(ctx: ProbeContext, id: string): Promise<number> {

@@ -5,9 +5,10 @@
  * doing so on recipients [T3r DRIFT-34, 35, 36]; the kit expects the same on each keyed route.
  * (Recipients have their own probes; verifications are not de-duplicated [T3r DRIFT-25], see users.)
  */
-import type { ConformanceProbe, KeyedCreate, ProbeArea, ProbeContext, ProbeNeed } from '../probe.types';
+import type { ConformanceProbe, KeyedCreate, ProbeContext, ProbeNeed } from '../probe.types';
+import type { ProbeArea } from '../report.types';
 import { t } from '../shape.util';
-import { anyError, contract, evidence, typedError } from './probe.shapes';
+import { anyError, contract, evidence, typedError } from './probe-shapes.util';
 
 interface KeyedRoute {
   /** Probe id prefix, e.g. `virtual-accounts` or `virtual-accounts.liquidation-address`. */

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ConformanceProbe, ProbeContext, ProbeRequest } from '../probe.types';
 import { t } from '../shape.util';
-import { anyError, contract, evidence, namesField, onRunAccount } from './probe.shapes';
+import { anyError, contract, evidence, namesField, onRunAccount } from './probe-shapes.util';
 
 /** POST .../payout of 10.00 from the run's virtual account to its payee (spec 4.7: keyed). */
 const payoutOf10 =

@@ -7,7 +7,7 @@ import {
   swiftAccount,
   walletAccount,
   wireAccount,
-} from '../probe.fixtures';
+} from '../probe-bodies.util';
 import { t, type Shape } from '../shape.util';
 import {
   contract,
@@ -17,7 +17,7 @@ import {
   postRecipient,
   typedError,
   zodError,
-} from './probe.shapes';
+} from './probe-shapes.util';
 
 const recipientShape = (accountType: string, details: Record<string, Shape>) =>
   t.object(

@@ -1,9 +1,9 @@
 /** Reference data (evidence §8), client configuration (spec 2.4, 4.5) and versioning (spec 9, evidence §1). */
 import { randomUUID } from 'node:crypto';
-import { ProbeSkipped } from '../conformance.context';
+import { ProbeSkipped } from '../conformance-context.service';
 import type { ConformanceProbe, ProbeContext } from '../probe.types';
 import { t } from '../shape.util';
-import { anyError, contract, evidence, namesPath, zodError } from './probe.shapes';
+import { anyError, contract, evidence, namesPath, zodError } from './probe-shapes.util';
 
 /** Versions the documents name (spec 9.1); the kit pins nothing else. */
 const DOCUMENTED_VERSIONS = ['2026-04-14', '2026-06-01'];

@@ -2,8 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import type { ConformanceProbe } from '../probe.types';
 import { t } from '../shape.util';
-import { contract, evidence, flatError, RFI_VERSION } from './probe.shapes';
-import { answerTextItem, itemShape } from './rfi.requests';
+import { contract, evidence, flatError, RFI_VERSION } from './probe-shapes.util';
+import { answerTextItem, itemShape } from './rfi-requests.util';
 
 export const RFI_PROBES: ConformanceProbe[] = [
   {

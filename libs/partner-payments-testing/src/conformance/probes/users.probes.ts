@@ -12,7 +12,7 @@ import {
   postUser,
   typedError,
   zodError,
-} from './probe.shapes';
+} from './probe-shapes.util';
 
 const userFields = {
   id: t.string,

@@ -4,7 +4,7 @@
  */
 import type { ConformanceProbe, ProbeContext, ProbeRequest } from '../probe.types';
 import { t } from '../shape.util';
-import { anyError, contract, evidence, internalError, onRunAccount } from './probe.shapes';
+import { anyError, contract, evidence, internalError, onRunAccount } from './probe-shapes.util';
 
 /**
  * evidence §5 [D state-machines][T1 REVISION-DOCS §2.3]: the status words depend on the version;

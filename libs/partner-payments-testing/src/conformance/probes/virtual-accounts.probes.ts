@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ConformanceProbe } from '../probe.types';
 import { t } from '../shape.util';
-import { anyError, contract, evidence, fieldErrors, onRunAccount } from './probe.shapes';
+import { anyError, contract, evidence, fieldErrors, onRunAccount } from './probe-shapes.util';
 
 const vaShape = t.object({
   virtual_account_id: t.string,

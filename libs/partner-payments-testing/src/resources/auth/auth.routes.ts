@@ -1,6 +1,6 @@
 import type { Router } from 'express';
 import { sendError } from '../../server/http-errors.util';
-import { requestState, type SandboxContext } from '../../server/sandbox.context';
+import { requestState, type SandboxContext } from '../../server/sandbox-context.util';
 
 /** spec 4.1 / 5: POST /auth with x-api-key only; body client_id + password; answer { message, data }. */
 export function registerAuthRoutes(router: Router, ctx: SandboxContext): void {

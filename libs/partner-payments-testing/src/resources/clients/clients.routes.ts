@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import { requireAuth, withVersion } from '../../middleware/auth.middleware';
 import { isUuid } from '../../server/ids.util';
 import { sendError } from '../../server/http-errors.util';
-import { accountOf, type SandboxContext } from '../../server/sandbox.context';
+import { accountOf, type SandboxContext } from '../../server/sandbox-context.util';
 import type { ClientAccount } from '../../server/state.types';
 
 export function clientConfigView(account: ClientAccount) {

@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import { requireAuth, withVersion } from '../../middleware/auth.middleware';
 import { isUuid, newId } from '../../server/ids.util';
 import { sendError, sendNotFound, sendZodValidation, type ZodIssue } from '../../server/http-errors.util';
-import { requestState, type SandboxContext } from '../../server/sandbox.context';
+import { requestState, type SandboxContext } from '../../server/sandbox-context.util';
 import { findOwnVirtualAccount } from '../virtual-accounts/virtual-accounts.routes';
 
 const AMOUNT_RE = /^[0-9]+(\.[0-9]{1,2})?$/;

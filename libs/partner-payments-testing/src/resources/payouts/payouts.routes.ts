@@ -1,18 +1,22 @@
 import type { Router } from 'express';
 import { requireAuth, withVersion } from '../../middleware/auth.middleware';
-import { buildPayoutProgress } from '../../webhooks/event.builders';
+import { buildPayoutProgress } from '../../webhooks/event-builders.util';
 import { isUuid } from '../../server/ids.util';
 import { requireIdempotencyKey } from '../../middleware/idempotency.middleware';
 import { sendError, sendNotFound, sendRouteNotMatched, sendValidation } from '../../server/http-errors.util';
 import type { FieldError } from '../metadata.rules';
-import { payoutListRow, payoutView } from './payout.lifecycle';
-import { matchingPayouts } from './payout-list.query';
-import { buildPayoutRecord } from './payout.seed';
-import { runPayoutScript } from './payout.scripts';
-import { accountOf, requestState, type SandboxContext } from '../../server/sandbox.context';
+import { payoutListRow, payoutView } from './payout-lifecycle.service';
+import { matchingPayouts } from './payout-list-query.util';
+import { buildPayoutRecord } from './payout-seed.service';
+import { runPayoutScript } from './payout-scripts.service';
+import { accountOf, requestState, type SandboxContext } from '../../server/sandbox-context.util';
 import type { VirtualAccountRecord } from '../../server/state.types';
 import { findOwnVirtualAccount } from '../virtual-accounts/virtual-accounts.routes';
-import { availableBalanceCents, formatCents, isProvisioned } from '../virtual-accounts/virtual-account.state';
+import {
+  availableBalanceCents,
+  formatCents,
+  isProvisioned,
+} from '../virtual-accounts/virtual-account-status.util';
 
 /** Why funds of this virtual account cannot be paid out yet, or undefined when they can. */
 export function virtualAccountUnusable(va: VirtualAccountRecord): string | undefined {

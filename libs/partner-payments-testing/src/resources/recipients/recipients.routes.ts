@@ -5,8 +5,8 @@ import { requireIdempotencyKey } from '../../middleware/idempotency.middleware';
 import { sendZodValidation, sendTypedError } from '../../server/http-errors.util';
 import { matchesMetadata, parseMetadataFilters } from '../metadata.rules';
 import { checkRecipientBody } from './recipients.rules';
-import { postgresTimestamp, recipientView } from './recipients.view';
-import { accountOf, requestState, type SandboxContext } from '../../server/sandbox.context';
+import { postgresTimestamp, recipientView } from './recipients-view.util';
+import { accountOf, requestState, type SandboxContext } from '../../server/sandbox-context.util';
 import type { RecipientRecord } from '../../server/state.types';
 
 /**

@@ -1,8 +1,8 @@
 import type { Router } from 'express';
 import { requireAuth, withVersion } from '../../middleware/auth.middleware';
 import { sendZodValidation } from '../../server/http-errors.util';
-import type { SandboxContext } from '../../server/sandbox.context';
-import { COLOMBIAN_BANKS, countryList } from './countries.data';
+import type { SandboxContext } from '../../server/sandbox-context.util';
+import { COLOMBIAN_BANKS, countryList } from './countries.constants';
 
 /** evidence §8 [T3r DRIFT-8]: the only country the partner lists banks for. */
 const ONLY_CO = 'Only CO (Colombia) is supported at this time';

@@ -1,5 +1,5 @@
 import { contentProblem, normaliseMime, sanitizeFileName } from './file-sniff.util';
-import { sampleFile, type SampleMime } from './sample-files.fixtures';
+import { sampleFile, type SampleMime } from './sample-files.util';
 
 describe('contentProblem (spec 7.3: a file whose bytes are not the type it was sent as)', () => {
   it.each<SampleMime>(['application/pdf', 'image/png', 'image/jpeg', 'image/webp', 'image/heic'])(

@@ -4,10 +4,10 @@ import { isUuid, nowIso, randomHex } from '../../server/ids.util';
 import { sendError, sendNotFound, sendValidation } from '../../server/http-errors.util';
 import type { FieldError } from '../metadata.rules';
 import { answerProblem } from './rfi-answer.rules';
-import { refreshRfiStatus, rfiItemView, rfiView } from './rfi.seed';
-import { accountOf, requestState, type SandboxContext } from '../../server/sandbox.context';
-import { handleDocumentDownload, handleDocumentUpload } from './uploads.handler';
-import { findRfi } from './rfi.lookup';
+import { refreshRfiStatus, rfiItemView, rfiView } from './rfi-seed.service';
+import { accountOf, requestState, type SandboxContext } from '../../server/sandbox-context.util';
+import { handleDocumentDownload, handleDocumentUpload } from './uploads.routes';
+import { findRfi } from './rfi-lookup.util';
 import { RFI_VERSION } from '../../server/versioning.util';
 
 /** RFI routes exist only under 2026-06-01 (provider-facts); 401 here carries code invalid_request (7.2). */

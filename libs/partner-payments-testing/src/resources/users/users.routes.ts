@@ -1,17 +1,17 @@
 import type { Response, Router } from 'express';
 import { requireAuth, withVersion } from '../../middleware/auth.middleware';
-import { buildUserCreated, buildUserUpdated } from '../../webhooks/event.builders';
+import { buildUserCreated, buildUserUpdated } from '../../webhooks/event-builders.util';
 import { isUuid, newId, nowIso, randomHex } from '../../server/ids.util';
 import { requireIdempotencyKey } from '../../middleware/idempotency.middleware';
 import { sendFlatError, sendValidation, sendZodValidation } from '../../server/http-errors.util';
-import { accountOf, requestState, type SandboxContext } from '../../server/sandbox.context';
+import { accountOf, requestState, type SandboxContext } from '../../server/sandbox-context.util';
 import type { UserRecord, UserVerificationRecord } from '../../server/state.types';
 import { applyUserUpdate, newUserRecord } from './users.store';
 import { metadataIssues, validateUserBody, validateVerificationBody } from './users.rules';
-import { userView } from './users.view';
-import { verificationCanTrigger } from './users.eligibility';
-import { afterCreate, startIfTriggered } from './users.verification';
-import { answerLivenessLink } from './users.liveness';
+import { userView } from './users-view.util';
+import { verificationCanTrigger } from './users-eligibility.policy';
+import { afterCreate, startIfTriggered } from './users-verification.service';
+import { answerLivenessLink } from './users-liveness.service';
 
 /**
  * The caller's user, or answers and returns undefined: a malformed id → 400 Z, an unknown one (or

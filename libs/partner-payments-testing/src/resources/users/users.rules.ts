@@ -6,7 +6,7 @@ import {
   POST_STATUS_VALUES,
   USER_FIELD_KINDS,
   type UserFieldKind,
-} from './users.fields';
+} from './users-fields.rules';
 
 /**
  * Validation of POST /v1/users and PUT /v1/users/{id} with the partner's Zod wording (evidence §2

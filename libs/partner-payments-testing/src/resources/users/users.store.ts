@@ -1,7 +1,7 @@
 import { newId, nowIso } from '../../server/ids.util';
 import type { AssociatedPerson, Metadata, UserRecord } from '../../server/state.types';
-import { SENSITIVE_FIELDS, USER_FIELD_KINDS } from './users.fields';
-import { storeIdentifying } from './users.view';
+import { SENSITIVE_FIELDS, USER_FIELD_KINDS } from './users-fields.rules';
+import { storeIdentifying } from './users-view.util';
 
 /** Writes of POST and PUT /v1/users on the in-memory record (evidence §3). */
 

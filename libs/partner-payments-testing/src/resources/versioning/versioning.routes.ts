@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { requireAuth } from '../../middleware/auth.middleware';
 import { sendError, sendValidation } from '../../server/http-errors.util';
-import { accountOf, requestState, type SandboxContext } from '../../server/sandbox.context';
+import { accountOf, requestState, type SandboxContext } from '../../server/sandbox-context.util';
 import { BASELINE_VERSION, KNOWN_VERSIONS } from '../../server/versioning.util';
 
 /**

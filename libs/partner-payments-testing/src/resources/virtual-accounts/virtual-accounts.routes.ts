@@ -1,11 +1,11 @@
 import type { Response, Router } from 'express';
 import { requireAuth, withVersion } from '../../middleware/auth.middleware';
-import { buildVirtualAccountCreated } from '../../webhooks/event.builders';
+import { buildVirtualAccountCreated } from '../../webhooks/event-builders.util';
 import { isUuid, newId, nowIso } from '../../server/ids.util';
 import { requireIdempotencyKey } from '../../middleware/idempotency.middleware';
 import { sendError, sendNotFound, sendRouteNotMatched, sendValidation } from '../../server/http-errors.util';
 import { validateMetadata, type FieldError } from '../metadata.rules';
-import { accountOf, requestState, type SandboxContext } from '../../server/sandbox.context';
+import { accountOf, requestState, type SandboxContext } from '../../server/sandbox-context.util';
 import type { DepositRecord, VirtualAccountRecord } from '../../server/state.types';
 import {
   ACT_BANKS,
@@ -15,8 +15,8 @@ import {
   isProvisioned,
   statusForVersion,
   statusFromAnyVocabulary,
-} from './virtual-account.state';
-import { addLiquidationAddress, simulateDeposit } from '../../control/scenario.actions';
+} from './virtual-account-status.util';
+import { addLiquidationAddress, simulateDeposit } from '../../control/scenario.service';
 
 /** The resource as the requested version shows it (evidence §5: status vocabulary by version). */
 export const virtualAccountView = (va: VirtualAccountRecord, version?: string) => {

@@ -1,0 +1,101 @@
+import type { DataSource, EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
+import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
+import { preparedQuery } from '../database/prepared-query.util';
+
+/**
+ * One projection row by its primary key in two statements built once from the entity's metadata
+ * (issue 14): the webhook handlers run once per inbox entry, and TypeORM's query builder and
+ * save() (which reads the row again to diff it) cost more than the statements themselves, and on
+ * PostgreSQL every statement is a round trip. Values go through the driver's own conversions, so
+ * a row reads and writes exactly as TypeORM would.
+ *
+ * - `claim`: insert-or-ignore of the row, and the row back locked for the transaction, in ONE
+ *   statement: INSERT ... ON CONFLICT (key) DO UPDATE SET key = key RETURNING * (the no-op
+ *   update takes the row lock on PostgreSQL, waiting for a transaction holding it, as FOR UPDATE
+ *   did; SQLite has one writer). Two first events for one row never collide.
+ * - `write`: one UPDATE of every column by the key.
+ */
+export class ProjectionTable<T extends ObjectLiteral> {
+  private readonly columns: ColumnMetadata[];
+  private readonly key: ColumnMetadata;
+  private readonly table: string;
+  private readonly updateSql: string;
+  private readonly claims = new Map<string, { name: string; sql: string; columns: ColumnMetadata[] }>();
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly entity: EntityTarget<T>,
+  ) {
+    const meta = dataSource.getMetadata(entity);
+    if (meta.primaryColumns.length !== 1)
+      throw new Error(`${meta.tableName}: one primary key column expected`);
+    this.key = meta.primaryColumns[0];
+    this.table = meta.tableName;
+    // The key last: the UPDATE binds every other column, then the key in its WHERE.
+    this.columns = [...meta.columns.filter((c) => c !== this.key), this.key];
+    const others = this.columns.slice(0, -1);
+    this.updateSql =
+      `UPDATE ${this.q(this.table)} SET ${others.map((c, i) => `${this.q(c.databaseName)} = ${this.p(i + 1)}`).join(', ')} ` +
+      `WHERE ${this.q(this.key.databaseName)} = ${this.p(others.length + 1)}`;
+  }
+
+  /**
+   * The row with key `id`, created from `values` (property name -> value, the key included) when
+   * absent, locked for the transaction.
+   */
+  async claim(m: EntityManager, values: Partial<T>): Promise<T> {
+    const claim = this.claimStatement(Object.keys(values));
+    const params = claim.columns.map((c) =>
+      this.dataSource.driver.preparePersistentValue(c.getEntityValue(values), c),
+    );
+    const [raw] = await preparedQuery(m, claim.name, claim.sql, params);
+    if (!raw) throw new Error(`${this.table}: the upsert returned no row`);
+    const row = m.create(this.entity);
+    for (const column of this.columns) {
+      column.setEntityValue(
+        row,
+        this.dataSource.driver.prepareHydratedValue(raw[column.databaseName], column),
+      );
+    }
+    return row;
+  }
+
+  /** Writes every column of `row` back (one UPDATE by its key). */
+  async write(m: EntityManager, row: T): Promise<T> {
+    const params = this.columns.map((c) =>
+      this.dataSource.driver.preparePersistentValue(c.getEntityValue(row), c),
+    );
+    await preparedQuery(m, `projection_${this.table}_write`, this.updateSql, params);
+    return row;
+  }
+
+  /** The upsert for one set of given properties (each handler gives the same set every time). */
+  private claimStatement(properties: string[]) {
+    const signature = properties.join(',');
+    let claim = this.claims.get(signature);
+    if (!claim) {
+      const columns = properties.map((name) => {
+        const column = this.columns.find((c) => c.propertyName === name);
+        if (!column) throw new Error(`${this.table}: no column for property ${name}`);
+        return column;
+      });
+      const key = this.q(this.key.databaseName);
+      const sql =
+        `INSERT INTO ${this.q(this.table)} (${columns.map((c) => this.q(c.databaseName)).join(', ')}) ` +
+        `VALUES (${columns.map((_, i) => this.p(i + 1)).join(', ')}) ` +
+        `ON CONFLICT (${key}) DO UPDATE SET ${key} = EXCLUDED.${key} ` +
+        `RETURNING ${this.columns.map((c) => this.q(c.databaseName)).join(', ')}`;
+      claim = { name: `projection_${this.table}_claim_${this.claims.size}`, sql, columns };
+      this.claims.set(signature, claim);
+    }
+    return claim;
+  }
+
+  private q(name: string): string {
+    return this.dataSource.driver.escape(name);
+  }
+
+  private p(i: number): string {
+    return this.dataSource.options.type === 'postgres' ? `$${i}` : '?';
+  }
+}

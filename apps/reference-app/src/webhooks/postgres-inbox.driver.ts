@@ -1,0 +1,138 @@
+import type { Pool, PoolClient } from 'pg';
+import type { EntityManager } from 'typeorm';
+import { pgConnectionOf } from '../database/prepared-query.util';
+import type { UnitOfWork } from '../database/unit-of-work.service';
+import {
+  INBOX_COLUMNS,
+  SAVEPOINT_SQL,
+  storedRow,
+  type InboxDueSelection,
+  type InboxFailureUpdate,
+  type InboxHeldRow,
+  type InboxInsertRow,
+  type InboxSqlDriver,
+  type InboxStoredRow,
+  type SavepointStep,
+} from './inbox-sql.driver';
+
+type Queryable = Pick<PoolClient, 'query'>;
+
+/** Named statements: pg prepares each once per connection. Lists are bound as arrays. */
+const SQL = {
+  insert: {
+    name: 'inbox_insert_batch',
+    text:
+      'INSERT INTO webhook_inbox (event_key, event_id, event_name, envelope, sealed_body, body_key, received_at, ' +
+      "state, attempts) SELECT k, i, n, e, b, bk, r, 'pending', 0 FROM unnest($1::varchar[], $2::text[], " +
+      '$3::text[], $4::varchar[], $5::text[], $6::varchar[], $7::timestamptz[]) AS t(k, i, n, e, b, bk, r) ' +
+      'ON CONFLICT (event_key) DO NOTHING RETURNING event_key',
+  },
+  hold: {
+    name: 'inbox_hold',
+    text:
+      'SELECT event_key, state, attempts FROM webhook_inbox WHERE event_key = ANY($1::varchar[]) ' +
+      'FOR UPDATE SKIP LOCKED',
+  },
+  claimFailed: {
+    name: 'inbox_claim_failed',
+    text:
+      `SELECT ${INBOX_COLUMNS} FROM webhook_inbox WHERE state = 'failed' AND next_attempt_at <= $1 ` +
+      'AND NOT (event_key = ANY($2::varchar[])) ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED',
+  },
+  claimPending: {
+    name: 'inbox_claim_pending',
+    text:
+      `SELECT ${INBOX_COLUMNS} FROM webhook_inbox WHERE state = 'pending' AND received_at <= $1 ` +
+      'ORDER BY received_at, event_key LIMIT $2 FOR UPDATE SKIP LOCKED',
+  },
+  processed: {
+    name: 'inbox_mark_processed',
+    text:
+      "UPDATE webhook_inbox SET state = 'processed', processed_at = $1, next_attempt_at = NULL, " +
+      'attempts = attempts + 1 WHERE event_key = ANY($2::varchar[])',
+  },
+  failed: {
+    name: 'inbox_mark_failed',
+    text: 'UPDATE webhook_inbox SET attempts = $1, state = $2, next_attempt_at = $3, last_error = $4 WHERE event_key = $5',
+  },
+} as const;
+
+/**
+ * The inbox on PostgreSQL through pg directly (issue 14), on the connections of TypeORM's pool.
+ * A batch of deliveries is ONE multi-row insert-or-ignore (unnest of arrays), a statement of its
+ * own: one commit, one WAL flush for the batch. Inside a unit of work the statements run on that
+ * transaction's connection. Entries are held with FOR UPDATE SKIP LOCKED, so replicas processing
+ * or claiming at once take different entries and never wait for each other.
+ */
+export class PostgresInboxDriver implements InboxSqlDriver {
+  constructor(private readonly uow: UnitOfWork) {}
+
+  async insertBatch(rows: readonly InboxInsertRow[]): Promise<boolean[]> {
+    const ambient = this.uow.currentTransaction();
+    const on: Queryable = ambient ? pgConnectionOf(ambient) : this.pool;
+    const result = await on.query<{ event_key: string }>({
+      ...SQL.insert,
+      values: [
+        rows.map((r) => r.eventKey),
+        rows.map((r) => r.eventId),
+        rows.map((r) => r.eventName),
+        rows.map((r) => r.envelope),
+        rows.map((r) => r.sealedBody),
+        rows.map((r) => r.bodyKey),
+        rows.map((r) => r.receivedAt),
+      ],
+    });
+    const inserted = new Set(result.rows.map((r) => r.event_key));
+    return rows.map((r) => inserted.has(r.eventKey));
+  }
+
+  async hold(m: EntityManager, keys: readonly string[]): Promise<Map<string, InboxHeldRow>> {
+    const result = await pgConnectionOf(m).query<{ event_key: string } & InboxHeldRow>({
+      ...SQL.hold,
+      values: [keys],
+    });
+    return new Map(result.rows.map((r) => [r.event_key, { state: r.state, attempts: r.attempts }]));
+  }
+
+  async claimDue(m: EntityManager, due: InboxDueSelection): Promise<InboxStoredRow[]> {
+    // Two index-ordered reads that stop at the limit (idx_webhook_inbox_due, _pending): failed
+    // entries due again first, then the oldest never processed.
+    const on = pgConnectionOf(m);
+    const failed = await on.query<Record<string, unknown>>({
+      ...SQL.claimFailed,
+      values: [due.now, due.exclude, due.limit],
+    });
+    const pending =
+      failed.rows.length >= due.limit
+        ? []
+        : (
+            await on.query<Record<string, unknown>>({
+              ...SQL.claimPending,
+              values: [due.youngest, due.limit - failed.rows.length],
+            })
+          ).rows;
+    return [...failed.rows, ...pending].map((r) => storedRow(r, (v) => (v instanceof Date ? v : null)));
+  }
+
+  async savepoint(m: EntityManager, step: SavepointStep): Promise<void> {
+    // No parameters: the simple protocol, so 'next' (two statements) is one round trip.
+    await pgConnectionOf(m).query(SAVEPOINT_SQL[step]);
+  }
+
+  async markProcessed(m: EntityManager, keys: readonly string[], at: Date): Promise<void> {
+    if (keys.length === 0) return;
+    await pgConnectionOf(m).query({ ...SQL.processed, values: [at, keys] });
+  }
+
+  async markFailed(m: EntityManager, key: string, u: InboxFailureUpdate): Promise<void> {
+    await pgConnectionOf(m).query({
+      ...SQL.failed,
+      values: [u.attempts, u.state, u.nextAttemptAt, u.lastError, key],
+    });
+  }
+
+  /** TypeORM's pg pool (its master). */
+  private get pool(): Pool {
+    return (this.uow.dataSource.driver as unknown as { master: Pool }).master;
+  }
+}

@@ -1,0 +1,96 @@
+/** Body shapes shared by probes (evidence §2 names them G, Z, B, F; the contract's in spec 7.1). */
+import type { Observation, ProbeContext, ProbeRequest, ProbeSource } from '../probe.types';
+import { fixtureUser } from '../probe-bodies.util';
+import { t, type Shape } from '../shape.util';
+
+/** F: flat `{ code, message }` (spec 5.7, 7.1). */
+export const flatError = (code?: string): Shape =>
+  t.object({ code: code ? t.enum(code) : t.string, message: t.string });
+
+/** Z: Zod `{ error: 'Invalid request data', details: [{ path, message }] }` (evidence §2). */
+export const zodError: Shape = t.object({
+  error: t.string,
+  details: t.array(t.object({ path: t.string, message: t.string })),
+});
+
+/** B: typed `{ error: { code, message, details } }` (evidence §2). */
+export const typedError = (code: string): Shape =>
+  t.object({ error: t.object({ code: t.enum(code), message: t.string, details: t.any }) });
+
+/** I: the partner's bare 500 `{ status: "error", message: "Internal server error" }` (evidence §2). */
+export const internalError: Shape = t.object({ status: t.enum('error'), message: t.string });
+
+/** The virtual-account create's documented refusal `{ code, message, errors: [{ field, message }] }` (evidence §2). */
+export const fieldErrors: Shape = t.object({
+  code: t.string,
+  message: t.string,
+  errors: t.array(t.object({ field: t.string, message: t.string })),
+});
+
+/** spec 7.1 "validation error": every field optional; clients branch on the status. */
+export const anyError: Shape = t.object({});
+
+export const contract = (ref: string): ProbeSource => ({ kind: 'contract', ref });
+export const evidence = (ref: string): ProbeSource => ({ kind: 'evidence', ref });
+
+/** A divergence unless a Zod body names `path` among its details. */
+export function namesPath(path: string) {
+  return (observed: Observation): string[] => {
+    const details = (observed.body as { details?: { path?: unknown }[] }).details ?? [];
+    return details.some((d) => d.path === path)
+      ? []
+      : [`body.details: expected an entry with path "${path}", none`];
+  };
+}
+
+/**
+ * A divergence unless the refusal names `field` as the one at fault, in whichever documented form
+ * (evidence §2: Zod `details[].path`, `errors[].field`); a message that merely contains the word
+ * (e.g. "the payout amount") does not count.
+ */
+export function namesField(field: string) {
+  return (observed: Observation): string[] => {
+    const text = JSON.stringify(observed.body);
+    const forms = [`"path":"${field}"`, `"path":["${field}"]`, `"field":"${field}"`];
+    return forms.some((f) => text.includes(f)) ? [] : [`body: expected to name the field ${field}, does not`];
+  };
+}
+
+/** The RFI interface's version (spec 9.1, evidence §7). */
+export const RFI_VERSION = '2026-06-01';
+
+/** POST /v1/recipients for the run user, with a fresh key unless `key` is false. */
+export const postRecipient =
+  (body: (userId: string, runId: string) => Record<string, unknown>, key = true) =>
+  async (ctx: ProbeContext): Promise<ProbeRequest> => ({
+    method: 'POST',
+    path: '/v1/recipients',
+    ...(key ? { idempotencyKey: 'fresh' as const } : {}),
+    body: body((await ctx.user()).id, ctx.runId),
+  });
+
+/** POST /v1/users: the run's complete user with `changes` on top, with a fresh key unless `key` is false. */
+export const postUser =
+  (changes: Record<string, unknown> = {}, key = true) =>
+  (ctx: ProbeContext): ProbeRequest => ({
+    method: 'POST',
+    path: '/v1/users',
+    ...(key ? { idempotencyKey: 'fresh' as const } : {}),
+    body: { ...fixtureUser(ctx.runId), ...changes },
+  });
+
+/**
+ * A request to the run's virtual account: `/v1/virtual-accounts/{id}` + `suffix` (a function of the
+ * context when it holds another id, e.g. a fresh unknown one).
+ */
+export const onRunAccount =
+  (
+    suffix: string | (() => string),
+    extra: Partial<ProbeRequest> = {},
+    method: ProbeRequest['method'] = 'GET',
+  ) =>
+  async (ctx: ProbeContext): Promise<ProbeRequest> => ({
+    method,
+    path: `/v1/virtual-accounts/${(await ctx.virtualAccount()).id}${typeof suffix === 'string' ? suffix : suffix()}`,
+    ...extra,
+  });

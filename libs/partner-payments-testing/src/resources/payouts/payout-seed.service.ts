@@ -1,0 +1,94 @@
+import type { PayoutStep, PayoutStepName, SeedPayoutsInput } from '../../control/control.types';
+import { newId, nowIso } from '../../server/ids.util';
+import type { SandboxContext } from '../../server/sandbox-context.util';
+import type {
+  PaymentRail,
+  PayoutRecord,
+  RecipientRecord,
+  VirtualAccountRecord,
+} from '../../server/state.types';
+import { availableBalanceCents, formatCents } from '../virtual-accounts/virtual-account-status.util';
+import { PAYOUT_EVENT_MESSAGES, applyPayoutStep, normaliseSteps } from './payout-lifecycle.service';
+
+const RAIL_BY_ACCOUNT_TYPE: Record<string, PaymentRail> = {
+  WIRE: 'WIRE',
+  ACH: 'ACH',
+  ACT: 'ACT',
+  WALLET: 'CRYPTO',
+};
+
+/** A new payout as POST /v1/virtual-accounts/{id}/payout stores it (status CREATED, spec 3.4). */
+export function buildPayoutRecord(
+  va: VirtualAccountRecord,
+  recipient: RecipientRecord,
+  amount: string,
+  extra: { quoteId?: string | null; memo?: string | null } = {},
+): PayoutRecord {
+  const now = nowIso();
+  return {
+    payout_id: newId(),
+    clientUuid: va.clientUuid,
+    user_id: va.user_id,
+    virtual_account_id: va.virtual_account_id,
+    recipient_id: recipient.recipient_id,
+    status: 'CREATED',
+    from_amount: amount,
+    from_currency: 'USD',
+    to_amount: amount,
+    to_currency:
+      recipient.account_type === 'WALLET' ? String(recipient.account_details.token ?? 'USDC') : 'USD',
+    fee: '0.00',
+    payment_method: RAIL_BY_ACCOUNT_TYPE[recipient.account_type] ?? 'WIRE',
+    // spec 6.4.4: null until the payment is sent.
+    reference_number: null,
+    error_code: null,
+    quote_id: extra.quoteId ?? null,
+    memo: extra.memo ?? null,
+    events: [
+      { event_id: newId(), status: 'CREATED', message: PAYOUT_EVENT_MESSAGES.CREATED, created_at: now },
+    ],
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+/** At most this many payouts per seedPayouts call (memory stays bounded; call again for more). */
+export const MAX_SEEDED_PAYOUTS = 200_000;
+
+/**
+ * Control only, not the partner: `count` payouts of one virtual account to one recipient, created
+ * as the API would (balance checked once for all of them) and walked through `steps` on the
+ * resource only. No webhook is sent for any of it, as for an app that missed every event (spec
+ * 6.1.4: never re-sent), so only reading the partner (GET or the list) can learn what happened.
+ * For load tests of reconciliation, where creating 100,000 payouts through the API one by one
+ * would take longer than the test.
+ */
+export function seedPayouts(ctx: SandboxContext, input: SeedPayoutsInput): string[] {
+  const count = input.count;
+  if (!Number.isInteger(count) || count < 1 || count > MAX_SEEDED_PAYOUTS)
+    throw new Error(`count must be an integer from 1 to ${MAX_SEEDED_PAYOUTS}`);
+  const va = ctx.store.virtualAccounts.get(String(input.virtualAccountId).toLowerCase());
+  if (!va) throw new Error(`unknown virtual account ${input.virtualAccountId}`);
+  const recipient = ctx.store.recipients.get(String(input.recipientId).toLowerCase());
+  if (!recipient || recipient.clientUuid !== va.clientUuid || recipient.user_id !== va.user_id)
+    throw new Error(`no recipient ${input.recipientId} for the user of this virtual account`);
+  const amount = input.amount ?? '1.00';
+  if (!/^\d+(\.\d{1,2})?$/.test(amount) || Number(amount) <= 0)
+    throw new Error('amount must be a positive decimal string such as "1.00"');
+  const cents = Math.round(Number(amount) * 100) * count;
+  const available = availableBalanceCents(ctx, va);
+  if (cents > available)
+    throw new Error(`${count} × ${amount} exceeds the available balance ${formatCents(available)}`);
+  const steps: PayoutStep[] = normaliseSteps((input.steps ?? []) as (PayoutStepName | PayoutStep)[]).map(
+    (s) => ({ ...s, events: 'none' }),
+  );
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const payout = buildPayoutRecord(va, recipient, Number(amount).toFixed(2));
+    ctx.store.payouts.set(payout.payout_id, payout);
+    for (const step of steps) applyPayoutStep(ctx, payout, step);
+    ids.push(payout.payout_id);
+  }
+  ctx.telemetry.created('payouts', count);
+  return ids;
+}

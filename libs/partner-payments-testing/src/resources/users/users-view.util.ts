@@ -1,0 +1,104 @@
+import { newId, nowIso } from '../../server/ids.util';
+import type { AssociatedPerson, StoredUserDocument, UserRecord, UserStatus } from '../../server/state.types';
+import { missingFieldsByProduct, productStatuses } from './users-eligibility.policy';
+import { ADDRESS_RENAMES, NEVER_RETURNED } from './users-fields.rules';
+
+/**
+ * The partner's user answers (evidence §3): flat, `id` (not `user_id`), a legacy lowercase
+ * `verification_status` beside `status`, `eligible_products[]`, the address renamed into
+ * residential_address / registered_address, documents as 10-minute links, SSN and
+ * document_number in plain text (as the partner sends them [T3r README #3]).
+ */
+
+/** The legacy lowercase field; it lags `status` (evidence §3: the two can disagree, gate on status). */
+const LEGACY: Record<UserStatus, string> = {
+  CREATED: 'unverified',
+  VERIFYING: 'unverified',
+  REVIEW: 'unverified',
+  VERIFIED: 'verified',
+  REJECTED: 'rejected',
+};
+
+type Obj = Record<string, unknown>;
+
+/** Stores documents without their bytes: what a read shows is a link, a type and a time [T1s §3.9]. */
+export function storeIdentifying(list: unknown, previous: unknown): Obj[] {
+  const prev = Array.isArray(previous) ? (previous as Obj[]) : [];
+  const next = Array.isArray(list) ? (list as Obj[]) : [];
+  const merged = new Map<string, Obj>(prev.map((e) => [String(e.type), { ...e }]));
+  for (const entry of next) {
+    const kept = merged.get(String(entry.type));
+    const docs = Array.isArray(entry.documents)
+      ? (entry.documents as Obj[]).map((d): StoredUserDocument => {
+          const file = String(d.file);
+          const type = /^data:([^;,]+)/.exec(file)?.[1];
+          return {
+            type: typeof d.type === 'string' ? d.type : null,
+            content_type: type ?? 'application/octet-stream',
+            uploaded_at: nowIso(),
+            ref: newId(),
+          };
+        })
+      : [];
+    // [T1s §3.9]: entries merge by type; resending without files keeps the stored ones.
+    const documents = [...((kept?.documents as StoredUserDocument[] | undefined) ?? []), ...docs];
+    merged.set(String(entry.type), { ...kept, ...entry, documents });
+  }
+  return [...merged.values()];
+}
+
+function identifyingView(list: unknown, user: UserRecord): Obj[] | undefined {
+  if (!Array.isArray(list)) return undefined;
+  const expires = new Date(Date.now() + 600_000).toISOString();
+  return (list as Obj[]).map((e) => ({
+    ...e,
+    documents: ((e.documents as StoredUserDocument[] | undefined) ?? []).map((d) => ({
+      type: d.type,
+      // DRIFT-24: a 10-minute presigned link replaces the file on read.
+      file: `https://user-files.sandbox.invalid/clients/${user.clientUuid}/users/${user.user_id}/${d.ref}?X-Amz-Expires=600`,
+      expires_at: expires,
+      uploaded_at: d.uploaded_at,
+      content_type: d.content_type,
+    })),
+  }));
+}
+
+function personView(p: AssociatedPerson, user: UserRecord): Obj {
+  const out: Obj = { ...p };
+  if (p.identifying_information !== undefined)
+    out.identifying_information = identifyingView(p.identifying_information, user);
+  return out;
+}
+
+export type UserViewMode = 'create' | 'read';
+
+export function userView(user: UserRecord, mode: UserViewMode = 'read'): Obj {
+  const flat: Obj = {};
+  const address: Obj = {};
+  for (const [key, value] of Object.entries(user.fields)) {
+    if (NEVER_RETURNED.has(key)) continue;
+    if (key in ADDRESS_RENAMES) address[ADDRESS_RENAMES[key]] = value;
+    else if (key === 'identifying_information') flat[key] = identifyingView(value, user);
+    else flat[key] = value;
+  }
+  const view: Obj = {
+    id: user.user_id,
+    type: user.type,
+    status: user.status,
+    verification_status: LEGACY[user.status],
+    verification_mode: user.fields.verification_mode ?? 'automatic',
+    external_id: user.fields.external_id ?? null,
+    ...flat,
+    [user.type === 'business' ? 'registered_address' : 'residential_address']:
+      Object.keys(address).length > 0 ? address : null,
+    associated_persons: user.associated_persons.map((p) => personView(p, user)),
+    eligible_products: productStatuses(user),
+    metadata: { ...user.metadata },
+    created_at: user.created_at,
+    updated_at: user.updated_at,
+  };
+  // DRIFT-14: verification_triggered only on the create answer; [T2s Users.cs]: missing_fields only on GET.
+  if (mode === 'create') view.verification_triggered = user.verificationTriggered;
+  else view.missing_fields = missingFieldsByProduct(user);
+  return view;
+}

@@ -1,0 +1,157 @@
+import { DOCUMENT_LINK_PATH, DocumentLinkSigner } from '../resources/rfis/document-link.util';
+import { documentLinkHandler } from '../resources/rfis/document-links.routes';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import express, { type ErrorRequestHandler } from 'express';
+import { bodyMiddleware } from '../middleware/body.middleware';
+import { createControlRouter } from '../control/control.routes';
+import { faultsMiddleware } from '../middleware/faults.middleware';
+import { FaultStore } from '../middleware/faults.store';
+import { sendRouteNotMatched } from './http-errors.util';
+import { IdempotencyStore } from '../middleware/idempotency.store';
+import { createPartnerRouter } from './partner.routes';
+import { rateLimitMiddleware } from '../middleware/rate-limit.middleware';
+import { requestLogMiddleware } from '../middleware/request-log.middleware';
+import type { ResolvedOptions, SandboxContext } from './sandbox-context.util';
+import { InProcessControl } from '../control/sandbox-control.service';
+import type { PartnerSandbox, PartnerSandboxOptions, SandboxLogger } from './sandbox.types';
+import { StateStore } from './state.store';
+import { Telemetry } from './telemetry.store';
+import { WebhookSender } from '../webhooks/webhook-sender.service';
+
+/** Fixed test values used when no credentials are given (never use them outside tests). */
+export const SANDBOX_DEFAULTS = {
+  apiKey: 'sandbox_test_api_key',
+  clientId: 'sandbox_test_client',
+  password: 'sandbox_test_password',
+  clientUuid: '6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b',
+  webhookSecret: 'whsec_sandbox_test_secret',
+} as const;
+
+function makeLogger(options: PartnerSandboxOptions): SandboxLogger {
+  const quiet = options.quiet ?? process.env.JEST_WORKER_ID !== undefined;
+  if (quiet) return { log: () => undefined, warn: () => undefined };
+  return (
+    options.logger ?? {
+      log: (m) => console.warn(`[partner-sandbox] ${m}`),
+      warn: (m) => console.warn(`[partner-sandbox] ${m}`),
+    }
+  );
+}
+
+/** Last resort: a thrown error answers a bare 500, body errors (too large, bad encoding) their 4xx. */
+const errorHandler: ErrorRequestHandler = (err: { status?: number; message?: string }, _req, res, _next) => {
+  if (res.headersSent) return void res.end();
+  const status = typeof err.status === 'number' && err.status >= 400 && err.status < 500 ? err.status : 500;
+  if (status === 500) return void res.status(500).type('text/plain').send('Internal Server Error');
+  res.status(status).json({ code: 'validation_error', message: err.message ?? 'Bad request' });
+};
+
+function resolveUserVerification(mode: unknown): ResolvedOptions['userVerification'] {
+  if (mode === undefined) return 'manual';
+  if (mode === 'manual' || mode === 'auto-approve' || mode === 'ein-table') return mode;
+  throw new Error(`userVerification must be 'manual', 'auto-approve' or 'ein-table', got ${String(mode)}`);
+}
+
+/**
+ * Starts a contract-faithful partner simulator on a real socket (default 127.0.0.1, random port).
+ * Routes are served at the root and under `/sandbox`; the control API under `/__control`.
+ */
+export async function startPartnerSandbox(options: PartnerSandboxOptions = {}): Promise<PartnerSandbox> {
+  const logger = makeLogger(options);
+  const store = new StateStore();
+  const telemetry = new Telemetry();
+  const rate = options.rateLimit === true ? { perSecond: 20, burst: 50 } : options.rateLimit || null;
+  const ctx: SandboxContext = {
+    options: {
+      tokenTtlSeconds: options.tokenTtlSeconds ?? 3600,
+      verificationDelayMs: options.verificationDelayMs ?? 0,
+      userVerification: resolveUserVerification(options.userVerification),
+      rateLimit: rate,
+      autoPayouts: options.autoPayouts === true ? { stepDelayMs: 20 } : options.autoPayouts || null,
+      rfiEvents: options.rfiEvents ?? false,
+      payoutFees: options.payoutFees ?? 'partner',
+    },
+    store,
+    idempotency: new IdempotencyStore(),
+    telemetry,
+    faults: new FaultStore(),
+    webhooks: new WebhookSender(store, telemetry, options.webhookTimeoutMs ?? 10_000, logger),
+    logger,
+    documentLinks: new DocumentLinkSigner(),
+    timers: new Set(),
+  };
+  const account = store.createAccount({
+    apiKey: options.credentials?.apiKey ?? SANDBOX_DEFAULTS.apiKey,
+    clientId: options.credentials?.clientId ?? SANDBOX_DEFAULTS.clientId,
+    password: options.credentials?.password ?? SANDBOX_DEFAULTS.password,
+    clientUuid: options.clientUuid ?? SANDBOX_DEFAULTS.clientUuid,
+    webhookUrl: options.webhookUrl,
+    webhookSecret: options.webhookSecret ?? SANDBOX_DEFAULTS.webhookSecret,
+    authorizedBanks: options.authorizedBanks,
+    defaultUserMetadata: options.defaultUserMetadata,
+    companyName: options.companyName,
+    pinnedVersion: options.pinnedVersion,
+  });
+  const control = new InProcessControl(ctx);
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use('/__control', createControlRouter(control));
+  app.use(requestLogMiddleware(ctx));
+  // The presigned links' object store (evidence §7): another host at the partner, so no partner auth,
+  // rate limit or faults here.
+  app.get(`${DOCUMENT_LINK_PATH}/:documentId`, documentLinkHandler(ctx, ctx.documentLinks));
+  app.use(rateLimitMiddleware(ctx));
+  app.use(faultsMiddleware(ctx));
+  app.use(...bodyMiddleware());
+  const partner = createPartnerRouter(ctx);
+  // spec 1: the sandbox base is {base_url}/sandbox. Serving only it lets a test catch a client that
+  // drops the prefix (provider-facts: `new URL('/v1/x', base)` does), which 'both' would hide.
+  const bases = options.bases ?? 'both';
+  if (!['both', 'sandbox', 'root'].includes(bases))
+    throw new Error(`bases must be 'both', 'sandbox' or 'root', got ${String(bases)}`);
+  if (bases !== 'root') app.use('/sandbox', partner);
+  if (bases !== 'sandbox') app.use(partner);
+  app.use((_req, res) => sendRouteNotMatched(res));
+  app.use(errorHandler);
+
+  const server = app.listen(options.port ?? 0, options.host ?? '127.0.0.1');
+  await Promise.race([
+    once(server, 'listening'),
+    once(server, 'error').then(([e]) => Promise.reject(e as Error)),
+  ]);
+  const { port } = server.address() as AddressInfo;
+  const host = options.host && options.host !== '0.0.0.0' ? options.host : '127.0.0.1';
+  const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  logger.log(`listening on ${baseUrl} (also ${baseUrl}/sandbox); control API at ${baseUrl}/__control`);
+
+  let closed = false;
+  return {
+    baseUrl,
+    sandboxBaseUrl: `${baseUrl}/sandbox`,
+    controlUrl: `${baseUrl}/__control`,
+    port,
+    credentials: {
+      apiKey: account.apiKey,
+      clientId: account.clientId,
+      password: account.password,
+      clientUuid: account.clientUuid,
+    },
+    /** The current secret (follows rotateWebhookSecret). */
+    get webhookSecret() {
+      return account.webhookSecret;
+    },
+    control,
+    async close() {
+      if (closed) return;
+      closed = true;
+      for (const timer of ctx.timers) clearTimeout(timer);
+      await ctx.webhooks.idle();
+      const done = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await done;
+    },
+  };
+}

@@ -1,0 +1,237 @@
+/**
+ * Helpers for the sandbox's own e2e suites: plain fetch over a real socket, and the package's own
+ * webhook receiver (verifies signatures over the raw bytes) behind the suites' shorter interface.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import {
+  PartnerSandboxControlClient,
+  startPartnerSandbox,
+  startWebhookReceiver,
+  type PartnerSandbox,
+  type PartnerSandboxOptions,
+} from '@partner-payments/testing';
+import { business, individual, usAddress, wireAccount, wireRecipient } from '../setup/partner-inputs.fixture';
+
+export interface Answer<T = any> {
+  status: number;
+  body: T;
+  text: string;
+  headers: Headers;
+}
+
+export interface CallOptions {
+  body?: unknown;
+  rawBody?: string | FormData;
+  headers?: Record<string, string>;
+  version?: string;
+  idempotencyKey?: string | false;
+  auth?: boolean;
+  apiKey?: string | null;
+}
+
+const WRITES = [
+  /^POST \/v1\/users$/,
+  /^POST \/v1\/recipients$/,
+  /^POST \/v1\/virtual-accounts$/,
+  /^POST \/v1\/virtual-accounts\/[^/]+\/payout$/,
+  // evidence §5 [D for-ai-agents]: the sixth keyed endpoint.
+  /^POST \/v1\/virtual-accounts\/[^/]+\/liquidation-address$/,
+];
+
+/** A minimal partner API client for tests: x-api-key, bearer, X-Api-Version, Idempotency-Key. */
+export class Api {
+  token: string | undefined;
+
+  constructor(
+    readonly base: string,
+    readonly creds: { apiKey: string; clientId: string; password: string },
+  ) {}
+
+  async login(): Promise<this> {
+    const answer = await this.call('POST', '/auth', {
+      body: { client_id: this.creds.clientId, password: this.creds.password },
+      auth: false,
+    });
+    if (answer.status !== 200) throw new Error(`login failed: ${answer.status} ${answer.text}`);
+    this.token = answer.body.data.access_token;
+    return this;
+  }
+
+  async call<T = any>(method: string, path: string, options: CallOptions = {}): Promise<Answer<T>> {
+    const headers: Record<string, string> = { ...(options.headers ?? {}) };
+    const apiKey = options.apiKey === undefined ? this.creds.apiKey : options.apiKey;
+    if (apiKey !== null) headers['x-api-key'] = apiKey;
+    if (options.auth !== false && this.token) headers.authorization = `Bearer ${this.token}`;
+    if (options.version) headers['x-api-version'] = options.version;
+    const route = `${method} ${path.split('?')[0]}`;
+    if (options.idempotencyKey !== false && WRITES.some((re) => re.test(route))) {
+      headers['idempotency-key'] = options.idempotencyKey || randomUUID();
+    }
+    let body: string | FormData | undefined;
+    if (options.rawBody !== undefined) body = options.rawBody;
+    else if (options.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(options.body);
+    }
+    const response = await fetch(`${this.base}${path}`, { method, headers, body });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      /* bare body */
+    }
+    return { status: response.status, body: parsed as T, text, headers: response.headers };
+  }
+}
+
+export interface ReceivedWebhook {
+  raw: string;
+  headers: IncomingHttpHeaders;
+  body: any;
+  validSignature: boolean;
+}
+
+export interface Receiver {
+  url: string;
+  received: ReceivedWebhook[];
+  /** Status the receiver answers next (default 200). */
+  answerWith: number;
+  secrets: string[];
+  waitFor(count: number, timeoutMs?: number): Promise<ReceivedWebhook[]>;
+  events(name?: string): ReceivedWebhook[];
+  close(): Promise<void>;
+}
+
+/** The package's startWebhookReceiver, with the suites' names (answerWith, events(), waitFor(count, ms)). */
+export async function startReceiver(secrets: string[]): Promise<Receiver> {
+  const inner = await startWebhookReceiver({ secrets });
+  return {
+    url: inner.url,
+    received: inner.received,
+    get answerWith() {
+      return inner.answerStatus;
+    },
+    set answerWith(status: number) {
+      inner.answerStatus = status;
+    },
+    secrets: inner.secrets,
+    waitFor: (count, timeoutMs) => inner.waitFor(count, { timeoutMs }),
+    events: (name) => (name ? inner.received.filter((r) => r.event === name) : inner.received),
+    close: () => inner.close(),
+  };
+}
+
+export interface World {
+  sandbox: PartnerSandbox;
+  api: Api;
+  receiver: Receiver;
+}
+
+/** A sandbox with a receiver wired as its webhook URL and a logged-in API client on the /sandbox base. */
+export async function startWorld(options: PartnerSandboxOptions = {}): Promise<World> {
+  const receiver = await startReceiver([options.webhookSecret ?? 'whsec_e2e_secret']);
+  const sandbox = await startPartnerSandbox({
+    webhookSecret: 'whsec_e2e_secret',
+    webhookUrl: receiver.url,
+    ...options,
+  });
+  const api = await new Api(sandbox.sandboxBaseUrl, sandbox.credentials).login();
+  return { sandbox, api, receiver };
+}
+
+export async function stopWorld(world: World | undefined): Promise<void> {
+  if (!world) return;
+  await world.sandbox.close();
+  await world.receiver.close();
+}
+
+export { business, individual, usAddress, wireAccount, wireRecipient };
+
+/**
+ * POST /v1/users, then the partner's staff (the control API) verify it: the partner's sandbox
+ * stops in REVIEW (evidence §3), so nothing here assumes instant verification. Answers the id.
+ */
+export async function createVerifiedUser(api: Api, body: object = individual()): Promise<string> {
+  const user = await api.call('POST', '/v1/users', { body });
+  if (user.status !== 201) throw new Error(`user create failed: ${user.status} ${user.text}`);
+  const status = await new PartnerSandboxControlClient(api.base).setUserVerificationOutcome(
+    user.body.id,
+    'approved',
+  );
+  if (status !== 'VERIFIED') throw new Error(`user ${user.body.id} is ${status}, not VERIFIED`);
+  return user.body.id as string;
+}
+
+/** user (VERIFIED through the control) → recipient (WIRE) → virtual account, provisioned and funded (10,000.00) through the control; answers their ids. */
+export async function fundedSetup(api: Api, recipientAccount: Record<string, unknown> = wireAccount()) {
+  const userId = await createVerifiedUser(api);
+  const recipient = await api.call('POST', '/v1/recipients', {
+    body: wireRecipient(userId, { account: recipientAccount }),
+  });
+  const va = await api.call('POST', '/v1/virtual-accounts', {
+    body: { user_id: userId, type: 'US_BANK', bank: 'bank_a' },
+  });
+  if (recipient.status !== 201 || va.status !== 201) {
+    throw new Error(`setup failed: ${recipient.status} ${va.status} ${va.text}`);
+  }
+  // evidence §5: the account stays `activating` with no account number until the partner's staff
+  // open it, and a payout draws on its balance: the control plays both.
+  await new PartnerSandboxControlClient(api.base).fundVirtualAccount(va.body.virtual_account_id as string);
+  return {
+    userId,
+    recipientId: recipient.body.recipient_id as string,
+    vaId: va.body.virtual_account_id as string,
+  };
+}
+
+// Shared by the payout suites (payouts, payout-lifecycle).
+export interface PayoutIds {
+  userId: string;
+  recipientId: string;
+  vaId: string;
+}
+export interface PayoutWorld {
+  world: World;
+  ids: PayoutIds;
+}
+
+/**
+ * Per test: a fresh sandbox, a verified user with a funded virtual account and a WIRE recipient,
+ * setup events cleared; `bind` hands it to the suite. Answers the calls the suites repeat: a payout
+ * of 100.00 USD to that recipient (spec 3.4), and the data of the received flat events of a name.
+ */
+export function usePayoutWorld(bind: (current: PayoutWorld) => void) {
+  let current: PayoutWorld | undefined;
+  beforeEach(async () => {
+    const world = await startWorld();
+    const ids = await fundedSetup(world.api);
+    await world.sandbox.control.flushWebhooks();
+    world.receiver.received.length = 0;
+    current = { world, ids };
+    bind(current);
+  });
+  afterEach(() => stopWorld(current?.world));
+  const now = (): PayoutWorld => {
+    if (!current) throw new Error('no payout world outside a test');
+    return current;
+  };
+  return {
+    create: (extra: Record<string, unknown> = {}, key?: string) =>
+      now().world.api.call('POST', `/v1/virtual-accounts/${now().ids.vaId}/payout`, {
+        body: {
+          amount: '100.00',
+          currency: 'USD',
+          recipient_id: now().ids.recipientId,
+          extra_info: { memo: 'inv 42' },
+          ...extra,
+        },
+        idempotencyKey: key,
+      }),
+    flat: (name: string) =>
+      now()
+        .world.receiver.events(name)
+        .map((e) => e.body.data),
+  };
+}
