@@ -4,8 +4,8 @@
  */
 import { connect, type Server, type Socket } from 'node:net';
 import type { DataSource } from 'typeorm';
-import { placeholders } from '../../apps/reference-app/src/database/sql-dialect.util';
-import { openTestDatabaseAt } from '../setup/test-database.fixture';
+import { placeholders } from '../../../apps/reference-app/src/database/sql-dialect.util';
+import { openTestDatabaseAt } from '../../setup/test-database.fixture';
 
 type Db = { dataSource: DataSource };
 

@@ -6,11 +6,11 @@
  */
 import type { InboxEventInput } from '@partner-payments/nestjs';
 import { buildUserCreated, signPartnerWebhook, type PartnerSandbox } from '@partner-payments/testing';
-import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
-import { TypeOrmInboxStore } from '../../apps/reference-app/src/webhooks/typeorm-inbox.store';
-import { startTestApp, startTestSandbox } from '../setup/app.fixture';
-import { DATABASE_KINDS, databaseUrlFor, openTestDatabaseAt } from '../setup/test-database.fixture';
-import { failInboxInsertsOf, inboxRowCount, postBurst, storedEventIds } from './inbox-batch.helpers';
+import type { RunningApp } from '../../../apps/reference-app/src/app.bootstrap';
+import { TypeOrmInboxStore } from '../../../apps/reference-app/src/webhooks/typeorm-inbox.store';
+import { startTestApp, startTestSandbox } from '../../setup/app.fixture';
+import { DATABASE_KINDS, databaseUrlFor, openTestDatabaseAt } from '../../setup/test-database.fixture';
+import { failInboxInsertsOf, inboxRowCount, postBurst, storedEventIds } from './inbox-batch.fixture';
 
 jest.setTimeout(180_000);
 

@@ -4,9 +4,9 @@
  * as TypeORM's own mapping gives them, and on PostgreSQL two events for one user in concurrent
  * transactions are applied one after the other: neither overwrites the other's fields.
  */
-import { PartnerUserEntity } from '../../apps/reference-app/src/database/entities';
-import { ResourceProjections } from '../../apps/reference-app/src/projections/resource.projections';
-import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../setup/test-database.fixture';
+import { PartnerUserEntity } from '../../../apps/reference-app/src/database/entities';
+import { ResourceProjections } from '../../../apps/reference-app/src/projections/resource.projections';
+import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../setup/test-database.fixture';
 
 jest.setTimeout(60_000);
 

@@ -14,11 +14,11 @@ import {
 } from '@partner-payments/nestjs';
 import { buildUserCreated } from '@partner-payments/testing';
 import type { DataSource } from 'typeorm';
-import { placeholders } from '../../apps/reference-app/src/database/sql-dialect.util';
-import type { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
-import { TypeOrmInboxStore } from '../../apps/reference-app/src/webhooks/typeorm-inbox.store';
-import { CapturingLogger, testInboxKeyRing } from '../setup/app.fixture';
-import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../setup/test-database.fixture';
+import { placeholders } from '../../../apps/reference-app/src/database/sql-dialect.util';
+import type { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
+import { TypeOrmInboxStore } from '../../../apps/reference-app/src/webhooks/typeorm-inbox.store';
+import { CapturingLogger, testInboxKeyRing } from '../../setup/app.fixture';
+import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../setup/test-database.fixture';
 
 jest.setTimeout(120_000);
 
