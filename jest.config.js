@@ -37,8 +37,8 @@ module.exports = {
       ...common,
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
-      globalSetup: '<rootDir>/test/setup/global-setup.ts',
-      globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
+      globalSetup: '<rootDir>/test/setup/e2e.global-setup.ts',
+      globalTeardown: '<rootDir>/test/setup/e2e.global-teardown.ts',
     },
     {
       // The READMEs kept true: every TypeScript block compiles, and a scratch app built from the

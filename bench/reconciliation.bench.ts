@@ -2,7 +2,7 @@
  * reconciliation (issue 14): one pass over 10,000 non-final payouts against a sandbox enforcing the
  * partner's 20 requests/s per account (its opt-in rate limit, in its own process). The payouts are
  * seeded at the sandbox with control.seedPayouts (a mix of silent transitions, test/setup/
- * payout-seed.helper) and in the app's database (a SQLite file; BENCH_RECON_DB=postgres for a
+ * payout-seed.fixture) and in the app's database (a SQLite file; BENCH_RECON_DB=postgres for a
  * throwaway PostgreSQL). The app runs in this process, as the e2e suites boot it.
  *
  * Ours: the list-based pass over all 10,000. Baseline: today's design, one GET per payout
@@ -10,7 +10,7 @@
  * runs it over a stratified sample (BENCH_RECON_SAMPLE, default 600) and scales its time linearly,
  * which flatters the baseline (the sample spends proportionally more of the burst). Rounds are
  * interleaved A B A B, each after the buckets refilled; medians. Partner calls are the sandbox's own
- * request log; database reads are the SELECTs TypeORM sent (test/setup/query-counter.helper); memory
+ * request log; database reads are the SELECTs TypeORM sent (test/setup/query-counter.fixture); memory
  * is this process's RSS sampled every 20 ms during the pass, above a post-GC baseline.
  *
  *   npx ts-node --transpile-only bench/reconciliation.bench.ts [--quick]
@@ -25,10 +25,10 @@ import type { RunningApp } from '../apps/reference-app/src/app-bootstrap.util';
 import { UnitOfWork } from '../apps/reference-app/src/database/unit-of-work.service';
 import { ReconciliationService } from '../apps/reference-app/src/reconciliation/reconciliation.service';
 import { startThrowawayPostgres, createDatabase, type ThrowawayPostgres } from '../scripts/pg-throwaway';
-import { startTestApp } from '../test/setup/app.helper';
-import { createFundedAccount } from '../test/setup/partner-fixtures.helper';
-import { insertSeededRows, PAYOUT_MIX, seedPayouts, storedStatuses } from '../test/setup/payout-seed.helper';
-import { countQueries } from '../test/setup/query-counter.helper';
+import { startTestApp } from '../test/setup/app.fixture';
+import { createFundedAccount } from '../test/setup/funded-account.fixture';
+import { insertSeededRows, PAYOUT_MIX, seedPayouts, storedStatuses } from '../test/setup/payout-seed.fixture';
+import { countQueries } from '../test/setup/query-counter.fixture';
 import { sampleDuring } from './lib/memory.sampler';
 import { median, printFigures, resetSeeded, round, type Figure } from './reconciliation.fixture';
 import { hardDeadline, progress } from './lib/contract';

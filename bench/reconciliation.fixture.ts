@@ -1,12 +1,12 @@
 /**
  * Shared by the reconciliation and replicas benchmarks: many payouts at the sandbox and in the app's
- * database (test/setup/payout-seed.helper), their state put back between rounds, and the figures'
+ * database (test/setup/payout-seed.fixture), their state put back between rounds, and the figures'
  * bookkeeping (medians, the JSON line of bench/README's contract).
  */
 import { In } from 'typeorm';
 import { PayoutEntity } from '../apps/reference-app/src/app.entities';
 import type { UnitOfWork } from '../apps/reference-app/src/database/unit-of-work.service';
-import { PAYOUT_MIX, type SeededPayouts } from '../test/setup/payout-seed.helper';
+import { PAYOUT_MIX, type SeededPayouts } from '../test/setup/payout-seed.fixture';
 
 /** Puts every seeded payout back as the app knew it before any pass (statuses, checks, reads). */
 export async function resetSeeded(uow: UnitOfWork, seeded: SeededPayouts): Promise<void> {

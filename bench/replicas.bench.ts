@@ -1,5 +1,5 @@
 /**
- * replicas (issue 14): replicas of the reference app, each its own process (test/setup/replica.child),
+ * replicas (issue 14): replicas of the reference app, each its own process (test/setup/replica-child.fixture),
  * on one throwaway PostgreSQL database (fsync off), against the sandbox in its own process.
  *
  * 1. Rate budget. With the sandbox enforcing the partner's 20 req/s per account (--rate-limit), the
@@ -22,9 +22,9 @@ import { openDataSource } from '../apps/reference-app/src/app-data-source.util';
 import { parseDatabaseUrl } from '../apps/reference-app/src/database/database-url.util';
 import { UnitOfWork } from '../apps/reference-app/src/database/unit-of-work.service';
 import { createDatabase, startThrowawayPostgres } from '../scripts/pg-throwaway';
-import { createFundedAccount } from '../test/setup/partner-fixtures.helper';
-import { seedPayouts, storedStatuses } from '../test/setup/payout-seed.helper';
-import { startReplicaProcess, type ReplicaProcess } from '../test/setup/replica.process';
+import { createFundedAccount } from '../test/setup/funded-account.fixture';
+import { seedPayouts, storedStatuses } from '../test/setup/payout-seed.fixture';
+import { startReplicaProcess, type ReplicaProcess } from '../test/setup/replica-process.fixture';
 import { trackChild } from './lib/child.registry';
 import { sandboxClient } from './lib/partner.client';
 import { median, printFigures, resetSeeded, round, type Figure } from './reconciliation.fixture';

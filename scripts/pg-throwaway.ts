@@ -23,7 +23,7 @@ import {
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { newPgClient } from './pg-client';
+import { newPgClient } from './pg-client.util';
 
 export const DEFAULT_PG_BIN_DIR = '/usr/lib/postgresql/15/bin';
 

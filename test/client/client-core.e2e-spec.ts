@@ -13,7 +13,7 @@ import {
   startClientWorld,
   stopClientWorld,
   type ClientWorld,
-} from './client.helpers';
+} from './client.fixture';
 
 describe('client core against the sandbox (real socket)', () => {
   let world: ClientWorld;

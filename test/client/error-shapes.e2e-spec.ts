@@ -12,7 +12,7 @@ import {
   PartnerValidationError,
   type PartnerApiError,
 } from '@partner-payments/nestjs';
-import { startClientWorld, stopClientWorld, type ClientWorld } from './client.helpers';
+import { startClientWorld, stopClientWorld, type ClientWorld } from './client.fixture';
 
 describe('client: partner error shapes end to end (evidence §2)', () => {
   let world: ClientWorld;

@@ -16,7 +16,7 @@ import {
   startClientWorld,
   stopClientWorld,
   type ClientWorld,
-} from './client.helpers';
+} from './client.fixture';
 
 const UPLOAD = 'POST /v1/rfis/:id/items/:id/documents';
 

@@ -4,7 +4,7 @@
  * list rows and paging, and list inputs checked before any I/O.
  */
 import { PartnerLocalValidationError, PartnerValidationError, PayoutStatus } from '@partner-payments/nestjs';
-import { fundedSetup, startClientWorld, stopClientWorld, type ClientWorld } from './client.helpers';
+import { fundedSetup, startClientWorld, stopClientWorld, type ClientWorld } from './client.fixture';
 
 describe('client: payouts (evidence §6)', () => {
   let world: ClientWorld;

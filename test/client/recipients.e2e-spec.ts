@@ -15,7 +15,7 @@ import {
   wireAccount,
   wireRecipient,
   type ClientWorld,
-} from './client.helpers';
+} from './client.fixture';
 
 const TRON_ADDRESS = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 

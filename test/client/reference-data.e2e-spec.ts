@@ -1,5 +1,5 @@
 import { PartnerLocalValidationError, PartnerValidationError } from '@partner-payments/nestjs';
-import { startClientWorld, stopClientWorld, type ClientWorld } from './client.helpers';
+import { startClientWorld, stopClientWorld, type ClientWorld } from './client.fixture';
 
 describe('client: reference data with its in-memory cache (evidence §8; real socket)', () => {
   let world: ClientWorld | undefined;

@@ -18,7 +18,7 @@ import {
   startClientWorld,
   stopClientWorld,
   type ClientWorld,
-} from './client.helpers';
+} from './client.fixture';
 
 describe('every resource call against the sandbox (real socket)', () => {
   let world: ClientWorld;

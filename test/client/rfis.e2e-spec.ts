@@ -4,7 +4,7 @@
  */
 import { PartnerValidationError, type Rfi } from '@partner-payments/nestjs';
 import { samplePdf } from '../../libs/partner-payments/src/validation/sample-files.fixture';
-import { individual, startClientWorld, stopClientWorld, type ClientWorld } from './client.helpers';
+import { individual, startClientWorld, stopClientWorld, type ClientWorld } from './client.fixture';
 
 describe('client: RFIs (evidence §7)', () => {
   let world: ClientWorld;

@@ -10,7 +10,7 @@ import {
   PartnerValidationError,
   type UpdatePartnerUserInput,
 } from '@partner-payments/nestjs';
-import { business, individual, startClientWorld, stopClientWorld, type ClientWorld } from './client.helpers';
+import { business, individual, startClientWorld, stopClientWorld, type ClientWorld } from './client.fixture';
 
 describe('users client against the sandbox (evidence §3)', () => {
   let world: ClientWorld;

@@ -17,7 +17,7 @@ import {
   startClientWorld,
   stopClientWorld,
   type ClientWorld,
-} from './client.helpers';
+} from './client.fixture';
 
 describe('client: virtual accounts (evidence §5)', () => {
   let world: ClientWorld;

@@ -28,8 +28,8 @@ import {
   start,
   writeJson,
   type Started,
-} from './consumer-app.helpers';
-import { readBlocks, type ReadmeBlock } from './readme-blocks.util';
+} from './consumer-app.fixture';
+import { readBlocks, type ReadmeBlock } from './readme-blocks.fixture';
 
 const MODULE_README = 'libs/partner-payments/README.md';
 const TESTING_README = 'libs/partner-payments-testing/README.md';

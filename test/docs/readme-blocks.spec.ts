@@ -1,11 +1,11 @@
 /**
  * Every ```ts / ```typescript block of every README compiles (strict, against the packages'
  * sources). How a block is read (complete module, fragment, file of the example app) is set by a
- * marker comment before it: see readme-blocks.util.ts. A failure names the README, the line and the
+ * marker comment before it: see readme-blocks.fixture.ts. A failure names the README, the line and the
  * compiler's message.
  */
-import { allBlocks, isTypeScript, READMES, type ReadmeBlock } from './readme-blocks.util';
-import { typecheckBlocks, type BlockReport } from './readme-typecheck.util';
+import { allBlocks, isTypeScript, READMES, type ReadmeBlock } from './readme-blocks.fixture';
+import { typecheckBlocks, type BlockReport } from './readme-typecheck.fixture';
 
 const blocks = allBlocks().filter(isTypeScript);
 let result: { reports: BlockReport[]; elsewhere: string[] };

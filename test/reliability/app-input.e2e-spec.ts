@@ -6,9 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import type { PartnerSandbox } from '@partner-payments/testing';
 import type { RunningApp } from '../../apps/reference-app/src/app-bootstrap.util';
-import { appRequest, startTestApp, startTestSandbox } from '../setup/app.helper';
-import { createFundedAccount, partnerClientFor, type FundedAccount } from '../setup/partner-fixtures.helper';
-import { databaseUrlFor } from '../setup/test-database.helper';
+import { appRequest, startTestApp, startTestSandbox } from '../setup/app.fixture';
+import { createFundedAccount, partnerClientFor, type FundedAccount } from '../setup/funded-account.fixture';
+import { databaseUrlFor } from '../setup/test-database.fixture';
 
 jest.setTimeout(60_000);
 

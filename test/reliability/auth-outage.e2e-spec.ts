@@ -10,10 +10,10 @@ import type { RunningApp } from '../../apps/reference-app/src/app-bootstrap.util
 import { PayoutRequestEntity } from '../../apps/reference-app/src/app.entities';
 import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
 import { PayoutsService } from '../../apps/reference-app/src/payouts/payouts.service';
-import { appRequest, startTestApp, startTestSandbox } from '../setup/app.helper';
-import { createFundedAccount, type FundedAccount } from '../setup/partner-fixtures.helper';
-import { DATABASE_KINDS, databaseUrlFor } from '../setup/test-database.helper';
-import { recordTally } from './tally.util';
+import { appRequest, startTestApp, startTestSandbox } from '../setup/app.fixture';
+import { createFundedAccount, type FundedAccount } from '../setup/funded-account.fixture';
+import { DATABASE_KINDS, databaseUrlFor } from '../setup/test-database.fixture';
+import { recordTally } from './tally.fixture';
 
 jest.setTimeout(60_000);
 

@@ -10,8 +10,8 @@
 import { randomUUID } from 'node:crypto';
 import { signPartnerWebhook, type PartnerSandbox } from '@partner-payments/testing';
 import type { RunningApp } from '../../apps/reference-app/src/app-bootstrap.util';
-import { startTestApp, startTestSandbox } from '../setup/app.helper';
-import { DATABASE_KINDS, databaseUrlFor } from '../setup/test-database.helper';
+import { startTestApp, startTestSandbox } from '../setup/app.fixture';
+import { DATABASE_KINDS, databaseUrlFor } from '../setup/test-database.fixture';
 import {
   BadWebhookTally,
   countHandlerRuns,
@@ -19,7 +19,7 @@ import {
   InboxObserver,
   type Answer,
   type Delivery,
-} from './bad-webhooks.helpers';
+} from './bad-webhooks.fixture';
 
 jest.setTimeout(120_000);
 

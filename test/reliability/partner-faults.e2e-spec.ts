@@ -15,10 +15,10 @@ import {
   type PartnerPaymentsClient,
 } from '@partner-payments/nestjs';
 import type { FaultSpec, PartnerSandbox, ResourceKind } from '@partner-payments/testing';
-import { startTestSandbox } from '../setup/app.helper';
-import { createFundedAccount, partnerClientFor, type FundedAccount } from '../setup/partner-fixtures.helper';
-import { individual, wireAccount, wireRecipient } from '../setup/partner-inputs.helper';
-import { recordTally } from './tally.util';
+import { startTestSandbox } from '../setup/app.fixture';
+import { createFundedAccount, partnerClientFor, type FundedAccount } from '../setup/funded-account.fixture';
+import { individual, wireAccount, wireRecipient } from '../setup/partner-inputs.fixture';
+import { recordTally } from './tally.fixture';
 
 jest.setTimeout(60_000);
 

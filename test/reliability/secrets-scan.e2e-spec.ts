@@ -29,9 +29,9 @@ import {
   startTestSandbox,
   TEST_API_KEY,
   TEST_OPERATOR_TOKEN,
-} from '../setup/app.helper';
-import { individual, usAddress, wireAccount } from '../setup/partner-inputs.helper';
-import { DATABASE_KINDS, databaseUrlFor, openTestDatabaseAt } from '../setup/test-database.helper';
+} from '../setup/app.fixture';
+import { individual, usAddress, wireAccount } from '../setup/partner-inputs.fixture';
+import { DATABASE_KINDS, databaseUrlFor, openTestDatabaseAt } from '../setup/test-database.fixture';
 import {
   captureProcessOutput,
   findSecrets,
@@ -39,8 +39,8 @@ import {
   tableDumps,
   type Finding,
   type Needle,
-} from './secrets-scan.helpers';
-import { recordTally } from './tally.util';
+} from './secrets-scan.fixture';
+import { recordTally } from './tally.fixture';
 
 jest.setTimeout(120_000);
 

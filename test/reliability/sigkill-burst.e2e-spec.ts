@@ -11,10 +11,10 @@ import { randomUUID } from 'node:crypto';
 import { buildDepositFundsReceived, buildDepositSource, signPartnerWebhook } from '@partner-payments/testing';
 import type { DataSource } from 'typeorm';
 import { mapWithConcurrency } from '../../apps/reference-app/src/reconciliation/concurrency.util';
-import { appProcessPerSuite } from '../setup/app-process.helper';
-import { eventually } from '../setup/app.helper';
-import { DATABASE_KINDS, openTestDatabaseAt } from '../setup/test-database.helper';
-import { recordTally } from './tally.util';
+import { appProcessPerSuite } from '../setup/app-process.fixture';
+import { eventually } from '../setup/app.fixture';
+import { DATABASE_KINDS, openTestDatabaseAt } from '../setup/test-database.fixture';
+import { recordTally } from './tally.fixture';
 
 jest.setTimeout(60_000);
 

@@ -11,11 +11,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { PayoutEntity, PayoutRequestEntity } from '../../apps/reference-app/src/app.entities';
-import { appProcessPerSuite } from '../setup/app-process.helper';
-import { eventually } from '../setup/app.helper';
-import { createFundedAccount, partnerClientFor } from '../setup/partner-fixtures.helper';
-import { DATABASE_KINDS, openTestDatabaseAt } from '../setup/test-database.helper';
-import { recordTally } from './tally.util';
+import { appProcessPerSuite } from '../setup/app-process.fixture';
+import { eventually } from '../setup/app.fixture';
+import { createFundedAccount, partnerClientFor } from '../setup/funded-account.fixture';
+import { DATABASE_KINDS, openTestDatabaseAt } from '../setup/test-database.fixture';
+import { recordTally } from './tally.fixture';
 
 jest.setTimeout(60_000);
 

@@ -1,5 +1,5 @@
-/** The counted table's rendering (tally.util.ts): what the e2e global teardown prints. */
-import { renderTallyTable } from './tally.util';
+/** The counted table's rendering (tally.fixture.ts): what the e2e global teardown prints. */
+import { renderTallyTable } from './tally.fixture';
 
 describe('the reliability table', () => {
   it('has one row per suite and database, in a stable order, a total, and only the columns used', () => {

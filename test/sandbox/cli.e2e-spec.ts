@@ -1,7 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { PartnerSandboxControlClient } from '@partner-payments/testing';
-import { buildProject } from '../setup/build.helper';
+import { buildProject } from '../setup/build.fixture';
 import { Api, individual } from './sandbox.fixture';
 
 const root = join(__dirname, '..', '..');

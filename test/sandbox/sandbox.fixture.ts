@@ -11,7 +11,7 @@ import {
   type PartnerSandbox,
   type PartnerSandboxOptions,
 } from '@partner-payments/testing';
-import { business, individual, usAddress, wireAccount, wireRecipient } from '../setup/partner-inputs.helper';
+import { business, individual, usAddress, wireAccount, wireRecipient } from '../setup/partner-inputs.fixture';
 
 export interface Answer<T = any> {
   status: number;

@@ -10,8 +10,8 @@ import {
   PartnerWebhookService,
 } from '@partner-payments/nestjs';
 import type { Request } from 'express';
-import { documentedEventBodies, ProbeInbox, sign } from './webhook-fixtures';
-import { startWebhookTestApp, type WebhookTestApp } from './webhook-test.app';
+import { documentedEventBodies, ProbeInbox, sign } from './webhook-events.fixture';
+import { startWebhookTestApp, type WebhookTestApp } from './webhook-app.fixture';
 
 @Controller('partner')
 class MyWebhookController {

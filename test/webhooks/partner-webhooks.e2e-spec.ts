@@ -5,8 +5,8 @@
 import { request } from 'node:http';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { PARTNER_CONTRACT_EVENTS, PartnerDerivedEvent, PartnerEvent } from '@partner-payments/nestjs';
-import { documentedEventBodies, ProbeInbox, sign } from './webhook-fixtures';
-import { startWebhookTestApp, type WebhookTestApp } from './webhook-test.app';
+import { documentedEventBodies, ProbeInbox, sign } from './webhook-events.fixture';
+import { startWebhookTestApp, type WebhookTestApp } from './webhook-app.fixture';
 
 const SECRET = 'whsec_e2e';
 

@@ -5,8 +5,8 @@
  */
 import { PartnerDerivedEvent, type PartnerPayoutStatusEvent } from '@partner-payments/nestjs';
 import { startPartnerSandbox, type PartnerSandbox } from '@partner-payments/testing';
-import { createVerifiedUser, partnerApi } from './sandbox-api.helper';
-import { startWebhookTestApp, type WebhookTestApp } from './webhook-test.app';
+import { createVerifiedUser, partnerApi } from './sandbox-api.fixture';
+import { startWebhookTestApp, type WebhookTestApp } from './webhook-app.fixture';
 
 describe('sandbox -> webhook pipeline, a payout lifecycle driven through the partner API (spec 6.4.7)', () => {
   let sandbox: PartnerSandbox;

@@ -10,7 +10,7 @@ import {
 } from '@partner-payments/nestjs';
 import { startPartnerSandbox, type PartnerSandbox } from '@partner-payments/testing';
 import { randomUUID } from 'node:crypto';
-import { startWebhookTestApp, type WebhookTestApp } from './webhook-test.app';
+import { startWebhookTestApp, type WebhookTestApp } from './webhook-app.fixture';
 
 describe('sandbox -> webhook pipeline (spec 6)', () => {
   let sandbox: PartnerSandbox;

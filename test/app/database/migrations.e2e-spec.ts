@@ -1,0 +1,161 @@
+import { DataSource, type DataSourceOptions } from 'typeorm';
+import { buildDataSourceOptions, openDataSource } from '../../../apps/reference-app/src/app-data-source.util';
+import { parseDatabaseUrl } from '../../../apps/reference-app/src/database/database-url.util';
+import { MIGRATIONS } from '../../../apps/reference-app/src/database/migrations';
+import { InboxEventKey1764300000000 } from '../../../apps/reference-app/src/database/migrations/1764300000000-inbox-event-key.migration';
+import { placeholders, timestampParam } from '../../../apps/reference-app/src/database/sql-dialect.util';
+import { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
+import { InboxMaintenanceStore } from '../../../apps/reference-app/src/webhooks/inbox-maintenance.store';
+import { TypeOrmInboxStore } from '../../../apps/reference-app/src/webhooks/typeorm-inbox.store';
+import { testInboxKeyRing } from '../../setup/app.fixture';
+import { DATABASE_KINDS, databaseUrlFor } from '../../setup/test-database.fixture';
+
+// Boots real databases; jest.config.js's per-project testTimeout is not applied by Jest.
+jest.setTimeout(30_000);
+
+describe('migrations at start (PostgreSQL)', () => {
+  it('two replicas starting at once on an empty database both come up, the schema migrated once', async () => {
+    const { url } = await databaseUrlFor('postgres', 'migrate');
+    const opened: DataSource[] = [];
+    try {
+      const results = await Promise.allSettled(
+        [1, 2, 3].map(async () => {
+          const ds = await openDataSource(parseDatabaseUrl(url));
+          opened.push(ds);
+          return ds;
+        }),
+      );
+      expect(results.map((r) => (r.status === 'rejected' ? String(r.reason) : 'ok'))).toEqual([
+        'ok',
+        'ok',
+        'ok',
+      ]);
+      const rows: Array<{ n: string }> = await opened[0].query('SELECT COUNT(*) AS n FROM migrations');
+      expect(Number(rows[0].n)).toBe(opened[0].migrations.length);
+      for (const ds of opened) expect(await ds.showMigrations()).toBe(false);
+    } finally {
+      for (const ds of opened) if (ds.isInitialized) await ds.destroy();
+    }
+  });
+});
+
+// Issue 9 defect 4: the inbox is rebuilt keyed on a digest of the id; existing rows keep everything.
+describe.each(DATABASE_KINDS)('the inbox migration from the previous schema (%s)', (kind) => {
+  it('copies every row (across batches) with its key, state and body; old ids stay duplicates', async () => {
+    const { url, cleanup } = await databaseUrlFor(kind, 'migrate-inbox');
+    const parsed = parseDatabaseUrl(url);
+    const before = new DataSource({
+      ...buildDataSourceOptions(parsed),
+      // The schema as it was before the inbox migration (later migrations build on its table).
+      migrations: MIGRATIONS.slice(0, MIGRATIONS.indexOf(InboxEventKey1764300000000)),
+    } as DataSourceOptions);
+    await before.initialize();
+    let after: DataSource | null = null;
+    try {
+      await before.runMigrations();
+      const t0 = new Date('2026-11-20T10:00:00.000Z');
+      const at = (ms: number) => timestampParam(kind, new Date(t0.getTime() + ms));
+      const p = placeholders(kind, 10).join(', ');
+      const insert = (row: unknown[]) =>
+        before.query(
+          `INSERT INTO webhook_inbox (event_id, event_name, envelope, raw_body, received_at, state, attempts, last_error, processed_at, next_attempt_at) VALUES (${p})`,
+          row,
+        );
+      await insert([
+        'evt_done',
+        'payout.completed',
+        'flat',
+        '{"a":1}',
+        at(0),
+        'processed',
+        1,
+        null,
+        at(5),
+        null,
+      ]);
+      await insert([
+        'evt_failed',
+        'user.updated',
+        'flat',
+        '{"b":2}',
+        at(1),
+        'failed',
+        2,
+        'boom',
+        null,
+        at(60_000),
+      ]);
+      await insert([
+        'evt "q" \\',
+        'payout.status_changed',
+        'v2',
+        '{"c":3}',
+        at(2),
+        'pending',
+        0,
+        null,
+        null,
+        null,
+      ]);
+      for (let i = 0; i < 600; i += 1) {
+        await insert([
+          `bulk_${String(i).padStart(4, '0')}`,
+          'user.created',
+          'flat',
+          `{"i":${i}}`,
+          at(3),
+          'pending',
+          0,
+          null,
+          null,
+          null,
+        ]);
+      }
+      await before.destroy();
+
+      after = await openDataSource(parsed);
+      expect(await after.showMigrations()).toBe(false);
+      const store = new TypeOrmInboxStore(new UnitOfWork(after), testInboxKeyRing());
+      expect(await store.get('evt_done')).toMatchObject({
+        name: 'payout.completed',
+        envelope: 'flat',
+        rawBody: '{"a":1}',
+        state: 'processed',
+        attempts: 1,
+        processedAt: new Date(t0.getTime() + 5),
+      });
+      expect(await store.get('evt_failed')).toMatchObject({
+        state: 'failed',
+        attempts: 2,
+        lastError: 'boom',
+        nextAttemptAt: new Date(t0.getTime() + 60_000),
+      });
+      expect(await store.get('evt "q" \\')).toMatchObject({ envelope: 'v2', rawBody: '{"c":3}' });
+      expect((await store.get('bulk_0599'))?.rawBody).toBe('{"i":599}');
+      expect(await store.countByState()).toEqual({ processed: 1, failed: 1, pending: 601 });
+      const input = { name: 'x', envelope: 'flat' as const, rawBody: '{}', receivedAt: t0 };
+      expect(await store.record({ ...input, eventId: 'evt_done' })).toBe('duplicate');
+      expect(await store.record({ ...input, eventId: 'bulk_0000' })).toBe('duplicate');
+      expect(await store.record({ ...input, eventId: `long_${'y'.repeat(5000)}` })).toBe('new');
+      // Copied bodies are plain text until the app's start seals them (the migration has no keys).
+      const maintenance = new InboxMaintenanceStore(new UnitOfWork(after), testInboxKeyRing());
+      let resealed = 0;
+      for (
+        let batch = await maintenance.resealBatch(250);
+        batch.read > 0;
+        batch = await maintenance.resealBatch(250)
+      )
+        resealed += batch.resealed;
+      expect(resealed).toBe(603);
+      const plain: Array<{ n: string | number }> = await after.query(
+        'SELECT COUNT(*) AS n FROM webhook_inbox WHERE raw_body IS NOT NULL OR sealed_body IS NULL',
+      );
+      expect(Number(plain[0].n)).toBe(0);
+      expect((await store.get('bulk_0599'))?.rawBody).toBe('{"i":599}');
+    } finally {
+      if (before.isInitialized) await before.destroy();
+      if (after?.isInitialized) await after.destroy();
+      cleanup();
+    }
+  });
+});

@@ -1,0 +1,48 @@
+/**
+ * The partner's rate budget kept in the app's database (issue 14): two connections to one database
+ * ("replicas") spend one bucket, on a SQLite file and on PostgreSQL.
+ */
+import { DatabaseRateBudget } from '../../../apps/reference-app/src/rate-budget/database-rate-budget.store';
+import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../setup/test-database.fixture';
+
+jest.setTimeout(30_000);
+
+describe.each(DATABASE_KINDS)('DatabaseRateBudget on %s', (kind) => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await openTestDatabase(kind, 'rate-budget');
+  });
+  afterAll(() => db?.close());
+
+  it('two replicas share one bucket: the burst is spent once, then callers queue at the rate', async () => {
+    const other = await db.openAnother();
+    const key = DatabaseRateBudget.accountKeyFor('http://partner.test', 'the-api-key');
+    const a = new DatabaseRateBudget(db.uow, key);
+    const b = new DatabaseRateBudget(other.uow, key);
+    // 1/s: the few ms the calls take refill almost nothing, so the waits are about 1, 2 and 3 s.
+    const limit = { requestsPerSecond: 1, burst: 4 };
+    const waits: number[] = [];
+    for (let i = 0; i < 4; i++) waits.push(await (i % 2 ? b : a).reserve(limit));
+    expect(waits).toEqual([0, 0, 0, 0]);
+    // Both replicas now wait their turn, in order, a second apart.
+    const next = [await a.reserve(limit), await b.reserve(limit), await a.reserve(limit)];
+    expect(next[0]).toBeGreaterThan(500);
+    expect(next[1]).toBeGreaterThan(next[0] + 500);
+    expect(next[2]).toBeGreaterThan(next[1] + 500);
+    // Another account has its own bucket; the key never contains the api key.
+    const otherKey = DatabaseRateBudget.accountKeyFor('http://partner.test', 'another-key');
+    expect(await new DatabaseRateBudget(db.uow, otherKey).reserve(limit)).toBe(0);
+    expect(key).not.toContain('the-api-key');
+  });
+
+  it('refills with time, never above the burst', async () => {
+    const key = DatabaseRateBudget.accountKeyFor('http://partner.test', 'refill');
+    const budget = new DatabaseRateBudget(db.uow, key);
+    const limit = { requestsPerSecond: 5, burst: 2 };
+    expect([await budget.reserve(limit), await budget.reserve(limit)]).toEqual([0, 0]);
+    expect(await budget.reserve(limit)).toBeGreaterThan(0);
+    await new Promise((r) => setTimeout(r, 1000)); // 5 tokens' worth: the reservation is paid, the rest capped at 2
+    expect([await budget.reserve(limit), await budget.reserve(limit)]).toEqual([0, 0]);
+    expect(await budget.reserve(limit)).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,67 @@
+/**
+ * One reference app with its sandbox, database and funded account for a jobs suite (SQLite file or
+ * PostgreSQL), started once per file, and the shortcuts its tests share. The app's inbox gives up
+ * after 2 attempts (INBOX_MAX_ATTEMPTS), so the dead limit is reached in a test.
+ */
+import { randomUUID } from 'node:crypto';
+import type { PartnerSandbox } from '@partner-payments/testing';
+import type { RunningApp } from '../../../apps/reference-app/src/app-bootstrap.util';
+import { PayoutEntity } from '../../../apps/reference-app/src/app.entities';
+import type { DatabaseKind } from '../../../apps/reference-app/src/database/database-url.util';
+import { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
+import { appRequest, startTestApp, startTestSandbox } from '../../setup/app.fixture';
+import { createFundedAccount, type FundedAccount } from '../../setup/funded-account.fixture';
+import { databaseUrlFor } from '../../setup/test-database.fixture';
+
+/** The environment every jobs app starts with (again after a restart). */
+export const JOBS_ENV = { INBOX_MAX_ATTEMPTS: '2' };
+
+export interface JobsApp {
+  sandbox: PartnerSandbox;
+  /** Reassigned by a test that restarts the app. */
+  running: RunningApp;
+  dbUrl: string;
+  account: FundedAccount;
+}
+
+/** Registers the suite's beforeAll/afterAll; `prefix` names its database. */
+export function useJobsApp(kind: DatabaseKind, prefix: string) {
+  const jobs = {} as JobsApp;
+  let cleanup: (() => void) | undefined;
+
+  beforeAll(async () => {
+    jobs.sandbox = await startTestSandbox();
+    const db = await databaseUrlFor(kind, prefix);
+    jobs.dbUrl = db.url;
+    cleanup = db.cleanup;
+    jobs.running = await startTestApp(jobs.dbUrl, JOBS_ENV, jobs.sandbox);
+    jobs.account = await createFundedAccount(jobs.running, `${prefix}-${kind}`);
+  });
+  afterAll(async () => {
+    await jobs.running?.close();
+    await jobs.sandbox?.close();
+    cleanup?.();
+  });
+
+  const http = () => appRequest(jobs.running);
+  const uow = () => jobs.running.app.get(UnitOfWork);
+  const payout = (payoutId: string) =>
+    uow().run((m) => m.findOneOrFail(PayoutEntity, { where: { payoutId } }));
+  const upgradeCalls = async () =>
+    (await jobs.sandbox.control.counters()).requests['POST /v1/versioning/upgrade'] ?? 0;
+  const createPayout = async () =>
+    (
+      await http()
+        .post('/payouts')
+        .set('Idempotency-Key', randomUUID())
+        .send({
+          virtual_account_id: jobs.account.virtualAccountId,
+          recipient_id: jobs.account.recipientId,
+          amount: '42.00',
+          currency: 'USD',
+        })
+        .expect(201)
+    ).body.payout_id as string;
+
+  return { jobs, http, uow, payout, upgradeCalls, createPayout };
+}

@@ -1,0 +1,107 @@
+/**
+ * Deposit reconciliation (issue 15; docs/partner-api.md §6.4.8): a deposit whose webhook was lost
+ * (the partner never re-sends, §6.1.4) and a hold released only on the resource both reach the app
+ * after one pass, through the same deposit event the webhook path emits; a second pass changes
+ * nothing; and the read-through balance endpoint. On a SQLite file and on PostgreSQL.
+ */
+import type { PartnerSandbox } from '@partner-payments/testing';
+import type { RunningApp } from '../../../apps/reference-app/src/app-bootstrap.util';
+import { DepositEntity, JobLockEntity } from '../../../apps/reference-app/src/app.entities';
+import { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
+import { DepositReconciliationService } from '../../../apps/reference-app/src/reconciliation/deposits/deposit-reconciliation.service';
+import { appRequest, eventually, startTestApp, startTestSandbox } from '../../setup/app.fixture';
+import { createFundedAccount, type FundedAccount } from '../../setup/funded-account.fixture';
+import { DATABASE_KINDS, databaseUrlFor } from '../../setup/test-database.fixture';
+
+jest.setTimeout(60_000);
+
+describe.each(DATABASE_KINDS)('deposit reconciliation on %s', (kind) => {
+  let sandbox: PartnerSandbox;
+  let running: RunningApp;
+  let cleanup: () => void;
+  let account: FundedAccount;
+  let uow: UnitOfWork;
+
+  beforeAll(async () => {
+    sandbox = await startTestSandbox();
+    const db = await databaseUrlFor(kind, 'deposits');
+    cleanup = db.cleanup;
+    running = await startTestApp(db.url, {}, sandbox);
+    uow = running.app.get(UnitOfWork);
+    account = await createFundedAccount(running, `dep-${kind}`);
+    await sandbox.control.flushWebhooks();
+  });
+  afterAll(async () => {
+    await running?.close();
+    await sandbox?.close();
+    cleanup?.();
+  });
+
+  const http = () => appRequest(running);
+  const deposit = (depositId: string) => uow.run((m) => m.findOne(DepositEntity, { where: { depositId } }));
+  const run = async () => (await http().post('/reconciliation/deposits/run').expect(200)).body;
+
+  it('a deposit whose webhook was dropped appears after one pass; a hold released on the resource only is applied', async () => {
+    // The funding deposit arrived by webhook: the baseline.
+    await eventually(async () => ((await uow.run((m) => m.count(DepositEntity))) >= 1 ? true : undefined));
+    await run(); // settle anything already known
+
+    await sandbox.control.dropNextWebhooks(1, 'virtual_account.deposit_funds_received');
+    const lost = await sandbox.control.simulateDeposit(account.virtualAccountId, { amount: '75.00' });
+    const held = await sandbox.control.simulateDeposit(account.virtualAccountId, {
+      amount: '20.00',
+      status: 'KYT_PENDING',
+    });
+    await sandbox.control.flushWebhooks();
+    const dropped = (await sandbox.control.deliveries()).filter((d) => d.outcome === 'dropped');
+    expect(dropped.map((d) => JSON.parse(d.body).data.deposit_id)).toEqual([lost.depositId]);
+    await eventually(async () =>
+      (await deposit(held.depositId))?.status === 'KYT_PENDING' ? true : undefined,
+    );
+    expect(await deposit(lost.depositId)).toBeNull();
+    // The hold is released on the resource only (spec 6.4.8: no event).
+    await sandbox.control.setDepositStatus(held.depositId, 'COMPLETED');
+
+    const summary = await run();
+    expect(summary).toMatchObject({ ran: true, missing: 1, changed: 1 });
+    expect(await deposit(lost.depositId)).toMatchObject({
+      virtualAccountId: account.virtualAccountId,
+      amount: '75.00',
+      currency: 'USD',
+      status: 'COMPLETED',
+      kind: 'deposit',
+    });
+    expect((await deposit(held.depositId))?.status).toBe('COMPLETED');
+    // Nothing left to project: a second pass changes nothing, and the checkpoint was stored.
+    expect(await run()).toMatchObject({ ran: true, missing: 0, changed: 0 });
+    const lock = await uow.run((m) =>
+      m.findOne(JobLockEntity, { where: { name: 'deposit-reconciliation' } }),
+    );
+    expect(JSON.parse(lock?.checkpoint ?? 'null')).toMatchObject({ watermark: expect.any(String) });
+  });
+
+  it('two passes racing (two replicas) project a lost deposit once', async () => {
+    await sandbox.control.dropNextWebhooks(1, 'virtual_account.deposit_funds_received');
+    const lost = await sandbox.control.simulateDeposit(account.virtualAccountId, { amount: '5.00' });
+    const service = running.app.get(DepositReconciliationService);
+    const results = await Promise.all([service.runOnce(), service.runOnce()]);
+    expect(results.filter((r) => r.ran)).toHaveLength(1);
+    expect(results.reduce((n, r) => n + r.missing, 0)).toBe(1);
+    expect((await deposit(lost.depositId))?.amount).toBe('5.00');
+  });
+
+  it('GET /virtual-accounts/:id/balance reads through; 409 while the account is activating; 400 naming a bad id', async () => {
+    const body = (await http().get(`/virtual-accounts/${account.virtualAccountId}/balance`).expect(200)).body;
+    expect(body).toMatchObject({ available_balance: expect.stringMatching(/^\d+\.\d{2}$/), currency: 'USD' });
+    const bad = await http().get('/virtual-accounts/not-a-uuid/balance').expect(400);
+    expect(JSON.stringify(bad.body)).toContain('id');
+    const fresh = await createFundedAccount(running, `dep2-${kind}`);
+    const control = sandbox.control;
+    await control.updateVirtualAccount(fresh.virtualAccountId, {
+      status: 'activating',
+      account_number: null,
+    });
+    const early = await http().get(`/virtual-accounts/${fresh.virtualAccountId}/balance`).expect(409);
+    expect(early.body.message).toMatch(/activating/);
+  });
+});

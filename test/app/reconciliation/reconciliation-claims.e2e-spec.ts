@@ -1,0 +1,133 @@
+/**
+ * Issue 14: the claims that make each payout checked once per pass across replicas, raced directly
+ * by two connections ("replicas") on one database, SQLite file and PostgreSQL.
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { PayoutEntity } from '../../../apps/reference-app/src/app.entities';
+import type { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
+import { PayoutClaims } from '../../../apps/reference-app/src/reconciliation/payout-claims.store';
+import {
+  ReconciliationPassStore,
+  type Participation,
+} from '../../../apps/reference-app/src/reconciliation/reconciliation-pass.store';
+import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../setup/test-database.fixture';
+
+jest.setTimeout(60_000);
+
+/** The pid of a process that has exited (no process has it now). */
+async function exitedPid(): Promise<number> {
+  const child = spawn(process.execPath, ['-e', '0']);
+  await once(child, 'exit');
+  return child.pid!;
+}
+
+describe.each(DATABASE_KINDS)('reconciliation claims on %s', (kind) => {
+  let db: TestDatabase;
+  let other: { uow: UnitOfWork };
+  const ids = Array.from({ length: 400 }, (_, i) => `p-${String(i).padStart(4, '0')}`);
+
+  beforeAll(async () => {
+    db = await openTestDatabase(kind, 'claims');
+    other = await db.openAnother();
+    const created = new Date(Date.now() - 60_000);
+    const rows = ids.map((payoutId) => ({
+      payoutId,
+      status: 'PENDING',
+      lastSource: 'webhook' as const,
+      createdAt: created,
+      updatedAt: created,
+      checkFailures: 0,
+      version: 1,
+    }));
+    for (let at = 0; at < rows.length; at += 200)
+      await db.uow.run((m) => m.insert(PayoutEntity, rows.slice(at, at + 200)));
+  });
+  afterAll(async () => {
+    for (const participation of participations) await participation.leave();
+    await db?.close();
+  });
+
+  const participations: Participation[] = [];
+  const openPass = async () => {
+    const store = new ReconciliationPassStore(db.uow, `claims-${Math.random()}`);
+    const participation = (await store.joinOrOpen(new Date(), null, { fromDate: null }))!;
+    participations.push(participation);
+    return participation.pass;
+  };
+
+  it('two replicas claiming the same listed payouts at once get disjoint sets covering them all', async () => {
+    const pass = await openPass();
+    const mine = new PayoutClaims(db.uow, 72);
+    const theirs = new PayoutClaims(other.uow, 72);
+    const now = new Date();
+    // Overlapping pages (as when the list shifts under paging): each claims ids[0..299] and ids[100..399].
+    const [a1, b1, a2, b2] = await Promise.all([
+      mine.claimListed(pass, ids.slice(0, 300), now),
+      theirs.claimListed(pass, ids.slice(100), now),
+      mine.claimListed(pass, ids.slice(100), now),
+      theirs.claimListed(pass, ids.slice(0, 300), now),
+    ]);
+    const claimed = [...a1, ...b1, ...a2, ...b2].map((r) => r.payoutId);
+    expect(claimed).toHaveLength(ids.length);
+    expect(new Set(claimed)).toEqual(new Set(ids));
+    // Claimed rows come back as entities with their version (the projection writes against it).
+    expect(a1.concat(b1)[0]).toMatchObject({ status: 'PENDING', version: 1, createdAt: expect.any(Date) });
+    // Nothing is left for the batches of single reads, in either replica.
+    expect(await mine.claimNext(pass, 50, now, null)).toEqual([]);
+  });
+
+  it('batches of single reads (FOR UPDATE SKIP LOCKED on PostgreSQL) never hand one payout to both', async () => {
+    const pass = await openPass();
+    const replicas = [new PayoutClaims(db.uow, 72), new PayoutClaims(other.uow, 72)];
+    const claimed: string[] = [];
+    await Promise.all(
+      replicas.map(async (claims) => {
+        for (;;) {
+          const rows = await claims.claimNext(pass, 25, new Date(), null);
+          if (rows.length === 0) return;
+          claimed.push(...rows.map((r) => r.payoutId));
+        }
+      }),
+    );
+    expect(claimed).toHaveLength(ids.length);
+    expect(new Set(claimed)).toEqual(new Set(ids));
+  });
+
+  it('a pass is joined while a participant runs, and replaced once every participant is dead', async () => {
+    const job = `liveness-${Math.random()}`;
+    const first = new ReconciliationPassStore(db.uow, job);
+    const second = new ReconciliationPassStore(other.uow, job);
+    const a = (await first.joinOrOpen(new Date(), null, { fromDate: null }))!;
+    const b = (await second.joinOrOpen(new Date(), null, { fromDate: null }))!;
+    participations.push(a, b);
+    expect([a.pass.opened, b.pass.opened, b.pass.passId]).toEqual([true, false, a.pass.passId]);
+    // Both "die": their participations are replaced by holders whose process is gone.
+    const gone = kind === 'postgres' ? 'pg:2147483646:dead' : `os:${await exitedPid()}:dead`;
+    await db.uow.run(async (m) => {
+      const [del, ins] =
+        kind === 'postgres'
+          ? [
+              'DELETE FROM reconciliation_participants WHERE pass_id = $1',
+              'INSERT INTO reconciliation_participants (pass_id, holder, job, joined_at) VALUES ($1, $2, $3, $4)',
+            ]
+          : [
+              'DELETE FROM reconciliation_participants WHERE pass_id = ?',
+              'INSERT INTO reconciliation_participants (pass_id, holder, job, joined_at) VALUES (?, ?, ?, ?)',
+            ];
+      await m.query(del, [a.pass.passId]);
+      await m.query(ins, [
+        a.pass.passId,
+        gone,
+        job,
+        kind === 'postgres' ? new Date() : '2026-01-01 00:00:00.000',
+      ]);
+    });
+    const c = (await new ReconciliationPassStore(db.uow, job).joinOrOpen(new Date(), null, {
+      fromDate: null,
+    }))!;
+    participations.push(c);
+    expect(c.pass.opened).toBe(true); // not joined: its claims would hide the dead replicas' payouts
+    expect(c.pass.passId).not.toBe(a.pass.passId);
+  });
+});

@@ -1,0 +1,203 @@
+/**
+ * Issue 9 defect 3: inbox bodies at rest. Sealed with AES-256-GCM under INBOX_ENCRYPTION_KEYS
+ * (rotation re-seals under the first key; a removed key still needed refuses the start), the
+ * embedded-sandbox demo's key file, and retention (processed entries past INBOX_RETENTION_DAYS are
+ * deleted in batches, nothing else). Storage on both databases.
+ */
+import { statSync, readFileSync } from 'node:fs';
+import { PartnerWebhookService } from '@partner-payments/nestjs';
+import { startApp } from '../../../apps/reference-app/src/app-bootstrap.util';
+import { ConfigValidationError, type AppConfig } from '../../../apps/reference-app/src/config/app.config';
+import { placeholders, timestampParam } from '../../../apps/reference-app/src/database/sql-dialect.util';
+import { JobLockService } from '../../../apps/reference-app/src/scheduling/job-lock.service';
+import { InboxAtRestService } from '../../../apps/reference-app/src/webhooks/inbox-at-rest.service';
+import {
+  generateInboxKeyEntry,
+  InboxKeyRing,
+  parseInboxKeys,
+} from '../../../apps/reference-app/src/webhooks/inbox-key-ring.util';
+import { InboxMaintenanceStore } from '../../../apps/reference-app/src/webhooks/inbox-maintenance.store';
+import { TypeOrmInboxStore } from '../../../apps/reference-app/src/webhooks/typeorm-inbox.store';
+import {
+  CapturingLogger,
+  NEVER,
+  partnerEnv,
+  startTestApp,
+  startTestSandbox,
+  testInboxKeyRing,
+} from '../../setup/app.fixture';
+import {
+  DATABASE_KINDS,
+  databaseUrlFor,
+  openTestDatabase,
+  type TestDatabase,
+} from '../../setup/test-database.fixture';
+
+jest.setTimeout(60_000);
+
+const ring = (...entries: string[]) => new InboxKeyRing(parseInboxKeys(entries.join(',')));
+const K1 = generateInboxKeyEntry('k1');
+const K2 = generateInboxKeyEntry('k2');
+const DAY = 86_400_000;
+const body = (id: string) =>
+  JSON.stringify({
+    event: 'virtual_account.created',
+    data: { event_id: id, account_number: '555566667777' },
+  });
+const input = (id: string, receivedAt = new Date()) => ({
+  eventId: id,
+  name: 'virtual_account.created',
+  envelope: 'flat' as const,
+  rawBody: body(id),
+  receivedAt,
+});
+
+describe.each(DATABASE_KINDS)('the inbox at rest on %s', (kind) => {
+  let db: TestDatabase;
+  beforeEach(async () => {
+    db = await openTestDatabase(kind, 'atrest');
+  });
+  afterEach(async () => db?.close());
+
+  it('rotation: a key still needed is reported missing; bodies re-seal under the new first key', async () => {
+    const before = new TypeOrmInboxStore(db.uow, ring(K1));
+    for (const id of ['r1', 'r2', 'r3']) await before.record(input(id));
+    expect(await new InboxMaintenanceStore(db.uow, ring(K2)).missingKeys()).toEqual([
+      { keyId: 'k1', entries: 3 },
+    ]);
+    const rotating = new InboxMaintenanceStore(db.uow, ring(K2, K1));
+    expect(await rotating.missingKeys()).toEqual([]);
+    const service = new InboxAtRestService(config(), rotating, new JobLockService(db.uow));
+    expect(await service.reseal()).toBe(3);
+    expect(await service.reseal()).toBe(0);
+    const keys: Array<{ body_key: string }> = await db.dataSource.query('SELECT body_key FROM webhook_inbox');
+    expect(keys.map((r) => r.body_key)).toEqual(['k2', 'k2', 'k2']);
+    // The old key can go now.
+    const after = new TypeOrmInboxStore(db.uow, ring(K2));
+    expect((await after.get('r2'))?.rawBody).toBe(body('r2'));
+  });
+
+  it('seals plain-text bodies the migration copied, and clears them', async () => {
+    const [a, b, c, d] = placeholders(kind, 4);
+    await db.dataSource.query(
+      `INSERT INTO webhook_inbox (event_key, event_id, event_name, envelope, raw_body, received_at, state, attempts) ` +
+        `VALUES (${a}, 'legacy', 'virtual_account.created', 'flat', ${b}, ${c}, 'processed', ${d})`,
+      ['legacy'.padEnd(64, '0'), body('legacy'), timestampParam(kind, new Date()), 1],
+    );
+    // The legacy row's key is not the digest of its id: re-sealing binds the body to the row it is on.
+    const keys = testInboxKeyRing();
+    const service = new InboxAtRestService(
+      config(),
+      new InboxMaintenanceStore(db.uow, keys),
+      new JobLockService(db.uow),
+    );
+    expect(await service.reseal()).toBe(1);
+    const rows: Array<{ raw_body: string | null; sealed_body: string }> = await db.dataSource.query(
+      'SELECT raw_body, sealed_body FROM webhook_inbox',
+    );
+    expect(rows[0].raw_body).toBeNull();
+    expect(JSON.stringify(rows)).not.toContain('555566667777');
+  });
+
+  it('prunes processed entries past the retention in bounded batches; failed, dead, pending and recent stay', async () => {
+    const store = new TypeOrmInboxStore(db.uow, testInboxKeyRing());
+    const now = new Date();
+    const old = new Date(now.getTime() - 31 * DAY);
+    const ids = Array.from({ length: 12 }, (_, i) => `old_${i}`);
+    for (const id of ids) await store.record(input(id, old));
+    for (const id of [...ids, 'recent']) {
+      if (id === 'recent') await store.record(input(id, now));
+      await store.markProcessed(id);
+    }
+    for (const id of ['failed', 'dead', 'pending']) await store.record(input(id, old));
+    await store.markFailed('failed', 'x');
+    const [at] = placeholders(kind, 1);
+    await db.dataSource.query(
+      `UPDATE webhook_inbox SET processed_at = ${at} WHERE event_id LIKE 'old\\_%' ESCAPE '\\'`,
+      [timestampParam(kind, old)],
+    );
+    await db.dataSource.query(`UPDATE webhook_inbox SET state = 'dead' WHERE event_id = 'dead'`);
+    const service = new InboxAtRestService(
+      config(30),
+      new InboxMaintenanceStore(db.uow, testInboxKeyRing()),
+      new JobLockService(db.uow),
+    );
+    expect(await service.prune({ now, batchSize: 5 })).toEqual({ ran: true, deleted: 12, batches: 3 });
+    expect(await store.countByState()).toEqual({ processed: 1, failed: 1, dead: 1, pending: 1 });
+    expect(await service.prune({ now })).toEqual({ ran: true, deleted: 0, batches: 1 });
+  });
+
+  it('refuses to start when INBOX_ENCRYPTION_KEYS no longer lists a key that sealed entries', async () => {
+    const sandbox = await startTestSandbox();
+    try {
+      await new TypeOrmInboxStore(db.uow, testInboxKeyRing()).record(input('needs-test1'));
+      const start = startTestApp(db.url, { INBOX_ENCRYPTION_KEYS: K2 }, sandbox);
+      await expect(start).rejects.toThrow(ConfigValidationError);
+      await expect(startTestApp(db.url, { INBOX_ENCRYPTION_KEYS: K2 }, sandbox)).rejects.toThrow(
+        /INBOX_ENCRYPTION_KEYS does not list 'test1' \(sealed 1 inbox entries\)/,
+      );
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
+
+describe('INBOX_ENCRYPTION_KEYS in the configuration', () => {
+  it('is required with a real partner: the app refuses to start, naming it', async () => {
+    const sandbox = await startTestSandbox();
+    try {
+      const env = { ...partnerEnv(sandbox), INBOX_ENCRYPTION_KEYS: undefined, PORT: '0' };
+      await expect(startApp({ env, envFile: false, logger: false })).rejects.toThrow(
+        /^Invalid configuration: INBOX_ENCRYPTION_KEYS is required when PARTNER_BASE_URL is set/,
+      );
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('the embedded-sandbox demo makes a key file beside its SQLite file (0600), says so once, and reuses it', async () => {
+    const { url, cleanup } = await databaseUrlFor('sqlite', 'demokey');
+    const file = `${url.replace(/^sqlite:/, '')}.inbox-key`;
+    const env = {
+      PORT: '0',
+      DATABASE_URL: url,
+      PARTNER_BASE_URL: undefined,
+      INBOX_ENCRYPTION_KEYS: undefined,
+      DEMO: 'false',
+      RECONCILE_CRON: NEVER,
+      INBOX_REDELIVERY_CRON: NEVER,
+      INBOX_PRUNE_CRON: NEVER,
+      DEPOSIT_RECONCILE_CRON: NEVER,
+      VERSION_PIN_CRON: NEVER,
+    };
+    const boot = async () => {
+      const logger = new CapturingLogger();
+      const running = await startApp({ env, envFile: false, host: '127.0.0.1', logger });
+      return { running, said: logger.lines.filter((l) => l.includes('INBOX_ENCRYPTION_KEYS is not set')) };
+    };
+    try {
+      const first = await boot();
+      expect(first.said).toEqual([expect.stringContaining(`${file} (created now, mode 0600)`)]);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      const key = readFileSync(file, 'utf8');
+      const raw = body('demo-evt');
+      await first.running.app.get(PartnerWebhookService).accept(Buffer.from(raw));
+      await first.running.close();
+
+      const second = await boot();
+      try {
+        expect(second.said).toEqual([expect.stringContaining(`${file} (reused)`)]);
+        expect(readFileSync(file, 'utf8')).toBe(key);
+        expect((await second.running.app.get(TypeOrmInboxStore).get('demo-evt'))?.rawBody).toBe(raw);
+      } finally {
+        await second.running.close();
+      }
+    } finally {
+      cleanup();
+    }
+  });
+});
+
+function config(retentionDays = 30): AppConfig {
+  return { inbox: { retentionDays } } as AppConfig;
+}

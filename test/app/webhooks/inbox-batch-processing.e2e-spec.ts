@@ -1,0 +1,195 @@
+/**
+ * Issue 14, processing after the answer in batches: one transaction per batch and a savepoint per
+ * entry, so a failing entry is rolled back and backed off without undoing the others; a batch whose
+ * transaction fails as a whole is run again entry by entry; replicas draining one backlog on
+ * PostgreSQL claim different entries (FOR UPDATE SKIP LOCKED) and process each once. The library's
+ * PartnerWebhookService on the app's TypeOrmInboxStore, on a real SQLite file and PostgreSQL.
+ */
+import { EventEmitter2 } from '@nestjs/event-emitter';
+import {
+  PartnerWebhookDispatcher,
+  PartnerWebhookService,
+  resolvePartnerWebhookConfig,
+  type PartnerProcessOutcome,
+} from '@partner-payments/nestjs';
+import { buildUserCreated } from '@partner-payments/testing';
+import type { DataSource } from 'typeorm';
+import { placeholders } from '../../../apps/reference-app/src/database/sql-dialect.util';
+import type { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
+import { TypeOrmInboxStore } from '../../../apps/reference-app/src/webhooks/typeorm-inbox.store';
+import { CapturingLogger, testInboxKeyRing } from '../../setup/app.fixture';
+import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../setup/test-database.fixture';
+
+jest.setTimeout(120_000);
+
+const t0 = new Date('2026-11-24T08:00:00.000Z');
+const body = (eventId: string) =>
+  JSON.stringify(buildUserCreated({ event_id: eventId, user_id: `u_${eventId}` }));
+
+/**
+ * A service as the module builds it, on `uow`. Its user.created handler writes a probe row for the
+ * event (in the inbox's transaction), pointing at `refs[eventId]` when given: a deferred foreign
+ * key, so a missing parent fails the transaction at COMMIT. `throwFor` makes it throw after writing.
+ */
+function serviceOn(
+  uow: UnitOfWork,
+  options: { throwFor?: string; refs?: Record<string, string>; runs?: Map<string, number> } = {},
+) {
+  const store = new TypeOrmInboxStore(uow, testInboxKeyRing(), { clock: () => t0 });
+  const processBatchSizes: number[] = [];
+  const processBatch = store.processBatch.bind(store);
+  store.processBatch = (ids, work) => {
+    processBatchSizes.push(ids.length);
+    return processBatch(ids, work);
+  };
+  const emitter = new EventEmitter2();
+  emitter.on('user.created', async (event: { eventId: string }) => {
+    options.runs?.set(event.eventId, (options.runs.get(event.eventId) ?? 0) + 1);
+    const [a, b] = placeholders(uow.kind, 2);
+    await uow.run((m) =>
+      m.query(`INSERT INTO batch_probe (id, ref) VALUES (${a}, ${b})`, [
+        event.eventId,
+        options.refs?.[event.eventId] ?? null,
+      ]),
+    );
+    if (event.eventId === options.throwFor) throw new Error(`handler refused ${event.eventId}`);
+  });
+  const logger = new CapturingLogger();
+  const config = resolvePartnerWebhookConfig({
+    webhooks: { secrets: ['unused: accept() is after the guard'] },
+    logger,
+  });
+  const service = new PartnerWebhookService(config, store, new PartnerWebhookDispatcher(emitter));
+  return { service, store, processBatchSizes, logger };
+}
+
+async function probeIds(ds: DataSource): Promise<string[]> {
+  const rows: Array<{ id: string }> = await ds.query('SELECT id FROM batch_probe ORDER BY id');
+  return rows.map((r) => r.id);
+}
+
+/** Accepts every body in the same event-loop turn (one group commit), then waits for processing. */
+async function acceptTogether(
+  service: PartnerWebhookService,
+  ids: string[],
+): Promise<PartnerProcessOutcome[]> {
+  const accepted = await Promise.all(ids.map((id) => service.accept(body(id))));
+  return Promise.all(accepted.map((a) => a.processing as Promise<PartnerProcessOutcome>));
+}
+
+describe.each(DATABASE_KINDS)('inbox processing in batches (%s)', (kind) => {
+  let db: TestDatabase;
+
+  beforeAll(async () => {
+    db = await openTestDatabase(kind, 'batchproc');
+    const text = kind === 'postgres' ? 'varchar(200)' : 'TEXT';
+    await db.dataSource.query(`CREATE TABLE batch_parent (id ${text} PRIMARY KEY)`);
+    await db.dataSource.query(
+      `CREATE TABLE batch_probe (id ${text} PRIMARY KEY, ref ${text} REFERENCES batch_parent (id) DEFERRABLE INITIALLY DEFERRED)`,
+    );
+  });
+  afterAll(async () => db?.close());
+  beforeEach(async () => {
+    await db.dataSource.query('DELETE FROM batch_probe');
+    await db.dataSource.query('DELETE FROM webhook_inbox');
+  });
+
+  it('runs a batch in one transaction: the failing entry is rolled back to its savepoint and backed off, the others kept', async () => {
+    const ids = ['bp-1', 'bp-2', 'bp-bad', 'bp-4', 'bp-5'];
+    const { service, store, processBatchSizes } = serviceOn(db.uow, { throwFor: 'bp-bad' });
+    const outcomes = await acceptTogether(service, ids);
+    expect(processBatchSizes).toEqual([5]);
+    expect(outcomes.map((o) => o.outcome)).toEqual([
+      'processed',
+      'processed',
+      'failed',
+      'processed',
+      'processed',
+    ]);
+    expect(await probeIds(db.dataSource)).toEqual(['bp-1', 'bp-2', 'bp-4', 'bp-5']); // bp-bad's write undone
+    for (const id of ids.filter((i) => i !== 'bp-bad')) {
+      expect(await store.get(id)).toMatchObject({ state: 'processed', attempts: 1, processedAt: t0 });
+    }
+    const bad = await store.get('bp-bad');
+    expect(bad).toMatchObject({ state: 'failed', attempts: 1, lastError: 'handler refused bp-bad' });
+    expect(bad?.nextAttemptAt?.toISOString()).toBe(new Date(t0.getTime() + 30_000).toISOString());
+  });
+
+  it('runs a batch whose transaction fails as a whole again entry by entry: only the entry that broke it fails', async () => {
+    const ids = ['bc-1', 'bc-2', 'bc-breaker', 'bc-4'];
+    // bc-breaker's write points at a parent that does not exist: the batch's COMMIT fails.
+    const { service, store, processBatchSizes, logger } = serviceOn(db.uow, {
+      refs: { 'bc-breaker': 'missing' },
+    });
+    const outcomes = await acceptTogether(service, ids);
+    expect(processBatchSizes).toEqual([4, 1, 1, 1, 1]);
+    expect(outcomes.map((o) => o.outcome)).toEqual(['processed', 'processed', 'failed', 'processed']);
+    expect(await probeIds(db.dataSource)).toEqual(['bc-1', 'bc-2', 'bc-4']);
+    expect(await store.get('bc-breaker')).toMatchObject({ state: 'failed', attempts: 1 });
+    expect(await store.get('bc-4')).toMatchObject({ state: 'processed', attempts: 1 });
+    expect(logger.lines.some((l) => l.includes('(bc-breaker) processing failed'))).toBe(true);
+  });
+
+  it('drains a backlog by claiming batches: each entry once, a failing one backed off and not retried in the run', async () => {
+    const { service, store } = serviceOn(db.uow, { throwFor: 'cl-007' });
+    await db.uow.transaction(async () => {
+      for (let i = 0; i < 60; i += 1) {
+        const eventId = `cl-${String(i).padStart(3, '0')}`;
+        await store.record({
+          eventId,
+          name: 'user.created',
+          envelope: 'flat',
+          rawBody: body(eventId),
+          receivedAt: t0,
+        });
+      }
+    });
+    const summary = await service.processPending({ limit: 25, minAgeMs: 0, untilEmpty: true });
+    expect(summary).toEqual({ processed: 59, failed: 1, skipped: 0, batches: 3 });
+    expect((await probeIds(db.dataSource)).length).toBe(59);
+    expect(await store.countByState()).toEqual({ processed: 59, failed: 1 });
+  });
+});
+
+describe('two replicas draining one backlog on PostgreSQL', () => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await openTestDatabase('postgres', 'replicas');
+    await db.dataSource.query('CREATE TABLE batch_parent (id varchar(200) PRIMARY KEY)');
+    await db.dataSource.query('CREATE TABLE batch_probe (id varchar(200) PRIMARY KEY, ref varchar(200))');
+  });
+  afterAll(async () => db?.close());
+
+  it('claim different entries (FOR UPDATE SKIP LOCKED) and process each exactly once, sharing the work', async () => {
+    const runs = new Map<string, number>();
+    const a = serviceOn(db.uow, { runs });
+    const b = serviceOn((await db.openAnother()).uow, { runs });
+    const ids = Array.from({ length: 400 }, (_, i) => `rep-${String(i).padStart(3, '0')}`);
+    await db.uow.transaction(async () => {
+      for (const eventId of ids) {
+        await a.store.record({
+          eventId,
+          name: 'user.created',
+          envelope: 'flat',
+          rawBody: body(eventId),
+          receivedAt: t0,
+        });
+      }
+    });
+    const options = { limit: 20, minAgeMs: 0, untilEmpty: true, concurrency: 2 };
+    const [sa, sb] = await Promise.all([
+      a.service.processPending(options),
+      b.service.processPending(options),
+    ]);
+    expect(sa.processed + sb.processed).toBe(ids.length);
+    expect(sa.failed + sb.failed).toBe(0);
+    expect(sa.processed).toBeGreaterThan(0);
+    expect(sb.processed).toBeGreaterThan(0);
+    expect([...runs.values()].every((n) => n === 1)).toBe(true);
+    expect(runs.size).toBe(ids.length);
+    const attempts: Array<{ attempts: number; n: string }> = await db.dataSource.query(
+      'SELECT attempts, COUNT(*) AS n FROM webhook_inbox GROUP BY attempts',
+    );
+    expect(attempts.map((r) => [r.attempts, Number(r.n)])).toEqual([[1, ids.length]]);
+  });
+});
