@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import {
-  ApiVersionState,
+  PartnerApiVersionState,
   PartnerDerivedEvent,
   type PartnerPayoutStatusEvent,
 } from '@partner-payments/nestjs';
@@ -372,7 +372,7 @@ describe('two replicas on one PostgreSQL database', () => {
   });
 
   it('a replica that finds the pin job locked still learns the pin the other replica stored', async () => {
-    const versionState = b.app.get(ApiVersionState);
+    const versionState = b.app.get(PartnerApiVersionState);
     versionState.reset(); // as if b had started before a stored the pin
     const pg = newPgClient({
       connectionString: b.config.database.kind === 'postgres' ? b.config.database.url : '',

@@ -10,7 +10,7 @@
  *   key) in any span (name, attributes, status, events, resource) nor in any line.
  */
 import { randomUUID } from 'node:crypto';
-import { TokenManager, PartnerWebhookService } from '@partner-payments/nestjs';
+import { PartnerTokenManager, PartnerWebhookService } from '@partner-payments/nestjs';
 import type { PartnerSandbox } from '@partner-payments/testing';
 import { context, propagation, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
@@ -136,7 +136,7 @@ describe('traces and JSON logs (SQLite)', () => {
     for (const l of all.filter((x) => text(x).includes(eventId))) expect(l.event_id).toBe(eventId);
 
     // No secret in any span or any line.
-    const token = await running.app.get(TokenManager).getToken();
+    const token = await running.app.get(PartnerTokenManager).getToken();
     const secrets = {
       'partner api key': sandbox.credentials.apiKey,
       'partner client id': sandbox.credentials.clientId,

@@ -9,7 +9,7 @@ import { NestFactory } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
 import { startPartnerSandbox, type PartnerSandbox } from '@partner-payments/testing';
 import {
-  ApiVersionState,
+  PartnerApiVersionState,
   PARTNER_INBOX_STORE,
   PARTNER_LOGGER,
   PARTNER_RESOLVED_OPTIONS,
@@ -19,7 +19,7 @@ import {
   PartnerPaymentsModule,
   PartnerPayoutsService,
   PartnerUsersService,
-  TokenManager,
+  PartnerTokenManager,
   type PartnerPaymentsModuleOptions,
   type PartnerPaymentsOptionsFactory,
   type ResolvedPartnerOptions,
@@ -59,8 +59,8 @@ describe('PartnerPaymentsModule', () => {
     const client = ref.get(PartnerPaymentsClient);
     expect(ref.get(PartnerUsersService)).toBe(client.users);
     expect(ref.get(PartnerPayoutsService)).toBe(client.payouts);
-    expect(ref.get(TokenManager)).toBe(client.auth);
-    expect(ref.get(ApiVersionState)).toBe(client.versionState);
+    expect(ref.get(PartnerTokenManager)).toBe(client.auth);
+    expect(ref.get(PartnerApiVersionState)).toBe(client.versionState);
     expect(ref.get(PartnerHttpClient)).toBe(client.http);
     const user = await ref.get(PartnerUsersService).create({
       type: 'individual',

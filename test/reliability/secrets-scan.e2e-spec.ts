@@ -16,7 +16,7 @@ import {
   PartnerWebhookService,
 } from '@partner-payments/nestjs';
 import { signPartnerWebhook, type PartnerSandbox } from '@partner-payments/testing';
-import { TokenManager } from '../../libs/partner-payments/src/auth/token.manager';
+import { PartnerTokenManager } from '../../libs/partner-payments/src/auth/token.manager';
 import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
 import { DepositEntity, VirtualAccountEntity } from '../../apps/reference-app/src/database/entities';
 import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
@@ -117,7 +117,7 @@ describe.each(DATABASE_KINDS)('secrets scan after a full flow (%s)', (kind) => {
         address: usAddress(),
         account: wireAccount(recipientNumber),
       });
-      const tokens = app.get(TokenManager);
+      const tokens = app.get(PartnerTokenManager);
       const firstToken = await tokens.getToken();
       await control.expireTokensNow();
       await call('get', `/virtual-accounts/${vaId}/balance`); // re-authenticates

@@ -18,16 +18,16 @@ export type { ResolvedPartnerOptions } from './options.resolver';
 // Errors (spec 7)
 export * from './errors/partner.error';
 export * from './errors/partner-api.error';
-export { parseErrorBody, normalizeErrorCode } from './errors/error-body.parser';
+export { parseErrorBody, normaliseErrorCode } from './errors/error-body.parser';
 export type { ParsedErrorBody } from './errors/error-body.parser';
 export { createPartnerApiError, createPartnerNetworkError } from './errors/error.factory';
 
 // Auth and HTTP
-export { TokenManager } from './auth/token.manager';
+export { PartnerTokenManager } from './auth/token.manager';
 export { PartnerHttpClient } from './http/partner-http.client';
 export { PartnerTransport } from './http/partner.transport';
 export type { PartnerAxiosLike } from './http/partner.transport';
-export { ApiVersionState } from './http/api-version.state';
+export { PartnerApiVersionState } from './http/api-version.state';
 export * from './http/http.types';
 export * from './http/retry.policy';
 export { PartnerRateLimiter, TokenBucketRateLimiter, systemClock } from './http/rate.limiter';

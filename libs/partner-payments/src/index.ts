@@ -34,10 +34,10 @@ export {
   isKnownPartnerEventView,
   hasSyntheticEventId,
 } from './webhooks/envelope.parser';
-export { InMemoryInboxStore } from './webhooks/inbox.memory-store';
-export type { InMemoryInboxStoreOptions } from './webhooks/inbox.memory-store';
-export { PayoutStatusDeduper } from './webhooks/payout-status.deduper';
-export type { PayoutStatusDeduperOptions } from './webhooks/payout-status.deduper';
+export { PartnerInMemoryInboxStore } from './webhooks/inbox.memory-store';
+export type { PartnerInMemoryInboxStoreOptions } from './webhooks/inbox.memory-store';
+export { PartnerPayoutStatusDeduper } from './webhooks/payout-status.deduper';
+export type { PartnerPayoutStatusDeduperOptions } from './webhooks/payout-status.deduper';
 export { toPartnerPayoutStatusEvent } from './webhooks/payout-status.mapper';
 export { PartnerWebhookDispatcher, emitPartnerPayoutStatus } from './webhooks/webhook.dispatcher';
 export type { PartnerDispatchResult } from './webhooks/webhook.dispatcher';

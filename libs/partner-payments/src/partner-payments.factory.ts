@@ -1,7 +1,7 @@
 import type { LoggerService } from '@nestjs/common';
 import axios from 'axios';
-import { TokenManager } from './auth/token.manager';
-import { ApiVersionState } from './http/api-version.state';
+import { PartnerTokenManager } from './auth/token.manager';
+import { PartnerApiVersionState } from './http/api-version.state';
 import { PartnerHttpClient } from './http/partner-http.client';
 import { PartnerTransport, type PartnerAxiosLike } from './http/partner.transport';
 import type { Clock } from './http/rate.limiter';
@@ -30,8 +30,8 @@ export interface PartnerClientDependencies {
 export interface PartnerClientGraph {
   options: ResolvedPartnerOptions;
   transport: PartnerTransport;
-  tokens: TokenManager;
-  versionState: ApiVersionState;
+  tokens: PartnerTokenManager;
+  versionState: PartnerApiVersionState;
   http: PartnerHttpClient;
   client: PartnerPaymentsClient;
 }
@@ -42,8 +42,8 @@ export function buildPartnerClientGraph(
   deps: Omit<PartnerClientDependencies, 'defaultLogger'> = {},
 ): PartnerClientGraph {
   const transport = new PartnerTransport(deps.axios ?? axios.create(), options, options.logger);
-  const tokens = new TokenManager(transport, options, options.logger, deps.clock);
-  const versionState = new ApiVersionState();
+  const tokens = new PartnerTokenManager(transport, options, options.logger, deps.clock);
+  const versionState = new PartnerApiVersionState();
   const http = new PartnerHttpClient(transport, tokens, versionState, options);
   const client = new PartnerPaymentsClient(
     new PartnerUsersService(http),

@@ -9,7 +9,7 @@ import {
   type LocalServer,
 } from '../http/local-server.fixture';
 
-describe('TokenManager (spec 5) over a real local server', () => {
+describe('PartnerTokenManager (spec 5) over a real local server', () => {
   let server: LocalServer;
   beforeEach(async () => {
     server = await startLocalServer();

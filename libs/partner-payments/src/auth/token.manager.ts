@@ -33,7 +33,7 @@ interface CachedToken {
  * Provided by PartnerPaymentsModule through a factory provider (inject it by class); it carries no
  * decorators so the core runs, and is unit-tested, without Nest.
  */
-export class TokenManager {
+export class PartnerTokenManager {
   private token: CachedToken | null = null;
   private inflight: Promise<string> | null = null;
   private readonly clock: Clock;

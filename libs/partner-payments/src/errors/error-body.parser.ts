@@ -17,7 +17,7 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
 const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 ? v : null);
 
 /** provider-facts: `{ error: { code } }` uses SCREAMING_SNAKE; spec 7.2 codes are lowercase. */
-export function normalizeErrorCode(code: unknown): string | null {
+export function normaliseErrorCode(code: unknown): string | null {
   const s = str(code);
   return s === null
     ? null
@@ -117,14 +117,14 @@ export function parseErrorBody(body: unknown): ParsedErrorBody {
   if (Buffer.isBuffer(body)) return parseErrorBody(body.toString('utf8'));
   if (!isObj(body)) return result;
 
-  result.code = normalizeErrorCode(body.code);
+  result.code = normaliseErrorCode(body.code);
   result.message = messageFrom(body.message);
   result.details = body.details;
 
   if (isObj(body.error)) {
     // { error: { code, message, details } }
     const inner = body.error;
-    result.code ??= normalizeErrorCode(inner.code);
+    result.code ??= normaliseErrorCode(inner.code);
     result.message ??= messageFrom(inner.message);
     if (result.details === undefined) result.details = inner.details;
     result.fieldErrors.push(...fieldErrorsFrom(inner.details), ...fieldErrorsFrom(inner.errors));

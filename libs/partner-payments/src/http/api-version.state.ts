@@ -3,7 +3,7 @@
  * 'until-pinned', X-Api-Version stops once the account is known to be pinned to the configured
  * version. Set by PartnerVersioningService.upgrade() or by the host app (e.g. from its database).
  */
-export class ApiVersionState {
+export class PartnerApiVersionState {
   private pinned: string | null = null;
 
   isPinned(version?: string): boolean {

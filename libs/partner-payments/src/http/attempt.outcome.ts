@@ -5,7 +5,7 @@ import type { TransportResult } from './partner.transport';
 import { parseRetryAfter, type AttemptOutcome } from './retry.policy';
 
 /**
- * What one attempt's result means, shared by PartnerHttpClient and TokenManager (POST /auth), so
+ * What one attempt's result means, shared by PartnerHttpClient and PartnerTokenManager (POST /auth), so
  * both retry, report and fail the same way.
  */
 

@@ -1,8 +1,8 @@
 import type { Observable } from 'rxjs';
-import { TokenManager } from '../auth/token.manager';
+import { PartnerTokenManager } from '../auth/token.manager';
 import { PartnerLocalValidationError, type PartnerFieldError } from '../errors/partner.error';
 import type { ResolvedPartnerOptions } from '../options.resolver';
-import { ApiVersionState } from './api-version.state';
+import { PartnerApiVersionState } from './api-version.state';
 import { toAttemptOutcome, toPartnerError } from './attempt.outcome';
 import { buildPartnerHeaders, resolveVersionHeader } from './headers.builder';
 import type { PartnerHttpEvent, PartnerRequest, PartnerResponse } from './http.types';
@@ -51,8 +51,8 @@ export class PartnerHttpClient {
 
   constructor(
     private readonly transport: PartnerTransport,
-    private readonly tokens: TokenManager,
-    private readonly versionState: ApiVersionState,
+    private readonly tokens: PartnerTokenManager,
+    private readonly versionState: PartnerApiVersionState,
     private readonly options: ResolvedPartnerOptions,
   ) {
     this.events$ = transport.events$;

@@ -128,7 +128,7 @@ const TRANSITIONAL = { clarifyTimeoutError: true, silentJSONParsing: true, force
 /**
  * One attempt over the wire, on the axios instance of @nestjs/axios's HttpService.
  * Never throws for an HTTP status or a network failure: it reports them, the client decides.
- * Shared by PartnerHttpClient and TokenManager so the rate limiter and the events see /auth too.
+ * Shared by PartnerHttpClient and PartnerTokenManager so the rate limiter and the events see /auth too.
  * Provided by PartnerPaymentsModule through a factory provider (inject it by class); it carries no
  * decorators so the core runs, and is unit-tested, without Nest.
  */

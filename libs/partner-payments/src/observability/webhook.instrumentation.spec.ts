@@ -3,7 +3,7 @@ import { EventEmitter2 } from '@nestjs/event-emitter';
 import { context, propagation, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import { InMemoryInboxStore } from '../webhooks/inbox.memory-store';
+import { PartnerInMemoryInboxStore } from '../webhooks/inbox.memory-store';
 import { PartnerEvent } from '../webhooks/partner-event.constants';
 import { PartnerWebhookService } from '../webhooks/partner-webhook.service';
 import { computePartnerSignature } from '../webhooks/signature.verifier';
@@ -37,7 +37,7 @@ describe('webhook observability', () => {
       webhooks: { secrets: [SECRET], maxBodyBytes: 200 },
       onWebhookEvent: (e) => seen.push(e),
     });
-    const inbox = new InMemoryInboxStore({ retryDelaysMs: [0] });
+    const inbox = new PartnerInMemoryInboxStore({ retryDelaysMs: [0] });
     const service = new PartnerWebhookService(config, inbox, new PartnerWebhookDispatcher(emitter));
     return { service, emitter, seen };
   }

@@ -1,4 +1,4 @@
-import { InMemoryInboxStore } from './inbox.memory-store';
+import { PartnerInMemoryInboxStore } from './inbox.memory-store';
 import type { InboxEventInput } from './inbox.store';
 
 const input = (eventId: string, receivedAt = new Date('2026-04-14T10:00:00Z')): InboxEventInput => ({
@@ -9,23 +9,23 @@ const input = (eventId: string, receivedAt = new Date('2026-04-14T10:00:00Z')): 
   receivedAt,
 });
 
-describe('InMemoryInboxStore', () => {
+describe('PartnerInMemoryInboxStore', () => {
   it('records an event once; the same event_id again is a duplicate (spec 6.1.4)', async () => {
-    const store = new InMemoryInboxStore();
+    const store = new PartnerInMemoryInboxStore();
     expect(await store.record(input('e1'))).toBe('new');
     expect(await store.record(input('e1'))).toBe('duplicate');
     expect(store.size).toBe(1);
   });
 
   it('gives exactly one "new" to concurrent records of one event_id', async () => {
-    const store = new InMemoryInboxStore();
+    const store = new PartnerInMemoryInboxStore();
     const results = await Promise.all(Array.from({ length: 20 }, () => store.record(input('race'))));
     expect(results.filter((r) => r === 'new')).toHaveLength(1);
     expect(results.filter((r) => r === 'duplicate')).toHaveLength(19);
   });
 
   it('lists pending entries oldest first, and not processed ones', async () => {
-    const store = new InMemoryInboxStore();
+    const store = new PartnerInMemoryInboxStore();
     await store.record(input('late', new Date('2026-04-14T10:00:02Z')));
     await store.record(input('early', new Date('2026-04-14T10:00:01Z')));
     await store.record(input('done'));
@@ -36,7 +36,7 @@ describe('InMemoryInboxStore', () => {
   });
 
   it('leaves never-processed entries younger than minAgeMs to the delivery that recorded them', async () => {
-    const store = new InMemoryInboxStore();
+    const store = new PartnerInMemoryInboxStore();
     await store.record(input('old', new Date('2026-04-14T10:00:00Z')));
     await store.record(input('young', new Date('2026-04-14T10:00:09Z')));
     const now = new Date('2026-04-14T10:00:10Z');
@@ -46,7 +46,7 @@ describe('InMemoryInboxStore', () => {
 
   it('schedules a failed entry for later, then marks it dead past maxAttempts', async () => {
     let now = new Date('2026-04-14T10:00:00Z');
-    const store = new InMemoryInboxStore({ maxAttempts: 2, retryDelaysMs: [60_000], now: () => now });
+    const store = new PartnerInMemoryInboxStore({ maxAttempts: 2, retryDelaysMs: [60_000], now: () => now });
     await store.record(input('f'));
     await store.markFailed('f', 'boom');
     expect(store.get('f')).toMatchObject({ state: 'failed', attempts: 1, lastError: 'boom' });
@@ -59,7 +59,7 @@ describe('InMemoryInboxStore', () => {
   });
 
   it('stays bounded, evicting finished entries before unfinished ones', async () => {
-    const store = new InMemoryInboxStore({ maxEntries: 3 });
+    const store = new PartnerInMemoryInboxStore({ maxEntries: 3 });
     await store.record(input('a'));
     await store.record(input('b'));
     await store.markProcessed('b');
@@ -75,7 +75,7 @@ describe('InMemoryInboxStore', () => {
   });
 
   it('returns copies: callers cannot mutate the stored entries', async () => {
-    const store = new InMemoryInboxStore();
+    const store = new PartnerInMemoryInboxStore();
     await store.record(input('x'));
     const [entry] = await store.pending();
     entry.state = 'processed';
@@ -83,7 +83,7 @@ describe('InMemoryInboxStore', () => {
   });
 
   it('ignores marks for unknown ids', async () => {
-    const store = new InMemoryInboxStore();
+    const store = new PartnerInMemoryInboxStore();
     await expect(store.markProcessed('nope')).resolves.toBeUndefined();
     await expect(store.markFailed('nope', 'x')).resolves.toBeUndefined();
     expect(store.size).toBe(0);

@@ -6,7 +6,7 @@ import type {
   PartnerInboxStore,
 } from './inbox.store';
 
-export interface InMemoryInboxStoreOptions {
+export interface PartnerInMemoryInboxStoreOptions {
   /** Most entries kept; beyond it the oldest finished (processed/dead) entries go first. Default 10_000. */
   maxEntries?: number;
   /** Attempts before a failing entry is marked dead. Default 5. */
@@ -27,7 +27,7 @@ const DEFAULT_RETRY_DELAYS_MS = [1_000, 5_000, 30_000, 120_000, 600_000];
  * record() checks and inserts synchronously (no await in between), so two concurrent deliveries of
  * one event_id cannot both get 'new' (spec 6.1.4: de-duplicate on data.event_id).
  */
-export class InMemoryInboxStore implements PartnerInboxStore {
+export class PartnerInMemoryInboxStore implements PartnerInboxStore {
   private readonly entries = new Map<string, InboxEntry>();
   private readonly maxEntries: number;
   private readonly maxAttempts: number;
@@ -35,7 +35,7 @@ export class InMemoryInboxStore implements PartnerInboxStore {
   private readonly now: () => Date;
   private evictedUnfinished = 0;
 
-  constructor(options: InMemoryInboxStoreOptions = {}) {
+  constructor(options: PartnerInMemoryInboxStoreOptions = {}) {
     this.maxEntries = Math.max(1, options.maxEntries ?? 10_000);
     this.maxAttempts = Math.max(1, options.maxAttempts ?? 5);
     this.retryDelaysMs = options.retryDelaysMs?.length ? options.retryDelaysMs : DEFAULT_RETRY_DELAYS_MS;

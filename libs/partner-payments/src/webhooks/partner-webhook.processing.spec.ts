@@ -1,6 +1,6 @@
 import type { LoggerService } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { InMemoryInboxStore } from './inbox.memory-store';
+import { PartnerInMemoryInboxStore } from './inbox.memory-store';
 import type { PartnerInboxStore } from './inbox.store';
 import { PartnerDerivedEvent, PartnerEvent } from './partner-event.constants';
 import { PartnerWebhookService } from './partner-webhook.service';
@@ -13,7 +13,7 @@ const silent: LoggerService = { log: jest.fn(), warn: jest.fn(), error: jest.fn(
 
 function setup(options: { inbox?: PartnerInboxStore; emitter?: EventEmitter2 | null } = {}) {
   const emitter = options.emitter === null ? undefined : (options.emitter ?? new EventEmitter2());
-  const inbox = options.inbox ?? new InMemoryInboxStore({ retryDelaysMs: [0] });
+  const inbox = options.inbox ?? new PartnerInMemoryInboxStore({ retryDelaysMs: [0] });
   const config = resolvePartnerWebhookConfig({ logger: silent, webhooks: { secrets: [SECRET] } });
   const service = new PartnerWebhookService(config, inbox, new PartnerWebhookDispatcher(emitter));
   const seen: Array<{ name: string; event: unknown }> = [];
@@ -31,7 +31,7 @@ const signed = (raw: Buffer) => ({ 'x-signature-sha256': computePartnerSignature
 
 /** A store whose unit of work can be made to fail at commit, after the handlers ran. */
 function transactionalStore(log: string[], failCommit: { next: boolean }): PartnerInboxStore {
-  const base = new InMemoryInboxStore({ retryDelaysMs: [0] });
+  const base = new PartnerInMemoryInboxStore({ retryDelaysMs: [0] });
   return {
     record: (e) => base.record(e),
     markProcessed: async (id) => {
@@ -64,7 +64,7 @@ describe('PartnerWebhookService processing', () => {
   });
 
   it('skips, without running a handler, an entry the store finds already processed (another replica)', async () => {
-    const base = new InMemoryInboxStore({ retryDelaysMs: [0] });
+    const base = new PartnerInMemoryInboxStore({ retryDelaysMs: [0] });
     const inbox: PartnerInboxStore = {
       record: (e) => base.record(e),
       markProcessed: (id) => base.markProcessed(id),
@@ -100,7 +100,7 @@ describe('PartnerWebhookService processing', () => {
       outcome: 'failed',
       error: expect.stringContaining('EventEmitterModule'),
     });
-    expect((inbox as InMemoryInboxStore).get('evt_c')?.state).toBe('failed');
+    expect((inbox as PartnerInMemoryInboxStore).get('evt_c')?.state).toBe('failed');
   });
 
   it('re-announces the unified status when the unit of work fails at commit (its writes were rolled back)', async () => {
@@ -134,7 +134,7 @@ describe('PartnerWebhookService processing', () => {
     });
 
     it('drains every due entry in bounded batches, at most `concurrency` at once', async () => {
-      const inbox = new InMemoryInboxStore({ retryDelaysMs: [60_000] });
+      const inbox = new PartnerInMemoryInboxStore({ retryDelaysMs: [60_000] });
       for (let i = 0; i < 95; i += 1) await inbox.record(stored(i));
       const reads: number[] = [];
       const counting: PartnerInboxStore = {
@@ -164,7 +164,7 @@ describe('PartnerWebhookService processing', () => {
     });
 
     it('tries a failing entry once per run: it keeps its backoff, the drain does not spin on it', async () => {
-      const inbox = new InMemoryInboxStore({ retryDelaysMs: [0] });
+      const inbox = new PartnerInMemoryInboxStore({ retryDelaysMs: [0] });
       for (let i = 0; i < 30; i += 1) await inbox.record(stored(i));
       const { service, emitter } = setup({ inbox });
       let failures = 0;
@@ -182,7 +182,7 @@ describe('PartnerWebhookService processing', () => {
     });
 
     it('reads one batch only without untilEmpty (as before)', async () => {
-      const inbox = new InMemoryInboxStore();
+      const inbox = new PartnerInMemoryInboxStore();
       for (let i = 0; i < 30; i += 1) await inbox.record(stored(i));
       const { service } = setup({ inbox });
       expect(await service.processPending({ limit: 10 })).toEqual({

@@ -1,6 +1,6 @@
 import type { LoggerService } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { InMemoryInboxStore } from './inbox.memory-store';
+import { PartnerInMemoryInboxStore } from './inbox.memory-store';
 import type { PartnerInboxStore } from './inbox.store';
 import { PartnerDerivedEvent, PartnerEvent } from './partner-event.constants';
 import type { PartnerPayoutStatusEvent, PartnerWebhookEvent } from './partner-event.payloads';
@@ -29,7 +29,7 @@ function setup(
   } = {},
 ) {
   const emitter = options.emitter === null ? undefined : (options.emitter ?? new EventEmitter2());
-  const inbox = options.inbox ?? new InMemoryInboxStore({ retryDelaysMs: [0] });
+  const inbox = options.inbox ?? new PartnerInMemoryInboxStore({ retryDelaysMs: [0] });
   const config = resolvePartnerWebhookConfig({
     logger: options.logger ?? silent,
     webhooks: { secrets: options.secrets ?? [SECRET], maxBodyBytes: options.maxBodyBytes },
@@ -68,7 +68,7 @@ describe('PartnerWebhookService.handle', () => {
     expect(result).toMatchObject({ status: 'accepted', eventId: 'evt_c', name: 'payout.completed' });
     // persist, ack, process: the handlers have not run when handle() resolves
     expect(got).toHaveLength(0);
-    expect((inbox as InMemoryInboxStore).get('evt_c')?.state).toBe('pending');
+    expect((inbox as PartnerInMemoryInboxStore).get('evt_c')?.state).toBe('pending');
 
     await expect(result.processing).resolves.toMatchObject({ outcome: 'processed' });
     expect(got).toHaveLength(2);
@@ -83,7 +83,7 @@ describe('PartnerWebhookService.handle', () => {
       source: 'webhook',
       eventId: 'evt_c',
     });
-    expect((inbox as InMemoryInboxStore).get('evt_c')?.state).toBe('processed');
+    expect((inbox as PartnerInMemoryInboxStore).get('evt_c')?.state).toBe('processed');
   });
 
   it('processes before resolving with waitForProcessing', async () => {
@@ -133,7 +133,7 @@ describe('PartnerWebhookService.handle', () => {
         event: expect.objectContaining({ name: 'user.document.download.failed' }),
       },
     ]);
-    expect((inbox as InMemoryInboxStore).get('evt_rfi')?.state).toBe('processed');
+    expect((inbox as PartnerInMemoryInboxStore).get('evt_rfi')?.state).toBe('processed');
   });
 
   it('marks the entry failed when a handler throws, still acknowledges, and retries it later', async () => {
@@ -150,7 +150,7 @@ describe('PartnerWebhookService.handle', () => {
       eventId: 'evt_c',
       error: 'db down',
     });
-    expect((inbox as InMemoryInboxStore).get('evt_c')).toMatchObject({
+    expect((inbox as PartnerInMemoryInboxStore).get('evt_c')).toMatchObject({
       state: 'failed',
       lastError: 'db down',
     });
@@ -158,7 +158,7 @@ describe('PartnerWebhookService.handle', () => {
     await new Promise((r) => setTimeout(r, 5));
     expect(await service.processPending()).toMatchObject({ processed: 1, failed: 0, skipped: 0 });
     expect(calls).toBe(2);
-    expect((inbox as InMemoryInboxStore).get('evt_c')?.state).toBe('processed');
+    expect((inbox as PartnerInMemoryInboxStore).get('evt_c')?.state).toBe('processed');
     expect(await service.processPending()).toMatchObject({ processed: 0, failed: 0, skipped: 0 });
   });
 
@@ -209,7 +209,7 @@ describe('PartnerWebhookService.handle', () => {
         reason: 'not_hex',
       });
       await expect(service.handle(completed, {})).rejects.toMatchObject({ reason: 'missing_header' });
-      expect((inbox as InMemoryInboxStore).size).toBe(0);
+      expect((inbox as PartnerInMemoryInboxStore).size).toBe(0);
       expect(seen).toHaveLength(0);
     });
 
@@ -220,7 +220,7 @@ describe('PartnerWebhookService.handle', () => {
         expect(error).toBeInstanceOf(PartnerWebhookPayloadError);
         expect((error as PartnerWebhookPayloadError).toHttpException().getStatus()).toBe(400);
       }
-      expect((inbox as InMemoryInboxStore).size).toBe(0);
+      expect((inbox as PartnerInMemoryInboxStore).size).toBe(0);
       expect(seen).toHaveLength(0);
     });
 
@@ -246,7 +246,7 @@ describe('PartnerWebhookService.handle', () => {
           message: expect.stringContaining('not valid UTF-8'),
         });
       }
-      expect((inbox as InMemoryInboxStore).size).toBe(0);
+      expect((inbox as PartnerInMemoryInboxStore).size).toBe(0);
       expect(seen).toHaveLength(0);
     });
 
@@ -260,7 +260,7 @@ describe('PartnerWebhookService.handle', () => {
       ]);
       const result = await service.handle(raw, signed(raw));
       expect(result.eventId).toBe('e_\u0000 \u00e9\u{1f600}');
-      const entry = (inbox as InMemoryInboxStore).get(result.eventId);
+      const entry = (inbox as PartnerInMemoryInboxStore).get(result.eventId);
       expect(Buffer.from(entry!.rawBody, 'utf8').equals(raw)).toBe(true);
     });
 
@@ -278,7 +278,7 @@ describe('PartnerWebhookService.handle', () => {
         warn: (m: unknown) => void logs.push(String(m)),
         error: (m: unknown) => void logs.push(String(m)),
       };
-      const inbox = new InMemoryInboxStore();
+      const inbox = new PartnerInMemoryInboxStore();
       jest.spyOn(inbox, 'record').mockRejectedValueOnce(new Error('connection refused'));
       const { service, seen } = setup({ inbox, logger });
       const error = await service.handle(completed, signed(completed)).catch((e: unknown) => e);

@@ -7,7 +7,7 @@
  * that genuinely returns to the same status within the window (e.g. PROCESSING -> IN_REVIEW ->
  * PROCESSING) is not re-announced; the reconciliation path always publishes, and corrects it.
  */
-export interface PayoutStatusDeduperOptions {
+export interface PartnerPayoutStatusDeduperOptions {
   /** How long a (payoutId, status) pair suppresses its twin. Default 10 minutes. */
   windowMs?: number;
   /** Most keys kept. Default 10_000. */
@@ -16,13 +16,13 @@ export interface PayoutStatusDeduperOptions {
   now?: () => number;
 }
 
-export class PayoutStatusDeduper {
+export class PartnerPayoutStatusDeduper {
   private readonly seen = new Map<string, number>();
   private readonly windowMs: number;
   private readonly maxKeys: number;
   private readonly now: () => number;
 
-  constructor(options: PayoutStatusDeduperOptions = {}) {
+  constructor(options: PartnerPayoutStatusDeduperOptions = {}) {
     this.windowMs = options.windowMs ?? 10 * 60_000;
     this.maxKeys = Math.max(1, options.maxKeys ?? 10_000);
     this.now = options.now ?? Date.now;
@@ -38,7 +38,7 @@ export class PayoutStatusDeduper {
    * it is a duplicate. Call forget() if the announcement then fails, so a retry can claim it again.
    */
   claim(payoutId: string, status: string): boolean {
-    const key = PayoutStatusDeduper.key(payoutId, status);
+    const key = PartnerPayoutStatusDeduper.key(payoutId, status);
     const at = this.seen.get(key);
     if (at !== undefined && this.now() - at <= this.windowMs) return false;
     this.remember(payoutId, status);
@@ -47,7 +47,7 @@ export class PayoutStatusDeduper {
 
   /** Records the pair as announced now, without asking (reconciliation publishes unconditionally). */
   remember(payoutId: string, status: string): void {
-    const key = PayoutStatusDeduper.key(payoutId, status);
+    const key = PartnerPayoutStatusDeduper.key(payoutId, status);
     this.seen.delete(key); // re-insert: Map order is the LRU order
     this.seen.set(key, this.now());
     while (this.seen.size > this.maxKeys) {
@@ -59,7 +59,7 @@ export class PayoutStatusDeduper {
 
   /** Forgets a pair (its handlers failed after it was claimed). */
   forget(payoutId: string, status: string): void {
-    this.seen.delete(PayoutStatusDeduper.key(payoutId, status));
+    this.seen.delete(PartnerPayoutStatusDeduper.key(payoutId, status));
   }
 
   get size(): number {

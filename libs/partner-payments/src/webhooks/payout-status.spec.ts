@@ -1,5 +1,5 @@
 import { parsePartnerEnvelope } from './envelope.parser';
-import { PayoutStatusDeduper } from './payout-status.deduper';
+import { PartnerPayoutStatusDeduper } from './payout-status.deduper';
 import { toPartnerPayoutStatusEvent } from './payout-status.mapper';
 
 const flat = (event: string, data: Record<string, unknown>) =>
@@ -82,7 +82,7 @@ describe('toPartnerPayoutStatusEvent (spec 3.4, 6.4.4-6.4.7)', () => {
       const fromFlat = toPartnerPayoutStatusEvent(flat(twin, { payout_id: 'p3', status: flatRaw }));
       expect(fromV2).toMatchObject({ status: 'FAILED', rawStatus: raw });
       expect(fromFlat).toMatchObject({ status: 'FAILED' });
-      const deduper = new PayoutStatusDeduper();
+      const deduper = new PartnerPayoutStatusDeduper();
       expect(deduper.claim(fromFlat!.payoutId, fromFlat!.status)).toBe(true);
       expect(deduper.claim(fromV2!.payoutId, fromV2!.status)).toBe(false);
     },
@@ -95,9 +95,9 @@ describe('toPartnerPayoutStatusEvent (spec 3.4, 6.4.4-6.4.7)', () => {
   });
 });
 
-describe('PayoutStatusDeduper (spec 6.4.7)', () => {
+describe('PartnerPayoutStatusDeduper (spec 6.4.7)', () => {
   it('lets the first of payout.completed / payout.status_changed COMPLETED through, not the second', () => {
-    const d = new PayoutStatusDeduper();
+    const d = new PartnerPayoutStatusDeduper();
     const a = toPartnerPayoutStatusEvent(flat('payout.completed', { payout_id: 'p1', status: 'completed' }));
     const b = toPartnerPayoutStatusEvent(
       v2({ payout_id: 'p1', status: 'COMPLETED', previous_status: 'PROCESSING' }),
@@ -110,7 +110,7 @@ describe('PayoutStatusDeduper (spec 6.4.7)', () => {
 
   it('forgets after the window, and on forget()', () => {
     let now = 0;
-    const d = new PayoutStatusDeduper({ windowMs: 1_000, now: () => now });
+    const d = new PartnerPayoutStatusDeduper({ windowMs: 1_000, now: () => now });
     expect(d.claim('p', 'PENDING')).toBe(true);
     now = 999;
     expect(d.claim('p', 'PENDING')).toBe(false);
@@ -121,7 +121,7 @@ describe('PayoutStatusDeduper (spec 6.4.7)', () => {
   });
 
   it('is bounded: the least recently seen key is evicted', () => {
-    const d = new PayoutStatusDeduper({ maxKeys: 2 });
+    const d = new PartnerPayoutStatusDeduper({ maxKeys: 2 });
     d.claim('a', 'X');
     d.claim('b', 'X');
     d.claim('c', 'X');

@@ -3,7 +3,7 @@ import { EventEmitter2 } from '@nestjs/event-emitter';
 import { traceHandler } from '../observability/webhook.instrumentation';
 import { PartnerDerivedEvent } from './partner-event.constants';
 import type { PartnerPayoutStatusEvent, PartnerWebhookEvent } from './partner-event.payloads';
-import { PayoutStatusDeduper } from './payout-status.deduper';
+import { PartnerPayoutStatusDeduper } from './payout-status.deduper';
 import { toPartnerPayoutStatusEvent } from './payout-status.mapper';
 import { PartnerWebhookConfigurationError } from './webhook.errors';
 
@@ -23,10 +23,10 @@ export interface PartnerDispatchResult {
  */
 @Injectable()
 export class PartnerWebhookDispatcher {
-  readonly payoutStatusDeduper: PayoutStatusDeduper;
+  readonly payoutStatusDeduper: PartnerPayoutStatusDeduper;
 
   constructor(@Optional() private readonly emitter?: EventEmitter2) {
-    this.payoutStatusDeduper = new PayoutStatusDeduper();
+    this.payoutStatusDeduper = new PartnerPayoutStatusDeduper();
   }
 
   async dispatch(event: PartnerWebhookEvent<string, unknown>): Promise<PartnerDispatchResult> {

@@ -1,6 +1,6 @@
 import type { Provider, Type } from '@nestjs/common';
 import { PARTNER_INBOX_STORE } from '../partner-payments.constants';
-import { InMemoryInboxStore } from './inbox.memory-store';
+import { PartnerInMemoryInboxStore } from './inbox.memory-store';
 import {
   createPartnerWebhookController,
   PartnerWebhookRouteEnabledGuard,
@@ -26,7 +26,7 @@ const inboxStoreProvider: Provider = {
   provide: PARTNER_INBOX_STORE,
   // options.inboxStore when given, else the bounded in-memory store (not durable; see README).
   useFactory: (resolved: unknown, raw: unknown) =>
-    pickWebhookOptions(resolved, raw).inboxStore ?? new InMemoryInboxStore(),
+    pickWebhookOptions(resolved, raw).inboxStore ?? new PartnerInMemoryInboxStore(),
   inject: PARTNER_WEBHOOK_OPTION_DEPS,
 };
 

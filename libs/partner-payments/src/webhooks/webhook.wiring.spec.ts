@@ -2,7 +2,7 @@ import { Injectable, NotFoundException, type LoggerService } from '@nestjs/commo
 import { EventEmitterModule, OnEvent } from '@nestjs/event-emitter';
 import { Test } from '@nestjs/testing';
 import { PARTNER_INBOX_STORE, PARTNER_PAYMENTS_OPTIONS } from '../partner-payments.constants';
-import { InMemoryInboxStore } from './inbox.memory-store';
+import { PartnerInMemoryInboxStore } from './inbox.memory-store';
 import { OnPartnerEvent } from './on-partner-event.decorator';
 import { PartnerDerivedEvent, PartnerEvent } from './partner-event.constants';
 import type { PartnerEventOf, PartnerPayoutStatusEvent } from './partner-event.payloads';
@@ -111,8 +111,8 @@ describe('webhook providers wired in a Nest app', () => {
       const headers = { 'x-signature-sha256': computePartnerSignature(completed, 's') };
       const first = await service.handle(completed, headers, { waitForProcessing: true });
       await expect(first.processing).resolves.toMatchObject({ outcome: 'failed', error: 'handler failed' });
-      const inbox = app.get<InMemoryInboxStore>(PARTNER_INBOX_STORE);
-      expect(inbox).toBeInstanceOf(InMemoryInboxStore);
+      const inbox = app.get<PartnerInMemoryInboxStore>(PARTNER_INBOX_STORE);
+      expect(inbox).toBeInstanceOf(PartnerInMemoryInboxStore);
       expect(inbox.get('e1')?.state).toBe('failed');
       await service.redeliver({ eventId: 'e1', rawBody: completed.toString() });
       expect(handlers.completed).toEqual(['R1']);
@@ -124,7 +124,7 @@ describe('webhook providers wired in a Nest app', () => {
   });
 
   it('uses options.inboxStore when given', async () => {
-    const store = new InMemoryInboxStore();
+    const store = new PartnerInMemoryInboxStore();
     const app = await boot({ inboxStore: store, webhooks: { secrets: ['s'] } });
     try {
       expect(app.get(PARTNER_INBOX_STORE)).toBe(store);
