@@ -6,12 +6,9 @@
  * PartnerWebhookService on the app's TypeOrmInboxStore, on a real SQLite file and PostgreSQL.
  */
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import {
-  PartnerWebhookDispatcher,
-  PartnerWebhookService,
-  resolvePartnerWebhookConfig,
-  type PartnerProcessOutcome,
-} from '@partner-payments/nestjs';
+import { PartnerWebhookDispatcher, PartnerWebhookService } from '@partner-payments/nestjs';
+import { resolvePartnerWebhookConfig } from '../../libs/partner-payments/src/webhooks/webhook.config';
+import { type PartnerProcessOutcome } from '../../libs/partner-payments/src/webhooks/inbox.processor';
 import { buildUserCreated } from '@partner-payments/testing';
 import type { DataSource } from 'typeorm';
 import { placeholders } from '../../apps/reference-app/src/database/sql-dialect.util';

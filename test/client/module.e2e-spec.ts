@@ -11,10 +11,7 @@ import { startPartnerSandbox, type PartnerSandbox } from '@partner-payments/test
 import {
   PartnerApiVersionState,
   PARTNER_INBOX_STORE,
-  PARTNER_LOGGER,
-  PARTNER_RESOLVED_OPTIONS,
   PartnerConfigurationError,
-  PartnerHttpClient,
   PartnerPaymentsClient,
   PartnerPaymentsModule,
   PartnerPayoutsService,
@@ -22,8 +19,13 @@ import {
   PartnerTokenManager,
   type PartnerPaymentsModuleOptions,
   type PartnerPaymentsOptionsFactory,
-  type ResolvedPartnerOptions,
 } from '@partner-payments/nestjs';
+import {
+  PARTNER_LOGGER,
+  PARTNER_RESOLVED_OPTIONS,
+} from '../../libs/partner-payments/src/partner-payments.constants';
+import { PartnerHttpClient } from '../../libs/partner-payments/src/http/partner-http.client';
+import { type ResolvedPartnerOptions } from '../../libs/partner-payments/src/options.resolver';
 import * as publicApi from '@partner-payments/nestjs';
 
 const silent: LoggerService = { log: () => undefined, warn: () => undefined, error: () => undefined };

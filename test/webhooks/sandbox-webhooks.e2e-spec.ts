@@ -3,11 +3,8 @@
  * using PartnerPaymentsModule. Every documented event reaches its typed handler exactly once;
  * duplicates, re-orderings and a secret rotation are absorbed (spec 6.1, 6.3, 6.4.7).
  */
-import {
-  PARTNER_CONTRACT_EVENTS,
-  PartnerDerivedEvent,
-  type PartnerPayoutStatusEvent,
-} from '@partner-payments/nestjs';
+import { PartnerDerivedEvent, type PartnerPayoutStatusEvent } from '@partner-payments/nestjs';
+import { PARTNER_CONTRACT_EVENTS } from '../../libs/partner-payments/src/webhooks/partner-event.constants';
 import { startPartnerSandbox, type PartnerSandbox } from '@partner-payments/testing';
 import { randomUUID } from 'node:crypto';
 import { startWebhookTestApp, type WebhookTestApp } from './webhook-test.app';

@@ -1,81 +1,166 @@
 /**
- * Public surface of @partner-payments/nestjs. Nothing else is exported from the package.
+ * Public surface of @partner-payments/nestjs: an explicit list (issue 10), nothing else is exported.
+ * What only the library's own code and tests need (transport, rate limiter, URL and header helpers,
+ * mappers, validation rules, inbox internals) stays importable by path inside this repository and is
+ * not reachable from the published package (package.json `exports`).
  */
-// Module, DI helpers
+// Module, options, DI helpers
 // (not ConfigurableModuleClass / MODULE_OPTIONS_TOKEN / OPTIONS_TYPE: builder internals whose generic
 // names would clash with a host's own `export *`; the options token is PARTNER_PAYMENTS_OPTIONS)
 export { PartnerPaymentsModule } from './partner-payments.module';
 export type {
-  PartnerPaymentsModuleExtras,
   PartnerPaymentsModuleForRootOptions,
   PartnerPaymentsModuleAsyncOptions,
   PartnerPaymentsOptionsFactory,
 } from './partner-payments.module';
+export type {
+  PartnerPaymentsModuleOptions,
+  PartnerEnvironment,
+  PartnerRetryOptions,
+  PartnerRateLimitOptions,
+  PartnerWebhookOptions,
+} from './partner-payments.options';
+export { PARTNER_PAYMENTS_OPTIONS, PARTNER_INBOX_STORE } from './partner-payments.constants';
 export { InjectPartnerOptions, InjectPartnerLogger } from './partner-payments.decorators';
+export { createPartnerPaymentsClient } from './partner-payments.factory';
+export type { PartnerRateBudget, PartnerRateLimit } from './http/rate.limiter';
 
-// Options, errors, auth, HTTP, resources, models, validation (framework-free)
-export * from './core';
+// The client facade and resource services; the token and API version state (health, pinning)
+export { PartnerPaymentsClient } from './resources/partner-payments.client';
+export { PartnerUsersService } from './resources/users.service';
+export { PartnerRecipientsService } from './resources/recipients.service';
+export { PartnerVirtualAccountsService } from './resources/virtual-accounts.service';
+export { PartnerPayoutsService } from './resources/payouts.service';
+export { PartnerRfisService } from './resources/rfis.service';
+export { PartnerClientConfigService } from './resources/client-config.service';
+export { PartnerVersioningService } from './resources/versioning.service';
+export { PartnerReferenceDataService } from './resources/reference-data.service';
+export { PartnerTokenManager } from './auth/token.manager';
+export { PartnerApiVersionState } from './http/api-version.state';
 
-// Webhooks (spec 6)
-export * from './webhooks/partner-event.constants';
-export * from './webhooks/inbox.store';
-export * from './webhooks/partner-event.payloads';
-export * from './webhooks/webhook.errors';
+// Models (spec 3, 4) and the status rules a caller decides with
+export type { PartnerCallOptions, PartnerPage } from './models/common.model';
+export type { PartnerMetadata } from './models/metadata.model';
+export { canonicalPartnerStatus } from './models/status.util';
+export type { PartnerUser } from './models/user.model';
+export { isTerminalUserStatus } from './models/user.model';
+export type {
+  CreatePartnerUserInput,
+  CreatePartnerIndividualUserInput,
+  CreatePartnerBusinessUserInput,
+  UpdatePartnerUserInput,
+} from './models/user-input.model';
+export type { PartnerRecipient, CreatePartnerRecipientInput } from './models/recipient.model';
+export type {
+  PartnerVirtualAccount,
+  PartnerVirtualAccountBalance,
+  CreatePartnerVirtualAccountInput,
+  PartnerDeposit,
+} from './models/virtual-account.model';
 export {
-  computePartnerSignature,
-  verifyPartnerSignature,
-  redactSignature,
-  PARTNER_SIGNATURE_HEADER,
-} from './webhooks/signature.verifier';
-export type { PartnerSignatureVerification } from './webhooks/signature.verifier';
+  isVirtualAccountUsable,
+  canReceiveFunds,
+  isTerminalDepositStatus,
+} from './models/virtual-account.model';
+export type {
+  PartnerPayout,
+  PartnerPayoutPreview,
+  CreatePartnerPayoutInput,
+  PartnerPayoutStatusChange,
+  PartnerPayoutStatusChangeReason,
+} from './models/payout.model';
+export { PartnerPayoutStatus, isTerminalPayoutStatus, decidePayoutStatusChange } from './models/payout.model';
+export type { PartnerClientConfig } from './models/client-config.model';
+export type { Rfi, RfiItem, RfiAnswerInput } from './models/rfi.model';
+export type { UploadSource } from './validation/upload-source.normaliser';
+export { validateRfiAnswers } from './validation/rfi-answer.validator';
+
+// Errors (spec 7)
+export { PartnerError, PartnerLocalValidationError } from './errors/partner.error';
+export type { PartnerFieldError } from './errors/partner.error';
 export {
-  parsePartnerEnvelope,
-  isKnownPartnerEvent,
-  isKnownPartnerEventView,
-  hasSyntheticEventId,
-} from './webhooks/envelope.parser';
-export { PartnerInMemoryInboxStore } from './webhooks/inbox.memory-store';
-export type { PartnerInMemoryInboxStoreOptions } from './webhooks/inbox.memory-store';
-export { PartnerPayoutStatusDeduper } from './webhooks/payout-status.deduper';
-export type { PartnerPayoutStatusDeduperOptions } from './webhooks/payout-status.deduper';
-export { toPartnerPayoutStatusEvent } from './webhooks/payout-status.mapper';
-export { PartnerWebhookDispatcher, emitPartnerPayoutStatus } from './webhooks/webhook.dispatcher';
-export type { PartnerDispatchResult } from './webhooks/webhook.dispatcher';
-export { PartnerWebhookService, headerValue } from './webhooks/partner-webhook.service';
+  PartnerApiError,
+  PartnerAuthenticationError,
+  PartnerPermissionError,
+  PartnerValidationError,
+  PartnerRfiAnswerError,
+  PartnerNotFoundError,
+  PartnerConflictError,
+  PartnerIdempotencyConflictError,
+  PartnerRateLimitError,
+  PartnerServerError,
+  PartnerConnectionError,
+  PartnerTimeoutError,
+  PartnerConfigurationError,
+  PartnerVirtualAccountNotActiveError,
+  PartnerSandboxOnlyOperationError,
+} from './errors/partner-api.error';
+export type { PartnerItemError } from './errors/partner-api.error';
+export {
+  PartnerWebhookError,
+  PartnerWebhookSignatureError,
+  PartnerWebhookPayloadError,
+  PartnerWebhookBodyTooLargeError,
+  PartnerWebhookConfigurationError,
+  PartnerWebhookInboxError,
+} from './webhooks/webhook.errors';
+
+// Webhook events (spec 6): names, payloads, the typed listener decorator
+export { PartnerEvent, PartnerDerivedEvent } from './webhooks/partner-event.constants';
+export type { PartnerEventName } from './webhooks/partner-event.constants';
+export type {
+  PartnerEventPayloads,
+  PartnerEventMap,
+  PartnerEventOf,
+  PartnerWebhookEvent,
+  PartnerUnknownEvent,
+  PartnerPayoutStatusEvent,
+} from './webhooks/partner-event.payloads';
+export { OnPartnerEvent } from './webhooks/on-partner-event.decorator';
+export { isKnownPartnerEvent } from './webhooks/envelope.parser';
+
+// Webhook entry: guard, ingest and processing, the inbox store contract
+export { PartnerWebhookGuard, getVerifiedPartnerBody } from './webhooks/partner-webhook.guard';
+export { PartnerWebhookService } from './webhooks/partner-webhook.service';
 export type {
   PartnerWebhookHeaders,
   PartnerWebhookHandleResult,
-  PartnerWebhookHandleOptions,
-  PartnerProcessOutcome,
   PartnerProcessPendingOptions,
   PartnerProcessPendingSummary,
 } from './webhooks/partner-webhook.service';
+export { PartnerWebhookDispatcher } from './webhooks/webhook.dispatcher';
+export type { PartnerRawBodyRequest } from './webhooks/raw-body.reader';
+export type {
+  PartnerInboxStore,
+  PartnerEnvelopeKind,
+  InboxEventInput,
+  InboxEntry,
+  InboxEntryState,
+  InboxRecordResult,
+  InboxPendingOptions,
+  InboxProcessingResult,
+  InboxClaimOptions,
+  InboxBatchOutcome,
+} from './webhooks/inbox.store';
+export { PartnerInMemoryInboxStore } from './webhooks/inbox.memory-store';
+export type { PartnerInMemoryInboxStoreOptions } from './webhooks/inbox.memory-store';
+
+// Signature helpers (spec 6.2)
 export {
-  PartnerWebhookGuard,
-  getVerifiedPartnerBody,
-  PARTNER_WEBHOOK_VERIFIED_BODY,
-} from './webhooks/partner-webhook.guard';
-export {
-  createPartnerWebhookController,
-  PartnerWebhookRouteEnabledGuard,
-} from './webhooks/partner-webhook.controller';
-export type { PartnerWebhookAck } from './webhooks/partner-webhook.controller';
-export { OnPartnerEvent } from './webhooks/on-partner-event.decorator';
-export type { PartnerEmittedEventName } from './webhooks/on-partner-event.decorator';
-export { PartnerWebhookBootCheck } from './webhooks/webhook.boot-check';
-export type { PartnerWebhookBootReport, PartnerHandlerInfo } from './webhooks/webhook.boot-check';
-export {
-  PARTNER_WEBHOOK_CONFIG,
-  DEFAULT_PARTNER_WEBHOOK_PATH,
-  DEFAULT_PARTNER_WEBHOOK_MAX_BODY_BYTES,
-  DEFAULT_PARTNER_WEBHOOK_BATCHING,
-  resolvePartnerWebhookConfig,
-} from './webhooks/webhook.config';
-export type { PartnerWebhookConfig, PartnerWebhookBatching } from './webhooks/webhook.config';
-export { InboxGroupCommit } from './webhooks/inbox.group-commit';
-export type { InboxGroupCommitOptions } from './webhooks/inbox.group-commit';
-export { readPartnerRawBody } from './webhooks/raw-body.reader';
-// Observability of the webhook path (issue 13): which event a log line belongs to
+  computePartnerSignature,
+  verifyPartnerSignature,
+  PARTNER_SIGNATURE_HEADER,
+} from './webhooks/signature.verifier';
+export type { PartnerSignatureVerification } from './webhooks/signature.verifier';
+
+// Observability hooks (README "Observability")
+export type { PartnerHttpEvent } from './http/http.types';
+export type {
+  PartnerTokenEvent,
+  PartnerRateLimitWaitEvent,
+  PartnerWebhookObservation,
+  PartnerWebhookRefusalReason,
+} from './observability/hooks';
+export { PARTNER_TRACER_NAME, PartnerSpanAttribute } from './observability/partner.tracing';
 export { currentPartnerLogContext } from './observability/webhook.instrumentation';
 export type { PartnerLogContext } from './observability/webhook.instrumentation';
-export type { PartnerRawBodyRequest } from './webhooks/raw-body.reader';
