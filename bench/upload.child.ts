@@ -16,9 +16,9 @@ import FormData from 'form-data';
 import {
   appendUploadParts,
   uploadPartsReplayable,
-} from '../libs/partner-payments/src/validation/upload-form.builder';
-import { MAX_UPLOAD_FILE_BYTES as FILE_BYTES } from '../libs/partner-payments/src/validation/upload.constants';
-import { prepareUploadFiles } from '../libs/partner-payments/src/validation/upload.validator';
+} from '../libs/partner-payments/src/validation/upload/upload-form.util';
+import { MAX_UPLOAD_FILE_BYTES as FILE_BYTES } from '../libs/partner-payments/src/validation/upload/upload.constants';
+import { prepareUploadFiles } from '../libs/partner-payments/src/validation/upload/upload.rules';
 import { sampleDuring } from './lib/memory.sampler';
 import { sandboxClient } from './lib/partner.client';
 

@@ -72,8 +72,8 @@ export type {
 export { PartnerPayoutStatus, isTerminalPayoutStatus, decidePayoutStatusChange } from './models/payout.model';
 export type { PartnerClientConfig } from './models/client-config.model';
 export type { Rfi, RfiItem, RfiAnswerInput } from './models/rfi.model';
-export type { UploadSource } from './validation/upload-source.normaliser';
-export { validateRfiAnswers } from './validation/rfi-answer.validator';
+export type { UploadSource } from './validation/upload/upload-source.util';
+export { validateRfiAnswers } from './validation/rfi/rfi-answer.rules';
 
 // Errors (spec 7)
 export { PartnerError, PartnerLocalValidationError } from './errors/partner.error';

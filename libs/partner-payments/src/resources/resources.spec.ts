@@ -10,7 +10,7 @@ import {
   type LocalServer,
 } from '../http/local-server.fixture';
 import { buildPartnerClientGraph } from '../partner-payments.factory';
-import { samplePdf } from '../validation/sample-files.fixture';
+import { samplePdf } from '../validation/upload/sample-files.fixture';
 import { iterateOffsetPages, toOffsetPage } from './resource.util';
 import { toPartnerUser } from './users.service';
 

@@ -23,7 +23,7 @@ import {
   collectVerificationErrors,
   validateCreateUserInput,
   validateUpdateUserInput,
-} from '../validation/user-input.validator';
+} from '../validation/user-input.rules';
 import { throwIfAny } from '../validation/validation.util';
 import { checkPageParams, iterateOffsetPages, requireId, send, toOffsetPage } from './resource.util';
 

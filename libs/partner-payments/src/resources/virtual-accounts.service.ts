@@ -20,7 +20,7 @@ import {
   PartnerValidationError,
   PartnerVirtualAccountNotActiveError,
 } from '../errors/partner-api.error';
-import { validateMetadata } from '../validation/metadata.validator';
+import { validateMetadata } from '../validation/metadata.rules';
 import { asRecord, checkPageParams, requireId, send } from './resource.util';
 
 const AMOUNT_RE = /^[0-9]+(\.[0-9]{1,2})?$/;

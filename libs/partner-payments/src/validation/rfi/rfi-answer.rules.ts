@@ -1,7 +1,7 @@
-import { PartnerFieldError } from '../errors/partner.error';
-import { RfiAnswerInput, RfiChoiceOption, RfiChoiceScalar, RfiItem } from '../models/rfi.model';
-import { checkIdentifierFormat, isAtLeastAge, parseIsoDate } from './answer-format.validator';
-import { charLength, describeType, isPlainObject, throwIfAny, UUID_PATTERN } from './validation.util';
+import { PartnerFieldError } from '../../errors/partner.error';
+import { RfiAnswerInput, RfiChoiceOption, RfiChoiceScalar, RfiItem } from '../../models/rfi.model';
+import { checkIdentifierFormat, isAtLeastAge, parseIsoDate } from './answer-format.rules';
+import { charLength, describeType, isPlainObject, throwIfAny, UUID_PATTERN } from '../validation.util';
 
 /**
  * RFI answers checked before PATCH /v1/rfis/{rfi_id}/items (spec 4.3, 2.1, 8; provider-facts "RFIs").

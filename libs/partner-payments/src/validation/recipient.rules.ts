@@ -1,8 +1,8 @@
 import type { PartnerFieldError } from '../errors/partner.error';
 import type { PartnerRecipientAccountType } from '../models/recipient.model';
-import { collectMetadataErrors } from './metadata.validator';
+import { collectMetadataErrors } from './metadata.rules';
 import { UUID_PATTERN, describeType, isPlainObject, throwIfAny } from './validation.util';
-import { walletAddressProblem } from './wallet-address.validator';
+import { walletAddressProblem } from './wallet-address.rules';
 
 /**
  * POST /v1/recipients rules, checked before any I/O (evidence §4, as the partner's sandbox refused

@@ -1,4 +1,4 @@
-import { base58Decode, isTronAddress, walletAddressProblem } from './wallet-address.validator';
+import { base58Decode, isTronAddress, walletAddressProblem } from './wallet-address.rules';
 
 describe('wallet addresses (evidence §4: TRON addresses pass base58check at the partner)', () => {
   // Well-known public addresses: the USDT contract on TRON, the USDC mint on Solana, USDC on Polygon.

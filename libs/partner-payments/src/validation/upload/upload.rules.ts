@@ -1,16 +1,16 @@
 import { Readable } from 'node:stream';
-import { PartnerFieldError, PartnerLocalValidationError } from '../errors/partner.error';
-import { RfiItem } from '../models/rfi.model';
-import { checkDeclaredType, isMimeTypeAccepted, sniffFileType } from './file-sniffer';
-import { sanitizeFileName } from './file-name.sanitizer';
+import { PartnerFieldError, PartnerLocalValidationError } from '../../errors/partner.error';
+import { RfiItem } from '../../models/rfi.model';
+import { checkDeclaredType, isMimeTypeAccepted, sniffFileType } from './file-sniff.util';
+import { sanitizeFileName } from './file-name.util';
 import { DEFAULT_UPLOAD_LIMITS, UploadLimits } from './upload.constants';
 import {
   OpenedUploadSource,
   openUploadSource,
   UploadSource,
   uploadSourceShapeErrors,
-} from './upload-source.normaliser';
-import { describeType } from './validation.util';
+} from './upload-source.util';
+import { describeType } from '../validation.util';
 
 /**
  * Document upload rules checked before POST /v1/rfis/{rfi_id}/items/{item_id}/documents (spec 4.2,

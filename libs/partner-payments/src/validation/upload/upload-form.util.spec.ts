@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { samplePdf, samplePng } from './sample-files.fixture';
-import { appendUploadParts, uploadPartsReplayable } from './upload-form.builder';
-import { prepareUploadFiles } from './upload.validator';
+import { appendUploadParts, uploadPartsReplayable } from './upload-form.util';
+import { prepareUploadFiles } from './upload.rules';
 
 interface ParsedFile {
   field: string;

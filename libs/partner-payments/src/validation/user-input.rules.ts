@@ -1,8 +1,8 @@
 import type { PartnerFieldError } from '../errors/partner.error';
 import { BUSINESS_ONLY_ACCOUNT_PURPOSES, INDIVIDUAL_ONLY_ACCOUNT_PURPOSES } from '../models/user-input.model';
 import type { CreatePartnerUserInput, UpdatePartnerUserInput } from '../models/user-input.model';
-import { parseIsoDate } from './answer-format.validator';
-import { collectMetadataErrors } from './metadata.validator';
+import { parseIsoDate } from './rfi/answer-format.rules';
+import { collectMetadataErrors } from './metadata.rules';
 import { describeType, isPlainObject, keyPath, throwIfAny } from './validation.util';
 
 /**

@@ -1,4 +1,4 @@
-import { RfiIdentifierFormat } from '../models/rfi.model';
+import { RfiIdentifierFormat } from '../../models/rfi.model';
 
 /**
  * Format checks used by the RFI answer validator (provider-facts "RFIs": identifier formats ein,

@@ -1,5 +1,5 @@
 import FormData from 'form-data';
-import { PreparedUploadPart } from './upload.validator';
+import { PreparedUploadPart } from './upload.rules';
 
 /**
  * Appends prepared parts to a form-data body (spec 4.2: field `files`, repeated per file). Each

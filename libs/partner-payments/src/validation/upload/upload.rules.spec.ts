@@ -2,11 +2,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { PartnerFieldError, PartnerLocalValidationError } from '../errors/partner.error';
-import { RfiAnswerType, RfiDocument, RfiItem } from '../models/rfi.model';
+import { PartnerFieldError, PartnerLocalValidationError } from '../../errors/partner.error';
+import { RfiAnswerType, RfiDocument, RfiItem } from '../../models/rfi.model';
 import { sampleHeic, sampleJpeg, samplePdf, samplePng, sampleWebp } from './sample-files.fixture';
-import { UploadSource } from './upload-source.normaliser';
-import { prepareUploadFiles } from './upload.validator';
+import { UploadSource } from './upload-source.util';
+import { prepareUploadFiles } from './upload.rules';
 
 function docItem(
   answer_spec: Record<string, unknown> = {},

@@ -5,7 +5,7 @@ import {
   metadataFilterToQueryParams,
   validateMetadata,
   validateMetadataFilter,
-} from './metadata.validator';
+} from './metadata.rules';
 
 function fieldErrorsOf(fn: () => unknown): PartnerFieldError[] {
   try {

@@ -3,7 +3,7 @@ import {
   collectUpdateUserErrors,
   collectVerificationErrors,
   validateCreateUserInput,
-} from './user-input.validator';
+} from './user-input.rules';
 import { PartnerLocalValidationError } from '../errors/partner.error';
 
 const individual = (extra: Record<string, unknown> = {}) => ({

@@ -1,4 +1,4 @@
-import { checkIdentifierFormat, isAtLeastAge, parseIsoDate } from './answer-format.validator';
+import { checkIdentifierFormat, isAtLeastAge, parseIsoDate } from './answer-format.rules';
 
 describe('parseIsoDate', () => {
   it('parses real dates and refuses impossible ones', () => {

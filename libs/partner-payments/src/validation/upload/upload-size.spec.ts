@@ -5,10 +5,10 @@ import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { PartnerFieldError, PartnerLocalValidationError } from '../errors/partner.error';
+import { PartnerFieldError, PartnerLocalValidationError } from '../../errors/partner.error';
 import { samplePdf } from './sample-files.fixture';
 import { MAX_UPLOAD_FILE_BYTES } from './upload.constants';
-import { prepareUploadFiles } from './upload.validator';
+import { prepareUploadFiles } from './upload.rules';
 
 /**
  * Size rules (spec 8: 30 MB per file; provider-facts: 100 MB per call) on sparse files, and memory.

@@ -8,7 +8,7 @@ import {
   isMimeTypeAccepted,
   mimeTypesMatch,
   sniffFileType,
-} from './file-sniffer';
+} from './file-sniff.util';
 import { sampleHeic, sampleJpeg, samplePdf, samplePng, sampleWebp } from './sample-files.fixture';
 
 describe('sniffFileType on real files written to disk', () => {

@@ -2,10 +2,10 @@ import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { Readable } from 'node:stream';
-import { PartnerFieldError } from '../errors/partner.error';
-import { SNIFF_HEAD_BYTES } from './file-sniffer';
-import { guardBytes, StreamGuard, toBuffer } from './upload-stream.guard';
-import { describeType, isPlainObject, isUint8Array } from './validation.util';
+import { PartnerFieldError } from '../../errors/partner.error';
+import { SNIFF_HEAD_BYTES } from './file-sniff.util';
+import { guardBytes, StreamGuard, toBuffer } from './upload-stream.util';
+import { describeType, isPlainObject, isUint8Array } from '../validation.util';
 
 /**
  * Turns the three accepted file inputs into one shape: the first bytes (for sniffing), the size when

@@ -1,4 +1,4 @@
-import { MAX_FILE_NAME_CHARS, sanitizeFileName } from './file-name.sanitizer';
+import { MAX_FILE_NAME_CHARS, sanitizeFileName } from './file-name.util';
 
 describe('sanitizeFileName', () => {
   it('keeps ordinary and non-ASCII names', () => {

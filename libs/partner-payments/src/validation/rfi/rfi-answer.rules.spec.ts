@@ -1,6 +1,6 @@
-import { PartnerFieldError, PartnerLocalValidationError } from '../errors/partner.error';
-import { RfiAnswerSpecByType, RfiAnswerType, RfiItem, RfiItemOf } from '../models/rfi.model';
-import { collectRfiAnswerErrors, validateRfiAnswers } from './rfi-answer.validator';
+import { PartnerFieldError, PartnerLocalValidationError } from '../../errors/partner.error';
+import { RfiAnswerSpecByType, RfiAnswerType, RfiItem, RfiItemOf } from '../../models/rfi.model';
+import { collectRfiAnswerErrors, validateRfiAnswers } from './rfi-answer.rules';
 
 let seq = 0;
 function uuid(): string {

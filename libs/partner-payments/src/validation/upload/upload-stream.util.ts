@@ -1,5 +1,5 @@
-import { PartnerLocalValidationError } from '../errors/partner.error';
-import { describeType, isUint8Array } from './validation.util';
+import { PartnerLocalValidationError } from '../../errors/partner.error';
+import { describeType, isUint8Array } from '../validation.util';
 
 /**
  * Byte counting for upload bodies. Sizes the head could not prove (a caller stream without

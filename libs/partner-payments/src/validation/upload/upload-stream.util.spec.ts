@@ -1,5 +1,5 @@
-import { PartnerLocalValidationError } from '../errors/partner.error';
-import { guardBytes, toBuffer } from './upload-stream.guard';
+import { PartnerLocalValidationError } from '../../errors/partner.error';
+import { guardBytes, toBuffer } from './upload-stream.util';
 
 async function drain(source: AsyncIterable<Buffer>): Promise<number> {
   let n = 0;
