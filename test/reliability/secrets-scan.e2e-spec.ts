@@ -13,7 +13,7 @@ import {
   PartnerRecipientsService,
   PartnerUsersService,
   PartnerVirtualAccountsService,
-  PartnerWebhookService,
+  PartnerWebhookProcessingService,
 } from '@partner-payments/nestjs';
 import { signPartnerWebhook, type PartnerSandbox } from '@partner-payments/testing';
 import { PartnerTokenManager } from '../../libs/partner-payments/src/auth/token.manager';
@@ -139,7 +139,7 @@ describe.each(DATABASE_KINDS)('secrets scan after a full flow (%s)', (kind) => {
         'x-signature-sha256': signPartnerWebhook(bad, 'whsec_not_ours'),
       });
       await control.flushWebhooks();
-      await app.get(PartnerWebhookService).drain();
+      await app.get(PartnerWebhookProcessingService).drain();
       for (const [method, path] of [
         ['get', `/payouts/${created.body.payout_id}`],
         ['get', '/health/live'],

@@ -1,13 +1,13 @@
 /**
- * An app with its own webhook routes (README "Your own route"): the guard + accept(), and
+ * An app with its own webhook routes (README "Your own route"): the guard + @VerifiedPartnerBody() + accept(), and
  * handle(rawBody, headers) with toHttpException(). The ready-made route is left out.
  */
 import { Controller, HttpCode, Post, Req, UseGuards, type RawBodyRequest } from '@nestjs/common';
 import {
-  getVerifiedPartnerBody,
   PartnerWebhookError,
   PartnerWebhookGuard,
-  PartnerWebhookService,
+  PartnerWebhookIngestService,
+  VerifiedPartnerBody,
 } from '@partner-payments/nestjs';
 import type { Request } from 'express';
 import { documentedEventBodies, ProbeInbox, sign } from './webhook-fixtures';
@@ -15,14 +15,14 @@ import { startWebhookTestApp, type WebhookTestApp } from './webhook-test.app';
 
 @Controller('partner')
 class MyWebhookController {
-  constructor(private readonly webhooks: PartnerWebhookService) {}
+  constructor(private readonly webhooks: PartnerWebhookIngestService) {}
 
   @Post('guarded')
   @HttpCode(200)
   @UseGuards(PartnerWebhookGuard)
-  async guarded(@Req() req: Request) {
+  async guarded(@VerifiedPartnerBody() raw: Buffer) {
     try {
-      const result = await this.webhooks.accept(getVerifiedPartnerBody(req)!);
+      const result = await this.webhooks.accept(raw);
       return { ok: true, status: result.status };
     } catch (e) {
       if (e instanceof PartnerWebhookError) throw e.toHttpException(); // 400 / 500 inbox_unavailable
@@ -81,7 +81,7 @@ describe('webhooks on the host app own routes', () => {
     const bad = await post('/partner/guarded', raw, sign(raw, 'other'));
     expect(bad.status).toBe(401);
     expect(await bad.json()).toMatchObject({ reason: 'mismatch' });
-    await t.service.drain();
+    await t.service.processing.drain();
     expect(t.handlers.log.count('user.created')).toBe(1);
   });
 
@@ -113,7 +113,7 @@ describe('webhooks on the host app own routes', () => {
       const failed = await post(path, raw2, sign(raw2, 'whsec_e2e'));
       expect(failed.status).toBe(500);
       expect(await failed.json()).toMatchObject({ code: 'inbox_unavailable', eventId: id(second.body) });
-      await t.service.drain();
+      await t.service.processing.drain();
       expect(t.handlers.log.count(second.name)).toBe(0);
     },
   );
@@ -134,7 +134,7 @@ describe('own route, app created without rawBody: true', () => {
         expect({ path, status: res.status }).toEqual({ path, status: 500 });
         expect(((await res.json()) as { message: string }).message).toContain('rawBody: true');
       }
-      await t.service.drain();
+      await t.service.processing.drain();
       expect(t.handlers.log.calls).toHaveLength(0);
     } finally {
       await t.close();

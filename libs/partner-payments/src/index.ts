@@ -15,7 +15,6 @@ export type {
 } from './partner-payments.module';
 export type {
   PartnerPaymentsModuleOptions,
-  PartnerEnvironment,
   PartnerRetryOptions,
   PartnerRateLimitOptions,
   PartnerWebhookOptions,
@@ -37,11 +36,14 @@ export { PartnerVersioningService } from './resources/versioning.service';
 export { PartnerReferenceDataService } from './resources/reference-data.service';
 export { PartnerTokenManager } from './auth/token.manager';
 export { PartnerApiVersionState } from './http/api-version.state';
+// Any route the resources do not cover (README "Any other route"), and its events$
+export { PartnerHttpClient } from './http/partner-http.client';
 
 // Models (spec 3, 4) and the status rules a caller decides with
 export type { PartnerCallOptions, PartnerPage } from './models/common.model';
 export type { PartnerMetadata } from './models/metadata.model';
 export { canonicalPartnerStatus } from './models/status.util';
+export { parsePartnerTimestamp } from './models/timestamp.util';
 export type { PartnerUser } from './models/user.model';
 export { isTerminalUserStatus } from './models/user.model';
 export type {
@@ -51,6 +53,7 @@ export type {
   UpdatePartnerUserInput,
 } from './models/user-input.model';
 export type { PartnerRecipient, CreatePartnerRecipientInput } from './models/recipient.model';
+export { maskAccountNumber } from './models/recipient.model';
 export type {
   PartnerVirtualAccount,
   PartnerVirtualAccountBalance,
@@ -120,16 +123,19 @@ export { OnPartnerEvent } from './webhooks/on-partner-event.decorator';
 export { isKnownPartnerEvent } from './webhooks/envelope.parser';
 
 // Webhook entry: guard, ingest and processing, the inbox store contract
-export { PartnerWebhookGuard, getVerifiedPartnerBody } from './webhooks/partner-webhook.guard';
-export { PartnerWebhookService } from './webhooks/partner-webhook.service';
+export { PartnerWebhookGuard } from './webhooks/partner-webhook.guard';
+export { VerifiedPartnerBody } from './webhooks/verified-partner-body.decorator';
+export { PartnerWebhookIngestService } from './webhooks/partner-webhook-ingest.service';
 export type {
   PartnerWebhookHeaders,
   PartnerWebhookHandleResult,
+} from './webhooks/partner-webhook-ingest.service';
+export { PartnerWebhookProcessingService } from './webhooks/partner-webhook-processing.service';
+export type {
   PartnerProcessPendingOptions,
   PartnerProcessPendingSummary,
-} from './webhooks/partner-webhook.service';
+} from './webhooks/partner-webhook-processing.service';
 export { PartnerWebhookDispatcher } from './webhooks/webhook.dispatcher';
-export type { PartnerRawBodyRequest } from './webhooks/raw-body.reader';
 export type {
   PartnerInboxStore,
   PartnerEnvelopeKind,
@@ -151,7 +157,6 @@ export {
   verifyPartnerSignature,
   PARTNER_SIGNATURE_HEADER,
 } from './webhooks/signature.verifier';
-export type { PartnerSignatureVerification } from './webhooks/signature.verifier';
 
 // Observability hooks (README "Observability")
 export type { PartnerHttpEvent } from './http/http.types';
@@ -159,8 +164,6 @@ export type {
   PartnerTokenEvent,
   PartnerRateLimitWaitEvent,
   PartnerWebhookObservation,
-  PartnerWebhookRefusalReason,
 } from './observability/hooks';
 export { PARTNER_TRACER_NAME, PartnerSpanAttribute } from './observability/partner.tracing';
 export { currentPartnerLogContext } from './observability/webhook.instrumentation';
-export type { PartnerLogContext } from './observability/webhook.instrumentation';

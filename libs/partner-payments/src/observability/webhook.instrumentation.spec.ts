@@ -5,13 +5,13 @@ import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-tr
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { PartnerInMemoryInboxStore } from '../webhooks/inbox.memory-store';
 import { PartnerEvent } from '../webhooks/partner-event.constants';
-import { PartnerWebhookService } from '../webhooks/partner-webhook.service';
 import { computePartnerSignature } from '../webhooks/signature.verifier';
 import { resolvePartnerWebhookConfig } from '../webhooks/webhook.config';
 import { PartnerWebhookDispatcher } from '../webhooks/webhook.dispatcher';
 import type { PartnerWebhookObservation } from './hooks';
 import { PartnerSpanAttribute as A } from './partner.tracing';
 import { currentPartnerLogContext, type PartnerLogContext } from './webhook.instrumentation';
+import { webhookServices } from '../webhooks/webhook-services.fixture';
 
 const SECRET = 'whsec_observed_1234';
 const silent: LoggerService = { log: () => undefined, warn: () => undefined, error: () => undefined };
@@ -38,7 +38,7 @@ describe('webhook observability', () => {
       onWebhookEvent: (e) => seen.push(e),
     });
     const inbox = new PartnerInMemoryInboxStore({ retryDelaysMs: [0] });
-    const service = new PartnerWebhookService(config, inbox, new PartnerWebhookDispatcher(emitter));
+    const service = webhookServices(config, inbox, new PartnerWebhookDispatcher(emitter));
     return { service, emitter, seen };
   }
   const body = (event: string, eventId: string) =>
@@ -50,17 +50,17 @@ describe('webhook observability', () => {
   it('reports each answer: accepted, duplicate, unknown, and refusals by reason', async () => {
     const { service, seen } = setup();
     const created = body(PartnerEvent.UserCreated, 'evt-1');
-    await service.handle(created, signed(created));
-    await service.handle(created, signed(created));
+    await service.ingest.handle(created, signed(created));
+    await service.ingest.handle(created, signed(created));
     const future = body('user.teleported', 'evt-2');
-    await service.handle(future, signed(future));
-    await service.handle(created, signed(created, 'whsec_not_ours_at_all')).catch(() => undefined);
-    await service.handle(created, {}).catch(() => undefined);
+    await service.ingest.handle(future, signed(future));
+    await service.ingest.handle(created, signed(created, 'whsec_not_ours_at_all')).catch(() => undefined);
+    await service.ingest.handle(created, {}).catch(() => undefined);
     const notJson = Buffer.from('not json');
-    await service.handle(notJson, signed(notJson)).catch(() => undefined);
+    await service.ingest.handle(notJson, signed(notJson)).catch(() => undefined);
     const big = Buffer.alloc(201, 'x');
-    await service.handle(big, signed(big)).catch(() => undefined);
-    await service.drain();
+    await service.ingest.handle(big, signed(big)).catch(() => undefined);
+    await service.processing.drain();
     const received = seen.filter((e) => e.type === 'received');
     expect(received.map((e) => [e.outcome, e.outcome === 'refused' ? e.reason : e.eventId])).toEqual([
       ['accepted', 'evt-1'],
@@ -82,7 +82,7 @@ describe('webhook observability', () => {
       throw new Error('projection down');
     });
     const raw = body(PartnerEvent.UserCreated, 'evt-9');
-    const result = await service.handle(raw, signed(raw));
+    const result = await service.ingest.handle(raw, signed(raw));
     await result.processing;
     const spans = exporter.getFinishedSpans();
     const byName = (n: string) => spans.filter((s) => s.name === n);
@@ -114,7 +114,7 @@ describe('webhook observability', () => {
     exporter.reset();
     emitter.removeAllListeners();
     emitter.on(PartnerEvent.UserCreated, async () => undefined);
-    await service.processPending({ minAgeMs: 0 });
+    await service.processing.processPending({ minAgeMs: 0 });
     const retry = exporter.getFinishedSpans().find((s) => s.name === 'partner.webhook process');
     expect(retry?.attributes).toMatchObject({
       [A.WebhookOutcome]: 'processed',

@@ -23,7 +23,7 @@ interface Queued {
 const direct: Within = (work) => work();
 
 /**
- * Runs the handlers of recorded inbox entries (PartnerWebhookService's processing half).
+ * Runs the handlers of recorded inbox entries (PartnerWebhookProcessingService's runner).
  *
  * With a store that processes batches (processBatch, issue 14), fresh entries queue here after
  * their answer and run in batches: one transaction per batch, one savepoint per entry, so

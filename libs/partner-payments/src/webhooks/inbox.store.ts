@@ -42,7 +42,7 @@ export interface InboxPendingOptions {
   /**
    * Skip never-processed entries younger than this: the delivery that recorded them is most likely
    * processing them right now, perhaps on another replica. Failed entries follow nextAttemptAt.
-   * Default 0 in the stores; PartnerWebhookService.processPending passes 10 s.
+   * Default 0 in the stores; PartnerWebhookProcessingService.processPending passes 10 s.
    */
   minAgeMs?: number;
 }
@@ -72,7 +72,7 @@ export interface PartnerInboxStore {
    * fsync) and resolves, once it committed, with 'new' or 'duplicate' for each event, in order.
    * Their eventIds are distinct (the service settles a repeat within one batch itself). Reject
    * when the transaction did not commit: none of them is kept, and each delivery is answered 500.
-   * When present, PartnerWebhookService records through it: deliveries that arrive while a batch
+   * When present, PartnerWebhookIngestService records through it: deliveries that arrive while a batch
    * is being committed share the next one (`webhooks.batching`).
    */
   recordBatch?(events: readonly InboxEventInput[]): Promise<InboxRecordResult[]>;

@@ -3,10 +3,10 @@ import { EventEmitter2 } from '@nestjs/event-emitter';
 import { PartnerInMemoryInboxStore } from './inbox.memory-store';
 import type { PartnerInboxStore } from './inbox.store';
 import { PartnerDerivedEvent, PartnerEvent } from './partner-event.constants';
-import { PartnerWebhookService } from './partner-webhook.service';
 import { computePartnerSignature } from './signature.verifier';
 import { resolvePartnerWebhookConfig } from './webhook.config';
 import { PartnerWebhookDispatcher } from './webhook.dispatcher';
+import { webhookServices } from './webhook-services.fixture';
 
 const SECRET = 'whsec_unit';
 const silent: LoggerService = { log: jest.fn(), warn: jest.fn(), error: jest.fn() };
@@ -15,7 +15,7 @@ function setup(options: { inbox?: PartnerInboxStore; emitter?: EventEmitter2 | n
   const emitter = options.emitter === null ? undefined : (options.emitter ?? new EventEmitter2());
   const inbox = options.inbox ?? new PartnerInMemoryInboxStore({ retryDelaysMs: [0] });
   const config = resolvePartnerWebhookConfig({ logger: silent, webhooks: { secrets: [SECRET] } });
-  const service = new PartnerWebhookService(config, inbox, new PartnerWebhookDispatcher(emitter));
+  const service = webhookServices(config, inbox, new PartnerWebhookDispatcher(emitter));
   const seen: Array<{ name: string; event: unknown }> = [];
   emitter?.onAny((name, event) => void seen.push({ name: String(name), event }));
   return { service, inbox, emitter, seen };
@@ -54,12 +54,12 @@ function transactionalStore(log: string[], failCommit: { next: boolean }): Partn
   };
 }
 
-describe('PartnerWebhookService processing', () => {
+describe('PartnerWebhookProcessingService', () => {
   it('runs the handlers and markProcessed inside the store unit of work when it has one', async () => {
     const order: string[] = [];
     const { service, emitter } = setup({ inbox: transactionalStore(order, { next: false }) });
     emitter!.on(PartnerEvent.PayoutCompleted, async () => void order.push('handler'));
-    await service.handle(completed, signed(completed), { waitForProcessing: true });
+    await service.ingest.handle(completed, signed(completed), { waitForProcessing: true });
     expect(order).toEqual(['begin evt_c', 'handler', 'markProcessed', 'commit']);
   });
 
@@ -76,10 +76,10 @@ describe('PartnerWebhookService processing', () => {
     let handled = 0;
     emitter!.on(PartnerEvent.PayoutCompleted, async () => void (handled += 1));
     emitter!.on(PartnerDerivedEvent.PayoutStatus, async () => void (handled += 1));
-    const result = await service.handle(completed, signed(completed), { waitForProcessing: true });
+    const result = await service.ingest.handle(completed, signed(completed), { waitForProcessing: true });
     await expect(result.processing).resolves.toEqual({ outcome: 'skipped', eventId: 'evt_c' });
     expect(handled).toBe(0);
-    expect(await service.processPending({ minAgeMs: 0 })).toMatchObject({
+    expect(await service.processing.processPending({ minAgeMs: 0 })).toMatchObject({
       processed: 0,
       failed: 0,
       skipped: 1,
@@ -88,14 +88,14 @@ describe('PartnerWebhookService processing', () => {
 
   it('redeliver() re-emits a stored entry by its stored id', async () => {
     const { service, seen } = setup();
-    const outcome = await service.redeliver({ eventId: 'evt_c', rawBody: completed.toString() });
+    const outcome = await service.processing.redeliver({ eventId: 'evt_c', rawBody: completed.toString() });
     expect(outcome).toMatchObject({ outcome: 'processed', eventId: 'evt_c' });
     expect(seen[0]).toMatchObject({ name: 'payout.completed' });
   });
 
   it('fails processing (entry failed, not lost) when no EventEmitter2 is available', async () => {
     const { service, inbox } = setup({ emitter: null });
-    const result = await service.handle(completed, signed(completed), { waitForProcessing: true });
+    const result = await service.ingest.handle(completed, signed(completed), { waitForProcessing: true });
     await expect(result.processing).resolves.toMatchObject({
       outcome: 'failed',
       error: expect.stringContaining('EventEmitterModule'),
@@ -108,10 +108,10 @@ describe('PartnerWebhookService processing', () => {
     const { service, emitter } = setup({ inbox: transactionalStore(log, { next: true }) });
     let statuses = 0;
     emitter!.on(PartnerDerivedEvent.PayoutStatus, async () => void (statuses += 1));
-    const first = await service.handle(completed, signed(completed), { waitForProcessing: true });
+    const first = await service.ingest.handle(completed, signed(completed), { waitForProcessing: true });
     await expect(first.processing).resolves.toMatchObject({ outcome: 'failed', error: 'commit failed' });
     await new Promise((r) => setTimeout(r, 5));
-    expect(await service.processPending()).toMatchObject({ processed: 1 });
+    expect(await service.processing.processPending()).toMatchObject({ processed: 1 });
     expect(statuses).toBe(2);
     expect(log).toEqual([
       'begin evt_c',
@@ -156,7 +156,11 @@ describe('PartnerWebhookService processing', () => {
         await new Promise((r) => setTimeout(r, 1));
         running -= 1;
       });
-      const summary = await service.processPending({ limit: 20, concurrency: 3, untilEmpty: true });
+      const summary = await service.processing.processPending({
+        limit: 20,
+        concurrency: 3,
+        untilEmpty: true,
+      });
       expect(summary).toEqual({ processed: 95, failed: 0, skipped: 0, batches: 5 });
       expect(reads).toEqual([20, 20, 20, 20, 15, 0]);
       expect(most).toBe(3);
@@ -175,7 +179,7 @@ describe('PartnerWebhookService processing', () => {
         }
       });
       // A zero backoff makes the entry due again at once: only the run's own bookkeeping stops a spin.
-      const summary = await service.processPending({ limit: 8, concurrency: 2, untilEmpty: true });
+      const summary = await service.processing.processPending({ limit: 8, concurrency: 2, untilEmpty: true });
       expect(summary).toMatchObject({ processed: 29, failed: 1 });
       expect(failures).toBe(1);
       expect(inbox.get('b007')).toMatchObject({ state: 'failed', attempts: 1 });
@@ -185,7 +189,7 @@ describe('PartnerWebhookService processing', () => {
       const inbox = new PartnerInMemoryInboxStore();
       for (let i = 0; i < 30; i += 1) await inbox.record(stored(i));
       const { service } = setup({ inbox });
-      expect(await service.processPending({ limit: 10 })).toEqual({
+      expect(await service.processing.processPending({ limit: 10 })).toEqual({
         processed: 10,
         failed: 0,
         skipped: 0,

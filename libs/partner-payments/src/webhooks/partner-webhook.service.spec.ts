@@ -4,7 +4,6 @@ import { PartnerInMemoryInboxStore } from './inbox.memory-store';
 import type { PartnerInboxStore } from './inbox.store';
 import { PartnerDerivedEvent, PartnerEvent } from './partner-event.constants';
 import type { PartnerPayoutStatusEvent, PartnerWebhookEvent } from './partner-event.payloads';
-import { PartnerWebhookService } from './partner-webhook.service';
 import { computePartnerSignature } from './signature.verifier';
 import { resolvePartnerWebhookConfig } from './webhook.config';
 import { PartnerWebhookDispatcher } from './webhook.dispatcher';
@@ -15,6 +14,7 @@ import {
   PartnerWebhookPayloadError,
   PartnerWebhookSignatureError,
 } from './webhook.errors';
+import { webhookServices } from './webhook-services.fixture';
 
 const SECRET = 'whsec_unit';
 const silent: LoggerService = { log: jest.fn(), warn: jest.fn(), error: jest.fn() };
@@ -35,7 +35,7 @@ function setup(
     webhooks: { secrets: options.secrets ?? [SECRET], maxBodyBytes: options.maxBodyBytes },
   });
   const dispatcher = new PartnerWebhookDispatcher(emitter);
-  const service = new PartnerWebhookService(config, inbox, dispatcher);
+  const service = webhookServices(config, inbox, dispatcher);
   const seen: Array<{ name: string; event: unknown }> = [];
   emitter?.onAny((name, event) => {
     seen.push({ name: String(name), event });
@@ -54,7 +54,7 @@ const completed = body('payout.completed', {
   reference_number: 'R',
 });
 
-describe('PartnerWebhookService.handle', () => {
+describe('PartnerWebhookIngestService.handle', () => {
   it('records, acknowledges, then emits the typed event and the unified payout status once', async () => {
     const { service, inbox, emitter } = setup();
     const got: Array<PartnerWebhookEvent<string, unknown> | PartnerPayoutStatusEvent> = [];
@@ -64,7 +64,7 @@ describe('PartnerWebhookService.handle', () => {
     );
     emitter!.on(PartnerDerivedEvent.PayoutStatus, async (e: PartnerPayoutStatusEvent) => void got.push(e));
 
-    const result = await service.handle(completed, signed(completed));
+    const result = await service.ingest.handle(completed, signed(completed));
     expect(result).toMatchObject({ status: 'accepted', eventId: 'evt_c', name: 'payout.completed' });
     // persist, ack, process: the handlers have not run when handle() resolves
     expect(got).toHaveLength(0);
@@ -88,22 +88,22 @@ describe('PartnerWebhookService.handle', () => {
 
   it('processes before resolving with waitForProcessing', async () => {
     const { service, seen } = setup();
-    await service.handle(completed, signed(completed), { waitForProcessing: true });
+    await service.ingest.handle(completed, signed(completed), { waitForProcessing: true });
     expect(seen.map((s) => s.name)).toEqual(['payout.completed', PartnerDerivedEvent.PayoutStatus]);
   });
 
   it('emits a duplicate delivery once, also when deliveries race (spec 6.1.4)', async () => {
     const { service, seen } = setup();
     const results = await Promise.all(
-      Array.from({ length: 10 }, () => service.handle(completed, signed(completed))),
+      Array.from({ length: 10 }, () => service.ingest.handle(completed, signed(completed))),
     );
-    await service.drain();
+    await service.processing.drain();
     expect(results.filter((r) => r.status === 'accepted')).toHaveLength(1);
     expect(results.filter((r) => r.status === 'duplicate')).toHaveLength(9);
     expect(results.find((r) => r.status === 'duplicate')?.processing).toBeNull();
     expect(seen.filter((s) => s.name === 'payout.completed')).toHaveLength(1);
-    await service.handle(completed, signed(completed));
-    await service.drain();
+    await service.ingest.handle(completed, signed(completed));
+    await service.processing.drain();
     expect(seen.filter((s) => s.name === 'payout.completed')).toHaveLength(1);
   });
 
@@ -115,8 +115,11 @@ describe('PartnerWebhookService.handle', () => {
       created_at: '2026-04-14T10:00:00Z',
       data: { payout_id: 'p1', status: 'COMPLETED', previous_status: 'PROCESSING', amount: '1' },
     });
-    await Promise.all([service.handle(v2, signed(v2)), service.handle(completed, signed(completed))]);
-    await service.drain();
+    await Promise.all([
+      service.ingest.handle(v2, signed(v2)),
+      service.ingest.handle(completed, signed(completed)),
+    ]);
+    await service.processing.drain();
     expect(seen.filter((s) => s.name === 'payout.completed')).toHaveLength(1);
     expect(seen.filter((s) => s.name === 'payout.status_changed')).toHaveLength(1);
     expect(seen.filter((s) => s.name === PartnerDerivedEvent.PayoutStatus)).toHaveLength(1);
@@ -125,7 +128,7 @@ describe('PartnerWebhookService.handle', () => {
   it('acknowledges unknown event types, records them and emits them on the unknown stream (spec 6.1.5)', async () => {
     const { service, seen, inbox } = setup();
     const raw = body('user.document.download.failed', { event_id: 'evt_rfi', rfi_id: 'r1' });
-    const result = await service.handle(raw, signed(raw), { waitForProcessing: true });
+    const result = await service.ingest.handle(raw, signed(raw), { waitForProcessing: true });
     expect(result.status).toBe('unknown');
     expect(seen).toEqual([
       {
@@ -143,7 +146,7 @@ describe('PartnerWebhookService.handle', () => {
       calls += 1;
       if (calls === 1) throw new Error('db down');
     });
-    const result = await service.handle(completed, signed(completed));
+    const result = await service.ingest.handle(completed, signed(completed));
     expect(result.status).toBe('accepted');
     await expect(result.processing).resolves.toEqual({
       outcome: 'failed',
@@ -156,10 +159,10 @@ describe('PartnerWebhookService.handle', () => {
     });
 
     await new Promise((r) => setTimeout(r, 5));
-    expect(await service.processPending()).toMatchObject({ processed: 1, failed: 0, skipped: 0 });
+    expect(await service.processing.processPending()).toMatchObject({ processed: 1, failed: 0, skipped: 0 });
     expect(calls).toBe(2);
     expect((inbox as PartnerInMemoryInboxStore).get('evt_c')?.state).toBe('processed');
-    expect(await service.processPending()).toMatchObject({ processed: 0, failed: 0, skipped: 0 });
+    expect(await service.processing.processPending()).toMatchObject({ processed: 0, failed: 0, skipped: 0 });
   });
 
   it('re-announces the unified status on retry when its own handler failed', async () => {
@@ -169,10 +172,10 @@ describe('PartnerWebhookService.handle', () => {
       statusCalls += 1;
       if (statusCalls === 1) throw new Error('projection busy');
     });
-    const first = await service.handle(completed, signed(completed));
+    const first = await service.ingest.handle(completed, signed(completed));
     await expect(first.processing).resolves.toMatchObject({ outcome: 'failed' });
     await new Promise((r) => setTimeout(r, 5));
-    await service.processPending();
+    await service.processing.processPending();
     expect(statusCalls).toBe(2);
   });
 
@@ -187,28 +190,28 @@ describe('PartnerWebhookService.handle', () => {
     const legacy = Buffer.from(
       JSON.stringify({ event: 'user.updated', event_id: 'root_1', data: { user_id: 'u1' } }),
     );
-    const first = await service.handle(legacy, signed(legacy));
+    const first = await service.ingest.handle(legacy, signed(legacy));
     expect(first.status).toBe('accepted');
     expect(first.eventId).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(warnings).toEqual([expect.stringContaining('user.updated has no data.event_id')]);
-    await expect(service.handle(legacy, signed(legacy))).resolves.toMatchObject({
+    await expect(service.ingest.handle(legacy, signed(legacy))).resolves.toMatchObject({
       status: 'duplicate',
       eventId: first.eventId,
     });
-    await service.drain();
+    await service.processing.drain();
     expect(seen.map((e) => e.name)).toEqual(['user.updated']);
   });
 
   describe('refusals', () => {
     it('401 with the reason for a bad signature; nothing recorded', async () => {
       const { service, inbox, seen } = setup();
-      const attempt = service.handle(completed, signed(completed, 'WHSEC_UNIT'));
+      const attempt = service.ingest.handle(completed, signed(completed, 'WHSEC_UNIT'));
       await expect(attempt).rejects.toBeInstanceOf(PartnerWebhookSignatureError);
-      await expect(service.handle(completed, { 'X-Signature-SHA256': 'xyz' })).rejects.toMatchObject({
+      await expect(service.ingest.handle(completed, { 'X-Signature-SHA256': 'xyz' })).rejects.toMatchObject({
         status: 401,
         reason: 'not_hex',
       });
-      await expect(service.handle(completed, {})).rejects.toMatchObject({ reason: 'missing_header' });
+      await expect(service.ingest.handle(completed, {})).rejects.toMatchObject({ reason: 'missing_header' });
       expect((inbox as PartnerInMemoryInboxStore).size).toBe(0);
       expect(seen).toHaveLength(0);
     });
@@ -216,7 +219,7 @@ describe('PartnerWebhookService.handle', () => {
     it('400 for a validly signed body that is not JSON or has no event; not recorded, not emitted', async () => {
       const { service, inbox, seen } = setup();
       for (const raw of [Buffer.from('not json'), Buffer.from('{"data":{"event_id":"x"}}')]) {
-        const error = await service.handle(raw, signed(raw)).catch((e: unknown) => e);
+        const error = await service.ingest.handle(raw, signed(raw)).catch((e: unknown) => e);
         expect(error).toBeInstanceOf(PartnerWebhookPayloadError);
         expect((error as PartnerWebhookPayloadError).toHttpException().getStatus()).toBe(400);
       }
@@ -235,10 +238,10 @@ describe('PartnerWebhookService.handle', () => {
         ]),
       );
       for (const raw of bodies) {
-        await expect(service.handle(raw, { 'x-signature-sha256': 'ab'.repeat(32) })).rejects.toBeInstanceOf(
-          PartnerWebhookSignatureError,
-        );
-        const error = await service.handle(raw, signed(raw)).catch((e: unknown) => e);
+        await expect(
+          service.ingest.handle(raw, { 'x-signature-sha256': 'ab'.repeat(32) }),
+        ).rejects.toBeInstanceOf(PartnerWebhookSignatureError);
+        const error = await service.ingest.handle(raw, signed(raw)).catch((e: unknown) => e);
         expect(error).toBeInstanceOf(PartnerWebhookPayloadError);
         expect((error as PartnerWebhookPayloadError).toResponseBody()).toMatchObject({
           statusCode: 400,
@@ -258,7 +261,7 @@ describe('PartnerWebhookService.handle', () => {
           '{"event":"user.updated","data":{"event_id":"e_\\u0000 \u00e9\u{1f600}","user_id":"u1"}}',
         ),
       ]);
-      const result = await service.handle(raw, signed(raw));
+      const result = await service.ingest.handle(raw, signed(raw));
       expect(result.eventId).toBe('e_\u0000 \u00e9\u{1f600}');
       const entry = (inbox as PartnerInMemoryInboxStore).get(result.eventId);
       expect(Buffer.from(entry!.rawBody, 'utf8').equals(raw)).toBe(true);
@@ -266,7 +269,7 @@ describe('PartnerWebhookService.handle', () => {
 
     it('413 beyond maxBodyBytes, before verifying', async () => {
       const { service } = setup({ maxBodyBytes: 16 });
-      await expect(service.handle(completed, signed(completed))).rejects.toBeInstanceOf(
+      await expect(service.ingest.handle(completed, signed(completed))).rejects.toBeInstanceOf(
         PartnerWebhookBodyTooLargeError,
       );
     });
@@ -281,19 +284,19 @@ describe('PartnerWebhookService.handle', () => {
       const inbox = new PartnerInMemoryInboxStore();
       jest.spyOn(inbox, 'record').mockRejectedValueOnce(new Error('connection refused'));
       const { service, seen } = setup({ inbox, logger });
-      const error = await service.handle(completed, signed(completed)).catch((e: unknown) => e);
+      const error = await service.ingest.handle(completed, signed(completed)).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(PartnerWebhookInboxError);
       expect((error as PartnerWebhookInboxError).toHttpException().getStatus()).toBe(500);
       expect((error as PartnerWebhookInboxError).toResponseBody()).toMatchObject({
         code: 'inbox_unavailable',
         eventId: 'evt_c',
       });
-      await service.drain();
+      await service.processing.drain();
       expect(seen).toHaveLength(0); // nothing emitted for an event that was not kept
       expect(logs).toEqual([expect.stringMatching(/payout\.completed \(evt_c\).*connection refused/)]);
       expect(logs.join('\n')).not.toContain('reference_number'); // names the event, never logs the body
       // the same delivery, once the store is back, is new (the failed record kept nothing)
-      await expect(service.handle(completed, signed(completed))).resolves.toMatchObject({
+      await expect(service.ingest.handle(completed, signed(completed))).resolves.toMatchObject({
         status: 'accepted',
       });
     });
@@ -309,14 +312,14 @@ describe('PartnerWebhookService.handle', () => {
       const { service } = setup({ logger, secrets: [secret] });
       const wrong = computePartnerSignature(completed, 'whsec_other');
       const almost = computePartnerSignature(completed, secret).slice(0, 62);
-      await expect(service.handle(completed, { 'x-signature-sha256': wrong })).rejects.toMatchObject({
+      await expect(service.ingest.handle(completed, { 'x-signature-sha256': wrong })).rejects.toMatchObject({
         reason: 'mismatch',
       });
-      await expect(service.handle(completed, { 'x-signature-sha256': almost })).rejects.toMatchObject({
+      await expect(service.ingest.handle(completed, { 'x-signature-sha256': almost })).rejects.toMatchObject({
         reason: 'wrong_length',
       });
-      await service.handle(completed, signed(completed, secret));
-      await service.drain();
+      await service.ingest.handle(completed, signed(completed, secret));
+      await service.processing.drain();
       expect(logs.length).toBeGreaterThanOrEqual(2);
       const text = logs.join('\n');
       expect(text).not.toContain(secret);
@@ -328,11 +331,11 @@ describe('PartnerWebhookService.handle', () => {
     it('500 explaining rawBody: true when no raw bytes are given (never re-serialised JSON)', async () => {
       const { service } = setup();
       const parsed = JSON.parse(completed.toString()) as unknown as Buffer;
-      const error = await service.handle(parsed, signed(completed)).catch((e: unknown) => e);
+      const error = await service.ingest.handle(parsed, signed(completed)).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(PartnerWebhookConfigurationError);
       expect((error as Error).message).toContain('NestFactory.create(AppModule, { rawBody: true })');
       expect((error as PartnerWebhookConfigurationError).toHttpException().getStatus()).toBe(500);
-      await expect(service.handle(undefined, signed(completed))).rejects.toBeInstanceOf(
+      await expect(service.ingest.handle(undefined, signed(completed))).rejects.toBeInstanceOf(
         PartnerWebhookConfigurationError,
       );
     });

@@ -6,7 +6,8 @@ import {
   PartnerWebhookRouteEnabledGuard,
 } from './partner-webhook.controller';
 import { PartnerWebhookGuard } from './partner-webhook.guard';
-import { PartnerWebhookService } from './partner-webhook.service';
+import { PartnerWebhookIngestService } from './partner-webhook-ingest.service';
+import { PartnerWebhookProcessingService } from './partner-webhook-processing.service';
 import { PartnerWebhookBootCheck } from './webhook.boot-check';
 import {
   PARTNER_WEBHOOK_CONFIG,
@@ -34,7 +35,8 @@ export const partnerWebhookProviders: Provider[] = [
   partnerWebhookConfigProvider,
   inboxStoreProvider,
   PartnerWebhookDispatcher,
-  PartnerWebhookService,
+  PartnerWebhookIngestService,
+  PartnerWebhookProcessingService,
   PartnerWebhookGuard,
   PartnerWebhookRouteEnabledGuard,
   PartnerWebhookBootCheck,
@@ -44,7 +46,8 @@ export const partnerWebhookExports: Array<string | symbol | Type> = [
   PARTNER_WEBHOOK_CONFIG,
   PARTNER_INBOX_STORE,
   PartnerWebhookDispatcher,
-  PartnerWebhookService,
+  PartnerWebhookIngestService,
+  PartnerWebhookProcessingService,
   PartnerWebhookGuard,
 ];
 

@@ -10,7 +10,8 @@ import {
   createPartnerWebhookController,
   PartnerWebhookRouteEnabledGuard,
 } from './partner-webhook.controller';
-import { PartnerWebhookService } from './partner-webhook.service';
+import { PartnerWebhookIngestService } from './partner-webhook-ingest.service';
+import { PartnerWebhookProcessingService } from './partner-webhook-processing.service';
 import { computePartnerSignature } from './signature.verifier';
 import { PartnerWebhookBootCheck } from './webhook.boot-check';
 import {
@@ -105,16 +106,19 @@ describe('webhook providers wired in a Nest app', () => {
     const { log } = logger();
     const app = await boot({ logger: log, webhooks: { secrets: ['s'] } }, { providers: [TypedHandlers] });
     try {
-      const service = app.get(PartnerWebhookService);
+      const service = {
+        ingest: app.get(PartnerWebhookIngestService),
+        processing: app.get(PartnerWebhookProcessingService),
+      };
       const handlers = app.get(TypedHandlers);
       handlers.failNext = true;
       const headers = { 'x-signature-sha256': computePartnerSignature(completed, 's') };
-      const first = await service.handle(completed, headers, { waitForProcessing: true });
+      const first = await service.ingest.handle(completed, headers, { waitForProcessing: true });
       await expect(first.processing).resolves.toMatchObject({ outcome: 'failed', error: 'handler failed' });
       const inbox = app.get<PartnerInMemoryInboxStore>(PARTNER_INBOX_STORE);
       expect(inbox).toBeInstanceOf(PartnerInMemoryInboxStore);
       expect(inbox.get('e1')?.state).toBe('failed');
-      await service.redeliver({ eventId: 'e1', rawBody: completed.toString() });
+      await service.processing.redeliver({ eventId: 'e1', rawBody: completed.toString() });
       expect(handlers.completed).toEqual(['R1']);
       expect(handlers.statuses).toHaveLength(1);
       expect(inbox.get('e1')?.state).toBe('processed');
@@ -151,8 +155,11 @@ describe('webhook providers wired in a Nest app', () => {
       expect(handlers.statuses).toEqual([
         expect.objectContaining({ status: 'COMPLETED', source: 'reconciliation' }),
       ]);
-      const service = app.get(PartnerWebhookService);
-      await service.handle(
+      const service = {
+        ingest: app.get(PartnerWebhookIngestService),
+        processing: app.get(PartnerWebhookProcessingService),
+      };
+      await service.ingest.handle(
         completed,
         { 'x-signature-sha256': computePartnerSignature(completed, 's') },
         { waitForProcessing: true },
