@@ -4,13 +4,13 @@ import {
   traceInboxCall,
   withWebhookEvent,
 } from '../observability/webhook.instrumentation';
-import { PARTNER_INBOX_STORE } from '../partner-payments.constants';
+import { PARTNER_INBOX_STORE, PARTNER_WEBHOOK_CONFIG } from '../partner-payments.constants';
 import { decodePartnerBody, hasSyntheticEventId, parsePartnerEnvelope } from './envelope.parser';
 import type { PartnerProcessOutcome } from './inbox.processor';
 import { InboxGroupCommit, type BatchRecordingStore } from './inbox.group-commit';
 import type { InboxEventInput, InboxRecordResult, PartnerInboxStore } from './inbox.store';
 import type { PartnerWebhookEvent } from './partner-event.payloads';
-import { PARTNER_WEBHOOK_CONFIG, type PartnerWebhookConfig } from './webhook.config';
+import { type PartnerWebhookConfig } from './webhook.config';
 import { PartnerWebhookProcessingService } from './partner-webhook-processing.service';
 import { PartnerWebhookInboxError, PartnerWebhookPayloadError } from './webhook.errors';
 import {

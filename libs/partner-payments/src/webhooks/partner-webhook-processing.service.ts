@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { observeWebhookProcessing } from '../observability/webhook.instrumentation';
-import { PARTNER_INBOX_STORE } from '../partner-payments.constants';
+import { PARTNER_INBOX_STORE, PARTNER_WEBHOOK_CONFIG } from '../partner-payments.constants';
 import {
   claimPending,
   readPending,
@@ -10,7 +10,7 @@ import {
 import { InboxProcessor, storedEvent, type PartnerProcessOutcome } from './inbox.processor';
 import type { InboxEntry, PartnerInboxStore } from './inbox.store';
 import type { PartnerWebhookEvent } from './partner-event.payloads';
-import { PARTNER_WEBHOOK_CONFIG, type PartnerWebhookConfig } from './webhook.config';
+import { type PartnerWebhookConfig } from './webhook.config';
 import { PartnerWebhookDispatcher } from './webhook.dispatcher';
 
 export type { PartnerProcessOutcome, PartnerProcessPendingOptions, PartnerProcessPendingSummary };

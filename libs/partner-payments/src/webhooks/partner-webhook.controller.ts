@@ -12,12 +12,8 @@ import {
 import { PartnerWebhookGuard } from './partner-webhook.guard';
 import { PartnerWebhookIngestService } from './partner-webhook-ingest.service';
 import { VerifiedPartnerBody } from './verified-partner-body.decorator';
-import {
-  DEFAULT_PARTNER_WEBHOOK_PATH,
-  normalisePath,
-  PARTNER_WEBHOOK_CONFIG,
-  type PartnerWebhookConfig,
-} from './webhook.config';
+import { PARTNER_WEBHOOK_CONFIG } from '../partner-payments.constants';
+import { DEFAULT_PARTNER_WEBHOOK_PATH, normalisePath, type PartnerWebhookConfig } from './webhook.config';
 import { PartnerWebhookError } from './webhook.errors';
 
 /** The 2xx body of the ready-made route. */

@@ -1,6 +1,7 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { readPartnerRawBody, type PartnerRawBodyRequest } from './raw-body.reader';
-import { PARTNER_WEBHOOK_CONFIG, type PartnerWebhookConfig } from './webhook.config';
+import { PARTNER_WEBHOOK_CONFIG } from '../partner-payments.constants';
+import { type PartnerWebhookConfig } from './webhook.config';
 import { PartnerWebhookError } from './webhook.errors';
 import { refuseWebhook, verifyWebhookSignature } from './webhook-verification.util';
 

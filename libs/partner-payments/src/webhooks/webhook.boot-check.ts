@@ -4,7 +4,8 @@ import { EVENT_LISTENER_METADATA } from '@nestjs/event-emitter';
 import { PartnerDerivedEvent, PartnerEvent } from './partner-event.constants';
 import { PARTNER_WEBHOOK_CONTROLLER_PATH } from './partner-webhook.controller';
 import { probeRawBody, type RawBodyProbeResult } from './raw-body.probe';
-import { PARTNER_WEBHOOK_CONFIG, type PartnerWebhookConfig } from './webhook.config';
+import { PARTNER_WEBHOOK_CONFIG } from '../partner-payments.constants';
+import { type PartnerWebhookConfig } from './webhook.config';
 import { PartnerWebhookDispatcher } from './webhook.dispatcher';
 
 const PARTNER_NAMES: ReadonlySet<string> = new Set<string>([

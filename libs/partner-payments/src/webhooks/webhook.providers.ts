@@ -1,5 +1,5 @@
 import type { Provider, Type } from '@nestjs/common';
-import { PARTNER_INBOX_STORE } from '../partner-payments.constants';
+import { PARTNER_INBOX_STORE, PARTNER_WEBHOOK_CONFIG } from '../partner-payments.constants';
 import { PartnerInMemoryInboxStore } from './inbox.memory-store';
 import {
   createPartnerWebhookController,
@@ -10,7 +10,6 @@ import { PartnerWebhookIngestService } from './partner-webhook-ingest.service';
 import { PartnerWebhookProcessingService } from './partner-webhook-processing.service';
 import { PartnerWebhookBootCheck } from './webhook.boot-check';
 import {
-  PARTNER_WEBHOOK_CONFIG,
   PARTNER_WEBHOOK_OPTION_DEPS,
   partnerWebhookConfigProvider,
   pickWebhookOptions,

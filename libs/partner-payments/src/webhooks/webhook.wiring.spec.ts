@@ -1,7 +1,11 @@
 import { Injectable, NotFoundException, type LoggerService } from '@nestjs/common';
 import { EventEmitterModule, OnEvent } from '@nestjs/event-emitter';
 import { Test } from '@nestjs/testing';
-import { PARTNER_INBOX_STORE, PARTNER_PAYMENTS_OPTIONS } from '../partner-payments.constants';
+import {
+  PARTNER_INBOX_STORE,
+  PARTNER_PAYMENTS_OPTIONS,
+  PARTNER_WEBHOOK_CONFIG,
+} from '../partner-payments.constants';
 import { PartnerInMemoryInboxStore } from './inbox.memory-store';
 import { OnPartnerEvent } from './on-partner-event.decorator';
 import { PartnerDerivedEvent, PartnerEvent } from './partner-event.constants';
@@ -14,11 +18,7 @@ import { PartnerWebhookIngestService } from './partner-webhook-ingest.service';
 import { PartnerWebhookProcessingService } from './partner-webhook-processing.service';
 import { computePartnerSignature } from './signature.verifier';
 import { PartnerWebhookBootCheck } from './webhook.boot-check';
-import {
-  PARTNER_WEBHOOK_CONFIG,
-  resolvePartnerWebhookConfig,
-  type PartnerWebhookConfig,
-} from './webhook.config';
+import { resolvePartnerWebhookConfig, type PartnerWebhookConfig } from './webhook.config';
 import { PartnerWebhookDispatcher } from './webhook.dispatcher';
 import { partnerWebhookProviders } from './webhook.providers';
 
