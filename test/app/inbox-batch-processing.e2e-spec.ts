@@ -8,7 +8,7 @@
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { PartnerWebhookDispatcher } from '@partner-payments/nestjs';
 import { resolvePartnerWebhookConfig } from '../../libs/partner-payments/src/webhooks/webhook.config';
-import { type PartnerProcessOutcome } from '../../libs/partner-payments/src/webhooks/inbox.processor';
+import { type PartnerProcessOutcome } from '../../libs/partner-payments/src/webhooks/inbox/inbox-processor.util';
 import { buildUserCreated } from '@partner-payments/testing';
 import type { DataSource } from 'typeorm';
 import { placeholders } from '../../apps/reference-app/src/database/sql-dialect.util';

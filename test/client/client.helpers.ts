@@ -9,7 +9,7 @@ import {
   type PartnerSandboxOptions,
 } from '@partner-payments/testing';
 import type { PartnerPaymentsModuleOptions } from '@partner-payments/nestjs';
-import type { PartnerClientGraph } from '../../libs/partner-payments/src/partner-payments.factory';
+import type { PartnerClientGraph } from '../../libs/partner-payments/src/client-graph.util';
 import { partnerClientGraphFor } from '../setup/partner-fixtures.helper';
 import { business, individual, usAddress, wireAccount, wireRecipient } from '../setup/partner-inputs.helper';
 

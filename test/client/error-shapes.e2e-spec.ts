@@ -11,7 +11,7 @@ import {
   PartnerValidationError,
   type PartnerApiError,
 } from '@partner-payments/nestjs';
-import { createPartnerApiError } from '../../libs/partner-payments/src/errors/error.factory';
+import { createPartnerApiError } from '../../libs/partner-payments/src/errors/error-factory.util';
 import { startClientWorld, stopClientWorld, type ClientWorld } from './client.helpers';
 
 describe('client: partner error shapes end to end (evidence §2)', () => {

@@ -25,7 +25,7 @@ import {
   PARTNER_RESOLVED_OPTIONS,
 } from '../../libs/partner-payments/src/partner-payments.constants';
 import { PartnerHttpClient } from '../../libs/partner-payments/src/http/partner-http.client';
-import { type ResolvedPartnerOptions } from '../../libs/partner-payments/src/options.resolver';
+import { type ResolvedPartnerOptions } from '../../libs/partner-payments/src/options-resolver.util';
 import * as publicApi from '@partner-payments/nestjs';
 
 const silent: LoggerService = { log: () => undefined, warn: () => undefined, error: () => undefined };

@@ -16,7 +16,7 @@ import {
   PartnerWebhookProcessingService,
 } from '@partner-payments/nestjs';
 import { signPartnerWebhook, type PartnerSandbox } from '@partner-payments/testing';
-import { PartnerTokenManager } from '../../libs/partner-payments/src/auth/token.manager';
+import { PartnerTokenManager } from '../../libs/partner-payments/src/auth/token-manager.service';
 import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';
 import { DepositEntity, VirtualAccountEntity } from '../../apps/reference-app/src/database/entities';
 import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';

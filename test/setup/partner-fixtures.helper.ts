@@ -10,8 +10,8 @@ import {
 import {
   buildPartnerClientGraph,
   type PartnerClientGraph,
-} from '../../libs/partner-payments/src/partner-payments.factory';
-import { resolvePartnerOptions } from '../../libs/partner-payments/src/options.resolver';
+} from '../../libs/partner-payments/src/client-graph.util';
+import { resolvePartnerOptions } from '../../libs/partner-payments/src/options-resolver.util';
 import { randomUUID } from 'node:crypto';
 import { PartnerSandboxControlClient, type PartnerSandbox } from '@partner-payments/testing';
 import type { RunningApp } from '../../apps/reference-app/src/app.bootstrap';

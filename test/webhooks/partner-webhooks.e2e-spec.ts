@@ -5,7 +5,7 @@
 import { request } from 'node:http';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { PartnerDerivedEvent, PartnerEvent } from '@partner-payments/nestjs';
-import { PARTNER_CONTRACT_EVENTS } from '../../libs/partner-payments/src/webhooks/partner-event.constants';
+import { PARTNER_CONTRACT_EVENTS } from '../../libs/partner-payments/src/webhooks/events/partner-event.constants';
 import { documentedEventBodies, ProbeInbox, sign } from './webhook-fixtures';
 import { startWebhookTestApp, type WebhookTestApp } from './webhook-test.app';
 

@@ -4,7 +4,7 @@
  * duplicates, re-orderings and a secret rotation are absorbed (spec 6.1, 6.3, 6.4.7).
  */
 import { PartnerDerivedEvent, type PartnerPayoutStatusEvent } from '@partner-payments/nestjs';
-import { PARTNER_CONTRACT_EVENTS } from '../../libs/partner-payments/src/webhooks/partner-event.constants';
+import { PARTNER_CONTRACT_EVENTS } from '../../libs/partner-payments/src/webhooks/events/partner-event.constants';
 import { startPartnerSandbox, type PartnerSandbox } from '@partner-payments/testing';
 import { randomUUID } from 'node:crypto';
 import { startWebhookTestApp, type WebhookTestApp } from './webhook-test.app';

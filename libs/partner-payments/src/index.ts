@@ -20,9 +20,9 @@ export type {
   PartnerWebhookOptions,
 } from './partner-payments.options';
 export { PARTNER_PAYMENTS_OPTIONS, PARTNER_INBOX_STORE } from './partner-payments.constants';
-export { InjectPartnerOptions, InjectPartnerLogger } from './partner-payments.decorators';
-export { createPartnerPaymentsClient } from './partner-payments.factory';
-export type { PartnerRateBudget, PartnerRateLimit } from './http/rate.limiter';
+export { InjectPartnerOptions, InjectPartnerLogger } from './partner-payments.decorator';
+export { createPartnerPaymentsClient } from './client-graph.util';
+export type { PartnerRateBudget, PartnerRateLimit } from './http/rate-limiter.policy';
 
 // The client facade and resource services; the token and API version state (health, pinning)
 export { PartnerPaymentsClient } from './resources/partner-payments.client';
@@ -34,8 +34,8 @@ export { PartnerRfisService } from './resources/rfis.service';
 export { PartnerClientConfigService } from './resources/client-config.service';
 export { PartnerVersioningService } from './resources/versioning.service';
 export { PartnerReferenceDataService } from './resources/reference-data.service';
-export { PartnerTokenManager } from './auth/token.manager';
-export { PartnerApiVersionState } from './http/api-version.state';
+export { PartnerTokenManager } from './auth/token-manager.service';
+export { PartnerApiVersionState } from './http/api-version-state.service';
 // Any route the resources do not cover (README "Any other route"), and its events$
 export { PartnerHttpClient } from './http/partner-http.client';
 
@@ -79,8 +79,8 @@ export type { UploadSource } from './validation/upload/upload-source.util';
 export { validateRfiAnswers } from './validation/rfi/rfi-answer.rules';
 
 // Errors (spec 7)
-export { PartnerError, PartnerLocalValidationError } from './errors/partner.error';
-export type { PartnerFieldError } from './errors/partner.error';
+export { PartnerError, PartnerLocalValidationError } from './errors/partner.errors';
+export type { PartnerFieldError } from './errors/partner.errors';
 export {
   PartnerApiError,
   PartnerAuthenticationError,
@@ -97,8 +97,8 @@ export {
   PartnerConfigurationError,
   PartnerVirtualAccountNotActiveError,
   PartnerSandboxOnlyOperationError,
-} from './errors/partner-api.error';
-export type { PartnerItemError } from './errors/partner-api.error';
+} from './errors/partner-api.errors';
+export type { PartnerItemError } from './errors/partner-api.errors';
 export {
   PartnerWebhookError,
   PartnerWebhookSignatureError,
@@ -109,8 +109,8 @@ export {
 } from './webhooks/webhook.errors';
 
 // Webhook events (spec 6): names, payloads, the typed listener decorator
-export { PartnerEvent, PartnerDerivedEvent } from './webhooks/partner-event.constants';
-export type { PartnerEventName } from './webhooks/partner-event.constants';
+export { PartnerEvent, PartnerDerivedEvent } from './webhooks/events/partner-event.constants';
+export type { PartnerEventName } from './webhooks/events/partner-event.constants';
 export type {
   PartnerEventPayloads,
   PartnerEventMap,
@@ -118,9 +118,9 @@ export type {
   PartnerWebhookEvent,
   PartnerUnknownEvent,
   PartnerPayoutStatusEvent,
-} from './webhooks/partner-event.payloads';
-export { OnPartnerEvent } from './webhooks/on-partner-event.decorator';
-export { isKnownPartnerEvent } from './webhooks/envelope.parser';
+} from './webhooks/events/partner-event.types';
+export { OnPartnerEvent } from './webhooks/events/on-partner-event.decorator';
+export { isKnownPartnerEvent } from './webhooks/events/envelope.util';
 
 // Webhook entry: guard, ingest and processing, the inbox store contract
 export { PartnerWebhookGuard } from './webhooks/partner-webhook.guard';
@@ -135,7 +135,7 @@ export type {
   PartnerProcessPendingOptions,
   PartnerProcessPendingSummary,
 } from './webhooks/partner-webhook-processing.service';
-export { PartnerWebhookDispatcher } from './webhooks/webhook.dispatcher';
+export { PartnerWebhookDispatcher } from './webhooks/events/webhook-dispatcher.service';
 export type {
   PartnerInboxStore,
   PartnerEnvelopeKind,
@@ -147,16 +147,16 @@ export type {
   InboxProcessingResult,
   InboxClaimOptions,
   InboxBatchOutcome,
-} from './webhooks/inbox.store';
-export { PartnerInMemoryInboxStore } from './webhooks/inbox.memory-store';
-export type { PartnerInMemoryInboxStoreOptions } from './webhooks/inbox.memory-store';
+} from './webhooks/inbox/inbox.store';
+export { PartnerInMemoryInboxStore } from './webhooks/inbox/inbox-memory.store';
+export type { PartnerInMemoryInboxStoreOptions } from './webhooks/inbox/inbox-memory.store';
 
 // Signature helpers (spec 6.2)
 export {
   computePartnerSignature,
   verifyPartnerSignature,
   PARTNER_SIGNATURE_HEADER,
-} from './webhooks/signature.verifier';
+} from './webhooks/signature.util';
 
 // Observability hooks (README "Observability")
 export type { PartnerHttpEvent } from './http/http.types';
@@ -164,6 +164,6 @@ export type {
   PartnerTokenEvent,
   PartnerRateLimitWaitEvent,
   PartnerWebhookObservation,
-} from './observability/hooks';
-export { PARTNER_TRACER_NAME, PartnerSpanAttribute } from './observability/partner.tracing';
-export { currentPartnerLogContext } from './observability/webhook.instrumentation';
+} from './observability/hooks.util';
+export { PARTNER_TRACER_NAME, PartnerSpanAttribute } from './observability/partner-tracing.util';
+export { currentPartnerLogContext } from './observability/webhook-instrumentation.util';

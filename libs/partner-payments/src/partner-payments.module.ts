@@ -7,12 +7,12 @@ import {
   type Provider,
   type Type,
 } from '@nestjs/common';
-import { PartnerTokenManager } from './auth/token.manager';
-import { PartnerApiVersionState } from './http/api-version.state';
+import { PartnerTokenManager } from './auth/token-manager.service';
+import { PartnerApiVersionState } from './http/api-version-state.service';
 import { PartnerHttpClient } from './http/partner-http.client';
-import { PartnerTransport } from './http/partner.transport';
-import { resolvePartnerOptions, type ResolvedPartnerOptions } from './options.resolver';
-import { buildPartnerClientGraph, type PartnerClientGraph } from './partner-payments.factory';
+import { PartnerTransport } from './http/partner-transport.client';
+import { resolvePartnerOptions, type ResolvedPartnerOptions } from './options-resolver.util';
+import { buildPartnerClientGraph, type PartnerClientGraph } from './client-graph.util';
 import {
   PARTNER_LOGGER,
   PARTNER_PAYMENTS_OPTIONS,

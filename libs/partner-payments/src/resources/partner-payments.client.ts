@@ -1,5 +1,5 @@
-import { PartnerTokenManager } from '../auth/token.manager';
-import { PartnerApiVersionState } from '../http/api-version.state';
+import { PartnerTokenManager } from '../auth/token-manager.service';
+import { PartnerApiVersionState } from '../http/api-version-state.service';
 import { PartnerHttpClient } from '../http/partner-http.client';
 import { PartnerClientConfigService } from './client-config.service';
 import { PartnerPayoutsService } from './payouts.service';

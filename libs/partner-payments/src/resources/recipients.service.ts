@@ -1,6 +1,6 @@
 import { PartnerHttpClient } from '../http/partner-http.client';
 import { encodePathSegment } from '../http/url.util';
-import { PartnerLocalValidationError } from '../errors/partner.error';
+import { PartnerLocalValidationError } from '../errors/partner.errors';
 import type { PartnerCallOptions } from '../models/common.model';
 import type {
   CreatePartnerRecipientInput,

@@ -1,5 +1,5 @@
-import { PartnerLocalValidationError } from '../errors/partner.error';
-import { PartnerApiVersionState } from '../http/api-version.state';
+import { PartnerLocalValidationError } from '../errors/partner.errors';
+import { PartnerApiVersionState } from '../http/api-version-state.service';
 import { PartnerHttpClient } from '../http/partner-http.client';
 import type { PartnerCallOptions } from '../models/common.model';
 import type { PartnerVersionUpgradeResult } from '../models/client-config.model';

@@ -1,5 +1,5 @@
 import { runInNewContext } from 'node:vm';
-import { PartnerFieldError, PartnerLocalValidationError } from '../errors/partner.error';
+import { PartnerFieldError, PartnerLocalValidationError } from '../errors/partner.errors';
 import {
   collectMetadataErrors,
   metadataFilterToQueryParams,

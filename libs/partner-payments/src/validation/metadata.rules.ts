@@ -1,4 +1,4 @@
-import { PartnerFieldError } from '../errors/partner.error';
+import { PartnerFieldError } from '../errors/partner.errors';
 import { METADATA_LIMITS, PartnerMetadata, PartnerMetadataFilter } from '../models/metadata.model';
 import { describeType, isPlainObject, keyPath, throwIfAny } from './validation.util';
 

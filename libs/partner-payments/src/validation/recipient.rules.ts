@@ -1,4 +1,4 @@
-import type { PartnerFieldError } from '../errors/partner.error';
+import type { PartnerFieldError } from '../errors/partner.errors';
 import type { PartnerRecipientAccountType } from '../models/recipient.model';
 import { collectMetadataErrors } from './metadata.rules';
 import { UUID_PATTERN, describeType, isPlainObject, throwIfAny } from './validation.util';

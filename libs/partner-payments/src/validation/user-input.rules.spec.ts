@@ -4,7 +4,7 @@ import {
   collectVerificationErrors,
   validateCreateUserInput,
 } from './user-input.rules';
-import { PartnerLocalValidationError } from '../errors/partner.error';
+import { PartnerLocalValidationError } from '../errors/partner.errors';
 
 const individual = (extra: Record<string, unknown> = {}) => ({
   type: 'individual',

@@ -1,4 +1,4 @@
-import type { PartnerFieldError } from '../errors/partner.error';
+import type { PartnerFieldError } from '../errors/partner.errors';
 import { BUSINESS_ONLY_ACCOUNT_PURPOSES, INDIVIDUAL_ONLY_ACCOUNT_PURPOSES } from '../models/user-input.model';
 import type { CreatePartnerUserInput, UpdatePartnerUserInput } from '../models/user-input.model';
 import { parseIsoDate } from './rfi/answer-format.rules';

@@ -3,13 +3,13 @@ import {
   observeWebhookReceipt,
   traceInboxCall,
   withWebhookEvent,
-} from '../observability/webhook.instrumentation';
+} from '../observability/webhook-instrumentation.util';
 import { PARTNER_INBOX_STORE, PARTNER_WEBHOOK_CONFIG } from '../partner-payments.constants';
-import { decodePartnerBody, hasSyntheticEventId, parsePartnerEnvelope } from './envelope.parser';
-import type { PartnerProcessOutcome } from './inbox.processor';
-import { InboxGroupCommit, type BatchRecordingStore } from './inbox.group-commit';
-import type { InboxEventInput, InboxRecordResult, PartnerInboxStore } from './inbox.store';
-import type { PartnerWebhookEvent } from './partner-event.payloads';
+import { decodePartnerBody, hasSyntheticEventId, parsePartnerEnvelope } from './events/envelope.util';
+import type { PartnerProcessOutcome } from './inbox/inbox-processor.util';
+import { InboxGroupCommit, type BatchRecordingStore } from './inbox/inbox-group-commit.util';
+import type { InboxEventInput, InboxRecordResult, PartnerInboxStore } from './inbox/inbox.store';
+import type { PartnerWebhookEvent } from './events/partner-event.types';
 import { type PartnerWebhookConfig } from './webhook.config';
 import { PartnerWebhookProcessingService } from './partner-webhook-processing.service';
 import { PartnerWebhookInboxError, PartnerWebhookPayloadError } from './webhook.errors';

@@ -1,17 +1,17 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { observeWebhookProcessing } from '../observability/webhook.instrumentation';
+import { observeWebhookProcessing } from '../observability/webhook-instrumentation.util';
 import { PARTNER_INBOX_STORE, PARTNER_WEBHOOK_CONFIG } from '../partner-payments.constants';
 import {
   claimPending,
   readPending,
   type PartnerProcessPendingOptions,
   type PartnerProcessPendingSummary,
-} from './inbox.pending-run';
-import { InboxProcessor, storedEvent, type PartnerProcessOutcome } from './inbox.processor';
-import type { InboxEntry, PartnerInboxStore } from './inbox.store';
-import type { PartnerWebhookEvent } from './partner-event.payloads';
+} from './inbox/inbox-pending.util';
+import { InboxProcessor, storedEvent, type PartnerProcessOutcome } from './inbox/inbox-processor.util';
+import type { InboxEntry, PartnerInboxStore } from './inbox/inbox.store';
+import type { PartnerWebhookEvent } from './events/partner-event.types';
 import { type PartnerWebhookConfig } from './webhook.config';
-import { PartnerWebhookDispatcher } from './webhook.dispatcher';
+import { PartnerWebhookDispatcher } from './events/webhook-dispatcher.service';
 
 export type { PartnerProcessOutcome, PartnerProcessPendingOptions, PartnerProcessPendingSummary };
 

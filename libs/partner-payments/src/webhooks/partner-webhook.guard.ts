@@ -1,5 +1,5 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
-import { readPartnerRawBody, type PartnerRawBodyRequest } from './raw-body.reader';
+import { readPartnerRawBody, type PartnerRawBodyRequest } from './raw-body.util';
 import { PARTNER_WEBHOOK_CONFIG } from '../partner-payments.constants';
 import { type PartnerWebhookConfig } from './webhook.config';
 import { PartnerWebhookError } from './webhook.errors';

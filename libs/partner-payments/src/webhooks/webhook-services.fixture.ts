@@ -1,8 +1,8 @@
-import type { PartnerInboxStore } from './inbox.store';
+import type { PartnerInboxStore } from './inbox/inbox.store';
 import { PartnerWebhookIngestService } from './partner-webhook-ingest.service';
 import { PartnerWebhookProcessingService } from './partner-webhook-processing.service';
 import type { PartnerWebhookConfig } from './webhook.config';
-import type { PartnerWebhookDispatcher } from './webhook.dispatcher';
+import type { PartnerWebhookDispatcher } from './events/webhook-dispatcher.service';
 
 /** Both halves of the webhook pipeline, as a test builds them without Nest. */
 export interface PartnerWebhookServices {

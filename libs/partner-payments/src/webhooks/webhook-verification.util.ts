@@ -1,5 +1,5 @@
-import { reportWebhookRefusal } from '../observability/webhook.instrumentation';
-import { PARTNER_SIGNATURE_HEADER, redactSignature, verifyPartnerSignature } from './signature.verifier';
+import { reportWebhookRefusal } from '../observability/webhook-instrumentation.util';
+import { PARTNER_SIGNATURE_HEADER, redactSignature, verifyPartnerSignature } from './signature.util';
 import type { PartnerWebhookConfig } from './webhook.config';
 import {
   PartnerWebhookBodyTooLargeError,

@@ -1,5 +1,5 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
-import { PartnerError } from '../errors/partner.error';
+import { PartnerError } from '../errors/partner.errors';
 
 /** Why a signature was refused; sent back in the 401 body so the sender can tell what is wrong. */
 export type PartnerSignatureFailureReason =

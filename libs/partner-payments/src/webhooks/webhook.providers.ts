@@ -1,6 +1,6 @@
 import type { Provider, Type } from '@nestjs/common';
 import { PARTNER_INBOX_STORE, PARTNER_WEBHOOK_CONFIG } from '../partner-payments.constants';
-import { PartnerInMemoryInboxStore } from './inbox.memory-store';
+import { PartnerInMemoryInboxStore } from './inbox/inbox-memory.store';
 import {
   createPartnerWebhookController,
   PartnerWebhookRouteEnabledGuard,
@@ -8,13 +8,13 @@ import {
 import { PartnerWebhookGuard } from './partner-webhook.guard';
 import { PartnerWebhookIngestService } from './partner-webhook-ingest.service';
 import { PartnerWebhookProcessingService } from './partner-webhook-processing.service';
-import { PartnerWebhookBootCheck } from './webhook.boot-check';
+import { PartnerWebhookBootCheck } from './webhook-boot-check.service';
 import {
   PARTNER_WEBHOOK_OPTION_DEPS,
   partnerWebhookConfigProvider,
   pickWebhookOptions,
 } from './webhook.config';
-import { PartnerWebhookDispatcher } from './webhook.dispatcher';
+import { PartnerWebhookDispatcher } from './events/webhook-dispatcher.service';
 
 /**
  * Wiring point between PartnerPaymentsModule and the webhook pipeline (issue 4).

@@ -1,4 +1,4 @@
-import { PartnerFieldError, PartnerLocalValidationError } from '../../errors/partner.error';
+import { PartnerFieldError, PartnerLocalValidationError } from '../../errors/partner.errors';
 import { RfiAnswerSpecByType, RfiAnswerType, RfiItem, RfiItemOf } from '../../models/rfi.model';
 import { collectRfiAnswerErrors, validateRfiAnswers } from './rfi-answer.rules';
 

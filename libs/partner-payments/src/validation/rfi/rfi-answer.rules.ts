@@ -1,4 +1,4 @@
-import { PartnerFieldError } from '../../errors/partner.error';
+import { PartnerFieldError } from '../../errors/partner.errors';
 import { RfiAnswerInput, RfiChoiceOption, RfiChoiceScalar, RfiItem } from '../../models/rfi.model';
 import { checkIdentifierFormat, isAtLeastAge, parseIsoDate } from './answer-format.rules';
 import { charLength, describeType, isPlainObject, throwIfAny, UUID_PATTERN } from '../validation.util';

@@ -5,7 +5,7 @@ import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { PartnerFieldError, PartnerLocalValidationError } from '../../errors/partner.error';
+import { PartnerFieldError, PartnerLocalValidationError } from '../../errors/partner.errors';
 import { samplePdf } from './sample-files.fixture';
 import { MAX_UPLOAD_FILE_BYTES } from './upload.constants';
 import { prepareUploadFiles } from './upload.rules';

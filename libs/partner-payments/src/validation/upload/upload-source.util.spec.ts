@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Stream } from 'node:stream';
-import { PartnerLocalValidationError } from '../../errors/partner.error';
+import { PartnerLocalValidationError } from '../../errors/partner.errors';
 import { SNIFF_HEAD_BYTES } from './file-sniff.util';
 import { samplePdf } from './sample-files.fixture';
 import { openUploadSource, StreamGuard, uploadSourceShapeErrors } from './upload-source.util';

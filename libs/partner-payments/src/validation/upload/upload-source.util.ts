@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { Readable } from 'node:stream';
-import { PartnerFieldError } from '../../errors/partner.error';
+import { PartnerFieldError } from '../../errors/partner.errors';
 import { SNIFF_HEAD_BYTES } from './file-sniff.util';
 import { guardBytes, StreamGuard, toBuffer } from './upload-stream.util';
 import { describeType, isPlainObject, isUint8Array } from '../validation.util';

@@ -1,4 +1,4 @@
-import { PartnerLocalValidationError } from '../../errors/partner.error';
+import { PartnerLocalValidationError } from '../../errors/partner.errors';
 import { guardBytes, toBuffer } from './upload-stream.util';
 
 async function drain(source: AsyncIterable<Buffer>): Promise<number> {

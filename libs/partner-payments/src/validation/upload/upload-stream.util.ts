@@ -1,4 +1,4 @@
-import { PartnerLocalValidationError } from '../../errors/partner.error';
+import { PartnerLocalValidationError } from '../../errors/partner.errors';
 import { describeType, isUint8Array } from '../validation.util';
 
 /**

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { PartnerFieldError, PartnerLocalValidationError } from '../../errors/partner.error';
+import { PartnerFieldError, PartnerLocalValidationError } from '../../errors/partner.errors';
 import { RfiAnswerType, RfiDocument, RfiItem } from '../../models/rfi.model';
 import { sampleHeic, sampleJpeg, samplePdf, samplePng, sampleWebp } from './sample-files.fixture';
 import { UploadSource } from './upload-source.util';

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { PartnerFieldError, PartnerLocalValidationError } from '../../errors/partner.error';
+import { PartnerFieldError, PartnerLocalValidationError } from '../../errors/partner.errors';
 import { RfiItem } from '../../models/rfi.model';
 import { checkDeclaredType, isMimeTypeAccepted, sniffFileType } from './file-sniff.util';
 import { sanitizeFileName } from './file-name.util';
