@@ -7,7 +7,7 @@ import {
   PartnerRateLimitError,
   PartnerServerError,
 } from '../errors/partner-api.errors';
-import { toAttemptOutcome, toPartnerError } from '../http/attempt.types';
+import { toAttemptOutcome, toPartnerError } from '../http/attempt.util';
 import { buildPartnerHeaders } from '../http/headers.util';
 import { PartnerTransport } from '../http/partner-transport.client';
 import { computeBackoffMs, shouldRetry } from '../http/retry.policy';

@@ -3,7 +3,7 @@ import { PartnerTokenManager } from '../auth/token-manager.service';
 import { PartnerLocalValidationError, type PartnerFieldError } from '../errors/partner.errors';
 import type { ResolvedPartnerOptions } from '../options-resolver.util';
 import { PartnerApiVersionState } from './api-version-state.service';
-import { toAttemptOutcome, toPartnerError } from './attempt.types';
+import { toAttemptOutcome, toPartnerError } from './attempt.util';
 import { buildPartnerHeaders, resolveVersionHeader } from './headers.util';
 import type { PartnerHttpEvent, PartnerRequest, PartnerResponse } from './http.types';
 import { replayIsDeduplicated, requiresIdempotencyKey, resolveIdempotencyKey } from './idempotency.policy';

@@ -1,44 +1,12 @@
 import type { LoggerService } from '@nestjs/common';
 import { Subject, type Observable } from 'rxjs';
 import type { ResolvedPartnerOptions } from '../options-resolver.util';
-import { toOutcomeEvent } from './attempt.types';
-import type { PartnerHttpEvent, PartnerHttpMethod } from './http.types';
+import { toOutcomeEvent } from './attempt.util';
+import type { PartnerHttpEvent, TransportRequest, TransportResult } from './http.types';
 import { reportRateLimitWait, traceAttempt } from '../observability/http-instrumentation.util';
 import { partnerRouteTemplate } from '../observability/route-template.util';
 import { PartnerRateLimiter } from './rate-limiter.policy';
 import { joinUrl } from './url.util';
-
-export interface TransportRequest {
-  method: PartnerHttpMethod;
-  /** Path without query, starting with one '/' (appended to the base URL as is); also for events and logs. */
-  path: string;
-  /** Query string including '?', or ''. */
-  queryString: string;
-  headers: Record<string, string>;
-  data?: unknown;
-  timeoutMs: number;
-  attempt: number;
-  /** 'stream': a 2xx body arrives as a Readable (downloads); error bodies are still read and parsed. */
-  responseType?: 'json' | 'stream';
-}
-
-export type TransportResult =
-  | {
-      kind: 'response';
-      status: number;
-      headers: Record<string, string>;
-      data: unknown;
-      requestId: string | null;
-      durationMs: number;
-    }
-  | {
-      kind: 'network';
-      code: string | undefined;
-      timedOut: boolean;
-      message: string;
-      durationMs: number;
-      cause: unknown;
-    };
 
 /**
  * The part of an axios instance the transport uses. The module passes HttpService.axiosRef

@@ -1,7 +1,6 @@
 import { createPartnerApiError, createPartnerNetworkError } from '../errors/error-factory.util';
 import type { PartnerApiError } from '../errors/partner-api.errors';
-import type { PartnerHttpEvent } from './http.types';
-import type { TransportResult } from './partner-transport.client';
+import type { PartnerHttpEvent, TransportResult } from './http.types';
 import { parseRetryAfter, type AttemptOutcome } from './retry.policy';
 
 /**
