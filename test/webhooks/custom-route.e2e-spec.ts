@@ -30,6 +30,13 @@ class MyWebhookController {
     }
   }
 
+  // A route that forgot the guard: the decorator must not hand unverified bytes on.
+  @Post('unguarded')
+  @HttpCode(200)
+  async unguarded(@VerifiedPartnerBody() raw: Buffer) {
+    return this.webhooks.accept(raw);
+  }
+
   @Post('raw')
   @HttpCode(200)
   async raw(@Req() req: RawBodyRequest<Request>) {
@@ -83,6 +90,15 @@ describe('webhooks on the host app own routes', () => {
     expect(await bad.json()).toMatchObject({ reason: 'mismatch' });
     await t.service.processing.drain();
     expect(t.handlers.log.count('user.created')).toBe(1);
+  });
+
+  it('@VerifiedPartnerBody() without PartnerWebhookGuard: 500 with the fix, nothing recorded', async () => {
+    const raw = JSON.stringify(documentedEventBodies()[4].body);
+    const before = inbox.recorded.size;
+    const res = await post('/partner/unguarded', raw, sign(raw, 'whsec_e2e'));
+    expect(res.status).toBe(500);
+    expect(((await res.json()) as { message: string }).message).toContain('@UseGuards(PartnerWebhookGuard)');
+    expect(inbox.recorded.size).toBe(before);
   });
 
   it('handle(rawBody, headers): processed before answering, typed errors mapped to HTTP', async () => {
