@@ -15,10 +15,10 @@ import { pipeline } from 'node:stream/promises';
 import FormData from 'form-data';
 import {
   appendUploadParts,
-  MAX_UPLOAD_FILE_BYTES as FILE_BYTES,
-  prepareUploadFiles,
   uploadPartsReplayable,
-} from '@partner-payments/nestjs';
+} from '../libs/partner-payments/src/validation/upload/upload-form.util';
+import { MAX_UPLOAD_FILE_BYTES as FILE_BYTES } from '../libs/partner-payments/src/validation/upload/upload.constants';
+import { prepareUploadFiles } from '../libs/partner-payments/src/validation/upload/upload.rules';
 import { sampleDuring } from './lib/memory.sampler';
 import { sandboxClient } from './lib/partner.client';
 

@@ -8,7 +8,8 @@ import {
   type PartnerSandbox,
   type PartnerSandboxOptions,
 } from '@partner-payments/testing';
-import type { PartnerClientGraph, PartnerPaymentsModuleOptions } from '@partner-payments/nestjs';
+import type { PartnerPaymentsModuleOptions } from '@partner-payments/nestjs';
+import type { PartnerClientGraph } from '../../libs/partner-payments/src/client-graph.util';
 import { partnerClientGraphFor } from '../setup/funded-account.fixture';
 import { business, individual, usAddress, wireAccount, wireRecipient } from '../setup/partner-inputs.fixture';
 

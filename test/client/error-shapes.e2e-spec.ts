@@ -5,13 +5,13 @@
  * (auth, headers, error mapping) to reach the refusals the typed methods catch before any I/O.
  */
 import {
-  createPartnerApiError,
   PartnerNotFoundError,
   PartnerPermissionError,
   PartnerServerError,
   PartnerValidationError,
   type PartnerApiError,
 } from '@partner-payments/nestjs';
+import { createPartnerApiError } from '../../libs/partner-payments/src/errors/error-factory.util';
 import { startClientWorld, stopClientWorld, type ClientWorld } from './client.fixture';
 
 describe('client: partner error shapes end to end (evidence §2)', () => {

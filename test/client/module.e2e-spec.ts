@@ -9,21 +9,23 @@ import { NestFactory } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
 import { startPartnerSandbox, type PartnerSandbox } from '@partner-payments/testing';
 import {
-  ApiVersionState,
+  PartnerApiVersionState,
   PARTNER_INBOX_STORE,
-  PARTNER_LOGGER,
-  PARTNER_RESOLVED_OPTIONS,
   PartnerConfigurationError,
-  PartnerHttpClient,
   PartnerPaymentsClient,
   PartnerPaymentsModule,
   PartnerPayoutsService,
   PartnerUsersService,
-  TokenManager,
+  PartnerTokenManager,
   type PartnerPaymentsModuleOptions,
   type PartnerPaymentsOptionsFactory,
-  type ResolvedPartnerOptions,
 } from '@partner-payments/nestjs';
+import {
+  PARTNER_LOGGER,
+  PARTNER_RESOLVED_OPTIONS,
+} from '../../libs/partner-payments/src/partner-payments.constants';
+import { PartnerHttpClient } from '../../libs/partner-payments/src/http/partner-http.client';
+import { type ResolvedPartnerOptions } from '../../libs/partner-payments/src/options-resolver.util';
 import * as publicApi from '@partner-payments/nestjs';
 
 const silent: LoggerService = { log: () => undefined, warn: () => undefined, error: () => undefined };
@@ -59,8 +61,8 @@ describe('PartnerPaymentsModule', () => {
     const client = ref.get(PartnerPaymentsClient);
     expect(ref.get(PartnerUsersService)).toBe(client.users);
     expect(ref.get(PartnerPayoutsService)).toBe(client.payouts);
-    expect(ref.get(TokenManager)).toBe(client.auth);
-    expect(ref.get(ApiVersionState)).toBe(client.versionState);
+    expect(ref.get(PartnerTokenManager)).toBe(client.auth);
+    expect(ref.get(PartnerApiVersionState)).toBe(client.versionState);
     expect(ref.get(PartnerHttpClient)).toBe(client.http);
     const user = await ref.get(PartnerUsersService).create({
       type: 'individual',

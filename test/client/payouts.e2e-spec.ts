@@ -3,7 +3,11 @@
  * the GET shape (origin, lowercase rail, masked parties, events), CANCELLED as its own final status,
  * list rows and paging, and list inputs checked before any I/O.
  */
-import { PartnerLocalValidationError, PartnerValidationError, PayoutStatus } from '@partner-payments/nestjs';
+import {
+  PartnerLocalValidationError,
+  PartnerValidationError,
+  PartnerPayoutStatus,
+} from '@partner-payments/nestjs';
 import { fundedSetup, startClientWorld, stopClientWorld, type ClientWorld } from './client.fixture';
 
 describe('client: payouts (evidence §6)', () => {
@@ -20,7 +24,7 @@ describe('client: payouts (evidence §6)', () => {
 
   it('get reads origin, the lowercase rail, masked sender and recipient, and the events with their ids', async () => {
     const created = await create();
-    expect(created).toMatchObject({ status: PayoutStatus.Created, events: [], origin: null });
+    expect(created).toMatchObject({ status: PartnerPayoutStatus.Created, events: [], origin: null });
     await world.sandbox.control.advancePayout(created.payoutId, ['PENDING', 'PROCESSING']);
     const read = await payouts().get(created.payoutId);
     expect(read).toMatchObject({
@@ -46,8 +50,8 @@ describe('client: payouts (evidence §6)', () => {
     const created = await create();
     await world.sandbox.control.advancePayout(created.payoutId, ['PENDING', 'CANCELLED']);
     const read = await payouts().get(created.payoutId);
-    expect(read.status).toBe(PayoutStatus.Cancelled);
-    expect(read.status).not.toBe(PayoutStatus.Failed);
+    expect(read.status).toBe(PartnerPayoutStatus.Cancelled);
+    expect(read.status).not.toBe(PartnerPayoutStatus.Failed);
   });
 
   it('list answers the evidence rows with paging; iterate walks every page; bad paging is refused locally', async () => {

@@ -3,9 +3,9 @@ import {
   PartnerIdempotencyConflictError,
   PartnerLocalValidationError,
   PartnerNotFoundError,
-  parsePartnerTimestamp,
   type CreatePartnerRecipientInput,
 } from '@partner-payments/nestjs';
+import { parsePartnerTimestamp } from '../../libs/partner-payments/src/models/timestamp.util';
 import {
   fundedSetup,
   individual,

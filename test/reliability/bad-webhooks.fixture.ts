@@ -6,7 +6,7 @@
  */
 import { request as httpRequest } from 'node:http';
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { PartnerDerivedEvent, PartnerWebhookService } from '@partner-payments/nestjs';
+import { PartnerDerivedEvent, PartnerWebhookProcessingService } from '@partner-payments/nestjs';
 import { signPartnerWebhook } from '@partner-payments/testing';
 import type { RunningApp } from '../../apps/reference-app/src/app-bootstrap.util';
 import { WebhookInboxEntity } from '../../apps/reference-app/src/app.entities';
@@ -124,7 +124,7 @@ export class InboxObserver {
 
   /** Authentic deliveries of `eventId` (several answers for one event when sent more than once). */
   async accepted(answers: Answer[], eventId: string, countAsInput = true): Promise<AcceptedView> {
-    await this.running.app.get(PartnerWebhookService).drain();
+    await this.running.app.get(PartnerWebhookProcessingService).drain();
     const acked = answers.filter((a) => a.status >= 200 && a.status < 300).length;
     const entry = await this.running.app.get(TypeOrmInboxStore).get(eventId);
     const rows = await this.running.app

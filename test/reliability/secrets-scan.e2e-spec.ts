@@ -13,10 +13,10 @@ import {
   PartnerRecipientsService,
   PartnerUsersService,
   PartnerVirtualAccountsService,
-  PartnerWebhookService,
+  PartnerWebhookProcessingService,
 } from '@partner-payments/nestjs';
 import { signPartnerWebhook, type PartnerSandbox } from '@partner-payments/testing';
-import { TokenManager } from '../../libs/partner-payments/src/auth/token.manager';
+import { PartnerTokenManager } from '../../libs/partner-payments/src/auth/token-manager.service';
 import type { RunningApp } from '../../apps/reference-app/src/app-bootstrap.util';
 import { DepositEntity, VirtualAccountEntity } from '../../apps/reference-app/src/app.entities';
 import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
@@ -117,7 +117,7 @@ describe.each(DATABASE_KINDS)('secrets scan after a full flow (%s)', (kind) => {
         address: usAddress(),
         account: wireAccount(recipientNumber),
       });
-      const tokens = app.get(TokenManager);
+      const tokens = app.get(PartnerTokenManager);
       const firstToken = await tokens.getToken();
       await control.expireTokensNow();
       await call('get', `/virtual-accounts/${vaId}/balance`); // re-authenticates
@@ -139,7 +139,7 @@ describe.each(DATABASE_KINDS)('secrets scan after a full flow (%s)', (kind) => {
         'x-signature-sha256': signPartnerWebhook(bad, 'whsec_not_ours'),
       });
       await control.flushWebhooks();
-      await app.get(PartnerWebhookService).drain();
+      await app.get(PartnerWebhookProcessingService).drain();
       for (const [method, path] of [
         ['get', `/payouts/${created.body.payout_id}`],
         ['get', '/health/live'],

@@ -1,15 +1,17 @@
 /** A verified user with a virtual account and a WIRE recipient, created through the app's own partner client. */
 import {
-  buildPartnerClientGraph,
   PartnerPayoutsService,
   PartnerRecipientsService,
   PartnerUsersService,
   PartnerVirtualAccountsService,
-  resolvePartnerOptions,
-  type PartnerClientGraph,
   type PartnerPaymentsClient,
   type PartnerPaymentsModuleOptions,
 } from '@partner-payments/nestjs';
+import {
+  buildPartnerClientGraph,
+  type PartnerClientGraph,
+} from '../../libs/partner-payments/src/client-graph.util';
+import { resolvePartnerOptions } from '../../libs/partner-payments/src/options-resolver.util';
 import { randomUUID } from 'node:crypto';
 import { PartnerSandboxControlClient, type PartnerSandbox } from '@partner-payments/testing';
 import type { RunningApp } from '../../apps/reference-app/src/app-bootstrap.util';

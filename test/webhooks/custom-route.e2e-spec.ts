@@ -1,13 +1,13 @@
 /**
- * An app with its own webhook routes (README "Your own route"): the guard + accept(), and
+ * An app with its own webhook routes (README "Your own route"): the guard + @VerifiedPartnerBody() + accept(), and
  * handle(rawBody, headers) with toHttpException(). The ready-made route is left out.
  */
 import { Controller, HttpCode, Post, Req, UseGuards, type RawBodyRequest } from '@nestjs/common';
 import {
-  getVerifiedPartnerBody,
   PartnerWebhookError,
   PartnerWebhookGuard,
-  PartnerWebhookService,
+  PartnerWebhookIngestService,
+  VerifiedPartnerBody,
 } from '@partner-payments/nestjs';
 import type { Request } from 'express';
 import { documentedEventBodies, ProbeInbox, sign } from './webhook-events.fixture';
@@ -15,19 +15,26 @@ import { startWebhookTestApp, type WebhookTestApp } from './webhook-app.fixture'
 
 @Controller('partner')
 class MyWebhookController {
-  constructor(private readonly webhooks: PartnerWebhookService) {}
+  constructor(private readonly webhooks: PartnerWebhookIngestService) {}
 
   @Post('guarded')
   @HttpCode(200)
   @UseGuards(PartnerWebhookGuard)
-  async guarded(@Req() req: Request) {
+  async guarded(@VerifiedPartnerBody() raw: Buffer) {
     try {
-      const result = await this.webhooks.accept(getVerifiedPartnerBody(req)!);
+      const result = await this.webhooks.accept(raw);
       return { ok: true, status: result.status };
     } catch (e) {
       if (e instanceof PartnerWebhookError) throw e.toHttpException(); // 400 / 500 inbox_unavailable
       throw e;
     }
+  }
+
+  // A route that forgot the guard: the decorator must not hand unverified bytes on.
+  @Post('unguarded')
+  @HttpCode(200)
+  async unguarded(@VerifiedPartnerBody() raw: Buffer) {
+    return this.webhooks.accept(raw);
   }
 
   @Post('raw')
@@ -81,8 +88,17 @@ describe('webhooks on the host app own routes', () => {
     const bad = await post('/partner/guarded', raw, sign(raw, 'other'));
     expect(bad.status).toBe(401);
     expect(await bad.json()).toMatchObject({ reason: 'mismatch' });
-    await t.service.drain();
+    await t.service.processing.drain();
     expect(t.handlers.log.count('user.created')).toBe(1);
+  });
+
+  it('@VerifiedPartnerBody() without PartnerWebhookGuard: 500 with the fix, nothing recorded', async () => {
+    const raw = JSON.stringify(documentedEventBodies()[4].body);
+    const before = inbox.recorded.size;
+    const res = await post('/partner/unguarded', raw, sign(raw, 'whsec_e2e'));
+    expect(res.status).toBe(500);
+    expect(((await res.json()) as { message: string }).message).toContain('@UseGuards(PartnerWebhookGuard)');
+    expect(inbox.recorded.size).toBe(before);
   });
 
   it('handle(rawBody, headers): processed before answering, typed errors mapped to HTTP', async () => {
@@ -113,7 +129,7 @@ describe('webhooks on the host app own routes', () => {
       const failed = await post(path, raw2, sign(raw2, 'whsec_e2e'));
       expect(failed.status).toBe(500);
       expect(await failed.json()).toMatchObject({ code: 'inbox_unavailable', eventId: id(second.body) });
-      await t.service.drain();
+      await t.service.processing.drain();
       expect(t.handlers.log.count(second.name)).toBe(0);
     },
   );
@@ -134,7 +150,7 @@ describe('own route, app created without rawBody: true', () => {
         expect({ path, status: res.status }).toEqual({ path, status: 500 });
         expect(((await res.json()) as { message: string }).message).toContain('rawBody: true');
       }
-      await t.service.drain();
+      await t.service.processing.drain();
       expect(t.handlers.log.calls).toHaveLength(0);
     } finally {
       await t.close();

@@ -4,7 +4,8 @@
  */
 import { request } from 'node:http';
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { PARTNER_CONTRACT_EVENTS, PartnerDerivedEvent, PartnerEvent } from '@partner-payments/nestjs';
+import { PartnerDerivedEvent, PartnerEvent } from '@partner-payments/nestjs';
+import { PARTNER_CONTRACT_EVENTS } from '../../libs/partner-payments/src/webhooks/events/partner-event.constants';
 import { documentedEventBodies, ProbeInbox, sign } from './webhook-events.fixture';
 import { startWebhookTestApp, type WebhookTestApp } from './webhook-app.fixture';
 
@@ -40,7 +41,7 @@ describe('partner webhooks over HTTP (spec 6)', () => {
     expect(t.logs.filter((l) => l.startsWith('warn'))).toEqual([]);
   });
   beforeEach(async () => {
-    await t.service.drain();
+    await t.service.processing.drain();
     t.handlers.log.calls.length = 0;
   });
 
@@ -51,7 +52,7 @@ describe('partner webhooks over HTTP (spec 6)', () => {
       expect(res.status).toBe(200);
       expect(res.json).toMatchObject({ received: true, status: 'accepted' });
     }
-    await t.service.drain();
+    await t.service.processing.drain();
     for (const name of PARTNER_CONTRACT_EVENTS)
       expect({ name, n: t.handlers.log.count(name) }).toEqual({ name, n: 1 });
     const completed = t.handlers.log.calls.find((c) => c.handler === 'payout.completed')?.event;
@@ -74,7 +75,7 @@ describe('partner webhooks over HTTP (spec 6)', () => {
     expect(results.map((r) => r.status)).toEqual(Array(8).fill(200));
     expect(results.filter((r) => r.json.status === 'accepted')).toHaveLength(1);
     expect(results.filter((r) => r.json.status === 'duplicate')).toHaveLength(7);
-    await t.service.drain();
+    await t.service.processing.drain();
     expect(t.handlers.log.count('user.created')).toBe(1);
   });
 
@@ -99,7 +100,7 @@ describe('partner webhooks over HTTP (spec 6)', () => {
       expect({ status: res.status, reason: res.json.reason }).toEqual({ status: 401, reason });
       expect(res.json.message).toEqual(expect.stringContaining('x-signature-sha256'));
     }
-    await t.service.drain();
+    await t.service.processing.drain();
     expect(t.handlers.log.calls).toHaveLength(0);
     expect(t.logs.join('\n')).not.toContain(SECRET);
   });
@@ -118,7 +119,7 @@ describe('partner webhooks over HTTP (spec 6)', () => {
       'x-signature-sha256': sign(raw, SECRET),
     });
     expect(res.status).toBe(200);
-    await t.service.drain();
+    await t.service.processing.drain();
     expect(t.handlers.log.count('user.updated')).toBe(1);
   });
 
@@ -157,7 +158,7 @@ describe('partner webhooks over HTTP (spec 6)', () => {
         json: { status: 'accepted', eventId: id },
       });
     }
-    await t.service.drain();
+    await t.service.processing.drain();
     const userIds = t.handlers.log.calls
       .filter((c) => c.handler === 'user.updated')
       .map((c) => (c.event as { payload: { user_id: string } }).payload.user_id);
@@ -176,7 +177,7 @@ describe('partner webhooks over HTTP (spec 6)', () => {
       (await post(t.url, text, { 'content-type': 'text/plain', 'x-signature-sha256': sign(text, SECRET) }))
         .status,
     ).toBe(400);
-    await t.service.drain();
+    await t.service.processing.drain();
     expect(t.handlers.log.calls).toHaveLength(0);
     expect(t.logs).toEqual([
       expect.stringMatching(/^warn Partner webhook refused \(400\): Webhook body has no `event` name/),
@@ -216,7 +217,7 @@ describe('partner webhooks over HTTP (spec 6)', () => {
     });
     expect(chunked.status).toBe(413);
     expect(JSON.parse(chunked.body)).toMatchObject({ code: 'payload_too_large', limitBytes: 64 * 1024 });
-    await t.service.drain();
+    await t.service.processing.drain();
     expect(t.handlers.log.calls).toHaveLength(0);
   });
 
@@ -227,7 +228,7 @@ describe('partner webhooks over HTTP (spec 6)', () => {
     });
     const res = await deliver(t.url, raw);
     expect(res.json).toMatchObject({ received: true, status: 'unknown', eventId: 'rfi-evt-1' });
-    await t.service.drain();
+    await t.service.processing.drain();
     expect(t.handlers.log.calls).toEqual([
       {
         handler: PartnerDerivedEvent.Unknown,
@@ -247,7 +248,7 @@ describe('partner webhooks: the event is kept before the 2xx (spec 6.1.4, no ret
     await t?.close();
   });
   beforeEach(async () => {
-    await t.service.drain();
+    await t.service.processing.drain();
     t.handlers.log.calls.length = 0;
     inbox.delayMs = 0;
     inbox.failWith = null;
@@ -260,7 +261,7 @@ describe('partner webhooks: the event is kept before the 2xx (spec 6.1.4, no ret
     const res = await deliver(t.url, JSON.stringify(body));
     expect(res.status).toBe(200);
     expect(inbox.recorded.has(eventId)).toBe(true); // already kept when the 2xx arrived
-    await t.service.drain();
+    await t.service.processing.drain();
     expect(inbox.get(eventId)?.state).toBe('processed');
   });
 
@@ -286,10 +287,10 @@ describe('partner webhooks: the event is kept before the 2xx (spec 6.1.4, no ret
       expect(calls).toBe(1); // the handler runs after the answer, and is blocked
       expect(inbox.get(eventId)?.state).toBe('pending');
       release();
-      await t.service.drain();
+      await t.service.processing.drain();
       expect(inbox.get(eventId)).toMatchObject({ state: 'failed', lastError: 'projection unavailable' });
 
-      const retried = await t.service.redeliver(inbox.get(eventId)!);
+      const retried = await t.service.processing.redeliver(inbox.get(eventId)!);
       expect(retried).toMatchObject({ outcome: 'processed', eventId });
       expect(calls).toBe(2);
       expect(inbox.get(eventId)?.state).toBe('processed');
@@ -307,7 +308,7 @@ describe('partner webhooks: the event is kept before the 2xx (spec 6.1.4, no ret
     expect(res.status).toBe(500);
     expect(res.json).toMatchObject({ statusCode: 500, code: 'inbox_unavailable', eventId });
     expect(res.text).not.toContain('database is locked'); // store details stay in the log
-    await t.service.drain();
+    await t.service.processing.drain();
     expect(t.handlers.log.calls).toHaveLength(0);
     expect(inbox.get(eventId)).toBeUndefined();
     expect(t.logs.filter((l) => l.startsWith('error') && l.includes(eventId))).toEqual([
@@ -328,7 +329,7 @@ describe('partner webhooks: app set-up errors', () => {
       expect(res.json.message).toEqual(
         expect.stringContaining('NestFactory.create(AppModule, { rawBody: true })'),
       );
-      await t.service.drain();
+      await t.service.processing.drain();
       expect(t.handlers.log.calls).toHaveLength(0);
     } finally {
       await t.close();
@@ -343,7 +344,7 @@ describe('partner webhooks: app set-up errors', () => {
     try {
       expect((await deliver(defaults.url, raw)).status).toBe(413); // body-parser's own limit
       expect((await deliver(raised.url, raw)).status).toBe(200);
-      await raised.service.drain();
+      await raised.service.processing.drain();
       expect(raised.handlers.log.count('user.updated')).toBe(1);
     } finally {
       await defaults.close();

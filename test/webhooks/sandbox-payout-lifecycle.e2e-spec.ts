@@ -71,7 +71,7 @@ describe('sandbox -> webhook pipeline, a payout lifecycle driven through the par
       .map((d) => d.eventId!);
     for (const id of ids) await sandbox.control.sendDuplicate(id); // and every delivery a second time
     await sandbox.control.flushWebhooks();
-    await t.service.drain();
+    await t.service.processing.drain();
 
     expect(t.handlers.log.count('user.created')).toBe(1);
     expect(t.handlers.log.count('virtual_account.created')).toBe(1);

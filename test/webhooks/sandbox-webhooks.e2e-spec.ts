@@ -3,11 +3,8 @@
  * using PartnerPaymentsModule. Every documented event reaches its typed handler exactly once;
  * duplicates, re-orderings and a secret rotation are absorbed (spec 6.1, 6.3, 6.4.7).
  */
-import {
-  PARTNER_CONTRACT_EVENTS,
-  PartnerDerivedEvent,
-  type PartnerPayoutStatusEvent,
-} from '@partner-payments/nestjs';
+import { PartnerDerivedEvent, type PartnerPayoutStatusEvent } from '@partner-payments/nestjs';
+import { PARTNER_CONTRACT_EVENTS } from '../../libs/partner-payments/src/webhooks/events/partner-event.constants';
 import { startPartnerSandbox, type PartnerSandbox } from '@partner-payments/testing';
 import { randomUUID } from 'node:crypto';
 import { startWebhookTestApp, type WebhookTestApp } from './webhook-app.fixture';
@@ -33,14 +30,14 @@ describe('sandbox -> webhook pipeline (spec 6)', () => {
   });
   beforeEach(async () => {
     await sandbox.control.flushWebhooks();
-    await t.service.drain();
+    await t.service.processing.drain();
     t.handlers.log.calls.length = 0;
   });
 
   /** Waits for the sandbox to send everything and the app to run every handler. */
   async function settle(): Promise<void> {
     await sandbox.control.flushWebhooks();
-    await t.service.drain();
+    await t.service.processing.drain();
   }
   const statuses = () =>
     t.handlers.log.calls
@@ -146,7 +143,7 @@ describe('sandbox -> webhook pipeline (spec 6)', () => {
       await sandbox.control.emitEvent('user.updated', { user_id: randomUUID() });
       await sandbox.control.emitEvent('user.updated', { user_id: randomUUID() });
       await sandbox.control.flushWebhooks();
-      await rotated.service.drain();
+      await rotated.service.processing.drain();
       const last = (await sandbox.control.deliveries()).slice(-2);
       expect(last.map((d) => [d.signedWithPreviousSecret, d.status])).toEqual([
         [true, 200],

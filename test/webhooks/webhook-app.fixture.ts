@@ -11,7 +11,8 @@ import {
   PartnerDerivedEvent,
   PartnerEvent,
   PartnerPaymentsModule,
-  PartnerWebhookService,
+  PartnerWebhookIngestService,
+  PartnerWebhookProcessingService,
   type PartnerEventOf,
   type PartnerInboxStore,
   type PartnerPaymentsModuleOptions,
@@ -105,7 +106,7 @@ export interface WebhookTestApp {
   app: INestApplication;
   url: string;
   handlers: RecordingHandlers;
-  service: PartnerWebhookService;
+  service: { ingest: PartnerWebhookIngestService; processing: PartnerWebhookProcessingService };
   logs: string[];
   close(): Promise<void>;
 }
@@ -166,7 +167,10 @@ export async function startWebhookTestApp(options: WebhookTestAppOptions = {}): 
     app,
     url,
     handlers: app.get(RecordingHandlers),
-    service: app.get(PartnerWebhookService),
+    service: {
+      ingest: app.get(PartnerWebhookIngestService),
+      processing: app.get(PartnerWebhookProcessingService),
+    },
     logs,
     close: () => app.close(),
   };

@@ -1,6 +1,10 @@
 /** One body per documented event (spec 6.3), shaped per spec 6.2 / 6.4, for suites that sign their own. */
 import { createHmac, randomUUID } from 'node:crypto';
-import { InMemoryInboxStore, type InboxEventInput, type InboxRecordResult } from '@partner-payments/nestjs';
+import {
+  PartnerInMemoryInboxStore,
+  type InboxEventInput,
+  type InboxRecordResult,
+} from '@partner-payments/nestjs';
 
 export const sign = (raw: string | Buffer, secret: string): string =>
   createHmac('sha256', secret).update(raw).digest('hex');
@@ -95,7 +99,7 @@ export function documentedEventBodies(
  * An in-memory inbox whose record() takes `delayMs` and can be made to throw: shows whether the
  * 2xx waits for the record (spec 6.1.4: an event is kept before it is acknowledged).
  */
-export class ProbeInbox extends InMemoryInboxStore {
+export class ProbeInbox extends PartnerInMemoryInboxStore {
   /** eventIds whose record() has completed. */
   readonly recorded = new Set<string>();
   delayMs = 0;

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { PartnerWebhookService } from '@partner-payments/nestjs';
+import { PartnerWebhookProcessingService } from '@partner-payments/nestjs';
 import { DataSource } from 'typeorm';
 import { PARTNER_CONNECTION, type PartnerConnection } from './sandbox/partner-connection.providers';
 
@@ -12,7 +12,7 @@ export class ShutdownCoordinator implements OnApplicationShutdown {
   private readonly logger = new Logger('Shutdown');
 
   constructor(
-    private readonly webhooks: PartnerWebhookService,
+    private readonly webhooks: PartnerWebhookProcessingService,
     private readonly dataSource: DataSource,
     @Inject(PARTNER_CONNECTION) private readonly connection: PartnerConnection,
   ) {}

@@ -18,7 +18,7 @@ import {
   OnPartnerEvent,
   PartnerEvent,
   PartnerPaymentsClient,
-  PartnerWebhookService,
+  PartnerWebhookProcessingService,
   type PartnerEventOf,
 } from '@partner-payments/nestjs';
 import { startPartnerSandbox, type PartnerSandbox } from '@partner-payments/testing';
@@ -85,7 +85,7 @@ describe('the app against the partner sandbox', () => {
   /** Every queued delivery sent, and every handler it triggered finished. */
   async function settle(): Promise<void> {
     await sandbox.control.flushWebhooks();
-    await app.get(PartnerWebhookService).drain();
+    await app.get(PartnerWebhookProcessingService).drain();
   }
 
   it('creates a user; the signed user.created webhook reaches the handler', async () => {

@@ -11,3 +11,5 @@ export const PARTNER_LOGGER = Symbol('PARTNER_LOGGER');
 export const DEFAULT_API_VERSION = '2026-04-14';
 /** The RFI routes exist only under this version (provider-facts: Base address and versions). */
 export const RFI_API_VERSION = '2026-06-01';
+/** DI token of the resolved webhook settings (PartnerWebhookConfig). */
+export const PARTNER_WEBHOOK_CONFIG = Symbol('PARTNER_WEBHOOK_CONFIG');

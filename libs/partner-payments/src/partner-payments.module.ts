@@ -7,12 +7,12 @@ import {
   type Provider,
   type Type,
 } from '@nestjs/common';
-import { TokenManager } from './auth/token.manager';
-import { ApiVersionState } from './http/api-version.state';
+import { PartnerTokenManager } from './auth/token-manager.service';
+import { PartnerApiVersionState } from './http/api-version-state.service';
 import { PartnerHttpClient } from './http/partner-http.client';
-import { PartnerTransport } from './http/partner.transport';
-import { resolvePartnerOptions, type ResolvedPartnerOptions } from './options.resolver';
-import { buildPartnerClientGraph, type PartnerClientGraph } from './partner-payments.factory';
+import { PartnerTransport } from './http/partner-transport.client';
+import { resolvePartnerOptions, type ResolvedPartnerOptions } from './options-resolver.util';
+import { buildPartnerClientGraph, type PartnerClientGraph } from './client-graph.util';
 import {
   PARTNER_LOGGER,
   PARTNER_PAYMENTS_OPTIONS,
@@ -48,9 +48,9 @@ const PARTNER_CLIENT_GRAPH = Symbol('PARTNER_CLIENT_GRAPH');
 
 /** Classes the module provides (and exports), each taken from the graph. */
 const GRAPH_PROVIDERS: Array<[Type, (g: PartnerClientGraph) => unknown]> = [
-  [ApiVersionState, (g) => g.versionState],
+  [PartnerApiVersionState, (g) => g.versionState],
   [PartnerTransport, (g) => g.transport],
-  [TokenManager, (g) => g.tokens],
+  [PartnerTokenManager, (g) => g.tokens],
   [PartnerHttpClient, (g) => g.http],
   [PartnerPaymentsClient, (g) => g.client],
   [PartnerUsersService, (g) => g.client.users],

@@ -1,12 +1,12 @@
 import type { LoggerService } from '@nestjs/common';
-import type { PartnerInboxStore } from './webhooks/inbox.store';
+import type { PartnerInboxStore } from './webhooks/inbox/inbox.store';
 import type { PartnerHttpEvent } from './http/http.types';
-import type { PartnerRateBudget } from './http/rate.limiter';
+import type { PartnerRateBudget } from './http/rate-limiter.policy';
 import type {
   PartnerRateLimitWaitEvent,
   PartnerTokenEvent,
   PartnerWebhookObservation,
-} from './observability/hooks';
+} from './observability/hooks.util';
 
 /** Receives request lifecycle events (no bodies, no secrets). Must not throw; errors are swallowed. */
 export type PartnerHttpEventListener = (event: PartnerHttpEvent) => void;

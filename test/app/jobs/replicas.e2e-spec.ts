@@ -4,7 +4,7 @@
  * reconciliation pass per cron tick.
  */
 import { randomUUID } from 'node:crypto';
-import { ApiVersionState } from '@partner-payments/nestjs';
+import { PartnerApiVersionState } from '@partner-payments/nestjs';
 import type { PartnerSandbox } from '@partner-payments/testing';
 import type { RunningApp } from '../../../apps/reference-app/src/app-bootstrap.util';
 import { ReconciliationPassEntity } from '../../../apps/reference-app/src/app.entities';
@@ -49,7 +49,7 @@ describe('two replicas on one PostgreSQL database', () => {
   });
 
   it('a replica that finds the pin job locked still learns the pin the other replica stored', async () => {
-    const versionState = b.app.get(ApiVersionState);
+    const versionState = b.app.get(PartnerApiVersionState);
     versionState.reset(); // as if b had started before a stored the pin
     const pg = newPgClient({
       connectionString: b.config.database.kind === 'postgres' ? b.config.database.url : '',

@@ -7,7 +7,7 @@
  * inbox entry older than READINESS_INBOX_MAX_LAG_SECONDS fails it. Liveness never checks a dependency.
  */
 import { randomUUID } from 'node:crypto';
-import { TokenManager } from '@partner-payments/nestjs';
+import { PartnerTokenManager } from '@partner-payments/nestjs';
 import { signPartnerWebhook, type PartnerSandbox } from '@partner-payments/testing';
 import { Client } from 'pg';
 import request from 'supertest';
@@ -125,7 +125,7 @@ describe('health: liveness and readiness', () => {
       // A cached token still valid is enough: the partner is not called.
       await ready(strict).expect(200);
       await own.close();
-      for (const app of [strict, lenient]) app.app.get(TokenManager).invalidate();
+      for (const app of [strict, lenient]) app.app.get(PartnerTokenManager).invalidate();
       const failing = await ready(strict).expect(503);
       expect(failing.body.error.partner).toMatchObject({ status: 'down' });
       const degraded = await ready(lenient).expect(200);

@@ -6,7 +6,7 @@
  * route is operator-only. On SQLite and PostgreSQL (the inbox gauges read the database).
  */
 import { randomUUID } from 'node:crypto';
-import { PartnerWebhookService } from '@partner-payments/nestjs';
+import { PartnerWebhookProcessingService } from '@partner-payments/nestjs';
 import { signPartnerWebhook, type PartnerSandbox } from '@partner-payments/testing';
 import request from 'supertest';
 import type { RunningApp } from '../../../apps/reference-app/src/app-bootstrap.util';
@@ -41,7 +41,7 @@ describe.each(DATABASE_KINDS)('GET /metrics after a scripted flow (%s)', (kind) 
   const http = () => appRequest(running);
   const settle = async () => {
     await sandbox.control.flushWebhooks();
-    await running.app.get(PartnerWebhookService).drain();
+    await running.app.get(PartnerWebhookProcessingService).drain();
   };
   const deliver = (raw: string, secret = sandbox.webhookSecret) =>
     request(running.app.getHttpServer())

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { context, propagation, ProxyTracerProvider, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import { TokenManager } from '@partner-payments/nestjs';
+import { PartnerTokenManager } from '@partner-payments/nestjs';
 import type { PartnerSandbox } from '@partner-payments/testing';
 import { appRequest, CapturingLogger, startTestApp, startTestSandbox } from '../../setup/app.fixture';
 import { databaseUrlFor } from '../../setup/test-database.fixture';
@@ -61,7 +61,7 @@ describe('OTLP/HTTP export of traces', () => {
       await appRequest(running).post('/reconciliation/run').expect(200);
       await appRequest(running).get('/versioning').expect(200);
       // A partner call of its own: the token is refreshed in a span of the module.
-      await running.app.get(TokenManager).refresh();
+      await running.app.get(PartnerTokenManager).refresh();
     } finally {
       await running.close();
       cleanup();

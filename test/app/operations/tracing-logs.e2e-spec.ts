@@ -10,7 +10,7 @@
  *   key) in any span (name, attributes, status, events, resource) nor in any line.
  */
 import { randomUUID } from 'node:crypto';
-import { TokenManager, PartnerWebhookService } from '@partner-payments/nestjs';
+import { PartnerTokenManager, PartnerWebhookProcessingService } from '@partner-payments/nestjs';
 import type { PartnerSandbox } from '@partner-payments/testing';
 import { context, propagation, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
@@ -83,13 +83,13 @@ describe('traces and JSON logs (SQLite)', () => {
     const { payoutId, headers } = await postPayout(running, account, { 'X-Request-Id': requestId });
     expect(headers['x-request-id']).toBe(requestId);
     await sandbox.control.flushWebhooks();
-    await running.app.get(PartnerWebhookService).drain();
+    await running.app.get(PartnerWebhookProcessingService).drain();
     exporter.reset();
 
     // The partner moves the payout on and tells us: one delivery of payout.pending.
     await sandbox.control.advancePayout(payoutId, 'PENDING');
     await sandbox.control.flushWebhooks();
-    await running.app.get(PartnerWebhookService).drain();
+    await running.app.get(PartnerWebhookProcessingService).drain();
     const spans = await eventually(
       async () => {
         const all = exporter.getFinishedSpans();
@@ -136,7 +136,7 @@ describe('traces and JSON logs (SQLite)', () => {
     for (const l of all.filter((x) => text(x).includes(eventId))) expect(l.event_id).toBe(eventId);
 
     // No secret in any span or any line.
-    const token = await running.app.get(TokenManager).getToken();
+    const token = await running.app.get(PartnerTokenManager).getToken();
     const secrets = {
       'partner api key': sandbox.credentials.apiKey,
       'partner client id': sandbox.credentials.clientId,

@@ -5,7 +5,7 @@
  * deleted in batches, nothing else). Storage on both databases.
  */
 import { statSync, readFileSync } from 'node:fs';
-import { PartnerWebhookService } from '@partner-payments/nestjs';
+import { PartnerWebhookIngestService } from '@partner-payments/nestjs';
 import { startApp } from '../../../apps/reference-app/src/app-bootstrap.util';
 import { ConfigValidationError, type AppConfig } from '../../../apps/reference-app/src/config/app.config';
 import { placeholders, timestampParam } from '../../../apps/reference-app/src/database/sql-dialect.util';
@@ -181,7 +181,7 @@ describe('INBOX_ENCRYPTION_KEYS in the configuration', () => {
       expect(statSync(file).mode & 0o777).toBe(0o600);
       const key = readFileSync(file, 'utf8');
       const raw = body('demo-evt');
-      await first.running.app.get(PartnerWebhookService).accept(Buffer.from(raw));
+      await first.running.app.get(PartnerWebhookIngestService).accept(Buffer.from(raw));
       await first.running.close();
 
       const second = await boot();

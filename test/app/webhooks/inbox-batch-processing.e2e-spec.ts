@@ -3,15 +3,12 @@
  * entry, so a failing entry is rolled back and backed off without undoing the others; a batch whose
  * transaction fails as a whole is run again entry by entry; replicas draining one backlog on
  * PostgreSQL claim different entries (FOR UPDATE SKIP LOCKED) and process each once. The library's
- * PartnerWebhookService on the app's TypeOrmInboxStore, on a real SQLite file and PostgreSQL.
+ * PartnerWebhookIngestService and PartnerWebhookProcessingService on the app's TypeOrmInboxStore, on a real SQLite file and PostgreSQL.
  */
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import {
-  PartnerWebhookDispatcher,
-  PartnerWebhookService,
-  resolvePartnerWebhookConfig,
-  type PartnerProcessOutcome,
-} from '@partner-payments/nestjs';
+import { PartnerWebhookDispatcher } from '@partner-payments/nestjs';
+import { resolvePartnerWebhookConfig } from '../../../libs/partner-payments/src/webhooks/webhook.config';
+import { type PartnerProcessOutcome } from '../../../libs/partner-payments/src/webhooks/inbox/inbox-processor.util';
 import { buildUserCreated } from '@partner-payments/testing';
 import type { DataSource } from 'typeorm';
 import { placeholders } from '../../../apps/reference-app/src/database/sql-dialect.util';
@@ -19,6 +16,10 @@ import type { UnitOfWork } from '../../../apps/reference-app/src/database/unit-o
 import { TypeOrmInboxStore } from '../../../apps/reference-app/src/webhooks/typeorm-inbox.store';
 import { CapturingLogger, testInboxKeyRing } from '../../setup/app.fixture';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../setup/test-database.fixture';
+import {
+  webhookServices,
+  type PartnerWebhookServices,
+} from '../../../libs/partner-payments/src/webhooks/webhook-services.fixture';
 
 jest.setTimeout(120_000);
 
@@ -59,7 +60,7 @@ function serviceOn(
     webhooks: { secrets: ['unused: accept() is after the guard'] },
     logger,
   });
-  const service = new PartnerWebhookService(config, store, new PartnerWebhookDispatcher(emitter));
+  const service = webhookServices(config, store, new PartnerWebhookDispatcher(emitter));
   return { service, store, processBatchSizes, logger };
 }
 
@@ -70,10 +71,10 @@ async function probeIds(ds: DataSource): Promise<string[]> {
 
 /** Accepts every body in the same event-loop turn (one group commit), then waits for processing. */
 async function acceptTogether(
-  service: PartnerWebhookService,
+  service: PartnerWebhookServices,
   ids: string[],
 ): Promise<PartnerProcessOutcome[]> {
-  const accepted = await Promise.all(ids.map((id) => service.accept(body(id))));
+  const accepted = await Promise.all(ids.map((id) => service.ingest.accept(body(id))));
   return Promise.all(accepted.map((a) => a.processing as Promise<PartnerProcessOutcome>));
 }
 
@@ -144,7 +145,7 @@ describe.each(DATABASE_KINDS)('inbox processing in batches (%s)', (kind) => {
         });
       }
     });
-    const summary = await service.processPending({ limit: 25, minAgeMs: 0, untilEmpty: true });
+    const summary = await service.processing.processPending({ limit: 25, minAgeMs: 0, untilEmpty: true });
     expect(summary).toEqual({ processed: 59, failed: 1, skipped: 0, batches: 3 });
     expect((await probeIds(db.dataSource)).length).toBe(59);
     expect(await store.countByState()).toEqual({ processed: 59, failed: 1 });
@@ -178,8 +179,8 @@ describe('two replicas draining one backlog on PostgreSQL', () => {
     });
     const options = { limit: 20, minAgeMs: 0, untilEmpty: true, concurrency: 2 };
     const [sa, sb] = await Promise.all([
-      a.service.processPending(options),
-      b.service.processPending(options),
+      a.service.processing.processPending(options),
+      b.service.processing.processPending(options),
     ]);
     expect(sa.processed + sb.processed).toBe(ids.length);
     expect(sa.failed + sb.failed).toBe(0);

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { HealthIndicatorService, type HealthIndicatorResult } from '@nestjs/terminus';
-import { ApiVersionState, TokenManager } from '@partner-payments/nestjs';
+import { PartnerApiVersionState, PartnerTokenManager } from '@partner-payments/nestjs';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { UnitOfWork } from '../database/unit-of-work.service';
 import type { InboxStats } from '../observability/app-metrics.service';
@@ -22,8 +22,8 @@ export class ReadinessIndicators {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly indicators: HealthIndicatorService,
     private readonly uow: UnitOfWork,
-    private readonly tokens: TokenManager,
-    private readonly versionState: ApiVersionState,
+    private readonly tokens: PartnerTokenManager,
+    private readonly versionState: PartnerApiVersionState,
     private readonly startup: StartupState,
   ) {}
 

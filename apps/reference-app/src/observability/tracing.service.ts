@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type LoggerService, type OnApplicationShutdown } from '@nestjs/common';
-import { PartnerWebhookService } from '@partner-payments/nestjs';
+import { PartnerWebhookProcessingService } from '@partner-payments/nestjs';
 import { context, propagation, ProxyTracerProvider, trace } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
@@ -95,7 +95,7 @@ export class TracingLifecycle implements OnApplicationShutdown {
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
-    private readonly webhooks: PartnerWebhookService,
+    private readonly webhooks: PartnerWebhookProcessingService,
   ) {
     this.handle = startTracing(config.observability.tracing, new Logger('Tracing'));
   }

@@ -4,8 +4,8 @@ import { insertIfAbsent } from '../database/insert-if-absent.util';
 import type { UnitOfWork } from '../database/unit-of-work.service';
 import {
   decidePayoutStatusChange,
-  type PayoutStatusChange,
-  type PayoutStatusChangeReason,
+  type PartnerPayoutStatusChange,
+  type PartnerPayoutStatusChangeReason,
 } from '@partner-payments/nestjs';
 import { traceProjectionBatch, traceProjectionWrite } from '../observability/app-tracing.util';
 import { writePayoutBatch } from './payout-batch-write.util';
@@ -29,7 +29,7 @@ export interface PayoutObservation {
 
 export interface PayoutProjectionResult {
   outcome: 'created' | 'changed' | 'unchanged';
-  reason: PayoutStatusChangeReason;
+  reason: PartnerPayoutStatusChangeReason;
   previousStatus: string | null;
   status: string;
   row: PayoutEntity;
@@ -215,7 +215,7 @@ export class PayoutProjection {
     row: PayoutEntity,
     patch: Partial<PayoutEntity>,
     now: Date,
-    decision: PayoutStatusChange,
+    decision: PartnerPayoutStatusChange,
   ): PayoutProjectionResult {
     const next = Object.assign(new PayoutEntity(), row, patch, {
       lastSource: obs.source,

@@ -1,4 +1,4 @@
-import { decidePayoutStatusChange, PayoutStatus, type PartnerPayout } from '@partner-payments/nestjs';
+import { decidePayoutStatusChange, PartnerPayoutStatus, type PartnerPayout } from '@partner-payments/nestjs';
 import type { PayoutEntity } from '../payouts/payout.entity';
 
 /**
@@ -23,8 +23,8 @@ export function wantsResource(row: PayoutEntity, listed: PartnerPayout): Resourc
   const readSinceLastChange =
     !change.apply && row.resourceReadAt !== null && row.resourceReadAt >= row.updatedAt;
   if (readSinceLastChange) return null;
-  if (status === PayoutStatus.Failed && row.errorCode === null) return 'error-code';
-  if (status === PayoutStatus.Completed && row.referenceNumber === null) return 'reference-number';
+  if (status === PartnerPayoutStatus.Failed && row.errorCode === null) return 'error-code';
+  if (status === PartnerPayoutStatus.Completed && row.referenceNumber === null) return 'reference-number';
   return null;
 }
 

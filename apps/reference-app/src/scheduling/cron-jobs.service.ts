@@ -6,7 +6,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
-import { TokenManager } from '@partner-payments/nestjs';
+import { PartnerTokenManager } from '@partner-payments/nestjs';
 import { CronJob } from 'cron';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { StartupState } from '../health/startup-state.service';
@@ -38,7 +38,7 @@ export class CronJobsService implements OnApplicationBootstrap, OnApplicationShu
     private readonly redelivery: InboxRedeliveryService,
     private readonly versionPin: VersionPinService,
     private readonly payoutRedrive: PayoutRedriveService,
-    private readonly tokens: TokenManager,
+    private readonly tokens: PartnerTokenManager,
     private readonly startup: StartupState,
     private readonly inboxAtRest: InboxAtRestService,
   ) {}

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { ApiVersionState, PartnerVersioningService } from '@partner-payments/nestjs';
+import { PartnerApiVersionState, PartnerVersioningService } from '@partner-payments/nestjs';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { ApiVersionPinEntity } from './api-version-pin.entity';
 import { UnitOfWork } from '../database/unit-of-work.service';
@@ -23,7 +23,7 @@ export interface PinState {
 /**
  * Pins the account to PARTNER_API_VERSION (spec 9.3; provider-facts: POST /v1/versioning/upgrade
  * { target_version }). Runs at start and daily. The answer is stored, so once pinned the partner
- * is not asked again, and the module's ApiVersionState is told so (with sendVersionHeader
+ * is not asked again, and the module's PartnerApiVersionState is told so (with sendVersionHeader
  * 'until-pinned' the X-Api-Version header then stops). A refused target (older than the
  * current pin) is logged as an error ONCE and remembered: no retry loop.
  */
@@ -36,7 +36,7 @@ export class VersionPinService {
     private readonly uow: UnitOfWork,
     private readonly locks: JobLockService,
     private readonly versioning: PartnerVersioningService,
-    private readonly versionState: ApiVersionState,
+    private readonly versionState: PartnerApiVersionState,
     @Inject(PARTNER_CONNECTION) private readonly connection: PartnerConnection,
   ) {}
 

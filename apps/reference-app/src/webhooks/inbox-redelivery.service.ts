@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
-import { PartnerWebhookService } from '@partner-payments/nestjs';
+import { PartnerWebhookProcessingService } from '@partner-payments/nestjs';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { JobLockService } from '../scheduling/job-lock.service';
 import { TypeOrmInboxStore } from './typeorm-inbox.store';
@@ -35,7 +35,7 @@ export class InboxRedeliveryService implements BeforeApplicationShutdown {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly inbox: TypeOrmInboxStore,
-    private readonly webhooks: PartnerWebhookService,
+    private readonly webhooks: PartnerWebhookProcessingService,
     private readonly locks: JobLockService,
   ) {}
 

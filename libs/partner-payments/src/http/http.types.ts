@@ -79,3 +79,36 @@ export interface PartnerHttpEvent {
   /** Whether the outcome will be retried (set on outcomes). */
   willRetry?: boolean;
 }
+
+/** One attempt as the transport sends it. */
+export interface TransportRequest {
+  method: PartnerHttpMethod;
+  /** Path without query, starting with one '/' (appended to the base URL as is); also for events and logs. */
+  path: string;
+  /** Query string including '?', or ''. */
+  queryString: string;
+  headers: Record<string, string>;
+  data?: unknown;
+  timeoutMs: number;
+  attempt: number;
+  /** 'stream': a 2xx body arrives as a Readable (downloads); error bodies are still read and parsed. */
+  responseType?: 'json' | 'stream';
+}
+
+export type TransportResult =
+  | {
+      kind: 'response';
+      status: number;
+      headers: Record<string, string>;
+      data: unknown;
+      requestId: string | null;
+      durationMs: number;
+    }
+  | {
+      kind: 'network';
+      code: string | undefined;
+      timedOut: boolean;
+      message: string;
+      durationMs: number;
+      cause: unknown;
+    };

@@ -2,13 +2,13 @@ import axios from 'axios';
 import type { LoggerService } from '@nestjs/common';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { TokenManager } from '../auth/token.manager';
-import { resolvePartnerOptions, type ResolvedPartnerOptions } from '../options.resolver';
+import { PartnerTokenManager } from '../auth/token-manager.service';
+import { resolvePartnerOptions, type ResolvedPartnerOptions } from '../options-resolver.util';
 import type { PartnerPaymentsModuleOptions } from '../partner-payments.options';
-import { ApiVersionState } from './api-version.state';
+import { PartnerApiVersionState } from './api-version-state.service';
 import { PartnerHttpClient } from './partner-http.client';
-import { PartnerTransport } from './partner.transport';
-import type { Clock } from './rate.limiter';
+import { PartnerTransport } from './partner-transport.client';
+import type { Clock } from './rate-limiter.policy';
 
 /**
  * Test-only: a real HTTP server on 127.0.0.1 (port 0) and a client wired without Nest DI.
@@ -114,8 +114,8 @@ export class FakeClock implements Clock {
 export interface TestClient {
   options: ResolvedPartnerOptions;
   transport: PartnerTransport;
-  tokens: TokenManager;
-  versionState: ApiVersionState;
+  tokens: PartnerTokenManager;
+  versionState: PartnerApiVersionState;
   http: PartnerHttpClient;
 }
 
@@ -136,8 +136,8 @@ export function createTestClient(
     ...overrides,
   });
   const transport = new PartnerTransport(axios.create(), options, options.logger);
-  const tokens = new TokenManager(transport, options, options.logger, clock);
-  const versionState = new ApiVersionState();
+  const tokens = new PartnerTokenManager(transport, options, options.logger, clock);
+  const versionState = new PartnerApiVersionState();
   const http = new PartnerHttpClient(transport, tokens, versionState, options);
   return { options, transport, tokens, versionState, http };
 }

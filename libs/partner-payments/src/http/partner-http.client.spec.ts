@@ -6,8 +6,8 @@ import {
   PartnerServerError,
   PartnerTimeoutError,
   PartnerValidationError,
-} from '../errors/partner-api.error';
-import { PartnerLocalValidationError } from '../errors/partner.error';
+} from '../errors/partner-api.errors';
+import { PartnerLocalValidationError } from '../errors/partner.errors';
 import type { PartnerHttpEvent } from './http.types';
 import {
   authOk,

@@ -1,15 +1,15 @@
 import type { Observable } from 'rxjs';
-import { TokenManager } from '../auth/token.manager';
-import { PartnerLocalValidationError, type PartnerFieldError } from '../errors/partner.error';
-import type { ResolvedPartnerOptions } from '../options.resolver';
-import { ApiVersionState } from './api-version.state';
-import { toAttemptOutcome, toPartnerError } from './attempt.outcome';
-import { buildPartnerHeaders, resolveVersionHeader } from './headers.builder';
+import { PartnerTokenManager } from '../auth/token-manager.service';
+import { PartnerLocalValidationError, type PartnerFieldError } from '../errors/partner.errors';
+import type { ResolvedPartnerOptions } from '../options-resolver.util';
+import { PartnerApiVersionState } from './api-version-state.service';
+import { toAttemptOutcome, toPartnerError } from './attempt.util';
+import { buildPartnerHeaders, resolveVersionHeader } from './headers.util';
 import type { PartnerHttpEvent, PartnerRequest, PartnerResponse } from './http.types';
 import { replayIsDeduplicated, requiresIdempotencyKey, resolveIdempotencyKey } from './idempotency.policy';
-import { systemClock } from './rate.limiter';
+import { systemClock } from './rate-limiter.policy';
 import { computeBackoffMs, shouldRetry } from './retry.policy';
-import { PartnerTransport } from './partner.transport';
+import { PartnerTransport } from './partner-transport.client';
 import { buildQueryString, joinQueryStrings, splitPathQuery } from './url.util';
 import { UUID_V4_PATTERN } from '../validation/validation.util';
 
@@ -51,8 +51,8 @@ export class PartnerHttpClient {
 
   constructor(
     private readonly transport: PartnerTransport,
-    private readonly tokens: TokenManager,
-    private readonly versionState: ApiVersionState,
+    private readonly tokens: PartnerTokenManager,
+    private readonly versionState: PartnerApiVersionState,
     private readonly options: ResolvedPartnerOptions,
   ) {
     this.events$ = transport.events$;

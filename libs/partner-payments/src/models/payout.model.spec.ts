@@ -3,7 +3,7 @@ import {
   decidePayoutStatusChange,
   isFinalPayoutStatus,
   isTerminalPayoutStatus,
-  normalizePayoutStatus,
+  normalisePayoutStatus,
   payoutStatusRank,
   toPartnerPayout,
 } from './payout.model';
@@ -67,12 +67,12 @@ describe('payout model (spec 3.4, provider-facts "Payouts")', () => {
     expect(() => toPartnerPayout({ status: 'CREATED' })).toThrow(TypeError);
   });
 
-  it('normalizePayoutStatus compares case-insensitively and maps aliases', () => {
-    expect(normalizePayoutStatus(' kyt_pending ')).toBe('KYT_PENDING');
-    expect(normalizePayoutStatus('in-review')).toBe('IN_REVIEW');
-    expect(normalizePayoutStatus('canceled')).toBe('CANCELLED');
-    expect(normalizePayoutStatus('returned')).toBe('FAILED');
-    expect(normalizePayoutStatus(undefined)).toBe('');
+  it('normalisePayoutStatus compares case-insensitively and maps aliases', () => {
+    expect(normalisePayoutStatus(' kyt_pending ')).toBe('KYT_PENDING');
+    expect(normalisePayoutStatus('in-review')).toBe('IN_REVIEW');
+    expect(normalisePayoutStatus('canceled')).toBe('CANCELLED');
+    expect(normalisePayoutStatus('returned')).toBe('FAILED');
+    expect(normalisePayoutStatus(undefined)).toBe('');
   });
 
   it('terminal vs final', () => {

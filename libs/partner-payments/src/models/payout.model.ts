@@ -4,7 +4,7 @@ import { canonicalPartnerStatus } from './status.util';
  * Payouts (spec 3.4, provider-facts "Payouts"). The create answer may carry `id` and a lowercase
  * status ('created'); the read carries `payout_id` and UPPERCASE: both normalise into PartnerPayout.
  */
-export const PayoutStatus = {
+export const PartnerPayoutStatus = {
   Created: 'CREATED',
   Pending: 'PENDING',
   Processing: 'PROCESSING',
@@ -14,11 +14,11 @@ export const PayoutStatus = {
   Failed: 'FAILED',
   Cancelled: 'CANCELLED',
 } as const;
-export type PartnerPayoutStatus = (typeof PayoutStatus)[keyof typeof PayoutStatus];
+export type PartnerPayoutStatus = (typeof PartnerPayoutStatus)[keyof typeof PartnerPayoutStatus];
 
 export interface PartnerPayout {
   payoutId: string;
-  /** Canonical UPPERCASE (normalizePayoutStatus). */
+  /** Canonical UPPERCASE (normalisePayoutStatus). */
   status: string;
   /** As received. */
   rawStatus: string;
@@ -86,9 +86,9 @@ export interface PartnerPayoutPage {
  * resolves the resource to FAILED; flat events say 'returned', spec 6.4.6). Unknown values stay
  * as they are, canonical. '' for no status.
  */
-export function normalizePayoutStatus(status: string | null | undefined): string {
+export function normalisePayoutStatus(status: string | null | undefined): string {
   const s = canonicalPartnerStatus(status) ?? '';
-  return s === 'RETURNED' ? PayoutStatus.Failed : s;
+  return s === 'RETURNED' ? PartnerPayoutStatus.Failed : s;
 }
 
 /**
@@ -96,14 +96,18 @@ export function normalizePayoutStatus(status: string | null | undefined): string
  * can still move a COMPLETED payout to FAILED (provider-facts), so keep listening after COMPLETED.
  */
 export function isTerminalPayoutStatus(status: string | null | undefined): boolean {
-  const s = normalizePayoutStatus(status);
-  return s === PayoutStatus.Completed || s === PayoutStatus.Failed || s === PayoutStatus.Cancelled;
+  const s = normalisePayoutStatus(status);
+  return (
+    s === PartnerPayoutStatus.Completed ||
+    s === PartnerPayoutStatus.Failed ||
+    s === PartnerPayoutStatus.Cancelled
+  );
 }
 
 /** Strictly final: nothing moves a payout out of these (provider-facts). */
 export function isFinalPayoutStatus(status: string | null | undefined): boolean {
-  const s = normalizePayoutStatus(status);
-  return s === PayoutStatus.Failed || s === PayoutStatus.Cancelled;
+  const s = normalisePayoutStatus(status);
+  return s === PartnerPayoutStatus.Failed || s === PartnerPayoutStatus.Cancelled;
 }
 
 /**
@@ -126,18 +130,18 @@ const RANK: Record<string, number> = {
 
 /** The rank of a status, or null for a status this version does not know. */
 export function payoutStatusRank(status: string | null | undefined): number | null {
-  return RANK[normalizePayoutStatus(status)] ?? null;
+  return RANK[normalisePayoutStatus(status)] ?? null;
 }
 
-export type PayoutStatusChangeReason =
+export type PartnerPayoutStatusChangeReason =
   'initial' | 'advance' | 'bank-return' | 'same' | 'stale' | 'final' | 'unknown-status';
 
-export interface PayoutStatusChange {
+export interface PartnerPayoutStatusChange {
   /** Whether the stored status should become `next`. */
   apply: boolean;
   /** The incoming status, canonical (payout.returned's 'returned' is the resource's FAILED). */
   next: string;
-  reason: PayoutStatusChangeReason;
+  reason: PartnerPayoutStatusChangeReason;
 }
 
 /**
@@ -153,18 +157,18 @@ export interface PayoutStatusChange {
 export function decidePayoutStatusChange(
   current: string | null | undefined,
   incoming: string,
-): PayoutStatusChange {
-  const next = normalizePayoutStatus(incoming);
+): PartnerPayoutStatusChange {
+  const next = normalisePayoutStatus(incoming);
   const to = payoutStatusRank(next);
   if (to === null) return { apply: false, next, reason: 'unknown-status' };
   if (current === null || current === undefined || current.trim() === '') {
     return { apply: true, next, reason: 'initial' };
   }
-  const from = normalizePayoutStatus(current);
+  const from = normalisePayoutStatus(current);
   if (from === next) return { apply: false, next, reason: 'same' };
   if (isFinalPayoutStatus(from)) return { apply: false, next, reason: 'final' };
-  if (from === PayoutStatus.Completed) {
-    return next === PayoutStatus.Failed
+  if (from === PartnerPayoutStatus.Completed) {
+    return next === PartnerPayoutStatus.Failed
       ? { apply: true, next, reason: 'bank-return' }
       : { apply: false, next, reason: 'stale' };
   }
@@ -200,7 +204,7 @@ export function toPartnerPayout(body: unknown): PartnerPayout {
   const rawStatus = str(r.status) ?? '';
   return {
     payoutId,
-    status: normalizePayoutStatus(rawStatus),
+    status: normalisePayoutStatus(rawStatus),
     rawStatus,
     userId: str(r.user_id),
     recipientId: str(r.recipient_id) ?? str(recipient.recipient_id) ?? str(recipient.id),

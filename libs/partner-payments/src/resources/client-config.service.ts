@@ -1,9 +1,9 @@
-import { PartnerLocalValidationError } from '../errors/partner.error';
+import { PartnerLocalValidationError } from '../errors/partner.errors';
 import { PartnerHttpClient } from '../http/partner-http.client';
 import { encodePathSegment } from '../http/url.util';
 import type { PartnerCallOptions } from '../models/common.model';
 import type { PartnerClientConfig, PartnerClientInfo } from '../models/client-config.model';
-import type { ResolvedPartnerOptions } from '../options.resolver';
+import type { ResolvedPartnerOptions } from '../options-resolver.util';
 import { asRecord, send } from './resource.util';
 
 /** The calling client's own configuration (spec 2.4, 4.5; provider-facts: GET /v1/clients/{client_uuid}). */

@@ -1,5 +1,5 @@
-import { TokenManager } from '../auth/token.manager';
-import { ApiVersionState } from '../http/api-version.state';
+import { PartnerTokenManager } from '../auth/token-manager.service';
+import { PartnerApiVersionState } from '../http/api-version-state.service';
 import { PartnerHttpClient } from '../http/partner-http.client';
 import { PartnerClientConfigService } from './client-config.service';
 import { PartnerPayoutsService } from './payouts.service';
@@ -21,8 +21,8 @@ export class PartnerPaymentsClient {
     readonly clientConfig: PartnerClientConfigService,
     readonly versioning: PartnerVersioningService,
     readonly http: PartnerHttpClient,
-    readonly auth: TokenManager,
-    readonly versionState: ApiVersionState,
+    readonly auth: PartnerTokenManager,
+    readonly versionState: PartnerApiVersionState,
     /** Countries and banks, cached in memory (evidence §8). */
     readonly referenceData: PartnerReferenceDataService,
   ) {}

@@ -1,4 +1,4 @@
-import { PartnerLocalValidationError, type PartnerFieldError } from '../errors/partner.error';
+import { PartnerLocalValidationError, type PartnerFieldError } from '../errors/partner.errors';
 import { PartnerHttpClient } from '../http/partner-http.client';
 import { encodePathSegment } from '../http/url.util';
 import type { PartnerCallOptions } from '../models/common.model';

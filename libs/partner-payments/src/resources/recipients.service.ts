@@ -1,6 +1,6 @@
 import { PartnerHttpClient } from '../http/partner-http.client';
 import { encodePathSegment } from '../http/url.util';
-import { PartnerLocalValidationError } from '../errors/partner.error';
+import { PartnerLocalValidationError } from '../errors/partner.errors';
 import type { PartnerCallOptions } from '../models/common.model';
 import type {
   CreatePartnerRecipientInput,
@@ -8,8 +8,8 @@ import type {
   PartnerRecipient,
   PartnerRecipientList,
 } from '../models/recipient.model';
-import { metadataFilterToQueryParams } from '../validation/metadata.validator';
-import { validateRecipientInput } from '../validation/recipient.validator';
+import { metadataFilterToQueryParams } from '../validation/metadata.rules';
+import { validateRecipientInput } from '../validation/recipient.rules';
 import { UUID_PATTERN } from '../validation/validation.util';
 import { asRecord, requireId, send } from './resource.util';
 

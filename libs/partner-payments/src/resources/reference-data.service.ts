@@ -1,7 +1,7 @@
 import { PartnerHttpClient } from '../http/partner-http.client';
-import type { Clock } from '../http/rate.limiter';
-import { systemClock } from '../http/rate.limiter';
-import { PartnerLocalValidationError } from '../errors/partner.error';
+import type { Clock } from '../http/rate-limiter.policy';
+import { systemClock } from '../http/rate-limiter.policy';
+import { PartnerLocalValidationError } from '../errors/partner.errors';
 import type { PartnerCallOptions } from '../models/common.model';
 import type {
   PartnerBank,

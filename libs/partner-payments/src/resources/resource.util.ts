@@ -1,7 +1,7 @@
 import type { PartnerHttpClient } from '../http/partner-http.client';
 import type { PartnerRequest, PartnerResponse } from '../http/http.types';
 import type { PartnerCallOptions, PartnerPage } from '../models/common.model';
-import { PartnerLocalValidationError } from '../errors/partner.error';
+import { PartnerLocalValidationError } from '../errors/partner.errors';
 
 /**
  * Sends a request with the per-call options merged in; hands the metadata to onMeta. Without options

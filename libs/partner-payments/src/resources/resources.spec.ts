@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
-import { PartnerAuthenticationError } from '../errors/partner-api.error';
-import { PartnerLocalValidationError } from '../errors/partner.error';
+import { PartnerAuthenticationError } from '../errors/partner-api.errors';
+import { PartnerLocalValidationError } from '../errors/partner.errors';
 import {
   authOk,
   createTestClient,
@@ -9,8 +9,8 @@ import {
   startLocalServer,
   type LocalServer,
 } from '../http/local-server.fixture';
-import { buildPartnerClientGraph } from '../partner-payments.factory';
-import { samplePdf } from '../validation/sample-files.fixture';
+import { buildPartnerClientGraph } from '../client-graph.util';
+import { samplePdf } from '../validation/upload/sample-files.fixture';
 import { iterateOffsetPages, toOffsetPage } from './resource.util';
 import { toPartnerUser } from './users.service';
 

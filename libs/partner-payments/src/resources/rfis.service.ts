@@ -5,12 +5,12 @@ import type { Rfi, RfiAnswerInput, RfiItem } from '../models/rfi.model';
 import FormData from 'form-data';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeWebReadableStream } from 'node:stream/web';
-import { createPartnerApiError, createPartnerNetworkError } from '../errors/error.factory';
-import { PartnerLocalValidationError } from '../errors/partner.error';
-import { validateRfiAnswers } from '../validation/rfi-answer.validator';
-import { appendUploadParts, uploadPartsReplayable } from '../validation/upload-form.builder';
-import type { UploadSource } from '../validation/upload-source.normaliser';
-import { prepareUploadFiles } from '../validation/upload.validator';
+import { createPartnerApiError, createPartnerNetworkError } from '../errors/error-factory.util';
+import { PartnerLocalValidationError } from '../errors/partner.errors';
+import { validateRfiAnswers } from '../validation/rfi/rfi-answer.rules';
+import { appendUploadParts, uploadPartsReplayable } from '../validation/upload/upload-form.util';
+import type { UploadSource } from '../validation/upload/upload-source.util';
+import { prepareUploadFiles } from '../validation/upload/upload.rules';
 import {
   asRecord,
   checkPageParams,

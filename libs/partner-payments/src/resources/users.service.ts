@@ -6,7 +6,7 @@ import {
   toPartnerUser,
   toPartnerUserUpdateResult,
   toPartnerVerification,
-} from '../models/user.mapper';
+} from '../models/user-mapper.util';
 import type {
   CreatePartnerLivenessLinkInput,
   CreatePartnerUserInput,
@@ -23,11 +23,11 @@ import {
   collectVerificationErrors,
   validateCreateUserInput,
   validateUpdateUserInput,
-} from '../validation/user-input.validator';
+} from '../validation/user-input.rules';
 import { throwIfAny } from '../validation/validation.util';
 import { checkPageParams, iterateOffsetPages, requireId, send, toOffsetPage } from './resource.util';
 
-export { toPartnerUser } from '../models/user.mapper';
+export { toPartnerUser } from '../models/user-mapper.util';
 
 /** Users / sub-clients (spec 3.3, 4.7; evidence §3). Every body is checked before I/O. */
 export class PartnerUsersService {

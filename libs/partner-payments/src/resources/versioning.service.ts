@@ -1,5 +1,5 @@
-import { PartnerLocalValidationError } from '../errors/partner.error';
-import { ApiVersionState } from '../http/api-version.state';
+import { PartnerLocalValidationError } from '../errors/partner.errors';
+import { PartnerApiVersionState } from '../http/api-version-state.service';
 import { PartnerHttpClient } from '../http/partner-http.client';
 import type { PartnerCallOptions } from '../models/common.model';
 import type { PartnerVersionUpgradeResult } from '../models/client-config.model';
@@ -9,12 +9,12 @@ import { asRecord, send } from './resource.util';
 export class PartnerVersioningService {
   constructor(
     private readonly http: PartnerHttpClient,
-    private readonly state: ApiVersionState,
+    private readonly state: PartnerApiVersionState,
   ) {}
 
   /**
    * POST /v1/versioning/upgrade. Repeating the same target is harmless; an older target than the
-   * current pin is refused by the server. On success ApiVersionState is marked pinned, so with
+   * current pin is refused by the server. On success PartnerApiVersionState is marked pinned, so with
    * sendVersionHeader 'until-pinned' the header stops.
    */
   async upgrade(targetVersion: string, options?: PartnerCallOptions): Promise<PartnerVersionUpgradeResult> {

@@ -13,14 +13,14 @@ import type {
   PartnerVirtualAccountBalance,
   SimulatePartnerDepositInput,
 } from '../models/virtual-account.model';
-import type { PartnerFieldError } from '../errors/partner.error';
-import { PartnerLocalValidationError } from '../errors/partner.error';
+import type { PartnerFieldError } from '../errors/partner.errors';
+import { PartnerLocalValidationError } from '../errors/partner.errors';
 import {
   PartnerSandboxOnlyOperationError,
   PartnerValidationError,
   PartnerVirtualAccountNotActiveError,
-} from '../errors/partner-api.error';
-import { validateMetadata } from '../validation/metadata.validator';
+} from '../errors/partner-api.errors';
+import { validateMetadata } from '../validation/metadata.rules';
 import { asRecord, checkPageParams, requireId, send } from './resource.util';
 
 const AMOUNT_RE = /^[0-9]+(\.[0-9]{1,2})?$/;

@@ -1,4 +1,4 @@
-import { PartnerFieldError, PartnerLocalValidationError } from '../errors/partner.error';
+import { PartnerFieldError, PartnerLocalValidationError } from '../errors/partner.errors';
 
 /**
  * Small helpers shared by the validators. Every validator collects all problems first and throws

@@ -6,19 +6,15 @@ import {
   Injectable,
   NotFoundException,
   Post,
-  Req,
   type Type,
   UseGuards,
 } from '@nestjs/common';
-import { getVerifiedPartnerBody, PartnerWebhookGuard } from './partner-webhook.guard';
-import { PartnerWebhookService } from './partner-webhook.service';
-import {
-  DEFAULT_PARTNER_WEBHOOK_PATH,
-  normalisePath,
-  PARTNER_WEBHOOK_CONFIG,
-  type PartnerWebhookConfig,
-} from './webhook.config';
-import { PartnerWebhookConfigurationError, PartnerWebhookError } from './webhook.errors';
+import { PartnerWebhookGuard } from './partner-webhook.guard';
+import { PartnerWebhookIngestService } from './partner-webhook-ingest.service';
+import { VerifiedPartnerBody } from './verified-partner-body.decorator';
+import { PARTNER_WEBHOOK_CONFIG } from '../partner-payments.constants';
+import { DEFAULT_PARTNER_WEBHOOK_PATH, normalisePath, type PartnerWebhookConfig } from './webhook.config';
+import { PartnerWebhookError } from './webhook.errors';
 
 /** The 2xx body of the ready-made route. */
 export interface PartnerWebhookAck {
@@ -55,17 +51,15 @@ export function createPartnerWebhookController(path: string = DEFAULT_PARTNER_WE
   class PartnerWebhookController {
     static readonly [PARTNER_WEBHOOK_CONTROLLER_PATH] = route;
 
-    constructor(@Inject(PartnerWebhookService) private readonly service: PartnerWebhookService) {}
+    constructor(@Inject(PartnerWebhookIngestService) private readonly ingest: PartnerWebhookIngestService) {}
 
     @Post()
     @HttpCode(200)
     @UseGuards(PartnerWebhookRouteEnabledGuard, PartnerWebhookGuard)
-    async receive(@Req() req: object): Promise<PartnerWebhookAck> {
-      const raw = getVerifiedPartnerBody(req);
+    async receive(@VerifiedPartnerBody() raw: Buffer): Promise<PartnerWebhookAck> {
       try {
-        if (!raw)
-          throw new PartnerWebhookConfigurationError('Partner webhook: PartnerWebhookGuard did not run');
-        const result = await this.service.accept(raw);
+        // The guard checked size and signature: accept() only parses, records and answers.
+        const result = await this.ingest.accept(raw);
         return { received: true, status: result.status, eventId: result.eventId };
       } catch (error) {
         if (error instanceof PartnerWebhookError) throw error.toHttpException();

@@ -1,36 +1,35 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
-import { PartnerWebhookService } from './partner-webhook.service';
-import { readPartnerRawBody, type PartnerRawBodyRequest } from './raw-body.reader';
-import { PARTNER_WEBHOOK_CONFIG, type PartnerWebhookConfig } from './webhook.config';
+import { readPartnerRawBody, type PartnerRawBodyRequest } from './raw-body.util';
+import { PARTNER_WEBHOOK_CONFIG } from '../partner-payments.constants';
+import { type PartnerWebhookConfig } from './webhook.config';
 import { PartnerWebhookError } from './webhook.errors';
+import { refuseWebhook, verifyWebhookSignature } from './webhook-verification.util';
 
-/** Where the guard leaves the verified raw bytes on the request, for the handler after it. */
+/** Where the guard leaves the verified raw bytes on the request; read by @VerifiedPartnerBody(). */
 export const PARTNER_WEBHOOK_VERIFIED_BODY = Symbol('PARTNER_WEBHOOK_VERIFIED_BODY');
 
 export type PartnerVerifiedRequest = PartnerRawBodyRequest & { [PARTNER_WEBHOOK_VERIFIED_BODY]?: Buffer };
 
 /**
- * Verifies x-signature-sha256 against the raw request bytes (spec 6.1.3) before any handler runs.
+ * Verifies x-signature-sha256 against the raw request bytes (spec 6.1.3) before any handler runs,
+ * with the signature verifier directly (no webhook service involved).
  * Answers: 413 beyond webhooks.maxBodyBytes; 401 with { reason } for a missing, non-hex, odd-length,
  * wrong-length or wrong signature (never 500); 500 with the fix when the raw body is unavailable
  * (the app was not created with NestFactory.create(AppModule, { rawBody: true })).
- * Usable on your own route: `@UseGuards(PartnerWebhookGuard)`, then `getVerifiedPartnerBody(req)`.
+ * Usable on your own route: `@UseGuards(PartnerWebhookGuard)`, then `@VerifiedPartnerBody() raw: Buffer`.
  */
 @Injectable()
 export class PartnerWebhookGuard implements CanActivate {
-  constructor(
-    @Inject(PARTNER_WEBHOOK_CONFIG) private readonly config: PartnerWebhookConfig,
-    private readonly service: PartnerWebhookService,
-  ) {}
+  constructor(@Inject(PARTNER_WEBHOOK_CONFIG) private readonly config: PartnerWebhookConfig) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<PartnerVerifiedRequest>();
     try {
-      // A refusal while reading (413, no raw body) is reported here; verify() reports its own.
+      // A refusal while reading (413, no raw body) is reported here; the verifier reports its own.
       const raw = await readPartnerRawBody(req, this.config.maxBodyBytes).catch((error: unknown) => {
-        throw error instanceof Error ? this.service.refused(error) : error;
+        throw error instanceof Error ? refuseWebhook(this.config, error) : error;
       });
-      this.service.verify(raw, req.headers);
+      verifyWebhookSignature(this.config, raw, req.headers);
       req[PARTNER_WEBHOOK_VERIFIED_BODY] = raw;
       return true;
     } catch (error) {
@@ -41,9 +40,4 @@ export class PartnerWebhookGuard implements CanActivate {
       throw error;
     }
   }
-}
-
-/** The raw bytes PartnerWebhookGuard verified for this request, or undefined if it did not run. */
-export function getVerifiedPartnerBody(req: object): Buffer | undefined {
-  return (req as PartnerVerifiedRequest)[PARTNER_WEBHOOK_VERIFIED_BODY];
 }

@@ -1,11 +1,12 @@
 import { Logger, type LoggerService, type Provider } from '@nestjs/common';
-import { PartnerConfigurationError } from '../errors/partner-api.error';
-import { PARTNER_PAYMENTS_OPTIONS, PARTNER_RESOLVED_OPTIONS } from '../partner-payments.constants';
-import type { PartnerWebhookObservation } from '../observability/hooks';
-import type { PartnerInboxStore } from './inbox.store';
-
-/** DI token of the resolved webhook settings (PartnerWebhookConfig). */
-export const PARTNER_WEBHOOK_CONFIG = Symbol('PARTNER_WEBHOOK_CONFIG');
+import { PartnerConfigurationError } from '../errors/partner-api.errors';
+import {
+  PARTNER_PAYMENTS_OPTIONS,
+  PARTNER_RESOLVED_OPTIONS,
+  PARTNER_WEBHOOK_CONFIG,
+} from '../partner-payments.constants';
+import type { PartnerWebhookObservation } from '../observability/hooks.util';
+import type { PartnerInboxStore } from './inbox/inbox.store';
 
 /** Default route of the ready-made controller (issue 4). */
 export const DEFAULT_PARTNER_WEBHOOK_PATH = '/webhooks/partner';

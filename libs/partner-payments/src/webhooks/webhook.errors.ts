@@ -1,12 +1,12 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
-import { PartnerError } from '../errors/partner.error';
+import { PartnerError } from '../errors/partner.errors';
 
 /** Why a signature was refused; sent back in the 401 body so the sender can tell what is wrong. */
 export type PartnerSignatureFailureReason =
   'missing_header' | 'not_hex' | 'odd_length' | 'wrong_length' | 'mismatch' | 'no_secret_configured';
 
 /**
- * Base of the errors thrown by the webhook pipeline (PartnerWebhookService.handle and the guard).
+ * Base of the errors thrown by the webhook pipeline (PartnerWebhookIngestService.handle and the guard).
  * Each knows its HTTP status; `toHttpException()` gives the answer the ready-made controller sends,
  * so an app with its own route can `throw e.toHttpException()`.
  */
@@ -113,4 +113,4 @@ export const RAW_BODY_MISSING_MESSAGE =
   'Partner webhook: the raw request body is not available, so the signature cannot be verified ' +
   '(spec 6.1.3 forbids verifying re-serialised JSON). Create the app with ' +
   'NestFactory.create(AppModule, { rawBody: true }), or pass the exact received bytes to ' +
-  'PartnerWebhookService.handle(rawBody, headers).';
+  'PartnerWebhookIngestService.handle(rawBody, headers).';

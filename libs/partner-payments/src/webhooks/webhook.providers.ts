@@ -1,20 +1,20 @@
 import type { Provider, Type } from '@nestjs/common';
-import { PARTNER_INBOX_STORE } from '../partner-payments.constants';
-import { InMemoryInboxStore } from './inbox.memory-store';
+import { PARTNER_INBOX_STORE, PARTNER_WEBHOOK_CONFIG } from '../partner-payments.constants';
+import { PartnerInMemoryInboxStore } from './inbox/inbox-memory.store';
 import {
   createPartnerWebhookController,
   PartnerWebhookRouteEnabledGuard,
 } from './partner-webhook.controller';
 import { PartnerWebhookGuard } from './partner-webhook.guard';
-import { PartnerWebhookService } from './partner-webhook.service';
-import { PartnerWebhookBootCheck } from './webhook.boot-check';
+import { PartnerWebhookIngestService } from './partner-webhook-ingest.service';
+import { PartnerWebhookProcessingService } from './partner-webhook-processing.service';
+import { PartnerWebhookBootCheck } from './webhook-boot-check.service';
 import {
-  PARTNER_WEBHOOK_CONFIG,
   PARTNER_WEBHOOK_OPTION_DEPS,
   partnerWebhookConfigProvider,
   pickWebhookOptions,
 } from './webhook.config';
-import { PartnerWebhookDispatcher } from './webhook.dispatcher';
+import { PartnerWebhookDispatcher } from './events/webhook-dispatcher.service';
 
 /**
  * Wiring point between PartnerPaymentsModule and the webhook pipeline (issue 4).
@@ -26,7 +26,7 @@ const inboxStoreProvider: Provider = {
   provide: PARTNER_INBOX_STORE,
   // options.inboxStore when given, else the bounded in-memory store (not durable; see README).
   useFactory: (resolved: unknown, raw: unknown) =>
-    pickWebhookOptions(resolved, raw).inboxStore ?? new InMemoryInboxStore(),
+    pickWebhookOptions(resolved, raw).inboxStore ?? new PartnerInMemoryInboxStore(),
   inject: PARTNER_WEBHOOK_OPTION_DEPS,
 };
 
@@ -34,7 +34,8 @@ export const partnerWebhookProviders: Provider[] = [
   partnerWebhookConfigProvider,
   inboxStoreProvider,
   PartnerWebhookDispatcher,
-  PartnerWebhookService,
+  PartnerWebhookIngestService,
+  PartnerWebhookProcessingService,
   PartnerWebhookGuard,
   PartnerWebhookRouteEnabledGuard,
   PartnerWebhookBootCheck,
@@ -44,7 +45,8 @@ export const partnerWebhookExports: Array<string | symbol | Type> = [
   PARTNER_WEBHOOK_CONFIG,
   PARTNER_INBOX_STORE,
   PartnerWebhookDispatcher,
-  PartnerWebhookService,
+  PartnerWebhookIngestService,
+  PartnerWebhookProcessingService,
   PartnerWebhookGuard,
 ];
 

@@ -1,0 +1,156 @@
+import { PartnerAuthenticationError, PartnerServerError } from '../errors/partner-api.errors';
+import {
+  authOk,
+  createTestClient,
+  FakeClock,
+  json,
+  pathOf,
+  startLocalServer,
+  type LocalServer,
+} from '../http/local-server.fixture';
+
+describe('PartnerTokenManager (spec 5) over a real local server', () => {
+  let server: LocalServer;
+  beforeEach(async () => {
+    server = await startLocalServer();
+  });
+  afterEach(() => server.close());
+
+  const authCalls = (): number => server.requests.filter((r) => pathOf(r) === '/auth').length;
+
+  it('POSTs /auth with x-api-key only and { client_id, password }, under the sandbox prefix', async () => {
+    server.setHandler((_req, res) => authOk(res, 'tok-A'));
+    const { tokens } = createTestClient(server.baseUrl);
+    await expect(tokens.getToken()).resolves.toBe('tok-A');
+    const req = server.requests[0];
+    expect(req.method).toBe('POST');
+    expect(req.url).toBe('/sandbox/auth');
+    expect(req.headers['x-api-key']).toBe('key-secret-1');
+    expect(req.headers.authorization).toBeUndefined();
+    expect(req.headers['x-api-version']).toBeUndefined();
+    expect(req.headers['idempotency-key']).toBeUndefined();
+    expect(JSON.parse(req.body)).toEqual({ client_id: 'client-1', password: 'pw-secret-1' });
+  });
+
+  it('1000 concurrent callers on a cold cache make exactly one POST /auth', async () => {
+    server.setHandler((_req, res) => setTimeout(() => authOk(res, 'tok-shared'), 30));
+    const { tokens } = createTestClient(server.baseUrl);
+    const results = await Promise.all(Array.from({ length: 1000 }, () => tokens.getToken()));
+    expect(authCalls()).toBe(1);
+    expect(new Set(results)).toEqual(new Set(['tok-shared']));
+  });
+
+  it('cached() hands out a valid token without I/O, and null once inside the refresh skew', async () => {
+    const clock = new FakeClock();
+    server.setHandler((_req, res) => authOk(res, 'tok-C', 3600));
+    const { tokens } = createTestClient(server.baseUrl, { tokenRefreshSkewSeconds: 300 }, clock);
+    expect(tokens.cached()).toBeNull();
+    await tokens.getToken();
+    expect(tokens.cached()).toBe('tok-C');
+    clock.t += (3600 - 301) * 1000;
+    expect(tokens.cached()).toBe('tok-C');
+    clock.t += 2000; // 299 s left: within the skew, the caller must refresh
+    expect(tokens.cached()).toBeNull();
+    expect(authCalls()).toBe(1);
+  });
+
+  it('reads expires_in (86400 seen in the sandbox) instead of assuming 3600', async () => {
+    const clock = new FakeClock();
+    let n = 0;
+    server.setHandler((_req, res) => authOk(res, `tok-${++n}`, 86400));
+    const { tokens } = createTestClient(server.baseUrl, {}, clock);
+    await tokens.getToken();
+    clock.t += 2 * 3600 * 1000; // past a 3600 s lifetime, far from 86400 s
+    await expect(tokens.getToken()).resolves.toBe('tok-1');
+    expect(authCalls()).toBe(1);
+    expect(tokens.expiresAt).toBe(1_000_000 + 86400 * 1000);
+  });
+
+  it('refreshes once fewer than tokenRefreshSkewSeconds remain, not before', async () => {
+    const clock = new FakeClock();
+    let n = 0;
+    server.setHandler((_req, res) => authOk(res, `tok-${++n}`, 3600));
+    const { tokens } = createTestClient(server.baseUrl, { tokenRefreshSkewSeconds: 300 }, clock);
+    await tokens.getToken();
+    clock.t += (3600 - 301) * 1000;
+    await expect(tokens.getToken()).resolves.toBe('tok-1');
+    clock.t += 2000; // now 299 s remain
+    await expect(tokens.getToken()).resolves.toBe('tok-2');
+    expect(authCalls()).toBe(2);
+  });
+
+  it('a skew longer than the lifetime does not make every call re-authenticate', async () => {
+    const clock = new FakeClock();
+    let n = 0;
+    server.setHandler((_req, res) => authOk(res, `tok-${++n}`, 60));
+    const { tokens } = createTestClient(server.baseUrl, { tokenRefreshSkewSeconds: 300 }, clock);
+    await tokens.getToken();
+    clock.t += 20_000;
+    await expect(tokens.getToken()).resolves.toBe('tok-1');
+    clock.t += 15_000; // 25 s left < half of 60 s
+    await expect(tokens.getToken()).resolves.toBe('tok-2');
+  });
+
+  it('a refused credential pair surfaces a typed PartnerAuthenticationError and clears the cache', async () => {
+    const clock = new FakeClock();
+    server.setHandler((_req, res) => authOk(res, 'tok-1', 3600));
+    const { tokens } = createTestClient(server.baseUrl, {}, clock);
+    await tokens.getToken();
+    server.setHandler((_req, res) => json(res, 401, { code: 'unauthorized', message: 'bad credentials' }));
+    const err = await tokens.refresh().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PartnerAuthenticationError);
+    expect(err).toMatchObject({ status: 401, code: 'unauthorized' });
+    expect((err as Error).message).not.toContain('pw-secret-1');
+    expect(tokens.expiresAt).toBeNull();
+    // 401 on /auth is not retried
+    expect(authCalls()).toBe(2);
+  });
+
+  it('concurrent callers all see the same failure, and the next call tries again', async () => {
+    server.setHandler((_req, res) =>
+      setTimeout(() => json(res, 401, { code: 'unauthorized', message: 'no' }), 20),
+    );
+    const { tokens } = createTestClient(server.baseUrl);
+    const results = await Promise.allSettled(Array.from({ length: 50 }, () => tokens.getToken()));
+    expect(
+      results.every((r) => r.status === 'rejected' && r.reason instanceof PartnerAuthenticationError),
+    ).toBe(true);
+    expect(authCalls()).toBe(1);
+    server.setHandler((_req, res) => authOk(res, 'tok-ok'));
+    await expect(tokens.getToken()).resolves.toBe('tok-ok');
+  });
+
+  it('a 5xx on /auth is retried, and a final failure is the partner unavailable (PartnerServerError), not a refused credential', async () => {
+    let n = 0;
+    server.setHandler((_req, res) =>
+      ++n < 3 ? json(res, 503, { message: 'busy' }) : authOk(res, 'tok-after-retry'),
+    );
+    const { tokens } = createTestClient(server.baseUrl, { maxRetries: 2 });
+    await expect(tokens.getToken()).resolves.toBe('tok-after-retry');
+    expect(n).toBe(3);
+
+    server.setHandler((_req, res) => json(res, 500, 'oops'));
+    const err = await tokens.refresh().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PartnerServerError);
+    expect(err).not.toBeInstanceOf(PartnerAuthenticationError);
+    expect(err).toMatchObject({ status: 500 });
+  });
+
+  it('a 200 without access_token is an authentication error, not a cached "undefined"', async () => {
+    server.setHandler((_req, res) => json(res, 200, { message: 'ok', data: {} }));
+    const { tokens } = createTestClient(server.baseUrl);
+    await expect(tokens.getToken()).rejects.toBeInstanceOf(PartnerAuthenticationError);
+  });
+
+  it('invalidate(stale) keeps a fresher token another caller already obtained', async () => {
+    let n = 0;
+    server.setHandler((_req, res) => authOk(res, `tok-${++n}`));
+    const { tokens } = createTestClient(server.baseUrl);
+    const first = await tokens.getToken();
+    tokens.invalidate(first);
+    const second = await tokens.getToken();
+    tokens.invalidate(first); // a late 401 for the old token
+    await expect(tokens.getToken()).resolves.toBe(second);
+    expect(authCalls()).toBe(2);
+  });
+});

@@ -1,0 +1,184 @@
+import type { LoggerService } from '@nestjs/common';
+import type { ResolvedPartnerOptions } from '../options-resolver.util';
+import {
+  PartnerApiError,
+  PartnerAuthenticationError,
+  PartnerConnectionError,
+  PartnerRateLimitError,
+  PartnerServerError,
+} from '../errors/partner-api.errors';
+import { toAttemptOutcome, toPartnerError } from '../http/attempt.util';
+import { buildPartnerHeaders } from '../http/headers.util';
+import { PartnerTransport } from '../http/partner-transport.client';
+import { computeBackoffMs, shouldRetry } from '../http/retry.policy';
+import { observeTokenRefresh } from '../observability/http-instrumentation.util';
+import { systemClock, type Clock } from '../http/rate-limiter.policy';
+
+/** spec 4.1: { message, data: { access_token, expires_in, token_type } }. */
+interface AuthResponseBody {
+  message?: string;
+  data?: { access_token?: unknown; expires_in?: unknown; token_type?: unknown };
+}
+
+interface CachedToken {
+  value: string;
+  expiresAt: number;
+  /** Refresh this long before expiry: the configured skew, but at most half the lifetime. */
+  skewMs: number;
+}
+
+/**
+ * Bearer tokens (spec 5). One cached token; refreshed when fewer than tokenRefreshSkewSeconds remain;
+ * one in-flight POST /auth shared by every concurrent caller (DESIGN: the google-auth-library lesson).
+ * Provided by PartnerPaymentsModule through a factory provider (inject it by class); it carries no
+ * decorators so the core runs, and is unit-tested, without Nest.
+ */
+export class PartnerTokenManager {
+  private token: CachedToken | null = null;
+  private inflight: Promise<string> | null = null;
+  private readonly clock: Clock;
+
+  constructor(
+    private readonly transport: PartnerTransport,
+    private readonly options: ResolvedPartnerOptions,
+    private readonly logger: LoggerService = options.logger,
+    clock?: Clock,
+  ) {
+    this.clock = clock ?? systemClock;
+  }
+
+  /** A token valid for at least the skew; authenticates (once, shared) when needed. */
+  async getToken(): Promise<string> {
+    return this.cached() ?? this.refresh();
+  }
+
+  /**
+   * The cached token when it is valid for at least the skew, else null; never any I/O. Every call
+   * checks this first: awaiting getToken() for a token already in hand cost each call an extra
+   * async hop (issue 14, client p50 at c=1).
+   */
+  cached(): string | null {
+    const t = this.token;
+    return t && t.expiresAt - this.clock.now() > t.skewMs ? t.value : null;
+  }
+
+  /** Forces a new token; concurrent callers share the same POST /auth. */
+  refresh(): Promise<string> {
+    if (!this.inflight) {
+      this.inflight = observeTokenRefresh(this.options.onTokenEvent, () => this.authenticate()).finally(
+        () => {
+          this.inflight = null;
+        },
+      );
+    }
+    return this.inflight;
+  }
+
+  /**
+   * Drops the cached token after a 401. With `staleToken`, only when it is still the cached one:
+   * a caller whose old token failed must not throw away the fresh token another caller just got.
+   */
+  invalidate(staleToken?: string): void {
+    if (staleToken === undefined || this.token?.value === staleToken) this.token = null;
+  }
+
+  /** When the cached token expires (ms since epoch), or null. For health checks; never the token. */
+  get expiresAt(): number | null {
+    return this.token?.expiresAt ?? null;
+  }
+
+  private async authenticate(): Promise<string> {
+    this.token = null;
+    const maxRetries = this.options.maxRetries;
+    for (let attempt = 1; ; attempt++) {
+      const res = await this.transport.send({
+        method: 'POST',
+        path: '/auth',
+        queryString: '',
+        // spec 4.1 / 5.3: x-api-key only, no bearer, no version, no idempotency key.
+        headers: buildPartnerHeaders({
+          apiKey: this.options.apiKey,
+          accessToken: null,
+          apiVersion: null,
+          idempotencyKey: null,
+          contentType: 'application/json',
+        }),
+        data: JSON.stringify({ client_id: this.options.clientId, password: this.options.password }),
+        timeoutMs: this.options.timeoutMs,
+        attempt,
+      });
+      if (res.kind === 'response' && res.status >= 200 && res.status < 300) {
+        this.transport.emitOutcome('POST', '/auth', attempt, res, false);
+        return this.store(res.data);
+      }
+      // POST /auth creates nothing, so replaying it is safe: treat it like a keyed write. A 401 is a
+      // refused credential pair (spec 5.7): asking again cannot help.
+      const decision = shouldRetry({
+        attempt,
+        maxRetries,
+        method: 'POST',
+        hasIdempotencyKey: true,
+        outcome: toAttemptOutcome(res),
+      });
+      const willRetry = decision.retry && !(res.kind === 'response' && res.status === 401);
+      this.transport.emitOutcome('POST', '/auth', attempt, res, willRetry);
+      if (willRetry) {
+        await this.clock.sleep(computeBackoffMs(attempt, this.options.retry, decision.retryAfterMs));
+        continue;
+      }
+      const cause = toPartnerError(res, { method: 'POST', path: '/auth', idempotencyKey: null });
+      throw this.authError(cause);
+    }
+  }
+
+  /**
+   * Classifies a failed POST /auth by cause (issue 9, defect 2): the partner unavailable (5xx,
+   * timeout, reset, 429) keeps its class (PartnerServerError, PartnerConnectionError,
+   * PartnerRateLimitError), so callers treat it as "retry later, same key" and never as a refusal of
+   * their request; the request itself was never sent. Our credentials refused (401, and any other
+   * 4xx of /auth) is a PartnerAuthenticationError: a configuration problem.
+   */
+  private authError(cause: PartnerApiError): PartnerApiError {
+    if (cause instanceof PartnerAuthenticationError) return cause;
+    if (
+      cause instanceof PartnerServerError ||
+      cause instanceof PartnerConnectionError ||
+      cause instanceof PartnerRateLimitError
+    ) {
+      this.logger.warn(`Partner authentication unavailable: ${cause.message}`);
+      return cause;
+    }
+    this.logger.warn(`Partner authentication failed: ${cause.message}`);
+    return new PartnerAuthenticationError({
+      status: cause.status,
+      code: cause.status === null ? `auth_${cause.code}` : cause.code,
+      message: `Authentication failed: ${cause.message}`,
+      details: cause.details,
+      body: cause.body,
+      requestId: cause.requestId,
+      cause,
+    });
+  }
+
+  private store(body: unknown): string {
+    const b = (typeof body === 'object' && body !== null ? body : {}) as AuthResponseBody;
+    const accessToken = b.data?.access_token;
+    const expiresIn = Number(b.data?.expires_in);
+    if (typeof accessToken !== 'string' || accessToken === '') {
+      throw new PartnerAuthenticationError({
+        status: 200,
+        code: 'invalid_auth_response',
+        message: 'POST /auth answered without data.access_token',
+      });
+    }
+    // provider-facts: documented 3600, seen 86400: read it. A missing value gets a cautious 5 minutes
+    // beyond the skew rather than an assumed hour.
+    const lifetimeS =
+      Number.isFinite(expiresIn) && expiresIn > 0 ? expiresIn : this.options.tokenRefreshSkewSeconds + 300;
+    // A skew longer than the lifetime would make every call re-authenticate: keep half the lifetime usable.
+    const skewMs = Math.min(this.options.tokenRefreshSkewSeconds * 1000, (lifetimeS * 1000) / 2);
+    this.token = { value: accessToken, expiresAt: this.clock.now() + lifetimeS * 1000, skewMs };
+    this.logger.debug?.(`Partner token obtained, expires in ${lifetimeS} s`);
+    return accessToken;
+  }
+}

@@ -1,0 +1,73 @@
+import type { LoggerService } from '@nestjs/common';
+import axios from 'axios';
+import { PartnerTokenManager } from './auth/token-manager.service';
+import { PartnerApiVersionState } from './http/api-version-state.service';
+import { PartnerHttpClient } from './http/partner-http.client';
+import { PartnerTransport, type PartnerAxiosLike } from './http/partner-transport.client';
+import type { Clock } from './http/rate-limiter.policy';
+import { resolvePartnerOptions, type ResolvedPartnerOptions } from './options-resolver.util';
+import type { PartnerPaymentsModuleOptions } from './partner-payments.options';
+import { PartnerClientConfigService } from './resources/client-config.service';
+import { PartnerPaymentsClient } from './resources/partner-payments.client';
+import { PartnerPayoutsService } from './resources/payouts.service';
+import { PartnerRecipientsService } from './resources/recipients.service';
+import { PartnerReferenceDataService } from './resources/reference-data.service';
+import { PartnerRfisService } from './resources/rfis.service';
+import { PartnerUsersService } from './resources/users.service';
+import { PartnerVersioningService } from './resources/versioning.service';
+import { PartnerVirtualAccountsService } from './resources/virtual-accounts.service';
+
+export interface PartnerClientDependencies {
+  /** The axios instance to send with. The module passes HttpService.axiosRef; default a fresh axios.create(). */
+  axios?: PartnerAxiosLike;
+  /** Logger used when options.logger is not set. */
+  defaultLogger?: LoggerService;
+  /** Time source for token expiry (tests). */
+  clock?: Clock;
+}
+
+/** Every object of one client, sharing one token cache, one rate limiter and one version state. */
+export interface PartnerClientGraph {
+  options: ResolvedPartnerOptions;
+  transport: PartnerTransport;
+  tokens: PartnerTokenManager;
+  versionState: PartnerApiVersionState;
+  http: PartnerHttpClient;
+  client: PartnerPaymentsClient;
+}
+
+/** Builds the graph from already resolved options. Used by PartnerPaymentsModule. */
+export function buildPartnerClientGraph(
+  options: ResolvedPartnerOptions,
+  deps: Omit<PartnerClientDependencies, 'defaultLogger'> = {},
+): PartnerClientGraph {
+  const transport = new PartnerTransport(deps.axios ?? axios.create(), options, options.logger);
+  const tokens = new PartnerTokenManager(transport, options, options.logger, deps.clock);
+  const versionState = new PartnerApiVersionState();
+  const http = new PartnerHttpClient(transport, tokens, versionState, options);
+  const client = new PartnerPaymentsClient(
+    new PartnerUsersService(http),
+    new PartnerRecipientsService(http),
+    new PartnerVirtualAccountsService(http),
+    new PartnerPayoutsService(http),
+    new PartnerRfisService(http),
+    new PartnerClientConfigService(http, options),
+    new PartnerVersioningService(http, versionState),
+    http,
+    tokens,
+    versionState,
+    new PartnerReferenceDataService(http, options.referenceDataCacheTtlMs, deps.clock),
+  );
+  return { options, transport, tokens, versionState, http, client };
+}
+
+/**
+ * The client without Nest (scripts, workers, tests): validates the options like the module does
+ * (throws PartnerConfigurationError naming the field) and returns the facade.
+ */
+export function createPartnerPaymentsClient(
+  options: PartnerPaymentsModuleOptions,
+  deps: PartnerClientDependencies = {},
+): PartnerPaymentsClient {
+  return buildPartnerClientGraph(resolvePartnerOptions(options, deps.defaultLogger), deps).client;
+}

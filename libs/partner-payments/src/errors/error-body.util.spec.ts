@@ -1,0 +1,258 @@
+import { parseErrorBody } from './error-body.util';
+import { createPartnerApiError, createPartnerNetworkError } from './error-factory.util';
+import {
+  PartnerApiError,
+  PartnerAuthenticationError,
+  PartnerConflictError,
+  PartnerIdempotencyConflictError,
+  PartnerConnectionError,
+  PartnerNotFoundError,
+  PartnerPermissionError,
+  PartnerRateLimitError,
+  PartnerRfiAnswerError,
+  PartnerServerError,
+  PartnerTimeoutError,
+  PartnerValidationError,
+} from './partner-api.errors';
+import { PartnerError } from './partner.errors';
+
+describe('parseErrorBody: every shape of spec 7.1 and provider-facts', () => {
+  it('standard error { message, code, statusCode, error, timestamp, path, details }', () => {
+    const p = parseErrorBody({
+      message: 'Recipient not found',
+      code: 'not_found',
+      statusCode: 404,
+      error: 'Not Found',
+      timestamp: '2026-04-14T00:00:00Z',
+      path: '/v1/recipients/x',
+      details: { recipient_id: 'x' },
+    });
+    expect(p).toMatchObject({
+      code: 'not_found',
+      message: 'Recipient not found',
+      details: { recipient_id: 'x' },
+    });
+  });
+
+  it('{ code, message }', () => {
+    expect(parseErrorBody({ code: 'unauthorized', message: 'Invalid token' })).toMatchObject({
+      code: 'unauthorized',
+      message: 'Invalid token',
+      fieldErrors: [],
+      itemErrors: [],
+    });
+  });
+
+  it('{ code, message, errors: [{ field, message }] }', () => {
+    const p = parseErrorBody({
+      code: 'validation_error',
+      message: 'Invalid body',
+      errors: [{ field: 'email', message: 'must be an email' }],
+    });
+    expect(p.fieldErrors).toEqual([{ field: 'email', message: 'must be an email' }]);
+  });
+
+  it('{ code, error, details[] } with string details', () => {
+    const p = parseErrorBody({
+      code: 'validation_error',
+      error: 'Invalid request body',
+      details: ['items must not be empty'],
+    });
+    expect(p).toMatchObject({ code: 'validation_error', message: 'Invalid request body' });
+    expect(p.fieldErrors).toEqual([{ field: '', message: 'items must not be empty' }]);
+  });
+
+  it('{ error, details: [{ path, message, code }] } with array paths', () => {
+    const p = parseErrorBody({
+      error: 'Validation failed',
+      details: [
+        { path: ['metadata', 'color'], message: 'too long', code: 'too_big' },
+        { path: 'type', message: 'required', code: 'invalid_type' },
+      ],
+    });
+    expect(p.message).toBe('Validation failed');
+    expect(p.fieldErrors).toEqual([
+      { field: 'metadata.color', message: 'too long' },
+      { field: 'type', message: 'required' },
+    ]);
+  });
+
+  it('{ error: { code, message, details } } with SCREAMING_SNAKE codes', () => {
+    const p = parseErrorBody({
+      error: {
+        code: 'VALIDATION_ERROR',
+        message: 'Bad input',
+        details: [{ field: 'amount', message: 'must be a string' }],
+      },
+    });
+    expect(p).toMatchObject({ code: 'validation_error', message: 'Bad input' });
+    expect(p.fieldErrors).toEqual([{ field: 'amount', message: 'must be a string' }]);
+  });
+
+  it('{ error: { code, message, details: { field: message } } }', () => {
+    const p = parseErrorBody({
+      error: {
+        code: 'INVALID_REQUEST',
+        message: 'x',
+        details: { email: 'taken', name: ['too short', 'bad'] },
+      },
+    });
+    expect(p.fieldErrors).toEqual([
+      { field: 'email', message: 'taken' },
+      { field: 'name', message: 'too short' },
+      { field: 'name', message: 'bad' },
+    ]);
+  });
+
+  it('per-item { errors: [{ item_id, message }] } → itemErrors', () => {
+    const p = parseErrorBody({
+      errors: [
+        { item_id: 'i-1', message: 'longer than 50' },
+        { item_id: 'i-2', message: 'not an option' },
+      ],
+    });
+    expect(p.itemErrors).toEqual([
+      { itemId: 'i-1', message: 'longer than 50' },
+      { itemId: 'i-2', message: 'not an option' },
+    ]);
+    expect(p.fieldErrors).toEqual([]);
+    expect(p.message).toBe('i-1: longer than 50; i-2: not an option');
+  });
+
+  it('{ data: [{ loc, msg, type }], message }', () => {
+    const p = parseErrorBody({
+      message: 'Unprocessable',
+      data: [
+        { loc: ['body', 'items', 0, 'answer_value'], msg: 'field required', type: 'value_error.missing' },
+      ],
+    });
+    expect(p.message).toBe('Unprocessable');
+    expect(p.fieldErrors).toEqual([{ field: 'items[0].answer_value', message: 'field required' }]);
+  });
+
+  it('{ message } only, and NestJS message arrays', () => {
+    expect(parseErrorBody({ message: 'Nope' })).toMatchObject({ message: 'Nope', code: null });
+    expect(
+      parseErrorBody({ statusCode: 400, message: ['a is bad', 'b is bad'], error: 'Bad Request' }).message,
+    ).toBe('a is bad; b is bad');
+  });
+
+  it('a bare text or HTML body (the 500 above limit=100)', () => {
+    expect(parseErrorBody('<html><body>Internal   Server Error</body></html>').message).toBe(
+      '<html><body>Internal Server Error</body></html>',
+    );
+    expect(parseErrorBody('{"code":"conflict","message":"closed"}')).toMatchObject({
+      code: 'conflict',
+      message: 'closed',
+    });
+    expect(parseErrorBody(Buffer.from('{"message":"buf"}')).message).toBe('buf');
+  });
+
+  it('empty and odd bodies never throw', () => {
+    for (const b of [undefined, null, '', 42, [], [1, 2], { errors: 'x' }, { error: null }, { details: 5 }]) {
+      expect(() => parseErrorBody(b)).not.toThrow();
+    }
+    expect(parseErrorBody('')).toMatchObject({ message: null, code: null });
+  });
+});
+
+describe('createPartnerApiError: classification by HTTP status (spec 7.1)', () => {
+  const make = (status: number, body: unknown = {}) =>
+    createPartnerApiError({ status, body, method: 'GET', path: '/v1/x' });
+
+  it.each([
+    [400, PartnerValidationError, 'validation_error'],
+    [401, PartnerAuthenticationError, 'unauthorized'],
+    [403, PartnerPermissionError, 'invalid_request'],
+    [404, PartnerNotFoundError, 'not_found'],
+    [409, PartnerConflictError, 'conflict'],
+    [422, PartnerValidationError, 'unprocessable'],
+    [429, PartnerRateLimitError, 'rate_limited'],
+    [500, PartnerServerError, 'server_error'],
+    [503, PartnerServerError, 'server_error'],
+    [418, PartnerApiError, 'http_error'],
+  ])('%i → %p with default code %s', (status, cls, code) => {
+    const e = make(status);
+    expect(e).toBeInstanceOf(cls);
+    expect(e).toBeInstanceOf(PartnerApiError);
+    expect(e).toBeInstanceOf(PartnerError);
+    expect(e).toMatchObject({ status, code });
+    expect(e.name).toBe(cls.name);
+  });
+
+  it('the body code wins over the status default, whatever the shape', () => {
+    expect(make(403, { code: 'invalid_request', message: 'route not matched' }).code).toBe('invalid_request');
+    expect(make(401, { code: 'invalid_request', message: 'not authenticated' })).toBeInstanceOf(
+      PartnerAuthenticationError,
+    );
+    expect(make(404, { error: { code: 'NOT_FOUND', message: 'gone' } }).message).toBe('GET /v1/x: 404 gone');
+  });
+
+  it('item errors make a PartnerRfiAnswerError (the PATCH status is not shown, spec 7.4)', () => {
+    for (const status of [400, 422]) {
+      const e = make(status, { errors: [{ item_id: 'i-1', message: 'too long' }] });
+      expect(e).toBeInstanceOf(PartnerRfiAnswerError);
+      expect(e).toBeInstanceOf(PartnerValidationError);
+      expect(e.itemErrors).toEqual([{ itemId: 'i-1', message: 'too long' }]);
+    }
+    // a closed RFI stays a conflict even if it lists items
+    expect(make(409, { code: 'conflict', message: 'closed' })).toBeInstanceOf(PartnerConflictError);
+  });
+
+  it('409 IDEMPOTENCY_CONFLICT (shape B) is a PartnerIdempotencyConflictError saying the key was reused', () => {
+    const body = { error: { code: 'IDEMPOTENCY_CONFLICT', message: 'Key reused', details: {} } };
+    const e = createPartnerApiError({
+      status: 409,
+      body,
+      idempotencyKey: '3f0e2a9c-4b1d-4c8e-9f2a-1b2c3d4e5f60',
+      method: 'POST',
+      path: '/v1/recipients',
+    });
+    expect(e).toBeInstanceOf(PartnerIdempotencyConflictError);
+    expect(e).toBeInstanceOf(PartnerConflictError);
+    expect(e).toMatchObject({ status: 409, code: 'idempotency_conflict', body, details: {} });
+    expect(e.message).toMatch(
+      /^POST \/v1\/recipients: 409 the Idempotency-Key 3f0e2a9c-4b1d-4c8e-9f2a-1b2c3d4e5f60 was already used with a different request body/,
+    );
+    // any other 409 stays a plain conflict
+    expect(make(409, { code: 'conflict', message: 'closed' })).not.toBeInstanceOf(
+      PartnerIdempotencyConflictError,
+    );
+  });
+
+  it('keeps the raw body, details, requestId, idempotency key and retryAfter', () => {
+    const body = { code: 'rate_limited', message: 'slow', details: { limit: 20 } };
+    const e = createPartnerApiError({
+      status: 429,
+      body,
+      requestId: 'r',
+      idempotencyKey: 'k',
+      retryAfterMs: 1000,
+    }) as PartnerRateLimitError;
+    expect(e).toMatchObject({
+      body,
+      details: { limit: 20 },
+      requestId: 'r',
+      idempotencyKey: 'k',
+      retryAfterMs: 1000,
+    });
+  });
+
+  it('network errors: timeouts and connection failures, status null', () => {
+    const t = createPartnerNetworkError({
+      errorCode: 'ETIMEDOUT',
+      timedOut: true,
+      message: 'timeout of 100ms exceeded',
+    });
+    expect(t).toBeInstanceOf(PartnerTimeoutError);
+    expect(t).toBeInstanceOf(PartnerConnectionError);
+    expect(t).toMatchObject({ status: null, code: 'etimedout' });
+    const c = createPartnerNetworkError({
+      errorCode: 'ECONNRESET',
+      timedOut: false,
+      message: 'socket hang up',
+    });
+    expect(c).not.toBeInstanceOf(PartnerTimeoutError);
+    expect(c.code).toBe('econnreset');
+  });
+});

@@ -1,0 +1,228 @@
+import type { LoggerService } from '@nestjs/common';
+import { Subject, type Observable } from 'rxjs';
+import type { ResolvedPartnerOptions } from '../options-resolver.util';
+import { toOutcomeEvent } from './attempt.util';
+import type { PartnerHttpEvent, TransportRequest, TransportResult } from './http.types';
+import { reportRateLimitWait, traceAttempt } from '../observability/http-instrumentation.util';
+import { partnerRouteTemplate } from '../observability/route-template.util';
+import { PartnerRateLimiter } from './rate-limiter.policy';
+import { joinUrl } from './url.util';
+
+/**
+ * The part of an axios instance the transport uses. The module passes HttpService.axiosRef
+ * (@nestjs/axios); a structural type keeps this file free of runtime framework imports.
+ */
+export interface PartnerAxiosLike {
+  request(config: {
+    method: string;
+    url: string;
+    headers: Record<string, string>;
+    data?: unknown;
+    responseType?: 'json' | 'stream';
+    timeout: number;
+    validateStatus: (status: number) => boolean;
+    maxRedirects: number;
+    maxBodyLength: number;
+    maxContentLength: number;
+    transitional: { clarifyTimeoutError: boolean; silentJSONParsing: boolean; forcedJSONParsing: boolean };
+  }): Promise<{ status: number; headers: unknown; data: unknown }>;
+}
+
+const REQUEST_ID_HEADERS = [
+  'x-request-id',
+  'request-id',
+  'x-correlation-id',
+  'x-amzn-requestid',
+  'x-trace-id',
+];
+
+/** Reads at most 64 KiB of a stream as text (then JSON when it parses); the rest is discarded. */
+async function readSmallBody(body: unknown): Promise<unknown> {
+  if (!body || typeof (body as AsyncIterable<unknown>)[Symbol.asyncIterator] !== 'function') return body;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body as AsyncIterable<Buffer | string>) {
+    const b = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+    if (size < 65_536) chunks.push(b.subarray(0, 65_536 - size));
+    size += b.length;
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * A copy of a transport failure that is safe to log: name, message, code, errno, syscall, stack and
+ * the same of its causes. An axios error carries its request config (x-api-key and the
+ * Authorization header) and the socket's request object; handing it on as an error's `cause` would
+ * let `console.error(err)` or a logger's inspect print the bearer token and api key (DESIGN: logs
+ * never carry them).
+ */
+export function toSafeNetworkCause(err: unknown, depth = 0): Error {
+  if (!(err instanceof Error)) return new Error(String(err));
+  const safe = new Error(err.message);
+  safe.name = err.name;
+  safe.stack = err.stack;
+  const src = err as Error & { code?: unknown; errno?: unknown; syscall?: unknown; cause?: unknown };
+  const extra: Record<string, unknown> = {};
+  for (const key of ['code', 'errno', 'syscall'] as const) {
+    if (typeof src[key] === 'string' || typeof src[key] === 'number') extra[key] = src[key];
+  }
+  Object.assign(safe, extra);
+  if (src.cause !== undefined && depth < 3) {
+    Object.defineProperty(safe, 'cause', {
+      value: toSafeNetworkCause(src.cause, depth + 1),
+      enumerable: false,
+      configurable: true,
+      writable: true,
+    });
+  }
+  return safe;
+}
+
+export function pickRequestId(headers: Record<string, string>): string | null {
+  for (const h of REQUEST_ID_HEADERS) if (headers[h]) return headers[h];
+  return null;
+}
+
+/** Statuses are the client's business: a 4xx/5xx must not throw inside axios. */
+const ACCEPT_EVERY_STATUS = (): boolean => true;
+/** timeouts as ETIMEDOUT, not ECONNABORTED; one shared object, not one per call. */
+const TRANSITIONAL = { clarifyTimeoutError: true, silentJSONParsing: true, forcedJSONParsing: true };
+
+/**
+ * One attempt over the wire, on the axios instance of @nestjs/axios's HttpService.
+ * Never throws for an HTTP status or a network failure: it reports them, the client decides.
+ * Shared by PartnerHttpClient and PartnerTokenManager so the rate limiter and the events see /auth too.
+ * Provided by PartnerPaymentsModule through a factory provider (inject it by class); it carries no
+ * decorators so the core runs, and is unit-tested, without Nest.
+ */
+export class PartnerTransport {
+  private readonly limiter: PartnerRateLimiter | null;
+  private readonly subject = new Subject<PartnerHttpEvent>();
+  /** Lifecycle events of every attempt (no bodies, no headers, no secrets). */
+  readonly events$: Observable<PartnerHttpEvent> = this.subject.asObservable();
+
+  /** apiBaseUrl without a trailing slash; paths arrive with one leading slash (joinUrl, once). */
+  private readonly baseUrl: string;
+
+  constructor(
+    private readonly axios: PartnerAxiosLike,
+    private readonly options: ResolvedPartnerOptions,
+    private readonly logger: LoggerService = options.logger,
+  ) {
+    this.baseUrl = joinUrl(options.apiBaseUrl, '');
+    const rl = options.rateLimit;
+    this.limiter =
+      rl === false
+        ? null
+        : new PartnerRateLimiter(
+            { requestsPerSecond: rl.requestsPerSecond, burst: rl.burst },
+            rl.budget ?? null,
+            undefined,
+            this.logger,
+          );
+  }
+
+  /** One attempt: waits for the rate limiter, then sends inside the attempt's span. */
+  async send(req: TransportRequest): Promise<TransportResult> {
+    let waitMs = 0;
+    if (this.limiter) {
+      const started = performance.now();
+      await this.limiter.acquire();
+      // Timed here rather than asked of the limiter, so any budget implementation is observed.
+      waitMs = Math.round(performance.now() - started);
+      if (waitMs >= 1) reportRateLimitWait(this.options.onRateLimitWait, req.method, req.path, waitMs);
+    }
+    return traceAttempt(req, waitMs, () => this.sendOnce(req));
+  }
+
+  private async sendOnce(req: TransportRequest): Promise<TransportResult> {
+    const config: Parameters<PartnerAxiosLike['request']>[0] = {
+      method: req.method,
+      url: `${this.baseUrl}${req.path}${req.queryString}`,
+      headers: req.headers,
+      data: req.data,
+      responseType: req.responseType ?? 'json',
+      timeout: req.timeoutMs,
+      validateStatus: ACCEPT_EVERY_STATUS,
+      // Redirects would re-send x-api-key and the bearer token to wherever Location points.
+      maxRedirects: 0,
+      // Uploads stream up to 20 × 30 MB (spec 8); the per-file limits are checked before I/O.
+      maxBodyLength: Infinity,
+      maxContentLength: 64 * 1024 * 1024,
+      transitional: TRANSITIONAL,
+    };
+    if (this.listened())
+      this.emit({ type: 'request', method: req.method, path: req.path, attempt: req.attempt });
+    const started = performance.now();
+    const elapsed = (): number => Math.floor(performance.now() - started);
+    try {
+      const res = await this.axios.request(config);
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries((res.headers ?? {}) as Record<string, unknown>)) {
+        if (v !== undefined && v !== null)
+          headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
+      }
+      const requestId = pickRequestId(headers);
+      let data = res.data;
+      // An error answer to a download is small: read it so the error parser sees the body.
+      if (req.responseType === 'stream' && (res.status < 200 || res.status >= 300))
+        data = await readSmallBody(data);
+      const durationMs = elapsed();
+      this.logger.debug?.(
+        `${req.method} ${req.path} → ${res.status} in ${durationMs} ms (attempt ${req.attempt})`,
+      );
+      return { kind: 'response', status: res.status, headers, data, requestId, durationMs };
+    } catch (err: unknown) {
+      const durationMs = elapsed();
+      // axios errors and Node errno errors (e.g. a file stream failing) both carry `code`.
+      const code = (err as { code?: unknown } | null)?.code;
+      const errorCode = typeof code === 'string' ? code : undefined;
+      const timedOut = errorCode === 'ETIMEDOUT' || errorCode === 'ECONNABORTED';
+      const message = err instanceof Error ? err.message : String(err);
+      this.logger.debug?.(
+        `${req.method} ${req.path} failed: ${errorCode ?? 'error'} in ${durationMs} ms (attempt ${req.attempt})`,
+      );
+      return {
+        kind: 'network',
+        code: errorCode,
+        timedOut,
+        message,
+        durationMs,
+        cause: toSafeNetworkCause(err),
+      };
+    }
+  }
+
+  /**
+   * The outcome event of an attempt, called once the caller knows whether it is retried. Built only
+   * when someone listens (events$ or onHttpEvent): most calls have no listener, and two event
+   * objects per call are garbage the hot path does not need (issue 14, client throughput).
+   */
+  emitOutcome(method: string, path: string, attempt: number, res: TransportResult, willRetry: boolean): void {
+    if (this.listened()) this.emit(toOutcomeEvent(method, path, attempt, res, willRetry));
+  }
+
+  private listened(): boolean {
+    return this.subject.observed || this.options.onHttpEvent !== null;
+  }
+
+  /** Adds the route template (bounded labels, no customer ids) and publishes. */
+  emit(input: Omit<PartnerHttpEvent, 'route'>): void {
+    // Nobody listening (no events$ subscriber, no onHttpEvent): nothing to build.
+    if (!this.subject.observed && !this.options.onHttpEvent) return;
+    const event: PartnerHttpEvent = { ...input, route: partnerRouteTemplate(input.path) };
+    if (this.subject.observed) this.subject.next(event);
+    if (this.options.onHttpEvent) {
+      try {
+        this.options.onHttpEvent(event);
+      } catch {
+        // A listener's bug must not fail a payment call.
+      }
+    }
+  }
+}

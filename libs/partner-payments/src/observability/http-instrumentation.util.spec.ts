@@ -1,0 +1,153 @@
+import { context, propagation, SpanKind, trace } from '@opentelemetry/api';
+import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import { PartnerAuthenticationError, PartnerServerError } from '../errors/partner-api.errors';
+import {
+  authOk,
+  createTestClient,
+  json,
+  pathOf,
+  startLocalServer,
+  type LocalServer,
+} from '../http/local-server.fixture';
+import type { PartnerHttpEvent } from '../http/http.types';
+import type { PartnerRateLimitWaitEvent, PartnerTokenEvent } from './hooks.util';
+import { PartnerSpanAttribute as A } from './partner-tracing.util';
+
+/**
+ * The HTTP path's hooks and spans over a real local server. Spans are collected with the SDK's
+ * in-memory exporter registered as the global provider: the library itself only uses the API.
+ */
+describe('HTTP observability: hooks and spans', () => {
+  const exporter = new InMemorySpanExporter();
+  // NodeTracerProvider.register() also installs the AsyncLocalStorage context manager the host
+  // app's SDK would: without one, no span would know its parent.
+  const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  let server: LocalServer;
+  beforeAll(() => {
+    provider.register();
+  });
+  afterAll(async () => {
+    trace.disable();
+    context.disable();
+    propagation.disable();
+    await provider.shutdown();
+  });
+  beforeEach(async () => {
+    exporter.reset();
+    server = await startLocalServer();
+  });
+  afterEach(() => server.close());
+
+  it('one client span per attempt with the route template, whether a key was sent, the resend count; no secret anywhere', async () => {
+    let n = 0;
+    const vaId = '0b9f3c1e-1111-4222-8333-444455556666';
+    server.setHandler((req, res) => {
+      if (pathOf(req) === '/auth') return authOk(res, 'tok-secret-9');
+      return ++n === 1 ? json(res, 503, {}) : json(res, 200, { ok: true }, { 'x-request-id': 'req-7' });
+    });
+    const events: PartnerHttpEvent[] = [];
+    const { http } = createTestClient(server.baseUrl, { onHttpEvent: (e) => events.push(e) });
+    // A keyed write the partner de-duplicates (spec 4.7): the 503 is retried with the same key.
+    await http.request({
+      method: 'POST',
+      path: `/v1/virtual-accounts/${vaId}/payout`,
+      body: { amount: '1.00' },
+    });
+
+    const spans = exporter.getFinishedSpans();
+    const route = '/v1/virtual-accounts/{virtual_account_id}/payout';
+    // One CLIENT span per attempt; the retry is told apart by its resend count, with the same key.
+    const attempts = spans.filter((s) => s.name === `POST ${route}`);
+    expect(attempts.map((s) => s.kind)).toEqual([SpanKind.CLIENT, SpanKind.CLIENT]);
+    expect(attempts.map((s) => [s.attributes[A.ResendCount], s.attributes[A.HttpStatus]])).toEqual([
+      [0, 503],
+      [1, 200],
+    ]);
+    expect(attempts[1].attributes).toMatchObject({
+      [A.HttpMethod]: 'POST',
+      [A.UrlTemplate]: route,
+      [A.Attempt]: 2,
+      [A.IdempotencyKeyPresent]: true,
+      [A.RequestId]: 'req-7',
+    });
+    expect(attempts[0].attributes[A.ErrorType]).toBe('503');
+    // The token refresh: 'partner.auth' over its own attempt.
+    const auth = spans.find((s) => s.name === 'partner.auth');
+    expect(auth?.attributes[A.AuthOutcome]).toBe('refreshed');
+    const authAttempt = spans.find((s) => s.name === 'POST /auth');
+    expect(authAttempt?.parentSpanContext?.spanId).toBe(auth?.spanContext().spanId);
+    // The hook's events carry the template too, so metrics need no path parsing.
+    expect(new Set(events.map((e) => e.route))).toEqual(new Set(['/auth', route]));
+
+    const text = JSON.stringify(spans.map((s) => [s.name, s.attributes, s.status, s.events]));
+    for (const secret of ['key-secret-1', 'pw-secret-1', 'tok-secret-9', vaId, '1.00'])
+      expect(text).not.toContain(secret);
+  });
+
+  it('a failed attempt is marked with its status as the error type, never the message', async () => {
+    server.setHandler((req, res) =>
+      pathOf(req) === '/auth' ? authOk(res) : json(res, 500, { message: 'account 12345678 broke' }),
+    );
+    const { http } = createTestClient(server.baseUrl, { maxRetries: 0 });
+    await expect(http.request({ method: 'GET', path: '/v1/users' })).rejects.toBeInstanceOf(
+      PartnerServerError,
+    );
+    const span = exporter.getFinishedSpans().find((s) => s.name === 'GET /v1/users');
+    expect(span?.status.code).toBe(2);
+    expect(span?.attributes).toMatchObject({ [A.HttpStatus]: 500, [A.IdempotencyKeyPresent]: false });
+    expect(JSON.stringify([span?.status, span?.attributes, span?.events])).not.toContain('12345678');
+  });
+
+  it('onTokenEvent: refreshed with a duration, failed with the reason', async () => {
+    const seen: PartnerTokenEvent[] = [];
+    server.setHandler((_req, res) => authOk(res));
+    const ok = createTestClient(server.baseUrl, { onTokenEvent: (e) => seen.push(e) });
+    await ok.tokens.getToken();
+    server.setHandler((_req, res) => json(res, 401, { message: 'bad credentials' }));
+    const refused = createTestClient(server.baseUrl, { onTokenEvent: (e) => seen.push(e) });
+    await expect(refused.tokens.getToken()).rejects.toBeInstanceOf(PartnerAuthenticationError);
+    server.setHandler((_req, res) => json(res, 503, {}));
+    const down = createTestClient(server.baseUrl, { maxRetries: 1, onTokenEvent: (e) => seen.push(e) });
+    await expect(down.tokens.getToken()).rejects.toBeInstanceOf(PartnerServerError);
+    expect(seen.map((e) => [e.type, e.reason, e.status])).toEqual([
+      ['refreshed', undefined, undefined],
+      ['failed', 'refused', 401],
+      ['failed', 'unavailable', 503],
+    ]);
+    expect(seen.every((e) => typeof e.durationMs === 'number')).toBe(true);
+  });
+
+  it('onRateLimitWait reports the calls that waited for the limiter, with their route', async () => {
+    server.setHandler((req, res) => (pathOf(req) === '/auth' ? authOk(res) : json(res, 200, {})));
+    const waits: PartnerRateLimitWaitEvent[] = [];
+    const { http, tokens } = createTestClient(server.baseUrl, {
+      rateLimit: { requestsPerSecond: 50, burst: 2 },
+      onRateLimitWait: (e) => waits.push(e),
+    });
+    await tokens.getToken(); // spends one token of the burst
+    await Promise.all([1, 2, 3].map(() => http.request({ method: 'GET', path: '/v1/payouts/p-1' })));
+    // burst 2: the /auth and one call go at once; the other two wait ~20 and ~40 ms.
+    expect(waits.length).toBe(2);
+    expect(waits.every((w) => w.route === '/v1/payouts/{payout_id}' && w.waitMs >= 1)).toBe(true);
+    const waited = exporter
+      .getFinishedSpans()
+      .filter(
+        (s) => s.name === 'GET /v1/payouts/{payout_id}' && s.attributes[A.RateLimitWaitMs] !== undefined,
+      );
+    expect(waited).toHaveLength(2);
+  });
+
+  it('a throwing hook never fails the call', async () => {
+    server.setHandler((req, res) => (pathOf(req) === '/auth' ? authOk(res) : json(res, 200, {})));
+    const boom = (): void => {
+      throw new Error('listener bug');
+    };
+    const { http } = createTestClient(server.baseUrl, {
+      onTokenEvent: boom,
+      onRateLimitWait: boom,
+      rateLimit: { requestsPerSecond: 100, burst: 1 },
+    });
+    await expect(http.request({ method: 'GET', path: '/v1/users' })).resolves.toBeDefined();
+  });
+});

@@ -1,0 +1,127 @@
+import type {
+  InboxEntry,
+  InboxEventInput,
+  InboxPendingOptions,
+  InboxRecordResult,
+  PartnerInboxStore,
+} from './inbox.store';
+
+export interface PartnerInMemoryInboxStoreOptions {
+  /** Most entries kept; beyond it the oldest finished (processed/dead) entries go first. Default 10_000. */
+  maxEntries?: number;
+  /** Attempts before a failing entry is marked dead. Default 5. */
+  maxAttempts?: number;
+  /** Delay before retry n (1-based) of a failed entry. Default 1 s, 5 s, 30 s, 2 min, 10 min. */
+  retryDelaysMs?: readonly number[];
+  /** Clock, for tests. */
+  now?: () => Date;
+}
+
+const DEFAULT_RETRY_DELAYS_MS = [1_000, 5_000, 30_000, 120_000, 600_000];
+
+/**
+ * The default inbox: bounded, in-process, not durable. Fine for tests and small apps; a restart
+ * loses pending entries and the de-duplication memory, so production apps plug a database store
+ * (the reference app's TypeORM store) through `inboxStore`.
+ *
+ * record() checks and inserts synchronously (no await in between), so two concurrent deliveries of
+ * one event_id cannot both get 'new' (spec 6.1.4: de-duplicate on data.event_id).
+ */
+export class PartnerInMemoryInboxStore implements PartnerInboxStore {
+  private readonly entries = new Map<string, InboxEntry>();
+  private readonly maxEntries: number;
+  private readonly maxAttempts: number;
+  private readonly retryDelaysMs: readonly number[];
+  private readonly now: () => Date;
+  private evictedUnfinished = 0;
+
+  constructor(options: PartnerInMemoryInboxStoreOptions = {}) {
+    this.maxEntries = Math.max(1, options.maxEntries ?? 10_000);
+    this.maxAttempts = Math.max(1, options.maxAttempts ?? 5);
+    this.retryDelaysMs = options.retryDelaysMs?.length ? options.retryDelaysMs : DEFAULT_RETRY_DELAYS_MS;
+    this.now = options.now ?? (() => new Date());
+  }
+
+  async record(event: InboxEventInput): Promise<InboxRecordResult> {
+    if (this.entries.has(event.eventId)) return 'duplicate';
+    this.entries.set(event.eventId, {
+      ...event,
+      state: 'pending',
+      attempts: 0,
+      lastError: null,
+      processedAt: null,
+      nextAttemptAt: null,
+    });
+    this.evict();
+    return 'new';
+  }
+
+  async markProcessed(eventId: string): Promise<void> {
+    const entry = this.entries.get(eventId);
+    if (!entry) return;
+    entry.state = 'processed';
+    entry.attempts += 1;
+    entry.lastError = null;
+    entry.processedAt = this.now();
+    entry.nextAttemptAt = null;
+  }
+
+  async markFailed(eventId: string, error: string): Promise<void> {
+    const entry = this.entries.get(eventId);
+    if (!entry) return;
+    entry.attempts += 1;
+    entry.lastError = error.slice(0, 2_000);
+    if (entry.attempts >= this.maxAttempts) {
+      entry.state = 'dead';
+      entry.nextAttemptAt = null;
+      return;
+    }
+    entry.state = 'failed';
+    const delay = this.retryDelaysMs[Math.min(entry.attempts - 1, this.retryDelaysMs.length - 1)];
+    entry.nextAttemptAt = new Date(this.now().getTime() + delay);
+  }
+
+  async pending(options: InboxPendingOptions = {}): Promise<InboxEntry[]> {
+    const now = (options.now ?? this.now()).getTime();
+    const recordedBefore = now - (options.minAgeMs ?? 0);
+    const due = [...this.entries.values()]
+      .filter(
+        (e) =>
+          (e.state === 'pending' && e.receivedAt.getTime() <= recordedBefore) ||
+          (e.state === 'failed' && (e.nextAttemptAt?.getTime() ?? 0) <= now),
+      )
+      .sort((a, b) => a.receivedAt.getTime() - b.receivedAt.getTime());
+    return (options.limit === undefined ? due : due.slice(0, Math.max(0, options.limit))).map((e) => ({
+      ...e,
+    }));
+  }
+
+  /** A copy of one entry, or undefined. For tests and diagnostics. */
+  get(eventId: string): InboxEntry | undefined {
+    const entry = this.entries.get(eventId);
+    return entry ? { ...entry } : undefined;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** How many unfinished entries were dropped because the store was full of them (should stay 0). */
+  get evictedUnfinishedCount(): number {
+    return this.evictedUnfinished;
+  }
+
+  /** Drops the oldest finished entries first; only when none is finished, the oldest of any state. */
+  private evict(): void {
+    if (this.entries.size <= this.maxEntries) return;
+    for (const [id, entry] of this.entries) {
+      if (this.entries.size <= this.maxEntries) return;
+      if (entry.state === 'processed' || entry.state === 'dead') this.entries.delete(id);
+    }
+    for (const id of this.entries.keys()) {
+      if (this.entries.size <= this.maxEntries) return;
+      this.entries.delete(id);
+      this.evictedUnfinished += 1;
+    }
+  }
+}

@@ -1,0 +1,200 @@
+import type { LoggerService } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
+import { PartnerInMemoryInboxStore } from './inbox/inbox-memory.store';
+import type { PartnerInboxStore } from './inbox/inbox.store';
+import { PartnerDerivedEvent, PartnerEvent } from './events/partner-event.constants';
+import { computePartnerSignature } from './signature.util';
+import { resolvePartnerWebhookConfig } from './webhook.config';
+import { PartnerWebhookDispatcher } from './events/webhook-dispatcher.service';
+import { webhookServices } from './webhook-services.fixture';
+
+const SECRET = 'whsec_unit';
+const silent: LoggerService = { log: jest.fn(), warn: jest.fn(), error: jest.fn() };
+
+function setup(options: { inbox?: PartnerInboxStore; emitter?: EventEmitter2 | null } = {}) {
+  const emitter = options.emitter === null ? undefined : (options.emitter ?? new EventEmitter2());
+  const inbox = options.inbox ?? new PartnerInMemoryInboxStore({ retryDelaysMs: [0] });
+  const config = resolvePartnerWebhookConfig({ logger: silent, webhooks: { secrets: [SECRET] } });
+  const service = webhookServices(config, inbox, new PartnerWebhookDispatcher(emitter));
+  const seen: Array<{ name: string; event: unknown }> = [];
+  emitter?.onAny((name, event) => void seen.push({ name: String(name), event }));
+  return { service, inbox, emitter, seen };
+}
+
+const completed = Buffer.from(
+  JSON.stringify({
+    event: 'payout.completed',
+    data: { event_id: 'evt_c', payout_id: 'p1', status: 'completed' },
+  }),
+);
+const signed = (raw: Buffer) => ({ 'x-signature-sha256': computePartnerSignature(raw, SECRET) });
+
+/** A store whose unit of work can be made to fail at commit, after the handlers ran. */
+function transactionalStore(log: string[], failCommit: { next: boolean }): PartnerInboxStore {
+  const base = new PartnerInMemoryInboxStore({ retryDelaysMs: [0] });
+  return {
+    record: (e) => base.record(e),
+    markProcessed: async (id) => {
+      log.push('markProcessed');
+      await base.markProcessed(id);
+    },
+    markFailed: (id, err) => base.markFailed(id, err),
+    pending: (o) => base.pending(o),
+    runProcessing: async (id, work) => {
+      log.push(`begin ${id}`);
+      const result = await work();
+      if (failCommit.next) {
+        failCommit.next = false;
+        log.push('rollback');
+        throw new Error('commit failed');
+      }
+      log.push('commit');
+      return { ran: true as const, value: result };
+    },
+  };
+}
+
+describe('PartnerWebhookProcessingService', () => {
+  it('runs the handlers and markProcessed inside the store unit of work when it has one', async () => {
+    const order: string[] = [];
+    const { service, emitter } = setup({ inbox: transactionalStore(order, { next: false }) });
+    emitter!.on(PartnerEvent.PayoutCompleted, async () => void order.push('handler'));
+    await service.ingest.handle(completed, signed(completed), { waitForProcessing: true });
+    expect(order).toEqual(['begin evt_c', 'handler', 'markProcessed', 'commit']);
+  });
+
+  it('skips, without running a handler, an entry the store finds already processed (another replica)', async () => {
+    const base = new PartnerInMemoryInboxStore({ retryDelaysMs: [0] });
+    const inbox: PartnerInboxStore = {
+      record: (e) => base.record(e),
+      markProcessed: (id) => base.markProcessed(id),
+      markFailed: (id, err) => base.markFailed(id, err),
+      pending: (o) => base.pending(o),
+      runProcessing: async () => ({ ran: false }),
+    };
+    const { service, emitter } = setup({ inbox });
+    let handled = 0;
+    emitter!.on(PartnerEvent.PayoutCompleted, async () => void (handled += 1));
+    emitter!.on(PartnerDerivedEvent.PayoutStatus, async () => void (handled += 1));
+    const result = await service.ingest.handle(completed, signed(completed), { waitForProcessing: true });
+    await expect(result.processing).resolves.toEqual({ outcome: 'skipped', eventId: 'evt_c' });
+    expect(handled).toBe(0);
+    expect(await service.processing.processPending({ minAgeMs: 0 })).toMatchObject({
+      processed: 0,
+      failed: 0,
+      skipped: 1,
+    });
+  });
+
+  it('redeliver() re-emits a stored entry by its stored id', async () => {
+    const { service, seen } = setup();
+    const outcome = await service.processing.redeliver({ eventId: 'evt_c', rawBody: completed.toString() });
+    expect(outcome).toMatchObject({ outcome: 'processed', eventId: 'evt_c' });
+    expect(seen[0]).toMatchObject({ name: 'payout.completed' });
+  });
+
+  it('fails processing (entry failed, not lost) when no EventEmitter2 is available', async () => {
+    const { service, inbox } = setup({ emitter: null });
+    const result = await service.ingest.handle(completed, signed(completed), { waitForProcessing: true });
+    await expect(result.processing).resolves.toMatchObject({
+      outcome: 'failed',
+      error: expect.stringContaining('EventEmitterModule'),
+    });
+    expect((inbox as PartnerInMemoryInboxStore).get('evt_c')?.state).toBe('failed');
+  });
+
+  it('re-announces the unified status when the unit of work fails at commit (its writes were rolled back)', async () => {
+    const log: string[] = [];
+    const { service, emitter } = setup({ inbox: transactionalStore(log, { next: true }) });
+    let statuses = 0;
+    emitter!.on(PartnerDerivedEvent.PayoutStatus, async () => void (statuses += 1));
+    const first = await service.ingest.handle(completed, signed(completed), { waitForProcessing: true });
+    await expect(first.processing).resolves.toMatchObject({ outcome: 'failed', error: 'commit failed' });
+    await new Promise((r) => setTimeout(r, 5));
+    expect(await service.processing.processPending()).toMatchObject({ processed: 1 });
+    expect(statuses).toBe(2);
+    expect(log).toEqual([
+      'begin evt_c',
+      'markProcessed',
+      'rollback',
+      'begin evt_c',
+      'markProcessed',
+      'commit',
+    ]);
+  });
+
+  // Issue 9 defect 6: a backlog left by a crash drained at one batch of 100 per run (a minute).
+  describe('processPending({ untilEmpty })', () => {
+    const stored = (i: number) => ({
+      eventId: `b${String(i).padStart(3, '0')}`,
+      name: 'user.updated',
+      envelope: 'flat' as const,
+      rawBody: JSON.stringify({ event: 'user.updated', data: { event_id: `b${i}`, user_id: `u${i}` } }),
+      receivedAt: new Date(Date.now() - 60_000),
+    });
+
+    it('drains every due entry in bounded batches, at most `concurrency` at once', async () => {
+      const inbox = new PartnerInMemoryInboxStore({ retryDelaysMs: [60_000] });
+      for (let i = 0; i < 95; i += 1) await inbox.record(stored(i));
+      const reads: number[] = [];
+      const counting: PartnerInboxStore = {
+        record: (e) => inbox.record(e),
+        markProcessed: (id) => inbox.markProcessed(id),
+        markFailed: (id, err) => inbox.markFailed(id, err),
+        pending: async (o) => {
+          const entries = await inbox.pending(o);
+          reads.push(entries.length);
+          return entries;
+        },
+      };
+      const { service, emitter } = setup({ inbox: counting });
+      let running = 0;
+      let most = 0;
+      emitter!.on(PartnerEvent.UserUpdated, async () => {
+        running += 1;
+        most = Math.max(most, running);
+        await new Promise((r) => setTimeout(r, 1));
+        running -= 1;
+      });
+      const summary = await service.processing.processPending({
+        limit: 20,
+        concurrency: 3,
+        untilEmpty: true,
+      });
+      expect(summary).toEqual({ processed: 95, failed: 0, skipped: 0, batches: 5 });
+      expect(reads).toEqual([20, 20, 20, 20, 15, 0]);
+      expect(most).toBe(3);
+      expect(await inbox.pending({ minAgeMs: 0 })).toEqual([]);
+    });
+
+    it('tries a failing entry once per run: it keeps its backoff, the drain does not spin on it', async () => {
+      const inbox = new PartnerInMemoryInboxStore({ retryDelaysMs: [0] });
+      for (let i = 0; i < 30; i += 1) await inbox.record(stored(i));
+      const { service, emitter } = setup({ inbox });
+      let failures = 0;
+      emitter!.on(PartnerEvent.UserUpdated, async (event: { eventId: string }) => {
+        if (event.eventId === 'b007') {
+          failures += 1;
+          throw new Error('handler down');
+        }
+      });
+      // A zero backoff makes the entry due again at once: only the run's own bookkeeping stops a spin.
+      const summary = await service.processing.processPending({ limit: 8, concurrency: 2, untilEmpty: true });
+      expect(summary).toMatchObject({ processed: 29, failed: 1 });
+      expect(failures).toBe(1);
+      expect(inbox.get('b007')).toMatchObject({ state: 'failed', attempts: 1 });
+    });
+
+    it('reads one batch only without untilEmpty (as before)', async () => {
+      const inbox = new PartnerInMemoryInboxStore();
+      for (let i = 0; i < 30; i += 1) await inbox.record(stored(i));
+      const { service } = setup({ inbox });
+      expect(await service.processing.processPending({ limit: 10 })).toEqual({
+        processed: 10,
+        failed: 0,
+        skipped: 0,
+        batches: 1,
+      });
+    });
+  });
+});

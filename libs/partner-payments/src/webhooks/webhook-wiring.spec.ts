@@ -1,0 +1,310 @@
+import { Injectable, NotFoundException, type LoggerService } from '@nestjs/common';
+import { EventEmitterModule, OnEvent } from '@nestjs/event-emitter';
+import { Test } from '@nestjs/testing';
+import {
+  PARTNER_INBOX_STORE,
+  PARTNER_PAYMENTS_OPTIONS,
+  PARTNER_WEBHOOK_CONFIG,
+} from '../partner-payments.constants';
+import { PartnerInMemoryInboxStore } from './inbox/inbox-memory.store';
+import { OnPartnerEvent } from './events/on-partner-event.decorator';
+import { PartnerDerivedEvent, PartnerEvent } from './events/partner-event.constants';
+import type { PartnerEventOf, PartnerPayoutStatusEvent } from './events/partner-event.types';
+import {
+  createPartnerWebhookController,
+  PartnerWebhookRouteEnabledGuard,
+} from './partner-webhook.controller';
+import { PartnerWebhookIngestService } from './partner-webhook-ingest.service';
+import { PartnerWebhookProcessingService } from './partner-webhook-processing.service';
+import { computePartnerSignature } from './signature.util';
+import { PartnerWebhookBootCheck } from './webhook-boot-check.service';
+import { resolvePartnerWebhookConfig, type PartnerWebhookConfig } from './webhook.config';
+import { PartnerWebhookDispatcher } from './events/webhook-dispatcher.service';
+import { partnerWebhookProviders } from './webhook.providers';
+
+@Injectable()
+class TypedHandlers {
+  completed: string[] = [];
+  statuses: PartnerPayoutStatusEvent[] = [];
+  failNext = false;
+  @OnPartnerEvent(PartnerEvent.PayoutCompleted)
+  onCompleted(event: PartnerEventOf<'payout.completed'>): void {
+    if (this.failNext) {
+      this.failNext = false;
+      throw new Error('handler failed');
+    }
+    this.completed.push(event.payload.reference_number ?? 'none');
+  }
+  @OnPartnerEvent(PartnerDerivedEvent.PayoutStatus)
+  onStatus(event: PartnerPayoutStatusEvent): void {
+    this.statuses.push(event);
+  }
+}
+
+@Injectable()
+class DetachedHandlers {
+  @OnPartnerEvent(PartnerEvent.PayoutCompleted, { async: true })
+  onCompleted(): void {
+    throw new Error('runs on a later tick: emitAsync never sees this');
+  }
+  @OnPartnerEvent(PartnerEvent.PayoutFailed, { async: true, promisify: true })
+  onFailed(): void {
+    return undefined;
+  }
+}
+
+@Injectable()
+class PlainHandlers {
+  @OnEvent(PartnerEvent.UserCreated)
+  onUser(): void {
+    throw new Error('swallowed by @OnEvent default');
+  }
+}
+
+function logger() {
+  const warnings: string[] = [];
+  const log: LoggerService = {
+    log: () => undefined,
+    error: () => undefined,
+    warn: (m: unknown) => void warnings.push(String(m)),
+  };
+  return { log, warnings };
+}
+
+async function boot(
+  options: Record<string, unknown>,
+  extra: {
+    providers?: Array<new (...a: never[]) => unknown>;
+    path?: string;
+    rawBody?: boolean;
+    emitter?: boolean;
+  } = {},
+) {
+  const moduleRef = await Test.createTestingModule({
+    imports: extra.emitter === false ? [] : [EventEmitterModule.forRoot()],
+    providers: [
+      { provide: PARTNER_PAYMENTS_OPTIONS, useValue: options },
+      ...partnerWebhookProviders,
+      ...(extra.providers ?? []),
+    ],
+    controllers: extra.path ? [createPartnerWebhookController(extra.path)] : [],
+  }).compile();
+  const app = moduleRef.createNestApplication({ logger: false, rawBody: extra.rawBody ?? true });
+  await app.init();
+  return app;
+}
+
+const completed = Buffer.from(
+  JSON.stringify({
+    event: 'payout.completed',
+    data: { event_id: 'e1', payout_id: 'p1', status: 'completed', reference_number: 'R1' },
+  }),
+);
+
+describe('webhook providers wired in a Nest app', () => {
+  it('delivers typed payloads to @OnPartnerEvent handlers, and their errors are not swallowed', async () => {
+    const { log } = logger();
+    const app = await boot({ logger: log, webhooks: { secrets: ['s'] } }, { providers: [TypedHandlers] });
+    try {
+      const service = {
+        ingest: app.get(PartnerWebhookIngestService),
+        processing: app.get(PartnerWebhookProcessingService),
+      };
+      const handlers = app.get(TypedHandlers);
+      handlers.failNext = true;
+      const headers = { 'x-signature-sha256': computePartnerSignature(completed, 's') };
+      const first = await service.ingest.handle(completed, headers, { waitForProcessing: true });
+      await expect(first.processing).resolves.toMatchObject({ outcome: 'failed', error: 'handler failed' });
+      const inbox = app.get<PartnerInMemoryInboxStore>(PARTNER_INBOX_STORE);
+      expect(inbox).toBeInstanceOf(PartnerInMemoryInboxStore);
+      expect(inbox.get('e1')?.state).toBe('failed');
+      await service.processing.redeliver({ eventId: 'e1', rawBody: completed.toString() });
+      expect(handlers.completed).toEqual(['R1']);
+      expect(handlers.statuses).toHaveLength(1);
+      expect(inbox.get('e1')?.state).toBe('processed');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('uses options.inboxStore when given', async () => {
+    const store = new PartnerInMemoryInboxStore();
+    const app = await boot({ inboxStore: store, webhooks: { secrets: ['s'] } });
+    try {
+      expect(app.get(PARTNER_INBOX_STORE)).toBe(store);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('publishes reconciliation statuses and then suppresses the same webhook status', async () => {
+    const app = await boot({ webhooks: { secrets: ['s'] } }, { providers: [TypedHandlers] });
+    try {
+      const dispatcher = app.get(PartnerWebhookDispatcher);
+      await dispatcher.publishPayoutStatus({
+        payoutId: 'p1',
+        status: 'completed',
+        previousStatus: 'PROCESSING',
+        rawStatus: 'COMPLETED',
+        source: 'reconciliation',
+        eventName: null,
+        eventId: null,
+        occurredAt: null,
+      });
+      const handlers = app.get(TypedHandlers);
+      expect(handlers.statuses).toEqual([
+        expect.objectContaining({ status: 'COMPLETED', source: 'reconciliation' }),
+      ]);
+      const service = {
+        ingest: app.get(PartnerWebhookIngestService),
+        processing: app.get(PartnerWebhookProcessingService),
+      };
+      await service.ingest.handle(
+        completed,
+        { 'x-signature-sha256': computePartnerSignature(completed, 's') },
+        { waitForProcessing: true },
+      );
+      expect(handlers.completed).toEqual(['R1']);
+      expect(handlers.statuses).toHaveLength(1);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('PartnerWebhookBootCheck', () => {
+  it('warns when partner handlers exist but no webhook secret is configured', async () => {
+    const { log, warnings } = logger();
+    const app = await boot({ logger: log }, { providers: [TypedHandlers] });
+    try {
+      expect(warnings.join('\n')).toContain('no webhook secret is configured');
+      expect(app.get(PartnerWebhookBootCheck).lastReport?.handlers.map((h) => h.event)).toEqual([
+        'payout.completed',
+        PartnerDerivedEvent.PayoutStatus,
+      ]);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('is quiet for a correct set-up', async () => {
+    const { log, warnings } = logger();
+    const app = await boot(
+      { logger: log, webhooks: { secrets: ['s'] } },
+      { providers: [TypedHandlers], path: '/webhooks/partner' },
+    );
+    try {
+      expect(warnings).toEqual([]);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('warns at boot when the app keeps no raw body (created without rawBody: true)', async () => {
+    const { log, warnings } = logger();
+    const app = await boot({ logger: log, webhooks: { secrets: ['s'] } }, { rawBody: false });
+    try {
+      expect(warnings.join('\n')).toContain('NestFactory.create(AppModule, { rawBody: true })');
+      expect(app.get(PartnerWebhookBootCheck).lastReport?.rawBody).toBe('missing');
+    } finally {
+      await app.close();
+    }
+    const ok = await boot({ logger: log, webhooks: { secrets: ['s'] } }, { rawBody: true });
+    try {
+      expect(ok.get(PartnerWebhookBootCheck).lastReport?.rawBody).toBe('available');
+    } finally {
+      await ok.close();
+    }
+  });
+
+  it('warns when EventEmitterModule.forRoot() is missing (handlers would never run)', async () => {
+    const { log, warnings } = logger();
+    const app = await boot({ logger: log, webhooks: { secrets: ['s'] } }, { emitter: false });
+    try {
+      expect(warnings).toEqual([
+        'Partner webhooks need EventEmitter2: import EventEmitterModule.forRoot() in your AppModule.',
+      ]);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('warns about @OnEvent handlers whose errors would be swallowed', async () => {
+    const { log, warnings } = logger();
+    const app = await boot({ logger: log, webhooks: { secrets: ['s'] } }, { providers: [PlainHandlers] });
+    try {
+      expect(warnings.join('\n')).toMatch(/PlainHandlers\.onUser handles 'user\.created'.*suppressErrors/);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('warns about handlers registered { async: true } without promisify (detached, failures lost)', async () => {
+    const { log, warnings } = logger();
+    const app = await boot({ logger: log, webhooks: { secrets: ['s'] } }, { providers: [DetachedHandlers] });
+    try {
+      expect(warnings).toEqual([
+        expect.stringMatching(
+          /^DetachedHandlers\.onCompleted handles 'payout\.completed' with \{ async: true \}/,
+        ),
+      ]);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('warns when options.webhooks.path differs from the registered route', async () => {
+    const { log, warnings } = logger();
+    const app = await boot(
+      { logger: log, webhooks: { secrets: ['s'], path: '/hooks/b' } },
+      { path: '/hooks/a' },
+    );
+    try {
+      expect(warnings.join('\n')).toContain(
+        `options.webhooks.path is '/hooks/b' but the webhook route is registered at '/hooks/a'`,
+      );
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('resolvePartnerWebhookConfig', () => {
+  it('applies defaults', () => {
+    expect(resolvePartnerWebhookConfig({ webhooks: { secrets: ['a'] } })).toMatchObject({
+      secrets: ['a'],
+      path: '/webhooks/partner',
+      maxBodyBytes: 1_048_576,
+      controllerEnabled: true,
+      configured: true,
+    });
+    expect(resolvePartnerWebhookConfig({})).toMatchObject({ secrets: [], configured: false });
+  });
+
+  it.each([
+    [{ secrets: 'a' }, 'webhooks.secrets'],
+    [{ secrets: [''] }, 'webhooks.secrets'],
+    [{ secrets: ['a'], maxBodyBytes: 0 }, 'webhooks.maxBodyBytes'],
+    [{ secrets: ['a'], path: ' ' }, 'webhooks.path'],
+  ])('refuses %j naming %s', (webhooks, field) => {
+    expect(() => resolvePartnerWebhookConfig({ webhooks })).toThrow(field);
+  });
+
+  it('never puts a secret in an error message', () => {
+    expect(() => resolvePartnerWebhookConfig({ webhooks: { secrets: ['topsecret', 42] } })).toThrow(
+      expect.objectContaining({ message: expect.not.stringContaining('topsecret') }),
+    );
+  });
+});
+
+describe('PartnerWebhookRouteEnabledGuard', () => {
+  it('turns the ready-made route into a 404 when options.webhooks.controller is false', () => {
+    const config: PartnerWebhookConfig = resolvePartnerWebhookConfig({
+      webhooks: { secrets: ['a'], controller: false },
+    });
+    expect(() => new PartnerWebhookRouteEnabledGuard(config).canActivate()).toThrow(NotFoundException);
+    const enabled = resolvePartnerWebhookConfig({ webhooks: { secrets: ['a'] } });
+    expect(new PartnerWebhookRouteEnabledGuard(enabled).canActivate()).toBe(true);
+    expect(PARTNER_WEBHOOK_CONFIG).toBeDefined();
+  });
+});
