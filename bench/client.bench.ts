@@ -1,6 +1,6 @@
 /**
  * client: what the library's HTTP client costs over bare axios, against the same local server
- * (bench/replay.server.ts in its own process, answering with the sandbox's recorded bodies).
+ * (bench/replay-server.fixture.ts in its own process, answering with the sandbox's recorded bodies).
  *  - GET /v1/payouts/{id} throughput at c=64: payouts.get(id) (limiter off) vs axios with a
  *    keep-alive agent sending the same headers;
  *  - p50 latency at c=1, same two sides;
@@ -21,7 +21,7 @@ import {
   withLoad,
 } from './lib/contract';
 import { sandboxClient } from './lib/partner.client';
-import { startReplayServer, type ReplayServer } from './lib/replay.recorder';
+import { startReplayServer, type ReplayServer } from './lib/replay-recorder.fixture';
 import { interleave, pairedRatio, runCallers, type LoadResult } from './lib/rounds';
 
 const NAME = 'client';

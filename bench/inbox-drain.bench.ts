@@ -11,11 +11,11 @@ import { buildUserCreated } from '@partner-payments/testing';
 import { UnitOfWork } from '../apps/reference-app/src/database/unit-of-work.service';
 import { InboxKeyRing, parseInboxKeys } from '../apps/reference-app/src/webhooks/inbox-key-ring.util';
 import { TypeOrmInboxStore } from '../apps/reference-app/src/webhooks/typeorm-inbox.store';
-import { appEnv, INBOX_KEYS, sqliteDatabase } from './lib/app.env';
+import { appEnv, INBOX_KEYS, sqliteDatabase } from './lib/app-env.fixture';
 import { emitReport, hardDeadline, median, progress, QUICK, round, withLoad } from './lib/contract';
-import { startForkedServer } from './lib/forked.process';
-import { openInboxReader } from './lib/inbox.reader';
-import { startSandboxProcess, type SandboxProcess } from './lib/sandbox.process';
+import { startForkedServer } from './lib/forked-process.fixture';
+import { openInboxReader } from './lib/inbox-reader.fixture';
+import { startSandboxProcess, type SandboxProcess } from './lib/sandbox-process.fixture';
 
 const NAME = 'inbox-drain';
 const ENTRIES = QUICK ? 10_000 : 50_000;
@@ -68,7 +68,7 @@ async function drainOnce(sandbox: SandboxProcess): Promise<DrainRound> {
     const env: Record<string, string> = appEnv(db.url, sandbox.baseUrl);
     delete env.INBOX_REDELIVERY_CRON; // the app's own default schedule
     const forkedAt = Date.now();
-    const app = await startForkedServer(`${__dirname}/app.server.ts`, env, [], LIMIT_MS);
+    const app = await startForkedServer(`${__dirname}/app-server.fixture.ts`, env, [], LIMIT_MS);
     const reader = await openInboxReader(db.url);
     let left = ENTRIES;
     while (Date.now() - forkedAt < LIMIT_MS && (left = await reader.unprocessed()) > 0)

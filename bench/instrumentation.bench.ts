@@ -10,7 +10,7 @@
  *    span (or 10% of traces) by batch over OTLP/HTTP to a sink in the stub's process. Off: no
  *    hooks, no SDK (the module's spans are the API's no-ops).
  *  - webhook: signed user.created deliveries (autocannon, 8 connections) to three reference apps in
- *    their own processes on their own SQLite files (bench/instrumentation.app.ts); the CPU is the
+ *    their own processes on their own SQLite files (bench/instrumentation-app.fixture.ts); the CPU is the
  *    app process's, the handlers run after the 2xx included.
  * Usage: npm run build:libs && npx ts-node --transpile-only bench/instrumentation.bench.ts [--quick]
  * Progress on stderr; the last stdout line is the JSON report (bench contract, issue 14).
@@ -40,8 +40,8 @@ import {
   SAMPLE_RATIO,
   SIDES,
   start,
-} from './instrumentation.rounds';
-import { webhookFigures } from './instrumentation.webhook';
+} from './instrumentation-rounds.fixture';
+import { webhookFigures } from './instrumentation-webhook.fixture';
 
 function tracer(sinkUrl: string, ratio: number): NodeTracerProvider {
   return new NodeTracerProvider({
@@ -108,7 +108,7 @@ async function main(): Promise<void> {
     log('hard deadline passed, aborting');
     process.exit(3);
   }, 900_000).unref();
-  const { info } = await start<{ partner: string; sink: string }>('instrumentation.servers.ts');
+  const { info } = await start<{ partner: string; sink: string }>('instrumentation-servers.fixture.ts');
   log(
     `partner stub ${info.partner}, OTLP sink ${info.sink}; ${ROUNDS} rounds per side${QUICK ? ' (quick)' : ''}`,
   );

@@ -29,10 +29,10 @@ import { startTestApp } from '../test/setup/app.fixture';
 import { createFundedAccount } from '../test/setup/funded-account.fixture';
 import { insertSeededRows, PAYOUT_MIX, seedPayouts, storedStatuses } from '../test/setup/payout-seed.fixture';
 import { countQueries } from '../test/setup/query-counter.fixture';
-import { sampleDuring } from './lib/memory.sampler';
+import { sampleDuring } from './lib/memory-sampler.fixture';
 import { median, printFigures, resetSeeded, round, type Figure } from './reconciliation.fixture';
 import { hardDeadline, progress } from './lib/contract';
-import { startSandboxProcess } from './lib/sandbox.process';
+import { startSandboxProcess } from './lib/sandbox-process.fixture';
 
 const NAME = 'reconciliation';
 const QUICK = process.argv.includes('--quick');

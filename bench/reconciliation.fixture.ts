@@ -4,7 +4,7 @@
  * bookkeeping (medians, the JSON line of bench/README's contract).
  */
 import { In } from 'typeorm';
-import { PayoutEntity } from '../apps/reference-app/src/app.entities';
+import { PayoutEntity } from '../apps/reference-app/src/app-entities.constants';
 import type { UnitOfWork } from '../apps/reference-app/src/database/unit-of-work.service';
 import { PAYOUT_MIX, type SeededPayouts } from '../test/setup/payout-seed.fixture';
 

@@ -25,11 +25,11 @@ import { createDatabase, startThrowawayPostgres } from '../scripts/pg-throwaway'
 import { createFundedAccount } from '../test/setup/funded-account.fixture';
 import { seedPayouts, storedStatuses } from '../test/setup/payout-seed.fixture';
 import { startReplicaProcess, type ReplicaProcess } from '../test/setup/replica-process.fixture';
-import { trackChild } from './lib/child.registry';
+import { trackChild } from './lib/child-registry.fixture';
 import { sandboxClient } from './lib/partner.client';
 import { median, printFigures, resetSeeded, round, type Figure } from './reconciliation.fixture';
 import { hardDeadline, progress } from './lib/contract';
-import { startSandboxProcess, type SandboxProcess } from './lib/sandbox.process';
+import { startSandboxProcess, type SandboxProcess } from './lib/sandbox-process.fixture';
 
 const NAME = 'replicas';
 const QUICK = process.argv.includes('--quick');

@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'nod
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { BenchFigure, BenchReport } from './lib/contract';
-import { captureMachine, renderMarkdown, type BenchOutcome } from './lib/results.writer';
+import { captureMachine, renderMarkdown, type BenchOutcome } from './lib/results-writer.fixture';
 
 const ROOT = join(__dirname, '..');
 /** Every benchmark, in run order. */

@@ -1,7 +1,7 @@
 /**
  * upload: 20 files of 30 MB (30,000,000 bytes, the largest the partner takes) in ONE call through
- * the library (bench/upload.child.ts "client"), against piping the same 20 files with a raw stream
- * as one request body ("raw"), both to the same server (bench/replay.server.ts, which reads and
+ * the library (bench/upload-child.fixture.ts "client"), against piping the same 20 files with a raw stream
+ * as one request body ("raw"), both to the same server (bench/replay-server.fixture.ts, which reads and
  * counts every byte). Each upload runs in a fresh child process that samples its own memory every
  * 5 ms: RSS growth = peak - baseline after a forced GC, as the OS sees it (no GC while sampling).
  */
@@ -11,10 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MAX_UPLOAD_FILE_BYTES as FILE_BYTES } from '../libs/partner-payments/src/validation/upload/upload.constants';
 import { sampleFile } from '@partner-payments/testing';
-import { trackChild } from './lib/child.registry';
+import { trackChild } from './lib/child-registry.fixture';
 import { emitReport, hardDeadline, median, progress, QUICK, round, withLoad } from './lib/contract';
-import type { SampledRun } from './lib/memory.sampler';
-import { startReplayServer } from './lib/replay.recorder';
+import type { SampledRun } from './lib/memory-sampler.fixture';
+import { startReplayServer } from './lib/replay-recorder.fixture';
 import { interleave, pairedRatio } from './lib/rounds';
 
 const NAME = 'upload';
@@ -29,7 +29,14 @@ function runChild(variant: 'client' | 'raw', url: string, files: string[]): Prom
     const child = trackChild(
       spawn(
         process.execPath,
-        ['-r', 'ts-node/register/transpile-only', join(__dirname, 'upload.child.ts'), variant, url, ...files],
+        [
+          '-r',
+          'ts-node/register/transpile-only',
+          join(__dirname, 'upload-child.fixture.ts'),
+          variant,
+          url,
+          ...files,
+        ],
         { cwd: join(__dirname, '..'), stdio: ['ignore', 'pipe', 'inherit'] },
       ),
     );

@@ -2,7 +2,7 @@
  * webhook-ingest: signed deliveries (each a new user.created, new data.event_id) at c=64 against
  * the reference app's POST /webhooks/partner (guard, parse, durable inbox insert, 2xx, processing
  * after the answer), interleaved with the same deliveries against a bare Nest route answering 200
- * (bench/bare-nest.server.ts). On a SQLite file and on PostgreSQL (fsync on). Every round sends a
+ * (bench/bare-nest-server.fixture.ts). On a SQLite file and on PostgreSQL (fsync on). Every round sends a
  * fixed number of deliveries and awaits every answer, so its inbox rows must equal its 2xx exactly;
  * after each app round the benchmark waits until the inbox is processed, so the next round (either
  * side) does not pay for the backlog. The inbox lag is each row's processed_at - received_at.
@@ -17,20 +17,26 @@ import {
   type BenchFigure,
   withLoad,
 } from './lib/contract';
-import { appEnv, postgresDatabase, sqliteDatabase, WEBHOOK_SECRET, type BenchDatabase } from './lib/app.env';
-import { startForkedServer, type ForkedServer } from './lib/forked.process';
-import { openInboxReader, waitProcessed, type InboxRow } from './lib/inbox.reader';
+import {
+  appEnv,
+  postgresDatabase,
+  sqliteDatabase,
+  WEBHOOK_SECRET,
+  type BenchDatabase,
+} from './lib/app-env.fixture';
+import { startForkedServer, type ForkedServer } from './lib/forked-process.fixture';
+import { openInboxReader, waitProcessed, type InboxRow } from './lib/inbox-reader.fixture';
 import { interleave, pairedRatio } from './lib/rounds';
-import { startSandboxProcess, type SandboxProcess } from './lib/sandbox.process';
-import { deliver, signedDeliveries, type DeliveryRound } from './lib/webhook.load';
+import { startSandboxProcess, type SandboxProcess } from './lib/sandbox-process.fixture';
+import { deliver, signedDeliveries, type DeliveryRound } from './lib/webhook-load.fixture';
 
 const NAME = 'webhook-ingest';
 const ROUNDS = QUICK ? 2 : 5;
 const ROUND_S = QUICK ? 2 : 5;
 const CONNECTIONS = 64;
 const MAX_DELIVERIES = 80_000;
-const APP = `${__dirname}/app.server.ts`;
-const BARE = `${__dirname}/bare-nest.server.ts`;
+const APP = `${__dirname}/app-server.fixture.ts`;
+const BARE = `${__dirname}/bare-nest-server.fixture.ts`;
 
 interface AppRound extends DeliveryRound {
   /** Left unprocessed once the wait after the round gave up (should be 0). */

@@ -1,5 +1,5 @@
 /**
- * The TypeScript loader of the forked servers (bench/lib/forked.process.ts): each .ts file is
+ * The TypeScript loader of the forked servers (bench/lib/forked-process.fixture.ts): each .ts file is
  * transpiled with the compiler's transpileModule, as `ts-node/register/transpile-only` does, and
  * nothing else. ts-node's register loads its REPL, so Node's `repl` and `domain` modules, and
  * loading `domain` enables an async hook on every promise: profiled under ts-node (issue 14), the

@@ -9,7 +9,7 @@ import { EventEmitter2 } from '@nestjs/event-emitter';
 import { PartnerDerivedEvent, PartnerWebhookProcessingService } from '@partner-payments/nestjs';
 import { signPartnerWebhook } from '@partner-payments/testing';
 import type { RunningApp } from '../../apps/reference-app/src/app-bootstrap.util';
-import { WebhookInboxEntity } from '../../apps/reference-app/src/app.entities';
+import { WebhookInboxEntity } from '../../apps/reference-app/src/app-entities.constants';
 import { inboxEventKey } from '../../apps/reference-app/src/database/inbox-text.util';
 import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
 import { TypeOrmInboxStore } from '../../apps/reference-app/src/webhooks/typeorm-inbox.store';

@@ -18,7 +18,7 @@ import {
 import { signPartnerWebhook, type PartnerSandbox } from '@partner-payments/testing';
 import { PartnerTokenManager } from '../../libs/partner-payments/src/auth/token-manager.service';
 import type { RunningApp } from '../../apps/reference-app/src/app-bootstrap.util';
-import { DepositEntity, VirtualAccountEntity } from '../../apps/reference-app/src/app.entities';
+import { DepositEntity, VirtualAccountEntity } from '../../apps/reference-app/src/app-entities.constants';
 import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
 import { TypeOrmInboxStore } from '../../apps/reference-app/src/webhooks/typeorm-inbox.store';
 import {

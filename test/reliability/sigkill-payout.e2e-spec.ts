@@ -10,7 +10,7 @@
  * payout at once and holds its answer; the kill lands while it does.
  */
 import { randomUUID } from 'node:crypto';
-import { PayoutEntity, PayoutRequestEntity } from '../../apps/reference-app/src/app.entities';
+import { PayoutEntity, PayoutRequestEntity } from '../../apps/reference-app/src/app-entities.constants';
 import { appProcessPerSuite } from '../setup/app-process.fixture';
 import { eventually } from '../setup/app.fixture';
 import { createFundedAccount, partnerClientFor } from '../setup/funded-account.fixture';

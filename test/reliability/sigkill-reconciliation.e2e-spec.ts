@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { PayoutStepName } from '@partner-payments/testing';
-import { PayoutEntity, ReconciliationPassEntity } from '../../apps/reference-app/src/app.entities';
+import { PayoutEntity, ReconciliationPassEntity } from '../../apps/reference-app/src/app-entities.constants';
 import { mapWithConcurrency } from '../../apps/reference-app/src/reconciliation/concurrency.util';
 import { RECONCILIATION_JOB } from '../../apps/reference-app/src/reconciliation/reconciliation.service';
 import { appProcessPerSuite } from '../setup/app-process.fixture';

@@ -4,7 +4,7 @@
  * the app's database with the status the app last knew.
  */
 import type { PayoutStepName, SandboxControl } from '@partner-payments/testing';
-import { PayoutEntity } from '../../apps/reference-app/src/app.entities';
+import { PayoutEntity } from '../../apps/reference-app/src/app-entities.constants';
 import { SqlParams } from '../../apps/reference-app/src/database/sql-params.util';
 import type { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
 

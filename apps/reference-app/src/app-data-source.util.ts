@@ -1,5 +1,5 @@
 import type { DataSource, DataSourceOptions } from 'typeorm';
-import { APP_ENTITIES } from './app.entities';
+import { APP_ENTITIES } from './app-entities.constants';
 import {
   buildDataSourceOptions as databaseOptions,
   type DataSourceExtras,

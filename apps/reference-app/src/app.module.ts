@@ -3,7 +3,7 @@ import { ConfigModule } from '@nestjs/config';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { PartnerPaymentsModule } from '@partner-payments/nestjs';
-import { APP_ENTITIES } from './app.entities';
+import { APP_ENTITIES } from './app-entities.constants';
 import { AccessGuard } from './common/access.guard';
 import { PartnerErrorFilter } from './common/partner-error.filter';
 import { AppConfigModule } from './config/app-config.module';

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { signPartnerWebhook, type PartnerSandbox } from '@partner-payments/testing';
 import request from 'supertest';
 import type { RunningApp } from '../../../apps/reference-app/src/app-bootstrap.util';
-import { WebhookInboxEntity } from '../../../apps/reference-app/src/app.entities';
+import { WebhookInboxEntity } from '../../../apps/reference-app/src/app-entities.constants';
 import { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
 import { startTestApp, startTestSandbox } from '../../setup/app.fixture';
 import { databaseUrlFor } from '../../setup/test-database.fixture';

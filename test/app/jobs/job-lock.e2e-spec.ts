@@ -1,4 +1,4 @@
-import { JobLockEntity } from '../../../apps/reference-app/src/app.entities';
+import { JobLockEntity } from '../../../apps/reference-app/src/app-entities.constants';
 import { JobLockService } from '../../../apps/reference-app/src/scheduling/job-lock.service';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../setup/test-database.fixture';
 

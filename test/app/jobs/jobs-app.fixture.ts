@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { PartnerSandbox } from '@partner-payments/testing';
 import type { RunningApp } from '../../../apps/reference-app/src/app-bootstrap.util';
-import { PayoutEntity } from '../../../apps/reference-app/src/app.entities';
+import { PayoutEntity } from '../../../apps/reference-app/src/app-entities.constants';
 import type { DatabaseKind } from '../../../apps/reference-app/src/database/database-url.util';
 import { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
 import { appRequest, startTestApp, startTestSandbox } from '../../setup/app.fixture';

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { PartnerDerivedEvent, type PartnerPayoutStatusEvent } from '@partner-payments/nestjs';
-import { PayoutEntity } from '../../../apps/reference-app/src/app.entities';
+import { PayoutEntity } from '../../../apps/reference-app/src/app-entities.constants';
 import { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
 import { appRequest, eventually, startTestApp, startTestSandbox } from '../../setup/app.fixture';
 import { createFundedAccount } from '../../setup/funded-account.fixture';

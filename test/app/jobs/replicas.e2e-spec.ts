@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { PartnerApiVersionState } from '@partner-payments/nestjs';
 import type { PartnerSandbox } from '@partner-payments/testing';
 import type { RunningApp } from '../../../apps/reference-app/src/app-bootstrap.util';
-import { ReconciliationPassEntity } from '../../../apps/reference-app/src/app.entities';
+import { ReconciliationPassEntity } from '../../../apps/reference-app/src/app-entities.constants';
 import { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
 import { advisoryLockKey } from '../../../apps/reference-app/src/database/advisory-lock.util';
 import { VERSION_PIN_JOB } from '../../../apps/reference-app/src/versioning/version-pin.service';

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { WebhookInboxEntity } from '../../../apps/reference-app/src/app.entities';
+import { WebhookInboxEntity } from '../../../apps/reference-app/src/app-entities.constants';
 import { TypeOrmInboxStore } from '../../../apps/reference-app/src/webhooks/typeorm-inbox.store';
 import { appRequest, eventually, startTestApp, testInboxKeyRing } from '../../setup/app.fixture';
 import { DATABASE_KINDS, databaseUrlFor, openTestDatabaseAt } from '../../setup/test-database.fixture';

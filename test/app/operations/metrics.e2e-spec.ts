@@ -10,7 +10,7 @@ import { PartnerWebhookProcessingService } from '@partner-payments/nestjs';
 import { signPartnerWebhook, type PartnerSandbox } from '@partner-payments/testing';
 import request from 'supertest';
 import type { RunningApp } from '../../../apps/reference-app/src/app-bootstrap.util';
-import { PayoutEntity } from '../../../apps/reference-app/src/app.entities';
+import { PayoutEntity } from '../../../apps/reference-app/src/app-entities.constants';
 import { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
 import { appRequest, eventually, startTestApp, startTestSandbox } from '../../setup/app.fixture';
 import { scrapeMetrics } from '../../setup/metrics.fixture';

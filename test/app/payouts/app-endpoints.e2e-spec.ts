@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { PartnerSandbox } from '@partner-payments/testing';
 import type { RunningApp } from '../../../apps/reference-app/src/app-bootstrap.util';
-import { PayoutRequestEntity } from '../../../apps/reference-app/src/app.entities';
+import { PayoutRequestEntity } from '../../../apps/reference-app/src/app-entities.constants';
 import { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
 import { payoutRequestFingerprint } from '../../../apps/reference-app/src/payouts/payouts.service';
 import { appRequest, startTestApp, startTestSandbox } from '../../setup/app.fixture';

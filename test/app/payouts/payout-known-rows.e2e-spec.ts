@@ -4,7 +4,7 @@
  * guarded by its version (a row another writer changed meanwhile is decided again from the
  * database). SQLite file and PostgreSQL.
  */
-import { PayoutEntity } from '../../../apps/reference-app/src/app.entities';
+import { PayoutEntity } from '../../../apps/reference-app/src/app-entities.constants';
 import { PayoutProjection } from '../../../apps/reference-app/src/payouts/payout-projection.service';
 import { countQueries } from '../../setup/query-counter.fixture';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../setup/test-database.fixture';

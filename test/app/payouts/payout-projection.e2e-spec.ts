@@ -1,4 +1,4 @@
-import { PayoutEntity } from '../../../apps/reference-app/src/app.entities';
+import { PayoutEntity } from '../../../apps/reference-app/src/app-entities.constants';
 import { PayoutProjection } from '../../../apps/reference-app/src/payouts/payout-projection.service';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../setup/test-database.fixture';
 

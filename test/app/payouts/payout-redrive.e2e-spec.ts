@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { PartnerPayoutsService } from '@partner-payments/nestjs';
 import type { PartnerSandbox } from '@partner-payments/testing';
 import type { RunningApp } from '../../../apps/reference-app/src/app-bootstrap.util';
-import { PayoutEntity, PayoutRequestEntity } from '../../../apps/reference-app/src/app.entities';
+import { PayoutEntity, PayoutRequestEntity } from '../../../apps/reference-app/src/app-entities.constants';
 import { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
 import { payoutRequestFingerprint } from '../../../apps/reference-app/src/payouts/payouts.service';
 import { appRequest, startTestApp, startTestSandbox } from '../../setup/app.fixture';

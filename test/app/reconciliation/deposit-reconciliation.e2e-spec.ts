@@ -6,7 +6,7 @@
  */
 import type { PartnerSandbox } from '@partner-payments/testing';
 import type { RunningApp } from '../../../apps/reference-app/src/app-bootstrap.util';
-import { DepositEntity, JobLockEntity } from '../../../apps/reference-app/src/app.entities';
+import { DepositEntity, JobLockEntity } from '../../../apps/reference-app/src/app-entities.constants';
 import { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
 import { DepositReconciliationService } from '../../../apps/reference-app/src/reconciliation/deposits/deposit-reconciliation.service';
 import { appRequest, eventually, startTestApp, startTestSandbox } from '../../setup/app.fixture';

@@ -4,7 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { PayoutEntity } from '../../../apps/reference-app/src/app.entities';
+import { PayoutEntity } from '../../../apps/reference-app/src/app-entities.constants';
 import type { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
 import { PayoutClaims } from '../../../apps/reference-app/src/reconciliation/payout-claims.store';
 import {

@@ -8,7 +8,7 @@
 import type { PartnerSandbox, RequestLogEntry } from '@partner-payments/testing';
 import { DataSource } from 'typeorm';
 import type { RunningApp } from '../../../apps/reference-app/src/app-bootstrap.util';
-import { PayoutEntity } from '../../../apps/reference-app/src/app.entities';
+import { PayoutEntity } from '../../../apps/reference-app/src/app-entities.constants';
 import { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
 import { ReconciliationService } from '../../../apps/reference-app/src/reconciliation/reconciliation.service';
 import { startTestApp, startTestSandbox } from '../../setup/app.fixture';

@@ -8,7 +8,10 @@
 import { PartnerPayoutsService } from '@partner-payments/nestjs';
 import type { PartnerSandbox } from '@partner-payments/testing';
 import type { RunningApp } from '../../../apps/reference-app/src/app-bootstrap.util';
-import { PayoutEntity, ReconciliationPassEntity } from '../../../apps/reference-app/src/app.entities';
+import {
+  PayoutEntity,
+  ReconciliationPassEntity,
+} from '../../../apps/reference-app/src/app-entities.constants';
 import { MoreThanOrEqual } from 'typeorm';
 import { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
 import { mapWithConcurrency } from '../../../apps/reference-app/src/reconciliation/concurrency.util';

@@ -4,7 +4,7 @@
  * batches with bounded concurrency, and an entry that fails keeps its backoff.
  */
 import type { PartnerSandbox } from '@partner-payments/testing';
-import { JobLockEntity } from '../../../apps/reference-app/src/app.entities';
+import { JobLockEntity } from '../../../apps/reference-app/src/app-entities.constants';
 import { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
 import { INBOX_REDELIVERY_JOB } from '../../../apps/reference-app/src/webhooks/inbox-redelivery.service';
 import { TypeOrmInboxStore } from '../../../apps/reference-app/src/webhooks/typeorm-inbox.store';

@@ -1,5 +1,5 @@
 import type { InboxEventInput } from '@partner-payments/nestjs';
-import { PayoutEntity, WebhookInboxEntity } from '../../../apps/reference-app/src/app.entities';
+import { PayoutEntity, WebhookInboxEntity } from '../../../apps/reference-app/src/app-entities.constants';
 import { placeholders } from '../../../apps/reference-app/src/database/sql-dialect.util';
 import { TypeOrmInboxStore } from '../../../apps/reference-app/src/webhooks/typeorm-inbox.store';
 import { testInboxKeyRing } from '../../setup/app.fixture';

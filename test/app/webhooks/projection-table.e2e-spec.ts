@@ -4,7 +4,7 @@
  * as TypeORM's own mapping gives them, and on PostgreSQL two events for one user in concurrent
  * transactions are applied one after the other: neither overwrites the other's fields.
  */
-import { PartnerUserEntity } from '../../../apps/reference-app/src/app.entities';
+import { PartnerUserEntity } from '../../../apps/reference-app/src/app-entities.constants';
 import { ResourceProjections } from '../../../apps/reference-app/src/webhooks/projections/resource-projections.service';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../setup/test-database.fixture';
 

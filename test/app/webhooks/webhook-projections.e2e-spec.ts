@@ -11,7 +11,7 @@ import {
   PayoutEntity,
   VirtualAccountEntity,
   WebhookInboxEntity,
-} from '../../../apps/reference-app/src/app.entities';
+} from '../../../apps/reference-app/src/app-entities.constants';
 import { inboxEventKey } from '../../../apps/reference-app/src/database/inbox-text.util';
 import { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
 import { appRequest, eventually, startTestApp, startTestSandbox } from '../../setup/app.fixture';

@@ -5,7 +5,7 @@ import { MIGRATIONS } from './migrations';
 import type { ParsedDatabaseUrl } from './database-url.util';
 
 export interface DataSourceExtras {
-  /** The entity classes. The app assembles them from its feature folders (app.entities.ts): database/ knows no feature. */
+  /** The entity classes. The app assembles them from its feature folders (app-entities.constants.ts): database/ knows no feature. */
   entities: NonNullable<DataSourceOptions['entities']>;
   /** Log SQL (debugging only). Default false. */
   logging?: boolean;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import { openDataSource } from '../app-data-source.util';
 import { parseDatabaseUrl } from './database-url.util';
-import { JobLockEntity } from '../app.entities';
+import { JobLockEntity } from '../app-entities.constants';
 import { UnitOfWork } from './unit-of-work.service';
 
 describe('UnitOfWork on SQLite (one shared connection)', () => {

@@ -1,5 +1,5 @@
 /**
- * Starts the replay server (bench/replay.server.ts) with answers recorded from the sandbox: the
+ * Starts the replay server (bench/replay-server.fixture.ts) with answers recorded from the sandbox: the
  * sandbox's own POST /auth answer and a real payout from GET /v1/payouts/{id}, so the client parses
  * exactly what it parses in production-like runs, from a server that costs next to nothing.
  */
@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import axios from 'axios';
 import { SANDBOX_DEFAULTS } from '@partner-payments/testing';
-import { startForkedServer, type ForkedServer } from './forked.process';
+import { startForkedServer, type ForkedServer } from './forked-process.fixture';
 import { sandboxClient } from './partner.client';
 import { createPayout } from './payout.fixture';
-import { startSandboxProcess } from './sandbox.process';
+import { startSandboxProcess } from './sandbox-process.fixture';
 
 export interface ReplayServer extends ForkedServer {
   payoutId: string;
@@ -43,7 +43,9 @@ export async function startReplayServer(): Promise<ReplayServer> {
     await sandbox.close();
   }
   try {
-    const server = await startForkedServer(join(__dirname, '..', 'replay.server.ts'), { REPLAY_FILE: file });
+    const server = await startForkedServer(join(__dirname, '..', 'replay-server.fixture.ts'), {
+      REPLAY_FILE: file,
+    });
     return {
       ...server,
       payoutId,

@@ -1,5 +1,5 @@
 /**
- * What the forked reference app (bench/app.server.ts) is started with: the database, the sandbox
+ * What the forked reference app (bench/app-server.fixture.ts) is started with: the database, the sandbox
  * process as its partner with the sandbox's fixed test credentials and webhook secret, and cron
  * expressions (jobs that never fire unless a benchmark measures one).
  */

@@ -17,7 +17,7 @@ import {
   start,
   WEBHOOK_ROUND_S,
   type Side,
-} from './instrumentation.rounds';
+} from './instrumentation-rounds.fixture';
 
 function cpuOf(child: ChildProcess): Promise<number> {
   return new Promise((resolve) => {
@@ -82,7 +82,7 @@ export async function webhookFigures(partnerUrl: string, sinkUrl: string) {
   try {
     const apps = {} as Record<Side, { child: ChildProcess; info: { url: string } }>;
     for (const side of SIDES)
-      apps[side] = await start<{ url: string }>('instrumentation.app.ts', env(side), `app-${side}`);
+      apps[side] = await start<{ url: string }>('instrumentation-app.fixture.ts', env(side), `app-${side}`);
     for (const side of SIDES) await deliver(apps[side].info.url, 1); // warm-up
     const loadBefore = load();
     const runs = await interleave(async (side) => {

@@ -5,7 +5,7 @@
  * environment the benchmark gives it. On 'stop' it closes (which drains webhook processing).
  */
 import { startApp } from '../apps/reference-app/src/app-bootstrap.util';
-import { serveUntilStopped } from './lib/forked.process';
+import { serveUntilStopped } from './lib/forked-process.fixture';
 
 async function main(): Promise<void> {
   const running = await startApp({

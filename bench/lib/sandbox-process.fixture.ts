@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { PartnerSandboxControlClient } from '@partner-payments/testing';
-import { trackChild } from './child.registry';
+import { trackChild } from './child-registry.fixture';
 
 const CLI = join(__dirname, '..', '..', 'libs', 'partner-payments-testing', 'dist', 'main.js');
 

@@ -5,7 +5,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { trackChild } from './child.registry';
+import { trackChild } from './child-registry.fixture';
 
 export interface ForkedServer {
   child: ChildProcess;

@@ -9,12 +9,12 @@
  *   POST /sink                          reads and counts every byte (the raw-stream baseline)
  *   GET  /__stats                       { authCalls, gets, bytesIn, lastGetUrl, lastGetHeaders }
  * (each also under /sandbox, where the client sends in the sandbox environment).
- * env REPLAY_FILE: JSON { auth: unknown, payout: unknown } recorded by replay.recorder.ts.
+ * env REPLAY_FILE: JSON { auth: unknown, payout: unknown } recorded by lib/replay-recorder.fixture.ts.
  */
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { serveUntilStopped } from './lib/forked.process';
+import { serveUntilStopped } from './lib/forked-process.fixture';
 
 interface Recorded {
   auth: unknown;

@@ -7,7 +7,7 @@
 import { Controller, HttpCode, Module, Post } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { serveUntilStopped } from './lib/forked.process';
+import { serveUntilStopped } from './lib/forked-process.fixture';
 
 @Controller('webhooks')
 class BareWebhookController {

@@ -19,7 +19,7 @@ import {
 } from '../libs/partner-payments/src/validation/upload/upload-form.util';
 import { MAX_UPLOAD_FILE_BYTES as FILE_BYTES } from '../libs/partner-payments/src/validation/upload/upload.constants';
 import { prepareUploadFiles } from '../libs/partner-payments/src/validation/upload/upload.rules';
-import { sampleDuring } from './lib/memory.sampler';
+import { sampleDuring } from './lib/memory-sampler.fixture';
 import { sandboxClient } from './lib/partner.client';
 
 async function viaClient(url: string, files: string[]): Promise<() => Promise<number>> {
