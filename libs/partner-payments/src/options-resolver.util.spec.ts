@@ -91,6 +91,23 @@ describe('resolvePartnerOptions', () => {
     expect(failure(o as Record<string, unknown>).field).toBe(field);
   });
 
+  it('resolves the webhook options with the rest: defaults, and a bad value names its field at boot', () => {
+    expect(resolvePartnerOptions(valid).webhookConfig).toMatchObject({
+      configured: false,
+      secrets: [],
+      path: '/webhooks/partner',
+      maxBodyBytes: 1_048_576,
+    });
+    expect(
+      resolvePartnerOptions({ ...valid, webhooks: { secrets: ['s1', 's2'], path: 'hooks/kira/' } })
+        .webhookConfig,
+    ).toMatchObject({ configured: true, secrets: ['s1', 's2'], path: '/hooks/kira' });
+    expect(failure({ webhooks: { secrets: [''] } }).message).toContain('webhooks.secrets');
+    expect(failure({ webhooks: { secrets: ['s'], batching: { maxRecordRows: 0 } } }).message).toContain(
+      'webhooks.batching.maxRecordRows',
+    );
+  });
+
   it('rateLimit: false turns the limiter off', () => {
     expect(resolvePartnerOptions({ ...valid, rateLimit: false }).rateLimit).toBe(false);
   });

@@ -1,4 +1,5 @@
 import type { LoggerService } from '@nestjs/common';
+import { resolveWebhookOptions, type PartnerWebhookConfig } from './webhooks/webhook-options.util';
 import { DEFAULT_API_VERSION, RFI_API_VERSION } from './partner-payments.constants';
 import type {
   PartnerEnvironment,
@@ -35,6 +36,8 @@ export interface ResolvedPartnerOptions {
   onTokenEvent: NonNullable<PartnerPaymentsModuleOptions['onTokenEvent']> | null;
   onRateLimitWait: NonNullable<PartnerPaymentsModuleOptions['onRateLimitWait']> | null;
   onWebhookEvent: NonNullable<PartnerPaymentsModuleOptions['onWebhookEvent']> | null;
+  /** options.webhooks with its defaults, validated here with everything else (issue 10). */
+  webhookConfig: PartnerWebhookConfig;
 }
 
 export const DEFAULT_RETRY_OPTIONS: Required<PartnerRetryOptions> = {
@@ -210,6 +213,7 @@ export function resolvePartnerOptions(
     onTokenEvent: options.onTokenEvent ?? null,
     onRateLimitWait: options.onRateLimitWait ?? null,
     onWebhookEvent: options.onWebhookEvent ?? null,
+    webhookConfig: resolveWebhookOptions(options, logger),
   };
 }
 

@@ -1,127 +1,30 @@
-import { Logger, type LoggerService, type Provider } from '@nestjs/common';
-import { PartnerConfigurationError } from '../errors/partner-api.errors';
+import { Logger, type Provider } from '@nestjs/common';
 import {
   PARTNER_PAYMENTS_OPTIONS,
   PARTNER_RESOLVED_OPTIONS,
   PARTNER_WEBHOOK_CONFIG,
 } from '../partner-payments.constants';
-import type { PartnerWebhookObservation } from '../observability/hooks.util';
-import type { PartnerInboxStore } from './inbox/inbox.store';
+import type { ResolvedPartnerOptions } from '../options-resolver.util';
+import {
+  resolveWebhookOptions,
+  type PartnerWebhookConfig,
+  type WebhookOptionsLike,
+} from './webhook-options.util';
 
-/** Default route of the ready-made controller (issue 4). */
-export const DEFAULT_PARTNER_WEBHOOK_PATH = '/webhooks/partner';
-/** Default body limit: 1 MB (issue 4), larger gets 413. */
-export const DEFAULT_PARTNER_WEBHOOK_MAX_BODY_BYTES = 1_048_576;
+export {
+  DEFAULT_PARTNER_WEBHOOK_BATCHING,
+  DEFAULT_PARTNER_WEBHOOK_MAX_BODY_BYTES,
+  DEFAULT_PARTNER_WEBHOOK_PATH,
+  normalisePath,
+  type PartnerWebhookBatching,
+  type PartnerWebhookConfig,
+} from './webhook-options.util';
 
-/** Group commit and batched processing defaults (issue 14). */
-export const DEFAULT_PARTNER_WEBHOOK_BATCHING = {
-  maxRecordRows: 256,
-  maxWaitMs: 0,
-  maxProcessRows: 256,
-  processConcurrency: 1,
-};
-
-export type PartnerWebhookBatching = typeof DEFAULT_PARTNER_WEBHOOK_BATCHING;
-
-export interface PartnerWebhookConfig {
-  /** Case-sensitive signing secrets; several during a rotation. Empty: every delivery gets 401. */
-  secrets: string[];
-  /**
-   * false when options.webhooks.controller is false: the ready-made route, if the module registered
-   * it, answers 404 (options can be async, the route is registered statically).
-   */
-  controllerEnabled: boolean;
-  /** options.webhooks.path: informational, compared at boot with the registered route. */
-  path: string;
-  maxBodyBytes: number;
-  /** true when the host app configured `webhooks` at all. */
-  configured: boolean;
-  /** options.webhooks.batching with defaults. */
-  batching: PartnerWebhookBatching;
-  /** options.logger, else a Nest Logger with context 'PartnerWebhooks'. */
-  logger: LoggerService;
-  /** options.onWebhookEvent: each delivery's answer and each processing run (metrics). */
-  onEvent: ((event: PartnerWebhookObservation) => void) | null;
-}
-
-interface WebhookOptionsLike {
-  logger?: LoggerService;
-  webhooks?: {
-    secrets?: unknown;
-    controller?: unknown;
-    path?: unknown;
-    maxBodyBytes?: unknown;
-    batching?: unknown;
-  };
-  inboxStore?: PartnerInboxStore;
-  onWebhookEvent?: ((event: PartnerWebhookObservation) => void) | null;
-}
-
-/** Merges webhook defaults and validates, naming the field on error. Never puts a secret in a message. */
+/** The webhook options resolved outside the module (tests, the webhook pipeline on its own). */
 export function resolvePartnerWebhookConfig(
   options: WebhookOptionsLike | null | undefined,
 ): PartnerWebhookConfig {
-  const w = options?.webhooks;
-  const logger = options?.logger ?? new Logger('PartnerWebhooks');
-  const onEvent = options?.onWebhookEvent ?? null;
-  if (w === undefined || w === null) {
-    return {
-      logger,
-      secrets: [],
-      controllerEnabled: true,
-      path: DEFAULT_PARTNER_WEBHOOK_PATH,
-      maxBodyBytes: DEFAULT_PARTNER_WEBHOOK_MAX_BODY_BYTES,
-      configured: false,
-      onEvent,
-      batching: { ...DEFAULT_PARTNER_WEBHOOK_BATCHING },
-    };
-  }
-  if (!Array.isArray(w.secrets) || w.secrets.some((s) => typeof s !== 'string' || s.length === 0)) {
-    throw new PartnerConfigurationError('webhooks.secrets', 'must be an array of non-empty strings');
-  }
-  const maxBodyBytes = w.maxBodyBytes ?? DEFAULT_PARTNER_WEBHOOK_MAX_BODY_BYTES;
-  if (typeof maxBodyBytes !== 'number' || !Number.isInteger(maxBodyBytes) || maxBodyBytes < 1) {
-    throw new PartnerConfigurationError('webhooks.maxBodyBytes', 'must be a positive integer');
-  }
-  if (w.path !== undefined && (typeof w.path !== 'string' || w.path.trim() === '')) {
-    throw new PartnerConfigurationError('webhooks.path', 'must be a non-empty string');
-  }
-  return {
-    secrets: [...(w.secrets as string[])],
-    controllerEnabled: w.controller !== false,
-    path: normalisePath(typeof w.path === 'string' ? w.path : DEFAULT_PARTNER_WEBHOOK_PATH),
-    maxBodyBytes,
-    configured: true,
-    logger,
-    onEvent,
-    batching: resolveBatching(w.batching),
-  };
-}
-
-function resolveBatching(value: unknown): PartnerWebhookBatching {
-  if (value !== undefined && (typeof value !== 'object' || value === null)) {
-    throw new PartnerConfigurationError('webhooks.batching', 'must be an object');
-  }
-  const given = (value ?? {}) as Record<string, unknown>;
-  const out = { ...DEFAULT_PARTNER_WEBHOOK_BATCHING };
-  for (const key of Object.keys(out) as Array<keyof PartnerWebhookBatching>) {
-    const v = given[key];
-    if (v === undefined) continue;
-    const min = key === 'maxWaitMs' ? 0 : 1;
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < min) {
-      throw new PartnerConfigurationError(
-        `webhooks.batching.${key}`,
-        min === 0 ? 'must be a non-negative integer' : 'must be a positive integer',
-      );
-    }
-    out[key] = v;
-  }
-  return out;
-}
-
-export function normalisePath(path: string): string {
-  const trimmed = path.trim().replace(/\/+$/, '');
-  return trimmed.startsWith('/') ? trimmed || '/' : `/${trimmed}`;
+  return resolveWebhookOptions(options, new Logger('PartnerWebhooks'));
 }
 
 /**
@@ -144,10 +47,16 @@ const OPTIONAL_OPTIONS = [
   { token: PARTNER_PAYMENTS_OPTIONS, optional: true },
 ];
 
+/**
+ * The module's resolved options carry the webhook configuration (resolvePartnerOptions resolves it
+ * with the rest); without them (the webhook pipeline registered on its own) the raw options are read.
+ */
 export const partnerWebhookConfigProvider: Provider = {
   provide: PARTNER_WEBHOOK_CONFIG,
   useFactory: (resolved: unknown, raw: unknown) =>
-    resolvePartnerWebhookConfig(pickWebhookOptions(resolved, raw)),
+    isObject(resolved) && isObject((resolved as Partial<ResolvedPartnerOptions>).webhookConfig)
+      ? (resolved as ResolvedPartnerOptions).webhookConfig
+      : resolvePartnerWebhookConfig(pickWebhookOptions(resolved, raw)),
   inject: OPTIONAL_OPTIONS,
 };
 

@@ -1,0 +1,127 @@
+import type { LoggerService } from '@nestjs/common';
+import { PartnerConfigurationError } from '../errors/partner-api.errors';
+import type { PartnerWebhookObservation } from '../observability/hooks.util';
+import type { PartnerInboxStore } from './inbox/inbox.store';
+
+/*
+ * The webhook options, merged with their defaults and validated. Framework-free (no runtime Nest
+ * import), so resolvePartnerOptions resolves them with every other option (issue 10): a bad
+ * webhooks.* value fails at boot, naming the field, like a bad baseUrl.
+ */
+
+/** Default route of the ready-made controller (issue 4). */
+export const DEFAULT_PARTNER_WEBHOOK_PATH = '/webhooks/partner';
+/** Default body limit: 1 MB (issue 4), larger gets 413. */
+export const DEFAULT_PARTNER_WEBHOOK_MAX_BODY_BYTES = 1_048_576;
+
+/** Group commit and batched processing defaults (issue 14). */
+export const DEFAULT_PARTNER_WEBHOOK_BATCHING = {
+  maxRecordRows: 256,
+  maxWaitMs: 0,
+  maxProcessRows: 256,
+  processConcurrency: 1,
+};
+
+export type PartnerWebhookBatching = typeof DEFAULT_PARTNER_WEBHOOK_BATCHING;
+
+export interface PartnerWebhookConfig {
+  /** Case-sensitive signing secrets; several during a rotation. Empty: every delivery gets 401. */
+  secrets: string[];
+  /**
+   * false when options.webhooks.controller is false: the ready-made route, if the module registered
+   * it, answers 404 (options can be async, the route is registered statically).
+   */
+  controllerEnabled: boolean;
+  /** options.webhooks.path: informational, compared at boot with the registered route. */
+  path: string;
+  maxBodyBytes: number;
+  /** true when the host app configured `webhooks` at all. */
+  configured: boolean;
+  /** options.webhooks.batching with defaults. */
+  batching: PartnerWebhookBatching;
+  /** options.logger, else the module's logger. */
+  logger: LoggerService;
+  /** options.onWebhookEvent: each delivery's answer and each processing run (metrics). */
+  onEvent: ((event: PartnerWebhookObservation) => void) | null;
+}
+
+export interface WebhookOptionsLike {
+  logger?: LoggerService;
+  webhooks?: {
+    secrets?: unknown;
+    controller?: unknown;
+    path?: unknown;
+    maxBodyBytes?: unknown;
+    batching?: unknown;
+  };
+  inboxStore?: PartnerInboxStore;
+  onWebhookEvent?: ((event: PartnerWebhookObservation) => void) | null;
+}
+
+/** Merges webhook defaults and validates, naming the field on error. Never puts a secret in a message. */
+export function resolveWebhookOptions(
+  options: WebhookOptionsLike | null | undefined,
+  defaultLogger: LoggerService,
+): PartnerWebhookConfig {
+  const w = options?.webhooks;
+  const logger = options?.logger ?? defaultLogger;
+  const onEvent = options?.onWebhookEvent ?? null;
+  if (w === undefined || w === null) {
+    return {
+      logger,
+      secrets: [],
+      controllerEnabled: true,
+      path: DEFAULT_PARTNER_WEBHOOK_PATH,
+      maxBodyBytes: DEFAULT_PARTNER_WEBHOOK_MAX_BODY_BYTES,
+      configured: false,
+      onEvent,
+      batching: { ...DEFAULT_PARTNER_WEBHOOK_BATCHING },
+    };
+  }
+  if (!Array.isArray(w.secrets) || w.secrets.some((s) => typeof s !== 'string' || s.length === 0)) {
+    throw new PartnerConfigurationError('webhooks.secrets', 'must be an array of non-empty strings');
+  }
+  const maxBodyBytes = w.maxBodyBytes ?? DEFAULT_PARTNER_WEBHOOK_MAX_BODY_BYTES;
+  if (typeof maxBodyBytes !== 'number' || !Number.isInteger(maxBodyBytes) || maxBodyBytes < 1) {
+    throw new PartnerConfigurationError('webhooks.maxBodyBytes', 'must be a positive integer');
+  }
+  if (w.path !== undefined && (typeof w.path !== 'string' || w.path.trim() === '')) {
+    throw new PartnerConfigurationError('webhooks.path', 'must be a non-empty string');
+  }
+  return {
+    secrets: [...(w.secrets as string[])],
+    controllerEnabled: w.controller !== false,
+    path: normalisePath(typeof w.path === 'string' ? w.path : DEFAULT_PARTNER_WEBHOOK_PATH),
+    maxBodyBytes,
+    configured: true,
+    logger,
+    onEvent,
+    batching: resolveBatching(w.batching),
+  };
+}
+
+function resolveBatching(value: unknown): PartnerWebhookBatching {
+  if (value !== undefined && (typeof value !== 'object' || value === null)) {
+    throw new PartnerConfigurationError('webhooks.batching', 'must be an object');
+  }
+  const given = (value ?? {}) as Record<string, unknown>;
+  const out = { ...DEFAULT_PARTNER_WEBHOOK_BATCHING };
+  for (const key of Object.keys(out) as Array<keyof PartnerWebhookBatching>) {
+    const v = given[key];
+    if (v === undefined) continue;
+    const min = key === 'maxWaitMs' ? 0 : 1;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min) {
+      throw new PartnerConfigurationError(
+        `webhooks.batching.${key}`,
+        min === 0 ? 'must be a non-negative integer' : 'must be a positive integer',
+      );
+    }
+    out[key] = v;
+  }
+  return out;
+}
+
+export function normalisePath(path: string): string {
+  const trimmed = path.trim().replace(/\/+$/, '');
+  return trimmed.startsWith('/') ? trimmed || '/' : `/${trimmed}`;
+}
