@@ -15,7 +15,10 @@ import { resolvePartnerOptions } from '../../libs/partner-payments/src/options-r
 import { randomUUID } from 'node:crypto';
 import { PartnerSandboxControlClient, type PartnerSandbox } from '@partner-payments/testing';
 import type { RunningApp } from '../../apps/reference-app/src/app-bootstrap.util';
-import { appRequest } from './app.fixture';
+import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
+import { appRequest, startTestApp, startTestSandbox } from './app.fixture';
+import type { DatabaseKind } from '../../apps/reference-app/src/database/database-url.util';
+import { databaseUrlFor } from './test-database.fixture';
 import { individual } from './partner-inputs.fixture';
 
 export interface FundedAccount {
@@ -135,4 +138,41 @@ export async function postPayout(
     })
     .expect(201);
   return { payoutId: res.body.payout_id as string, headers: res.headers as Record<string, string> };
+}
+
+export interface FundedAppWorld {
+  sandbox: PartnerSandbox;
+  running: RunningApp;
+  account: FundedAccount;
+  uow: UnitOfWork;
+}
+
+/**
+ * A suite's world on one database: the sandbox, the app on a fresh database named `database`, and a
+ * funded account (its set-up webhooks flushed), started in beforeAll and closed in afterAll.
+ * `ready` receives it once started.
+ */
+export function useFundedApp(
+  kind: DatabaseKind,
+  database: string,
+  label: string,
+  ready: (world: FundedAppWorld) => void,
+): void {
+  let sandbox: PartnerSandbox | undefined;
+  let running: RunningApp | undefined;
+  let cleanup: (() => void) | undefined;
+  beforeAll(async () => {
+    sandbox = await startTestSandbox();
+    const db = await databaseUrlFor(kind, database);
+    cleanup = db.cleanup;
+    running = await startTestApp(db.url, {}, sandbox);
+    const account = await createFundedAccount(running, label);
+    await sandbox.control.flushWebhooks();
+    ready({ sandbox, running, account, uow: running.app.get(UnitOfWork) });
+  });
+  afterAll(async () => {
+    await running?.close();
+    await sandbox?.close();
+    cleanup?.();
+  });
 }

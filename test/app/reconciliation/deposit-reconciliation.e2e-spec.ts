@@ -9,32 +9,20 @@ import type { RunningApp } from '../../../apps/reference-app/src/app-bootstrap.u
 import { DepositEntity, JobLockEntity } from '../../../apps/reference-app/src/app-entities.constants';
 import { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
 import { DepositReconciliationService } from '../../../apps/reference-app/src/reconciliation/deposits/deposit-reconciliation.service';
-import { appRequest, eventually, startTestApp, startTestSandbox } from '../../setup/app.fixture';
-import { createFundedAccount, type FundedAccount } from '../../setup/funded-account.fixture';
-import { DATABASE_KINDS, databaseUrlFor } from '../../setup/test-database.fixture';
+import { appRequest, eventually } from '../../setup/app.fixture';
+import { createFundedAccount, useFundedApp, type FundedAccount } from '../../setup/funded-account.fixture';
+import { DATABASE_KINDS } from '../../setup/test-database.fixture';
 
 jest.setTimeout(60_000);
 
 describe.each(DATABASE_KINDS)('deposit reconciliation on %s', (kind) => {
   let sandbox: PartnerSandbox;
   let running: RunningApp;
-  let cleanup: () => void;
   let account: FundedAccount;
   let uow: UnitOfWork;
 
-  beforeAll(async () => {
-    sandbox = await startTestSandbox();
-    const db = await databaseUrlFor(kind, 'deposits');
-    cleanup = db.cleanup;
-    running = await startTestApp(db.url, {}, sandbox);
-    uow = running.app.get(UnitOfWork);
-    account = await createFundedAccount(running, `dep-${kind}`);
-    await sandbox.control.flushWebhooks();
-  });
-  afterAll(async () => {
-    await running?.close();
-    await sandbox?.close();
-    cleanup?.();
+  useFundedApp(kind, 'deposits', `dep-${kind}`, (world) => {
+    ({ sandbox, running, account, uow } = world);
   });
 
   const http = () => appRequest(running);

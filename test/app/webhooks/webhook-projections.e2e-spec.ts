@@ -14,9 +14,9 @@ import {
 } from '../../../apps/reference-app/src/app-entities.constants';
 import { inboxEventKey } from '../../../apps/reference-app/src/database/inbox-text.util';
 import { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
-import { appRequest, eventually, startTestApp, startTestSandbox } from '../../setup/app.fixture';
-import { createFundedAccount, type FundedAccount } from '../../setup/funded-account.fixture';
-import { DATABASE_KINDS, databaseUrlFor } from '../../setup/test-database.fixture';
+import { appRequest, eventually } from '../../setup/app.fixture';
+import { useFundedApp, type FundedAccount } from '../../setup/funded-account.fixture';
+import { DATABASE_KINDS } from '../../setup/test-database.fixture';
 
 // Boots real servers and databases; jest.config.js's per-project testTimeout is not applied by Jest.
 jest.setTimeout(30_000);
@@ -24,23 +24,11 @@ jest.setTimeout(30_000);
 describe.each(DATABASE_KINDS)('webhooks -> projections on %s', (kind) => {
   let sandbox: PartnerSandbox;
   let running: RunningApp;
-  let cleanup: () => void;
   let account: FundedAccount;
   let uow: UnitOfWork;
 
-  beforeAll(async () => {
-    sandbox = await startTestSandbox();
-    const db = await databaseUrlFor(kind, 'webhooks');
-    cleanup = db.cleanup;
-    running = await startTestApp(db.url, {}, sandbox);
-    uow = running.app.get(UnitOfWork);
-    account = await createFundedAccount(running, `wh-${kind}`);
-    await sandbox.control.flushWebhooks();
-  });
-  afterAll(async () => {
-    await running?.close();
-    await sandbox?.close();
-    cleanup?.();
+  useFundedApp(kind, 'webhooks', `wh-${kind}`, (world) => {
+    ({ sandbox, running, account, uow } = world);
   });
 
   const http = () => appRequest(running);
