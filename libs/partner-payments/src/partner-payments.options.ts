@@ -81,6 +81,20 @@ export interface PartnerWebhookBatchingOptions {
    * batches never share one); on SQLite transactions run one at a time anyway.
    */
   processConcurrency?: number;
+  /**
+   * Backpressure (issue 14: the inbox lag stays bounded at the ingest rate). When this many
+   * recorded events are waiting for or in processing in this process, a new delivery waits for
+   * room before it is recorded, up to `maxBacklogWaitMs`, so intake slows to what the handlers
+   * keep up with instead of a backlog (and its memory) growing without end. A soft bound: the
+   * deliveries let through at once may pass it by a few. Default 512.
+   */
+  maxBacklog?: number;
+  /**
+   * Longest a delivery waits for room (ms); then it is recorded and answered anyway (the partner
+   * gives up after 30 s [T1 REVISION-DOCS §2.4], and spec 6.1.4 does not retry). 0: never wait.
+   * Default 5000.
+   */
+  maxBacklogWaitMs?: number;
 }
 
 export interface PartnerPaymentsModuleOptions {

@@ -1,7 +1,8 @@
 /**
- * Issue 14, processing after the answer in batches: one transaction per batch and a savepoint per
- * entry, so a failing entry is rolled back and backed off without undoing the others; a batch whose
- * transaction fails as a whole is run again entry by entry; replicas draining one backlog on
+ * Issue 14, processing after the answer in batches: one transaction per batch, fresh entries with
+ * no savepoint each, so a failing handler rolls its batch back and each entry then runs alone (the
+ * failing one backed off, the others kept); a batch whose transaction fails as a whole is run
+ * again entry by entry the same way; a drained (claimed) batch keeps a savepoint per entry; replicas draining one backlog on
  * PostgreSQL claim different entries (FOR UPDATE SKIP LOCKED) and process each once. The library's
  * PartnerWebhookIngestService and PartnerWebhookProcessingService on the app's TypeOrmInboxStore, on a real SQLite file and PostgreSQL.
  */
@@ -95,11 +96,15 @@ describe.each(DATABASE_KINDS)('inbox processing in batches (%s)', (kind) => {
     await db.dataSource.query('DELETE FROM webhook_inbox');
   });
 
-  it('runs a batch in one transaction: the failing entry is rolled back to its savepoint and backed off, the others kept', async () => {
+  it('runs a batch in one transaction: a failing handler rolls it back, then each entry alone: the failing one backed off, the others kept', async () => {
     const ids = ['bp-1', 'bp-2', 'bp-bad', 'bp-4', 'bp-5'];
-    const { service, store, processBatchSizes } = serviceOn(db.uow, { throwFor: 'bp-bad' });
+    const runs = new Map<string, number>();
+    const { service, store, processBatchSizes } = serviceOn(db.uow, { throwFor: 'bp-bad', runs });
     const outcomes = await acceptTogether(service, ids);
-    expect(processBatchSizes).toEqual([5]);
+    // The batch of 5 (rolled back at bp-bad), then each entry in a batch of its own.
+    expect(processBatchSizes).toEqual([5, 1, 1, 1, 1, 1]);
+    // Handlers before the failing one ran twice (their first writes rolled back), after it once.
+    expect(Object.fromEntries(runs)).toEqual({ 'bp-1': 2, 'bp-2': 2, 'bp-bad': 2, 'bp-4': 1, 'bp-5': 1 });
     expect(outcomes.map((o) => o.outcome)).toEqual([
       'processed',
       'processed',

@@ -116,14 +116,18 @@ export class PartnerWebhookIngestService {
     options: PartnerWebhookHandleOptions,
   ): Promise<PartnerWebhookHandleResult> {
     let recorded: InboxRecordResult;
+    // Stamped before any wait for room, so the inbox lag (processed_at - received_at) counts it.
+    const input: InboxEventInput = {
+      eventId: event.eventId,
+      name: event.name,
+      envelope: event.envelope,
+      rawBody: text,
+      receivedAt: new Date(),
+    };
+    // Backpressure (issue 14): a backlog the handlers cannot keep up with slows intake, bounded.
+    const room = this.processing.roomToProcess();
+    if (room) await room;
     try {
-      const input: InboxEventInput = {
-        eventId: event.eventId,
-        name: event.name,
-        envelope: event.envelope,
-        rawBody: text,
-        receivedAt: new Date(),
-      };
       // Resolves once the transaction holding the row committed (group commit or alone).
       recorded = await traceInboxCall('record', event.eventId, () =>
         this.recorder ? this.recorder.record(input) : this.inbox.record(input),

@@ -26,6 +26,8 @@ export class PartnerWebhookProcessingService implements OnApplicationShutdown {
   private readonly finishedAt = new Map<string, number>();
   /** Runs the handlers: in batches when the store can process a batch, else one by one. */
   private readonly processor: InboxProcessor;
+  /** Deliveries waiting for room in the backlog (roomToProcess), oldest first. */
+  private readonly roomWaiters: Array<() => void> = [];
 
   constructor(
     @Inject(PARTNER_WEBHOOK_CONFIG) private readonly config: PartnerWebhookConfig,
@@ -76,6 +78,35 @@ export class PartnerWebhookProcessingService implements OnApplicationShutdown {
     );
   }
 
+  /**
+   * Backpressure (issue 14): resolves at once while fewer than `batching.maxBacklog` events are
+   * being processed here, else when enough have settled (oldest waiter first) or after
+   * `batching.maxBacklogWaitMs`, whichever comes first. The ingest service awaits it before
+   * recording, so a burst the handlers cannot keep up with slows intake instead of growing the
+   * backlog (its lag and its memory) without end. Never rejects.
+   */
+  roomToProcess(): Promise<void> | null {
+    const { maxBacklog, maxBacklogWaitMs } = this.config.batching;
+    if (this.inFlight.size < maxBacklog || maxBacklogWaitMs <= 0) return null;
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        const at = this.roomWaiters.indexOf(release);
+        if (at >= 0) this.roomWaiters.splice(at, 1);
+        resolve();
+      }, maxBacklogWaitMs);
+      const release = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      this.roomWaiters.push(release);
+    });
+  }
+
+  /** Deliveries waiting in roomToProcess. For metrics, tests and diagnostics. */
+  get waitingForRoom(): number {
+    return this.roomWaiters.length;
+  }
+
   /** Resolves when every processing started so far has settled. For tests and shutdown. */
   async drain(): Promise<void> {
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight.values()]);
@@ -110,8 +141,18 @@ export class PartnerWebhookProcessingService implements OnApplicationShutdown {
       this.finishedAt.set(event.eventId, Date.now());
       if (this.finishedAt.size > 10_000)
         this.finishedAt.delete(this.finishedAt.keys().next().value as string);
+      this.releaseRoom();
     });
     this.inFlight.set(event.eventId, promise);
     return promise;
+  }
+
+  /** Lets as many waiting deliveries go as the backlog has room for. */
+  private releaseRoom(): void {
+    let room = this.config.batching.maxBacklog - this.inFlight.size;
+    while (room > 0 && this.roomWaiters.length > 0) {
+      (this.roomWaiters.shift() as () => void)();
+      room -= 1;
+    }
   }
 }

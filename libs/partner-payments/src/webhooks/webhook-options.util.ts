@@ -20,7 +20,12 @@ export const DEFAULT_PARTNER_WEBHOOK_BATCHING = {
   maxWaitMs: 0,
   maxProcessRows: 256,
   processConcurrency: 1,
+  maxBacklog: 512,
+  maxBacklogWaitMs: 5_000,
 };
+
+/** Batching options where 0 is allowed (no wait); the others must be positive. */
+const ZERO_ALLOWED: ReadonlySet<string> = new Set(['maxWaitMs', 'maxBacklogWaitMs']);
 
 export type PartnerWebhookBatching = typeof DEFAULT_PARTNER_WEBHOOK_BATCHING;
 
@@ -109,7 +114,7 @@ function resolveBatching(value: unknown): PartnerWebhookBatching {
   for (const key of Object.keys(out) as Array<keyof PartnerWebhookBatching>) {
     const v = given[key];
     if (v === undefined) continue;
-    const min = key === 'maxWaitMs' ? 0 : 1;
+    const min = ZERO_ALLOWED.has(key) ? 0 : 1;
     if (typeof v !== 'number' || !Number.isInteger(v) || v < min) {
       throw new PartnerConfigurationError(
         `webhooks.batching.${key}`,

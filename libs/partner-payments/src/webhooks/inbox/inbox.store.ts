@@ -78,13 +78,15 @@ export interface PartnerInboxStore {
   recordBatch?(events: readonly InboxEventInput[]): Promise<InboxRecordResult[]>;
   /**
    * Optional batched unit of work (issue 14): ONE transaction for these entries, `work` run for
-   * each in turn inside its own savepoint. An entry already processed, or held by another
-   * transaction (another replica: FOR UPDATE SKIP LOCKED), is skipped without running `work`. An
-   * entry whose `work` resolves is marked processed; one whose `work` throws has its writes rolled
-   * back to its savepoint and is marked failed (attempt counted, next attempt scheduled), both in
-   * that transaction: one failing entry never undoes the others. Rejects when the transaction did
-   * not commit (nothing of it kept). When present, the service processes fresh deliveries through
-   * it, `work` running the handlers (markProcessed is the store's part here).
+   * each in turn. An entry already processed, or held by another transaction (another replica:
+   * FOR UPDATE SKIP LOCKED), is skipped without running `work`. An entry whose `work` resolves is
+   * marked processed in that transaction. When a `work` throws, the store either rolls that
+   * entry back to a savepoint and marks it failed (attempt counted, next attempt scheduled), or
+   * lets the error through so the whole transaction rolls back (cheaper: no savepoint per entry);
+   * the service then runs each entry of the batch alone, so one failing entry never undoes the
+   * others. Rejects when the transaction did not commit (nothing of it kept). When present, the
+   * service processes fresh deliveries through it, `work` running the handlers (markProcessed is
+   * the store's part here).
    */
   processBatch?<T>(
     eventIds: readonly string[],

@@ -1,0 +1,126 @@
+import type { LoggerService } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
+import { PartnerConfigurationError } from '../errors/partner-api.errors';
+import { PartnerInMemoryInboxStore } from './inbox/inbox-memory.store';
+import { PartnerWebhookDispatcher } from './events/webhook-dispatcher.service';
+import { resolvePartnerWebhookConfig } from './webhook.config';
+import { webhookServices } from './webhook-services.fixture';
+
+/*
+ * Issue 14: the inbox lag stays bounded at the ingest rate. When `batching.maxBacklog` events are
+ * being processed, a new delivery waits for room before it is recorded (at most
+ * `maxBacklogWaitMs`), so intake slows to what the handlers keep up with.
+ */
+
+const silent: LoggerService = { log: jest.fn(), warn: jest.fn(), error: jest.fn() };
+const body = (id: string) =>
+  JSON.stringify({ event: 'payout.completed', data: { event_id: id, payout_id: `p_${id}` } });
+
+/** A pipeline whose payout.completed handler holds each event until `release(id)`. */
+function pipeline(batching: Record<string, number>) {
+  const emitter = new EventEmitter2();
+  const held = new Map<string, () => void>();
+  emitter.on(
+    'payout.completed',
+    (event: { eventId: string }) => new Promise<void>((resolve) => held.set(event.eventId, resolve)),
+  );
+  const inbox = new PartnerInMemoryInboxStore({ retryDelaysMs: [0] });
+  const config = resolvePartnerWebhookConfig({ logger: silent, webhooks: { secrets: ['s'], batching } });
+  const services = webhookServices(config, inbox, new PartnerWebhookDispatcher(emitter));
+  const release = async (id: string) => {
+    await until(() => held.has(id));
+    (held.get(id) as () => void)();
+  };
+  return { ...services, inbox, release };
+}
+
+/** Polls (macrotask by macrotask) until `check` holds; fails after 2,000 turns. */
+async function until(check: () => boolean): Promise<void> {
+  for (let turn = 0; turn < 2_000; turn++) {
+    if (check()) return;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  throw new Error('condition never held');
+}
+
+describe('webhook backpressure (batching.maxBacklog)', () => {
+  it('holds a delivery before recording it while the backlog is full, and lets it in when one settles', async () => {
+    const { ingest, processing, inbox, release } = pipeline({ maxBacklog: 2, maxBacklogWaitMs: 60_000 });
+    const first = await Promise.all([ingest.accept(body('e1')), ingest.accept(body('e2'))]);
+    expect(first.map((r) => r.status)).toEqual(['accepted', 'accepted']);
+    let third = false;
+    const before = new Date();
+    const pending = ingest.accept(body('e3')).then((r) => ((third = true), r));
+    await until(() => processing.waitingForRoom === 1);
+    expect(third).toBe(false);
+    expect(inbox.get('e3')).toBeUndefined(); // not recorded while it waits: nothing half-way
+    await release('e1');
+    const result = await pending;
+    expect(result.status).toBe('accepted');
+    expect(processing.waitingForRoom).toBe(0);
+    // received_at is the arrival, before the wait: the lag an operator reads includes it.
+    expect(inbox.get('e3')?.receivedAt.getTime()).toBeLessThanOrEqual(before.getTime() + 50);
+    await release('e2');
+    await release('e3');
+    await processing.drain();
+    expect(['e1', 'e2', 'e3'].map((id) => inbox.get(id)?.state)).toEqual([
+      'processed',
+      'processed',
+      'processed',
+    ]);
+  });
+
+  it('lets waiting deliveries in oldest first, as many as there is room for', async () => {
+    const { ingest, processing, release } = pipeline({ maxBacklog: 1, maxBacklogWaitMs: 60_000 });
+    await ingest.accept(body('a1'));
+    const order: string[] = [];
+    const waiting = ['a2', 'a3'].map((id) => ingest.accept(body(id)).then(() => order.push(id)));
+    await until(() => processing.waitingForRoom === 2);
+    await release('a1');
+    await until(() => order.length === 1);
+    expect(order).toEqual(['a2']);
+    expect(processing.waitingForRoom).toBe(1); // a2 is in processing now: a3 still waits
+    await release('a2');
+    await Promise.all(waiting);
+    expect(order).toEqual(['a2', 'a3']);
+    await release('a3');
+    await processing.drain();
+  });
+
+  it('records and answers after maxBacklogWaitMs even when no room came (bounded wait)', async () => {
+    const { ingest, processing, inbox, release } = pipeline({ maxBacklog: 1, maxBacklogWaitMs: 20 });
+    await ingest.accept(body('w1'));
+    const pending = ingest.accept(body('w2'));
+    await until(() => processing.waitingForRoom === 1);
+    const late = await pending; // w1 is still held: only the wait's end lets it in
+    expect(late.status).toBe('accepted');
+    expect(inbox.get('w2')?.state).toBe('pending');
+    expect(processing.waitingForRoom).toBe(0);
+    await release('w1');
+    await release('w2');
+    await processing.drain();
+  });
+
+  it('never waits with maxBacklogWaitMs 0', async () => {
+    const { ingest, processing, release } = pipeline({ maxBacklog: 1, maxBacklogWaitMs: 0 });
+    await ingest.accept(body('z1'));
+    expect(processing.roomToProcess()).toBeNull();
+    await ingest.accept(body('z2'));
+    await release('z1');
+    await release('z2');
+    await processing.drain();
+  });
+
+  it('refuses a bad maxBacklog or maxBacklogWaitMs at boot, naming the field', () => {
+    const bad = (batching: Record<string, unknown>) => () =>
+      resolvePartnerWebhookConfig({ webhooks: { secrets: ['s'], batching } });
+    expect(bad({ maxBacklog: 0 })).toThrow(PartnerConfigurationError);
+    expect(bad({ maxBacklog: 0 })).toThrow(/webhooks\.batching\.maxBacklog/);
+    expect(bad({ maxBacklogWaitMs: -1 })).toThrow(/webhooks\.batching\.maxBacklogWaitMs/);
+    expect(bad({ maxBacklogWaitMs: 1.5 })).toThrow(/webhooks\.batching\.maxBacklogWaitMs/);
+    expect(resolvePartnerWebhookConfig({ webhooks: { secrets: ['s'] } }).batching).toMatchObject({
+      maxBacklog: 512,
+      maxBacklogWaitMs: 5_000,
+    });
+  });
+});
