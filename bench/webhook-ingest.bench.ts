@@ -156,19 +156,30 @@ async function main(): Promise<void> {
   try {
     const sqlite = await onDatabase(() => sqliteDatabase('bench-ingest'), sandbox);
     const postgres = await onDatabase(() => postgresDatabase('bench_ingest'), sandbox);
-    const lag = median(sqlite.lagP99Ms);
-    const lagFigure: BenchFigure = {
-      figure: 'inbox lag while ingesting at that rate',
-      unit: 'ms',
-      ours: Math.round(lag),
-      baseline: null,
-      ratio: null,
-      target: 'p99 from receipt to processed < 1 s',
-      pass: lag < 1000,
-      rounds: ROUNDS,
-      notes: `SQLite rounds of the ingest figure (median of the rounds' p99 of processed_at - received_at); ${sqlite.lagNotes}; ${postgres.lagNotes}`,
+    // The issue's row names no database: both are reported, each against the same target.
+    const lagFigure = (m: Measured, label: string): BenchFigure => {
+      const lag = median(m.lagP99Ms);
+      return {
+        figure: `inbox lag while ingesting at that rate, ${label}`,
+        unit: 'ms',
+        ours: Math.round(lag),
+        baseline: null,
+        ratio: null,
+        target: 'p99 from receipt to processed < 1 s',
+        pass: lag < 1000,
+        rounds: ROUNDS,
+        notes: `the ${label} rounds of the ingest figure (median of the rounds' p99 of processed_at - received_at); ${m.lagNotes}`,
+      };
     };
-    emitReport({ bench: NAME, figures: [sqlite.ingest, postgres.ingest, lagFigure] });
+    emitReport({
+      bench: NAME,
+      figures: [
+        sqlite.ingest,
+        postgres.ingest,
+        lagFigure(sqlite, 'SQLite file'),
+        lagFigure(postgres, 'PostgreSQL'),
+      ],
+    });
   } finally {
     await sandbox.close();
   }
