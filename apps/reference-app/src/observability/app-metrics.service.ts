@@ -87,6 +87,17 @@ export class AppMetrics {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
     registers: [this.registry],
   });
+  private readonly backpressureWaits = new Counter({
+    name: 'partner_webhook_backpressure_waits_total',
+    help: 'Deliveries that waited for room in the processing backlog before being stored, by outcome (room, timeout)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  private readonly backpressureWaitSeconds = new Counter({
+    name: 'partner_webhook_backpressure_wait_seconds_total',
+    help: 'Time deliveries spent waiting for room in the processing backlog, in seconds',
+    registers: [this.registry],
+  });
   private readonly reconPasses = new Counter({
     name: 'reconciliation_passes_total',
     help: 'Reconciliation passes this replica ran, by job (payouts, deposits)',
@@ -140,6 +151,7 @@ export class AppMetrics {
     for (const outcome of ['accepted', 'duplicate', 'unknown'])
       this.webhooks.labels({ outcome, reason: '' }).inc(0);
     for (const job of ['payouts', 'deposits']) this.reconPasses.labels(job).inc(0);
+    for (const outcome of ['room', 'timeout']) this.backpressureWaits.labels(outcome).inc(0);
   }
 
   /** Where the inbox gauges read from; set once the database is up. */
@@ -189,6 +201,11 @@ export class AppMetrics {
   readonly onWebhookEvent = (e: PartnerWebhookObservation): void => {
     if (e.type === 'received') {
       this.webhooks.inc({ outcome: e.outcome, reason: e.outcome === 'refused' ? e.reason : '' });
+      return;
+    }
+    if (e.type === 'backpressure') {
+      this.backpressureWaits.inc({ outcome: e.timedOut ? 'timeout' : 'room' });
+      this.backpressureWaitSeconds.inc(e.waitedMs / 1000);
       return;
     }
     this.processing.inc({ outcome: e.outcome, event: eventLabel(e.eventName) });

@@ -67,6 +67,18 @@ export type PartnerWebhookObservation =
       durationMs: number;
       /** true when run from the inbox (processPending / redeliver), false right after receipt. */
       redelivery: boolean;
+    }
+  | {
+      /**
+       * A delivery waited for room in the processing backlog before it was recorded (issue 14,
+       * `webhooks.batching.maxBacklog`): the handlers are not keeping up with intake.
+       * `timedOut`: no room came within `maxBacklogWaitMs`; it was recorded anyway.
+       */
+      type: 'backpressure';
+      waitedMs: number;
+      timedOut: boolean;
+      eventName: string;
+      eventId: string;
     };
 
 /** Calls a host app's listener; its bug must never fail a payment call or a delivery. */

@@ -122,13 +122,15 @@ describe('HTTP observability: hooks and spans', () => {
     server.setHandler((req, res) => (pathOf(req) === '/auth' ? authOk(res) : json(res, 200, {})));
     const waits: PartnerRateLimitWaitEvent[] = [];
     const { http, tokens } = createTestClient(server.baseUrl, {
-      rateLimit: { requestsPerSecond: 50, burst: 2 },
+      // 5/s: a token takes 200 ms to come back, so an event-loop stall on a loaded machine (tens of
+      // ms) cannot refill the bucket between the three calls and spare the one that must wait.
+      rateLimit: { requestsPerSecond: 5, burst: 2 },
       onRateLimitWait: (e) => waits.push(e),
     });
     await tokens.getToken(); // spends one token of the burst
     await Promise.all([1, 2, 3].map(() => http.request({ method: 'GET', path: '/v1/payouts/p-1' })));
-    // burst 2 at 50/s: /auth spent one token, so of three calls at once at least one waits for a
-    // token (20 ms each); how many depends on how long /auth took (the bucket refills meanwhile),
+    // burst 2 at 5/s: /auth spent one token, so of three calls at once at least one waits for a
+    // token (200 ms each); how many depends on how long /auth took (the bucket refills meanwhile),
     // and a call that went at once can report a rounded 1 ms on a loaded machine. So: at least one
     // wait of a token's length, every reported wait named by its route, and one span per wait.
     expect(waits.some((w) => w.waitMs >= 10)).toBe(true);

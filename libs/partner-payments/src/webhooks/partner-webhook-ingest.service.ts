@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { notifyListener } from '../observability/hooks.util';
 import {
   observeWebhookReceipt,
   traceInboxCall,
@@ -126,7 +127,17 @@ export class PartnerWebhookIngestService {
     };
     // Backpressure (issue 14): a backlog the handlers cannot keep up with slows intake, bounded.
     const room = this.processing.roomToProcess();
-    if (room) await room;
+    if (room) {
+      const { timedOut } = await room;
+      const waitedMs = Date.now() - input.receivedAt.getTime();
+      notifyListener(this.config.onEvent, {
+        type: 'backpressure',
+        waitedMs,
+        timedOut,
+        eventName: event.name,
+        eventId: event.eventId,
+      });
+    }
     try {
       // Resolves once the transaction holding the row committed (group commit or alone).
       recorded = await traceInboxCall('record', event.eventId, () =>

@@ -85,18 +85,18 @@ export class PartnerWebhookProcessingService implements OnApplicationShutdown {
    * recording, so a burst the handlers cannot keep up with slows intake instead of growing the
    * backlog (its lag and its memory) without end. Never rejects.
    */
-  roomToProcess(): Promise<void> | null {
+  roomToProcess(): Promise<{ timedOut: boolean }> | null {
     const { maxBacklog, maxBacklogWaitMs } = this.config.batching;
     if (this.inFlight.size < maxBacklog || maxBacklogWaitMs <= 0) return null;
-    return new Promise<void>((resolve) => {
+    return new Promise((resolve) => {
       const timer = setTimeout(() => {
         const at = this.roomWaiters.indexOf(release);
         if (at >= 0) this.roomWaiters.splice(at, 1);
-        resolve();
+        resolve({ timedOut: true });
       }, maxBacklogWaitMs);
       const release = () => {
         clearTimeout(timer);
-        resolve();
+        resolve({ timedOut: false });
       };
       this.roomWaiters.push(release);
     });

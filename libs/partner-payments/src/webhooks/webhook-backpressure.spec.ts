@@ -1,6 +1,7 @@
 import type { LoggerService } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { PartnerConfigurationError } from '../errors/partner-api.errors';
+import type { PartnerWebhookObservation } from '../observability/hooks.util';
 import { PartnerInMemoryInboxStore } from './inbox/inbox-memory.store';
 import { PartnerWebhookDispatcher } from './events/webhook-dispatcher.service';
 import { resolvePartnerWebhookConfig } from './webhook.config';
@@ -25,13 +26,19 @@ function pipeline(batching: Record<string, number>) {
     (event: { eventId: string }) => new Promise<void>((resolve) => held.set(event.eventId, resolve)),
   );
   const inbox = new PartnerInMemoryInboxStore({ retryDelaysMs: [0] });
-  const config = resolvePartnerWebhookConfig({ logger: silent, webhooks: { secrets: ['s'], batching } });
+  const observed: PartnerWebhookObservation[] = [];
+  const config = resolvePartnerWebhookConfig({
+    logger: silent,
+    webhooks: { secrets: ['s'], batching },
+    onWebhookEvent: (e) => observed.push(e),
+  });
   const services = webhookServices(config, inbox, new PartnerWebhookDispatcher(emitter));
   const release = async (id: string) => {
     await until(() => held.has(id));
     (held.get(id) as () => void)();
   };
-  return { ...services, inbox, release };
+  const waits = () => observed.filter((e) => e.type === 'backpressure');
+  return { ...services, inbox, release, waits };
 }
 
 /** Polls (macrotask by macrotask) until `check` holds; fails after 2,000 turns. */
@@ -45,7 +52,10 @@ async function until(check: () => boolean): Promise<void> {
 
 describe('webhook backpressure (batching.maxBacklog)', () => {
   it('holds a delivery before recording it while the backlog is full, and lets it in when one settles', async () => {
-    const { ingest, processing, inbox, release } = pipeline({ maxBacklog: 2, maxBacklogWaitMs: 60_000 });
+    const { ingest, processing, inbox, release, waits } = pipeline({
+      maxBacklog: 2,
+      maxBacklogWaitMs: 60_000,
+    });
     const first = await Promise.all([ingest.accept(body('e1')), ingest.accept(body('e2'))]);
     expect(first.map((r) => r.status)).toEqual(['accepted', 'accepted']);
     let third = false;
@@ -58,6 +68,10 @@ describe('webhook backpressure (batching.maxBacklog)', () => {
     const result = await pending;
     expect(result.status).toBe('accepted');
     expect(processing.waitingForRoom).toBe(0);
+    // Reported once, for e3 only (onWebhookEvent: the app's partner_webhook_backpressure_* metrics).
+    expect(waits()).toEqual([
+      expect.objectContaining({ eventId: 'e3', eventName: 'payout.completed', timedOut: false }),
+    ]);
     // received_at is the arrival, before the wait: the lag an operator reads includes it.
     expect(inbox.get('e3')?.receivedAt.getTime()).toBeLessThanOrEqual(before.getTime() + 50);
     await release('e2');
@@ -88,13 +102,16 @@ describe('webhook backpressure (batching.maxBacklog)', () => {
   });
 
   it('records and answers after maxBacklogWaitMs even when no room came (bounded wait)', async () => {
-    const { ingest, processing, inbox, release } = pipeline({ maxBacklog: 1, maxBacklogWaitMs: 20 });
+    const { ingest, processing, inbox, release, waits } = pipeline({ maxBacklog: 1, maxBacklogWaitMs: 20 });
     await ingest.accept(body('w1'));
     const pending = ingest.accept(body('w2'));
     await until(() => processing.waitingForRoom === 1);
     const late = await pending; // w1 is still held: only the wait's end lets it in
     expect(late.status).toBe('accepted');
     expect(inbox.get('w2')?.state).toBe('pending');
+    const [wait] = waits();
+    expect(wait).toMatchObject({ eventId: 'w2', timedOut: true });
+    expect(wait.type === 'backpressure' && wait.waitedMs).toBeGreaterThanOrEqual(15);
     expect(processing.waitingForRoom).toBe(0);
     await release('w1');
     await release('w2');
@@ -102,10 +119,11 @@ describe('webhook backpressure (batching.maxBacklog)', () => {
   });
 
   it('never waits with maxBacklogWaitMs 0', async () => {
-    const { ingest, processing, release } = pipeline({ maxBacklog: 1, maxBacklogWaitMs: 0 });
+    const { ingest, processing, release, waits } = pipeline({ maxBacklog: 1, maxBacklogWaitMs: 0 });
     await ingest.accept(body('z1'));
     expect(processing.roomToProcess()).toBeNull();
     await ingest.accept(body('z2'));
+    expect(waits()).toEqual([]);
     await release('z1');
     await release('z2');
     await processing.drain();

@@ -1,0 +1,29 @@
+import { AppMetrics } from './app-metrics.service';
+
+/** The value of one series of a scrape, or undefined when the series is absent. */
+async function series(metrics: AppMetrics, name: string, labels = ''): Promise<number | undefined> {
+  const text = await metrics.registry.metrics();
+  const line = text.split('\n').find((l) => l.startsWith(`${name}${labels} `));
+  return line === undefined ? undefined : Number(line.split(' ')[1]);
+}
+
+describe('AppMetrics: webhook backpressure (issue 14)', () => {
+  it('counts waits by outcome and their time, from the library onWebhookEvent hook', async () => {
+    const metrics = new AppMetrics();
+    const waits = 'partner_webhook_backpressure_waits_total';
+    // Present from the first scrape, so an alert rule comparing with 0 has a series.
+    expect(await series(metrics, waits, '{outcome="timeout"}')).toBe(0);
+    const { onWebhookEvent } = metrics.partnerHooks();
+    const wait = { type: 'backpressure' as const, eventName: 'user.created', eventId: 'e1' };
+    onWebhookEvent?.({ ...wait, waitedMs: 250, timedOut: false });
+    onWebhookEvent?.({ ...wait, waitedMs: 5_000, timedOut: true });
+    onWebhookEvent?.({ ...wait, waitedMs: 750, timedOut: false });
+    expect(await series(metrics, waits, '{outcome="room"}')).toBe(2);
+    expect(await series(metrics, waits, '{outcome="timeout"}')).toBe(1);
+    expect(await series(metrics, 'partner_webhook_backpressure_wait_seconds_total')).toBe(6);
+    // Not a processing run: the processing counter has no series yet.
+    expect(
+      await series(metrics, 'partner_webhook_processing_total', '{outcome="processed",event="user.created"}'),
+    ).toBeUndefined();
+  });
+});
