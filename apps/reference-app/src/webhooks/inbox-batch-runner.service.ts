@@ -34,9 +34,9 @@ interface HeldItem<E> {
  * statement at the end.
  *
  * Fresh entries (processBatch) run optimistically, without a savepoint each: a handler that
- * throws rolls the whole transaction back and the processor runs each entry of that batch alone
- * (InboxProcessor), where the failing one is marked failed. Handlers rarely fail, and on
- * PostgreSQL a savepoint is one more round trip per entry (a third of the processing's). Drained
+ * throws rolls the whole transaction back; the processor (InboxProcessor) marks that entry failed
+ * without running it again and runs each other entry of the batch alone. Handlers rarely fail,
+ * and on PostgreSQL a savepoint is one more round trip per entry (a third of the processing's). Drained
  * entries (claimDue) keep a savepoint each: an entry that fails there is marked failed in the
  * same transaction, so a poison entry can never fail its batch again and again.
  */

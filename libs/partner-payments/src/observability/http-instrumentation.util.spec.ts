@@ -133,15 +133,17 @@ describe('HTTP observability: hooks and spans', () => {
     // token (200 ms each); how many depends on how long /auth took (the bucket refills meanwhile),
     // and a call that went at once can report a rounded 1 ms on a loaded machine. So: at least one
     // wait of a token's length, every reported wait named by its route, and one span per wait.
-    expect(waits.some((w) => w.waitMs >= 10)).toBe(true);
-    expect(waits.length).toBeLessThanOrEqual(3);
-    expect(waits.every((w) => w.route === '/v1/payouts/{payout_id}' && w.waitMs >= 1)).toBe(true);
-    const waited = exporter
+    const payoutWaits = waits.filter((w) => w.method === 'GET' && w.route === '/v1/payouts/{payout_id}');
+    expect(payoutWaits.some((w) => w.waitMs >= 10)).toBe(true);
+    expect(waits.every((w) => w.waitMs >= 1)).toBe(true);
+    // Every wait is reported with its attempt's route and is on that attempt's span, one each. (A
+    // loaded full run once reported 4 waits for the 3 calls: an attempt more than planned, a
+    // retry or a token refresh; counting attempts, not calls, keeps the check exact.)
+    const waitedSpans = exporter
       .getFinishedSpans()
-      .filter(
-        (s) => s.name === 'GET /v1/payouts/{payout_id}' && s.attributes[A.RateLimitWaitMs] !== undefined,
-      );
-    expect(waited).toHaveLength(waits.length);
+      .filter((s) => s.attributes[A.RateLimitWaitMs] !== undefined)
+      .map((s) => s.name);
+    expect(waitedSpans.sort()).toEqual(waits.map((w) => `${w.method} ${w.route}`).sort());
   });
 
   it('a throwing hook never fails the call', async () => {

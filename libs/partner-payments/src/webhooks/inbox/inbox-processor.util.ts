@@ -17,6 +17,11 @@ export type PartnerProcessOutcome =
   | { outcome: 'failed'; eventId: string; error: string };
 
 type AnyEvent = PartnerWebhookEvent<string, unknown>;
+/** The first entry of a batch whose handlers threw, and what they threw. */
+interface HandlerFailure {
+  eventId?: string;
+  error?: unknown;
+}
 /** Runs work in the async context of the delivery that queued it (its trace span and log context). */
 type Within = <T>(work: () => T) => T;
 interface Queued {
@@ -91,21 +96,30 @@ export class InboxProcessor {
     try {
       while (this.queue.length > 0) {
         const items = this.queue.splice(0, this.limits.maxProcessRows);
-        const together = await this.runBatch(items).catch(() => null);
+        const threw: HandlerFailure = {};
+        const together = await this.runBatch(items, threw).catch(() => null);
         if (together) {
           items.forEach((item, i) => item.done(together[i]));
           continue;
         }
-        // The transaction failed as a whole: each entry alone, so one that breaks it fails alone.
-        for (const item of items)
-          item.done(await (item.within ?? direct)(() => this.processAlone(item.event, false)));
+        // The transaction failed as a whole (a handler threw and the store let it through, or the
+        // commit failed): the entry whose handlers threw fails without running them again; every
+        // other entry runs alone, so one that breaks the transaction fails alone.
+        for (const item of items) {
+          const alone = () =>
+            item.event.eventId === threw.eventId
+              ? this.recordFailure(item.event, threw.error)
+              : this.processAlone(item.event, false);
+          item.done(await (item.within ?? direct)(alone));
+        }
       }
     } finally {
       this.pumps -= 1;
     }
   }
 
-  private async runBatch(items: Queued[]): Promise<PartnerProcessOutcome[]> {
+  /** `threw`: filled with the first entry whose handlers threw, if any. */
+  private async runBatch(items: Queued[], threw: HandlerFailure = {}): Promise<PartnerProcessOutcome[]> {
     const inbox = this.inbox;
     if (!inbox.processBatch) throw new Error('the inbox store cannot process a batch (no processBatch)');
     const byId = new Map(items.map((i) => [i.event.eventId, i]));
@@ -115,7 +129,12 @@ export class InboxProcessor {
         items.map((i) => i.event.eventId),
         (eventId: string) => {
           const item = byId.get(eventId) as Queued;
-          return (item.within ?? direct)(() => batch.dispatch(item.event));
+          return (item.within ?? direct)(() =>
+            batch.dispatch(item.event).catch((error: unknown) => {
+              if (threw.eventId === undefined) Object.assign(threw, { eventId, error });
+              throw error;
+            }),
+          );
         },
       );
       if (outcomes.length !== items.length) {
@@ -147,18 +166,23 @@ export class InboxProcessor {
       if (!result.ran) return { outcome: 'skipped', eventId: event.eventId };
       return { outcome: 'processed', eventId: event.eventId, dispatch: result.value };
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
       // The unit of work failed after the unified status was announced (e.g. the commit): its
       // handlers' writes are gone, so let the retry announce it again (spec 6.4.7 de-dup).
       if (dispatched) this.dispatcher.release(dispatched);
-      this.logFailure(event.name, event.eventId, message);
-      await traceInboxCall('mark_failed', event.eventId, () =>
-        this.inbox.markFailed(event.eventId, message),
-      ).catch((markError: unknown) => {
-        this.logger.error(`Partner webhook inbox markFailed(${event.eventId}) failed: ${String(markError)}`);
-      });
-      return { outcome: 'failed', eventId: event.eventId, error: message };
+      return this.recordFailure(event, error);
     }
+  }
+
+  /** Logs the failure and marks the entry failed (attempt counted, backoff) in its own write. */
+  private async recordFailure(event: AnyEvent, error: unknown): Promise<PartnerProcessOutcome> {
+    const message = error instanceof Error ? error.message : String(error);
+    this.logFailure(event.name, event.eventId, message);
+    await traceInboxCall('mark_failed', event.eventId, () =>
+      this.inbox.markFailed(event.eventId, message),
+    ).catch((markError: unknown) => {
+      this.logger.error(`Partner webhook inbox markFailed(${event.eventId}) failed: ${String(markError)}`);
+    });
+    return { outcome: 'failed', eventId: event.eventId, error: message };
   }
 
   private settle(
