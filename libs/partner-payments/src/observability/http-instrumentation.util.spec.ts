@@ -165,16 +165,20 @@ describe('HTTP observability: hooks and spans', () => {
     // burst 2 at 50/s: /auth spent one token, so of three calls at once at least one waits for a
     // token (20 ms each); how many depends on how long /auth took (the bucket refills meanwhile),
     // and a call that went at once can report a rounded 1 ms on a loaded machine. So: at least one
-    // wait of a token's length, every reported wait named by its route, and one span per wait.
-    expect(waits.some((w) => w.waitMs >= 10)).toBe(true);
-    expect(waits.length).toBeLessThanOrEqual(3);
-    expect(waits.every((w) => w.route === '/v1/payouts/{payout_id}' && w.waitMs >= 1)).toBe(true);
+    // wait of a token's length, every reported wait named by its route, and one span per wait. The
+    // /auth before them went at once, but on a loaded full run its async acquire too can round to a
+    // reported 1 ms (seen once: 4 waits): it is told apart by its route.
+    const calls = waits.filter((w) => w.route === '/v1/payouts/{payout_id}');
+    expect(calls.some((w) => w.waitMs >= 10)).toBe(true);
+    expect(calls.length).toBeLessThanOrEqual(3);
+    expect(waits.every((w) => w.waitMs >= 1)).toBe(true);
+    expect(waits.filter((w) => w.route === '/auth').every((w) => w.waitMs < 10)).toBe(true);
     const waited = exporter
       .getFinishedSpans()
       .filter(
         (s) => s.name === 'GET /v1/payouts/{payout_id}' && s.attributes[A.RateLimitWaitMs] !== undefined,
       );
-    expect(waited).toHaveLength(waits.length);
+    expect(waited).toHaveLength(calls.length);
   });
 
   it('a throwing hook never fails the call', async () => {
