@@ -101,9 +101,12 @@ export function startPartnerSpan(
  */
 export function contextWithSpan(span: Span): Context {
   const active = context.active();
-  return span.isRecording() || span.spanContext().traceId !== INVALID_TRACEID
-    ? trace.setSpan(active, span)
-    : active;
+  return hasTrace(span) ? trace.setSpan(active, span) : active;
+}
+
+/** Recording, or sampled out but in a trace (its children must follow its decision): not a no-op. */
+function hasTrace(span: Span): boolean {
+  return span.isRecording() || span.spanContext().traceId !== INVALID_TRACEID;
 }
 
 /** An error's type for `error.type`: the class name, or its code when it has one. */
@@ -132,7 +135,7 @@ export function failSpan(span: Span, error: unknown): void {
  * span still is, so its children follow the parent's decision.
  */
 export function withActiveSpan<T>(span: Span, work: (span: Span) => T): T {
-  return span.isRecording() || span.spanContext().traceId !== INVALID_TRACEID
+  return hasTrace(span)
     ? context.with(trace.setSpan(context.active(), span), work, undefined, span)
     : work(span);
 }
