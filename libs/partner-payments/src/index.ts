@@ -165,5 +165,9 @@ export type {
   PartnerRateLimitWaitEvent,
   PartnerWebhookObservation,
 } from './observability/hooks.util';
-export { PARTNER_TRACER_NAME, PartnerSpanAttribute } from './observability/partner-tracing.util';
+export {
+  inSampledOutTrace,
+  PARTNER_TRACER_NAME,
+  PartnerSpanAttribute,
+} from './observability/partner-tracing.util';
 export { currentPartnerLogContext } from './observability/webhook-instrumentation.util';

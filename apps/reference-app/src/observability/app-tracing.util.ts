@@ -1,4 +1,5 @@
 import { context, INVALID_TRACEID, SpanStatusCode, trace, type Span, type Tracer } from '@opentelemetry/api';
+import { inSampledOutTrace } from '@partner-payments/nestjs';
 import { withLogFields, type LogFields } from './log-context.util';
 
 export const APP_TRACER_NAME = 'partner-payments-reference-app';
@@ -26,7 +27,8 @@ function appTracer(): Tracer {
 /**
  * Runs `write` in span `projection <name>`: active (so nothing below starts a trace of its own)
  * unless there is no trace at all (no SDK); attributes only on a recording span (issue 13: the
- * cost of instrumentation when traces are off or sampled out).
+ * cost of instrumentation when traces are off or sampled out). Inside a trace sampled out (the
+ * module's handler span was not sampled) no span at all: it would record nothing either.
  */
 function inProjectionSpan<T>(
   projection: ProjectionName,
@@ -34,6 +36,7 @@ function inProjectionSpan<T>(
   describe: (span: Span, result: T) => void,
   payoutId?: string,
 ): Promise<T> {
+  if (inSampledOutTrace()) return write();
   const span = appTracer().startSpan(`projection ${projection}`);
   if (span.isRecording()) return inRecordingSpan(span, projection, write, describe, payoutId);
   // Sampled out: active only to carry the decision to anything below; the SDK never sees it.

@@ -1,4 +1,5 @@
 import type { LoggerService } from '@nestjs/common';
+import type { Context } from '@opentelemetry/api';
 import type { ResolvedPartnerOptions } from '../options-resolver.util';
 import {
   PartnerApiError,
@@ -65,11 +66,11 @@ export class PartnerTokenManager {
   /** Forces a new token; concurrent callers share the same POST /auth. */
   refresh(): Promise<string> {
     if (!this.inflight) {
-      this.inflight = observeTokenRefresh(this.options.onTokenEvent, () => this.authenticate()).finally(
-        () => {
-          this.inflight = null;
-        },
-      );
+      this.inflight = observeTokenRefresh(this.options.onTokenEvent, (traceParent) =>
+        this.authenticate(traceParent),
+      ).finally(() => {
+        this.inflight = null;
+      });
     }
     return this.inflight;
   }
@@ -87,7 +88,7 @@ export class PartnerTokenManager {
     return this.token?.expiresAt ?? null;
   }
 
-  private async authenticate(): Promise<string> {
+  private async authenticate(traceParent: Context): Promise<string> {
     this.token = null;
     const maxRetries = this.options.maxRetries;
     for (let attempt = 1; ; attempt++) {
@@ -106,6 +107,7 @@ export class PartnerTokenManager {
         data: JSON.stringify({ client_id: this.options.clientId, password: this.options.password }),
         timeoutMs: this.options.timeoutMs,
         attempt,
+        traceParent,
       });
       if (res.kind === 'response' && res.status >= 200 && res.status < 300) {
         this.transport.emitOutcome('POST', '/auth', attempt, res, false);

@@ -1,3 +1,4 @@
+import type { Context } from '@opentelemetry/api';
 import type FormData from 'form-data';
 
 export type PartnerHttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -93,6 +94,8 @@ export interface TransportRequest {
   attempt: number;
   /** 'stream': a 2xx body arrives as a Readable (downloads); error bodies are still read and parsed. */
   responseType?: 'json' | 'stream';
+  /** The trace context the attempt's span is started in; the active one when absent. */
+  traceParent?: Context;
 }
 
 export type TransportResult =

@@ -3,11 +3,17 @@
  * sending: one CLIENT span per attempt on the wire ("GET /v1/payouts/{payout_id}"), the token
  * refresh ("partner.auth") and rate-limiter waits.
  */
-import { SpanStatusCode, type Span } from '@opentelemetry/api';
+import { SpanStatusCode, type Context, type Span } from '@opentelemetry/api';
 import { PartnerApiError, PartnerAuthenticationError } from '../errors/partner-api.errors';
 import type { PartnerTokenEvent, PartnerRateLimitWaitEvent } from './hooks.util';
 import { notifyListener } from './hooks.util';
-import { inPartnerSpan, PartnerSpanAttribute as A, SpanKind, startPartnerSpan } from './partner-tracing.util';
+import {
+  contextWithSpan,
+  inLeafSpan,
+  PartnerSpanAttribute as A,
+  SpanKind,
+  startPartnerSpan,
+} from './partner-tracing.util';
 import { partnerRouteTemplate } from './route-template.util';
 
 /** What the attempt span reads from a transport result (a structural subset of TransportResult). */
@@ -22,15 +28,23 @@ interface AttemptResultLike {
  * One attempt on the wire (POST /auth included), the span the semantic conventions ask for: one
  * CLIENT span per HTTP request, retries told apart by http.request.resend_count (no logical parent
  * span: it would double the cost for a grouping the caller's own span already gives). A 4xx/5xx or
- * a network failure marks it failed, typed by the status or the error code.
+ * a network failure marks it failed, typed by the status or the error code. A leaf, not made active
+ * (inLeafSpan says why); its parent is the caller's active span, or `req.traceParent` (the /auth
+ * attempt under partner.auth).
  */
 export function traceAttempt<R extends AttemptResultLike>(
-  req: { method: string; path: string; attempt: number; headers: Record<string, string> },
+  req: {
+    method: string;
+    path: string;
+    attempt: number;
+    headers: Record<string, string>;
+    traceParent?: Context;
+  },
   rateLimitWaitMs: number,
   send: () => Promise<R>,
 ): Promise<R> {
   const route = partnerRouteTemplate(req.path);
-  const span = startPartnerSpan(`${req.method} ${route}`, SpanKind.CLIENT);
+  const span = startPartnerSpan(`${req.method} ${route}`, SpanKind.CLIENT, req.traceParent);
   if (span.isRecording()) {
     span.setAttributes({
       [A.HttpMethod]: req.method,
@@ -43,7 +57,7 @@ export function traceAttempt<R extends AttemptResultLike>(
     if (version !== undefined) span.setAttribute(A.ApiVersion, version);
     if (rateLimitWaitMs > 0) span.setAttribute(A.RateLimitWaitMs, rateLimitWaitMs);
   }
-  return inPartnerSpan(span, send, describeAttemptResult);
+  return inLeafSpan(span, send, describeAttemptResult);
 }
 
 /** The answer's status and request id on the attempt's span; a 4xx/5xx or network failure marks it failed. */
@@ -73,16 +87,20 @@ export function reportRateLimitWait(
   notifyListener(listener, { waitMs, method, route: partnerRouteTemplate(path) });
 }
 
-/** The token refresh (POST /auth with its retries): span "partner.auth" and the token hook. */
+/**
+ * The token refresh (POST /auth with its retries): span "partner.auth" and the token hook. The
+ * span is not made active: `refresh` gets the context its attempts' spans are started in.
+ */
 export async function observeTokenRefresh(
   listener: ((e: PartnerTokenEvent) => void) | null,
-  refresh: () => Promise<string>,
+  refresh: (traceParent: Context) => Promise<string>,
 ): Promise<string> {
   const started = performance.now();
   const elapsed = (): number => Math.round(performance.now() - started);
-  return inPartnerSpan(startPartnerSpan('partner.auth'), async (span) => {
+  const span = startPartnerSpan('partner.auth');
+  return inLeafSpan(span, async () => {
     try {
-      const token = await refresh();
+      const token = await refresh(contextWithSpan(span));
       span.setAttribute(A.AuthOutcome, 'refreshed');
       notifyListener(listener, { type: 'refreshed', durationMs: elapsed() });
       return token;

@@ -55,7 +55,9 @@ describe('partner tracing: no SDK, sampled out, provider changes', () => {
   });
 
   it('a sampled-out trace records nothing below it, while the hooks still report', async () => {
-    const { exporter, provider } = register(new ParentBasedSampler({ root: new AlwaysOffSampler() }));
+    const sampler = new ParentBasedSampler({ root: new AlwaysOffSampler() });
+    const asked = jest.spyOn(sampler, 'shouldSample');
+    const { exporter, provider } = register(sampler);
     const events: PartnerWebhookObservation[] = [];
     const described = jest.fn();
     const result = await observeWebhookProcessing(
@@ -71,6 +73,8 @@ describe('partner tracing: no SDK, sampled out, provider changes', () => {
       },
     );
     expect(result.childRecording).toBe(false);
+    // No span is even started under the sampled-out one: the sampler decided once, for the root.
+    expect(asked.mock.calls.map((call) => call[2])).toEqual(['partner.webhook process']);
     expect(described).not.toHaveBeenCalled();
     expect(exporter.getFinishedSpans()).toEqual([]);
     expect(events).toEqual([

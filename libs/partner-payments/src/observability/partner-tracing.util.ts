@@ -7,10 +7,13 @@
  */
 import {
   context,
+  INVALID_SPAN_CONTEXT,
   INVALID_TRACEID,
+  type Context,
   SpanKind,
   SpanStatusCode,
   trace,
+  TraceFlags,
   type Span,
   type SpanOptions,
   type Tracer,
@@ -58,13 +61,52 @@ export function partnerTracer(): Tracer {
 const INTERNAL: SpanOptions = { kind: SpanKind.INTERNAL };
 const CLIENT: SpanOptions = { kind: SpanKind.CLIENT };
 
+/** A span with no trace: every helper here runs the work as it is, without a context of its own. */
+const NO_SPAN: Span = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
+
 /**
- * Starts a span (a child of the active one). Attributes are set by the caller only when
- * `span.isRecording()`: with no SDK, or a trace sampled out, none is computed (issue 13: the cost
- * of instrumentation). A sampler therefore decides on the span's name, kind and parent only.
+ * Whether `ctx` is inside a trace sampled out: its span has a trace, is not sampled and records
+ * nothing. The module then starts no span under it (NO_SPAN): the parent's decision holds for
+ * the whole trace, as with the ParentBased samplers (OpenTelemetry's default, parentbased_always_on)
+ * and the trace-id ratio ones, so a child would record nothing either; starting it anyway cost a
+ * sampler call, two ids and a context per span in 9 traces of 10 at a 10% ratio (issue 13: the
+ * cost of instrumentation). The context as it is carries the decision to anything below. Exported
+ * so a host app's own spans under the module's follow the same rule.
  */
-export function startPartnerSpan(name: string, kind: SpanKind = SpanKind.INTERNAL): Span {
-  return partnerTracer().startSpan(name, kind === SpanKind.CLIENT ? CLIENT : INTERNAL);
+export function inSampledOutTrace(ctx: Context = context.active()): boolean {
+  const parent = trace.getSpan(ctx);
+  if (parent === undefined || parent.isRecording()) return false;
+  const { traceFlags, traceId } = parent.spanContext();
+  return (traceFlags & TraceFlags.SAMPLED) === 0 && traceId !== INVALID_TRACEID;
+}
+
+/**
+ * Starts a span, a child of `parent` (the active context by default). Attributes are set by the
+ * caller only when `span.isRecording()`: with no SDK, or a trace sampled out, none is computed
+ * (issue 13: the cost of instrumentation). A sampler therefore decides on the span's name, kind and
+ * parent only. Under a sampled-out parent no span is started at all (inSampledOutTrace).
+ */
+export function startPartnerSpan(
+  name: string,
+  kind: SpanKind = SpanKind.INTERNAL,
+  parent: Context = context.active(),
+): Span {
+  if (inSampledOutTrace(parent)) return NO_SPAN;
+  return partnerTracer().startSpan(name, kind === SpanKind.CLIENT ? CLIENT : INTERNAL, parent);
+}
+
+/**
+ * The context a span's children are started in when they are handed it explicitly (a leaf span's
+ * parent, see inLeafSpan); the caller's context when the span has no trace at all (no SDK).
+ */
+export function contextWithSpan(span: Span): Context {
+  const active = context.active();
+  return hasTrace(span) ? trace.setSpan(active, span) : active;
+}
+
+/** Recording, or sampled out but in a trace (its children must follow its decision): not a no-op. */
+function hasTrace(span: Span): boolean {
+  return span.isRecording() || span.spanContext().traceId !== INVALID_TRACEID;
 }
 
 /** An error's type for `error.type`: the class name, or its code when it has one. */
@@ -93,7 +135,7 @@ export function failSpan(span: Span, error: unknown): void {
  * span still is, so its children follow the parent's decision.
  */
 export function withActiveSpan<T>(span: Span, work: (span: Span) => T): T {
-  return span.isRecording() || span.spanContext().traceId !== INVALID_TRACEID
+  return hasTrace(span)
     ? context.with(trace.setSpan(context.active(), span), work, undefined, span)
     : work(span);
 }
@@ -111,13 +153,31 @@ export function inPartnerSpan<T>(
   return span.isRecording() ? inRecordingSpan(span, work, onResult) : withActiveSpan(span, work);
 }
 
-async function inRecordingSpan<T>(
+/**
+ * Runs `work(span)` without making `span` active, ends it, marks it failed on a throw, like
+ * inPartnerSpan. For a span nothing below starts a child of (an attempt on the wire: the module
+ * starts no span under it and sends no trace header). Making a span active is an AsyncLocalStorage
+ * run and a Context per call, and on Node 20 the first run in a process turns on promise hooks for
+ * every promise of the process from then on: the module must not be what turns them on (bench/
+ * README.md, instrumentation). A child the module does start below a span is handed its parent
+ * (startPartnerSpan's `parent`, contextWithSpan).
+ */
+export function inLeafSpan<T>(
   span: Span,
-  work: (span: Span) => Promise<T>,
+  work: () => Promise<T>,
+  onResult?: (span: Span, result: T) => void,
+): Promise<T> {
+  return span.isRecording() ? endLeafSpan(span, work, onResult) : work();
+}
+
+/** Awaits `work`, describes the span from its result or marks it failed, ends it. */
+async function endLeafSpan<T>(
+  span: Span,
+  work: () => Promise<T>,
   onResult?: (span: Span, result: T) => void,
 ): Promise<T> {
   try {
-    const result = await context.with(trace.setSpan(context.active(), span), work, undefined, span);
+    const result = await work();
     onResult?.(span, result);
     return result;
   } catch (error) {
@@ -126,6 +186,15 @@ async function inRecordingSpan<T>(
   } finally {
     span.end();
   }
+}
+
+function inRecordingSpan<T>(
+  span: Span,
+  work: (span: Span) => Promise<T>,
+  onResult?: (span: Span, result: T) => void,
+): Promise<T> {
+  const active = trace.setSpan(context.active(), span);
+  return endLeafSpan(span, () => context.with(active, work, undefined, span), onResult);
 }
 
 export { SpanKind };
