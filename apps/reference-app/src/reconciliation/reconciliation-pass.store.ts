@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ReconciliationPassEntity } from './reconciliation-pass.entity';
 import { insertIfAbsent } from '../database/insert-if-absent.util';
 import { returningRows } from '../database/returning.util';
+import { preparedQuery } from '../database/prepared-query.util';
 import type { UnitOfWork } from '../database/unit-of-work.service';
 import { TICK_SKEW_MS } from '../scheduling/job-lock.service';
 import { SqlParams } from '../database/sql-params.util';
@@ -149,14 +150,17 @@ export class ReconciliationPassStore {
     };
   }
 
-  /** The next page of the list for this replica, or null once the list is done (or failed). */
+  /**
+   * The next page of the list for this replica, or null once the list is done (or failed). This
+   * and pageSettled run once per page: named statements (planned once per connection).
+   */
   async takePage(pass: Pass, now: Date): Promise<number | null> {
     const p = new SqlParams(this.uow.kind);
     const sql = `UPDATE reconciliation_passes
       SET next_page = next_page + 1, pages_in_flight = pages_in_flight + 1, heartbeat_at = ${p.add(now)}
       WHERE job = ${p.add(this.job)} AND pass_id = ${p.add(pass.passId)} AND list_done = 0
       RETURNING next_page - 1 AS page`;
-    const rows = await this.uow.run((m) => returningRows<{ page: number | string }>(m, sql, p.values));
+    const rows = await this.uow.run((m) => preparedQuery(m, 'reconcile_take_page', sql, p.values));
     return rows.length === 1 ? Number(rows[0].page) : null;
   }
 
@@ -168,7 +172,7 @@ export class ReconciliationPassStore {
       SET pages_in_flight = pages_in_flight - 1,
           list_done = CASE WHEN list_done = 0 THEN ${p.add(code)} ELSE list_done END
       WHERE job = ${p.add(this.job)} AND pass_id = ${p.add(pass.passId)}`;
-    await this.uow.run((m) => m.query(sql, p.values));
+    await this.uow.run((m) => preparedQuery(m, 'reconcile_page_settled', sql, p.values));
   }
 
   /** Where the list stands: 'listing' while pages are still handed out or being settled. */
