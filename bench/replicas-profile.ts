@@ -115,6 +115,13 @@ async function main(): Promise<void> {
       await resetSeeded(uow, seeded);
       await admin.query('VACUUM ANALYZE payouts');
       await admin.query('SELECT pg_stat_statements_reset()');
+      const updates = async () =>
+        (
+          await admin.query(
+            `SELECT n_tup_upd::int AS updated, n_tup_hot_upd::int AS hot FROM pg_stat_user_tables WHERE relname = 'payouts'`,
+          )
+        ).rows[0] as { updated: number; hot: number };
+      const updatesBefore = await updates();
       const before = {
         replicas: children.map((c) => cpuOf(c.pid as number)),
         sandbox: cpuOf(sandbox.pid),
@@ -133,6 +140,8 @@ async function main(): Promise<void> {
           2,
         ),
       };
+      await new Promise((r) => setTimeout(r, 600)); // the statistics collector's report interval
+      const updatesAfter = await updates();
       const stored = await storedStatuses(uow, seeded.expected.keys());
       const wrong = [...seeded.expected].filter(([id, s]) => stored.get(id) !== s).length;
       const { rows } = await admin.query(
@@ -144,6 +153,7 @@ async function main(): Promise<void> {
         .reduce((n: number, x) => n + (x as number), 0);
       process.stderr.write(
         `\nround ${r + 1}: ${round(seconds, 2)} s wall, CPU s ${JSON.stringify(cpu)} = ${round(total, 1)} s (${round(total / seconds, 2)} cores), ` +
+          `payout row updates ${updatesAfter.updated - updatesBefore.updated} (HOT ${updatesAfter.hot - updatesBefore.hot}), ` +
           `checked ${summaries.map((s) => s.checked).join('+')}, reads ${summaries.map((s) => s.reads).join('+')}, wrong ${wrong}\n`,
       );
       for (const row of rows)

@@ -37,7 +37,8 @@ export interface Pass {
  * used by several processes:
  * - open: a conditional UPDATE that only succeeds when no live pass exists (none yet, the last one
  *   finished, or abandoned); whoever loses it joins the pass the winner opened;
- * - pages: `next_page = next_page + 1 ... RETURNING`, each page of the partner's list to one replica;
+ * - pages: `next_page = next_page + n ... RETURNING`, each run of n pages of the partner's list to
+ *   one replica;
  * - `pages_in_flight` says when every page handed out has been settled, so single reads start only
  *   after the list could no longer settle the payout.
  */
@@ -151,28 +152,30 @@ export class ReconciliationPassStore {
   }
 
   /**
-   * The next page of the list for this replica, or null once the list is done (or failed). This
-   * and pageSettled run once per page: named statements (planned once per connection).
+   * The next `count` pages of the list for this replica (answers the first), or null once the list
+   * is done (or failed). This and pagesSettled run once per run of pages: named statements
+   * (planned once per connection).
    */
-  async takePage(pass: Pass, now: Date): Promise<number | null> {
+  async takePages(pass: Pass, now: Date, count: number): Promise<number | null> {
     const p = new SqlParams(this.uow.kind);
     const sql = `UPDATE reconciliation_passes
-      SET next_page = next_page + 1, pages_in_flight = pages_in_flight + 1, heartbeat_at = ${p.add(now)}
+      SET next_page = next_page + ${p.add(count)}, pages_in_flight = pages_in_flight + ${p.add(count)},
+          heartbeat_at = ${p.add(now)}
       WHERE job = ${p.add(this.job)} AND pass_id = ${p.add(pass.passId)} AND list_done = 0
-      RETURNING next_page - 1 AS page`;
-    const rows = await this.uow.run((m) => preparedQuery(m, 'reconcile_take_page', sql, p.values));
+      RETURNING next_page - ${p.add(count)} AS page`;
+    const rows = await this.uow.run((m) => preparedQuery(m, 'reconcile_take_pages', sql, p.values));
     return rows.length === 1 ? Number(rows[0].page) : null;
   }
 
-  /** A page taken is settled; `state` 'done' when it was the last one, 'failed' when the list failed. */
-  async pageSettled(pass: Pass, state: ListState): Promise<void> {
+  /** `count` pages taken are settled; `state` 'done' when the last one was among them, 'failed' when the list failed. */
+  async pagesSettled(pass: Pass, state: ListState, count: number): Promise<void> {
     const p = new SqlParams(this.uow.kind);
     const code = LIST_STATES.indexOf(state);
     const sql = `UPDATE reconciliation_passes
-      SET pages_in_flight = pages_in_flight - 1,
+      SET pages_in_flight = pages_in_flight - ${p.add(count)},
           list_done = CASE WHEN list_done = 0 THEN ${p.add(code)} ELSE list_done END
       WHERE job = ${p.add(this.job)} AND pass_id = ${p.add(pass.passId)}`;
-    await this.uow.run((m) => preparedQuery(m, 'reconcile_page_settled', sql, p.values));
+    await this.uow.run((m) => preparedQuery(m, 'reconcile_pages_settled', sql, p.values));
   }
 
   /** Where the list stands: 'listing' while pages are still handed out or being settled. */
