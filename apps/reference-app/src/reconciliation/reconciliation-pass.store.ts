@@ -12,6 +12,9 @@ import { PassParticipants, type PassHolder } from './pass-participants.store';
 export type ListState = 'listing' | 'done' | 'failed';
 const LIST_STATES: ListState[] = ['listing', 'done', 'failed'];
 
+/** Where a pass starts reading the list (chooseListWindow); null: every payout read by GET. */
+type ListStart = { fromDate: string | null };
+
 /** A replica's part in a pass: leave it when done (or failed), so the pass can be told abandoned. */
 export interface Participation {
   pass: Pass;
@@ -57,12 +60,13 @@ export class ReconciliationPassStore {
    * A pass is live while one of its participants still runs (PassParticipants); one whose replicas
    * all died is replaced at once, so their claimed payouts are checked again. With a cron `tick`, a
    * pass already opened for that tick (within TICK_SKEW_MS, any replica) is joined if still live and
-   * not repeated if finished: null. `window` is used only when this call opens the pass.
+   * not repeated if finished: null. `window` is used (a function: called) only when this call opens
+   * the pass: a replica joining one pays nothing for it.
    */
   async joinOrOpen(
     now: Date,
     tick: Date | null,
-    window: { fromDate: string | null },
+    window: ListStart | (() => Promise<ListStart>),
   ): Promise<Participation | null> {
     await this.uow.run((m) =>
       insertIfAbsent(m, this.uow.kind, 'reconciliation_passes', 'job', {
@@ -91,7 +95,8 @@ export class ReconciliationPassStore {
           continue;
         }
         // None yet, finished, or abandoned (nobody in it runs): a new one in its place.
-        const opened = await this.open(row.passId, holder, now, tick, window.fromDate);
+        const { fromDate } = typeof window === 'function' ? await window() : window;
+        const opened = await this.open(row.passId, holder, now, tick, fromDate);
         if (opened) return this.participation(await this.read(), holder, true);
       }
       throw new Error('could not join or open a reconciliation pass (five races lost in a row)');

@@ -76,9 +76,9 @@ export class ReconciliationService {
     this.running = true;
     try {
       const now = new Date();
-      const window = this.config.reconcile.useList
-        ? chooseListWindow(await this.claims.days(now))
-        : { fromDate: null };
+      // The window is priced (a query over the payouts) only by the replica that opens the pass.
+      const window = async () =>
+        this.config.reconcile.useList ? chooseListWindow(await this.claims.days(now)) : { fromDate: null };
       const participation = await this.passes.joinOrOpen(now, options.tick ?? null, window);
       if (!participation) return emptySummary();
       const { pass } = participation;
