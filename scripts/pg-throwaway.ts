@@ -43,6 +43,8 @@ export interface ThrowawayPostgresOptions {
    * cluster trades durability for speed (fsync=off); a benchmark of durable writes needs true.
    */
   durable?: boolean;
+  /** More server settings (`-c name=value`), e.g. { shared_preload_libraries: 'pg_stat_statements' } to profile. */
+  settings?: Record<string, string>;
 }
 
 /** A port the kernel just gave out on 127.0.0.1; racy in theory, fine for a test cluster. */
@@ -176,7 +178,10 @@ export async function startThrowawayPostgres(
       '--no-sync',
     ]);
     const speed = options.durable ? '' : ' -c fsync=off -c full_page_writes=off';
-    const serverOpts = `-p ${port} -k ${socketDir} -c listen_addresses=127.0.0.1${speed}`;
+    const extra = Object.entries(options.settings ?? {})
+      .map(([name, value]) => ` -c ${name}=${value}`)
+      .join('');
+    const serverOpts = `-p ${port} -k ${socketDir} -c listen_addresses=127.0.0.1${speed}${extra}`;
     run(runAs, pgCtl, [
       '-D',
       dataDir,

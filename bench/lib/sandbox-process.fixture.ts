@@ -11,14 +11,19 @@ const CLI = join(__dirname, '..', '..', 'libs', 'partner-payments-testing', 'dis
 
 export interface SandboxProcess {
   baseUrl: string;
+  /** The sandbox's process id (its CPU time can be read from /proc). */
+  pid: number;
   control: PartnerSandboxControlClient;
   close(): Promise<void>;
 }
 
 /** Extra CLI flags, e.g. ['--rate-limit']. Credentials stay the CLI's fixed test defaults. */
-export async function startSandboxProcess(flags: string[] = []): Promise<SandboxProcess> {
+export async function startSandboxProcess(
+  flags: string[] = [],
+  nodeFlags: string[] = [],
+): Promise<SandboxProcess> {
   const child: ChildProcess = trackChild(
-    spawn(process.execPath, [CLI, '--host', '127.0.0.1', '--port', '0', '--quiet', ...flags], {
+    spawn(process.execPath, [...nodeFlags, CLI, '--host', '127.0.0.1', '--port', '0', '--quiet', ...flags], {
       stdio: ['ignore', 'pipe', 'inherit'],
     }),
   );
@@ -38,6 +43,7 @@ export async function startSandboxProcess(flags: string[] = []): Promise<Sandbox
   child.stdout?.resume(); // keep draining so the child never blocks on a full pipe
   return {
     baseUrl,
+    pid: child.pid as number,
     control: new PartnerSandboxControlClient(baseUrl),
     close: () =>
       new Promise<void>((resolve) => {

@@ -94,6 +94,20 @@ describe.each(DATABASE_KINDS)('reconciliation claims on %s', (kind) => {
     expect(new Set(claimed)).toEqual(new Set(ids));
   });
 
+  it('only the replica opening a pass prices its list window; the one joining it does not', async () => {
+    const job = `window-${Math.random()}`;
+    const priced: string[] = [];
+    const window = (who: string) => async () => {
+      priced.push(who);
+      return { fromDate: '2026-01-01' };
+    };
+    const a = (await new ReconciliationPassStore(db.uow, job).joinOrOpen(new Date(), null, window('a')))!;
+    const b = (await new ReconciliationPassStore(other.uow, job).joinOrOpen(new Date(), null, window('b')))!;
+    participations.push(a, b);
+    expect([a.pass.opened, b.pass.opened, b.pass.fromDate]).toEqual([true, false, '2026-01-01']);
+    expect(priced).toEqual(['a']);
+  });
+
   it('a pass is joined while a participant runs, and replaced once every participant is dead', async () => {
     const job = `liveness-${Math.random()}`;
     const first = new ReconciliationPassStore(db.uow, job);

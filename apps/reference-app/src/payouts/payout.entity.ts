@@ -10,7 +10,8 @@ export type PayoutSource = 'create' | 'webhook' | 'reconciliation';
  * each other.
  */
 @Entity({ name: 'payouts' })
-@Index('idx_payouts_reconcile', ['status', 'lastCheckedAt'])
+// Not last_checked_at: a claim writes it, and must not touch an index (migration PayoutClaimsHot).
+@Index('idx_payouts_status', ['status'])
 export class PayoutEntity {
   @PrimaryColumn({ name: 'payout_id', type: 'varchar', length: 64 })
   payoutId!: string;

@@ -42,6 +42,12 @@ export class PayoutSettler {
 
   async settle(sightings: readonly Sighting[], now: Date): Promise<Map<string, SettleOutcome>> {
     const outcomes = new Map<string, SettleOutcome>();
+    if (sightings.every((s) => !this.needsWrite(s))) {
+      // The claim already recorded the check: no event, no write, so no transaction (issue 14:
+      // most pages of a pass hold payouts that did not move, and BEGIN + COMMIT are two round trips).
+      for (const s of sightings) outcomes.set(s.row.payoutId, 'unchanged');
+      return outcomes;
+    }
     let failures: Array<{ row: PayoutEntity; error: unknown }> = [];
     try {
       await this.inOneTransaction(sightings, outcomes);
@@ -135,6 +141,11 @@ export class PayoutSettler {
       ok.filter((s) => s.byGet).map((s) => s.row.payoutId),
       new Date(),
     );
+  }
+
+  /** Whether settling `s` writes anything: an event to publish, or the bookkeeping of checked(). */
+  private needsWrite(s: Sighting): boolean {
+    return this.worthApplying(s) || s.byGet || s.row.checkFailures > 0;
   }
 
   private applies(s: Sighting): boolean {

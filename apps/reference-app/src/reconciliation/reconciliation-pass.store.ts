@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ReconciliationPassEntity } from './reconciliation-pass.entity';
 import { insertIfAbsent } from '../database/insert-if-absent.util';
 import { returningRows } from '../database/returning.util';
+import { preparedQuery } from '../database/prepared-query.util';
 import type { UnitOfWork } from '../database/unit-of-work.service';
 import { TICK_SKEW_MS } from '../scheduling/job-lock.service';
 import { SqlParams } from '../database/sql-params.util';
@@ -10,6 +11,9 @@ import { PassParticipants, type PassHolder } from './pass-participants.store';
 /** `list_done`: 0 while pages are handed out, 1 once the end was seen, 2 when the list failed. */
 export type ListState = 'listing' | 'done' | 'failed';
 const LIST_STATES: ListState[] = ['listing', 'done', 'failed'];
+
+/** Where a pass starts reading the list (chooseListWindow); null: every payout read by GET. */
+type ListStart = { fromDate: string | null };
 
 /** A replica's part in a pass: leave it when done (or failed), so the pass can be told abandoned. */
 export interface Participation {
@@ -36,7 +40,8 @@ export interface Pass {
  * used by several processes:
  * - open: a conditional UPDATE that only succeeds when no live pass exists (none yet, the last one
  *   finished, or abandoned); whoever loses it joins the pass the winner opened;
- * - pages: `next_page = next_page + 1 ... RETURNING`, each page of the partner's list to one replica;
+ * - pages: `next_page = next_page + n ... RETURNING`, each run of n pages of the partner's list to
+ *   one replica;
  * - `pages_in_flight` says when every page handed out has been settled, so single reads start only
  *   after the list could no longer settle the payout.
  */
@@ -55,12 +60,13 @@ export class ReconciliationPassStore {
    * A pass is live while one of its participants still runs (PassParticipants); one whose replicas
    * all died is replaced at once, so their claimed payouts are checked again. With a cron `tick`, a
    * pass already opened for that tick (within TICK_SKEW_MS, any replica) is joined if still live and
-   * not repeated if finished: null. `window` is used only when this call opens the pass.
+   * not repeated if finished: null. `window` is used (a function: called) only when this call opens
+   * the pass: a replica joining one pays nothing for it.
    */
   async joinOrOpen(
     now: Date,
     tick: Date | null,
-    window: { fromDate: string | null },
+    window: ListStart | (() => Promise<ListStart>),
   ): Promise<Participation | null> {
     await this.uow.run((m) =>
       insertIfAbsent(m, this.uow.kind, 'reconciliation_passes', 'job', {
@@ -89,7 +95,8 @@ export class ReconciliationPassStore {
           continue;
         }
         // None yet, finished, or abandoned (nobody in it runs): a new one in its place.
-        const opened = await this.open(row.passId, holder, now, tick, window.fromDate);
+        const { fromDate } = typeof window === 'function' ? await window() : window;
+        const opened = await this.open(row.passId, holder, now, tick, fromDate);
         if (opened) return this.participation(await this.read(), holder, true);
       }
       throw new Error('could not join or open a reconciliation pass (five races lost in a row)');
@@ -149,26 +156,31 @@ export class ReconciliationPassStore {
     };
   }
 
-  /** The next page of the list for this replica, or null once the list is done (or failed). */
-  async takePage(pass: Pass, now: Date): Promise<number | null> {
+  /**
+   * The next `count` pages of the list for this replica (answers the first), or null once the list
+   * is done (or failed). This and pagesSettled run once per run of pages: named statements
+   * (planned once per connection).
+   */
+  async takePages(pass: Pass, now: Date, count: number): Promise<number | null> {
     const p = new SqlParams(this.uow.kind);
     const sql = `UPDATE reconciliation_passes
-      SET next_page = next_page + 1, pages_in_flight = pages_in_flight + 1, heartbeat_at = ${p.add(now)}
+      SET next_page = next_page + ${p.add(count)}, pages_in_flight = pages_in_flight + ${p.add(count)},
+          heartbeat_at = ${p.add(now)}
       WHERE job = ${p.add(this.job)} AND pass_id = ${p.add(pass.passId)} AND list_done = 0
-      RETURNING next_page - 1 AS page`;
-    const rows = await this.uow.run((m) => returningRows<{ page: number | string }>(m, sql, p.values));
+      RETURNING next_page - ${p.add(count)} AS page`;
+    const rows = await this.uow.run((m) => preparedQuery(m, 'reconcile_take_pages', sql, p.values));
     return rows.length === 1 ? Number(rows[0].page) : null;
   }
 
-  /** A page taken is settled; `state` 'done' when it was the last one, 'failed' when the list failed. */
-  async pageSettled(pass: Pass, state: ListState): Promise<void> {
+  /** `count` pages taken are settled; `state` 'done' when the last one was among them, 'failed' when the list failed. */
+  async pagesSettled(pass: Pass, state: ListState, count: number): Promise<void> {
     const p = new SqlParams(this.uow.kind);
     const code = LIST_STATES.indexOf(state);
     const sql = `UPDATE reconciliation_passes
-      SET pages_in_flight = pages_in_flight - 1,
+      SET pages_in_flight = pages_in_flight - ${p.add(count)},
           list_done = CASE WHEN list_done = 0 THEN ${p.add(code)} ELSE list_done END
       WHERE job = ${p.add(this.job)} AND pass_id = ${p.add(pass.passId)}`;
-    await this.uow.run((m) => m.query(sql, p.values));
+    await this.uow.run((m) => preparedQuery(m, 'reconcile_pages_settled', sql, p.values));
   }
 
   /** Where the list stands: 'listing' while pages are still handed out or being settled. */

@@ -11,7 +11,7 @@ import { AppMetrics } from '../observability/app-metrics.service';
 import { withLogFields } from '../observability/log-context.util';
 import { PayoutProjection } from '../payouts/payout-projection.service';
 import { mapWithConcurrency } from './concurrency.util';
-import { chooseListWindow, LIST_PAGE_SIZE } from './list-window.policy';
+import { chooseListWindow, LIST_PAGE_SIZE, LIST_PAGES_PER_TAKE } from './list-window.policy';
 import { PayoutClaims } from './payout-claims.store';
 import { PayoutSettler, type Sighting } from './payout-settler.service';
 import { countOutcomes, emptySummary, type ReconciliationSummary } from './reconciliation.types';
@@ -20,7 +20,6 @@ import { ReconciliationPassStore, type ListState, type Pass } from './reconcilia
 
 export const RECONCILIATION_JOB = 'payout-reconciliation';
 export type { ReconciliationSummary };
-
 /** How long a replica done with its pages waits for the others' pages before reading the rest by GET. */
 const LIST_SETTLE_WAIT_MS = 60_000;
 
@@ -30,10 +29,10 @@ const LIST_SETTLE_WAIT_MS = 60_000;
  * §1: 20 requests/s per account) and across replicas:
  *
  * 1. A pass is shared: the first replica opens it, the others join it (reconciliation_passes).
- * 2. The partner's payout list (GET /v1/payouts?from_date&page&limit=100, evidence §6) is read page
- *    by page from a window chosen by chooseListWindow, each page by one replica. The payouts of a
- *    page that this pass still has to check are claimed in one statement and settled from their
- *    list rows; a few read by GET for what only the resource has (list-row.policy).
+ * 2. The partner's payout list (GET /v1/payouts?from_date&page&limit=100, evidence §6) from a window
+ *    chosen by chooseListWindow, in runs of LIST_PAGES_PER_TAKE pages, each run by one replica: the
+ *    payouts of a run still to check are claimed in one statement and settled from their list
+ *    rows, a few read by GET for what only the resource has (list-row.policy).
  * 3. Then the candidates no page showed (older than the window, or missed) are claimed in batches
  *    (FOR UPDATE SKIP LOCKED on PostgreSQL) and read one by one.
  *
@@ -77,9 +76,9 @@ export class ReconciliationService {
     this.running = true;
     try {
       const now = new Date();
-      const window = this.config.reconcile.useList
-        ? chooseListWindow(await this.claims.days(now))
-        : { fromDate: null };
+      // The window is priced (a query over the payouts) only by the replica that opens the pass.
+      const window = async () =>
+        this.config.reconcile.useList ? chooseListWindow(await this.claims.days(now)) : { fromDate: null };
       const participation = await this.passes.joinOrOpen(now, options.tick ?? null, window);
       if (!participation) return emptySummary();
       const { pass } = participation;
@@ -110,23 +109,32 @@ export class ReconciliationService {
     }
   }
 
-  /** Pages of the list, one at a time, until the end (or a failure) is seen by anyone. */
+  /** Runs of pages of the list, one run at a time, until the end (or a failure) is seen by anyone. */
   private async listPhase(pass: Pass, summary: ReconciliationSummary): Promise<void> {
     for (;;) {
-      const page = await this.passes.takePage(pass, new Date());
-      if (page === null) return;
+      const first = await this.passes.takePages(pass, new Date(), LIST_PAGES_PER_TAKE);
+      if (first === null) return;
       let state: ListState = 'listing';
+      let page = first;
       try {
-        const result = await this.partnerPayouts.list({
-          from_date: pass.fromDate!,
-          page,
-          limit: LIST_PAGE_SIZE,
-        });
-        summary.pages += 1;
-        const last =
-          result.payouts.length < LIST_PAGE_SIZE || (result.totalPages !== null && page >= result.totalPages);
-        if (last) state = 'done';
-        await this.settleListed(pass, result.payouts, summary);
+        const listed: PartnerPayout[] = [];
+        try {
+          for (; page < first + LIST_PAGES_PER_TAKE && state === 'listing'; page++) {
+            const result = await this.partnerPayouts.list({
+              from_date: pass.fromDate!,
+              page,
+              limit: LIST_PAGE_SIZE,
+            });
+            summary.pages += 1;
+            listed.push(...result.payouts);
+            const last =
+              result.payouts.length < LIST_PAGE_SIZE ||
+              (result.totalPages !== null && page >= result.totalPages);
+            if (last) state = 'done';
+          }
+        } finally {
+          if (listed.length > 0) await this.settleListed(pass, listed, summary); // even after a failure
+        }
       } catch (error) {
         // The list failed even after the client's retries. Reading every payout by GET instead would
         // spend the whole rate budget: the payouts the list would have shown wait for the next pass.
@@ -135,13 +143,13 @@ export class ReconciliationService {
           `payout list page ${page} failed, the list part of this pass stops: ${(error as Error).message}`,
         );
       } finally {
-        await this.passes.pageSettled(pass, state);
+        await this.passes.pagesSettled(pass, state, LIST_PAGES_PER_TAKE);
       }
       if (state !== 'listing') return;
     }
   }
 
-  /** Claims the page's payouts this pass still has to check, and settles them from their rows. */
+  /** Claims the listed payouts this pass still has to check, and settles them from their rows. */
   private async settleListed(
     pass: Pass,
     listed: PartnerPayout[],

@@ -1,6 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
 import type { EntityManager } from 'typeorm';
-import { pgConnectionOf } from '../database/prepared-query.util';
+import { pgConnectionOf, pgPoolOf } from '../database/prepared-query.util';
 import type { UnitOfWork } from '../database/unit-of-work.service';
 import {
   INBOX_COLUMNS,
@@ -131,8 +131,7 @@ export class PostgresInboxDriver implements InboxSqlDriver {
     });
   }
 
-  /** TypeORM's pg pool (its master). */
   private get pool(): Pool {
-    return (this.uow.dataSource.driver as unknown as { master: Pool }).master;
+    return pgPoolOf(this.uow.dataSource.manager);
   }
 }

@@ -4,6 +4,7 @@ import { PayoutRequestRedrive1764200000000 } from './1764200000000-payout-reques
 import { InboxEventKey1764300000000 } from './1764300000000-inbox-event-key.migration';
 import { SharedReconciliation1764400000000 } from './1764400000000-shared-reconciliation.migration';
 import { InboxPendingIndex1764500000000 } from './1764500000000-inbox-pending-index.migration';
+import { PayoutClaimsHot1764600000000 } from './1764600000000-payout-claims-hot.migration';
 
 /** Checked-in migrations, in order. Run at start (openDataSource); `synchronize` is never used. */
 export const MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   InboxEventKey1764300000000,
   SharedReconciliation1764400000000,
   InboxPendingIndex1764500000000,
+  PayoutClaimsHot1764600000000,
 ];
