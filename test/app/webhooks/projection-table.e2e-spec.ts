@@ -6,6 +6,7 @@
  */
 import { PartnerUserEntity } from '../../../apps/reference-app/src/app-entities.constants';
 import { ResourceProjections } from '../../../apps/reference-app/src/webhooks/projections/resource-projections.service';
+import { countQueries } from '../../setup/query-counter.fixture';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../setup/test-database.fixture';
 
 jest.setTimeout(60_000);
@@ -80,6 +81,46 @@ describe.each(DATABASE_KINDS)('projection rows through ProjectionTable (%s)', (k
       metadata: '{"ref":"m"}',
       livenessResult: 'pass',
       lastEventName: 'user.liveness.completed',
+    });
+  });
+
+  it('writes a new row in one statement on PostgreSQL (inserted as the event makes it), an existing one in two', async () => {
+    const projections = new ResourceProjections(db.uow, () => t0);
+    const writes = async (work: () => Promise<unknown>) => {
+      const queries = countQueries(db.dataSource);
+      try {
+        await work();
+      } finally {
+        queries.stop();
+      }
+      return queries.counts().writes;
+    };
+    const created = () =>
+      projections.applyUser({
+        eventName: 'user.created',
+        userId: 'pt-one',
+        status: 'CREATED',
+        metadata: { a: 1 },
+      });
+    // SQLite is in-process: claim + write, no round trip to save.
+    expect(await writes(created)).toBe(kind === 'postgres' ? 1 : 2);
+    expect(await writes(() => applyLiveness(projections, 'pt-one'))).toBe(2);
+    const row = await db.dataSource.getRepository(PartnerUserEntity).findOneByOrFail({ userId: 'pt-one' });
+    expect(row).toMatchObject({
+      status: 'CREATED',
+      previousStatus: null,
+      metadata: '{"a":1}',
+      livenessResult: 'pass',
+      lastEventName: 'user.liveness.completed',
+    });
+    // The same created event again (a replay) finds the row and converges to the same fields.
+    expect(await writes(created)).toBe(2);
+    expect(
+      await db.dataSource.getRepository(PartnerUserEntity).findOneByOrFail({ userId: 'pt-one' }),
+    ).toMatchObject({
+      status: 'CREATED',
+      livenessResult: 'pass',
+      metadata: '{"a":1}',
     });
   });
 });

@@ -40,11 +40,11 @@ export interface DepositObservation {
 
 /**
  * Users, virtual accounts and deposits as projections of their events (issue: Persistence).
- * Each write runs inside the ambient transaction (the inbox's unit of work): the row is created if
- * absent and read back under a row lock on PostgreSQL, in one statement (ProjectionTable.claim: two
- * first events for one user never collide; two events for one user are applied one after the
- * other, neither overwriting the other's fields), then written back. A replay converges to the
- * same row.
+ * Each write runs inside the ambient transaction (the inbox's unit of work), by
+ * ProjectionTable.apply: a new row is inserted as the event makes it (one statement on
+ * PostgreSQL); an existing one is read back under a row lock on PostgreSQL, changed and written
+ * back (two first events for one user never collide; two events for one user are applied one
+ * after the other, neither overwriting the other's fields). A replay converges to the same row.
  */
 export class ResourceProjections {
   private readonly tables = new Map<EntityTarget<ObjectLiteral>, ProjectionTable<ObjectLiteral>>();
@@ -57,23 +57,20 @@ export class ResourceProjections {
   async applyUser(obs: UserObservation): Promise<PartnerUserEntity> {
     return traceProjectionWrite('users', {}, () =>
       this.uow.transaction(async (m) => {
-        const row = await this.table(PartnerUserEntity).claim(m, {
-          userId: obs.userId,
-          lastEventName: obs.eventName,
-          updatedAt: this.clock(),
+        const created = { userId: obs.userId, lastEventName: obs.eventName, updatedAt: this.clock() };
+        return this.table(PartnerUserEntity).apply(m, created, (row) => {
+          const next = decideUserStatus(row.status, obs.status);
+          if (next !== row.status) {
+            row.previousStatus = row.status;
+            row.status = next;
+          }
+          // spec 6.4.1: only user.created echoes metadata; never clear it from events that lack it.
+          if (obs.metadata) row.metadata = JSON.stringify(obs.metadata);
+          if (obs.rejectionReasons) row.rejectionReasons = JSON.stringify(obs.rejectionReasons);
+          if (obs.livenessResult) row.livenessResult = obs.livenessResult;
+          row.lastEventName = obs.eventName;
+          row.updatedAt = this.clock();
         });
-        const next = decideUserStatus(row.status, obs.status);
-        if (next !== row.status) {
-          row.previousStatus = row.status;
-          row.status = next;
-        }
-        // spec 6.4.1: only user.created echoes metadata; never clear it from events that lack it.
-        if (obs.metadata) row.metadata = JSON.stringify(obs.metadata);
-        if (obs.rejectionReasons) row.rejectionReasons = JSON.stringify(obs.rejectionReasons);
-        if (obs.livenessResult) row.livenessResult = obs.livenessResult;
-        row.lastEventName = obs.eventName;
-        row.updatedAt = this.clock();
-        return this.table(PartnerUserEntity).write(m, row);
       }),
     );
   }
@@ -81,20 +78,18 @@ export class ResourceProjections {
   async applyVirtualAccount(obs: VirtualAccountObservation): Promise<VirtualAccountEntity> {
     return traceProjectionWrite('virtual_accounts', {}, () =>
       this.uow.transaction(async (m) => {
-        const row = await this.table(VirtualAccountEntity).claim(m, {
-          virtualAccountId: obs.virtualAccountId,
-          updatedAt: this.clock(),
+        const created = { virtualAccountId: obs.virtualAccountId, updatedAt: this.clock() };
+        return this.table(VirtualAccountEntity).apply(m, created, (row) => {
+          if (obs.userId) row.userId = obs.userId;
+          if (obs.status) row.status = obs.status;
+          if (obs.bank) row.bank = obs.bank;
+          // Never store a full account number (DESIGN: logs and storage keep the last 4 only).
+          // The placeholder PENDING-ACT-ACCOUNT is not a number (provider-facts).
+          if (obs.accountNumber && /\d{4}$/.test(obs.accountNumber))
+            row.accountNumberLast4 = obs.accountNumber.slice(-4);
+          if (obs.metadata) row.metadata = JSON.stringify(obs.metadata);
+          row.updatedAt = this.clock();
         });
-        if (obs.userId) row.userId = obs.userId;
-        if (obs.status) row.status = obs.status;
-        if (obs.bank) row.bank = obs.bank;
-        // Never store a full account number (DESIGN: logs and storage keep the last 4 only).
-        // The placeholder PENDING-ACT-ACCOUNT is not a number (provider-facts).
-        if (obs.accountNumber && /\d{4}$/.test(obs.accountNumber))
-          row.accountNumberLast4 = obs.accountNumber.slice(-4);
-        if (obs.metadata) row.metadata = JSON.stringify(obs.metadata);
-        row.updatedAt = this.clock();
-        return this.table(VirtualAccountEntity).write(m, row);
       }),
     );
   }
@@ -102,26 +97,24 @@ export class ResourceProjections {
   async applyDeposit(obs: DepositObservation): Promise<DepositEntity> {
     return traceProjectionWrite('deposits', {}, () =>
       this.uow.transaction(async (m) => {
-        const row = await this.table(DepositEntity).claim(m, {
-          depositId: obs.depositId,
-          kind: obs.kind,
-          updatedAt: this.clock(),
+        const created = { depositId: obs.depositId, kind: obs.kind, updatedAt: this.clock() };
+        return this.table(DepositEntity).apply(m, created, (row) => {
+          for (const key of [
+            'virtualAccountId',
+            'userId',
+            'amount',
+            'currency',
+            'status',
+            'paymentRail',
+            'senderName',
+            'occurredAt',
+          ] as const) {
+            const value = obs[key];
+            if (value !== undefined && value !== null)
+              (row as unknown as Record<string, unknown>)[key] = value;
+          }
+          row.updatedAt = this.clock();
         });
-        for (const key of [
-          'virtualAccountId',
-          'userId',
-          'amount',
-          'currency',
-          'status',
-          'paymentRail',
-          'senderName',
-          'occurredAt',
-        ] as const) {
-          const value = obs[key];
-          if (value !== undefined && value !== null) (row as unknown as Record<string, unknown>)[key] = value;
-        }
-        row.updatedAt = this.clock();
-        return this.table(DepositEntity).write(m, row);
       }),
     );
   }
