@@ -34,6 +34,14 @@ const eventLabel = (name: string): string => (isKnownPartnerEvent(name) ? name :
  */
 export class AppMetrics {
   readonly registry = new Registry();
+  /** A counter on this registry (every counter here has the same shape but its name, help and labels). */
+  private counter<L extends string = never>(
+    name: string,
+    help: string,
+    labelNames: readonly L[] = [],
+  ): Counter<L> {
+    return new Counter({ name, help, labelNames, registers: [this.registry] });
+  }
   private readonly partnerDuration = new Histogram({
     name: 'partner_http_request_duration_seconds',
     help: 'Partner API attempts by route template, method, status class (2xx..5xx, network_error) and attempt number; latency in seconds',
@@ -41,45 +49,38 @@ export class AppMetrics {
     buckets: [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers: [this.registry],
   });
-  private readonly partnerRetries = new Counter({
-    name: 'partner_http_retries_total',
-    help: 'Partner API attempts that failed and were retried, by route, method and status class',
-    labelNames: ['route', 'method', 'status_class'] as const,
-    registers: [this.registry],
-  });
-  private readonly tokenRefreshes = new Counter({
-    name: 'partner_token_refreshes_total',
-    help: 'Bearer tokens obtained (POST /auth with its retries)',
-    registers: [this.registry],
-  });
-  private readonly tokenFailures = new Counter({
-    name: 'partner_token_failures_total',
-    help: 'Token refreshes that failed: reason unavailable (5xx, 429, timeout) or refused (credentials)',
-    labelNames: ['reason'] as const,
-    registers: [this.registry],
-  });
-  private readonly rateLimitWaits = new Counter({
-    name: 'partner_rate_limit_waits_total',
-    help: 'Partner calls that waited for the client-side rate limiter',
-    registers: [this.registry],
-  });
-  private readonly rateLimitWaitSeconds = new Counter({
-    name: 'partner_rate_limit_wait_seconds_total',
-    help: 'Time partner calls spent waiting for the client-side rate limiter, in seconds',
-    registers: [this.registry],
-  });
-  private readonly webhooks = new Counter({
-    name: 'partner_webhooks_received_total',
-    help: 'Webhook deliveries by answer: accepted, duplicate, unknown (event type), refused (with reason)',
-    labelNames: ['outcome', 'reason'] as const,
-    registers: [this.registry],
-  });
-  private readonly processing = new Counter({
-    name: 'partner_webhook_processing_total',
-    help: 'Processing runs of stored webhook events by outcome (processed, failed = a handler threw, skipped) and event',
-    labelNames: ['outcome', 'event'] as const,
-    registers: [this.registry],
-  });
+  private readonly partnerRetries = this.counter(
+    'partner_http_retries_total',
+    'Partner API attempts that failed and were retried, by route, method and status class',
+    ['route', 'method', 'status_class'],
+  );
+  private readonly tokenRefreshes = this.counter(
+    'partner_token_refreshes_total',
+    'Bearer tokens obtained (POST /auth with its retries)',
+  );
+  private readonly tokenFailures = this.counter(
+    'partner_token_failures_total',
+    'Token refreshes that failed: reason unavailable (5xx, 429, timeout) or refused (credentials)',
+    ['reason'],
+  );
+  private readonly rateLimitWaits = this.counter(
+    'partner_rate_limit_waits_total',
+    'Partner calls that waited for the client-side rate limiter',
+  );
+  private readonly rateLimitWaitSeconds = this.counter(
+    'partner_rate_limit_wait_seconds_total',
+    'Time partner calls spent waiting for the client-side rate limiter, in seconds',
+  );
+  private readonly webhooks = this.counter(
+    'partner_webhooks_received_total',
+    'Webhook deliveries by answer: accepted, duplicate, unknown (event type), refused (with reason)',
+    ['outcome', 'reason'],
+  );
+  private readonly processing = this.counter(
+    'partner_webhook_processing_total',
+    'Processing runs of stored webhook events by outcome (processed, failed = a handler threw, skipped) and event',
+    ['outcome', 'event'],
+  );
   private readonly processingDuration = new Histogram({
     name: 'partner_webhook_processing_duration_seconds',
     help: 'Time to run the handlers of one stored webhook event and mark it, in seconds',
@@ -87,40 +88,34 @@ export class AppMetrics {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
     registers: [this.registry],
   });
-  private readonly backpressureWaits = new Counter({
-    name: 'partner_webhook_backpressure_waits_total',
-    help: 'Deliveries that waited for room in the processing backlog before being stored, by outcome (room, timeout)',
-    labelNames: ['outcome'] as const,
-    registers: [this.registry],
-  });
-  private readonly backpressureWaitSeconds = new Counter({
-    name: 'partner_webhook_backpressure_wait_seconds_total',
-    help: 'Time deliveries spent waiting for room in the processing backlog, in seconds',
-    registers: [this.registry],
-  });
-  private readonly reconPasses = new Counter({
-    name: 'reconciliation_passes_total',
-    help: 'Reconciliation passes this replica ran, by job (payouts, deposits)',
-    labelNames: ['job'] as const,
-    registers: [this.registry],
-  });
-  private readonly reconItems = new Counter({
-    name: 'reconciliation_items_total',
-    help: 'What reconciliation passes found, by job and result (checked, changed = drift, missing = drift, failed)',
-    labelNames: ['job', 'result'] as const,
-    registers: [this.registry],
-  });
-  private readonly redrivePasses = new Counter({
-    name: 'payout_redrive_passes_total',
-    help: 'Outbox re-drive passes of POST /payouts this replica ran',
-    registers: [this.registry],
-  });
-  private readonly redrives = new Counter({
-    name: 'payout_redrive_requests_total',
-    help: 'Payout requests handled by the outbox re-drive, by outcome (created, rejected, retrying, needs_review)',
-    labelNames: ['outcome'] as const,
-    registers: [this.registry],
-  });
+  private readonly backpressureWaits = this.counter(
+    'partner_webhook_backpressure_waits_total',
+    'Deliveries that waited for room in the processing backlog before being stored, by outcome (room, timeout)',
+    ['outcome'],
+  );
+  private readonly backpressureWaitSeconds = this.counter(
+    'partner_webhook_backpressure_wait_seconds_total',
+    'Time deliveries spent waiting for room in the processing backlog, in seconds',
+  );
+  private readonly reconPasses = this.counter(
+    'reconciliation_passes_total',
+    'Reconciliation passes this replica ran, by job (payouts, deposits)',
+    ['job'],
+  );
+  private readonly reconItems = this.counter(
+    'reconciliation_items_total',
+    'What reconciliation passes found, by job and result (checked, changed = drift, missing = drift, failed)',
+    ['job', 'result'],
+  );
+  private readonly redrivePasses = this.counter(
+    'payout_redrive_passes_total',
+    'Outbox re-drive passes of POST /payouts this replica ran',
+  );
+  private readonly redrives = this.counter(
+    'payout_redrive_requests_total',
+    'Payout requests handled by the outbox re-drive, by outcome (created, rejected, retrying, needs_review)',
+    ['outcome'],
+  );
   private inboxStats: (() => Promise<InboxStats>) | null = null;
 
   constructor() {
