@@ -4,7 +4,10 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { PayoutEntity } from '../../../apps/reference-app/src/app-entities.constants';
+import {
+  PayoutEntity,
+  ReconciliationPassEntity,
+} from '../../../apps/reference-app/src/app-entities.constants';
 import type { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
 import { PayoutClaims } from '../../../apps/reference-app/src/reconciliation/payout-claims.store';
 import {
@@ -106,6 +109,33 @@ describe.each(DATABASE_KINDS)('reconciliation claims on %s', (kind) => {
     participations.push(a, b);
     expect([a.pass.opened, b.pass.opened, b.pass.fromDate]).toEqual([true, false, '2026-01-01']);
     expect(priced).toEqual(['a']);
+  });
+
+  it("a tick's pass that finishes while another replica checks whether it still runs is not run again for that tick", async () => {
+    const job = `tick-race-${Math.random()}`;
+    const tick = new Date(Math.floor(Date.now() / 1000) * 1000);
+    const first = new ReconciliationPassStore(db.uow, job);
+    const second = new ReconciliationPassStore(other.uow, job);
+    const a = (await first.joinOrOpen(new Date(), tick, { fromDate: null }))!;
+    // The interleaving CI once hit: the second replica read the pass as open, then the first one
+    // finished it and left before the second asked whether any participant still ran.
+    const participants = (second as unknown as { participants: { anyAlive(id: string): Promise<boolean> } })
+      .participants;
+    const anyAlive = participants.anyAlive.bind(participants);
+    jest.spyOn(participants, 'anyAlive').mockImplementationOnce(async (passId) => {
+      await first.finish(a.pass, new Date());
+      await a.leave();
+      return anyAlive(passId);
+    });
+    const b = await second.joinOrOpen(new Date(), tick, { fromDate: null });
+    expect(b).toBeNull(); // this tick's pass already ran
+    const row = await db.uow.run((m) => m.findOneOrFail(ReconciliationPassEntity, { where: { job } }));
+    expect(row.passId).toBe(a.pass.passId);
+    expect(row.finishedAt).not.toBeNull();
+    // The next tick opens a new pass as usual.
+    const c = (await second.joinOrOpen(new Date(), new Date(tick.getTime() + 1000), { fromDate: null }))!;
+    participations.push(c);
+    expect([c.pass.opened, c.pass.passId === a.pass.passId]).toEqual([true, false]);
   });
 
   it('a pass is joined while a participant runs, and replaced once every participant is dead', async () => {

@@ -117,11 +117,16 @@ export class ReconciliationPassStore {
     const passId = randomUUID();
     const p = new SqlParams(this.uow.kind);
     const same = this.uow.kind === 'postgres' ? 'IS NOT DISTINCT FROM' : 'IS';
+    // `previous` was read before its liveness was checked: it may have finished since, for this very
+    // tick, its participants leaving right after. Replacing it then would run the tick's pass twice,
+    // so the swap also refuses a finished pass of the same tick (the caller re-reads and stops).
+    // (Parameters are added in the order they appear: SQLite's are positional.)
     const sql = `UPDATE reconciliation_passes
       SET pass_id = ${p.add(passId)}, tick = ${p.add(tick)}, started_at = ${p.add(now)},
           heartbeat_at = ${p.add(now)}, finished_at = NULL, from_date = ${p.add(fromDate)},
           next_page = 1, pages_in_flight = 0, list_done = 0
       WHERE job = ${p.add(this.job)} AND pass_id ${same} ${p.add(previous)}
+      ${tick ? `AND (finished_at IS NULL OR tick IS NULL OR tick < ${p.add(new Date(tick.getTime() - TICK_SKEW_MS))})` : ''}
       RETURNING pass_id`;
     return this.uow.transaction(async (m) => {
       if ((await returningRows(m, sql, p.values)).length === 0) return false;
