@@ -48,13 +48,15 @@ describe('sandbox: user verification as the partner runs it (evidence §3 [D kno
   });
 
   it('the steps take verificationDelayMs each; the create answer says CREATED either way', async () => {
-    const slow = await startWorld({ verificationDelayMs: 40 });
+    // Long enough that the GET right after the create still lands before the first step on a loaded
+    // CI machine (40 ms once lost that race during a full run).
+    const slow = await startWorld({ verificationDelayMs: 1000 });
     try {
       const { body } = await slow.api.call('POST', '/v1/users', { body: ind() });
       expect(body.status).toBe('CREATED');
       expect((await slow.api.call('GET', `/v1/users/${body.id}`)).body.status).toBe('CREATED');
-      await slow.sandbox.control.waitForDeliveries({ count: 3, event: undefined, timeoutMs: 2000 });
-      const statuses = await slow.receiver.waitFor(3, 2000);
+      await slow.sandbox.control.waitForDeliveries({ count: 3, event: undefined, timeoutMs: 10_000 });
+      const statuses = await slow.receiver.waitFor(3, 10_000);
       expect(statuses.at(-1)?.body.data.new_status).toBe('REVIEW');
       expect((await slow.api.call('GET', `/v1/users/${body.id}`)).body.status).toBe('REVIEW');
     } finally {
