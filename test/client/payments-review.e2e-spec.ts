@@ -37,16 +37,17 @@ describe('payments review: duplicates, secrets, validation before I/O (sandbox)'
   it('a payout create that times out is retried with the same key: one payout, the retry a replay', async () => {
     const ids = await fundedSetup(world);
     const route = 'POST /v1/virtual-accounts/:id/payout';
-    await world.sandbox.control.addFault({ kind: 'latency', route, latencyMs: 300, times: 1 });
+    // The first attempt outlives the 1 s per-call timeout; the retry, with no fault, stays well inside it.
+    await world.sandbox.control.addFault({ kind: 'latency', route, latencyMs: 1500, times: 1 });
     let meta: { idempotencyKey: string | null; attempts: number } | undefined;
     const payout = await client().payouts.create(
       ids.vaId,
       { amount: '25.00', currency: 'USD', recipient_id: ids.recipientId },
-      { timeoutMs: 100, onMeta: (m) => (meta = m) },
+      { timeoutMs: 1000, onMeta: (m) => (meta = m) },
     );
     expect(payout.status).toBe('CREATED');
     expect(meta?.attempts).toBe(2);
-    await new Promise((r) => setTimeout(r, 400)); // let the slow first attempt finish on the server
+    await new Promise((r) => setTimeout(r, 1600)); // let the slow first attempt finish on the server
     const counters = await world.sandbox.control.counters();
     expect(counters.created.payouts).toBe(1);
     expect(counters.idempotentReplays).toBe(1);

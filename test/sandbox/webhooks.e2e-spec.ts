@@ -108,18 +108,19 @@ describe('sandbox: webhook delivery (spec 6.1-6.3)', () => {
     const slow = createServer((req, res) => {
       hits.push(req.url ?? '');
       const answer = req.url === '/408' ? 408 : req.url === '/429' ? 429 : 200;
-      setTimeout(() => res.writeHead(answer).end(), req.url === '/slow' ? 400 : 0);
+      setTimeout(() => res.writeHead(answer).end(), req.url === '/slow' ? 2500 : 0);
     });
     await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
     const base = `http://127.0.0.1:${(slow.address() as AddressInfo).port}`;
-    const sandbox = await startPartnerSandbox({ webhookTimeoutMs: 100 });
+    // A 1 s timeout: the prompt answers (408, 429) stay well inside it on a loaded CI machine.
+    const sandbox = await startPartnerSandbox({ webhookTimeoutMs: 1000 });
     try {
       for (const path of ['/408', '/429', '/slow']) {
         await sandbox.control.setWebhookUrl(`${base}${path}`);
         await sandbox.control.emitEvent('user.updated', { user_id: path });
         await sandbox.control.flushWebhooks();
       }
-      await new Promise((r) => setTimeout(r, 600));
+      await new Promise((r) => setTimeout(r, 2700)); // past the slow answer: no retry came meanwhile
       expect(hits).toEqual(['/408', '/429', '/slow']);
       const deliveries = await sandbox.control.deliveries();
       expect(deliveries.map((d) => [d.outcome, d.status])).toEqual([
