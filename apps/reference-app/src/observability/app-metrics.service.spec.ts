@@ -27,3 +27,17 @@ describe('AppMetrics: webhook backpressure (issue 14)', () => {
     ).toBeUndefined();
   });
 });
+
+describe('AppMetrics: client-side rate-limiter waits (issue 13)', () => {
+  it('counts waits and their time, from the library onRateLimitWait hook', async () => {
+    const metrics = new AppMetrics();
+    const { onRateLimitWait } = metrics.partnerHooks();
+    const wait = { method: 'GET', route: '/v1/payouts/{payout_id}' };
+    onRateLimitWait?.({ ...wait, waitMs: 50 });
+    onRateLimitWait?.({ ...wait, waitMs: 450 });
+    expect(await series(metrics, 'partner_rate_limit_waits_total')).toBe(2);
+    expect(await series(metrics, 'partner_rate_limit_wait_seconds_total')).toBe(0.5);
+    // The two kinds of wait are counted apart.
+    expect(await series(metrics, 'partner_webhook_backpressure_wait_seconds_total')).toBe(0);
+  });
+});

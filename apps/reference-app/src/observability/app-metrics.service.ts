@@ -6,7 +6,7 @@ import {
   type PartnerTokenEvent,
   type PartnerWebhookObservation,
 } from '@partner-payments/nestjs';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type LabelValues } from 'prom-client';
 
 /** What the inbox gauges read at scrape time (observability/inbox-stats.util.ts). */
 export interface InboxStats {
@@ -42,6 +42,34 @@ export class AppMetrics {
   ): Counter<L> {
     return new Counter({ name, help, labelNames, registers: [this.registry] });
   }
+  /**
+   * A kind of wait as two counters, `<prefix>_waits_total` (labelled) and
+   * `<prefix>_wait_seconds_total`: how often callers waited and for how long, recorded together.
+   */
+  private waits<L extends string = never>(
+    prefix: string,
+    who: string,
+    forWhat: string,
+    labelNames: readonly L[] = [],
+    labelHelp = '',
+  ) {
+    const count = this.counter(
+      `${prefix}_waits_total`,
+      `${who} that waited ${forWhat}${labelHelp}`,
+      labelNames,
+    );
+    const seconds = this.counter(
+      `${prefix}_wait_seconds_total`,
+      `Time ${who.toLowerCase()} spent waiting ${forWhat}, in seconds`,
+    );
+    return {
+      count,
+      record(waitedMs: number, labels: LabelValues<L> = {}): void {
+        count.inc(labels);
+        seconds.inc(waitedMs / 1000);
+      },
+    };
+  }
   private readonly partnerDuration = new Histogram({
     name: 'partner_http_request_duration_seconds',
     help: 'Partner API attempts by route template, method, status class (2xx..5xx, network_error) and attempt number; latency in seconds',
@@ -63,13 +91,10 @@ export class AppMetrics {
     'Token refreshes that failed: reason unavailable (5xx, 429, timeout) or refused (credentials)',
     ['reason'],
   );
-  private readonly rateLimitWaits = this.counter(
-    'partner_rate_limit_waits_total',
-    'Partner calls that waited for the client-side rate limiter',
-  );
-  private readonly rateLimitWaitSeconds = this.counter(
-    'partner_rate_limit_wait_seconds_total',
-    'Time partner calls spent waiting for the client-side rate limiter, in seconds',
+  private readonly rateLimitWaits = this.waits(
+    'partner_rate_limit',
+    'Partner calls',
+    'for the client-side rate limiter',
   );
   private readonly webhooks = this.counter(
     'partner_webhooks_received_total',
@@ -88,14 +113,12 @@ export class AppMetrics {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
     registers: [this.registry],
   });
-  private readonly backpressureWaits = this.counter(
-    'partner_webhook_backpressure_waits_total',
-    'Deliveries that waited for room in the processing backlog before being stored, by outcome (room, timeout)',
+  private readonly backpressureWaits = this.waits(
+    'partner_webhook_backpressure',
+    'Deliveries',
+    'for room in the processing backlog before being stored',
     ['outcome'],
-  );
-  private readonly backpressureWaitSeconds = this.counter(
-    'partner_webhook_backpressure_wait_seconds_total',
-    'Time deliveries spent waiting for room in the processing backlog, in seconds',
+    ', by outcome (room, timeout)',
   );
   private readonly reconPasses = this.counter(
     'reconciliation_passes_total',
@@ -146,7 +169,7 @@ export class AppMetrics {
     for (const outcome of ['accepted', 'duplicate', 'unknown'])
       this.webhooks.labels({ outcome, reason: '' }).inc(0);
     for (const job of ['payouts', 'deposits']) this.reconPasses.labels(job).inc(0);
-    for (const outcome of ['room', 'timeout']) this.backpressureWaits.labels(outcome).inc(0);
+    for (const outcome of ['room', 'timeout']) this.backpressureWaits.count.labels(outcome).inc(0);
   }
 
   /** Where the inbox gauges read from; set once the database is up. */
@@ -189,8 +212,7 @@ export class AppMetrics {
   };
 
   readonly onRateLimitWait = (e: PartnerRateLimitWaitEvent): void => {
-    this.rateLimitWaits.inc();
-    this.rateLimitWaitSeconds.inc(e.waitMs / 1000);
+    this.rateLimitWaits.record(e.waitMs);
   };
 
   readonly onWebhookEvent = (e: PartnerWebhookObservation): void => {
@@ -199,8 +221,7 @@ export class AppMetrics {
       return;
     }
     if (e.type === 'backpressure') {
-      this.backpressureWaits.inc({ outcome: e.timedOut ? 'timeout' : 'room' });
-      this.backpressureWaitSeconds.inc(e.waitedMs / 1000);
+      this.backpressureWaits.record(e.waitedMs, { outcome: e.timedOut ? 'timeout' : 'room' });
       return;
     }
     this.processing.inc({ outcome: e.outcome, event: eventLabel(e.eventName) });
