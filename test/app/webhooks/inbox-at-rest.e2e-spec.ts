@@ -5,6 +5,7 @@
  * deleted in batches, nothing else). Storage on both databases.
  */
 import { statSync, readFileSync } from 'node:fs';
+import { Logger } from '@nestjs/common';
 import { PartnerWebhookIngestService } from '@partner-payments/nestjs';
 import { startApp } from '../../../apps/reference-app/src/app-bootstrap.util';
 import { ConfigValidationError, type AppConfig } from '../../../apps/reference-app/src/config/app.config';
@@ -75,6 +76,39 @@ describe.each(DATABASE_KINDS)('the inbox at rest on %s', (kind) => {
     // The old key can go now.
     const after = new TypeOrmInboxStore(db.uow, ring(K2));
     expect((await after.get('r2'))?.rawBody).toBe(body('r2'));
+  });
+
+  it('rotation goes past a body no key opens: every other body re-seals, the unreadable one is named', async () => {
+    const before = new TypeOrmInboxStore(db.uow, ring(K1));
+    const ids = Array.from({ length: 6 }, (_, i) => `u${i}`);
+    for (const id of ids) await before.record(input(id));
+    // The entry first in event_key order (the order re-sealing reads in) has its body altered.
+    const [first]: Array<{ event_id: string }> = await db.dataSource.query(
+      'SELECT event_id FROM webhook_inbox ORDER BY event_key LIMIT 1',
+    );
+    const [p1] = placeholders(kind, 1);
+    await db.dataSource.query(
+      `UPDATE webhook_inbox SET sealed_body = sealed_body || 'AA' WHERE event_id = ${p1}`,
+      [first.event_id],
+    );
+    const service = new InboxAtRestService(
+      config(),
+      new InboxMaintenanceStore(db.uow, ring(K2, K1)),
+      new JobLockService(db.uow),
+    );
+    const warned = jest.spyOn(Logger.prototype, 'warn');
+    expect(await service.reseal({ batchSize: 2 })).toBe(5);
+    const keys: Array<{ event_id: string; body_key: string }> = await db.dataSource.query(
+      'SELECT event_id, body_key FROM webhook_inbox ORDER BY event_id',
+    );
+    expect(keys.filter((r) => r.body_key !== 'k2').map((r) => r.event_id)).toEqual([first.event_id]);
+    // The operator is told which entry keeps the old key needed (its id, never its body).
+    const said = warned.mock.calls.map((c) => String(c[0])).join('\n');
+    warned.mockRestore();
+    expect(said).toContain(`'${first.event_id}'`);
+    expect(said).not.toContain('555566667777');
+    // A second pass ends too (the unreadable row is read again, not looped on).
+    expect(await service.reseal({ batchSize: 2 })).toBe(0);
   });
 
   it('seals plain-text bodies the migration copied, and clears them', async () => {

@@ -70,16 +70,32 @@ export class InboxAtRestService implements OnApplicationBootstrap, BeforeApplica
     return this.startup;
   }
 
-  /** Seals under the current key every body that is not; returns how many it re-sealed. */
-  async reseal(): Promise<number> {
+  /**
+   * Seals under the current key every body that is not; returns how many it re-sealed. Bodies no
+   * listed key opens are skipped and named in one warning: their entries keep the old key needed
+   * (the start is refused without it) until an operator deletes them.
+   */
+  async reseal(options: { batchSize?: number } = {}): Promise<number> {
     const run = await this.locks.runExclusive(INBOX_RESEAL_JOB, async () => {
       let total = 0;
-      for (;;) {
-        if (this.stopping) return total;
-        const { read, resealed } = await this.store.resealBatch(BATCH);
-        total += resealed;
-        if (read === 0) return total;
+      let unreadable = 0;
+      const named: string[] = []; // the first few, for the warning
+      for (let after: string | null = null; !this.stopping;) {
+        const batch = await this.store.resealBatch(options.batchSize ?? BATCH, after);
+        total += batch.resealed;
+        unreadable += batch.unreadable.length;
+        named.push(...batch.unreadable.slice(0, 20 - named.length).map((id) => `'${id}'`));
+        if (batch.read === 0) break;
+        after = batch.last;
       }
+      if (unreadable > 0) {
+        this.logger.warn(
+          `${unreadable} inbox bodies cannot be opened by any key of INBOX_ENCRYPTION_KEYS (altered in ` +
+            `the database) and stay under their old key: ${named.join(', ')}` +
+            `${unreadable > named.length ? ', ...' : ''}; delete those entries to retire it`,
+        );
+      }
+      return total;
     });
     const total = run.ran ? run.result : 0;
     if (total > 0) this.logger.log(`sealed ${total} inbox bodies under the current key`);

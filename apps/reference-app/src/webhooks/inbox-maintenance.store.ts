@@ -1,3 +1,4 @@
+import { fromStoredText } from '../database/inbox-text.util';
 import { WebhookInboxEntity } from './webhook-inbox.entity';
 import type { UnitOfWork } from '../database/unit-of-work.service';
 import type { InboxKeyRing } from './inbox-key-ring.util';
@@ -29,25 +30,37 @@ export class InboxMaintenanceStore {
 
   /**
    * Seals under the current key up to `limit` bodies that are not: plain text copied by the
-   * migration, or sealed by an older key (rotation). An update applies only if the row still has
-   * the key it was read with (another replica may be at it); either way the row no longer matches,
-   * so a caller looping until `read` is 0 ends.
+   * migration, or sealed by an older key (rotation), in event_key order after `after` (the last
+   * key of the previous batch; null: from the start). An update applies only if the row still has
+   * the key it was read with (another replica may be at it). A body no listed key opens (altered
+   * in the database) is left as it is and its entry named in `unreadable`: it must not stop the
+   * rows after it from leaving the old key (it used to end the whole pass at its row). `last` is
+   * the key to continue after; a caller loops until `read` is 0.
    */
-  async resealBatch(limit: number): Promise<{ read: number; resealed: number }> {
+  async resealBatch(
+    limit: number,
+    after: string | null = null,
+  ): Promise<{ read: number; resealed: number; unreadable: string[]; last: string | null }> {
     const current = this.keys.currentId;
-    const rows = await this.uow.run((m) =>
-      m
+    const rows = await this.uow.run((m) => {
+      const qb = m
         .createQueryBuilder(WebhookInboxEntity, 'i')
         // Three ranges rather than `<>`, so both databases can read them off the body_key index.
-        .where('(i.body_key IS NULL OR i.body_key < :current OR i.body_key > :current)', { current })
-        .orderBy('i.event_key', 'ASC')
-        .limit(limit)
-        .getMany(),
-    );
+        .where('(i.body_key IS NULL OR i.body_key < :current OR i.body_key > :current)', { current });
+      if (after !== null) qb.andWhere('i.event_key > :after', { after });
+      return qb.orderBy('i.event_key', 'ASC').limit(limit).getMany();
+    });
     let resealed = 0;
+    const unreadable: string[] = [];
     for (const row of rows) {
-      const plain =
-        row.sealedBody !== null ? this.keys.open(row.sealedBody, row.eventKey) : (row.legacyRawBody ?? '');
+      let plain: string;
+      try {
+        plain =
+          row.sealedBody !== null ? this.keys.open(row.sealedBody, row.eventKey) : (row.legacyRawBody ?? '');
+      } catch {
+        unreadable.push(fromStoredText(row.eventId));
+        continue;
+      }
       const changed = await this.uow.run((m) => {
         const qb = m
           .createQueryBuilder()
@@ -60,7 +73,7 @@ export class InboxMaintenanceStore {
       });
       if (changed.affected !== 0) resealed += 1;
     }
-    return { read: rows.length, resealed };
+    return { read: rows.length, resealed, unreadable, last: rows.at(-1)?.eventKey ?? null };
   }
 
   /**
