@@ -5,6 +5,7 @@
  */
 import type { LoggerService } from '@nestjs/common';
 import {
+  signPartnerWebhook,
   startPartnerSandbox,
   type PartnerSandbox,
   type PartnerSandboxOptions,
@@ -143,4 +144,13 @@ export async function eventually<T>(
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 25));
   }
+}
+
+/** POSTs `raw` to the app's webhook route, signed with `secret` as the partner signs (spec 6.1.3). */
+export function deliverSignedWebhook(running: RunningApp, raw: string, secret: string): request.Test {
+  return request(running.app.getHttpServer())
+    .post('/webhooks/partner')
+    .set('content-type', 'application/json')
+    .set('x-signature-sha256', signPartnerWebhook(raw, secret))
+    .send(raw);
 }

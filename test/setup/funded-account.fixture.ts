@@ -150,13 +150,14 @@ export interface FundedAppWorld {
 /**
  * A suite's world on one database: the sandbox, the app on a fresh database named `database`, and a
  * funded account (its set-up webhooks flushed), started in beforeAll and closed in afterAll.
- * `ready` receives it once started.
+ * `ready` receives it once started; `env` is added to the app's environment.
  */
 export function useFundedApp(
   kind: DatabaseKind,
   database: string,
   label: string,
   ready: (world: FundedAppWorld) => void,
+  env: Record<string, string> = {},
 ): void {
   let sandbox: PartnerSandbox | undefined;
   let running: RunningApp | undefined;
@@ -165,7 +166,7 @@ export function useFundedApp(
     sandbox = await startTestSandbox();
     const db = await databaseUrlFor(kind, database);
     cleanup = db.cleanup;
-    running = await startTestApp(db.url, {}, sandbox);
+    running = await startTestApp(db.url, env, sandbox);
     const account = await createFundedAccount(running, label);
     await sandbox.control.flushWebhooks();
     ready({ sandbox, running, account, uow: running.app.get(UnitOfWork) });

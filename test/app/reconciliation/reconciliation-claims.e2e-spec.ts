@@ -97,6 +97,44 @@ describe.each(DATABASE_KINDS)('reconciliation claims on %s', (kind) => {
     expect(new Set(claimed)).toEqual(new Set(ids));
   });
 
+  /** Makes `holder` the only participant of `passId`, as if the replicas in it had been it. */
+  const replaceParticipants = (passId: string, job: string, holder: string) =>
+    db.uow.run(async (m) => {
+      const p = kind === 'postgres' ? ['$1', '$2', '$3', '$4'] : ['?', '?', '?', '?'];
+      await m.query(`DELETE FROM reconciliation_participants WHERE pass_id = ${p[0]}`, [passId]);
+      await m.query(
+        `INSERT INTO reconciliation_participants (pass_id, holder, job, joined_at) VALUES (${p.join(', ')})`,
+        [passId, holder, job, kind === 'postgres' ? new Date() : '2026-01-01 00:00:00.000'],
+      );
+    });
+
+  // SQLite names a participant by its OS pid. A replica that dies mid-pass and restarts often gets
+  // the same pid (PID 1 in a container): the pass its predecessor held is abandoned, not its own.
+  // (PostgreSQL names a participant by its connection's backend pid, which a restart does not inherit.)
+  (kind === 'sqlite' ? it : it.skip)(
+    'a pass held by a dead process that had our pid is replaced, not joined (SQLite)',
+    async () => {
+      const job = `same-pid-${Math.random()}`;
+      const a = (await new ReconciliationPassStore(db.uow, job).joinOrOpen(new Date(), null, {
+        fromDate: null,
+      }))!;
+      participations.push(a);
+      await replaceParticipants(a.pass.passId, job, `os:${process.pid}:before-restart`);
+      const b = (await new ReconciliationPassStore(db.uow, job).joinOrOpen(new Date(), null, {
+        fromDate: null,
+      }))!;
+      participations.push(b);
+      expect(b.pass.opened).toBe(true); // joining would leave its predecessor's claims unchecked
+      expect(b.pass.passId).not.toBe(a.pass.passId);
+      // Its own participation, held by this process, keeps the new pass live for the others.
+      const c = (await new ReconciliationPassStore(other.uow, job).joinOrOpen(new Date(), null, {
+        fromDate: null,
+      }))!;
+      participations.push(c);
+      expect([c.pass.opened, c.pass.passId]).toEqual([false, b.pass.passId]);
+    },
+  );
+
   it('only the replica opening a pass prices its list window; the one joining it does not', async () => {
     const job = `window-${Math.random()}`;
     const priced: string[] = [];
@@ -148,25 +186,7 @@ describe.each(DATABASE_KINDS)('reconciliation claims on %s', (kind) => {
     expect([a.pass.opened, b.pass.opened, b.pass.passId]).toEqual([true, false, a.pass.passId]);
     // Both "die": their participations are replaced by holders whose process is gone.
     const gone = kind === 'postgres' ? 'pg:2147483646:dead' : `os:${await exitedPid()}:dead`;
-    await db.uow.run(async (m) => {
-      const [del, ins] =
-        kind === 'postgres'
-          ? [
-              'DELETE FROM reconciliation_participants WHERE pass_id = $1',
-              'INSERT INTO reconciliation_participants (pass_id, holder, job, joined_at) VALUES ($1, $2, $3, $4)',
-            ]
-          : [
-              'DELETE FROM reconciliation_participants WHERE pass_id = ?',
-              'INSERT INTO reconciliation_participants (pass_id, holder, job, joined_at) VALUES (?, ?, ?, ?)',
-            ];
-      await m.query(del, [a.pass.passId]);
-      await m.query(ins, [
-        a.pass.passId,
-        gone,
-        job,
-        kind === 'postgres' ? new Date() : '2026-01-01 00:00:00.000',
-      ]);
-    });
+    await replaceParticipants(a.pass.passId, job, gone);
     const c = (await new ReconciliationPassStore(db.uow, job).joinOrOpen(new Date(), null, {
       fromDate: null,
     }))!;

@@ -69,6 +69,8 @@ interface KnownRows {
     string,
     { readVersion: number; next: PayoutEntity; observations: PayoutObservation[] }
   > | null;
+  /** The caller's set of payouts whose stored status this scope's writes moved (withKnownRows). */
+  changed: Set<string> | null;
 }
 
 export class PayoutProjection {
@@ -88,15 +90,18 @@ export class PayoutProjection {
    * loses the race and is re-read as usual. With `deferWrites`, `apply` writes nothing for those
    * rows: `flushDeferred()`, called inside the same scope and transaction, writes them all in one
    * statement (a pass changing thousands of payouts spent most of its time in one round trip each).
+   * `changed` gets the ids whose stored status the scope's writes moved, races decided: a row in
+   * hand a webhook moved first may end unchanged (reconciliation counts its drift from this).
    */
   withKnownRows<T>(
     rows: readonly PayoutEntity[],
     work: () => Promise<T>,
-    options: { deferWrites?: boolean } = {},
+    options: { deferWrites?: boolean; changed?: Set<string> } = {},
   ): Promise<T> {
     const known: KnownRows = {
       rows: new Map(rows.map((r) => [r.payoutId, r])),
       deferred: options.deferWrites ? new Map() : null,
+      changed: options.changed ?? null,
     };
     return this.knownRows.run(known, work);
   }
@@ -111,10 +116,13 @@ export class PayoutProjection {
       this.uow.transaction((m) => writePayoutBatch(m, this.uow.kind, writes)),
     );
     for (const write of writes)
-      if (!written.has(write.next.payoutId))
-        await this.knownRows.run({ rows: new Map(), deferred: null }, async () => {
+      if (!written.has(write.next.payoutId)) {
+        // Lost the race: whether it changes anything is decided again against the current row.
+        scope.changed?.delete(write.next.payoutId);
+        await this.knownRows.run({ rows: new Map(), deferred: null, changed: scope.changed }, async () => {
           for (const obs of write.observations) await this.apply(obs);
         });
+      }
   }
 
   /** Applies one observation (in a span `projection payouts`: issue 13, the end of a webhook's trace). */
@@ -196,6 +204,7 @@ export class PayoutProjection {
             })
           : await m.findOneOrFail(PayoutEntity, { where: { payoutId: obs.payoutId } });
         if (hint) known?.rows.set(obs.payoutId, updated);
+        if (decision.apply) known?.changed?.add(obs.payoutId);
         return {
           outcome: decision.apply ? 'changed' : 'unchanged',
           reason: decision.reason,
@@ -229,6 +238,7 @@ export class PayoutProjection {
       observations: [...(earlier?.observations ?? []), obs],
     });
     known.rows.set(obs.payoutId, next);
+    if (decision.apply) known.changed?.add(obs.payoutId); // until flushDeferred finds it lost a race
     return {
       outcome: decision.apply ? 'changed' : 'unchanged',
       reason: decision.reason,

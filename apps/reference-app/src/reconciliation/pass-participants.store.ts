@@ -19,7 +19,9 @@ export interface PassHolder {
  * - PostgreSQL: the backend pid of a connection the participant holds for the whole pass
  *   (`pg:<pid>:…`), alive while it is in pg_stat_activity;
  * - SQLite: the OS pid (`os:<pid>:…`; every process on a SQLite file is on its host), alive while
- *   `kill(pid, 0)` finds it.
+ *   `kill(pid, 0)` finds it. A holder with this process's own pid is alive only if this process
+ *   holds it: a restarted app often gets its dead predecessor's pid (PID 1 in a container), and
+ *   `kill` would then find itself and join the dead pass, skipping the payouts it had claimed.
  */
 export class PassParticipants {
   constructor(
@@ -29,8 +31,11 @@ export class PassParticipants {
 
   async enter(): Promise<PassHolder> {
     const suffix = randomUUID().slice(0, 8);
-    if (this.uow.kind !== 'postgres')
-      return { id: `os:${process.pid}:${suffix}`, release: () => Promise.resolve() };
+    if (this.uow.kind !== 'postgres') {
+      const id = `os:${process.pid}:${suffix}`;
+      heldHere.add(id);
+      return { id, release: () => Promise.resolve(void heldHere.delete(id)) };
+    }
     const runner: QueryRunner = this.uow.dataSource.createQueryRunner();
     await runner.connect();
     try {
@@ -82,16 +87,24 @@ export class PassParticipants {
     const rows: Array<{ holder: string }> = await this.uow.run((m) =>
       m.query(`SELECT holder FROM reconciliation_participants WHERE pass_id = ${p.add(passId)}`, p.values),
     );
-    const pids = rows.map((r) => Number(r.holder.split(':')[1])).filter(Number.isInteger);
+    const pidOf = (holder: string): number => Number(holder.split(':')[1]);
+    if (this.uow.kind !== 'postgres') return rows.some((r) => holderRuns(r.holder, pidOf(r.holder)));
+    const pids = rows.map((r) => pidOf(r.holder)).filter(Number.isInteger);
     if (pids.length === 0) return false;
-    if (this.uow.kind === 'postgres') {
-      const alive: unknown[] = await this.uow.run((m) =>
-        m.query('SELECT pid FROM pg_stat_activity WHERE pid = ANY($1::int[])', [pids]),
-      );
-      return alive.length > 0;
-    }
-    return pids.some(processRuns);
+    const alive: unknown[] = await this.uow.run((m) =>
+      m.query('SELECT pid FROM pg_stat_activity WHERE pid = ANY($1::int[])', [pids]),
+    );
+    return alive.length > 0;
   }
+}
+
+/** The SQLite holders this process holds now (entered, not released). */
+const heldHere = new Set<string>();
+
+/** An `os:` holder runs if it is one of ours, or if it names another pid that runs. */
+function holderRuns(holder: string, pid: number): boolean {
+  if (!Number.isInteger(pid)) return false;
+  return pid === process.pid ? heldHere.has(holder) : processRuns(pid);
 }
 
 function processRuns(pid: number): boolean {

@@ -21,6 +21,14 @@ export interface Sighting {
 export type SettleOutcome = 'changed' | 'unchanged' | 'failed';
 
 /**
+ * 'changed' (drift: a status no webhook told us) only when the projection moved the stored status,
+ * not when the sighting differs from the claimed row: a webhook may have moved the row since the
+ * claim, and then the sighting changes nothing. (Failed payouts are marked by the caller.)
+ */
+const changedOrNot = (changed: ReadonlySet<string>, s: Sighting): SettleOutcome =>
+  changed.has(s.row.payoutId) ? 'changed' : 'unchanged';
+
+/**
  * Applies what the partner says about a batch of claimed payouts, with the same rule as every other
  * writer (decidePayoutStatusChange: never backwards, FAILED and CANCELLED final). A change goes out
  * as the unified payout-status event the webhook path emits (source 'reconciliation'), so the
@@ -87,19 +95,18 @@ export class PayoutSettler {
     sightings: readonly Sighting[],
     outcomes: Map<string, SettleOutcome>,
   ): Promise<void> {
+    const changed = new Set<string>();
     await this.projection.withKnownRows(
       sightings.map((s) => s.row),
       () =>
         this.uow.transaction(async () => {
-          for (const s of sightings) {
-            if (this.worthApplying(s)) await this.publish(s);
-            outcomes.set(s.row.payoutId, this.worthApplying(s) && this.applies(s) ? 'changed' : 'unchanged');
-          }
+          for (const s of sightings) if (this.worthApplying(s)) await this.publish(s);
           await this.projection.flushDeferred();
           await this.checked(sightings);
         }),
-      { deferWrites: true },
+      { deferWrites: true, changed },
     );
+    for (const s of sightings) outcomes.set(s.row.payoutId, changedOrNot(changed, s));
   }
 
   /** After a failure: a savepoint per payout; answers the payouts whose handlers failed. */
@@ -108,20 +115,17 @@ export class PayoutSettler {
     outcomes: Map<string, SettleOutcome>,
   ): Promise<Array<{ row: PayoutEntity; error: unknown }>> {
     const failures: Array<{ row: PayoutEntity; error: unknown }> = [];
+    const changed = new Set<string>();
     await this.projection.withKnownRows(
       sightings.map((s) => s.row),
       () =>
         this.uow.transaction(async (m) => {
           for (const s of sightings) {
-            if (!this.worthApplying(s)) {
-              outcomes.set(s.row.payoutId, 'unchanged');
-              continue;
-            }
+            if (!this.worthApplying(s)) continue;
             await m.query('SAVEPOINT reconcile_payout');
             try {
               await this.publish(s);
               await m.query('RELEASE SAVEPOINT reconcile_payout');
-              outcomes.set(s.row.payoutId, this.applies(s) ? 'changed' : 'unchanged');
             } catch (error) {
               await m.query('ROLLBACK TO SAVEPOINT reconcile_payout');
               await m.query('RELEASE SAVEPOINT reconcile_payout');
@@ -130,7 +134,9 @@ export class PayoutSettler {
           }
           await this.checked(sightings.filter((s) => !failures.some((f) => f.row === s.row)));
         }),
+      { changed },
     );
+    for (const s of sightings) outcomes.set(s.row.payoutId, changedOrNot(changed, s));
     return failures;
   }
 
