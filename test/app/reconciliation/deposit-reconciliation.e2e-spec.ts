@@ -4,12 +4,17 @@
  * after one pass, through the same deposit event the webhook path emits; a second pass changes
  * nothing; and the read-through balance endpoint. On a SQLite file and on PostgreSQL.
  */
-import type { PartnerSandbox } from '@partner-payments/testing';
+import { PartnerWebhookProcessingService } from '@partner-payments/nestjs';
+import {
+  buildDepositFundsReceived,
+  buildDepositSource,
+  type PartnerSandbox,
+} from '@partner-payments/testing';
 import type { RunningApp } from '../../../apps/reference-app/src/app-bootstrap.util';
 import { DepositEntity, JobLockEntity } from '../../../apps/reference-app/src/app-entities.constants';
 import { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
 import { DepositReconciliationService } from '../../../apps/reference-app/src/reconciliation/deposits/deposit-reconciliation.service';
-import { appRequest, eventually } from '../../setup/app.fixture';
+import { appRequest, deliverSignedWebhook, eventually } from '../../setup/app.fixture';
 import { createFundedAccount, useFundedApp, type FundedAccount } from '../../setup/funded-account.fixture';
 import { DATABASE_KINDS } from '../../setup/test-database.fixture';
 
@@ -76,6 +81,36 @@ describe.each(DATABASE_KINDS)('deposit reconciliation on %s', (kind) => {
     expect(results.filter((r) => r.ran)).toHaveLength(1);
     expect(results.reduce((n, r) => n + r.missing, 0)).toBe(1);
     expect((await deposit(lost.depositId))?.amount).toBe('5.00');
+  });
+
+  it('a list row read before a newer webhook never moves a completed deposit back, and is no drift', async () => {
+    const held = await sandbox.control.simulateDeposit(account.virtualAccountId, {
+      amount: '30.00',
+      status: 'KYT_PENDING',
+    });
+    await eventually(async () =>
+      (await deposit(held.depositId))?.status === 'KYT_PENDING' ? true : undefined,
+    );
+    await run(); // settle anything else
+    // The partner completes it and its webhook lands while a pass still holds the older row: here
+    // the sandbox keeps KYT_PENDING (what the pass read) and the app has COMPLETED (the webhook).
+    await uow.run((m) => m.update(DepositEntity, { depositId: held.depositId }, { status: 'COMPLETED' }));
+    expect(await run()).toMatchObject({ ran: true, missing: 0, changed: 0 });
+    expect((await deposit(held.depositId))?.status).toBe('COMPLETED');
+
+    // The same on the webhook path: a late delivery with an older status.
+    const late = buildDepositFundsReceived({
+      user_id: account.userId,
+      virtual_account_id: account.virtualAccountId,
+      deposit_id: held.depositId,
+      amount: '30.00',
+      currency: 'USD',
+      status: 'PENDING',
+      source: buildDepositSource('WIRE'),
+    });
+    await deliverSignedWebhook(running, JSON.stringify(late), sandbox.webhookSecret).expect(200);
+    await running.app.get(PartnerWebhookProcessingService).drain();
+    expect((await deposit(held.depositId))?.status).toBe('COMPLETED');
   });
 
   it('GET /virtual-accounts/:id/balance reads through; 409 while the account is activating; 400 naming a bad id', async () => {

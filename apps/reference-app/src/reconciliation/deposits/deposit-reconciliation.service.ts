@@ -4,12 +4,12 @@ import {
   PartnerVirtualAccountsService,
   PartnerWebhookDispatcher,
   canonicalPartnerStatus,
-  isTerminalDepositStatus,
   type PartnerDeposit,
   type PartnerWebhookEvent,
 } from '@partner-payments/nestjs';
 import { In } from 'typeorm';
 import { DepositEntity } from '../../webhooks/projections/deposit.entity';
+import { decideDepositStatus } from '../../webhooks/projections/deposit-status.policy';
 import { JobLockEntity } from '../../scheduling/job-lock.entity';
 import { UnitOfWork } from '../../database/unit-of-work.service';
 import { AppMetrics } from '../../observability/app-metrics.service';
@@ -134,8 +134,9 @@ export class DepositReconciliationService {
     if (typeof depositId !== 'string') return 'same';
     const status = canonicalPartnerStatus(resource.status ?? null);
     const local = await this.uow.run((m) => m.findOne(DepositEntity, { where: { depositId } }));
-    if (local && (local.status === status || status === null || isTerminalDepositStatus(local.status)))
-      return 'same';
+    // Same rule as the webhook path (deposit-status.policy.ts): a status the projection would not
+    // take (a final one stored, or a list row read before a newer webhook) is no drift and no event.
+    if (local && decideDepositStatus(local.status, status) === local.status) return 'same';
     const name =
       local?.kind === 'microdeposit'
         ? PartnerEvent.VirtualAccountMicrodepositFundsReceived

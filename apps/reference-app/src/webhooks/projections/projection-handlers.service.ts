@@ -9,6 +9,7 @@ import {
 } from '@partner-payments/nestjs';
 import { PayoutProjection } from '../../payouts/payout-projection.service';
 import { columnText, eventDerivedKey } from './column-text.util';
+import { DEPOSIT_RECEIVED } from './deposit-status.policy';
 import { ResourceProjections } from './resource-projections.service';
 
 type UserEventName =
@@ -138,7 +139,7 @@ export class ProjectionHandlers {
       userId: p.user_id ?? null,
       amount: p.amount === undefined ? null : String(p.amount),
       currency: p.currency ?? null,
-      status: canonicalPartnerStatus(p.status) ?? 'RECEIVED',
+      status: canonicalPartnerStatus(p.status) ?? DEPOSIT_RECEIVED,
       paymentRail: p.source?.payment_rail ? p.source.payment_rail.toUpperCase() : null,
       senderName: columnText(p.source?.sender_name, 200),
       occurredAt: occurred && !Number.isNaN(occurred.getTime()) ? occurred : null,

@@ -4,6 +4,7 @@ import { traceProjectionWrite } from '../../observability/app-tracing.util';
 import { DepositEntity } from './deposit.entity';
 import { PartnerUserEntity } from './partner-user.entity';
 import { ProjectionTable } from './projection-table.util';
+import { decideDepositStatus } from './deposit-status.policy';
 import { decideUserStatus } from './user-status.policy';
 import { VirtualAccountEntity } from './virtual-account.entity';
 
@@ -99,12 +100,13 @@ export class ResourceProjections {
       this.uow.transaction(async (m) => {
         const created = { depositId: obs.depositId, kind: obs.kind, updatedAt: this.clock() };
         return this.table(DepositEntity).apply(m, created, (row) => {
+          // The status only moves forward (deposit-status.policy.ts); the other fields fill in.
+          row.status = decideDepositStatus(row.status ?? null, obs.status);
           for (const key of [
             'virtualAccountId',
             'userId',
             'amount',
             'currency',
-            'status',
             'paymentRail',
             'senderName',
             'occurredAt',
