@@ -30,6 +30,7 @@ import { trackChild } from './lib/child-registry.fixture';
 import { sandboxClient } from './lib/partner.client';
 import { median, printFigures, resetSeeded, round, type Figure } from './reconciliation.fixture';
 import { hardDeadline, progress } from './lib/contract';
+import { interleave, pairedRatio } from './lib/rounds';
 import { startSandboxProcess, type SandboxProcess } from './lib/sandbox-process.fixture';
 
 const NAME = 'replicas';
@@ -85,20 +86,16 @@ async function rateBudget(pgUrl: string): Promise<Figure> {
     const shared = await replicas(url, sandbox, {}, 2);
     running.push(...shared);
     const [a, b] = shared;
-    const ours: Array<Awaited<ReturnType<typeof refusals>>> = [];
-    const base: typeof ours = [];
-    for (let r = 0; r < ROUNDS; r++) {
-      ours.push(
-        await refusals(sandbox, () =>
+    const { ours, baseline: base } = await interleave({
+      name: `${NAME} budget`,
+      rounds: ROUNDS,
+      ours: () =>
+        refusals(sandbox, () =>
           Promise.all([a.load(payoutIds[0], CALLS / 2, CALLERS), b.load(payoutIds[0], CALLS / 2, CALLERS)]),
         ),
-      );
-      base.push(await refusals(sandbox, () => a.load(payoutIds[0], CALLS, CALLERS)));
-      progress(
-        NAME,
-        `budget round ${r + 1}: two replicas ${JSON.stringify(ours.at(-1))}, one ${JSON.stringify(base.at(-1))}`,
-      );
-    }
+      baseline: () => refusals(sandbox, () => a.load(payoutIds[0], CALLS, CALLERS)),
+      describe: (x) => JSON.stringify(x),
+    });
     // Today's design for the notes: each replica its own bucket (what the issue measured against).
     const own = await replicas(
       await createDatabase(pgUrl, 'replicas_own'),
@@ -164,32 +161,23 @@ async function sharedPass(pgUrl: string): Promise<Figure> {
         pages: summaries.map((s) => s.pages),
       };
     };
-    const two: Array<Awaited<ReturnType<typeof pass>>> = [];
-    const one: typeof two = [];
-    // A warm-up pass of each, not counted: the first passes of a fresh pair of processes and a
-    // fresh table ran up to 2x slower than later ones (JIT, PostgreSQL's buffers). Then the order
-    // rotates each round: with a fixed "two, then one", one replica always ran on the warmer side
-    // of the drift, which understated the speed-up.
-    progress(NAME, 'pass warm-up: two replicas, then one');
-    await pass([a, b]);
-    await pass([a]);
-    for (let r = 0; r < ROUNDS; r++) {
-      if (r % 2 === 0) {
-        two.push(await pass([a, b]));
-        one.push(await pass([a]));
-      } else {
-        one.push(await pass([a]));
-        two.push(await pass([a, b]));
-      }
-      progress(
-        NAME,
-        `pass round ${r + 1}: two replicas ${JSON.stringify(two.at(-1))}, one ${JSON.stringify(one.at(-1))}`,
-      );
-    }
+    // lib/rounds.ts: a warm-up pass of each (the first passes of fresh processes and a fresh table
+    // ran up to 2x slower: JIT, PostgreSQL's buffers), then the order alternating each round. A
+    // fixed "two, then one" ran one replica always later in that drift and understated the speed-up.
+    const { ours: two, baseline: one } = await interleave({
+      name: `${NAME} pass`,
+      rounds: ROUNDS,
+      ours: () => pass([a, b]),
+      baseline: () => pass([a]),
+      describe: (x) => JSON.stringify(x),
+    });
     const ours = median(two.map((x) => x.seconds));
     const base = median(one.map((x) => x.seconds));
-    // The bench's method (bench/README.md): the median of each round's own ratio, one / two.
-    const speedUp = median(one.map((x, i) => x.seconds / two[i].seconds));
+    // As the bench's other ratios: the median of each round's own, one replica's time / two's.
+    const speedUp = pairedRatio(
+      one.map((x) => x.seconds),
+      two.map((x) => x.seconds),
+    );
     const wrong = Math.max(...two.map((x) => x.wrong), ...one.map((x) => x.wrong));
     const exact = [...two, ...one].every((x) => x.checked === PAYOUTS);
     return {
@@ -202,7 +190,7 @@ async function sharedPass(pgUrl: string): Promise<Figure> {
       pass: speedUp >= 1.7 && wrong === 0 && exact,
       rounds: ROUNDS,
       notes:
-        `speed-up per round ${one.map((x, i) => round(x.seconds / two[i].seconds, 2)).join(', ')} (after one warm-up pass each, order alternating); ` +
+        `speed-up per round ${one.map((x, i) => round(x.seconds / two[i].seconds, 2)).join(', ')} (after a warm-up pass of each, order alternating); ` +
         `pass wall time: two replicas ${round(ours, 1)} s (rounds ${two.map((x) => round(x.seconds, 1)).join(', ')}; ` +
         `split ${two.map((x) => x.split.join('+')).join(', ')}), one replica ${round(base, 1)} s (rounds ` +
         `${one.map((x) => round(x.seconds, 1)).join(', ')}); every payout checked once per pass: ${exact}; ` +
