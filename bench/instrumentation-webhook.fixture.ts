@@ -1,4 +1,7 @@
-/** The webhook side of bench/instrumentation.bench.ts: three reference apps, CPU per delivery. */
+/**
+ * The webhook side of bench/instrumentation.bench.ts: one reference app per side (the control, a
+ * second uninstrumented app, shows what a different process alone moves the ratio), CPU per delivery.
+ */
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -74,7 +77,9 @@ export async function webhookFigures(partnerUrl: string, sinkUrl: string) {
     PARTNER_PASSWORD: 'bench-password',
     PARTNER_WEBHOOK_SECRET: SECRET,
     INBOX_ENCRYPTION_KEYS: `bench:${Buffer.alloc(32, 3).toString('base64')}`,
-    ...(side === 'off' ? { BENCH_INSTRUMENTATION: 'off' } : { OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl }),
+    ...(side === 'off' || side === 'control'
+      ? { BENCH_INSTRUMENTATION: 'off' }
+      : { OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl }),
     ...(side === 'sampled'
       ? { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: String(SAMPLE_RATIO) }
       : {}),

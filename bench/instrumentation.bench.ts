@@ -1,8 +1,9 @@
 /**
  * instrumentation (issue 13): what the observability costs, target <= 5% on the client and webhook
  * figures. The same workload with the instrumentation off, on with every trace exported, and on
- * with traces sampled at 10% (OTEL_TRACES_SAMPLER=parentbased_traceidratio, ARG 0.1), interleaved
- * (the order rotates each round). The figure is CPU time per operation in the process doing the
+ * with traces sampled at 10% (OTEL_TRACES_SAMPLER=parentbased_traceidratio, ARG 0.1), and off a
+ * second time (an A/A control: the noise floor of the ratios), interleaved (the order rotates each
+ * round). The figure is CPU time per operation in the process doing the
  * work, the median of each round's ratio to the same round's "off": wall-clock rates on a shared
  * 2-core machine move with the neighbours' load, CPU per operation far less (rates are in the notes).
  *  - client: payouts.get(id) by 16 callers against a partner stub in another process. On: the
@@ -66,8 +67,10 @@ async function clientFigures(partnerUrl: string, sinkUrl: string) {
   const providers = { on: tracer(sinkUrl, 1), sampled: tracer(sinkUrl, SAMPLE_RATIO) };
   const loadBefore = load();
   const runs = await interleave(async (side) => {
-    if (side !== 'off') providers[side].register();
-    const client = side === 'off' ? plain : hooked;
+    // off and control (A/A) are the same plain client: no hooks, no SDK.
+    const traced = side === 'on' || side === 'sampled' ? providers[side] : null;
+    traced?.register();
+    const client = traced ? hooked : plain;
     await client.payouts.get(PAYOUT_ID); // warm: token, connections
     let calls = 0;
     const cpuStart = process.cpuUsage();
@@ -82,9 +85,9 @@ async function clientFigures(partnerUrl: string, sinkUrl: string) {
       }),
     );
     const seconds = (performance.now() - started) / 1000;
-    if (side !== 'off') await providers[side].forceFlush(); // exporting this round's spans is its cost
+    await traced?.forceFlush(); // exporting this round's spans is its cost
     const used = process.cpuUsage(cpuStart);
-    if (side !== 'off') {
+    if (traced) {
       trace.disable();
       context.disable();
       propagation.disable();
