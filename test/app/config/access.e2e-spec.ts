@@ -30,6 +30,8 @@ const OPERATOR_ROUTES = [
   ['get', '/versioning'],
   ['post', '/inbox/redeliver'],
   ['get', '/inbox'],
+  ['get', '/inbox/dead'],
+  ['post', '/inbox/dead/retry'],
 ] as const;
 
 /** Every caller endpoint; ids are well-formed, so a request the guard lets through reaches the route. */

@@ -6,10 +6,11 @@
 import { randomUUID } from 'node:crypto';
 import type { PartnerSandbox } from '@partner-payments/testing';
 import type { RunningApp } from '../../../apps/reference-app/src/app-bootstrap.util';
-import { PayoutEntity } from '../../../apps/reference-app/src/app-entities.constants';
+import { PayoutEntity, WebhookInboxEntity } from '../../../apps/reference-app/src/app-entities.constants';
 import type { DatabaseKind } from '../../../apps/reference-app/src/database/database-url.util';
 import { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
-import { appRequest, startTestApp, startTestSandbox } from '../../setup/app.fixture';
+import { TypeOrmInboxStore } from '../../../apps/reference-app/src/webhooks/typeorm-inbox.store';
+import { appRequest, eventually, startTestApp, startTestSandbox } from '../../setup/app.fixture';
 import { createFundedAccount, type FundedAccount } from '../../setup/funded-account.fixture';
 import { databaseUrlFor } from '../../setup/test-database.fixture';
 
@@ -63,5 +64,32 @@ export function useJobsApp(kind: DatabaseKind, prefix: string) {
         .expect(201)
     ).body.payout_id as string;
 
-  return { jobs, http, uow, payout, upgradeCalls, createPayout };
+  /** The inbox entry whose body names `text` (a deposit id): bodies are sealed at rest, the store opens them. */
+  const inboxEntryOf = async (text: string) => {
+    const store = jobs.running.app.get(TypeOrmInboxStore);
+    for (const row of await uow().run((m) => m.find(WebhookInboxEntity))) {
+      const entry = await store.get(row.eventId);
+      if (entry?.rawBody.includes(text)) return entry;
+    }
+    return undefined;
+  };
+
+  /** Waits for the entry of `text` to have failed once, then makes it due (its 30 s backoff skipped). */
+  const failedEntryMadeDue = async (text: string) => {
+    const failed = await eventually(
+      async () => ((await inboxEntryOf(text))?.state === 'failed' ? inboxEntryOf(text) : undefined),
+      5000,
+      `failed inbox entry of ${text}`,
+    );
+    await uow().run((m) =>
+      m.update(
+        WebhookInboxEntity,
+        { eventId: failed!.eventId },
+        { nextAttemptAt: new Date(Date.now() - 1000) },
+      ),
+    );
+    return failed!;
+  };
+
+  return { jobs, http, uow, payout, upgradeCalls, createPayout, inboxEntryOf, failedEntryMadeDue };
 }

@@ -15,7 +15,8 @@ import { JOBS_ENV, useJobsApp } from './jobs-app.fixture';
 jest.setTimeout(30_000);
 
 describe.each(DATABASE_KINDS)('jobs and restarts on %s', (kind) => {
-  const { jobs, http, uow, payout, upgradeCalls, createPayout } = useJobsApp(kind, 'jobs-restarts');
+  const { jobs, http, uow, payout, upgradeCalls, createPayout, inboxEntryOf, failedEntryMadeDue } =
+    useJobsApp(kind, 'jobs-restarts');
 
   it('pins the version once: at start, not again on demand or after a restart', async () => {
     expect(await upgradeCalls()).toBe(1);
@@ -69,14 +70,7 @@ describe.each(DATABASE_KINDS)('jobs and restarts on %s', (kind) => {
     emitter.on('virtual_account.deposit_funds_received', flaky);
     try {
       const store = jobs.running.app.get(TypeOrmInboxStore);
-      // Bodies are sealed at rest (issue 9 defect 3): the store opens them. Ordinary ids are stored as themselves.
-      const entryOf = async (depositId: string) => {
-        for (const row of await uow().run((m) => m.find(WebhookInboxEntity))) {
-          const entry = await store.get(row.eventId);
-          if (entry?.rawBody.includes(depositId)) return entry;
-        }
-        return undefined;
-      };
+      const entryOf = inboxEntryOf;
       const { depositId } = await jobs.sandbox.control.simulateDeposit(jobs.account.virtualAccountId, {
         amount: '5.00',
       });
@@ -107,21 +101,9 @@ describe.each(DATABASE_KINDS)('jobs and restarts on %s', (kind) => {
       const second = await jobs.sandbox.control.simulateDeposit(jobs.account.virtualAccountId, {
         amount: '6.00',
       });
-      const failed = await eventually(
-        async () =>
-          (await entryOf(second.depositId))?.state === 'failed' ? entryOf(second.depositId) : undefined,
-        5000,
-        'second failed',
-      );
-      await uow().run((m) =>
-        m.update(
-          WebhookInboxEntity,
-          { eventId: failed!.eventId },
-          { nextAttemptAt: new Date(Date.now() - 1000) },
-        ),
-      );
+      const failed = await failedEntryMadeDue(second.depositId);
       expect((await http().post('/inbox/redeliver').expect(200)).body).toMatchObject({ processed: 1 });
-      expect(await store.get(failed!.eventId)).toMatchObject({ state: 'processed', attempts: 2 });
+      expect(await store.get(failed.eventId)).toMatchObject({ state: 'processed', attempts: 2 });
     } finally {
       emitter.off('virtual_account.deposit_funds_received', flaky);
     }

@@ -1,6 +1,7 @@
-import { Controller, Get, HttpCode, Post } from '@nestjs/common';
+import { BadRequestException, Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { Access } from '../common/access.guard';
 import { InboxAtRestService, type PruneSummary } from './inbox-at-rest.service';
+import { InboxDeadLetters } from './inbox-dead-letters.store';
 import { InboxRedeliveryService, type RedeliverySummary } from './inbox-redelivery.service';
 import { TypeOrmInboxStore } from './typeorm-inbox.store';
 
@@ -11,7 +12,54 @@ export class InboxController {
     private readonly redelivery: InboxRedeliveryService,
     private readonly inbox: TypeOrmInboxStore,
     private readonly atRest: InboxAtRestService,
+    private readonly deadLetters: InboxDeadLetters,
   ) {}
+
+  /** GET /inbox/dead?limit=: the dead entries, oldest first (ids, event, attempts, last error; no body). */
+  @Get('dead')
+  async dead(@Query() query: Record<string, unknown>): Promise<{ entries: DeadEntryView[] }> {
+    const problems = unknownKeys(query, ['limit']);
+    const limit = query.limit === undefined ? 100 : Number(query.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_IDS)
+      problems.push(`limit must be an integer from 1 to ${MAX_IDS}`);
+    if (problems.length) throw new BadRequestException(problems);
+    const entries = await this.deadLetters.list(limit);
+    return {
+      entries: entries.map((e) => ({
+        event_id: e.eventId,
+        event: e.eventName,
+        attempts: e.attempts,
+        last_error: e.lastError,
+        received_at: e.receivedAt.toISOString(),
+      })),
+    };
+  }
+
+  /**
+   * POST /inbox/dead/retry { event_ids?: string[] }: after the cause is fixed, puts those dead
+   * entries (all of them without `event_ids`) back in the queue and runs the redelivery job now.
+   * When another replica holds the job at that moment (`redelivery.ran` false), its next run
+   * takes them.
+   */
+  @Post('dead/retry')
+  @HttpCode(200)
+  async retryDead(
+    @Body() body: Record<string, unknown> | undefined,
+  ): Promise<{ requeued: number; redelivery: RedeliverySummary }> {
+    const input = body ?? {};
+    const problems = unknownKeys(input, ['event_ids']);
+    const ids = input.event_ids;
+    const valid =
+      ids === undefined ||
+      (Array.isArray(ids) &&
+        ids.length >= 1 &&
+        ids.length <= MAX_IDS &&
+        ids.every((id) => typeof id === 'string' && id.length > 0));
+    if (!valid) problems.push(`event_ids must be an array of 1 to ${MAX_IDS} non-empty strings`);
+    if (problems.length) throw new BadRequestException(problems);
+    const requeued = await this.deadLetters.requeue((ids as string[] | undefined) ?? null);
+    return { requeued, redelivery: await this.redelivery.runOnce() };
+  }
 
   /** Runs the inbox-prune job now: deletes processed entries older than INBOX_RETENTION_DAYS. */
   @Post('prune')
@@ -32,4 +80,21 @@ export class InboxController {
   summary(): Promise<Record<string, number>> {
     return this.inbox.countByState();
   }
+}
+
+/** At most this many entries listed or named per call. */
+const MAX_IDS = 500;
+
+interface DeadEntryView {
+  event_id: string;
+  event: string;
+  attempts: number;
+  last_error: string | null;
+  received_at: string;
+}
+
+function unknownKeys(input: Record<string, unknown>, known: readonly string[]): string[] {
+  return Object.keys(input)
+    .filter((k) => !known.includes(k))
+    .map((k) => `${k} is not a known parameter`);
 }

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { UnitOfWork } from '../database/unit-of-work.service';
+import { InboxDeadLetters } from './inbox-dead-letters.store';
 import { InboxKeyRing } from './inbox-key-ring.util';
 import { resolveInboxKeyRing } from './inbox-key.providers';
 import { InboxMaintenanceStore } from './inbox-maintenance.store';
@@ -24,12 +25,17 @@ import { TypeOrmInboxStore } from './typeorm-inbox.store';
       useFactory: (uow: UnitOfWork, keys: InboxKeyRing) => new InboxMaintenanceStore(uow, keys),
     },
     {
+      provide: InboxDeadLetters,
+      inject: [UnitOfWork],
+      useFactory: (uow: UnitOfWork) => new InboxDeadLetters(uow),
+    },
+    {
       provide: TypeOrmInboxStore,
       inject: [UnitOfWork, InboxKeyRing, APP_CONFIG],
       useFactory: (uow: UnitOfWork, keys: InboxKeyRing, config: AppConfig) =>
         new TypeOrmInboxStore(uow, keys, { retry: { maxAttempts: config.inbox.maxAttempts } }),
     },
   ],
-  exports: [InboxKeyRing, InboxMaintenanceStore, TypeOrmInboxStore],
+  exports: [InboxKeyRing, InboxMaintenanceStore, InboxDeadLetters, TypeOrmInboxStore],
 })
 export class WebhookInboxModule {}
