@@ -100,6 +100,8 @@ describe('loadAppConfig', () => {
     ['INBOX_PRUNE_CRON', 'daily'],
     ['INBOX_REDELIVERY_CONCURRENCY', '0'],
     ['INBOX_REDELIVERY_BATCH_SIZE', '5000'],
+    ['INBOX_RECORD_TIMEOUT_MS', '30000'],
+    ['INBOX_RECORD_TIMEOUT_MS', '0'],
     ['OPERATOR_TOKEN', 'short-token'],
     ['OPERATOR_TOKEN', 'has a space 0123456789'],
     ['APP_API_KEYS', 'key-long-enough-0001,short'],
@@ -142,7 +144,12 @@ describe('loadAppConfig', () => {
     expect(config.inbox.keyRing?.ids).toEqual(['k2', 'k1']);
     // The configuration may be printed: the key ring prints its ids only.
     expect(JSON.stringify(config)).not.toContain(K2);
-    expect(loadAppConfig({}).inbox).toMatchObject({ keyRing: null, retentionDays: 30 });
+    expect(loadAppConfig({}).inbox).toMatchObject({
+      keyRing: null,
+      retentionDays: 30,
+      recordTimeoutMs: 10000,
+    });
+    expect(loadAppConfig({ INBOX_RECORD_TIMEOUT_MS: '2500' }).inbox.recordTimeoutMs).toBe(2500);
   });
 
   it('reads OPERATOR_TOKEN and the APP_API_KEYS rotation list; open only in the embedded-sandbox demo', () => {

@@ -7,6 +7,7 @@ import {
   type ParsedDatabaseUrl,
 } from '../database/database-url.util';
 import { InboxKeyRing, parseInboxKeys } from '../webhooks/inbox-key-ring.util';
+import { DEFAULT_INBOX_RECORD_TIMEOUT_MS } from '../webhooks/postgres-inbox-driver.store';
 import { CRON_MESSAGE, CRON_VARIABLES, EnvironmentVariables, isCron, isSet } from './environment.rules';
 import { loadObservabilityConfig, type ObservabilityConfig } from './observability.config';
 import { redriveTimes } from './redrive-grace.policy';
@@ -63,6 +64,8 @@ export interface AppConfig {
   inbox: {
     redeliveryCron: string;
     maxAttempts: number;
+    /** PostgreSQL: bound of the insert recording deliveries (INBOX_RECORD_TIMEOUT_MS), in ms. */
+    recordTimeoutMs: number;
     /** Entries per batch and at once in a redelivery run, which drains until nothing is due. */
     redeliveryBatchSize: number;
     redeliveryConcurrency: number;
@@ -113,6 +116,7 @@ export const CONFIG_DEFAULTS = {
   DEPOSIT_RECONCILE_CRON: '15 */5 * * * *',
   INBOX_REDELIVERY_CRON: '30 * * * * *',
   INBOX_MAX_ATTEMPTS: 5,
+  INBOX_RECORD_TIMEOUT_MS: DEFAULT_INBOX_RECORD_TIMEOUT_MS,
   INBOX_REDELIVERY_BATCH_SIZE: 100,
   INBOX_REDELIVERY_CONCURRENCY: 4,
   INBOX_RETENTION_DAYS: 30,
@@ -220,6 +224,7 @@ export function loadAppConfig(env: Record<string, string | undefined>): AppConfi
     inbox: {
       redeliveryCron: vars.INBOX_REDELIVERY_CRON ?? CONFIG_DEFAULTS.INBOX_REDELIVERY_CRON,
       maxAttempts: vars.INBOX_MAX_ATTEMPTS ?? CONFIG_DEFAULTS.INBOX_MAX_ATTEMPTS,
+      recordTimeoutMs: vars.INBOX_RECORD_TIMEOUT_MS ?? CONFIG_DEFAULTS.INBOX_RECORD_TIMEOUT_MS,
       redeliveryBatchSize: vars.INBOX_REDELIVERY_BATCH_SIZE ?? CONFIG_DEFAULTS.INBOX_REDELIVERY_BATCH_SIZE,
       redeliveryConcurrency:
         vars.INBOX_REDELIVERY_CONCURRENCY ?? CONFIG_DEFAULTS.INBOX_REDELIVERY_CONCURRENCY,

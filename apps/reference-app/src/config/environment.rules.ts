@@ -188,6 +188,14 @@ export class EnvironmentVariables extends ObservabilityVariables {
   @Max(100, { message: 'must be between 1 and 100' })
   INBOX_MAX_ATTEMPTS?: number;
 
+  /** Far under the partner's 30 s answer timeout [T1 REVISION-DOCS §2.4], over a normal commit. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be an integer' })
+  @Min(100, { message: 'must be between 100 and 25000' })
+  @Max(25000, { message: 'must be between 100 and 25000' })
+  INBOX_RECORD_TIMEOUT_MS?: number;
+
   /**
    * Inbox bodies are sealed with AES-256-GCM (issue 9 defect 3). Unset with the embedded sandbox:
    * the demo makes a key file beside its SQLite file. The format is checked in app.config.ts.

@@ -13,7 +13,21 @@ export interface DataSourceExtras {
   busyTimeoutMs?: number;
   /** PostgreSQL pool size. Default 10. */
   poolSize?: number;
+  /**
+   * PostgreSQL: longest wait for a pool connection (a free slot, or a new connection to open),
+   * in ms, before the statement fails instead of waiting on. Default 10000.
+   */
+  connectTimeoutMs?: number;
 }
+
+/**
+ * TCP keep-alive on every PostgreSQL connection, first probe after this idle time: a connection
+ * whose peer vanished without FIN or RST (a failover, a dropped NAT entry) is eventually closed by
+ * the kernel and left by the pool, instead of being handed out dead. The probe interval and count
+ * are the kernel's (Linux: 75 s, 9 probes), so this is the slow net; statements that must answer
+ * in time carry their own bound (BoundedPoolQuery).
+ */
+const PG_KEEPALIVE_DELAY_MS = 10_000;
 
 /**
  * TypeORM 1.x options for either database. Migrations are run by openDataSource right after
@@ -30,7 +44,16 @@ export function buildDataSourceOptions(db: ParsedDatabaseUrl, extras: DataSource
     logging: extras.logging ?? false,
   };
   if (db.kind === 'postgres') {
-    return { ...common, type: 'postgres', url: db.url, poolSize: extras.poolSize ?? 10 };
+    return {
+      ...common,
+      type: 'postgres',
+      url: db.url,
+      poolSize: extras.poolSize ?? 10,
+      // pg-pool's connectionTimeoutMillis: covers the wait for a slot and the connect itself.
+      connectTimeoutMS: extras.connectTimeoutMs ?? 10_000,
+      // pg's Client options (TypeORM passes `extra` to the pg Pool as is).
+      extra: { keepAlive: true, keepAliveInitialDelayMillis: PG_KEEPALIVE_DELAY_MS },
+    };
   }
   if (db.path !== ':memory:') mkdirSync(dirname(db.path), { recursive: true });
   return {

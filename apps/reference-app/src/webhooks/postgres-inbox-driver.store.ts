@@ -1,5 +1,5 @@
-import type { Pool, PoolClient } from 'pg';
 import type { EntityManager } from 'typeorm';
+import { BoundedPoolQuery } from '../database/bounded-pool-query.util';
 import { pgConnectionOf, pgPoolOf } from '../database/prepared-query.util';
 import type { UnitOfWork } from '../database/unit-of-work.service';
 import {
@@ -15,7 +15,10 @@ import {
   type SavepointStep,
 } from './inbox-sql-driver.store';
 
-type Queryable = Pick<PoolClient, 'query'>;
+type InsertedKey = { event_key: string };
+
+/** Default bound of the intake insert (INBOX_RECORD_TIMEOUT_MS): a third of the partner's 30 s. */
+export const DEFAULT_INBOX_RECORD_TIMEOUT_MS = 10_000;
 
 /** Named statements: pg prepares each once per connection. Lists are bound as arrays. */
 const SQL = {
@@ -63,14 +66,24 @@ const SQL = {
  * own: one commit, one WAL flush for the batch. Inside a unit of work the statements run on that
  * transaction's connection. Entries are held with FOR UPDATE SKIP LOCKED, so replicas processing
  * or claiming at once take different entries and never wait for each other.
+ *
+ * The intake insert (outside a unit of work) is bounded by `recordTimeoutMs` (BoundedPoolQuery):
+ * one batch is in flight at a time, so an insert on a connection that went silent would otherwise
+ * hold every later delivery until the kernel drops the socket, minutes past the partner's 30 s.
  */
 export class PostgresInboxDriver implements InboxSqlDriver {
-  constructor(private readonly uow: UnitOfWork) {}
+  private readonly intake: BoundedPoolQuery;
+
+  constructor(
+    private readonly uow: UnitOfWork,
+    recordTimeoutMs = DEFAULT_INBOX_RECORD_TIMEOUT_MS,
+  ) {
+    this.intake = new BoundedPoolQuery(() => pgPoolOf(this.uow.dataSource.manager), recordTimeoutMs);
+  }
 
   async insertBatch(rows: readonly InboxInsertRow[]): Promise<boolean[]> {
     const ambient = this.uow.currentTransaction();
-    const on: Queryable = ambient ? pgConnectionOf(ambient) : this.pool;
-    const result = await on.query<{ event_key: string }>({
+    const insert = {
       ...SQL.insert,
       values: [
         rows.map((r) => r.eventKey),
@@ -81,8 +94,12 @@ export class PostgresInboxDriver implements InboxSqlDriver {
         rows.map((r) => r.bodyKey),
         rows.map((r) => r.receivedAt),
       ],
-    });
-    const inserted = new Set(result.rows.map((r) => r.event_key));
+    };
+    // In a unit of work the statement runs on that transaction's connection, which its owner bounds.
+    const keys = ambient
+      ? (await pgConnectionOf(ambient).query<InsertedKey>(insert)).rows
+      : await this.intake.query<InsertedKey>(insert);
+    const inserted = new Set(keys.map((r) => r.event_key));
     return rows.map((r) => inserted.has(r.eventKey));
   }
 
@@ -129,9 +146,5 @@ export class PostgresInboxDriver implements InboxSqlDriver {
       ...SQL.failed,
       values: [u.attempts, u.state, u.nextAttemptAt, u.lastError, key],
     });
-  }
-
-  private get pool(): Pool {
-    return pgPoolOf(this.uow.dataSource.manager);
   }
 }

@@ -30,6 +30,11 @@ export interface TypeOrmInboxStoreOptions {
   /** Longest last_error kept, in characters. Default 2000. */
   maxErrorLength?: number;
   clock?: () => Date;
+  /**
+   * PostgreSQL: longest wait for the insert recording a batch of deliveries, in ms; past it the
+   * batch's deliveries are answered 500 (not stored) and its connection is closed. Default 10000.
+   */
+  recordTimeoutMs?: number;
 }
 
 /**
@@ -59,7 +64,10 @@ export class TypeOrmInboxStore implements PartnerInboxStore {
     this.retry = { ...DEFAULT_INBOX_RETRY, ...options.retry };
     this.maxErrorLength = options.maxErrorLength ?? 2000;
     this.clock = options.clock ?? (() => new Date());
-    this.sql = uow.kind === 'postgres' ? new PostgresInboxDriver(uow) : new SqliteInboxDriver(uow);
+    this.sql =
+      uow.kind === 'postgres'
+        ? new PostgresInboxDriver(uow, options.recordTimeoutMs)
+        : new SqliteInboxDriver(uow);
     this.batches = new InboxBatchRunner({
       uow,
       sql: this.sql,

@@ -33,7 +33,10 @@ import { TypeOrmInboxStore } from './typeorm-inbox.store';
       provide: TypeOrmInboxStore,
       inject: [UnitOfWork, InboxKeyRing, APP_CONFIG],
       useFactory: (uow: UnitOfWork, keys: InboxKeyRing, config: AppConfig) =>
-        new TypeOrmInboxStore(uow, keys, { retry: { maxAttempts: config.inbox.maxAttempts } }),
+        new TypeOrmInboxStore(uow, keys, {
+          retry: { maxAttempts: config.inbox.maxAttempts },
+          recordTimeoutMs: config.inbox.recordTimeoutMs,
+        }),
     },
   ],
   exports: [InboxKeyRing, InboxMaintenanceStore, InboxDeadLetters, TypeOrmInboxStore],
