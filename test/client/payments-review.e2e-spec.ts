@@ -177,6 +177,11 @@ describe('payments review: duplicates, secrets, validation before I/O (sandbox)'
       ['files', () => client().rfis.uploadDocuments(userId, userId, [])],
       // GET /v1/payouts/.. would resolve to GET /v1: refused, not sent somewhere else
       ['payoutId', () => client().payouts.get('..')],
+      // The partner takes at most 2 decimals (evidence §6 [T3r DRIFT-41]); "25.005" is not 25.00 or 25.01.
+      [
+        'amount',
+        () => client().payouts.create(userId, { amount: '25.005', currency: 'USD', recipient_id: userId }),
+      ],
     ];
     for (const [field, call] of attempts) {
       const err = await call().catch((e: unknown) => e);

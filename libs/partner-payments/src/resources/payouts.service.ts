@@ -11,9 +11,9 @@ import {
   type PartnerPayoutPreview,
   type PreviewPartnerPayoutInput,
 } from '../models/payout.model';
+import { amountProblem } from '../validation/validation.util';
 import { asRecord, requireId, send } from './resource.util';
 
-const DECIMAL = /^\d+(\.\d+)?$/;
 const LIST_KEYS: ReadonlyArray<keyof ListPartnerPayoutsParams> = [
   'user_id',
   'status',
@@ -50,11 +50,10 @@ export class PartnerPayoutsService {
     options?: PartnerCallOptions,
   ): Promise<PartnerPayout> {
     const va = encodePathSegment(requireId(virtualAccountId, 'virtualAccountId'));
-    const errors = [];
+    const errors: PartnerFieldError[] = [];
     // provider-facts: amount is a gross decimal string ("100.00"); a float would lose cents.
-    if (typeof input?.amount !== 'string' || !DECIMAL.test(input.amount) || Number(input.amount) <= 0) {
-      errors.push({ field: 'amount', message: 'must be a positive decimal string like "100.00"' });
-    }
+    const amount = amountProblem(input?.amount);
+    if (amount) errors.push(amount);
     if (typeof input?.currency !== 'string' || input.currency === '')
       errors.push({ field: 'currency', message: 'is required' });
     if (typeof input?.recipient_id !== 'string' || input.recipient_id === '')
@@ -89,15 +88,8 @@ export class PartnerPayoutsService {
           field,
           message: 'must be left out rather than null (the partner counts null as a type error)',
         });
-    if (
-      typeof input?.amount !== 'string' ||
-      !/^[0-9]+(\.[0-9]{1,2})?$/.test(input.amount) ||
-      Number(input.amount) <= 0
-    )
-      errors.push({
-        field: 'amount',
-        message: 'must be a positive decimal string with up to 2 decimals, e.g. "100.00"',
-      });
+    const amount = amountProblem(input?.amount);
+    if (amount) errors.push(amount);
     if (input?.recipient_id === undefined && input?.account_type === undefined)
       errors.push({ field: 'recipient_id', message: 'recipient_id or account_type is required' });
     if (input?.recipient_id !== undefined && input.recipient_id !== null)

@@ -21,9 +21,8 @@ import {
   PartnerVirtualAccountNotActiveError,
 } from '../errors/partner-api.errors';
 import { validateMetadata } from '../validation/metadata.rules';
+import { amountProblem } from '../validation/validation.util';
 import { asRecord, checkPageParams, requireId, send } from './resource.util';
-
-const AMOUNT_RE = /^[0-9]+(\.[0-9]{1,2})?$/;
 
 function checkNumberedPage(page: unknown, limit: unknown): void {
   const errors: PartnerFieldError[] = [];
@@ -299,11 +298,8 @@ export class PartnerVirtualAccountsService {
       throw new PartnerSandboxOnlyOperationError('virtualAccounts.simulateDeposit');
     const id = encodePathSegment(requireId(virtualAccountId, 'virtualAccountId'));
     const errors: PartnerFieldError[] = [];
-    if (typeof input?.amount !== 'string' || !AMOUNT_RE.test(input.amount) || Number(input.amount) <= 0)
-      errors.push({
-        field: 'amount',
-        message: 'must be a positive decimal string with up to 2 decimals, e.g. "100.00"',
-      });
+    const amount = amountProblem(input?.amount);
+    if (amount) errors.push(amount);
     if (input?.currency !== undefined && input.currency !== 'USD')
       errors.push({ field: 'currency', message: 'must be USD' });
     if (errors.length) throw new PartnerLocalValidationError(errors);

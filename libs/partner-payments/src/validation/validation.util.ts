@@ -54,3 +54,14 @@ export function throwIfAny(errors: PartnerFieldError[]): void {
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** spec 8: Idempotency-Key is a UUID v4 (version nibble 4, variant 8-b). */
 export const UUID_V4_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+
+/**
+ * A money amount as the partner takes it: a positive decimal string with at most 2 decimals
+ * (evidence §6 [T3r DRIFT-41]: `^[0-9]+(\.[0-9]{1,2})?$`), never a float. "25.005" is neither 25.00
+ * nor 25.01: refused here, with the field named, rather than sent.
+ */
+export function amountProblem(value: unknown): PartnerFieldError | null {
+  return typeof value === 'string' && /^[0-9]+(\.[0-9]{1,2})?$/.test(value) && Number(value) > 0
+    ? null
+    : { field: 'amount', message: 'must be a positive decimal string with up to 2 decimals, e.g. "100.00"' };
+}
