@@ -164,6 +164,33 @@ describe('payments review: duplicates, secrets, validation before I/O (sandbox)'
     expect(auths.map((e) => e.status)).toEqual([200, 502, 502, 502, 200]);
   });
 
+  it('a proactive refresh that fails while the token in hand is still valid keeps the call going on that token', async () => {
+    // Token lifetime 4 s, skew 3 s (capped at half the lifetime: 2 s): after ~2 s the client refreshes
+    // early while the partner still accepts the token for ~2 s more.
+    await stopClientWorld(world);
+    world = await startClientWorld({ tokenTtlSeconds: 4 }, { rateLimit: false, tokenRefreshSkewSeconds: 3 });
+    await client().users.list({ limit: 1 });
+    await new Promise((r) => setTimeout(r, 2300));
+    // maxRetries 2: three 503s on POST /auth exhaust the early refresh
+    await world.sandbox.control.addFault({ kind: 'server_error', route: 'POST /auth', times: 3 });
+    // A blip on /auth is no reason to fail a call (a payout create) the partner would accept.
+    await expect(client().users.list({ limit: 1 })).resolves.toMatchObject({ data: [] });
+    const log = (await world.sandbox.control.requestLog()).map((e) => `${e.route} ${e.status}`);
+    expect(log).toEqual([
+      'POST /auth 200',
+      'GET /v1/users 200',
+      'POST /auth 503',
+      'POST /auth 503',
+      'POST /auth 503',
+      'GET /v1/users 200',
+    ]);
+    // Once the token has really expired, nothing is kept: the next call authenticates afresh.
+    await new Promise((r) => setTimeout(r, 1900));
+    await expect(client().users.list({ limit: 1 })).resolves.toMatchObject({ data: [] });
+    const last = (await world.sandbox.control.requestLog()).slice(-2).map((e) => `${e.route} ${e.status}`);
+    expect(last).toEqual(['POST /auth 200', 'GET /v1/users 200']);
+  });
+
   it('local validation sends nothing at all: the request log stays empty (no /auth either)', async () => {
     const userId = '7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
     const attempts: Array<[string, () => Promise<unknown>]> = [

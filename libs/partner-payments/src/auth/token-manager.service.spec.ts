@@ -106,6 +106,24 @@ describe('PartnerTokenManager (spec 5) over a real local server', () => {
     expect(authCalls()).toBe(2);
   });
 
+  it('an early refresh: the partner down keeps the still-valid token; credentials refused are thrown', async () => {
+    const clock = new FakeClock();
+    server.setHandler((_req, res) => authOk(res, 'tok-1', 3600));
+    const { tokens } = createTestClient(
+      server.baseUrl,
+      { tokenRefreshSkewSeconds: 300, maxRetries: 0 },
+      clock,
+    );
+    await tokens.getToken();
+    clock.t += (3600 - 200) * 1000; // inside the skew, 200 s before expiry
+    server.setHandler((_req, res) => json(res, 503, { message: 'down' }));
+    await expect(tokens.getToken()).resolves.toBe('tok-1');
+    server.setHandler((_req, res) => json(res, 401, { code: 'unauthorized', message: 'bad credentials' }));
+    await expect(tokens.getToken()).rejects.toBeInstanceOf(PartnerAuthenticationError);
+    expect(tokens.expiresAt).toBeNull();
+    expect(authCalls()).toBe(3);
+  });
+
   it('concurrent callers all see the same failure, and the next call tries again', async () => {
     server.setHandler((_req, res) =>
       setTimeout(() => json(res, 401, { code: 'unauthorized', message: 'no' }), 20),

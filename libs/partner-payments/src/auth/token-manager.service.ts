@@ -21,6 +21,15 @@ interface AuthResponseBody {
   data?: { access_token?: unknown; expires_in?: unknown; token_type?: unknown };
 }
 
+/** The partner unavailable (5xx, no answer, 429), as opposed to our credentials refused. */
+function isUnavailable(err: unknown): boolean {
+  return (
+    err instanceof PartnerServerError ||
+    err instanceof PartnerConnectionError ||
+    err instanceof PartnerRateLimitError
+  );
+}
+
 interface CachedToken {
   value: string;
   expiresAt: number;
@@ -48,9 +57,22 @@ export class PartnerTokenManager {
     this.clock = clock ?? systemClock;
   }
 
-  /** A token valid for at least the skew; authenticates (once, shared) when needed. */
+  /**
+   * A token valid for at least the skew; authenticates (once, shared) when needed. When that early
+   * refresh fails because the partner is unavailable (5xx, network, 429) while the token in hand has
+   * not expired yet, the call goes on with it: the partner still accepts it, and failing a payout
+   * for an /auth blip minutes before expiry helps nobody. A refused credential is still thrown.
+   */
   async getToken(): Promise<string> {
-    return this.cached() ?? this.refresh();
+    const cached = this.cached();
+    if (cached !== null) return cached;
+    try {
+      return await this.refresh();
+    } catch (err) {
+      const held = this.token;
+      if (held && held.expiresAt > this.clock.now() && isUnavailable(err)) return held.value;
+      throw err;
+    }
   }
 
   /**
@@ -68,9 +90,16 @@ export class PartnerTokenManager {
     if (!this.inflight) {
       this.inflight = observeTokenRefresh(this.options.onTokenEvent, (traceParent) =>
         this.authenticate(traceParent),
-      ).finally(() => {
-        this.inflight = null;
-      });
+      )
+        .catch((err: unknown) => {
+          // Credentials refused (or an unusable answer): nothing cached survives. The partner
+          // unavailable: a still-valid token stays, for getToken()'s fallback.
+          if (!isUnavailable(err)) this.token = null;
+          throw err;
+        })
+        .finally(() => {
+          this.inflight = null;
+        });
     }
     return this.inflight;
   }
@@ -89,7 +118,9 @@ export class PartnerTokenManager {
   }
 
   private async authenticate(traceParent: Context): Promise<string> {
-    this.token = null;
+    // An expired token is dropped; one still valid (refreshed early, inside the skew) is kept until
+    // the new one is stored, as the fallback getToken() uses if this refresh fails.
+    if (this.token && this.token.expiresAt <= this.clock.now()) this.token = null;
     const maxRetries = this.options.maxRetries;
     for (let attempt = 1; ; attempt++) {
       const res = await this.transport.send({
@@ -142,11 +173,7 @@ export class PartnerTokenManager {
    */
   private authError(cause: PartnerApiError): PartnerApiError {
     if (cause instanceof PartnerAuthenticationError) return cause;
-    if (
-      cause instanceof PartnerServerError ||
-      cause instanceof PartnerConnectionError ||
-      cause instanceof PartnerRateLimitError
-    ) {
+    if (isUnavailable(cause)) {
       this.logger.warn(`Partner authentication unavailable: ${cause.message}`);
       return cause;
     }
