@@ -32,6 +32,10 @@ describe('client: partner error shapes end to end (evidence §2)', () => {
     expect(e.status).toBe(400);
     expect(e.fieldErrors.length).toBeGreaterThan(0);
     expect(e.fieldErrors[0]).toEqual({ field: expect.any(String), message: expect.any(String) });
+    // evidence §2 [T1 KiraErrorParser]: the message joins details[].path: message, so a log line
+    // or an operator sees which field, not only "Invalid request data".
+    const [first] = e.fieldErrors;
+    expect(e.message).toContain(`${first.field}: ${first.message}`);
   });
 
   it('F: the flat {code, message} → PartnerNotFoundError with the code', async () => {

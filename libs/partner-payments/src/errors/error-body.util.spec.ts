@@ -58,7 +58,10 @@ describe('parseErrorBody: every shape of spec 7.1 and provider-facts', () => {
       error: 'Invalid request body',
       details: ['items must not be empty'],
     });
-    expect(p).toMatchObject({ code: 'validation_error', message: 'Invalid request body' });
+    expect(p).toMatchObject({
+      code: 'validation_error',
+      message: 'Invalid request body: items must not be empty',
+    });
     expect(p.fieldErrors).toEqual([{ field: '', message: 'items must not be empty' }]);
   });
 
@@ -70,11 +73,26 @@ describe('parseErrorBody: every shape of spec 7.1 and provider-facts', () => {
         { path: 'type', message: 'required', code: 'invalid_type' },
       ],
     });
-    expect(p.message).toBe('Validation failed');
+    // evidence §2 [T1 KiraErrorParser]: details[].path: message joined into the message
+    expect(p.message).toBe('Validation failed: metadata.color: too long; type: required');
     expect(p.fieldErrors).toEqual([
       { field: 'metadata.color', message: 'too long' },
       { field: 'type', message: 'required' },
     ]);
+  });
+
+  it('field problems are joined into the message once, at most 5 of them', () => {
+    const details = Array.from({ length: 7 }, (_, i) => ({ path: `f${i}`, message: 'bad', code: 'x' }));
+    expect(parseErrorBody({ error: 'Invalid request data', details }).message).toBe(
+      'Invalid request data: f0: bad; f1: bad; f2: bad; f3: bad; f4: bad; and 2 more',
+    );
+    // a message that already says it is not repeated
+    const said = {
+      code: 'validation_error',
+      message: 'email: taken',
+      errors: [{ field: 'email', message: 'taken' }],
+    };
+    expect(parseErrorBody(said).message).toBe('email: taken');
   });
 
   it('{ error: { code, message, details } } with SCREAMING_SNAKE codes', () => {
@@ -85,7 +103,7 @@ describe('parseErrorBody: every shape of spec 7.1 and provider-facts', () => {
         details: [{ field: 'amount', message: 'must be a string' }],
       },
     });
-    expect(p).toMatchObject({ code: 'validation_error', message: 'Bad input' });
+    expect(p).toMatchObject({ code: 'validation_error', message: 'Bad input: amount: must be a string' });
     expect(p.fieldErrors).toEqual([{ field: 'amount', message: 'must be a string' }]);
   });
 
@@ -126,7 +144,7 @@ describe('parseErrorBody: every shape of spec 7.1 and provider-facts', () => {
         { loc: ['body', 'items', 0, 'answer_value'], msg: 'field required', type: 'value_error.missing' },
       ],
     });
-    expect(p.message).toBe('Unprocessable');
+    expect(p.message).toBe('Unprocessable: items[0].answer_value: field required');
     expect(p.fieldErrors).toEqual([{ field: 'items[0].answer_value', message: 'field required' }]);
   });
 

@@ -140,8 +140,11 @@ export function parseErrorBody(body: unknown): ParsedErrorBody {
   } else if (isObj(body.errors)) {
     result.fieldErrors.push(...fieldErrorsFrom(body.errors));
   }
+  // The standard error's `details` is "any" (spec 7.1): as an object it may be context rather than
+  // field problems, so it is read into fieldErrors but not spelled into the message.
+  const contextDetails = isObj(body.details) && !isObj(body.error) ? fieldErrorsFrom(body.details) : [];
   if (body.details !== undefined && !isObj(body.error))
-    result.fieldErrors.push(...fieldErrorsFrom(body.details));
+    result.fieldErrors.push(...(isObj(body.details) ? contextDetails : fieldErrorsFrom(body.details)));
   // { data: [{ loc, msg, type }], message }
   if (Array.isArray(body.data)) {
     result.fieldErrors.push(...fieldErrorsFrom(body.data));
@@ -154,10 +157,23 @@ export function parseErrorBody(body: unknown): ParsedErrorBody {
   if (result.message === null && result.itemErrors.length > 0) {
     result.message = result.itemErrors.map((e) => `${e.itemId}: ${e.message}`).join('; ');
   }
-  if (result.message === null && result.fieldErrors.length > 0) {
-    result.message = result.fieldErrors
-      .map((e) => (e.field ? `${e.field}: ${e.message}` : e.message))
-      .join('; ');
-  }
+  const listed = result.fieldErrors.filter((e) => !contextDetails.includes(e));
+  if (listed.length > 0) result.message = withFieldErrors(result.message, listed);
+  else if (result.message === null && result.fieldErrors.length > 0)
+    result.message = withFieldErrors(null, result.fieldErrors);
   return result;
+}
+
+/**
+ * The message with the field problems joined in (`path: message`, evidence §2 [T1 KiraErrorParser]):
+ * the Zod shape's message is a generic "Invalid request data" that names no field. Entries the
+ * message already says are not repeated; at most 5 are added, so a log line stays short.
+ */
+function withFieldErrors(message: string | null, fieldErrors: PartnerFieldError[]): string {
+  const parts = fieldErrors
+    .map((e) => (e.field ? `${e.field}: ${e.message}` : e.message))
+    .filter((p) => message === null || !message.includes(p));
+  if (parts.length === 0) return message as string;
+  const shown = parts.slice(0, 5).join('; ') + (parts.length > 5 ? `; and ${parts.length - 5} more` : '');
+  return message === null ? shown : `${message}: ${shown}`;
 }
