@@ -124,9 +124,9 @@ describe('sandbox: faults on demand (control API)', () => {
   });
 });
 
-describe('sandbox: opt-in rate limit (provider-facts 20/s, burst 50)', () => {
-  it('is off by default', async () => {
-    const sandbox = await startPartnerSandbox();
+describe('sandbox: rate limit, on by default (evidence §1 [T1 REVISION-DOCS §3.3]: 20/s, burst 50)', () => {
+  it('rateLimit: false turns it off (a convenience the partner lacks)', async () => {
+    const sandbox = await startPartnerSandbox({ rateLimit: false });
     try {
       const api = await new Api(sandbox.baseUrl, sandbox.credentials).login();
       const statuses = await Promise.all(
@@ -160,8 +160,10 @@ describe('sandbox: opt-in rate limit (provider-facts 20/s, burst 50)', () => {
     }
   });
 
-  it('rateLimit: true means 20/s with a burst of 50', async () => {
-    const sandbox = await startPartnerSandbox({ rateLimit: true });
+  // evidence §1 [T1 REVISION-DOCS §3.3]: the partner limits every account, so the sandbox does by
+  // default (it did only with rateLimit: true, letting a bursting app pass here and fail there).
+  it('by default (as with rateLimit: true) 20/s with a burst of 50', async () => {
+    const sandbox = await startPartnerSandbox();
     try {
       const api = new Api(sandbox.baseUrl, sandbox.credentials);
       const started = Date.now();

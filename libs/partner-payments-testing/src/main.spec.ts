@@ -37,7 +37,14 @@ describe('optionsFromCli', () => {
   it('turns on scripted payouts by flag or environment', () => {
     expect(optionsFromCli(['--auto-payouts'], {})).toMatchObject({ autoPayouts: true });
     expect(optionsFromCli([], { PARTNER_SANDBOX_AUTO_PAYOUTS: '1' })).toMatchObject({ autoPayouts: true });
-    expect(optionsFromCli([], {})).toMatchObject({ autoPayouts: false, rateLimit: false });
+    expect(optionsFromCli([], {})).toMatchObject({ autoPayouts: false });
+  });
+
+  it('limits the rate by default, as the partner does; --no-rate-limit or PARTNER_SANDBOX_RATE_LIMIT=0 turn it off', () => {
+    expect(optionsFromCli([], {})).toMatchObject({ rateLimit: true });
+    expect(optionsFromCli(['--no-rate-limit'], {})).toMatchObject({ rateLimit: false });
+    expect(optionsFromCli([], { PARTNER_SANDBOX_RATE_LIMIT: '0' })).toMatchObject({ rateLimit: false });
+    expect(optionsFromCli([], { PARTNER_SANDBOX_RATE_LIMIT: '1' })).toMatchObject({ rateLimit: true });
   });
 
   it('answers help, refuses bad numbers and unknown flags', () => {

@@ -28,7 +28,7 @@ Usage: partner-sandbox [options]        (npm run sandbox -- [options])
   --token-ttl <seconds>      PARTNER_SANDBOX_TOKEN_TTL        default 3600 (try 86400 or 5)
   --banks <a,b,...>          PARTNER_SANDBOX_AUTHORIZED_BANKS default bank_a,bank_b,bank_c,bank_d
   --pinned-version <date>    PARTNER_SANDBOX_PINNED_VERSION   default none (older baseline)
-  --rate-limit               PARTNER_SANDBOX_RATE_LIMIT=1     20 requests/s, burst 50, per account
+  --no-rate-limit            PARTNER_SANDBOX_RATE_LIMIT=0     default on: 20 requests/s, burst 50, per account
   --auto-payouts             PARTNER_SANDBOX_AUTO_PAYOUTS=1   payouts follow a script chosen by amount
   --verification-delay <ms>  PARTNER_SANDBOX_VERIFICATION_DELAY_MS  default 0 (each automatic user step)
   --user-verification <manual|auto-approve|ein-table>
@@ -55,6 +55,7 @@ export function optionsFromCli(argv: string[], env: NodeJS.ProcessEnv): PartnerS
       banks: { type: 'string' },
       'pinned-version': { type: 'string' },
       'rate-limit': { type: 'boolean' },
+      'no-rate-limit': { type: 'boolean' },
       'auto-payouts': { type: 'boolean' },
       'verification-delay': { type: 'string' },
       'user-verification': { type: 'string' },
@@ -106,7 +107,10 @@ export function optionsFromCli(argv: string[], env: NodeJS.ProcessEnv): PartnerS
             .map((b) => b.trim())
             .filter(Boolean),
     pinnedVersion: values['pinned-version'] ?? env.PARTNER_SANDBOX_PINNED_VERSION,
-    rateLimit: values['rate-limit'] ?? env.PARTNER_SANDBOX_RATE_LIMIT === '1',
+    // On by default, as at the partner; `--rate-limit` (the old opt-in) is still accepted.
+    rateLimit: values['no-rate-limit']
+      ? false
+      : (values['rate-limit'] ?? env.PARTNER_SANDBOX_RATE_LIMIT !== '0'),
     autoPayouts: values['auto-payouts'] ?? env.PARTNER_SANDBOX_AUTO_PAYOUTS === '1',
     verificationDelayMs: num(
       '--verification-delay',

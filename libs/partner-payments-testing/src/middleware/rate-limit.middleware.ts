@@ -6,7 +6,13 @@ interface Bucket {
   at: number;
 }
 
-/** Opt-in token bucket per account (provider-facts: 20 requests/s, bursts of 50, all endpoints; 429 above). */
+/** The partner's limit (evidence §1 [T1 REVISION-DOCS §3.3]): 20 requests/s, bursts of 50, per account. */
+export const PARTNER_RATE_LIMIT = { perSecond: 20, burst: 50 } as const;
+
+/**
+ * Token bucket per account across all endpoints, 429 with Retry-After above it. On by default, as
+ * at the partner; `rateLimit: false` turns it off (a convenience the partner lacks).
+ */
 export function rateLimitMiddleware(ctx: SandboxContext): RequestHandler {
   const buckets = new Map<string, Bucket>();
   return (req, res, next) => {

@@ -10,7 +10,7 @@ import { FaultStore } from '../middleware/faults.store';
 import { sendRouteNotMatched } from './http-errors.util';
 import { IdempotencyStore } from '../middleware/idempotency.store';
 import { createPartnerRouter } from './partner.routes';
-import { rateLimitMiddleware } from '../middleware/rate-limit.middleware';
+import { PARTNER_RATE_LIMIT, rateLimitMiddleware } from '../middleware/rate-limit.middleware';
 import { requestLogMiddleware } from '../middleware/request-log.middleware';
 import type { ResolvedOptions, SandboxContext } from './sandbox-context.util';
 import { InProcessControl } from '../control/sandbox-control.service';
@@ -61,7 +61,14 @@ export async function startPartnerSandbox(options: PartnerSandboxOptions = {}): 
   const logger = makeLogger(options);
   const store = new StateStore();
   const telemetry = new Telemetry();
-  const rate = options.rateLimit === true ? { perSecond: 20, burst: 50 } : options.rateLimit || null;
+  // evidence §1 [T1 REVISION-DOCS §3.3]: the partner limits every account (20/s, burst 50, 429
+  // above), so the limit is on unless a test opts out with `rateLimit: false`.
+  const rate =
+    options.rateLimit === false
+      ? null
+      : options.rateLimit === undefined || options.rateLimit === true
+        ? PARTNER_RATE_LIMIT
+        : options.rateLimit;
   const ctx: SandboxContext = {
     options: {
       tokenTtlSeconds: options.tokenTtlSeconds ?? 3600,

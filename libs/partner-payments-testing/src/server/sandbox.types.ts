@@ -50,7 +50,11 @@ export interface PartnerSandboxOptions {
   companyName?: string;
   /** Version the account starts pinned to; default none (an older baseline applies until pinned, spec 9). */
   pinnedVersion?: string;
-  /** Opt-in rate limit per account (provider-facts: 20/s, burst 50); default off so tests are not flaky. */
+  /**
+   * Rate limit per account, across all endpoints, 429 with Retry-After above it. Default on with the
+   * partner's values (20/s, burst 50; evidence §1 [T1 REVISION-DOCS §3.3]), so an app that bursts
+   * past them fails here as it would at the partner; `false` turns it off (not the partner).
+   */
   rateLimit?: boolean | { perSecond: number; burst: number };
   /**
    * Scripted payout lifecycles chosen by the amount's cents (.91 fail, .92 return, .93 ACT cancel,

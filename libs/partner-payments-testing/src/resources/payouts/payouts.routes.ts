@@ -12,7 +12,9 @@ import { runPayoutScript } from './payout-scripts.service';
 import { accountOf, requestState, type SandboxContext } from '../../server/sandbox-context.util';
 import type { VirtualAccountRecord } from '../../server/state.types';
 import { findOwnVirtualAccount } from '../virtual-accounts/virtual-accounts.routes';
+import { isJsonObject } from '../../server/request-schema.util';
 import {
+  ACT_BANKS,
   availableBalanceCents,
   formatCents,
   isProvisioned,
@@ -27,6 +29,7 @@ export function virtualAccountUnusable(va: VirtualAccountRecord): string | undef
   return undefined;
 }
 
+const MEMO_MAX = 255;
 const LIST_PARAMS = new Set(['user_id', 'status', 'from_date', 'to_date', 'page', 'limit']);
 
 /** provider-facts Payouts: create 201 { id, status: 'created' }, GET bare { payout_id, UPPERCASE }, weak list. */
@@ -52,9 +55,14 @@ export function registerPayoutRoutes(router: Router, ctx: SandboxContext): void 
     if (!isUuid(b.recipient_id)) errors.push({ field: 'recipient_id', message: 'must be a UUID' });
     if (b.quote_id !== undefined && typeof b.quote_id !== 'string')
       errors.push({ field: 'quote_id', message: 'must be a string' });
-    const memo = (b.extra_info as { memo?: unknown } | undefined)?.memo;
+    if (b.extra_info !== undefined && !isJsonObject(b.extra_info))
+      errors.push({ field: 'extra_info', message: 'must be an object' });
+    const memo = isJsonObject(b.extra_info) ? b.extra_info.memo : undefined;
     if (memo !== undefined && typeof memo !== 'string')
       errors.push({ field: 'extra_info.memo', message: 'must be a string' });
+    // evidence §6 [T1 ExecutePayoutService]: extra_info.memo holds at most 255 characters.
+    else if (typeof memo === 'string' && memo.length > MEMO_MAX)
+      errors.push({ field: 'extra_info.memo', message: `must be at most ${MEMO_MAX} characters` });
     if (errors.length) return sendValidation(res, errors);
     const recipient = ctx.store.recipients.get(String(b.recipient_id).toLowerCase());
     if (!recipient || recipient.clientUuid !== va.clientUuid || recipient.user_id !== va.user_id) {
@@ -62,6 +70,11 @@ export function registerPayoutRoutes(router: Router, ctx: SandboxContext): void 
         { field: 'recipient_id', message: 'no such recipient for the user of this virtual account' },
       ]);
     }
+    // evidence §6 [T1 REVISION-DOCS §4]: a WIRE payout from the ACT bank's account needs a memo.
+    if (recipient.account_type === 'WIRE' && ACT_BANKS.includes(va.bank) && !memo)
+      return sendValidation(res, [
+        { field: 'extra_info.memo', message: `is required on WIRE payouts from a ${va.bank} account` },
+      ]);
     const amount = Number(b.amount).toFixed(2);
     // issue 15: a payout draws on the account's balance (deposits in, payouts out); one beyond it is
     // refused before anything is created. The partner's body for this case is not recorded in the

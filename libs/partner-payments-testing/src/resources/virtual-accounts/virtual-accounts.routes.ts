@@ -3,6 +3,7 @@ import { requireAuth, withVersion } from '../../middleware/auth.middleware';
 import { buildVirtualAccountCreated } from '../../webhooks/event-builders.util';
 import { isUuid, newId, nowIso } from '../../server/ids.util';
 import { requireIdempotencyKey } from '../../middleware/idempotency.middleware';
+import { sandboxOnly } from '../../middleware/sandbox-only.middleware';
 import { sendError, sendNotFound, sendRouteNotMatched, sendValidation } from '../../server/http-errors.util';
 import { validateMetadata, type FieldError } from '../metadata.rules';
 import { accountOf, requestState, type SandboxContext } from '../../server/sandbox-context.util';
@@ -53,8 +54,9 @@ export function registerVirtualAccountRoutes(router: Router, ctx: SandboxContext
     if (b.type !== 'US_BANK') errors.push({ field: 'type', message: 'must be US_BANK' });
     if (typeof b.bank !== 'string')
       errors.push({ field: 'bank', message: 'bank is required for US_BANK virtual accounts' });
-    if (b.mode !== undefined && typeof b.mode !== 'string')
-      errors.push({ field: 'mode', message: 'must be a string' });
+    // evidence §5 [D create-a-virtual-account]: `mode` is the enum fiat | crypto, lowercase.
+    if (b.mode !== undefined && b.mode !== 'fiat' && b.mode !== 'crypto')
+      errors.push({ field: 'mode', message: 'must be one of fiat, crypto' });
     if (b.destination !== undefined && (typeof b.destination !== 'object' || b.destination === null)) {
       errors.push({ field: 'destination', message: 'must be an object' });
     }
@@ -237,11 +239,12 @@ export function registerVirtualAccountRoutes(router: Router, ctx: SandboxContext
   });
 
   /**
-   * evidence §5 [T1 KiraApiClient, REVISION-DOCS §5]: sandbox only (production answers 403), credits
+   * evidence §5 [T1 KiraApiClient, REVISION-DOCS §5]: sandbox only (the root, the production base,
+   * answers 403), credits
    * the balance at once; amount `11` is the magic value that gives `REFUNDED`. The body is an open
    * question (evidence: open question 8): `{amount, currency?}`; the answer here is the deposit.
    */
-  router.post('/v1/virtual-accounts/:id/simulate-deposit', ...auth, (req, res) => {
+  router.post('/v1/virtual-accounts/:id/simulate-deposit', sandboxOnly, ...auth, (req, res) => {
     const va = findOwnVirtualAccount(ctx, res, String(req.params.id));
     if (!va) return;
     const b = (requestState(res).body ?? {}) as Record<string, unknown>;

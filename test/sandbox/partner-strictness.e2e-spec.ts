@@ -1,0 +1,96 @@
+/**
+ * Requests the partner refuses that the sandbox used to accept (each case cites its evidence tag):
+ * an integrator passing here must not break against the partner.
+ */
+import {
+  Api,
+  createVerifiedUser,
+  fundedSetup,
+  startWorld,
+  stopWorld,
+  wireAccount,
+  wireRecipient,
+  type World,
+} from './sandbox.fixture';
+
+describe('sandbox: refuses what the partner refuses', () => {
+  let world: World;
+  beforeEach(async () => (world = await startWorld()));
+  afterEach(() => stopWorld(world));
+
+  it('simulate-deposit exists only on the sandbox base: the production base (root) answers 403', async () => {
+    // evidence §5 [T1 KiraApiClient, REVISION-DOCS §5]: sandbox only, production answers 403.
+    const { vaId } = await fundedSetup(world.api);
+    const production = await new Api(world.sandbox.baseUrl, world.sandbox.credentials).login();
+    const refused = await production.call('POST', `/v1/virtual-accounts/${vaId}/simulate-deposit`, {
+      body: { amount: '10.00' },
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ code: 'invalid_request' });
+    // Nothing was credited: only the control's funding deposit exists.
+    expect((await world.api.call('GET', `/v1/virtual-accounts/${vaId}/deposits`)).body).toHaveLength(1);
+    // The sandbox base still serves it.
+    const allowed = await world.api.call('POST', `/v1/virtual-accounts/${vaId}/simulate-deposit`, {
+      body: { amount: '10.00' },
+    });
+    expect(allowed.status).toBe(201);
+  });
+
+  it('a WIRE payout from the ACT bank needs extra_info.memo; a memo over 255 characters is refused everywhere', async () => {
+    // evidence §6 [T1 REVISION-DOCS §4]: memo required on WIRE when the account's bank is the ACT
+    // one (bank_d here); [T1 ExecutePayoutService]: extra_info.memo at most 255 characters.
+    const userId = await createVerifiedUser(world.api);
+    const recipient = await world.api.call('POST', '/v1/recipients', {
+      body: wireRecipient(userId, { account: wireAccount() }),
+    });
+    const va = await world.api.call('POST', '/v1/virtual-accounts', {
+      body: { user_id: userId, type: 'US_BANK', bank: 'bank_d' },
+    });
+    const vaId = va.body.virtual_account_id as string;
+    await world.sandbox.control.fundVirtualAccount(vaId);
+    const payout = (extra: Record<string, unknown>) =>
+      world.api.call('POST', `/v1/virtual-accounts/${vaId}/payout`, {
+        body: { amount: '10.00', currency: 'USD', recipient_id: recipient.body.recipient_id, ...extra },
+      });
+    for (const extra of [{}, { extra_info: {} }, { extra_info: { memo: '' } }]) {
+      const missing = await payout(extra);
+      expect(missing.status).toBe(400);
+      expect(missing.body.errors).toEqual([{ field: 'extra_info.memo', message: expect.any(String) }]);
+    }
+    const long = await payout({ extra_info: { memo: 'x'.repeat(256) } });
+    expect(long.status).toBe(400);
+    expect(long.body.errors).toEqual([{ field: 'extra_info.memo', message: expect.stringContaining('255') }]);
+    expect((await world.sandbox.control.counters()).created.payouts ?? 0).toBe(0);
+    expect((await payout({ extra_info: { memo: 'x'.repeat(255) } })).status).toBe(201);
+  });
+
+  it('a memo over 255 characters is refused on any bank; no memo is fine off the ACT bank', async () => {
+    const { vaId, recipientId } = await fundedSetup(world.api);
+    const payout = (extra: Record<string, unknown>) =>
+      world.api.call('POST', `/v1/virtual-accounts/${vaId}/payout`, {
+        body: { amount: '10.00', currency: 'USD', recipient_id: recipientId, ...extra },
+      });
+    const long = await payout({ extra_info: { memo: 'x'.repeat(256) } });
+    expect(long.status).toBe(400);
+    expect(long.body.errors[0].field).toBe('extra_info.memo');
+    expect((await payout({ extra_info: 'memo' })).status).toBe(400);
+    expect((await payout({})).status).toBe(201);
+  });
+
+  it('virtual account mode is the enum fiat | crypto: another value or casing is refused', async () => {
+    // evidence §5 [D create-a-virtual-account]: `mode` (`fiat|crypto`).
+    const userId = await createVerifiedUser(world.api);
+    for (const mode of ['FIAT', 'Crypto', 'card', '']) {
+      const refused = await world.api.call('POST', '/v1/virtual-accounts', {
+        body: { user_id: userId, type: 'US_BANK', bank: 'bank_a', mode },
+      });
+      expect(refused.status).toBe(400);
+      expect(refused.body.errors).toEqual([{ field: 'mode', message: expect.stringContaining('fiat') }]);
+    }
+    expect((await world.sandbox.control.counters()).created.virtual_accounts ?? 0).toBe(0);
+    const fiat = await world.api.call('POST', '/v1/virtual-accounts', {
+      body: { user_id: userId, type: 'US_BANK', bank: 'bank_a', mode: 'fiat' },
+    });
+    expect(fiat.status).toBe(201);
+  });
+});
