@@ -1,11 +1,9 @@
 import { startPartnerSandbox } from '@partner-payments/testing';
 import { BASELINE_VERSION } from '../../libs/partner-payments-testing/src/server/versioning.util';
-import { Api, fundedSetup, startWorld, stopWorld, type World } from './sandbox.fixture';
+import { Api, fundedSetup, useWorld } from './sandbox.fixture';
 
 describe('sandbox: authentication (spec 4.1, 5)', () => {
-  let world: World;
-  beforeAll(async () => (world = await startWorld()));
-  afterAll(() => stopWorld(world));
+  const world = useWorld({}, 'all');
 
   it('POST /auth answers { message, data: { access_token, expires_in: 3600, token_type } } on both bases', async () => {
     for (const base of [world.sandbox.baseUrl, world.sandbox.sandboxBaseUrl]) {
@@ -138,9 +136,7 @@ describe('sandbox: token lifetime', () => {
 });
 
 describe('sandbox: versioning (spec 9, provider-facts)', () => {
-  let world: World;
-  beforeEach(async () => (world = await startWorld()));
-  afterEach(() => stopWorld(world));
+  const world = useWorld();
 
   it('RFI routes exist only under 2026-06-01: header > pin > baseline', async () => {
     const unpinned = await world.api.call('GET', '/v1/rfis');

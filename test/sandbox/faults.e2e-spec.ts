@@ -1,10 +1,8 @@
 import { startPartnerSandbox } from '@partner-payments/testing';
-import { Api, fundedSetup, individual, startWorld, stopWorld, type World } from './sandbox.fixture';
+import { Api, fundedSetup, individual, useWorld } from './sandbox.fixture';
 
 describe('sandbox: faults on demand (control API)', () => {
-  let world: World;
-  beforeEach(async () => (world = await startWorld()));
-  afterEach(() => stopWorld(world));
+  const world = useWorld();
 
   it('latency on one route delays only that route', async () => {
     await world.sandbox.control.addFault({ kind: 'latency', route: 'GET /v1/users', latencyMs: 1000 });

@@ -6,17 +6,13 @@ import {
   Api,
   createVerifiedUser,
   fundedSetup,
-  startWorld,
-  stopWorld,
   wireAccount,
   wireRecipient,
-  type World,
+  useWorld,
 } from './sandbox.fixture';
 
 describe('sandbox: refuses what the partner refuses', () => {
-  let world: World;
-  beforeEach(async () => (world = await startWorld()));
-  afterEach(() => stopWorld(world));
+  const world = useWorld();
 
   it('simulate-deposit exists only on the sandbox base: the production base (root) answers 403', async () => {
     // evidence §5 [T1 KiraApiClient, REVISION-DOCS §5]: sandbox only, production answers 403.

@@ -147,6 +147,24 @@ export async function stopWorld(world: World | undefined): Promise<void> {
   await world.receiver.close();
 }
 
+/**
+ * The describe block's world: started before each test (`'each'`, the default) or once for the
+ * block (`'all'`), stopped after. The object is filled in place, so `world.api` reads the current
+ * one in every test.
+ */
+export function useWorld(options: PartnerSandboxOptions = {}, per: 'each' | 'all' = 'each'): World {
+  const world = {} as World;
+  const [before, after] = per === 'each' ? [beforeEach, afterEach] : [beforeAll, afterAll];
+  before(async () => void Object.assign(world, await startWorld(options)));
+  after(async () => {
+    const started = world.sandbox ? { ...world } : undefined;
+    // Emptied first: a later before() that fails leaves nothing stopped twice.
+    for (const key of Object.keys(world)) delete (world as unknown as Record<string, unknown>)[key];
+    await stopWorld(started);
+  });
+  return world;
+}
+
 export { business, individual, usAddress, wireAccount, wireRecipient };
 
 /**

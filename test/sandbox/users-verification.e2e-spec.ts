@@ -1,14 +1,12 @@
 import { startPartnerSandbox } from '@partner-payments/testing';
-import { business, individual, startWorld, stopWorld, type World } from './sandbox.fixture';
+import { business, individual, startWorld, stopWorld, useWorld } from './sandbox.fixture';
 
 /** Raw bodies: these tests also send what the typed inputs would not let through. */
 const ind = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({ ...individual(), ...extra });
 const biz = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({ ...business(), ...extra });
 
 describe('sandbox: user verification as the partner runs it (evidence §3 [D known-limitations][T3r DRIFT-23], spec 3.3)', () => {
-  let world: World;
-  beforeEach(async () => (world = await startWorld()));
-  afterEach(() => stopWorld(world));
+  const world = useWorld();
 
   it('never verifies on its own: CREATED → VERIFYING → REVIEW, then it waits for the staff (the control)', async () => {
     const { body } = await world.api.call('POST', '/v1/users', { body: ind() });

@@ -1,17 +1,7 @@
-import {
-  Api,
-  createVerifiedUser,
-  fundedSetup,
-  individual,
-  startWorld,
-  stopWorld,
-  type World,
-} from './sandbox.fixture';
+import { Api, createVerifiedUser, fundedSetup, individual, useWorld } from './sandbox.fixture';
 
 describe('sandbox: virtual accounts and deposits (provider-facts)', () => {
-  let world: World;
-  beforeEach(async () => (world = await startWorld({ authorizedBanks: ['bank_a', 'bank_b'] })));
-  afterEach(() => stopWorld(world));
+  const world = useWorld({ authorizedBanks: ['bank_a', 'bank_b'] });
 
   it('creates with a bank from authorizedBanks; one per user and bank (409); virtual_account.created echoes metadata', async () => {
     const userId = await createVerifiedUser(world.api);
@@ -147,9 +137,7 @@ describe('sandbox: virtual accounts and deposits (provider-facts)', () => {
 });
 
 describe('sandbox: virtual account lifecycle, balance and deposits (evidence §5, issue 15)', () => {
-  let world: World;
-  beforeEach(async () => (world = await startWorld({ authorizedBanks: ['bank_a', 'bank_d'] })));
-  afterEach(() => stopWorld(world));
+  const world = useWorld({ authorizedBanks: ['bank_a', 'bank_d'] });
 
   const createVa = async (bank = 'bank_a') => {
     const userId = await createVerifiedUser(world.api);
@@ -299,9 +287,7 @@ describe('sandbox: virtual account lifecycle, balance and deposits (evidence §5
 });
 
 describe('sandbox: client configuration GET /v1/clients/{uuid} (spec 2.4, 4.5)', () => {
-  let world: World;
-  beforeAll(async () => (world = await startWorld({ authorizedBanks: ['bank_a', 'bank_d'] })));
-  afterAll(() => stopWorld(world));
+  const world = useWorld({ authorizedBanks: ['bank_a', 'bank_d'] }, 'all');
 
   it('answers { success, data } with wallets and vault null until provisioned', async () => {
     const uuid = world.sandbox.credentials.clientUuid;
@@ -352,9 +338,7 @@ describe('sandbox: client configuration GET /v1/clients/{uuid} (spec 2.4, 4.5)',
 });
 
 describe('sandbox: an account with no authorized banks (spec 2.4: the partner default is [])', () => {
-  let world: World;
-  beforeAll(async () => (world = await startWorld({ authorizedBanks: [] })));
-  afterAll(() => stopWorld(world));
+  const world = useWorld({ authorizedBanks: [] }, 'all');
 
   it('shows authorizedBanks [] and refuses every virtual account with a 400 naming bank', async () => {
     const config = await world.api.call('GET', `/v1/clients/${world.sandbox.credentials.clientUuid}`);

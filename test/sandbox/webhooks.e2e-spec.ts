@@ -2,20 +2,10 @@ import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { signPartnerWebhook, startPartnerSandbox } from '@partner-payments/testing';
-import {
-  Api,
-  fundedSetup,
-  individual,
-  startReceiver,
-  startWorld,
-  stopWorld,
-  type World,
-} from './sandbox.fixture';
+import { Api, fundedSetup, individual, startReceiver, useWorld } from './sandbox.fixture';
 
 describe('sandbox: webhook delivery (spec 6.1-6.3)', () => {
-  let world: World;
-  beforeEach(async () => (world = await startWorld()));
-  afterEach(() => stopWorld(world));
+  const world = useWorld();
 
   it('signs x-signature-sha256 = hex HMAC-SHA256 over the exact bytes sent, as JSON', async () => {
     await world.api.call('POST', '/v1/users', { body: individual() });
