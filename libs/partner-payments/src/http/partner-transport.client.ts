@@ -157,7 +157,13 @@ export class PartnerTransport {
       transitional: TRANSITIONAL,
     };
     if (this.listened())
-      this.emit({ type: 'request', method: req.method, path: req.path, attempt: req.attempt });
+      this.emit({
+        type: 'request',
+        method: req.method,
+        path: req.path,
+        route: partnerRouteTemplate(req.path),
+        attempt: req.attempt,
+      });
     const started = performance.now();
     const elapsed = (): number => Math.floor(performance.now() - started);
     try {
@@ -211,11 +217,11 @@ export class PartnerTransport {
     return this.subject.observed || this.options.onHttpEvent !== null;
   }
 
-  /** Adds the route template (bounded labels, no customer ids) and publishes. */
-  emit(input: Omit<PartnerHttpEvent, 'route'>): void {
-    // Nobody listening (no events$ subscriber, no onHttpEvent): nothing to build.
-    if (!this.subject.observed && !this.options.onHttpEvent) return;
-    const event: PartnerHttpEvent = { ...input, route: partnerRouteTemplate(input.path) };
+  /**
+   * Publishes an event the caller built whole, route template included (bounded labels, no ids);
+   * callers build it only when listened() says someone listens.
+   */
+  private emit(event: PartnerHttpEvent): void {
     if (this.subject.observed) this.subject.next(event);
     if (this.options.onHttpEvent) {
       try {
