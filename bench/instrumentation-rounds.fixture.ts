@@ -5,6 +5,14 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import {
+  BatchSpanProcessor,
+  NodeTracerProvider,
+  ParentBasedSampler,
+  TraceIdRatioBasedSampler,
+} from '@opentelemetry/sdk-trace-node';
+import type { PartnerPaymentsModuleOptions } from '@partner-payments/nestjs';
 
 export const NAME = 'instrumentation';
 export const QUICK = process.argv.includes('--quick');
@@ -26,6 +34,27 @@ export interface Round {
   perSecond: number;
 }
 export const children: ChildProcess[] = [];
+
+/** The "on" side's SDK, as the app builds it from OTEL_*: a batch of spans over OTLP/HTTP to the sink. */
+export function tracer(sinkUrl: string, ratio: number): NodeTracerProvider {
+  return new NodeTracerProvider({
+    sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio) }),
+    spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url: `${sinkUrl}/v1/traces` }))],
+  });
+}
+
+/** A client of the partner stub (instrumentation-servers.fixture.ts): limiter off, quiet. */
+export function stubClientOptions(partnerUrl: string): PartnerPaymentsModuleOptions {
+  return {
+    baseUrl: partnerUrl,
+    environment: 'sandbox',
+    apiKey: 'bench-api-key',
+    clientId: 'bench-client',
+    password: 'bench-password',
+    rateLimit: false,
+    logger: { log() {}, warn() {}, error() {} },
+  };
+}
 
 export const log = (m: string): void =>
   void process.stderr.write(`[${NAME}] ${new Date().toISOString().slice(11, 19)} ${m}\n`);

@@ -17,14 +17,7 @@
  * Progress on stderr; the last stdout line is the JSON report (bench contract, issue 14).
  */
 import { context, propagation, trace } from '@opentelemetry/api';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import {
-  BatchSpanProcessor,
-  NodeTracerProvider,
-  ParentBasedSampler,
-  TraceIdRatioBasedSampler,
-} from '@opentelemetry/sdk-trace-node';
-import { createPartnerPaymentsClient, type PartnerPaymentsModuleOptions } from '@partner-payments/nestjs';
+import { createPartnerPaymentsClient } from '@partner-payments/nestjs';
 import { AppMetrics } from '../apps/reference-app/src/observability/app-metrics.service';
 import {
   CALLERS,
@@ -41,26 +34,13 @@ import {
   SAMPLE_RATIO,
   SIDES,
   start,
+  stubClientOptions,
+  tracer,
 } from './instrumentation-rounds.fixture';
 import { webhookFigures } from './instrumentation-webhook.fixture';
 
-function tracer(sinkUrl: string, ratio: number): NodeTracerProvider {
-  return new NodeTracerProvider({
-    sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio) }),
-    spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url: `${sinkUrl}/v1/traces` }))],
-  });
-}
-
 async function clientFigures(partnerUrl: string, sinkUrl: string) {
-  const base: PartnerPaymentsModuleOptions = {
-    baseUrl: partnerUrl,
-    environment: 'sandbox',
-    apiKey: 'bench-api-key',
-    clientId: 'bench-client',
-    password: 'bench-password',
-    rateLimit: false,
-    logger: { log() {}, warn() {}, error() {} },
-  };
+  const base = stubClientOptions(partnerUrl);
   const metrics = new AppMetrics();
   const plain = createPartnerPaymentsClient(base);
   const hooked = createPartnerPaymentsClient({ ...base, ...metrics.partnerHooks() });

@@ -1,0 +1,86 @@
+/**
+ * One side of bench/instructions.ts, run under valgrind's callgrind (which counts the instructions
+ * of the whole process): CALLS calls of GET /v1/payouts/{id} by CALLERS concurrent callers, then the
+ * process ends. The far end is in another process, not counted.
+ * env:
+ *   SIDE     bare | ours: bare axios with a keep-alive agent, or the module's client, against the
+ *            replay server (TARGET_URL, PAYOUT_ID; the bare side sends BARE_PATH with BARE_HEADERS,
+ *            the headers the client sent, as client.bench.ts does);
+ *            off | hooks | sampled | on: the module's client against the instrumentation stub
+ *            (TARGET_URL, SINK_URL): no instrumentation; the app's metrics hooks only; hooks and the
+ *            OpenTelemetry SDK sampling 10% of traces; hooks and every trace exported.
+ *   CALLS, CALLERS
+ */
+import { Agent } from 'node:http';
+import axios from 'axios';
+import { createPartnerPaymentsClient } from '@partner-payments/nestjs';
+import { AppMetrics } from '../apps/reference-app/src/observability/app-metrics.service';
+import {
+  PAYOUT_ID as STUB_PAYOUT_ID,
+  SAMPLE_RATIO,
+  stubClientOptions,
+  tracer,
+} from './instrumentation-rounds.fixture';
+import { sandboxClient } from './lib/partner.client';
+
+type Call = () => Promise<unknown>;
+
+function env(name: string): string {
+  const value = process.env[name];
+  if (value === undefined || value === '') throw new Error(`instructions-child: ${name} is not set`);
+  return value;
+}
+
+/** The calls of one side, and what ends it (the SDK's last batch is exported before exit). */
+function sideCalls(side: string, url: string): { call: Call; finish: () => Promise<void> } {
+  const none = async (): Promise<void> => undefined;
+  if (side === 'bare') {
+    const bare = axios.create({
+      baseURL: url,
+      httpAgent: new Agent({ keepAlive: true }),
+      maxRedirects: 0,
+      headers: JSON.parse(env('BARE_HEADERS')) as Record<string, string>,
+    });
+    const path = env('BARE_PATH');
+    return { call: async () => (await bare.get(path)).data, finish: none };
+  }
+  if (side === 'ours') {
+    const client = sandboxClient(url, { rateLimit: false });
+    const payoutId = env('PAYOUT_ID');
+    return { call: () => client.payouts.get(payoutId), finish: none };
+  }
+  const base = stubClientOptions(url);
+  if (side === 'off') {
+    const client = createPartnerPaymentsClient(base);
+    return { call: () => client.payouts.get(STUB_PAYOUT_ID), finish: none };
+  }
+  const client = createPartnerPaymentsClient({ ...base, ...new AppMetrics().partnerHooks() });
+  const call = () => client.payouts.get(STUB_PAYOUT_ID);
+  if (side === 'hooks') return { call, finish: none };
+  if (side !== 'sampled' && side !== 'on') throw new Error(`instructions-child: unknown SIDE ${side}`);
+  const provider = tracer(env('SINK_URL'), side === 'on' ? 1 : SAMPLE_RATIO);
+  provider.register();
+  return {
+    call,
+    finish: async () => {
+      await provider.forceFlush();
+      await provider.shutdown();
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  const { call, finish } = sideCalls(env('SIDE'), env('TARGET_URL'));
+  let left = Number(env('CALLS'));
+  await Promise.all(
+    Array.from({ length: Number(env('CALLERS')) }, async () => {
+      while (left-- > 0) await call();
+    }),
+  );
+  await finish();
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`instructions-child failed: ${e instanceof Error ? e.stack : String(e)}\n`);
+  process.exit(1);
+});
