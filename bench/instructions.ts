@@ -59,9 +59,8 @@ function countInstructions(side: Side, calls: number): Promise<number> {
         // valgrind runs the process ~50x slower, and V8's memory reducer starts full GCs when few
         // bytes are allocated per second: under valgrind it took the slow clock for idleness. With
         // it on, "off" counted 1,333k instructions per call and the metrics hooks +137k, mostly
-        // full-GC marking of their larger heap; with it off, 1,229k and +75k (both before d39ab28). A
-        // busy process at full
-        // speed never triggers it, so it is off here, on every side.
+        // full-GC marking of their larger heap; with it off, 1,229k and +75k (both before d39ab28).
+        // A busy process at full speed never triggers it, so it is off here, on every side.
         '--no-memory-reducer',
         '-r',
         LOADER,
