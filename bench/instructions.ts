@@ -157,7 +157,7 @@ async function main(): Promise<void> {
       `${file}.md`,
       renderMarkdown(result).replace(
         /^Ratio: .*$/m,
-        'Ratio: ours / baseline of the instructions per call or delivery (mean over the repeats); the load does not change a count.',
+        'Ratio: ours / baseline of the instructions per call or delivery (mean over the repeats). The load does not change a client count; it moves a webhook count a few percent (the inbox batches what arrives together, one transaction a batch).',
       ),
     );
     progress(NAME, `written to bench/results/${stem}.{json,md} in ${outcome.durationS} s`);
