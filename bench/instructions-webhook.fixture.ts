@@ -59,8 +59,8 @@ function cpuSeconds(pid: number): number {
 }
 
 /**
- * Resolves once the process has used under 0.05 s of CPU in 2 s: booted, its first token fetched
- * (a boot job), nothing left running. Counting starts there, the same point in every run.
+ * Resolves once the process has used under 0.05 s of CPU in 2 s (after startedUp): nothing left
+ * running. Counting starts there, the same point in every run.
  */
 async function idle(pid: number): Promise<void> {
   const end = Date.now() + BOOT_MS;
@@ -71,6 +71,24 @@ async function idle(pid: number): Promise<void> {
     before = now;
   }
   throw new Error(`the app was still busy ${BOOT_MS} ms after it listened`);
+}
+
+/**
+ * Resolves once GET /health/ready says `startup.state: started`: the start-up partner calls (version
+ * pin, first token) and the inbox's start-up pass have finished once, retries and backoff included.
+ * They run after the port opens; an idle gap between two retries must not start the count.
+ */
+async function startedUp(url: string): Promise<void> {
+  const end = Date.now() + BOOT_MS;
+  while (Date.now() < end) {
+    const body = await fetch(`${url}/health/ready`).then(
+      (r) => r.text(),
+      () => '',
+    );
+    if (/"state":"started"/.test(body)) return;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  throw new Error(`the app's start-up calls had not finished ${BOOT_MS} ms after it listened`);
 }
 
 /** The app's instructions for `deliveries` deliveries, every one answered 2xx and processed. */
@@ -93,6 +111,7 @@ async function countApp(
   const at = (): string => `${mode} ${deliveries}: ${Math.round((Date.now() - began) / 1000)} s`;
   try {
     const url = await listening(child, collected);
+    await startedUp(url);
     await idle(child.pid ?? 0);
     startCounting(child);
     progress(NAME, `${at()}, booted, counting`);
