@@ -66,10 +66,19 @@ async function deliver(url: string, seconds: number): Promise<number> {
   return result['2xx'];
 }
 
-export async function webhookFigures(partnerUrl: string, sinkUrl: string) {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-instrumentation-'));
-  const env = (side: Side): Record<string, string> => ({
-    DATABASE_URL: `sqlite:${join(dir, `${side}.sqlite`)}`,
+/**
+ * The environment of instrumentation-app.fixture.ts for one instrumentation mode: off (no hooks,
+ * no SDK), hooks (the metrics hooks, no SDK: no OTEL_* variable), sampled (hooks and the SDK
+ * keeping SAMPLE_RATIO of the traces) or on (hooks and every trace), exported to `sinkUrl`.
+ */
+export function instrumentedAppEnv(
+  databaseUrl: string,
+  partnerUrl: string,
+  sinkUrl: string,
+  mode: 'off' | 'hooks' | 'sampled' | 'on',
+): Record<string, string> {
+  return {
+    DATABASE_URL: databaseUrl,
     PARTNER_BASE_URL: partnerUrl,
     PARTNER_ENV: 'sandbox',
     PARTNER_API_KEY: 'bench-api-key',
@@ -77,13 +86,23 @@ export async function webhookFigures(partnerUrl: string, sinkUrl: string) {
     PARTNER_PASSWORD: 'bench-password',
     PARTNER_WEBHOOK_SECRET: SECRET,
     INBOX_ENCRYPTION_KEYS: `bench:${Buffer.alloc(32, 3).toString('base64')}`,
-    ...(side === 'off' || side === 'control'
-      ? { BENCH_INSTRUMENTATION: 'off' }
-      : { OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl }),
-    ...(side === 'sampled'
+    ...(mode === 'off' ? { BENCH_INSTRUMENTATION: 'off' } : {}),
+    ...(mode === 'sampled' || mode === 'on' ? { OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl } : {}),
+    ...(mode === 'sampled'
       ? { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: String(SAMPLE_RATIO) }
       : {}),
-  });
+  };
+}
+
+export async function webhookFigures(partnerUrl: string, sinkUrl: string) {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-instrumentation-'));
+  const env = (side: Side): Record<string, string> =>
+    instrumentedAppEnv(
+      `sqlite:${join(dir, `${side}.sqlite`)}`,
+      partnerUrl,
+      sinkUrl,
+      side === 'control' ? 'off' : side,
+    );
   try {
     const apps = {} as Record<Side, { child: ChildProcess; info: { url: string } }>;
     for (const side of SIDES)

@@ -43,11 +43,15 @@ export interface DeliveryRound {
   answers: Record<string, number>;
 }
 
-/** Every delivery sent once, `connections` at a time; resolves when every answer is in. */
+/**
+ * Every delivery sent once, `connections` at a time; resolves when every answer is in. A request
+ * unanswered after `timeoutS` seconds (autocannon's default, 10) counts as an error.
+ */
 export async function deliver(
   url: string,
   deliveries: readonly SignedDelivery[],
   connections: number,
+  timeoutS = 10,
 ): Promise<DeliveryRound> {
   const sent: string[] = [];
   const accepted = new Set<string>();
@@ -57,6 +61,7 @@ export async function deliver(
   const result = await autocannon({
     url,
     connections,
+    timeout: timeoutS,
     // `amount`: autocannon stops after exactly this many answers (a timed run drops the ones in flight).
     amount: deliveries.length,
     requests: [
