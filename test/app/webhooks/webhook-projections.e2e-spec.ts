@@ -49,6 +49,16 @@ describe.each(DATABASE_KINDS)('webhooks -> projections on %s', (kind) => {
       what,
     );
   const inboxCount = () => uow.run((m) => m.count(WebhookInboxEntity));
+  /** Waits until the inbox entry of `eventId` is handled, and checks it was processed cleanly. */
+  const processedCleanly = async (eventId: string, what: string) => {
+    const entry = await until(
+      WebhookInboxEntity,
+      { eventKey: inboxEventKey(eventId) },
+      (e) => e.state !== 'pending',
+      what,
+    );
+    expect({ state: entry.state, error: entry.lastError }).toEqual({ state: 'processed', error: null });
+  };
   /** POST /webhooks/partner with `body` signed by `secret` (the partner's by default). */
   const deliverSigned = (body: string, secret = sandbox.webhookSecret, type = 'application/json') =>
     http()
@@ -120,6 +130,69 @@ describe.each(DATABASE_KINDS)('webhooks -> projections on %s', (kind) => {
     ).toMatchObject({ kind: 'microdeposit' });
   });
 
+  it('marks a settled deposit REFUNDED on virtual_account.deposit_funds_refunded (no status in it), and a late receipt does not move it back', async () => {
+    // evidence §5: the newer refund event has no `status`; deposit reconciliation never re-reads a
+    // COMPLETED deposit, so without a handler the row stayed COMPLETED.
+    const { depositId } = await sandbox.control.simulateDeposit(account.virtualAccountId, {
+      amount: '40.00',
+    });
+    const settled = await until(DepositEntity, { depositId }, () => true, 'deposit row');
+    expect(settled.status).toBe('COMPLETED');
+    const refund = (eventId: string, data: Record<string, unknown>) =>
+      JSON.stringify({
+        event: 'virtual_account.deposit_funds_refunded',
+        data: { event_id: eventId, ...data },
+      });
+    const refundId = `evt_refund_${randomUUID()}`;
+    await deliverSigned(
+      refund(refundId, {
+        deposit_id: depositId,
+        virtual_account_id: account.virtualAccountId,
+        amount: '40.00',
+        currency: 'USD',
+        return_details: { code: 'R01', reason: 'insufficient funds', refunded_at: new Date().toISOString() },
+      }),
+    ).expect(200);
+    const refunded = await until(DepositEntity, { depositId }, (d) => d.status === 'REFUNDED', 'REFUNDED');
+    expect(refunded).toMatchObject({
+      kind: 'deposit',
+      amount: '40.00',
+      virtualAccountId: account.virtualAccountId,
+    });
+
+    // A receipt delivered late (its own event id) does not move a final status back.
+    const lateId = `evt_late_${randomUUID()}`;
+    await deliverSigned(
+      JSON.stringify({
+        event: 'virtual_account.deposit_funds_received',
+        data: {
+          event_id: lateId,
+          deposit_id: depositId,
+          virtual_account_id: account.virtualAccountId,
+          amount: '40.00',
+          currency: 'USD',
+          status: 'completed',
+        },
+      }),
+    ).expect(200);
+    await processedCleanly(lateId, 'late receipt handled');
+    expect((await find(DepositEntity, { depositId }))?.status).toBe('REFUNDED');
+
+    // A refund of a deposit never seen here creates its row, final; one naming no deposit is processed and writes none.
+    const unseen = randomUUID();
+    await deliverSigned(refund(`evt_refund_${randomUUID()}`, { deposit_id: unseen, amount: '5.00' })).expect(
+      200,
+    );
+    expect(
+      await until(DepositEntity, { depositId: unseen }, (d) => d.status === 'REFUNDED', 'unseen refunded'),
+    ).toMatchObject({ amount: '5.00' });
+    const orphanId = `evt_refund_${randomUUID()}`;
+    const before = await uow.run((m) => m.count(DepositEntity));
+    await deliverSigned(refund(orphanId, { amount: '6.00' })).expect(200);
+    await processedCleanly(orphanId, 'orphan refund handled');
+    expect(await uow.run((m) => m.count(DepositEntity))).toBe(before);
+  });
+
   it('projects an authentic deposit whose fields outgrow the columns (no deposit_id and a 100-character event id, a 300-character sender name with U+0000): processed, never left dead', async () => {
     // Issue 9 defect 4 beyond the inbox: an odd id must not be processed on SQLite and left dead on
     // PostgreSQL (varchar limits, NUL). The event is the partner's, only its content is unusual.
@@ -136,13 +209,7 @@ describe.each(DATABASE_KINDS)('webhooks -> projections on %s', (kind) => {
       },
     });
     await deliverSigned(body).expect(200);
-    const entry = await until(
-      WebhookInboxEntity,
-      { eventKey: inboxEventKey(eventId) },
-      (e) => e.state !== 'pending',
-      'the deposit event handled',
-    );
-    expect({ state: entry.state, error: entry.lastError }).toEqual({ state: 'processed', error: null });
+    await processedCleanly(eventId, 'the deposit event handled');
     const rows = await uow.run((m) =>
       m.find(DepositEntity, { where: { virtualAccountId: account.virtualAccountId, amount: '3.00' } }),
     );

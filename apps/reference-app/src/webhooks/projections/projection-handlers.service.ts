@@ -109,6 +109,30 @@ export class ProjectionHandlers {
     await this.deposit(event, 'microdeposit');
   }
 
+  /**
+   * A refund of a deposit (evidence §5 [T1 REVISION-DOCS §1]: a newer event, no `status`, a
+   * `return_details`; receivers should handle it). Deposit reconciliation lists deposits only since
+   * its checkpoint and re-reads one by one only those before settlement, so a COMPLETED deposit
+   * refunded later is corrected by this event alone: without this handler it stayed COMPLETED. REFUNDED is final (deposit-status.policy.ts). A
+   * refund naming no deposit has no row to correct; the inbox keeps the event.
+   */
+  @OnPartnerEvent(PartnerEvent.VirtualAccountDepositFundsRefunded)
+  async onDepositRefunded(
+    event: PartnerEventOf<typeof PartnerEvent.VirtualAccountDepositFundsRefunded>,
+  ): Promise<void> {
+    const p = event.payload;
+    if (typeof p.deposit_id !== 'string' || p.deposit_id === '') return;
+    await this.resources.applyDeposit({
+      depositId: p.deposit_id,
+      kind: 'deposit',
+      virtualAccountId: typeof p.virtual_account_id === 'string' ? p.virtual_account_id : null,
+      userId: typeof p.user_id === 'string' ? p.user_id : null,
+      amount: p.amount === undefined ? null : String(p.amount),
+      currency: typeof p.currency === 'string' ? p.currency : null,
+      status: 'REFUNDED',
+    });
+  }
+
   private async user(
     event: PartnerEventOf<UserEventName>,
     fields: {
