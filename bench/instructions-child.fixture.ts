@@ -10,8 +10,12 @@
  *            (TARGET_URL, SINK_URL): no instrumentation; the app's metrics hooks only; hooks and the
  *            OpenTelemetry SDK sampling 10% of traces; hooks and every trace exported.
  *   CALLS, CALLERS
+ *   WARMUP_CALLS  calls made first, uncounted (the process is started with callgrind's
+ *            instrumentation off); counting is turned on once they are done.
  */
+import { execFile } from 'node:child_process';
 import { Agent } from 'node:http';
+import { promisify } from 'node:util';
 import axios from 'axios';
 import { createPartnerPaymentsClient } from '@partner-payments/nestjs';
 import { AppMetrics } from '../apps/reference-app/src/observability/app-metrics.service';
@@ -69,14 +73,27 @@ function sideCalls(side: string, url: string): { call: Call; finish: () => Promi
   };
 }
 
-async function main(): Promise<void> {
-  const { call, finish } = sideCalls(env('SIDE'), env('TARGET_URL'));
-  let left = Number(env('CALLS'));
+/** `calls` calls of `call` by `callers` concurrent callers. */
+async function callers(call: Call, calls: number, concurrency: number): Promise<void> {
+  let left = calls;
   await Promise.all(
-    Array.from({ length: Number(env('CALLERS')) }, async () => {
+    Array.from({ length: concurrency }, async () => {
       while (left-- > 0) await call();
     }),
   );
+}
+
+async function main(): Promise<void> {
+  const { call, finish } = sideCalls(env('SIDE'), env('TARGET_URL'));
+  const concurrency = Number(env('CALLERS'));
+  const warmUp = Number(process.env.WARMUP_CALLS ?? '0');
+  if (warmUp > 0) {
+    await callers(call, warmUp, concurrency);
+    // Counted from here (the process was started with callgrind's instrumentation off): idle in
+    // the event loop while callgrind_control reaches it through vgdb.
+    await promisify(execFile)('callgrind_control', ['--instr=on', String(process.pid)]);
+  }
+  await callers(call, Number(env('CALLS')), concurrency);
   await finish();
 }
 
