@@ -7,7 +7,7 @@
  *
  * Each side runs in its own process under callgrind, twice: a short then a long run (calls, or
  * deliveries), and its cost per operation is the difference of the counts over that of the runs.
- * Each process first does a warm-up uncounted (8,000 calls, 600 deliveries); the difference then
+ * Each process first does a warm-up uncounted (8,000 calls, 3,000 deliveries); the difference then
  * takes out what is left of start-up, so the figure is a long-running process's steady state, as
  * in the timed rounds. JIT and GC work count too, as they do in CPU time. Sides:
  *  - client, c=64: the module's payouts.get against bare axios with a keep-alive agent sending the
