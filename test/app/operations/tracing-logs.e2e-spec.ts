@@ -2,7 +2,9 @@
  * Issue 13: traces and JSON logs of the reference app, on SQLite.
  * - Spans are collected with the SDK's in-memory exporter (registered here as the host's own
  *   provider would be): one payout webhook's trace goes from its receipt through the inbox and the
- *   handler to the projection write, in one trace.
+ *   handler to the projection write, in one trace. Twice: with the SDK's own context manager (a
+ *   host's set-up) and with the app's LogScopeContextManager (what the app registers itself: the
+ *   trace context in the log scope's AsyncLocalStorage).
  * - LOG_FORMAT=json at LOG_LEVEL=verbose: every line is one JSON object; the lines of a request
  *   carry its request_id (the caller's X-Request-Id when sent), those of a webhook's processing its
  *   event_id, those naming a payout its payout_id.
@@ -15,6 +17,7 @@ import type { PartnerSandbox } from '@partner-payments/testing';
 import { context, propagation, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider, type ReadableSpan } from '@opentelemetry/sdk-trace-node';
+import { LogScopeContextManager } from '../../../apps/reference-app/src/observability/log-context.util';
 import type { RunningApp } from '../../../apps/reference-app/src/app-bootstrap.util';
 import {
   eventually,
@@ -39,7 +42,12 @@ interface JsonLine {
   trace_id?: string;
 }
 
-describe('traces and JSON logs (SQLite)', () => {
+const CONTEXT_MANAGERS = [
+  ["the SDK's context manager", () => undefined],
+  ["the app's LogScopeContextManager", () => new LogScopeContextManager()],
+] as const;
+
+describe.each(CONTEXT_MANAGERS)('traces and JSON logs (SQLite), %s', (_name, contextManager) => {
   const exporter = new InMemorySpanExporter();
   const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
   let sandbox: PartnerSandbox;
@@ -49,7 +57,7 @@ describe('traces and JSON logs (SQLite)', () => {
   let output: ReturnType<typeof captureProcessOutput>;
 
   beforeAll(async () => {
-    provider.register();
+    provider.register({ contextManager: contextManager() });
     sandbox = await startTestSandbox();
     const db = await databaseUrlFor('sqlite', 'tracing');
     cleanup = db.cleanup;

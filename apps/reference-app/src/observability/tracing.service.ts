@@ -14,6 +14,7 @@ import {
 } from '@opentelemetry/sdk-trace-node';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import type { ObservabilityConfig } from '../config/observability.config';
+import { LogScopeContextManager } from './log-context.util';
 
 /** What startTracing registered; `shutdown` flushes the spans still batched, then unregisters. */
 export interface TracingHandle {
@@ -23,8 +24,8 @@ export interface TracingHandle {
 
 /**
  * Enables OTLP/HTTP export when OTEL_EXPORTER_OTLP_ENDPOINT (or ..._TRACES_ENDPOINT) is set: a
- * NodeTracerProvider with a batch processor, registered as the global provider with the
- * AsyncLocalStorage context manager (so the module's spans find their parents) and the W3C
+ * NodeTracerProvider with a batch processor, registered as the global provider with a context
+ * manager over the log scope's AsyncLocalStorage (so the module's spans find their parents) and the W3C
  * propagators. Nothing when unset or OTEL_SDK_DISABLED=true: the module's spans stay no-ops.
  * A provider registered before (the host's own OpenTelemetry set-up, e.g. `--require` of an
  * auto-instrumentation) is left in place: the app's spans go to it, the variables are its business.
@@ -51,7 +52,9 @@ export function startTracing(
       new BatchSpanProcessor(new OTLPTraceExporter({ url: config.tracesUrl, headers: config.headers })),
     ],
   });
-  provider.register();
+  // The log scope's storage carries the trace context too (LogScopeContextManager: one
+  // AsyncLocalStorage, not two, for every promise on Node 20).
+  provider.register({ contextManager: new LogScopeContextManager() });
   // Where to, never the headers (a vendor's key) nor credentials in the URL.
   const shown = new URL(config.tracesUrl);
   if (shown.username || shown.password) shown.username = shown.password = '***';
