@@ -7,9 +7,11 @@
  *
  * Each side runs in its own process under callgrind, twice: a short then a long run (calls, or
  * deliveries), and its cost per operation is the difference of the counts over that of the runs.
- * Each process first does a warm-up uncounted (8,000 calls, 3,000 deliveries); the difference then
+ * Each process first does a warm-up uncounted (8,000 calls, 10,000 deliveries); the difference then
  * takes out what is left of start-up, so the figure is a long-running process's steady state, as
- * in the timed rounds. JIT and GC work count too, as they do in CPU time. Sides:
+ * in the timed rounds. GC work counts, as it does in CPU time; V8's optimizing compilers are
+ * counted apart and left out of the ratio: what they still compile in a window swings from one
+ * window to the next (instructions-count.fixture.ts, `steady`). Sides:
  *  - client, c=64: the module's payouts.get against bare axios with a keep-alive agent sending the
  *    same headers, both against the replay server (client.bench.ts's pair);
  *  - instrumentation, c=16: the module's client with no instrumentation ("off") against the app's
@@ -29,6 +31,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import {
   arg,
+  type Count,
   figure,
   INSTRUMENTED,
   NAME,
@@ -68,7 +71,7 @@ interface Side {
  */
 const CLIENT_WARM_UP = QUICK ? 2000 : 8000;
 
-function countClient(side: Side, calls: number): Promise<number> {
+function countClient(side: Side, calls: number): Promise<Count> {
   return underCallgrind(
     'instructions-child.fixture.ts',
     {
