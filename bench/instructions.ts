@@ -12,8 +12,8 @@
  * in the timed rounds. GC work counts, as it does in CPU time; V8's optimizing compilers are
  * counted apart and left out of the ratio: what they still compile in a window swings from one
  * window to the next (instructions-count.fixture.ts, `steady`). Sides:
- *  - client, c=64: the module's payouts.get against bare axios with a keep-alive agent sending the
- *    same headers, both against the replay server (client.bench.ts's pair);
+ *  - client, c=64 and c=1: the module's payouts.get against bare axios with a keep-alive agent
+ *    sending the same headers, both against the replay server (client.bench.ts's pairs);
  *  - instrumentation, c=16: the module's client with no instrumentation ("off") against the app's
  *    metrics hooks only, hooks plus the OpenTelemetry SDK sampling 10% of traces, and hooks plus
  *    every trace exported over OTLP/HTTP (instrumentation.bench.ts's client sides);
@@ -58,6 +58,8 @@ const runs = (group: (typeof GROUPS)[number]): boolean => ONLY === undefined || 
 
 interface Side {
   side: string;
+  /** The child's SIDE when it differs from the side's name (the same client at another concurrency). */
+  kind?: string;
   callers: number;
   env: Record<string, string>;
 }
@@ -76,7 +78,7 @@ function countClient(side: Side, calls: number): Promise<Count> {
     'instructions-child.fixture.ts',
     {
       ...side.env,
-      SIDE: side.side,
+      SIDE: side.kind ?? side.side,
       CALLS: String(calls),
       CALLERS: String(side.callers),
       WARMUP_CALLS: String(CLIENT_WARM_UP),
@@ -106,6 +108,9 @@ async function clientGroup(stub: { partner: string; sink: string }): Promise<Ben
       [
         { side: 'ours', callers: 64, env: replayEnv },
         { side: 'bare', callers: 64, env: replayEnv },
+        // The timed c=1 row's pair: one call at a time, the event loop idle between calls.
+        { side: 'ours-c1', kind: 'ours', callers: 1, env: replayEnv },
+        { side: 'bare-c1', kind: 'bare', callers: 1, env: replayEnv },
         ...['off', 'hooks', 'sampled', 'on'].map((side) => ({ side, callers: 16, env: stubEnv })),
       ],
       CLIENT_RUNS,
@@ -119,6 +124,14 @@ async function clientGroup(stub: { partner: string; sink: string }): Promise<Ben
         ['ours', 'bare'],
         ['reported (the timed row: ≥ 0.95 throughput)', null],
         'the calling process, replay server in another process',
+      ),
+      figure(
+        'client GET /v1/payouts/{id} at c=1: instructions per call, ours vs bare axios',
+        per,
+        CLIENT_RUNS,
+        ['ours-c1', 'bare-c1'],
+        ['reported (the timed row: p50 ≤ 1.05)', null],
+        'the calling process, one call at a time, replay server in another process',
       ),
       ...INSTRUMENTED.map(([side, what]) =>
         figure(
