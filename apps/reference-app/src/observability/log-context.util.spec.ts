@@ -56,6 +56,13 @@ describe('LogScopeContextManager: the trace context in the log scope', () => {
     expect(currentLogFields()).toBeUndefined();
   });
 
+  it("adds fields from inside a trace context to the scope around it: the request's later lines have them", () => {
+    withLogFields({ request_id: 'r-5' }, () => {
+      manager.with(ROOT_CONTEXT.setValue(KEY, 'inner'), () => addLogFields({ payout_id: 'p-5' }));
+      expect(currentLogFields()).toEqual({ request_id: 'r-5', payout_id: 'p-5' });
+    });
+  });
+
   it('adds no fields outside a log scope, even inside a trace context', () => {
     manager.with(ROOT_CONTEXT.setValue(KEY, 'x'), () => {
       addLogFields({ payout_id: 'p-2' });
@@ -74,17 +81,36 @@ describe('LogScopeContextManager: the trace context in the log scope', () => {
     expect(heard).toBe('bound');
   });
 
-  it('attaches a context till the token is disposed, keeping the log fields', () => {
-    withLogFields({ request_id: 'r-3' }, () => {
-      const ctx = ROOT_CONTEXT.setValue(KEY, 'attached');
-      const token = manager.attach(ctx);
-      expect(manager.active()).toBe(ctx);
-      expect(currentLogFields()).toEqual({ request_id: 'r-3' });
-      token.dispose();
-      token.dispose();
-      expect(manager.active()).toBe(ROOT_CONTEXT);
-      expect(currentLogFields()).toEqual({ request_id: 'r-3' });
+  it('attaches a context till the token is disposed, then the outer one again, keeping the log fields', () => {
+    const outer = ROOT_CONTEXT.setValue(KEY, 'outer');
+    withLogFields({ request_id: 'r-3' }, () =>
+      manager.with(outer, () => {
+        const ctx = ROOT_CONTEXT.setValue(KEY, 'attached');
+        const token = manager.attach(ctx);
+        expect(manager.active()).toBe(ctx);
+        expect(currentLogFields()).toEqual({ request_id: 'r-3' });
+        token.dispose();
+        token.dispose();
+        expect(manager.active()).toBe(outer);
+        expect(currentLogFields()).toEqual({ request_id: 'r-3' });
+      }),
+    );
+  });
+
+  it('on disable, stops the trace contexts entered before, in work still running; a new manager starts clean', async () => {
+    let release = (): void => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const old = ROOT_CONTEXT.setValue(KEY, 'old trace');
+    const running = manager.with(old, async () => {
+      await gate;
+      return manager.active();
     });
+    manager.disable();
+    const next = new LogScopeContextManager();
+    const fresh = ROOT_CONTEXT.setValue(KEY, 'new trace');
+    expect(next.with(fresh, () => next.active())).toBe(fresh);
+    release();
+    expect(await running).toBe(ROOT_CONTEXT);
   });
 
   it('keeps its storage on disable: the log fields do not depend on tracing', () => {

@@ -21,9 +21,19 @@ export interface LogFields {
 interface Ambient {
   readonly fields?: LogFields;
   readonly trace?: Context;
+  /** The tracing generation `trace` was entered in (see LogScopeContextManager.disable). */
+  readonly generation?: number;
 }
 
 const scope = new AsyncLocalStorage<Ambient>();
+/** Bumped when a manager is disabled: trace contexts entered before are not active any more. */
+let generation = 0;
+
+/** The current store with `changes`, the trace context and its generation carried along. */
+function entered(changes: Ambient): Ambient {
+  const current = scope.getStore();
+  return { fields: current?.fields, trace: current?.trace, generation: current?.generation, ...changes };
+}
 
 /** The fields of the work running now, or undefined outside any scope. */
 export function currentLogFields(): LogFields | undefined {
@@ -32,8 +42,7 @@ export function currentLogFields(): LogFields | undefined {
 
 /** Runs `work` in a new scope: the current fields plus `fields` (the caller's scope is not changed). */
 export function withLogFields<T>(fields: LogFields, work: () => T): T {
-  const current = scope.getStore();
-  return scope.run({ fields: { ...current?.fields, ...fields }, trace: current?.trace }, work);
+  return scope.run(entered({ fields: { ...scope.getStore()?.fields, ...fields } }), work);
 }
 
 /** Adds fields to the current scope (a request's, or one withLogFields opened); nothing outside one. */
@@ -50,7 +59,8 @@ export function addLogFields(fields: LogFields): void {
  */
 export class LogScopeContextManager extends AsyncLocalStorageContextManager {
   override active(): Context {
-    return scope.getStore()?.trace ?? ROOT_CONTEXT;
+    const current = scope.getStore();
+    return (current?.generation === generation && current.trace) || ROOT_CONTEXT;
   }
 
   override with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(
@@ -60,13 +70,17 @@ export class LogScopeContextManager extends AsyncLocalStorageContextManager {
     ...args: A
   ): ReturnType<F> {
     const work = thisArg == null ? fn : (fn.bind(thisArg) as F);
-    return scope.run({ fields: scope.getStore()?.fields, trace: context }, work, ...args);
+    return scope.run(entered({ trace: context, generation }), work, ...args);
   }
 
-  /** Sets `context` for the rest of the current execution (ContextManager.attach, experimental). */
+  /**
+   * Sets `context` for the rest of the current execution (ContextManager.attach, experimental; the
+   * API 1.9 never calls it). Disposing restores the store as it was at attach: it holds within the
+   * log scope attach was called in, not across a withLogFields opened in between.
+   */
   override attach(context: Context): { dispose(): void } {
     const previous = scope.getStore();
-    scope.enterWith({ fields: previous?.fields, trace: context });
+    scope.enterWith(entered({ trace: context, generation }));
     let disposed = false;
     return {
       dispose: () => {
@@ -77,8 +91,14 @@ export class LogScopeContextManager extends AsyncLocalStorageContextManager {
     };
   }
 
-  /** The storage stays: the log fields live in it whether the app traces or not. */
+  /**
+   * The storage stays (the log fields live in it whether the app traces or not); the trace contexts
+   * entered so far stop being active, in work still running too, as when the SDK's manager
+   * disables its own storage: an app closed and another started in the same process (tests) do
+   * not share traces.
+   */
   override disable(): this {
+    generation++;
     return this;
   }
 }
@@ -94,5 +114,5 @@ export function requestLogScope(req: Request, res: Response, next: NextFunction)
   const sent = req.headers['x-request-id'];
   const id = typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : randomUUID();
   res.setHeader('X-Request-Id', id);
-  scope.run({ fields: { request_id: id }, trace: scope.getStore()?.trace }, next);
+  scope.run(entered({ fields: { request_id: id } }), next);
 }
