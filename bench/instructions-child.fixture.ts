@@ -9,6 +9,7 @@
  *            off | hooks | sampled | on: the module's client against the instrumentation stub
  *            (TARGET_URL, SINK_URL): no instrumentation; the app's metrics hooks only; hooks and the
  *            OpenTelemetry SDK sampling 10% of traces; hooks and every trace exported.
+ *            app-off | app-sampled: the same client called as the reference app calls it (appSide).
  *   CALLS, CALLERS
  *   WARMUP_CALLS  calls made first, uncounted (the process is started with callgrind's
  *            instrumentation off); counting is turned on once they are done.
@@ -19,6 +20,10 @@ import { promisify } from 'node:util';
 import axios from 'axios';
 import { createPartnerPaymentsClient } from '@partner-payments/nestjs';
 import { AppMetrics } from '../apps/reference-app/src/observability/app-metrics.service';
+import {
+  LogScopeContextManager,
+  withLogFields,
+} from '../apps/reference-app/src/observability/log-context.util';
 import {
   PAYOUT_ID as STUB_PAYOUT_ID,
   SAMPLE_RATIO,
@@ -54,6 +59,7 @@ function sideCalls(side: string, url: string): { call: Call; finish: () => Promi
     return { call: () => client.payouts.get(payoutId), finish: none };
   }
   const base = stubClientOptions(url);
+  if (side === 'app-off' || side === 'app-sampled') return appSide(side, base);
   if (side === 'off') {
     const client = createPartnerPaymentsClient(base);
     return { call: () => client.payouts.get(STUB_PAYOUT_ID), finish: none };
@@ -62,8 +68,17 @@ function sideCalls(side: string, url: string): { call: Call; finish: () => Promi
   const call = () => client.payouts.get(STUB_PAYOUT_ID);
   if (side === 'hooks') return { call, finish: none };
   if (side !== 'sampled' && side !== 'on') throw new Error(`instructions-child: unknown SIDE ${side}`);
-  const provider = tracer(env('SINK_URL'), side === 'on' ? 1 : SAMPLE_RATIO);
-  provider.register();
+  return traced(call, side === 'on' ? 1 : SAMPLE_RATIO);
+}
+
+/** `call` with the SDK registered (its default context manager unless one is given), exporting to SINK_URL. */
+function traced(
+  call: Call,
+  ratio: number,
+  contextManager?: LogScopeContextManager,
+): { call: Call; finish: () => Promise<void> } {
+  const provider = tracer(env('SINK_URL'), ratio);
+  provider.register(contextManager ? { contextManager } : undefined);
   return {
     call,
     finish: async () => {
@@ -71,6 +86,25 @@ function sideCalls(side: string, url: string): { call: Call; finish: () => Promi
       await provider.shutdown();
     },
   };
+}
+
+/**
+ * The client as the reference app calls it: each call inside the app's log scope (reconciliation's
+ * `withLogFields({ payout_id }, ...)`), so the app's AsyncLocalStorage is entered on every side and
+ * on Node 20 its promise hooks are on from the first call, tracing or not. app-off: no
+ * instrumentation; app-sampled: the app's metrics hooks and the SDK registered as the app registers
+ * it (startTracing: LogScopeContextManager, 10% of traces).
+ */
+function appSide(
+  side: 'app-off' | 'app-sampled',
+  base: ReturnType<typeof stubClientOptions>,
+): { call: Call; finish: () => Promise<void> } {
+  const on = side === 'app-sampled';
+  const client = createPartnerPaymentsClient(on ? { ...base, ...new AppMetrics().partnerHooks() } : base);
+  const call = () => withLogFields({ payout_id: STUB_PAYOUT_ID }, () => client.payouts.get(STUB_PAYOUT_ID));
+  return on
+    ? traced(call, SAMPLE_RATIO, new LogScopeContextManager())
+    : { call, finish: async () => undefined };
 }
 
 /** `calls` calls of `call` by `callers` concurrent callers. */

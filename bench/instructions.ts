@@ -16,7 +16,9 @@
  *    sending the same headers, both against the replay server (client.bench.ts's pairs);
  *  - instrumentation, c=16: the module's client with no instrumentation ("off") against the app's
  *    metrics hooks only, hooks plus the OpenTelemetry SDK sampling 10% of traces, and hooks plus
- *    every trace exported over OTLP/HTTP (instrumentation.bench.ts's client sides);
+ *    every trace exported over OTLP/HTTP (instrumentation.bench.ts's client sides); and the same
+ *    client called as the reference app calls it, in its log scope, off against metrics and 10% of
+ *    traces on the app's context manager (instructions-child.fixture.ts, appSide);
  *  - webhook: the reference app receiving and processing signed deliveries, the same four
  *    instrumentation sides (instructions-webhook.fixture.ts).
  * Usage: npm run build:libs && node -r ./bench/lib/transpile.register.js bench/instructions.ts
@@ -111,7 +113,11 @@ async function clientGroup(stub: { partner: string; sink: string }): Promise<Ben
         // The timed c=1 row's pair: one call at a time, the event loop idle between calls.
         { side: 'ours-c1', kind: 'ours', callers: 1, env: replayEnv },
         { side: 'bare-c1', kind: 'bare', callers: 1, env: replayEnv },
-        ...['off', 'hooks', 'sampled', 'on'].map((side) => ({ side, callers: 16, env: stubEnv })),
+        ...['off', 'hooks', 'sampled', 'on', 'app-off', 'app-sampled'].map((side) => ({
+          side,
+          callers: 16,
+          env: stubEnv,
+        })),
       ],
       CLIENT_RUNS,
       countClient,
@@ -142,6 +148,14 @@ async function clientGroup(stub: { partner: string; sink: string }): Promise<Ben
           ['≤ 1.05', 1.05],
           'payouts.get by 16 callers against the partner stub, OTLP/HTTP export to the sink included',
         ),
+      ),
+      figure(
+        "client in the reference app's setting: instructions per call, metrics and traces sampled at 10% vs off",
+        per,
+        CLIENT_RUNS,
+        ['app-sampled', 'app-off'],
+        ['≤ 1.05', 1.05],
+        "each call in the app's log scope (as reconciliation calls it), the SDK with the app's LogScopeContextManager; 16 callers against the partner stub",
       ),
     ];
   } finally {
