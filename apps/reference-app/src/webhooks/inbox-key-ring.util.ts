@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import { inspect } from 'node:util';
 
 /**
@@ -66,13 +66,18 @@ export class InboxKeyUnavailableError extends Error {
  * body copied onto another row does not open there.
  */
 export class InboxKeyRing {
-  private readonly keys: ReadonlyMap<string, Buffer>;
+  /**
+   * KeyObjects made once, not the Buffers: on Node 24 createCipheriv turns a Buffer key into a
+   * key object on every call, 26 µs a seal against 9 µs with a KeyObject (a seal per delivery;
+   * Node 20: 9.5 µs either way).
+   */
+  private readonly keys: ReadonlyMap<string, KeyObject>;
   /** The key that seals. */
   readonly currentId: string;
 
   constructor(keys: readonly InboxKey[]) {
     if (keys.length === 0) throw new Error('InboxKeyRing needs at least one key');
-    this.keys = new Map(keys.map((k) => [k.id, k.key]));
+    this.keys = new Map(keys.map((k) => [k.id, createSecretKey(k.key)]));
     this.currentId = keys[0].id;
   }
 
