@@ -108,7 +108,7 @@ describe('PartnerTransport and HTTP proxies (axios reads no environment per call
     },
   );
 
-  it("keeps a proxy set on the axios instance's defaults (HttpModule.register({ proxy }))", async () => {
+  it("keeps a proxy set on the defaults of the axios instance it was given (createPartnerPaymentsClient's deps.axios)", async () => {
     const { hostname, port } = new URL(proxy.url);
     const configured = { protocol: 'http', host: hostname, port: Number(port) };
     const http = clientOn(axios.create({ proxy: configured }));
