@@ -98,7 +98,7 @@ async function measure(db: BenchDatabase, sandbox: SandboxProcess): Promise<Meas
         }),
         baseline: (i) => send('baseline', bare, i),
         describe: (r) =>
-          `${r.responses} answers, ${Math.round(r.rate)}/s, p99 ${r.p99Ms} ms, non-2xx ${r.non2xx}, errors ${r.errors}`,
+          `${r.responses} answers in ${(r.answeredMs / 1000).toFixed(2)} s, ${Math.round(r.rate)}/s, p99 ${r.p99Ms} ms, non-2xx ${r.non2xx}, errors ${r.errors}`,
       }),
     );
     appRounds = measured.value.ours as AppRound[];
