@@ -35,9 +35,21 @@ const body = (eventId: string) =>
  */
 function serviceOn(
   uow: UnitOfWork,
-  options: { throwFor?: string; refs?: Record<string, string>; runs?: Map<string, number> } = {},
+  options: {
+    throwFor?: string | ((eventId: string) => boolean);
+    refs?: Record<string, string>;
+    runs?: Map<string, number>;
+    clock?: () => Date;
+  } = {},
 ) {
-  const store = new TypeOrmInboxStore(uow, testInboxKeyRing(), { clock: () => t0 });
+  const store = new TypeOrmInboxStore(uow, testInboxKeyRing(), { clock: options.clock ?? (() => t0) });
+  /** The ids each claimDue was told to exclude (InboxClaimOptions.excludeEventIds). */
+  const excluded: string[][] = [];
+  const claimDue = store.claimDue.bind(store);
+  store.claimDue = (claim, work) => {
+    excluded.push([...(claim.excludeEventIds ?? [])]);
+    return claimDue(claim, work);
+  };
   const processBatchSizes: number[] = [];
   const processBatch = store.processBatch.bind(store);
   store.processBatch = (ids, work) => {
@@ -54,7 +66,9 @@ function serviceOn(
         options.refs?.[event.eventId] ?? null,
       ]),
     );
-    if (event.eventId === options.throwFor) throw new Error(`handler refused ${event.eventId}`);
+    const refuse = options.throwFor;
+    if (typeof refuse === 'function' ? refuse(event.eventId) : event.eventId === refuse)
+      throw new Error(`handler refused ${event.eventId}`);
   });
   const logger = new CapturingLogger();
   const config = resolvePartnerWebhookConfig({
@@ -62,7 +76,7 @@ function serviceOn(
     logger,
   });
   const service = webhookServices(config, store, new PartnerWebhookDispatcher(emitter));
-  return { service, store, processBatchSizes, logger };
+  return { service, store, processBatchSizes, logger, excluded };
 }
 
 async function probeIds(ds: DataSource): Promise<string[]> {
@@ -138,7 +152,7 @@ describe.each(DATABASE_KINDS)('inbox processing in batches (%s)', (kind) => {
   });
 
   it('drains a backlog by claiming batches: each entry once, a failing one backed off and not retried in the run', async () => {
-    const { service, store } = serviceOn(db.uow, { throwFor: 'cl-007' });
+    const { service, store, excluded } = serviceOn(db.uow, { throwFor: 'cl-007' });
     await db.uow.transaction(async () => {
       for (let i = 0; i < 60; i += 1) {
         const eventId = `cl-${String(i).padStart(3, '0')}`;
@@ -155,6 +169,38 @@ describe.each(DATABASE_KINDS)('inbox processing in batches (%s)', (kind) => {
     expect(summary).toEqual({ processed: 59, failed: 1, skipped: 0, batches: 3 });
     expect((await probeIds(db.dataSource)).length).toBe(59);
     expect(await store.countByState()).toEqual({ processed: 59, failed: 1 });
+    // The store's clock is t0, a day before the run: cl-007's retry (t0 + 30 s) is due by the
+    // run's `now`, so the later claims must name it to leave it alone.
+    expect(excluded.at(-1)).toEqual(['cl-007']);
+  });
+
+  it('drains through many failures with short claims: a failure retried after the run started is not listed', async () => {
+    // A handler down for a third of the backlog, on the store's real clock: each failure is due
+    // again 30 s after it failed, after the run's `now`, so the claims need not exclude it by id.
+    const failing = (eventId: string) => Number(eventId.slice(3)) % 3 === 0;
+    const { service, store, excluded } = serviceOn(db.uow, { throwFor: failing, clock: () => new Date() });
+    const ids = Array.from({ length: 90 }, (_, i) => `mf-${String(i).padStart(3, '0')}`);
+    await db.uow.transaction(async () => {
+      for (const eventId of ids)
+        await store.record({
+          eventId,
+          name: 'user.created',
+          envelope: 'flat',
+          rawBody: body(eventId),
+          receivedAt: new Date(Date.now() - 60_000),
+        });
+    });
+    const startedAt = Date.now();
+    const summary = await service.processing.processPending({ limit: 20, minAgeMs: 0, untilEmpty: true });
+    expect(summary).toMatchObject({ processed: 60, failed: 30, skipped: 0 });
+    expect(excluded.length).toBeGreaterThanOrEqual(5);
+    expect(excluded.every((list) => list.length === 0)).toBe(true);
+    expect(await store.countByState()).toEqual({ processed: 60, failed: 30 });
+    for (const eventId of ids.filter(failing)) {
+      const entry = await store.get(eventId);
+      expect(entry).toMatchObject({ state: 'failed', attempts: 1 });
+      expect(entry!.nextAttemptAt!.getTime()).toBeGreaterThanOrEqual(startedAt + 29_000);
+    }
   });
 });
 

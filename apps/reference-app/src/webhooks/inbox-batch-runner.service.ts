@@ -85,8 +85,14 @@ export class InboxBatchRunner {
           // A body that cannot be opened (altered in the database) fails like a handler would,
           // backs off, and ends dead and visible; it never stalls the entries behind it.
           const message = `stored body cannot be opened: ${(error as Error).message}`;
-          await this.deps.sql.markFailed(m, row.eventKey, this.deps.failure(row.attempts, message));
-          unreadable.push({ eventId: fromStoredText(row.eventId), outcome: 'failed', error: message });
+          const update = this.deps.failure(row.attempts, message);
+          await this.deps.sql.markFailed(m, row.eventKey, update);
+          unreadable.push({
+            eventId: fromStoredText(row.eventId),
+            outcome: 'failed',
+            error: message,
+            retryAt: update.nextAttemptAt,
+          });
           continue;
         }
         items.push({ eventId: entry.eventId, key: row.eventKey, held: row, input: entry });
@@ -127,8 +133,15 @@ export class InboxBatchRunner {
         // Only this entry's writes go; the ones before it were released into the transaction.
         await sql.savepoint(m, 'rollback');
         const message = error instanceof Error ? error.message : String(error);
-        await sql.markFailed(m, item.key, this.deps.failure(item.held.attempts, message));
-        outcomes.push({ eventId: item.eventId, outcome: 'failed', error: message });
+        const update = this.deps.failure(item.held.attempts, message);
+        await sql.markFailed(m, item.key, update);
+        // retryAt: what claimDue compares with its `now`, so a drain need not exclude it by id.
+        outcomes.push({
+          eventId: item.eventId,
+          outcome: 'failed',
+          error: message,
+          retryAt: update.nextAttemptAt,
+        });
       }
     }
     await sql.markProcessed(m, processed, this.deps.clock());

@@ -94,8 +94,16 @@ export async function claimPending(
     now: new Date(),
   };
   const tried = new Set<string>();
-  /** Tried and failed in this run: never claimed again by it (processed ones are not due any more). */
+  /**
+   * Failed in this run and possibly due again before request.now: excluded from its later claims
+   * (processed ones are not due any more). Only those: every claim sends the whole list, so a drain
+   * through thousands of failures (a handler down) listing each sent a growing list with every
+   * claim, quadratic in the failures.
+   */
   const failed: string[] = [];
+  const dueAgainInRun = (o: PartnerProcessOutcome): boolean =>
+    o.outcome === 'failed' &&
+    (o.retryAt === undefined || (o.retryAt !== null && o.retryAt.getTime() <= request.now.getTime()));
   const summary = emptySummary();
   let stop = false;
   let failure: { error: unknown } | null = null;
@@ -106,7 +114,7 @@ export async function claimPending(
       summary.batches += 1;
       for (const o of outcomes) {
         tried.add(o.eventId);
-        if (o.outcome === 'failed') failed.push(o.eventId);
+        if (dueAgainInRun(o)) failed.push(o.eventId);
         summary[o.outcome] += 1;
       }
       if (!options.untilEmpty) break;

@@ -14,7 +14,8 @@ export type PartnerProcessOutcome =
   | { outcome: 'processed'; eventId: string; dispatch: PartnerDispatchResult }
   /** The inbox found the entry processed already, or held by another replica: handlers not run. */
   | { outcome: 'skipped'; eventId: string }
-  | { outcome: 'failed'; eventId: string; error: string };
+  /** retryAt: as the store reported it (InboxBatchOutcome), when it did. */
+  | { outcome: 'failed'; eventId: string; error: string; retryAt?: Date | null };
 
 type AnyEvent = PartnerWebhookEvent<string, unknown>;
 /** The first entry of a batch whose handlers threw, and what they threw. */
@@ -194,7 +195,8 @@ export class InboxProcessor {
     batch.release(o.eventId); // not kept: let the retry announce its unified status again (spec 6.4.7)
     if (o.outcome === 'skipped') return { outcome: 'skipped', eventId: o.eventId };
     this.logFailure(name, o.eventId, o.error);
-    return { outcome: 'failed', eventId: o.eventId, error: o.error };
+    const failed: PartnerProcessOutcome = { outcome: 'failed', eventId: o.eventId, error: o.error };
+    return o.retryAt === undefined ? failed : { ...failed, retryAt: o.retryAt };
   }
 
   /**

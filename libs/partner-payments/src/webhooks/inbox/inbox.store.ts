@@ -107,9 +107,10 @@ export interface PartnerInboxStore {
 
 export interface InboxClaimOptions extends InboxPendingOptions {
   /**
-   * Entries not to claim whatever their state: those that failed earlier in the same run (with a
-   * zero backoff, or a clock behind the store's, they would be due again), so a run tries an entry
-   * at most once.
+   * Entries not to claim whatever their state: those that failed earlier in the same run and are
+   * due again before its `now` (a zero backoff, or a store clock behind the caller's), so a run
+   * tries an entry at most once. A failure whose outcome carries a `retryAt` after `now` is not
+   * listed: the store's own due condition leaves it out.
    */
   excludeEventIds?: readonly string[];
 }
@@ -118,7 +119,18 @@ export interface InboxClaimOptions extends InboxPendingOptions {
 export type InboxBatchOutcome<T> =
   | { eventId: string; outcome: 'processed'; value: T }
   | { eventId: string; outcome: 'skipped' }
-  | { eventId: string; outcome: 'failed'; error: string };
+  | {
+      eventId: string;
+      outcome: 'failed';
+      error: string;
+      /**
+       * When the store makes the entry due again (the `next_attempt_at` it compares with
+       * `InboxClaimOptions.now`), or null when it will not (dead). Optional: without it a draining
+       * run excludes the entry from its later claims by id; with a time after the run's `now`, it
+       * need not, so a drain through many failures sends short claims (excludeEventIds).
+       */
+      retryAt?: Date | null;
+    };
 
 /** What runProcessing did: ran the work (and kept what it did), or skipped an entry already processed. */
 export type InboxProcessingResult<T> = { ran: true; value: T } | { ran: false };

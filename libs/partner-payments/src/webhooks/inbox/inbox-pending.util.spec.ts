@@ -1,0 +1,71 @@
+import { claimPending } from './inbox-pending.util';
+import type { InboxProcessor, PartnerProcessOutcome } from './inbox-processor.util';
+import type { InboxClaimOptions } from './inbox.store';
+
+/**
+ * A backlog behind a processor whose claim behaves as a store's claimDue with a due condition on
+ * `now`: pending entries first, then failed ones whose retry is due by the claim's `now`, minus
+ * the excluded ids. `fail` names the entries whose handlers throw and the retry each gets (a
+ * Date, null for dead, or undefined for a store that does not report it).
+ */
+function backlog(size: number, fail: Map<string, Date | null | undefined>) {
+  const pending = Array.from({ length: size }, (_, i) => `e${String(i).padStart(4, '0')}`);
+  const failed = new Map<string, Date | null | undefined>();
+  const attempts = new Map<string, number>();
+  const excludes: number[][] = [];
+  const claim = async (options: InboxClaimOptions): Promise<PartnerProcessOutcome[]> => {
+    const exclude = new Set(options.excludeEventIds ?? []);
+    excludes.push([exclude.size]);
+    const now = (options.now as Date).getTime();
+    const dueAgain = [...failed]
+      .filter(([id, at]) => !exclude.has(id) && at !== null && (at === undefined || at.getTime() <= now))
+      .map(([id]) => id);
+    const ids = [...dueAgain, ...pending.filter((id) => !exclude.has(id))].slice(0, options.limit);
+    return ids.map((eventId) => {
+      attempts.set(eventId, (attempts.get(eventId) ?? 0) + 1);
+      const at = pending.indexOf(eventId);
+      if (at >= 0) pending.splice(at, 1);
+      if (!fail.has(eventId)) {
+        failed.delete(eventId);
+        return { outcome: 'processed', eventId, dispatch: {} } as unknown as PartnerProcessOutcome;
+      }
+      const retryAt = fail.get(eventId);
+      failed.set(eventId, retryAt);
+      const outcome: PartnerProcessOutcome = { outcome: 'failed', eventId, error: 'handler down' };
+      return retryAt === undefined ? outcome : { ...outcome, retryAt };
+    });
+  };
+  return { processor: { claim } as unknown as InboxProcessor, attempts, excludes: () => excludes.flat() };
+}
+
+describe('claimPending: what a drain excludes from its claims', () => {
+  const later = new Date(Date.now() + 30_000);
+
+  it('does not list failures the store retries after the run started: every claim stays empty of ids', async () => {
+    // A handler down for a third of a backlog: 100 failures, each retried 30 s later.
+    const fail = new Map(
+      Array.from({ length: 100 }, (_, i) => [`e${String(i * 3).padStart(4, '0')}`, later]),
+    );
+    const { processor, attempts, excludes } = backlog(300, fail);
+    const summary = await claimPending(processor, { limit: 25, minAgeMs: 0, untilEmpty: true });
+    expect(summary).toMatchObject({ processed: 200, failed: 100, skipped: 0 });
+    expect(Math.max(...excludes())).toBe(0);
+    expect([...attempts.values()].every((n) => n === 1)).toBe(true);
+  });
+
+  it('lists a failure due again within the run (zero backoff, or no retry reported), so it is tried once', async () => {
+    const past = new Date(Date.now() - 60_000);
+    const fail = new Map<string, Date | null | undefined>([
+      ['e0001', past],
+      ['e0002', undefined],
+      ['e0003', null],
+      ['e0004', later],
+    ]);
+    const { processor, attempts, excludes } = backlog(40, fail);
+    const summary = await claimPending(processor, { limit: 10, minAgeMs: 0, untilEmpty: true });
+    expect(summary).toMatchObject({ processed: 36, failed: 4 });
+    for (const id of fail.keys()) expect(attempts.get(id)).toBe(1);
+    // e0001 and e0002 only: dead (null) and later ones are not due in this run anyway.
+    expect(Math.max(...excludes())).toBe(2);
+  });
+});
