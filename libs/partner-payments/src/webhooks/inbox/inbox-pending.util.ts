@@ -101,9 +101,10 @@ export async function claimPending(
    * claim, quadratic in the failures.
    */
   const failed: string[] = [];
+  // Only a retry time after `now` leaves an entry out. null (dead) is listed too: a store that
+  // passed "not scheduled" through as null would otherwise have its entry retried within the run.
   const dueAgainInRun = (o: PartnerProcessOutcome): boolean =>
-    o.outcome === 'failed' &&
-    (o.retryAt === undefined || (o.retryAt !== null && o.retryAt.getTime() <= request.now.getTime()));
+    o.outcome === 'failed' && !(o.retryAt instanceof Date && o.retryAt.getTime() > request.now.getTime());
   const summary = emptySummary();
   let stop = false;
   let failure: { error: unknown } | null = null;

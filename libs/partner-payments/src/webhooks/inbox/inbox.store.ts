@@ -125,9 +125,9 @@ export type InboxBatchOutcome<T> =
       error: string;
       /**
        * When the store makes the entry due again (the `next_attempt_at` it compares with
-       * `InboxClaimOptions.now`), or null when it will not (dead). Optional: without it a draining
-       * run excludes the entry from its later claims by id; with a time after the run's `now`, it
-       * need not, so a drain through many failures sends short claims (excludeEventIds).
+       * `InboxClaimOptions.now`), or null when it will not (dead). A draining run excludes the
+       * entry from its later claims by id unless this is a time after the run's `now` (null and
+       * absent are listed), so a drain through many failures sends short claims (excludeEventIds).
        */
       retryAt?: Date | null;
     };
