@@ -102,6 +102,7 @@ describe('loadAppConfig', () => {
     ['INBOX_REDELIVERY_BATCH_SIZE', '5000'],
     ['INBOX_RECORD_TIMEOUT_MS', '30000'],
     ['INBOX_RECORD_TIMEOUT_MS', '0'],
+    ['INBOX_PROCESSING_DURABILITY', 'off'],
     ['OPERATOR_TOKEN', 'short-token'],
     ['OPERATOR_TOKEN', 'has a space 0123456789'],
     ['APP_API_KEYS', 'key-long-enough-0001,short'],
@@ -150,6 +151,8 @@ describe('loadAppConfig', () => {
       recordTimeoutMs: 10000,
     });
     expect(loadAppConfig({ INBOX_RECORD_TIMEOUT_MS: '2500' }).inbox.recordTimeoutMs).toBe(2500);
+    expect(loadAppConfig({}).inbox.processingDurability).toBe('relaxed');
+    expect(loadAppConfig({ INBOX_PROCESSING_DURABILITY: 'full' }).inbox.processingDurability).toBe('full');
   });
 
   it('reads OPERATOR_TOKEN and the APP_API_KEYS rotation list; open only in the embedded-sandbox demo', () => {

