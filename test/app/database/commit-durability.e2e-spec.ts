@@ -77,31 +77,110 @@ describe.each(DATABASE_KINDS)('UnitOfWork commit durability on %s', (kind) => {
     expect(level).toBe(FULL[kind]);
   });
 
-  it('the inbox processes entries in relaxed transactions and records deliveries in full ones', async () => {
-    const store = new TypeOrmInboxStore(db.uow, new InboxKeyRing([{ id: 'k1', key: Buffer.alloc(32, 7) }]));
-    const eventId = `evt_durability_${kind}`;
-    const recorded = await store.recordBatch([
-      {
-        eventId,
-        name: 'user.created',
-        envelope: 'flat',
-        rawBody: JSON.stringify({ event: 'user.created', data: { event_id: eventId } }),
-        receivedAt: new Date(),
-      },
-    ]);
-    expect(recorded).toEqual(['new']);
+  const keys = () => new InboxKeyRing([{ id: 'k1', key: Buffer.alloc(32, 7) }]);
+  const delivery = (eventId: string) => ({
+    eventId,
+    name: 'user.created',
+    envelope: 'flat' as const,
+    rawBody: JSON.stringify({ event: 'user.created', data: { event_id: eventId } }),
+    receivedAt: new Date(Date.now() - 60_000),
+  });
+  /** The level the handlers' writes would commit with: read inside the processing transaction. */
+  const levelSeenByHandlers = () => db.uow.run((m) => commitLevel(db, m));
+
+  it('the inbox processes fresh entries relaxed on SQLite only, and full on PostgreSQL', async () => {
+    const store = new TypeOrmInboxStore(db.uow, keys());
+    const eventId = `evt_fresh_${kind}`;
+    expect(await store.recordBatch([delivery(eventId)])).toEqual(['new']);
+    const outcomes = await store.processBatch([eventId], levelSeenByHandlers);
+    const expected = kind === 'sqlite' ? RELAXED[kind] : FULL[kind];
+    expect(outcomes).toEqual([{ eventId, outcome: 'processed', value: expected }]);
     expect(await db.uow.run((m) => commitLevel(db, m))).toBe(FULL[kind]);
-    // The handlers run inside the processing transaction: what they would commit with.
-    const outcomes = await store.processBatch([eventId], () => db.uow.run((m) => commitLevel(db, m)));
-    expect(outcomes).toEqual([{ eventId, outcome: 'processed', value: RELAXED[kind] }]);
-    const full = new TypeOrmInboxStore(db.uow, new InboxKeyRing([{ id: 'k1', key: Buffer.alloc(32, 7) }]), {
-      processingDurability: 'full',
-    });
-    const again = `${eventId}_full`;
-    await full.recordBatch([
-      { eventId: again, name: 'user.created', envelope: 'flat', rawBody: '{}', receivedAt: new Date() },
+  });
+
+  it('drained entries (claimDue) are processed with the same durability', async () => {
+    const store = new TypeOrmInboxStore(db.uow, keys());
+    const eventId = `evt_drained_${kind}`;
+    await store.recordBatch([delivery(eventId)]);
+    const outcomes = await store.claimDue({ limit: 100, minAgeMs: 0 }, levelSeenByHandlers);
+    const mine = outcomes.find((o) => o.eventId === eventId);
+    expect(mine).toEqual({ eventId, outcome: 'processed', value: kind === 'sqlite' ? '1' : 'on' });
+  });
+
+  it('processingDurability full: an fsync per processing commit; relaxed is refused on PostgreSQL', async () => {
+    const full = new TypeOrmInboxStore(db.uow, keys(), { processingDurability: 'full' });
+    const eventId = `evt_full_${kind}`;
+    await full.recordBatch([delivery(eventId)]);
+    expect(await full.processBatch([eventId], levelSeenByHandlers)).toEqual([
+      { eventId, outcome: 'processed', value: FULL[kind] },
     ]);
-    const fullOutcomes = await full.processBatch([again], () => db.uow.run((m) => commitLevel(db, m)));
-    expect(fullOutcomes).toEqual([{ eventId: again, outcome: 'processed', value: FULL[kind] }]);
+    if (kind === 'postgres') {
+      expect(() => new TypeOrmInboxStore(db.uow, keys(), { processingDurability: 'relaxed' })).toThrow(
+        'SQLite only',
+      );
+    }
   });
 });
+
+describe('SQLite: a delivery recorded while a relaxed processing transaction is open', () => {
+  let db: TestDatabase;
+
+  beforeAll(async () => {
+    db = await openTestDatabase('sqlite', 'durability-concurrent');
+  });
+  afterAll(async () => {
+    await db?.close();
+  });
+
+  it('still commits with synchronous=FULL (it waits for the processing to end), and FULL stays after a failed one', async () => {
+    // The insert is a better-sqlite3 transaction function on the shared connection: note the level
+    // it commits with, each time it runs.
+    const raw = (db.dataSource.driver as unknown as { databaseConnection: RawSqlite }).databaseConnection;
+    const levels: unknown[] = [];
+    const original = raw.transaction.bind(raw);
+    raw.transaction = (fn) => {
+      const inserts = original(fn);
+      return (...args: unknown[]) => {
+        levels.push(raw.pragma('synchronous', { simple: true }));
+        return inserts(...args);
+      };
+    };
+    const store = new TypeOrmInboxStore(db.uow, new InboxKeyRing([{ id: 'k1', key: Buffer.alloc(32, 7) }]));
+    const row = (eventId: string) => ({
+      eventId,
+      name: 'user.created',
+      envelope: 'flat' as const,
+      rawBody: '{}',
+      receivedAt: new Date(),
+    });
+    await store.recordBatch([row('a'), row('b')]);
+    let handlerLevel: unknown;
+    const processing = store.processBatch(['a', 'b'], async () => {
+      handlerLevel = raw.pragma('synchronous', { simple: true });
+      await new Promise((resolve) => setTimeout(resolve, 20)); // the event loop turns meanwhile
+      return 1;
+    });
+    const recording = store.recordBatch([row('c')]);
+    expect(await recording).toEqual(['new']);
+    await processing;
+    expect(handlerLevel).toBe(1);
+    // A relaxed transaction that fails at its commit: FULL is back after it.
+    await expect(
+      db.uow.transaction(
+        async (m) => {
+          await m.query('INSERT INTO job_locks (name) VALUES (?)', ['x']);
+          throw new Error('handler failed');
+        },
+        { durability: 'relaxed' },
+      ),
+    ).rejects.toThrow('handler failed');
+    await store.recordBatch([row('d')]);
+    expect(levels).toEqual([2, 2, 2]);
+  });
+});
+
+/** The part of better-sqlite3's Database the spec wraps. */
+interface RawSqlite {
+  pragma(source: string, options?: { simple: boolean }): unknown;
+  transaction(fn: (...args: unknown[]) => unknown): (...args: unknown[]) => unknown;
+}

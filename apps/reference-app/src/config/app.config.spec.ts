@@ -153,6 +153,12 @@ describe('loadAppConfig', () => {
     expect(loadAppConfig({ INBOX_RECORD_TIMEOUT_MS: '2500' }).inbox.recordTimeoutMs).toBe(2500);
     expect(loadAppConfig({}).inbox.processingDurability).toBe('relaxed');
     expect(loadAppConfig({ INBOX_PROCESSING_DURABILITY: 'full' }).inbox.processingDurability).toBe('full');
+    // PostgreSQL: full only; the app outlives a lost commit there (loadAppConfig says why).
+    const pg = { DATABASE_URL: 'postgres://app:secret@127.0.0.1:5432/app' };
+    expect(loadAppConfig(pg).inbox.processingDurability).toBe('full');
+    expect(() => loadAppConfig({ ...pg, INBOX_PROCESSING_DURABILITY: 'relaxed' })).toThrow(
+      /INBOX_PROCESSING_DURABILITY must be full with PostgreSQL/,
+    );
   });
 
   it('reads OPERATOR_TOKEN and the APP_API_KEYS rotation list; open only in the embedded-sandbox demo', () => {

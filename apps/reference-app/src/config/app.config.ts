@@ -120,6 +120,7 @@ export const CONFIG_DEFAULTS = {
   INBOX_REDELIVERY_CRON: '30 * * * * *',
   INBOX_MAX_ATTEMPTS: 5,
   INBOX_RECORD_TIMEOUT_MS: DEFAULT_INBOX_RECORD_TIMEOUT_MS,
+  /** SQLite only (PostgreSQL: full, see loadAppConfig). */
   INBOX_PROCESSING_DURABILITY: 'relaxed',
   INBOX_REDELIVERY_BATCH_SIZE: 100,
   INBOX_REDELIVERY_CONCURRENCY: 4,
@@ -183,6 +184,16 @@ export function loadAppConfig(env: Record<string, string | undefined>): AppConfi
       });
     }
   }
+  if (database?.kind === 'postgres' && vars.INBOX_PROCESSING_DURABILITY === 'relaxed') {
+    // A lost relaxed commit on PostgreSQL (the database host's OS crash or power loss) leaves the
+    // app running with the payout-status de-duplicator (spec 6.4.7) still remembering statuses
+    // whose writes were lost: the entry's second processing would be suppressed, not applied.
+    problems.push({
+      variable: 'INBOX_PROCESSING_DURABILITY',
+      message:
+        'must be full with PostgreSQL: the app outlives a lost commit there and would not apply the entry again',
+    });
+  }
   if (problems.length > 0 || !database) throw new ConfigValidationError(problems);
 
   const baseUrl = vars.PARTNER_BASE_URL ?? null;
@@ -229,8 +240,10 @@ export function loadAppConfig(env: Record<string, string | undefined>): AppConfi
       redeliveryCron: vars.INBOX_REDELIVERY_CRON ?? CONFIG_DEFAULTS.INBOX_REDELIVERY_CRON,
       maxAttempts: vars.INBOX_MAX_ATTEMPTS ?? CONFIG_DEFAULTS.INBOX_MAX_ATTEMPTS,
       recordTimeoutMs: vars.INBOX_RECORD_TIMEOUT_MS ?? CONFIG_DEFAULTS.INBOX_RECORD_TIMEOUT_MS,
-      processingDurability: (vars.INBOX_PROCESSING_DURABILITY ??
-        CONFIG_DEFAULTS.INBOX_PROCESSING_DURABILITY) as CommitDurability,
+      processingDurability: (database.kind === 'postgres'
+        ? 'full'
+        : (vars.INBOX_PROCESSING_DURABILITY ??
+          CONFIG_DEFAULTS.INBOX_PROCESSING_DURABILITY)) as CommitDurability,
       redeliveryBatchSize: vars.INBOX_REDELIVERY_BATCH_SIZE ?? CONFIG_DEFAULTS.INBOX_REDELIVERY_BATCH_SIZE,
       redeliveryConcurrency:
         vars.INBOX_REDELIVERY_CONCURRENCY ?? CONFIG_DEFAULTS.INBOX_REDELIVERY_CONCURRENCY,

@@ -197,9 +197,10 @@ export class EnvironmentVariables extends ObservabilityVariables {
   INBOX_RECORD_TIMEOUT_MS?: number;
 
   /**
-   * How the transactions that process inbox entries commit (issue 14). relaxed: no fsync of their
-   * own; a power loss may roll the last ones back, and their entries are processed again. The
-   * recording of a delivery always commits with an fsync, before the 2xx (spec 6.1.4).
+   * How the transactions that process inbox entries commit on SQLite (issue 14). relaxed: no
+   * fsync of their own; a power loss may roll the last ones back (the app dies with them), and
+   * their entries are processed again at the next start. The recording of a delivery always
+   * commits with an fsync, before the 2xx (spec 6.1.4). PostgreSQL: full only (loadAppConfig).
    */
   @IsOptional()
   @IsIn(['relaxed', 'full'], { message: 'must be relaxed or full' })

@@ -3,9 +3,14 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { DatabaseKind } from './database-url.util';
 
 /** The part of better-sqlite3's Database used here. */
-interface SqlitePragmas {
+interface SqliteConnection {
+  readonly inTransaction: boolean;
+  exec(source: string): unknown;
   pragma(source: string, options?: { simple: boolean }): unknown;
 }
+
+/** PRAGMA synchronous reads FULL as 2. */
+const SQLITE_SYNC_FULL = 2;
 
 interface Scope {
   manager: EntityManager;
@@ -91,17 +96,17 @@ export class UnitOfWork {
    * SQLite sets its sync level per connection and refuses to change it inside a transaction, so
    * it is set around the transaction, while this flow holds the one connection (the queue).
    * WAL with synchronous=NORMAL skips the fsync at commit; the next FULL commit's fsync of the
-   * same log file makes it durable too.
+   * same log file makes it durable too. FULL is put back whatever happened, and checked: a
+   * connection left at NORMAL would record deliveries without an fsync before their 2xx.
    */
   private async withSqliteSync<T>(level: 'NORMAL', task: () => Promise<T>): Promise<T> {
-    const db = (this.dataSource.driver as unknown as { databaseConnection: SqlitePragmas })
+    const db = (this.dataSource.driver as unknown as { databaseConnection: SqliteConnection })
       .databaseConnection;
-    const configured = db.pragma('synchronous', { simple: true });
     db.pragma(`synchronous = ${level}`);
     try {
       return await task();
     } finally {
-      db.pragma(`synchronous = ${String(configured)}`);
+      restoreFullSync(db);
     }
   }
 
@@ -121,5 +126,16 @@ export class UnitOfWork {
       () => undefined,
     );
     return result;
+  }
+}
+
+/** FULL (data-source.options.ts) back on the connection; throws when it cannot be. */
+function restoreFullSync(db: SqliteConnection): void {
+  // TypeORM rolls back a failed transaction; should one still be open, the level cannot change.
+  if (db.inTransaction) db.exec('ROLLBACK');
+  db.pragma('synchronous = FULL');
+  const now = db.pragma('synchronous', { simple: true });
+  if (now !== SQLITE_SYNC_FULL) {
+    throw new Error(`SQLite synchronous is ${String(now)} after a relaxed transaction, not FULL (2)`);
   }
 }

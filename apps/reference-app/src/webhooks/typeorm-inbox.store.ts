@@ -37,9 +37,12 @@ export interface TypeOrmInboxStoreOptions {
   recordTimeoutMs?: number;
   /**
    * How the transactions that PROCESS entries commit (handlers' writes and the processed mark;
-   * INBOX_PROCESSING_DURABILITY). Default 'relaxed': no fsync of their own (UnitOfWork's
-   * CommitDurability). Recording a delivery always commits 'full' before the 2xx (spec 6.1.4); a
-   * processing commit lost to a power loss leaves its entry pending, and it is processed again.
+   * INBOX_PROCESSING_DURABILITY). SQLite default 'relaxed': no fsync of their own (UnitOfWork's
+   * CommitDurability). Recording a delivery always commits 'full' before the 2xx (spec 6.1.4). A
+   * SQLite commit is lost only with the host (a power loss or OS crash), so the app, and the
+   * payout-status de-duplicator's memory (spec 6.4.7), die with it; the entry, still pending, is
+   * processed again at the next start. PostgreSQL: 'full' only, since the app outlives a lost
+   * commit there and the de-duplicator would suppress the entry's second processing.
    */
   processingDurability?: CommitDurability;
 }
@@ -72,7 +75,14 @@ export class TypeOrmInboxStore implements PartnerInboxStore {
     this.retry = { ...DEFAULT_INBOX_RETRY, ...options.retry };
     this.maxErrorLength = options.maxErrorLength ?? 2000;
     this.clock = options.clock ?? (() => new Date());
-    this.processing = { durability: options.processingDurability ?? 'relaxed' };
+    if (uow.kind === 'postgres' && options.processingDurability === 'relaxed') {
+      throw new Error(
+        "TypeOrmInboxStore: processingDurability 'relaxed' is for SQLite only (see its comment)",
+      );
+    }
+    this.processing = {
+      durability: options.processingDurability ?? (uow.kind === 'sqlite' ? 'relaxed' : 'full'),
+    };
     this.sql =
       uow.kind === 'postgres'
         ? new PostgresInboxDriver(uow, options.recordTimeoutMs)
