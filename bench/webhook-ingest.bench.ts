@@ -175,7 +175,8 @@ async function main(): Promise<void> {
   hardDeadline(QUICK ? 300_000 : 900_000, NAME);
   const sandbox = await startSandboxProcess();
   try {
-    const sqlite = ONLY_DB === 'postgres' ? null : await onDatabase(() => sqliteDatabase('bench-ingest'), sandbox);
+    const sqlite =
+      ONLY_DB === 'postgres' ? null : await onDatabase(() => sqliteDatabase('bench-ingest'), sandbox);
     const postgres =
       ONLY_DB === 'sqlite' ? null : await onDatabase(() => postgresDatabase('bench_ingest'), sandbox);
     // The row names no database: both are reported, each against the same target.
