@@ -66,17 +66,27 @@ describe('client: virtual accounts (evidence §5)', () => {
     expect(page).toMatchObject({ page: 1, limit: 1, hasMore: true });
   });
 
-  it('lists accounts page by page and walks them with the iterator', async () => {
+  it('lists accounts by offset ({data, pagination:{total, limit, offset, has_more}}) and walks them with the iterator', async () => {
     const userId = await createVerifiedUser(world);
     await vas().create({ user_id: userId, bank: 'bank_a' });
     const page = await vas().list({ user_id: userId });
-    expect(page).toMatchObject({ page: 1, total: 1, hasMore: false });
+    expect(page).toMatchObject({ offset: 0, total: 1, hasMore: false });
     expect(page.data[0]).toMatchObject({ user_id: userId, provider: null, currency: null });
+    const total = (await vas().list()).total ?? -1;
+    expect(total).toBeGreaterThanOrEqual(2); // the world's funded setup made one too
+    const second = await vas().list({ limit: 1, offset: 1 });
+    expect(second).toMatchObject({ offset: 1, limit: 1, total, hasMore: total > 2 });
+    const before = (await world.sandbox.control.requestLog()).length;
     const seen: PartnerVirtualAccount[] = [];
     for await (const va of vas().iterate({ limit: 1 })) seen.push(va);
-    const total = (await vas().list()).total;
-    expect(seen).toHaveLength(total ?? -1);
+    expect(seen).toHaveLength(total);
     expect(new Set(seen.map((v) => v.virtual_account_id)).size).toBe(seen.length);
+    expect(seen[1].virtual_account_id).toBe(second.data[0].virtual_account_id);
+    // One call a row (limit 1), the last answering has_more false; the sandbox refuses `page`.
+    const sent = (await world.sandbox.control.requestLog())
+      .slice(before)
+      .filter((r) => r.route === 'GET /v1/virtual-accounts');
+    expect(sent.map((r) => r.status)).toEqual(Array.from({ length: total }, () => 200));
   });
 
   it('createLiquidationAddress sends an Idempotency-Key and validates before any I/O', async () => {
@@ -101,6 +111,11 @@ describe('client: virtual accounts (evidence §5)', () => {
 
   it('validates list and deposit inputs locally, naming the field', async () => {
     await expect(vas().list({ limit: 101 })).rejects.toMatchObject({ fieldErrors: [{ field: 'limit' }] });
+    await expect(vas().list({ offset: -1 })).rejects.toMatchObject({ fieldErrors: [{ field: 'offset' }] });
+    // The list pages by offset (evidence §5 [T2s Common.cs]); a `page` from untyped code is refused.
+    await expect(vas().list({ page: 2 } as never)).rejects.toMatchObject({
+      fieldErrors: [{ field: 'page' }],
+    });
     await expect(vas().listAllDeposits({ page: 0 })).rejects.toMatchObject({
       fieldErrors: [{ field: 'page' }],
     });

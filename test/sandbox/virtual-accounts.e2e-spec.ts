@@ -252,15 +252,28 @@ describe('sandbox: virtual account lifecycle, balance and deposits (evidence §5
     expect(all.body.data).toHaveLength(1);
   });
 
-  it('lists accounts as {data, pagination} with filters; provider and currency null in the list; limit over 100 is the bare 500', async () => {
+  it('lists accounts as {data, pagination:{total, limit, offset, has_more}} by offset with filters; provider and currency null in the list; page refused; limit over 100 is the bare 500', async () => {
     const { vaId, userId } = await createVa();
-    await createVa();
+    const second = await createVa();
     const list = await world.api.call('GET', `/v1/virtual-accounts?user_id=${userId}`);
-    expect(list.body.pagination).toMatchObject({ page: 1, total: 1 });
+    expect(list.body.pagination).toEqual({ total: 1, limit: 20, offset: 0, has_more: false });
     expect(list.body.data[0]).toMatchObject({ virtual_account_id: vaId, provider: null, currency: null });
-    const all = await world.api.call('GET', '/v1/virtual-accounts?limit=1&page=2');
-    expect(all.body.data).toHaveLength(1);
-    expect(all.body.pagination.total).toBe(2);
+    const first = await world.api.call('GET', '/v1/virtual-accounts?limit=1');
+    expect(first.body.pagination).toEqual({ total: 2, limit: 1, offset: 0, has_more: true });
+    const next = await world.api.call('GET', '/v1/virtual-accounts?limit=1&offset=1');
+    expect(next.body.pagination).toEqual({ total: 2, limit: 1, offset: 1, has_more: false });
+    const ids = [...first.body.data, ...next.body.data].map(
+      (v: { virtual_account_id: string }) => v.virtual_account_id,
+    );
+    expect(ids.sort()).toEqual([vaId, second.vaId].sort());
+    // evidence §5 [T2s Common.cs]: the answer pages by offset; whether the partner reads `page`
+    // is not known, so the sandbox refuses it rather than honour it.
+    const paged = await world.api.call('GET', '/v1/virtual-accounts?limit=1&page=2');
+    expect(paged.status).toBe(400);
+    expect(paged.body.errors).toEqual([expect.objectContaining({ field: 'page' })]);
+    const negative = await world.api.call('GET', '/v1/virtual-accounts?offset=-1');
+    expect(negative.status).toBe(400);
+    expect(negative.body.errors).toEqual([expect.objectContaining({ field: 'offset' })]);
     const huge = await world.api.call('GET', '/v1/virtual-accounts?limit=100000');
     expect(huge.status).toBe(500);
     expect(huge.body).toEqual({ status: 'error', message: 'Internal server error' });

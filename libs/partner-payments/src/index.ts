@@ -97,6 +97,7 @@ export {
   PartnerConfigurationError,
   PartnerVirtualAccountNotActiveError,
   PartnerSandboxOnlyOperationError,
+  PartnerPagingError,
 } from './errors/partner-api.errors';
 export type { PartnerItemError } from './errors/partner-api.errors';
 export {

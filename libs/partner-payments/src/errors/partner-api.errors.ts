@@ -141,3 +141,22 @@ export class PartnerSandboxOnlyOperationError extends PartnerError {
     );
   }
 }
+
+/**
+ * An offset-paged list answered a page other than the one asked for (its `pagination.offset` is
+ * not the `offset` sent): the partner did not read the paging parameter. Walking on would read
+ * the same rows again, or never end, so the walk stops here instead (evidence §5 [T2s Common.cs]:
+ * only the answer's paging fields were confirmed against the partner, not which parameter it reads).
+ */
+export class PartnerPagingError extends PartnerError {
+  readonly code = 'paging_mismatch';
+  constructor(
+    readonly list: string,
+    readonly requestedOffset: number,
+    readonly answeredOffset: number,
+  ) {
+    super(
+      `${list} answered the page at offset ${answeredOffset} when offset ${requestedOffset} was asked for; stopped rather than read rows twice`,
+    );
+  }
+}

@@ -108,13 +108,16 @@ export interface ListPartnerVirtualAccountsQuery {
   type?: string;
   mode?: string;
   search?: string;
-  /** 1-based. */
-  page?: number;
   /** 1 to 100 (above it the partner answers a bare 500, evidence §2 [T3r DRIFT-10]). */
   limit?: number;
+  /**
+   * Rows to skip. The list pages by offset like the users list (evidence §5 [T2s Common.cs]);
+   * there is no `page`.
+   */
+  offset?: number;
 }
 
-/** A page-numbered list (`{data, pagination}`, evidence §5 [T2s Common.cs]). */
+/** A page-numbered list (`{data, pagination:{page, limit, total, total_pages}}`): deposits of every account. */
 export interface PartnerNumberedPage<T> {
   data: T[];
   page: number;

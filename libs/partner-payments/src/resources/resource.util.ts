@@ -2,6 +2,7 @@ import type { PartnerHttpClient } from '../http/partner-http.client';
 import type { PartnerRequest, PartnerResponse } from '../http/http.types';
 import type { PartnerCallOptions, PartnerPage } from '../models/common.model';
 import { PartnerLocalValidationError } from '../errors/partner.errors';
+import { PartnerPagingError } from '../errors/partner-api.errors';
 
 /**
  * Sends a request with the per-call options merged in; hands the metadata to onMeta. Without options
@@ -82,15 +83,22 @@ export function toOffsetPage<T>(body: unknown, listKeys: string[], map: (v: unkn
   return { data, total, limit, offset, hasMore };
 }
 
-/** Walks an offset-paged list; stops on hasMore false or an empty page. */
+/**
+ * Walks an offset-paged list; stops on hasMore false or an empty page. A page whose own
+ * `pagination.offset` is not the offset asked for throws PartnerPagingError: a partner that did not
+ * read `offset` would answer the first page again and again (with has_more true), so walking on
+ * would repeat rows or never end. `list` names the list in that error.
+ */
 export async function* iterateOffsetPages<T>(
   fetchPage: (offset: number, limit: number) => Promise<PartnerPage<T>>,
   limit = 100,
-  startOffset = 0,
+  list = 'the list',
 ): AsyncGenerator<T, void, undefined> {
-  let offset = startOffset;
+  let offset = 0;
   for (;;) {
     const page = await fetchPage(offset, limit);
+    if (page.offset !== null && page.offset !== offset)
+      throw new PartnerPagingError(list, offset, page.offset);
     for (const item of page.data) yield item;
     if (!page.hasMore || page.data.length === 0) return;
     offset += page.data.length;

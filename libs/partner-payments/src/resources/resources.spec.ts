@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { PartnerAuthenticationError } from '../errors/partner-api.errors';
+import { PartnerAuthenticationError, PartnerPagingError } from '../errors/partner-api.errors';
 import { PartnerLocalValidationError } from '../errors/partner.errors';
 import {
   authOk,
@@ -52,6 +52,33 @@ describe('resource helpers', () => {
     }
     expect(items).toEqual([0, 1, 2, 3, 4]);
     expect(offsets).toEqual([0, 2, 4]);
+  });
+
+  it('iterateOffsetPages stops with PartnerPagingError when a page is not at the offset asked for', async () => {
+    // A partner that ignores `offset` answers its first page every time, has_more true.
+    const calls: number[] = [];
+    const seen: number[] = [];
+    const walk = async () => {
+      for await (const n of iterateOffsetPages(
+        async (offset, limit) => {
+          calls.push(offset);
+          return { data: [0, 1].slice(0, limit), total: 6, limit, offset: 0, hasMore: true };
+        },
+        2,
+        'GET /v1/things',
+      ))
+        seen.push(n);
+    };
+    const error = await walk().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PartnerPagingError);
+    expect(error).toMatchObject({
+      code: 'paging_mismatch',
+      list: 'GET /v1/things',
+      requestedOffset: 2,
+      answeredOffset: 0,
+    });
+    expect(seen).toEqual([0, 1]); // the first page once, never twice
+    expect(calls).toEqual([0, 2]);
   });
 
   it('toPartnerUser accepts user_id or id and refuses neither', () => {

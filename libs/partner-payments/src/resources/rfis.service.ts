@@ -96,7 +96,11 @@ export class PartnerRfisService {
 
   iterate(params: Omit<ListRfisParams, 'offset'> = {}, options?: PartnerCallOptions): AsyncGenerator<Rfi> {
     const { limit, ...rest } = params;
-    return iterateOffsetPages((offset, l) => this.list({ ...rest, limit: l, offset }, options), limit ?? 100);
+    return iterateOffsetPages(
+      (offset, l) => this.list({ ...rest, limit: l, offset }, options),
+      limit ?? 100,
+      'GET /v1/rfis',
+    );
   }
 
   /** (weak) GET /v1/rfis/{rfi_id}, items included. A withdrawn RFI is a 404 (spec 3.2). */

@@ -64,7 +64,11 @@ export class PartnerUsersService {
     options?: PartnerCallOptions,
   ): AsyncGenerator<PartnerUser> {
     const { limit, ...rest } = params;
-    return iterateOffsetPages((offset, l) => this.list({ ...rest, limit: l, offset }, options), limit ?? 100);
+    return iterateOffsetPages(
+      (offset, l) => this.list({ ...rest, limit: l, offset }, options),
+      limit ?? 100,
+      'GET /v1/users',
+    );
   }
 
   /** GET /v1/users/{id}: `missingFields` by product plus `general`; no `verificationTriggered` (DRIFT-14). */

@@ -1,6 +1,6 @@
 import { PartnerHttpClient } from '../http/partner-http.client';
 import { encodePathSegment } from '../http/url.util';
-import type { PartnerCallOptions } from '../models/common.model';
+import type { PartnerCallOptions, PartnerPage } from '../models/common.model';
 import type {
   CreatePartnerLiquidationAddressInput,
   CreatePartnerVirtualAccountInput,
@@ -22,7 +22,14 @@ import {
 } from '../errors/partner-api.errors';
 import { validateMetadata } from '../validation/metadata.rules';
 import { amountProblem } from '../validation/validation.util';
-import { asRecord, checkPageParams, requireId, send } from './resource.util';
+import {
+  asRecord,
+  checkPageParams,
+  iterateOffsetPages,
+  requireId,
+  send,
+  toOffsetPage,
+} from './resource.util';
 
 function checkNumberedPage(page: unknown, limit: unknown): void {
   const errors: PartnerFieldError[] = [];
@@ -32,7 +39,10 @@ function checkNumberedPage(page: unknown, limit: unknown): void {
   checkPageParams(limit, undefined);
 }
 
-/** Reads `{data, pagination:{page, limit, total, total_pages}}` (evidence §5 [T2s Common.cs]). */
+/**
+ * Reads a page-numbered answer `{data, pagination:{page, limit, total, total_pages}}` (the deposits
+ * of every account, paged by `page`: evidence §5 [T1 REVISION-DOCS §3.3]; its fields are not shown).
+ */
 function toNumberedPage<T>(body: unknown, requestedPage: number): PartnerNumberedPage<T> {
   const b = asRecord(body);
   const p = asRecord(b.pagination);
@@ -176,29 +186,43 @@ export class PartnerVirtualAccountsService {
   }
 
   /**
-   * GET /v1/virtual-accounts: one page `{data, pagination}` (evidence §5). `provider` and
-   * `currency` are null in list rows: read one account with `get` for them.
+   * GET /v1/virtual-accounts: one page `{data, pagination:{total, limit, offset, has_more}}`, offset
+   * paging like the users list (evidence §5 [T2s Common.cs]). `provider` and `currency` are null
+   * in list rows: read one account with `get` for them. `page` is refused before I/O: the partner's
+   * answer pages by offset and nothing shows it reads `page`.
    */
   async list(
     query: ListPartnerVirtualAccountsQuery = {},
     options?: PartnerCallOptions,
-  ): Promise<PartnerNumberedPage<PartnerVirtualAccount>> {
-    checkNumberedPage(query.page, query.limit);
+  ): Promise<PartnerPage<PartnerVirtualAccount>> {
+    if ((query as { page?: unknown }).page !== undefined)
+      throw new PartnerLocalValidationError([
+        { field: 'page', message: 'GET /v1/virtual-accounts pages by offset: pass limit and offset' },
+      ]);
+    checkPageParams(query.limit, query.offset);
     const res = await send<unknown>(
       this.http,
       { method: 'GET', path: '/v1/virtual-accounts', query: { ...query } },
       options,
     );
-    return toNumberedPage<PartnerVirtualAccount>(res.data, query.page ?? 1);
+    return toOffsetPage(res.data, ['data'], (row) => row as PartnerVirtualAccount);
   }
 
-  /** Every virtual account matching the query, page after page (`for await (const va of ...)`). */
+  /**
+   * Every virtual account matching the query, offset page after offset page (`for await (const va
+   * of ...)`); PartnerPagingError if the partner answers a page other than the one asked for.
+   */
   iterate(
-    query: Omit<ListPartnerVirtualAccountsQuery, 'page'> = {},
+    query: Omit<ListPartnerVirtualAccountsQuery, 'offset'> = {},
     options?: PartnerCallOptions,
   ): AsyncGenerator<PartnerVirtualAccount, void, undefined> {
-    checkNumberedPage(undefined, query.limit);
-    return iterateNumberedPages((page) => this.list({ ...query, page, limit: query.limit ?? 100 }, options));
+    const { limit, ...rest } = query;
+    checkPageParams(limit, undefined);
+    return iterateOffsetPages(
+      (offset, l) => this.list({ ...rest, limit: l, offset }, options),
+      limit ?? 100,
+      'GET /v1/virtual-accounts',
+    );
   }
 
   /**

@@ -26,21 +26,19 @@ export const VA_FUNDS_PROBES: ConformanceProbe[] = [
     id: 'virtual-accounts.list',
     area: 'virtual-accounts',
     behaviour:
-      'GET /v1/virtual-accounts answers { data, pagination } like users; provider and currency are null in the list',
+      'GET /v1/virtual-accounts answers { data, pagination: { total, limit, offset, has_more } } like users; provider and currency are null in the list',
     sources: [evidence('[T2s Common.cs]'), evidence('[D known-limitations]')],
     writes: false,
-    request: { method: 'GET', path: '/v1/virtual-accounts?limit=1' },
+    request: { method: 'GET', path: '/v1/virtual-accounts?limit=1&offset=0' },
     expect: {
       status: 200,
       shape: t.object({
         data: t.array(
           t.object({ virtual_account_id: t.string, status: t.string, provider: t.null, currency: t.null }),
         ),
-        pagination: t.object({ total: t.integer, limit: t.integer }),
+        pagination: t.object({ total: t.integer, limit: t.integer, offset: t.integer, has_more: t.boolean }),
       }),
     },
-    sandbox:
-      '`pagination` is `{ page, limit, total, total_pages }` (T2 sends `page`; the evidence does not show the fields)',
   },
   {
     id: 'virtual-accounts.status-2026-04-14',

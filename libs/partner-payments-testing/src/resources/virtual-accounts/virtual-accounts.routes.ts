@@ -118,19 +118,31 @@ export function registerVirtualAccountRoutes(router: Router, ctx: SandboxContext
   });
 
   /**
-   * evidence §5 [T2s Common.cs][T3r]: `{data, pagination}` like users; filters status, user_id, type,
-   * mode, search, page, limit; `provider` and `currency` are null in the list (GET by id has them).
-   * limit above 100 answers the partner's bare 500 (evidence §2 [T3r DRIFT-10]).
+   * evidence §5 [T2s Common.cs][T3r]: `{data, pagination}` "the same as users": offset paging,
+   * `pagination: {total, limit, offset, has_more}` (the kira-sdk's page type says so, checked
+   * against the partner's sandbox for both lists). Filters status, user_id, type, mode, search;
+   * `provider` and `currency` are null in the list (GET by id has them). limit above 100 answers
+   * the partner's 500 (evidence §2 [T3r DRIFT-10]).
+   *
+   * `page`: T2 sends it, but only the answer's shape was probed, not whether the partner reads it;
+   * an offset-paged list that ignored it would hand back its first page for every `page`, and a
+   * caller walking pages would read it again and again. So the sandbox refuses it (400 naming the
+   * field) rather than honour it: code tested here pages by offset, which the partner does read.
    */
   router.get('/v1/virtual-accounts', ...auth, (req, res) => {
     const q = req.query as Record<string, unknown>;
-    const page = q.page === undefined ? 1 : Number(q.page);
     const limit = q.limit === undefined ? 20 : Number(q.limit);
-    if (!Number.isInteger(page) || page < 1)
-      return sendValidation(res, [{ field: 'page', message: 'must be an integer >= 1' }]);
+    const offset = q.offset === undefined ? 0 : Number(q.offset);
+    if (Number.isInteger(limit) && limit > 100)
+      return void res.status(500).json({ status: 'error', message: 'Internal server error' });
+    const errors = [];
+    if (q.page !== undefined)
+      errors.push({ field: 'page', message: 'this list pages by offset: send limit and offset' });
     if (!Number.isInteger(limit) || limit < 1)
-      return sendValidation(res, [{ field: 'limit', message: 'must be an integer >= 1' }]);
-    if (limit > 100) return void res.status(500).json({ status: 'error', message: 'Internal server error' });
+      errors.push({ field: 'limit', message: 'must be an integer from 1 to 100' });
+    if (!Number.isInteger(offset) || offset < 0)
+      errors.push({ field: 'offset', message: 'must be a non-negative integer' });
+    if (errors.length) return sendValidation(res, errors);
     const version = requestState(res).version;
     const wanted = typeof q.status === 'string' ? statusFromAnyVocabulary(q.status) : undefined;
     const search = typeof q.search === 'string' ? q.search.toLowerCase() : undefined;
@@ -150,16 +162,11 @@ export function registerVirtualAccountRoutes(router: Router, ctx: SandboxContext
           a.virtual_account_id.localeCompare(b.virtual_account_id),
       );
     const data = rows
-      .slice((page - 1) * limit, page * limit)
+      .slice(offset, offset + limit)
       .map((v) => ({ ...virtualAccountView(v, version), provider: null, currency: null }));
     res.json({
       data,
-      pagination: {
-        page,
-        limit,
-        total: rows.length,
-        total_pages: Math.max(1, Math.ceil(rows.length / limit)),
-      },
+      pagination: { total: rows.length, limit, offset, has_more: offset + data.length < rows.length },
     });
   });
 
