@@ -134,6 +134,21 @@ describe.each(DATABASE_KINDS)('TypeOrmInboxStore on %s', (kind) => {
     expect(await store.countByState()).toEqual({ dead: 1 });
   });
 
+  it('leaves a processed entry processed when a late failure of an earlier attempt is recorded', async () => {
+    // A fresh batch failed and rolled back; before its markFailed ran, a drain processed the entry.
+    await store.record(event('e9'));
+    const ran: string[] = [];
+    const drained = await store.claimDue({ now: clock }, async (entry) => {
+      ran.push(entry.eventId);
+    });
+    expect(drained).toEqual([{ eventId: 'e9', outcome: 'processed', value: undefined }]);
+    await store.markFailed('e9', 'the earlier attempt failed');
+    expect(await store.get('e9')).toMatchObject({ state: 'processed', attempts: 1, lastError: null });
+    // Nothing is due again: the handlers ran once.
+    expect(await store.pending({ now: new Date(t0.getTime() + 86_400_000) })).toEqual([]);
+    expect(ran).toEqual(['e9']);
+  });
+
   it('lists pending entries oldest first and skips ones younger than minAgeMs', async () => {
     await store.record(event('late', new Date(t0.getTime() + 5000)));
     await store.record(event('early', t0));

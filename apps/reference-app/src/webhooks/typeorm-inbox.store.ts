@@ -174,12 +174,23 @@ export class TypeOrmInboxStore implements PartnerInboxStore {
     );
   }
 
+  /**
+   * A processed entry stays processed (PartnerInboxStore.markFailed). The failure is recorded in
+   * its own transaction after the failed one rolled back, so a drain (the start-up pass, the cron,
+   * another replica) may have taken the entry, run its handlers and marked it processed in
+   * between: overwriting that with `failed` would schedule the handlers to run again (spec 6.1.4:
+   * process each event once). On PostgreSQL the row is read FOR UPDATE, so a drain still holding
+   * it is waited for and its outcome (processed, or its own failure count) is what is read.
+   */
   async markFailed(eventId: string, error: string): Promise<void> {
     const now = this.clock();
     const eventKey = inboxEventKey(eventId);
     await this.uow.transaction(async (m) => {
-      const row = await m.findOne(WebhookInboxEntity, { where: { eventKey } });
-      if (!row) return;
+      const row = await m.findOne(WebhookInboxEntity, {
+        where: { eventKey },
+        ...(this.uow.kind === 'postgres' ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+      });
+      if (!row || row.state === 'processed') return;
       await m.update(WebhookInboxEntity, { eventKey }, this.failure(row.attempts, error, now));
     });
   }

@@ -82,6 +82,15 @@ describe('PartnerInMemoryInboxStore', () => {
     expect(store.get('x')?.state).toBe('pending');
   });
 
+  it('leaves a processed entry processed when a late failure is reported', async () => {
+    const store = new PartnerInMemoryInboxStore();
+    await store.record(input('e1'));
+    await store.markProcessed('e1');
+    await store.markFailed('e1', 'an earlier attempt failed');
+    expect(await store.pending({ now: new Date('2026-04-15T10:00:00Z') })).toEqual([]);
+    expect(store.get('e1')).toMatchObject({ state: 'processed', attempts: 1, lastError: null });
+  });
+
   it('ignores marks for unknown ids', async () => {
     const store = new PartnerInMemoryInboxStore();
     await expect(store.markProcessed('nope')).resolves.toBeUndefined();

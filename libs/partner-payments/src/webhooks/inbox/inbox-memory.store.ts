@@ -68,7 +68,8 @@ export class PartnerInMemoryInboxStore implements PartnerInboxStore {
 
   async markFailed(eventId: string, error: string): Promise<void> {
     const entry = this.entries.get(eventId);
-    if (!entry) return;
+    // A processed entry stays processed: a failure reported late must not schedule it again.
+    if (!entry || entry.state === 'processed') return;
     entry.attempts += 1;
     entry.lastError = error.slice(0, 2_000);
     if (entry.attempts >= this.maxAttempts) {

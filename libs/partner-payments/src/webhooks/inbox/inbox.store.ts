@@ -55,7 +55,12 @@ export interface PartnerInboxStore {
    */
   record(event: InboxEventInput): Promise<InboxRecordResult>;
   markProcessed(eventId: string): Promise<void>;
-  /** Counts an attempt, keeps the error, schedules the next attempt (or marks dead past the limit). */
+  /**
+   * Counts an attempt, keeps the error, schedules the next attempt (or marks dead past the limit).
+   * Must leave an entry that is already processed as it is: the failure of one attempt is recorded
+   * after that attempt rolled back, and a redelivery may have processed the entry in between
+   * (marking it failed again would run its handlers a second time, spec 6.1.4).
+   */
   markFailed(eventId: string, error: string): Promise<void>;
   /** Entries to (re)process now: never processed, or failed and due. Oldest first. */
   pending(options?: InboxPendingOptions): Promise<InboxEntry[]>;
