@@ -109,7 +109,9 @@ describe('idempotency policy', () => {
   it('a key makes a replay safe only on the routes that de-duplicate on it (spec 4.7)', () => {
     expect(replayIsDeduplicated('POST', '/v1/virtual-accounts/va-1/payout', 'k')).toBe(true);
     expect(replayIsDeduplicated('POST', '/v1/recipients', 'k')).toBe(true);
-    expect(replayIsDeduplicated('POST', '/v1/virtual-accounts/va-1/liquidation-address', 'k')).toBe(true);
+    // keyed in the docs (evidence §5 [D for-ai-agents]), but no replay was ever observed
+    expect(requiresIdempotencyKey('POST', '/v1/virtual-accounts/va-1/liquidation-address')).toBe(true);
+    expect(replayIsDeduplicated('POST', '/v1/virtual-accounts/va-1/liquidation-address', 'k')).toBe(false);
     // keyed in the docs, but a reused key made a second verification (evidence §3 [T3r DRIFT-16])
     expect(requiresIdempotencyKey('POST', '/v1/users/u-1/verifications')).toBe(true);
     expect(isDeduplicatedRoute('POST', '/v1/users/u-1/verifications')).toBe(false);

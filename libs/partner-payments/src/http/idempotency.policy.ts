@@ -1,25 +1,31 @@
 import { randomUUID } from 'node:crypto';
 
 /**
- * Writes the partner de-duplicates on Idempotency-Key: spec 4.7's four POSTs, plus
- * liquidation-address create, which the partner's docs list as keyed (evidence §5 [D for-ai-agents]).
- * Replaying the key with the same body answers the original (evidence §4 [T3r DRIFT-34]), so a
- * retry after the request may have reached the partner cannot make a second resource.
+ * Writes the partner de-duplicates on Idempotency-Key: spec 4.7's four POSTs. Replaying the key
+ * with the same body answers the original (evidence §4 [T3r DRIFT-34]), so a retry after the
+ * request may have reached the partner cannot make a second resource.
  */
 const DEDUPLICATED_POST_ROUTES: readonly RegExp[] = [
   /^\/v1\/users$/,
   /^\/v1\/recipients$/,
   /^\/v1\/virtual-accounts$/,
   /^\/v1\/virtual-accounts\/[^/]+\/payout$/,
-  /^\/v1\/virtual-accounts\/[^/]+\/liquidation-address$/,
 ];
 
 /**
- * Writes that take a key but are NOT de-duplicated: the docs list POST /v1/users/{id}/verifications
- * as keyed, yet a reused key with another body made a second verification (evidence §3
- * [T3r DRIFT-16]). The key is sent; the write is never replayed automatically once sent.
+ * Writes that take a key but are not known to be de-duplicated; the key is sent, and the write is
+ * never replayed automatically once it may have reached the partner:
+ * - verifications: the docs list them as keyed, yet a reused key with another body made a second
+ *   verification (evidence §3 [T3r DRIFT-16]);
+ * - liquidation-address create: listed as keyed by the same docs (evidence §5 [D for-ai-agents]),
+ *   and no replay was ever observed. A second address would forward every deposit sent to it, so
+ *   after a timeout or a reset the caller reads the account's addresses (listLiquidationAddresses)
+ *   before creating again, rather than the client re-sending on a guess.
  */
-const KEYED_ONLY_POST_ROUTES: readonly RegExp[] = [/^\/v1\/users\/[^/]+\/verifications$/];
+const KEYED_ONLY_POST_ROUTES: readonly RegExp[] = [
+  /^\/v1\/users\/[^/]+\/verifications$/,
+  /^\/v1\/virtual-accounts\/[^/]+\/liquidation-address$/,
+];
 
 const cleanPath = (path: string): string => path.split('?')[0].replace(/\/+$/, '');
 

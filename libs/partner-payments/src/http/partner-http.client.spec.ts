@@ -146,17 +146,21 @@ describe('PartnerHttpClient over a real local server', () => {
     expect(apiCalls()).toHaveLength(1);
   });
 
-  it('sends a key on POST /v1/users/{id}/verifications but never replays it once sent (evidence §3 DRIFT-16)', async () => {
+  it.each([
+    // evidence §3 [T3r DRIFT-16]: a reused key made a second verification
+    ['/v1/users/u-1/verifications', { type: 'api' }],
+    // evidence §5 [D for-ai-agents]: listed as keyed, no replay ever observed
+    [
+      '/v1/virtual-accounts/va-1/liquidation-address',
+      { network: 'ethereum', token: 'USDC', recipient_id: 'r' },
+    ],
+  ])('sends a key on POST %s but never replays it once sent', async (path, body) => {
     let n = 0;
     route((_req, res, raw) => (++n === 1 ? json(res, 503, { message: 'busy' }) : raw.socket.destroy()));
     const { http } = createTestClient(server.baseUrl, { maxRetries: 3 });
-    const busy = await http
-      .request({ method: 'POST', path: '/v1/users/u-1/verifications', body: { type: 'api' } })
-      .catch((e: unknown) => e);
+    const busy = await http.request({ method: 'POST', path, body }).catch((e: unknown) => e);
     expect(busy).toBeInstanceOf(PartnerServerError);
-    const reset = await http
-      .request({ method: 'POST', path: '/v1/users/u-1/verifications', body: { type: 'api' } })
-      .catch((e: unknown) => e);
+    const reset = await http.request({ method: 'POST', path, body }).catch((e: unknown) => e);
     expect(reset).toBeInstanceOf(PartnerConnectionError);
     expect(apiCalls()).toHaveLength(2);
     expect(apiCalls().map((r) => r.headers['idempotency-key'])).toEqual([
