@@ -45,4 +45,42 @@ describe.each(DATABASE_KINDS)('DatabaseRateBudget on %s', (kind) => {
     expect([await budget.reserve(limit), await budget.reserve(limit)]).toEqual([0, 0]);
     expect(await budget.reserve(limit)).toBeGreaterThan(0);
   });
+
+  it('refills by exactly the milliseconds it records as elapsed, never a fraction twice', async () => {
+    const key = DatabaseRateBudget.accountKeyFor('http://partner.test', 'exact');
+    const budget = new DatabaseRateBudget(db.uow, key);
+    // 1,000/s: a token a millisecond, so a fraction of a millisecond counted twice shows as up to
+    // a whole token; the burst is out of reach, so nothing is capped.
+    const limit = { requestsPerSecond: 1000, burst: 1_000_000 };
+    await budget.reserve(limit);
+    const p = kind === 'postgres' ? '$1' : '?';
+    const row = async () => {
+      const [r] = await db.dataSource.query(
+        `SELECT tokens, refilled_ms FROM partner_rate_budget WHERE account_key = ${p}`,
+        [key],
+      );
+      return { tokens: Number(r.tokens), refilledMs: Number(r.refilled_ms) };
+    };
+    await db.dataSource.query(`UPDATE partner_rate_budget SET tokens = 0 WHERE account_key = ${p}`, [key]);
+    let before = await row();
+    for (let i = 0; i < 30; i++) {
+      await new Promise((r) => setTimeout(r, 1 + (i % 3)));
+      await budget.reserve(limit);
+      const after = await row();
+      const refilled = ((after.refilledMs - before.refilledMs) * limit.requestsPerSecond) / 1000;
+      expect(after.tokens).toBeCloseTo(before.tokens + refilled - 1, 6);
+      before = after;
+    }
+  });
+
+  it('is one bucket for one account however its base URL is spelled', () => {
+    const key = DatabaseRateBudget.accountKeyFor('https://partner.example/sandbox', 'k');
+    for (const spelling of [
+      'https://Partner.Example/sandbox/',
+      'https://partner.example:443/sandbox',
+      'HTTPS://partner.example/sandbox//',
+    ])
+      expect(DatabaseRateBudget.accountKeyFor(spelling, 'k')).toBe(key);
+    expect(DatabaseRateBudget.accountKeyFor('https://partner.example/other', 'k')).not.toBe(key);
+  });
 });
