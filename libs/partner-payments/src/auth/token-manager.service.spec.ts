@@ -106,6 +106,19 @@ describe('PartnerTokenManager (spec 5) over a real local server', () => {
     expect(authCalls()).toBe(2);
   });
 
+  it("a gateway 403 { message: 'Forbidden' } on /auth (no x-api-key reached it) is a PartnerAuthenticationError, not retried", async () => {
+    // evidence §1/§2 [T3r DRIFT-6, 49]: the gateway's answer when x-api-key is missing; the client
+    // always sends it (first test), so this means the key was stripped or refused on the way.
+    server.setHandler((_req, res) => json(res, 403, { message: 'Forbidden' }));
+    const { tokens } = createTestClient(server.baseUrl, { maxRetries: 3 });
+    const err = await tokens.getToken().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PartnerAuthenticationError);
+    expect(err).toMatchObject({ status: 403 });
+    expect((err as Error).message).toContain('Forbidden');
+    expect(server.requests[0].headers['x-api-key']).toBe('key-secret-1');
+    expect(authCalls()).toBe(1);
+  });
+
   it('an early refresh: the partner down keeps the still-valid token; credentials refused are thrown', async () => {
     const clock = new FakeClock();
     server.setHandler((_req, res) => authOk(res, 'tok-1', 3600));
@@ -138,7 +151,7 @@ describe('PartnerTokenManager (spec 5) over a real local server', () => {
     await expect(tokens.getToken()).resolves.toBe('tok-ok');
   });
 
-  it('a 5xx on /auth is retried, and a final failure is the partner unavailable (PartnerServerError), not a refused credential', async () => {
+  it('a 502/503/504 on /auth is retried, and a final failure is the partner unavailable (PartnerServerError), not a refused credential', async () => {
     let n = 0;
     server.setHandler((_req, res) =>
       ++n < 3 ? json(res, 503, { message: 'busy' }) : authOk(res, 'tok-after-retry'),
@@ -147,11 +160,30 @@ describe('PartnerTokenManager (spec 5) over a real local server', () => {
     await expect(tokens.getToken()).resolves.toBe('tok-after-retry');
     expect(n).toBe(3);
 
-    server.setHandler((_req, res) => json(res, 500, 'oops'));
+    n = 0;
+    server.setHandler((_req, res) => {
+      n++;
+      json(res, 502, 'bad gateway');
+    });
     const err = await tokens.refresh().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PartnerServerError);
     expect(err).not.toBeInstanceOf(PartnerAuthenticationError);
+    expect(err).toMatchObject({ status: 502 });
+    expect(n).toBe(3);
+  });
+
+  it('a 500 on /auth is a refused credential (the partner answers 500 for an unknown client_id, evidence §1): one attempt, PartnerAuthenticationError', async () => {
+    let n = 0;
+    server.setHandler((_req, res) => {
+      n++;
+      json(res, 500, { status: 'error', message: 'Internal server error' });
+    });
+    const { tokens } = createTestClient(server.baseUrl, { maxRetries: 2 });
+    const err = await tokens.getToken().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PartnerAuthenticationError);
     expect(err).toMatchObject({ status: 500 });
+    expect((err as Error).message).toMatch(/unknown client_id/);
+    expect(n).toBe(1);
   });
 
   it('a 200 without access_token is an authentication error, not a cached "undefined"', async () => {

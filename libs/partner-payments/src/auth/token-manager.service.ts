@@ -21,6 +21,11 @@ interface AuthResponseBody {
   data?: { access_token?: unknown; expires_in?: unknown; token_type?: unknown };
 }
 
+/** A POST /auth answer that refuses the credential pair: 401 (spec 5.7), 500 (evidence §1). */
+function isRefusedPair(status: number): boolean {
+  return status === 401 || status === 500;
+}
+
 /** The partner unavailable (5xx, no answer, 429), as opposed to our credentials refused. */
 function isUnavailable(err: unknown): boolean {
   return (
@@ -145,7 +150,9 @@ export class PartnerTokenManager {
         return this.store(res.data);
       }
       // POST /auth creates nothing, so replaying it is safe: treat it like a keyed write. A 401 is a
-      // refused credential pair (spec 5.7): asking again cannot help.
+      // refused credential pair (spec 5.7), and a 500 is what the partner answers for an unknown
+      // client_id (evidence §1 [T1]): asking again cannot help, and each attempt spends the
+      // account's shared rate budget.
       const decision = shouldRetry({
         attempt,
         maxRetries,
@@ -153,7 +160,7 @@ export class PartnerTokenManager {
         hasIdempotencyKey: true,
         outcome: toAttemptOutcome(res),
       });
-      const willRetry = decision.retry && !(res.kind === 'response' && res.status === 401);
+      const willRetry = decision.retry && !(res.kind === 'response' && isRefusedPair(res.status));
       this.transport.emitOutcome('POST', '/auth', attempt, res, willRetry);
       if (willRetry) {
         await this.clock.sleep(computeBackoffMs(attempt, this.options.retry, decision.retryAfterMs));
@@ -173,6 +180,23 @@ export class PartnerTokenManager {
    */
   private authError(cause: PartnerApiError): PartnerApiError {
     if (cause instanceof PartnerAuthenticationError) return cause;
+    if (cause.status === 500) {
+      // evidence §1: "the client should also treat a 500 from /auth as a credential failure"
+      // (an unknown client_id answers 500 there). An outage shows as 502/503/504, a timeout or a
+      // reset, and keeps its class below.
+      this.logger.warn(
+        'Partner authentication failed: POST /auth answered 500, which the partner answers for an unknown client_id; check the configured client id',
+      );
+      return new PartnerAuthenticationError({
+        status: 500,
+        code: cause.code,
+        message: `Authentication failed: POST /auth answered 500, the partner's answer to an unknown client_id (${cause.message})`,
+        details: cause.details,
+        body: cause.body,
+        requestId: cause.requestId,
+        cause,
+      });
+    }
     if (isUnavailable(cause)) {
       this.logger.warn(`Partner authentication unavailable: ${cause.message}`);
       return cause;
