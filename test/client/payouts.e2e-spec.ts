@@ -7,6 +7,7 @@ import {
   PartnerLocalValidationError,
   PartnerValidationError,
   PartnerPayoutStatus,
+  type PartnerFieldError,
 } from '@partner-payments/nestjs';
 import { fundedSetup, startClientWorld, stopClientWorld, type ClientWorld } from './client.fixture';
 
@@ -77,6 +78,108 @@ describe('client: payouts (evidence §6)', () => {
     await expect(payouts().list({ limit: 101 })).rejects.toBeInstanceOf(PartnerLocalValidationError);
     await expect(payouts().list({ page: 0 })).rejects.toMatchObject({ fieldErrors: [{ field: 'page' }] });
     expect((await world.sandbox.control.requestLog()).length).toBe(before);
+  });
+
+  describe('create validates before any I/O, naming each field by its path', () => {
+    const NULL_MESSAGE = 'must be left out rather than null (the partner counts null as a type error)';
+    const body = () => ({ amount: '10.00', currency: 'USD', recipient_id: ids.recipientId });
+    /** The fieldErrors of a call that must fail locally. */
+    const refused = async (call: () => Promise<unknown>): Promise<PartnerFieldError[]> => {
+      const err = await call().catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(PartnerLocalValidationError);
+      return (err as PartnerLocalValidationError).fieldErrors;
+    };
+    let before: number;
+    beforeEach(async () => (before = (await world.sandbox.control.requestLog()).length));
+    afterEach(async () => expect((await world.sandbox.control.requestLog()).length).toBe(before));
+
+    it('extra_info.memo over 255 characters (evidence §6 [T1 ExecutePayoutService]) is refused', async () => {
+      expect(
+        await refused(() => payouts().create(ids.vaId, { ...body(), extra_info: { memo: 'm'.repeat(256) } })),
+      ).toEqual([
+        { field: 'extra_info.memo', message: 'must be at most 255 characters (UTF-16 code units; got 256)' },
+      ]);
+      // UTF-16 code units, as the partner counts: 128 emoji are 256 units.
+      expect(
+        await refused(() =>
+          payouts().create(ids.vaId, { ...body(), extra_info: { memo: '😀'.repeat(128) } }),
+        ),
+      ).toEqual([{ field: 'extra_info.memo', message: expect.stringContaining('got 256') }]);
+    });
+
+    it('extra_info that is not an object, and a memo that is not a string, are refused', async () => {
+      for (const bad of ['inv 42', ['inv 42'], 7])
+        expect(
+          await refused(() => payouts().create(ids.vaId, { ...body(), extra_info: bad as never })),
+        ).toEqual([{ field: 'extra_info', message: expect.stringMatching(/^must be an object/) }]);
+      expect(
+        await refused(() => payouts().create(ids.vaId, { ...body(), extra_info: { memo: 42 as never } })),
+      ).toEqual([{ field: 'extra_info.memo', message: 'must be a string (got number)' }]);
+    });
+
+    it('a field sent as null (evidence §6 [T3r DRIFT-43]) is refused with the preview message, nested too, and reported once', async () => {
+      expect(await refused(() => payouts().create(ids.vaId, { ...body(), quote_id: null as never }))).toEqual(
+        [{ field: 'quote_id', message: NULL_MESSAGE }],
+      );
+      expect(
+        await refused(() => payouts().create(ids.vaId, { ...body(), extra_info: null as never })),
+      ).toEqual([{ field: 'extra_info', message: NULL_MESSAGE }]);
+      expect(
+        await refused(() =>
+          payouts().create(ids.vaId, {
+            ...body(),
+            extra_info: { memo: null as never, internal_notes: null },
+          }),
+        ),
+      ).toEqual([
+        { field: 'extra_info.memo', message: NULL_MESSAGE },
+        { field: 'extra_info.internal_notes', message: NULL_MESSAGE },
+      ]);
+      // A null required field is named as null, not also as missing.
+      expect(
+        await refused(() => payouts().create(ids.vaId, { ...body(), recipient_id: null as never })),
+      ).toEqual([{ field: 'recipient_id', message: NULL_MESSAGE }]);
+    });
+
+    it('a virtualAccountId or recipient_id that is not a UUID (spec 4.6, 2.3) is refused, not sent to answer 403', async () => {
+      for (const va of ['va-1', '..', `${ids.vaId}x`])
+        expect(await refused(() => payouts().create(va, body()))).toEqual([
+          { field: 'virtualAccountId', message: 'must be a UUID' },
+        ]);
+      expect(await refused(() => payouts().create('', body()))).toEqual([
+        { field: 'virtualAccountId', message: 'is required' },
+      ]);
+      expect(await refused(() => payouts().create(ids.vaId, { ...body(), recipient_id: 'r-1' }))).toEqual([
+        { field: 'recipient_id', message: 'must be a UUID' },
+      ]);
+    });
+
+    it('reports every problem at once', async () => {
+      const fields = (
+        await refused(() =>
+          payouts().create('va-1', {
+            amount: '1.234',
+            currency: 'USD',
+            recipient_id: 'r-1',
+            quote_id: null as never,
+            extra_info: { memo: 'm'.repeat(300) },
+          }),
+        )
+      ).map((e) => e.field);
+      expect(fields).toEqual(['virtualAccountId', 'quote_id', 'amount', 'recipient_id', 'extra_info.memo']);
+    });
+  });
+
+  it('create sends a memo of exactly 255 characters and an extra_info with internal_notes', async () => {
+    const created = await payouts().create(ids.vaId, {
+      amount: '3.00',
+      currency: 'USD',
+      recipient_id: ids.recipientId,
+      extra_info: { memo: 'm'.repeat(255), internal_notes: 'batch 7' },
+    });
+    expect(created.status).toBe(PartnerPayoutStatus.Created);
+    const sent = (await world.sandbox.control.requestLog()).filter((r) => r.path.endsWith('/payout'));
+    expect(sent.at(-1)?.status).toBe(201);
   });
 });
 

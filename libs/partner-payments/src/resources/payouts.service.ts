@@ -11,7 +11,7 @@ import {
   type PartnerPayoutPreview,
   type PreviewPartnerPayoutInput,
 } from '../models/payout.model';
-import { amountProblem } from '../validation/validation.util';
+import { UUID_PATTERN, amountProblem, describeType, keyPath } from '../validation/validation.util';
 import { asRecord, requireId, send } from './resource.util';
 
 const LIST_KEYS: ReadonlyArray<keyof ListPartnerPayoutsParams> = [
@@ -22,6 +22,34 @@ const LIST_KEYS: ReadonlyArray<keyof ListPartnerPayoutsParams> = [
   'page',
   'limit',
 ];
+
+/** extra_info.memo holds at most 255 characters (evidence §6 [T1 ExecutePayoutService]). */
+const MEMO_MAX = 255;
+
+/**
+ * Every field of `body` sent as null, named under `prefix` when nested (`extra_info.memo`): the
+ * partner counts null as a type error, not as an absent field (evidence §6 [T3r DRIFT-43]).
+ */
+function nullFieldErrors(body: unknown, prefix?: string): PartnerFieldError[] {
+  if (typeof body !== 'object' || body === null) return [];
+  return Object.entries(body as Record<string, unknown>)
+    .filter(([, value]) => value === null)
+    .map(([key]) => ({
+      field: prefix === undefined ? key : keyPath(prefix, key),
+      message: 'must be left out rather than null (the partner counts null as a type error)',
+    }));
+}
+
+/**
+ * A required id documented as a uuid (spec 2.3 recipient_id; spec 4.6 virtual_account_id). Checked
+ * locally because a malformed id in the path makes a malformed route, answered 403 invalid_request
+ * (spec 7.5): a PartnerPermissionError naming no field. Evidence open question 10 leaves the real
+ * body for a malformed payout or account id unknown; the uuid rule itself is the contract's.
+ */
+function uuidProblem(value: unknown, field: string): PartnerFieldError | null {
+  if (typeof value !== 'string' || value.trim() === '') return { field, message: 'is required' };
+  return UUID_PATTERN.test(value) ? null : { field, message: 'must be a UUID' };
+}
 
 /** Payouts (spec 3.4, provider-facts "Payouts"). */
 /** page >= 1 and limit 1-100 (evidence §6: limit ≤ 100), naming the field before any I/O. */
@@ -43,22 +71,49 @@ export class PartnerPayoutsService {
   /**
    * POST /v1/virtual-accounts/{id}/payout. The Idempotency-Key is generated once and reused on every
    * retry; pass your own (e.g. stored with your payout row) to make a retry after a crash safe too.
+   * Checked before any I/O, every problem at once: `virtualAccountId` and `recipient_id` UUIDs,
+   * `amount` a decimal string with up to 2 decimals, `currency`, `extra_info` an object whose `memo`
+   * is a string of at most 255 characters, no field null.
    */
   async create(
     virtualAccountId: string,
     input: CreatePartnerPayoutInput,
     options?: PartnerCallOptions,
   ): Promise<PartnerPayout> {
-    const va = encodePathSegment(requireId(virtualAccountId, 'virtualAccountId'));
-    const errors: PartnerFieldError[] = [];
+    const vaProblem = uuidProblem(virtualAccountId, 'virtualAccountId');
+    const errors: PartnerFieldError[] = vaProblem ? [vaProblem] : [];
+    const nulls = nullFieldErrors(input);
+    errors.push(...nulls);
+    // A null field is reported once, as null, rather than also as missing or malformed.
+    const isNull = new Set(nulls.map((e) => e.field));
     // provider-facts: amount is a gross decimal string ("100.00"); a float would lose cents.
-    const amount = amountProblem(input?.amount);
+    const amount = isNull.has('amount') ? null : amountProblem(input?.amount);
     if (amount) errors.push(amount);
-    if (typeof input?.currency !== 'string' || input.currency === '')
+    if (!isNull.has('currency') && (typeof input?.currency !== 'string' || input.currency === ''))
       errors.push({ field: 'currency', message: 'is required' });
-    if (typeof input?.recipient_id !== 'string' || input.recipient_id === '')
-      errors.push({ field: 'recipient_id', message: 'is required' });
+    const recipient = isNull.has('recipient_id') ? null : uuidProblem(input?.recipient_id, 'recipient_id');
+    if (recipient) errors.push(recipient);
+    const extra: unknown = input?.extra_info;
+    if (extra !== undefined && extra !== null) {
+      if (typeof extra !== 'object' || Array.isArray(extra))
+        // evidence §6 [T1 ExecutePayoutService]: extra_info{memo, internal_notes} is an object.
+        errors.push({ field: 'extra_info', message: `must be an object (got ${describeType(extra)})` });
+      else {
+        errors.push(...nullFieldErrors(extra, 'extra_info'));
+        const memo: unknown = (extra as Record<string, unknown>).memo;
+        if (memo !== undefined && memo !== null && typeof memo !== 'string')
+          errors.push({ field: 'extra_info.memo', message: `must be a string (got ${describeType(memo)})` });
+        // evidence §6 [T1 ExecutePayoutService]: memo ≤255. Counted in UTF-16 code units (`length`),
+        // as the partner counts its other string limits (metadata.rules.ts) and as the sandbox does.
+        else if (typeof memo === 'string' && memo.length > MEMO_MAX)
+          errors.push({
+            field: 'extra_info.memo',
+            message: `must be at most ${MEMO_MAX} characters (UTF-16 code units; got ${memo.length})`,
+          });
+      }
+    }
     if (errors.length > 0) throw new PartnerLocalValidationError(errors);
+    const va = encodePathSegment(virtualAccountId);
     const res = await send<unknown>(
       this.http,
       { method: 'POST', path: `/v1/virtual-accounts/${va}/payout`, body: input },
@@ -80,14 +135,7 @@ export class PartnerPayoutsService {
     options?: PartnerCallOptions,
   ): Promise<PartnerPayoutPreview> {
     const va = encodePathSegment(requireId(virtualAccountId, 'virtualAccountId'));
-    const errors: PartnerFieldError[] = [];
-    const body = (input ?? {}) as unknown as Record<string, unknown>;
-    for (const [field, value] of Object.entries(body))
-      if (value === null)
-        errors.push({
-          field,
-          message: 'must be left out rather than null (the partner counts null as a type error)',
-        });
+    const errors: PartnerFieldError[] = nullFieldErrors(input);
     const amount = amountProblem(input?.amount);
     if (amount) errors.push(amount);
     if (input?.recipient_id === undefined && input?.account_type === undefined)
