@@ -20,6 +20,9 @@ import { VERSION_PIN_JOB, VersionPinService } from '../versioning/version-pin.se
 import { INBOX_PRUNE_JOB, InboxAtRestService } from '../webhooks/inbox-at-rest.service';
 import { INBOX_REDELIVERY_JOB, InboxRedeliveryService } from '../webhooks/inbox-redelivery.service';
 
+/** How long shutdown waits for scheduled passes still running before closing the database. */
+const SETTLE_BOUND_MS = 10_000;
+
 /**
  * The scheduled jobs, registered with @nestjs/schedule's SchedulerRegistry under their
  * names (the expressions come from validated configuration, which a static @Cron() cannot read).
@@ -29,6 +32,8 @@ import { INBOX_REDELIVERY_JOB, InboxRedeliveryService } from '../webhooks/inbox-
 @Injectable()
 export class CronJobsService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Scheduler');
+  /** Passes in progress (scheduled ticks and the start-up ones), for settle(). */
+  private readonly running = new Set<Promise<void>>();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -78,6 +83,38 @@ export class CronJobsService implements OnApplicationBootstrap, OnApplicationShu
   }
 
   onApplicationShutdown(): void {
+    this.stopSchedules();
+  }
+
+  /**
+   * Stops the schedules and waits for the passes already running (the start-up drain, a cron
+   * tick) for up to `boundMs`, so the database is not closed under a transaction still in flight:
+   * the redelivery pass stops before its next batch (its abort), the batch in hand commits. A pass
+   * that runs past the bound (a reconciliation pass has no abort) is left to fail as the database
+   * closes; its work is repeated at the next start. ShutdownCoordinator calls it before closing.
+   */
+  async settle(boundMs = SETTLE_BOUND_MS): Promise<void> {
+    this.stopSchedules();
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<'bound'>((resolve) => {
+      timer = setTimeout(() => resolve('bound'), boundMs);
+    });
+    try {
+      while (this.running.size > 0) {
+        const outcome = await Promise.race([Promise.allSettled([...this.running]), bound]);
+        if (outcome === 'bound') {
+          this.logger.warn(
+            `shutdown: ${this.running.size} scheduled pass(es) still running after ${boundMs} ms; closing anyway (their work is repeated at the next start)`,
+          );
+          return;
+        }
+      }
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private stopSchedules(): void {
     for (const name of [
       RECONCILIATION_JOB,
       DEPOSIT_RECONCILIATION_JOB,
@@ -110,11 +147,17 @@ export class CronJobsService implements OnApplicationBootstrap, OnApplicationShu
     this.logger.log(`job ${name} scheduled: ${cronTime}`);
   }
 
-  private async guard(name: string, task: () => Promise<unknown>): Promise<void> {
-    try {
-      await task();
-    } catch (error) {
-      this.logger.error(`job ${name} failed: ${(error as Error).message}`);
-    }
+  /** Runs a pass, logs its failure, and keeps it in `running` until it ends (settle waits for it). */
+  private guard(name: string, task: () => Promise<unknown>): Promise<void> {
+    const run = (async () => {
+      try {
+        await task();
+      } catch (error) {
+        this.logger.error(`job ${name} failed: ${(error as Error).message}`);
+      }
+    })();
+    this.running.add(run);
+    void run.finally(() => this.running.delete(run));
+    return run;
   }
 }
