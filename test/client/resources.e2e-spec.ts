@@ -207,10 +207,11 @@ describe('every resource call against the sandbox (real socket)', () => {
       return world.sandbox.control.seedRfi({ userId: user.userId });
     };
 
-    it('list and get send X-Api-Version 2026-06-01 and return items', async () => {
+    it('list and get send X-Api-Version 2026-06-01; get returns the items, list entries none (evidence §7)', async () => {
       const seeded = await seed();
       const page = await client().rfis.list({ user_id: seeded.userId });
       expect(page.data.map((r) => r.id)).toEqual([seeded.rfiId]);
+      expect(page.data[0].items).toBeUndefined();
       const rfi = await client().rfis.get(seeded.rfiId);
       expect(rfi.items.map((i) => i.item_id).sort()).toEqual([...seeded.itemIds].sort());
       const versions = (await world.sandbox.control.requestLog())

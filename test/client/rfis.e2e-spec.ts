@@ -2,7 +2,7 @@
  * The typed client's RFI operations beyond answering (issue 8 item 5, issue 15; evidence §7):
  * parent fields, document delete, the UBO link; against the sandbox over a real socket.
  */
-import { PartnerValidationError, type Rfi } from '@partner-payments/nestjs';
+import { PartnerValidationError, type Rfi, type RfiListEntry } from '@partner-payments/nestjs';
 import { samplePdf } from '../../libs/partner-payments/src/validation/upload/sample-files.fixture';
 import { individual, startClientWorld, stopClientWorld, type ClientWorld } from './client.fixture';
 
@@ -29,6 +29,36 @@ describe('client: RFIs (evidence §7)', () => {
     });
     await world.sandbox.control.setRfiStatus(seeded.rfiId, 'not_resolved');
     expect((await rfis().get(seeded.rfiId)).resolution_reason).toBe('expired');
+  });
+
+  it('list and iterate entries carry no items (undefined, not []); get(entry.id) reads them (evidence §7)', async () => {
+    const own = (await world.graph.client.users.create(individual())).userId;
+    const first = await world.sandbox.control.seedRfi({ userId: own });
+    const second = await world.sandbox.control.seedRfi({ userId: own });
+    const page = await rfis().list({ user_id: own, limit: 10 });
+    expect(page.total).toBe(2);
+    const iterated: RfiListEntry[] = [];
+    for await (const entry of rfis().iterate({ user_id: own, limit: 1 })) iterated.push(entry);
+    for (const entry of [...page.data, ...iterated]) {
+      // evidence §7 [T1 KiraApiClient, AnswerRfiService]: list entries may lack items; re-read the detail.
+      expect(entry.items).toBeUndefined();
+      expect(entry).not.toHaveProperty('items');
+      expect(entry).toMatchObject({ id: expect.any(String), user_id: own, status: 'pending' });
+    }
+    // Typed too: reading items off a list entry does not compile (tsc -p tsconfig.json checks this).
+    const itemCount = (entry: RfiListEntry): number =>
+      // @ts-expect-error `items` is always undefined on a list entry: rfis.get(entry.id) has them
+      entry.items.length;
+    expect(typeof itemCount).toBe('function');
+    expect(iterated.map((e) => e.id).sort()).toEqual([first.rfiId, second.rfiId].sort());
+    expect(page.data.map((e) => e.id).sort()).toEqual([first.rfiId, second.rfiId].sort());
+    for (const entry of page.data) {
+      const seeded = entry.id === first.rfiId ? first : second;
+      const detail: Rfi = await rfis().get(entry.id);
+      expect(detail.items.map((i) => i.item_id).sort()).toEqual([...seeded.itemIds].sort());
+      const { items: _items, ...parent } = detail;
+      expect(parent).toEqual(entry);
+    }
   });
 
   it('deleteDocument removes a file; the last file of an answered item is a 422 naming why', async () => {

@@ -21,7 +21,7 @@ describe('sandbox: authentication (spec 4.1, 5)', () => {
     expect(world.sandbox.sandboxBaseUrl).toBe(`${world.sandbox.baseUrl}/sandbox`);
   });
 
-  it('a rejected credential pair, a wrong or missing api key answer 401 { code: unauthorized, message }', async () => {
+  it('a rejected credential pair or a wrong api key answer 401 { code: unauthorized, message } (spec 5.7)', async () => {
     const before = await world.sandbox.control.counters();
     const api = new Api(world.sandbox.baseUrl, world.sandbox.credentials);
     const bad = [
@@ -30,24 +30,59 @@ describe('sandbox: authentication (spec 4.1, 5)', () => {
         auth: false,
       }),
       await api.call('POST', '/auth', {
-        body: { client_id: api.creds.clientId, password: api.creds.password },
+        body: { client_id: 'no-such-client', password: api.creds.password },
         auth: false,
-        apiKey: 'nope',
       }),
       await api.call('POST', '/auth', {
         body: { client_id: api.creds.clientId, password: api.creds.password },
         auth: false,
-        apiKey: null,
+        apiKey: 'nope',
       }),
       await api.call('POST', '/auth', { body: {}, auth: false }),
     ];
     for (const answer of bad) {
       expect(answer.status).toBe(401);
       expect(answer.body).toMatchObject({ code: 'unauthorized', message: expect.any(String) });
+      expect(answer.headers.get('x-amzn-errortype')).toBeNull();
     }
     const after = await world.sandbox.control.counters();
     expect(after.authCalls - before.authCalls).toBe(4);
     expect(after.authFailures - before.authFailures).toBe(4);
+  });
+
+  it("POST /auth without x-api-key answers the gateway's 403, exactly as every other path does (evidence §1/§2 [T3r DRIFT-6, 49])", async () => {
+    const before = await world.sandbox.control.counters();
+    const api = new Api(world.sandbox.baseUrl, world.sandbox.credentials);
+    const elsewhere = await world.api.call('GET', '/v1/users', { apiKey: null });
+    expect(elsewhere.status).toBe(403);
+    const missing = [
+      // the right client_id and password do not help without the key
+      await api.call('POST', '/auth', {
+        body: { client_id: api.creds.clientId, password: api.creds.password },
+        auth: false,
+        apiKey: null,
+      }),
+      // a bearer only (no x-api-key) is the same gateway 403
+      await world.api.call('POST', '/auth', {
+        body: { client_id: api.creds.clientId, password: api.creds.password },
+        apiKey: null,
+      }),
+      await new Api(world.sandbox.sandboxBaseUrl, world.sandbox.credentials).call('POST', '/auth', {
+        body: {},
+        auth: false,
+        apiKey: null,
+      }),
+    ];
+    for (const answer of missing) {
+      expect(answer.status).toBe(elsewhere.status);
+      expect(answer.body).toEqual(elsewhere.body);
+      expect(answer.body).toEqual({ message: 'Forbidden' });
+      expect(answer.headers.get('x-amzn-errortype')).toBe(elsewhere.headers.get('x-amzn-errortype'));
+      expect(answer.headers.get('x-amzn-errortype')).toBe('ForbiddenException');
+    }
+    const after = await world.sandbox.control.counters();
+    expect(after.authCalls - before.authCalls).toBe(3);
+    expect(after.authFailures - before.authFailures).toBe(3);
   });
 
   it('other calls need both x-api-key and a valid bearer of the same account (401 otherwise)', async () => {

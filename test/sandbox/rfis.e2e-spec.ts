@@ -123,6 +123,31 @@ describe('sandbox: RFIs (spec 2.1, 3.1, 3.2, 4.3, 7.4; provider-facts RFIs)', ()
     expect((await rfiCall('GET', '/v1/rfis?limit=101')).status).toBe(400);
   });
 
+  it('list entries carry the parent fields but never items; GET /v1/rfis/{id} keeps them (evidence §7)', async () => {
+    const t = rfi.itemIdsByType;
+    await patch([{ item_id: t.choice, answer_value: 'savings' }]);
+    const second = await world.sandbox.control.seedRfi({ userId });
+    const list = await rfiCall('GET', `/v1/rfis?user_id=${userId}&limit=10`);
+    expect(list.status).toBe(200);
+    expect(list.body.total).toBe(2);
+    expect(list.body.rfis).toHaveLength(2);
+    for (const entry of list.body.rfis) {
+      // evidence §7 [T1 KiraApiClient, AnswerRfiService]: entries may lack items; here none has them.
+      expect(entry).not.toHaveProperty('items');
+      const detail = (await rfiCall('GET', `/v1/rfis/${entry.rfi_id}`)).body;
+      const { items, ...parent } = detail;
+      expect(entry).toEqual(parent);
+      expect(items.length).toBeGreaterThan(0);
+    }
+    expect(list.body.rfis.map((e: { rfi_id: string }) => e.rfi_id).sort()).toEqual(
+      [rfi.rfiId, second.rfiId].sort(),
+    );
+    const answered = (await rfiCall('GET', `/v1/rfis/${rfi.rfiId}`)).body.items.find(
+      (i: { item_id: string }) => i.item_id === t.choice,
+    );
+    expect(answered).toMatchObject({ status: 'answered', answer_value: 'savings' });
+  });
+
   it('PATCH answers named items only: answered, answer_value, updated_at; target_key written to the user', async () => {
     const t = rfi.itemIdsByType;
     const answer = await patch([

@@ -74,7 +74,7 @@ export type {
 } from './models/payout.model';
 export { PartnerPayoutStatus, isTerminalPayoutStatus, decidePayoutStatusChange } from './models/payout.model';
 export type { PartnerClientConfig } from './models/client-config.model';
-export type { Rfi, RfiItem, RfiAnswerInput } from './models/rfi.model';
+export type { Rfi, RfiListEntry, RfiItem, RfiAnswerInput } from './models/rfi.model';
 export type { UploadSource } from './validation/upload/upload-source.util';
 export { validateRfiAnswers } from './validation/rfi/rfi-answer.rules';
 

@@ -1,21 +1,31 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { sendError, sendRouteNotMatched } from '../server/http-errors.util';
 import { requestState, type SandboxContext } from '../server/sandbox-context.util';
 import { isVersionString, resolveVersion, versionAtLeast } from '../server/versioning.util';
 
 /**
+ * evidence §1/§2 [T3r DRIFT-6, 49]: on any path, POST /auth included, a call with no x-api-key at
+ * all (or a bearer only) is answered by the partner's gateway before the API sees it: 403
+ * `{message:"Forbidden"}` with an `x-amzn-errortype` header (the contract states no body for it).
+ * Answers that and returns true when the header is missing; returns false (nothing sent) otherwise.
+ * A present but wrong key is the API's 401 (spec 5.7), not this.
+ */
+export function rejectMissingApiKey(req: Request, res: Response): boolean {
+  if (req.get('x-api-key') !== undefined) return false;
+  res.set('x-amzn-errortype', 'ForbiddenException');
+  res.status(403).json({ message: 'Forbidden' });
+  return true;
+}
+
+/**
  * spec 5.4 / 5.7: every call but POST /auth needs x-api-key AND a valid bearer token of the same
  * account; 401 otherwise. RFI routes answer 401 with code invalid_request (spec 7.2), others unauthorized.
+ * No x-api-key at all is the gateway's 403 (rejectMissingApiKey).
  */
 export function requireAuth(ctx: SandboxContext, options: { rfi?: boolean } = {}): RequestHandler {
   const code = options.rfi ? 'invalid_request' : 'unauthorized';
   return (req, res, next) => {
-    // evidence §1/§2 [T3r DRIFT-6, 49]: with no x-api-key at all the partner's gateway answers 403
-    // `{message:"Forbidden"}` before the API sees the call (the contract states no body for it).
-    if (req.get('x-api-key') === undefined) {
-      res.set('x-amzn-errortype', 'ForbiddenException');
-      return void res.status(403).json({ message: 'Forbidden' });
-    }
+    if (rejectMissingApiKey(req, res)) return;
     const account = ctx.store.accountByApiKey(req.get('x-api-key'));
     if (!account) return sendError(res, 401, code, 'Missing or invalid API key');
     const match = /^Bearer\s+(\S+)$/i.exec(req.get('authorization') ?? '');

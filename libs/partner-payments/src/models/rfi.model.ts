@@ -152,10 +152,11 @@ export function isRfiClosed(status: string | null | undefined): boolean {
 }
 
 /**
- * The RFI parent record. Its fields are "not shown" in spec 2.5; these come from provider-facts
- * (weak), so everything beyond id, status and items is optional and unknown keys are kept.
+ * The RFI parent record's own fields, shared by a list entry and the detail. Its fields are "not
+ * shown" in spec 2.5; these come from provider-facts (weak), so everything beyond id and status is
+ * optional and unknown keys are kept.
  */
-export interface Rfi {
+export interface RfiParentFields {
   id: string;
   status: RfiStatus;
   user_id?: string;
@@ -165,10 +166,27 @@ export interface Rfi {
   blocking?: { type?: string; transfer_uuid?: string; virtual_account_deposit_uuid?: string } | null;
   /** evidence §7: `expired`, `rejected` (or `withdrawn`) once closed without resolution. */
   resolution_reason?: string | null;
-  items: RfiItem[];
   created_at?: string;
   updated_at?: string;
   [key: string]: unknown;
+}
+
+/** The RFI as `rfis.get(rfiId)` reads it (GET /v1/rfis/{rfi_id}): the parent and its items. */
+export interface Rfi extends RfiParentFields {
+  /** Every item of the RFI; `[]` only when the partner's detail answer carries none. */
+  items: RfiItem[];
+}
+
+/**
+ * One entry of `rfis.list` / `rfis.iterate` (GET /v1/rfis): the parent fields, never the items.
+ * evidence §7 [T1 KiraApiClient, AnswerRfiService]: the partner's list entries may lack `items`
+ * (re-read the detail), so the client never hands them out here, even when an entry has some:
+ * `items` is always undefined, and an app behaves the same whichever way the partner answers.
+ * Read the items with `rfis.get(entry.id)`.
+ */
+export interface RfiListEntry extends RfiParentFields {
+  /** Always undefined on a list entry (evidence §7): read the items with `rfis.get(id)`. */
+  items?: undefined;
 }
 
 /** spec 4.3: one element of the PATCH body's items array. */

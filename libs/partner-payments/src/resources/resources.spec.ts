@@ -157,6 +157,39 @@ describe('resources over a local server', () => {
     expect(apiCalls()[0].url).toBe('/sandbox/v1/clients/c-uuid');
   });
 
+  it('rfis.list / iterate entries never carry items, even when the partner sends some; get keeps them (evidence §7)', async () => {
+    const item = { item_id: 'i1', answer_type: 'text_short', status: 'pending', documents: [] };
+    server.setHandler((req, res) => {
+      if (pathOf(req) === '/auth') return authOk(res);
+      // evidence §7 [T1 KiraApiClient, AnswerRfiService]: list entries may lack items.
+      if (pathOf(req) === '/v1/rfis')
+        return json(res, 200, {
+          rfis: [
+            { rfi_id: 'r1', status: 'pending', items: [item] },
+            { rfi_id: 'r2', status: 'answered' },
+          ],
+          total: 2,
+          limit: 100,
+          offset: 0,
+        });
+      if (pathOf(req) === '/v1/rfis/r2') return json(res, 200, { rfi_id: 'r2', status: 'answered' });
+      return json(res, 200, { rfi_id: 'r1', status: 'pending', items: [item] });
+    });
+    const g = graph();
+    const page = await g.client.rfis.list();
+    expect(page.data).toEqual([
+      { rfi_id: 'r1', id: 'r1', status: 'pending' },
+      { rfi_id: 'r2', id: 'r2', status: 'answered' },
+    ]);
+    expect(page.data.map((e) => e.items)).toEqual([undefined, undefined]);
+    const iterated = [];
+    for await (const entry of g.client.rfis.iterate()) iterated.push(entry);
+    expect(iterated).toEqual(page.data);
+    expect((await g.client.rfis.get('r1')).items).toEqual([item]);
+    // the detail is where items are: one without any is an RFI with no items, not a list entry
+    expect((await g.client.rfis.get('r2')).items).toEqual([]);
+  });
+
   it('an upload from a Buffer is rebuilt and re-sent after a 401; a caller stream is sent once only', async () => {
     let uploads = 0;
     server.setHandler((req, res) => {

@@ -1,7 +1,7 @@
 import { PartnerHttpClient } from '../http/partner-http.client';
 import { encodePathSegment } from '../http/url.util';
 import type { PartnerCallOptions, PartnerOffsetPageParams, PartnerPage } from '../models/common.model';
-import type { Rfi, RfiAnswerInput, RfiItem } from '../models/rfi.model';
+import type { Rfi, RfiAnswerInput, RfiItem, RfiListEntry, RfiParentFields } from '../models/rfi.model';
 import FormData from 'form-data';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeWebReadableStream } from 'node:stream/web';
@@ -66,14 +66,27 @@ function fileNameFrom(disposition: string | undefined): string | null {
   return plain ? plain[1] : null;
 }
 
-function toRfi(body: unknown): Rfi {
+/** The parent record of an RFI answer (bare, or under `rfi` / `data`), with `id` set; `items` as sent. */
+function rfiRecord(body: unknown): RfiParentFields & { items?: unknown } {
   const b = asRecord(body);
   const r = typeof b.id === 'string' || typeof b.rfi_id === 'string' ? b : asRecord(b.rfi ?? b.data);
-  return {
-    ...r,
-    id: (r.id ?? r.rfi_id) as string,
-    items: Array.isArray(r.items) ? (r.items as RfiItem[]) : [],
-  } as Rfi;
+  return { ...r, id: (r.id ?? r.rfi_id) as string } as RfiParentFields & { items?: unknown };
+}
+
+/** GET /v1/rfis/{rfi_id}: the detail carries the items (evidence §7). */
+function toRfi(body: unknown): Rfi {
+  const r = rfiRecord(body);
+  return { ...r, items: Array.isArray(r.items) ? (r.items as RfiItem[]) : [] };
+}
+
+/**
+ * A GET /v1/rfis entry, without `items` (evidence §7 [T1 KiraApiClient, AnswerRfiService]: list
+ * entries may lack them, re-read the detail). Dropped even when sent, so a list entry never passes
+ * for an RFI with no items (`[]`) and an app cannot come to depend on items the partner may omit.
+ */
+function toRfiListEntry(body: unknown): RfiListEntry {
+  const { items: _dropped, ...entry } = rfiRecord(body);
+  return entry;
 }
 
 /**
@@ -83,18 +96,27 @@ function toRfi(body: unknown): Rfi {
 export class PartnerRfisService {
   constructor(private readonly http: PartnerHttpClient) {}
 
-  /** (weak) GET /v1/rfis?user_id&limit&offset, limit at most 100. */
-  async list(params: ListRfisParams = {}, options?: PartnerCallOptions): Promise<PartnerPage<Rfi>> {
+  /**
+   * (weak) GET /v1/rfis?user_id&limit&offset, limit at most 100. RFIs are global to the integrator:
+   * filter by user_id (evidence §7). The entries carry no items (`items` is always undefined):
+   * the partner's list entries may lack them (evidence §7 [T1 KiraApiClient, AnswerRfiService]), so
+   * re-read each RFI you need the items of with `get(rfiId)`.
+   */
+  async list(params: ListRfisParams = {}, options?: PartnerCallOptions): Promise<PartnerPage<RfiListEntry>> {
     checkPageParams(params.limit, params.offset);
     const res = await send<unknown>(
       this.http,
       { method: 'GET', path: '/v1/rfis', query: { ...params }, area: 'rfis' },
       options,
     );
-    return toOffsetPage(res.data, ['data', 'rfis', 'items'], toRfi);
+    return toOffsetPage(res.data, ['data', 'rfis', 'items'], toRfiListEntry);
   }
 
-  iterate(params: Omit<ListRfisParams, 'offset'> = {}, options?: PartnerCallOptions): AsyncGenerator<Rfi> {
+  /** Every entry of `list`, page after page; like `list`, without items (evidence §7: use `get(rfiId)`). */
+  iterate(
+    params: Omit<ListRfisParams, 'offset'> = {},
+    options?: PartnerCallOptions,
+  ): AsyncGenerator<RfiListEntry> {
     const { limit, ...rest } = params;
     return iterateOffsetPages(
       (offset, l) => this.list({ ...rest, limit: l, offset }, options),
@@ -103,7 +125,10 @@ export class PartnerRfisService {
     );
   }
 
-  /** (weak) GET /v1/rfis/{rfi_id}, items included. A withdrawn RFI is a 404 (spec 3.2). */
+  /**
+   * (weak) GET /v1/rfis/{rfi_id}, items included (the detail is where they are, evidence §7). A
+   * withdrawn RFI is a 404 (spec 3.2).
+   */
   async get(rfiId: string, options?: PartnerCallOptions): Promise<Rfi> {
     const id = encodePathSegment(requireId(rfiId, 'rfiId'));
     const res = await send<unknown>(

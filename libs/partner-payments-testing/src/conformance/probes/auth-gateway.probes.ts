@@ -44,6 +44,16 @@ export const AUTH_GATEWAY_PROBES: ConformanceProbe[] = [
     expect: { status: 401, shape: flatError('unauthorized') },
   },
   {
+    id: 'auth.missing-api-key',
+    area: 'auth',
+    behaviour:
+      "POST /auth without x-api-key (the right client_id and password) answers the gateway's 403 { message: 'Forbidden' } with an x-amzn-errortype header, as on every other path",
+    sources: [evidence('[T3r DRIFT-6]'), contract('§4.1, §5.2')],
+    writes: false,
+    request: (ctx) => ({ method: 'POST', path: '/auth', auth: 'none', body: ctx.authBody() }),
+    expect: { status: 403, shape: t.object({ message: t.string }), headers: ['x-amzn-errortype'] },
+  },
+  {
     id: 'gateway.missing-api-key',
     area: 'gateway',
     behaviour:

@@ -18,7 +18,7 @@ export const RFI_PROBES: ConformanceProbe[] = [
       shape: t.object({ rfis: t.array(t.object({ rfi_id: t.string, status: t.string })) }),
     },
     sandbox:
-      'the list envelope `{ rfis, total, limit, offset }` is our reading of weak evidence (code, not a capture)',
+      "the list envelope `{ rfis, total, limit, offset }` is our reading of weak evidence (code, not a capture); entries never carry `items` (the partner's may lack them: re-read GET /v1/rfis/{id})",
   },
   {
     id: 'rfis.older-version',

@@ -1,11 +1,21 @@
 import type { Router } from 'express';
+import { rejectMissingApiKey } from '../../middleware/auth.middleware';
 import { sendError } from '../../server/http-errors.util';
 import { requestState, type SandboxContext } from '../../server/sandbox-context.util';
 
-/** spec 4.1 / 5: POST /auth with x-api-key only; body client_id + password; answer { message, data }. */
+/**
+ * spec 4.1 / 5: POST /auth with x-api-key only; body client_id + password; answer { message, data }.
+ * No x-api-key at all: the gateway's 403 `{message:"Forbidden"}`, as on every other path (evidence
+ * §1/§2 [T3r DRIFT-6, 49]); a present but wrong key or a rejected pair: 401 (spec 5.7). Both count
+ * as a failed auth call in the counters.
+ */
 export function registerAuthRoutes(router: Router, ctx: SandboxContext): void {
   router.post('/auth', (req, res) => {
     ctx.telemetry.counters.authCalls++;
+    if (rejectMissingApiKey(req, res)) {
+      ctx.telemetry.counters.authFailures++;
+      return;
+    }
     const account = ctx.store.accountByApiKey(req.get('x-api-key'));
     const body = requestState(res).body as { client_id?: unknown; password?: unknown } | undefined;
     const ok =

@@ -118,7 +118,12 @@ export function rfiItemView(ctx: SandboxContext, rfi: RfiRecord, item: RfiItemRe
   };
 }
 
-export function rfiView(ctx: SandboxContext, rfi: RfiRecord) {
+/**
+ * An entry of GET /v1/rfis: the parent fields, no `items`. evidence §7 [T1 KiraApiClient,
+ * AnswerRfiService]: the partner's list entries may lack items (re-read the detail), so the sandbox
+ * leaves them out of every entry, and an app that reads items from the list fails here first.
+ */
+export function rfiListEntryView(rfi: RfiRecord) {
   return {
     rfi_id: rfi.rfi_id,
     user_id: rfi.user_id,
@@ -126,10 +131,14 @@ export function rfiView(ctx: SandboxContext, rfi: RfiRecord) {
     due_at: rfi.due_at,
     blocking: rfi.blocking ? { ...rfi.blocking } : null,
     resolution_reason: rfi.resolution_reason,
-    items: rfi.items.map((i) => rfiItemView(ctx, rfi, i)),
     created_at: rfi.created_at,
     updated_at: rfi.updated_at,
   };
+}
+
+/** GET /v1/rfis/{id}: the parent fields and every item (evidence §7). */
+export function rfiView(ctx: SandboxContext, rfi: RfiRecord) {
+  return { ...rfiListEntryView(rfi), items: rfi.items.map((i) => rfiItemView(ctx, rfi, i)) };
 }
 
 /** After an answer round: the RFI is answered once every item is (provider-facts RFI statuses). */

@@ -4,7 +4,7 @@ import { isUuid, nowIso, randomHex } from '../../server/ids.util';
 import { sendError, sendNotFound, sendValidation } from '../../server/http-errors.util';
 import type { FieldError } from '../metadata.rules';
 import { answerProblem } from './rfi-answer.rules';
-import { refreshRfiStatus, rfiItemView, rfiView } from './rfi-seed.service';
+import { refreshRfiStatus, rfiItemView, rfiListEntryView, rfiView } from './rfi-seed.service';
 import { accountOf, requestState, type SandboxContext } from '../../server/sandbox-context.util';
 import { handleDocumentDownload, handleDocumentUpload } from './uploads.routes';
 import { findRfi } from './rfi-lookup.util';
@@ -32,8 +32,9 @@ export function registerRfiRoutes(router: Router, ctx: SandboxContext): void {
         r.status !== 'withdrawn' &&
         (!userId || r.user_id === userId.toLowerCase()),
     );
+    // evidence §7: list entries carry no items; GET /v1/rfis/{id} has them.
     res.json({
-      rfis: all.slice(offset, offset + limit).map((r) => rfiView(ctx, r)),
+      rfis: all.slice(offset, offset + limit).map((r) => rfiListEntryView(r)),
       total: all.length,
       limit,
       offset,
