@@ -41,6 +41,28 @@ export const VA_FUNDS_PROBES: ConformanceProbe[] = [
     },
   },
   {
+    id: 'virtual-accounts.list.offset',
+    area: 'virtual-accounts',
+    behaviour:
+      'GET /v1/virtual-accounts reads offset: ?limit=1&offset=1 answers pagination.offset 1 (the client walks the list by offset and stops if a page is not the one asked for)',
+    sources: [evidence('[T2s Common.cs]')],
+    writes: false,
+    request: { method: 'GET', path: '/v1/virtual-accounts?limit=1&offset=1' },
+    expect: {
+      status: 200,
+      shape: t.object({
+        data: t.array(t.object({ virtual_account_id: t.string })),
+        pagination: t.object({ total: t.integer, limit: t.integer, offset: t.integer, has_more: t.boolean }),
+      }),
+    },
+    verify: (o) => {
+      const offset = (o.body as { pagination?: { offset?: unknown } }).pagination?.offset;
+      return offset === 1
+        ? []
+        : [`pagination.offset: expected 1 (the offset sent), got ${JSON.stringify(offset)}`];
+    },
+  },
+  {
     id: 'virtual-accounts.status-2026-04-14',
     area: 'virtual-accounts',
     behaviour:
