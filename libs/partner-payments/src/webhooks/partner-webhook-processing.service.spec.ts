@@ -30,25 +30,30 @@ const completed = Buffer.from(
 const signed = (raw: Buffer) => ({ 'x-signature-sha256': computePartnerSignature(raw, SECRET) });
 
 /** A store whose unit of work can be made to fail at commit, after the handlers ran. */
+/** A store with a unit of work: markProcessed inside it lands at commit, and a rollback drops it. */
 function transactionalStore(log: string[], failCommit: { next: boolean }): PartnerInboxStore {
   const base = new PartnerInMemoryInboxStore({ retryDelaysMs: [0] });
+  let marked: string[] = [];
   return {
     record: (e) => base.record(e),
     markProcessed: async (id) => {
       log.push('markProcessed');
-      await base.markProcessed(id);
+      marked.push(id);
     },
     markFailed: (id, err) => base.markFailed(id, err),
     pending: (o) => base.pending(o),
     runProcessing: async (id, work) => {
       log.push(`begin ${id}`);
+      marked = [];
       const result = await work();
       if (failCommit.next) {
         failCommit.next = false;
         log.push('rollback');
+        marked = [];
         throw new Error('commit failed');
       }
       log.push('commit');
+      for (const done of marked) await base.markProcessed(done);
       return { ran: true as const, value: result };
     },
   };
