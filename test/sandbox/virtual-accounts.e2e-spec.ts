@@ -1,3 +1,4 @@
+import { PartnerSandboxControlClient } from '@partner-payments/testing';
 import { Api, createVerifiedUser, fundedSetup, individual, useWorld } from './sandbox.fixture';
 
 describe('sandbox: virtual accounts and deposits (provider-facts)', () => {
@@ -235,6 +236,69 @@ describe('sandbox: virtual account lifecycle, balance and deposits (evidence §5
     expect(
       world.receiver.events('virtual_account.deposit_funds_received').map((e) => e.body.data.deposit_id),
     ).toContain(dep.body.deposit_id);
+  });
+
+  it('refundDeposit: a COMPLETED deposit becomes REFUNDED and leaves the balance, with no webhook by default; the newer event is opt-in; anything else is refused', async () => {
+    const { vaId } = await fundedSetup(world.api); // 10,000.00
+    const control = world.sandbox.control;
+    const { depositId } = await control.simulateDeposit(vaId, { amount: '300.00', rail: 'ACH' });
+    await control.flushWebhooks();
+    const balance = async () =>
+      (await world.api.call('GET', `/v1/virtual-accounts/${vaId}/balance`)).body.available_balance;
+    const read = async (id: string) =>
+      (await world.api.call('GET', `/v1/virtual-accounts/${vaId}/deposits/${id}`)).body;
+    expect(await balance()).toBe('10300.00');
+    const before = world.receiver.received.length;
+    const deliveriesBefore = (await control.deliveries()).length;
+
+    const refund = await control.refundDeposit(depositId);
+    expect(refund).toEqual({ status: 'REFUNDED', refundedAt: expect.any(String), eventId: null });
+    await control.flushWebhooks();
+    // spec 6.3: no refund event in the 2026-04-14 list; spec 6.4.8: the final state is on the resource.
+    expect(world.receiver.received).toHaveLength(before);
+    expect(await control.deliveries()).toHaveLength(deliveriesBefore);
+    expect(await read(depositId)).toMatchObject({ status: 'REFUNDED', updated_at: refund.refundedAt });
+    expect(await balance()).toBe('10000.00');
+    expect((await world.api.call('GET', '/v1/virtual-accounts/deposits?limit=100')).body.data).toContainEqual(
+      expect.objectContaining({ deposit_id: depositId, status: 'REFUNDED' }),
+    );
+
+    // REFUNDED is final (evidence §5), and a deposit before settlement is not refunded after it.
+    await expect(control.refundDeposit(depositId)).rejects.toThrow(/is REFUNDED; only a COMPLETED deposit/);
+    const held = await control.simulateDeposit(vaId, { amount: '20.00', status: 'KYT_PENDING' });
+    for (const status of ['KYT_PENDING', 'PENDING', 'KYT_REJECTED', 'FAILED'] as const) {
+      await control.setDepositStatus(held.depositId, status);
+      await expect(control.refundDeposit(held.depositId)).rejects.toThrow(`is ${status}`);
+      expect((await read(held.depositId)).status).toBe(status);
+    }
+    await expect(control.refundDeposit(crypto.randomUUID())).rejects.toThrow('unknown deposit');
+    // Over HTTP too: the refusal is the control API's 400.
+    const http = new PartnerSandboxControlClient(world.sandbox.sandboxBaseUrl);
+    await expect(http.refundDeposit(held.depositId)).rejects.toThrow(/refundDeposit failed: .*is FAILED/);
+
+    // Opt-in: the newer event (evidence §9: no status, return_details{code, reason, refunded_at}).
+    const other = await control.simulateDeposit(vaId, { amount: '40.00', rail: 'ACH' });
+    await control.flushWebhooks();
+    const sent = await http.refundDeposit(other.depositId, {
+      event: true,
+      code: 'R10',
+      reason: 'Unauthorized',
+    });
+    expect(sent).toEqual({ status: 'REFUNDED', refundedAt: expect.any(String), eventId: expect.any(String) });
+    await control.flushWebhooks();
+    const [event] = world.receiver.events('virtual_account.deposit_funds_refunded');
+    expect(event.validSignature).toBe(true);
+    expect(event.body.data).toEqual({
+      event_id: sent.eventId,
+      user_id: expect.any(String),
+      virtual_account_id: vaId,
+      deposit_id: other.depositId,
+      amount: '40.00',
+      currency: 'USD',
+      return_details: { code: 'R10', reason: 'Unauthorized', refunded_at: sent.refundedAt },
+    });
+    expect(event.body.data).not.toHaveProperty('status');
+    expect(await balance()).toBe('10000.00');
   });
 
   it('lists deposits of one account (bare array, limit/offset) and of all accounts (paged)', async () => {

@@ -25,6 +25,8 @@ export type {
   SandboxClientInfo,
   EmitOptions,
   DepositInput,
+  DepositRefundOptions,
+  DepositRefund,
   VirtualAccountPatch,
   SeedRfiInput,
   SeedRfiItemInput,

@@ -2,7 +2,9 @@
  * Deposit reconciliation (issue 15; docs/partner-api.md §6.4.8): a deposit whose webhook was lost
  * (the partner never re-sends, §6.1.4) and a hold released only on the resource both reach the app
  * after one pass, through the same deposit event the webhook path emits; a second pass changes
- * nothing; and the read-through balance endpoint. On a SQLite file and on PostgreSQL.
+ * nothing; a COMPLETED deposit refunded after settlement with no event (evidence §5, §9) is read
+ * back within RECONCILE_COMPLETED_WINDOW_HOURS; and the read-through balance endpoint. On a SQLite
+ * file and on PostgreSQL.
  */
 import { PartnerWebhookProcessingService } from '@partner-payments/nestjs';
 import {
@@ -11,6 +13,7 @@ import {
   type PartnerSandbox,
 } from '@partner-payments/testing';
 import type { RunningApp } from '../../../apps/reference-app/src/app-bootstrap.util';
+import { APP_CONFIG, type AppConfig } from '../../../apps/reference-app/src/config/app.config';
 import { DepositEntity, JobLockEntity } from '../../../apps/reference-app/src/app-entities.constants';
 import { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
 import { DepositReconciliationService } from '../../../apps/reference-app/src/reconciliation/deposits/deposit-reconciliation.service';
@@ -33,6 +36,36 @@ describe.each(DATABASE_KINDS)('deposit reconciliation on %s', (kind) => {
   const http = () => appRequest(running);
   const deposit = (depositId: string) => uow.run((m) => m.findOne(DepositEntity, { where: { depositId } }));
   const run = async () => (await http().post('/reconciliation/deposits/run').expect(200)).body;
+  /** GETs of one deposit the partner answered (the pass's one-by-one reads). */
+  const reads = async (depositId: string) =>
+    (await sandbox.control.requestLog()).filter(
+      (l) =>
+        l.method === 'GET' &&
+        l.route === 'GET /v1/virtual-accounts/:id/deposits/:id' &&
+        l.path.endsWith(depositId),
+    ).length;
+  const completed = async (amount: string) => {
+    const { depositId } = await sandbox.control.simulateDeposit(account.virtualAccountId, {
+      amount,
+      rail: 'ACH',
+    });
+    await sandbox.control.flushWebhooks();
+    await eventually(async () => ((await deposit(depositId))?.status === 'COMPLETED' ? true : undefined));
+    return depositId;
+  };
+  /**
+   * The list pass reads from its checkpoint on: here set past every page of the sandbox's
+   * oldest-first list, as it is once enough deposits came after, so an older deposit is read only
+   * one by one. Answers a function that puts the checkpoint back.
+   */
+  const checkpointPastEveryPage = async () => {
+    const where = { name: 'deposit-reconciliation' };
+    const saved = (await uow.run((m) => m.findOne(JobLockEntity, { where })))?.checkpoint ?? null;
+    await uow.run((m) =>
+      m.update(JobLockEntity, where, { checkpoint: JSON.stringify({ watermark: null, fullPages: 1000 }) }),
+    );
+    return () => uow.run((m) => m.update(JobLockEntity, where, { checkpoint: saved }));
+  };
 
   it('a deposit whose webhook was dropped appears after one pass; a hold released on the resource only is applied', async () => {
     // The funding deposit arrived by webhook: the baseline.
@@ -111,6 +144,55 @@ describe.each(DATABASE_KINDS)('deposit reconciliation on %s', (kind) => {
     await deliverSignedWebhook(running, JSON.stringify(late), sandbox.webhookSecret).expect(200);
     await running.app.get(PartnerWebhookProcessingService).drain();
     expect((await deposit(held.depositId))?.status).toBe('COMPLETED');
+  });
+
+  it('a COMPLETED deposit refunded after settlement with no event is read back in one pass and counted as changed', async () => {
+    const depositId = await completed('60.00');
+    await run(); // settle anything else
+    const restore = await checkpointPastEveryPage();
+    try {
+      // The partner's bank returns it (an ACH return after COMPLETED); no webhook by default (spec 6.3).
+      const deliveries = (await sandbox.control.deliveries()).length;
+      await sandbox.control.refundDeposit(depositId);
+      await sandbox.control.flushWebhooks();
+      expect(await sandbox.control.deliveries()).toHaveLength(deliveries);
+      expect((await deposit(depositId))?.status).toBe('COMPLETED');
+
+      const before = await reads(depositId);
+      expect(await run()).toMatchObject({ ran: true, read: 0, missing: 0, changed: 1 });
+      expect(await reads(depositId)).toBe(before + 1);
+      expect(await deposit(depositId)).toMatchObject({ status: 'REFUNDED', amount: '60.00' });
+      // REFUNDED is final (evidence §5): no longer re-read, nothing left to change.
+      expect(await run()).toMatchObject({ ran: true, changed: 0 });
+      expect(await reads(depositId)).toBe(before + 1);
+    } finally {
+      await restore();
+    }
+  });
+
+  it('a COMPLETED deposit last changed before RECONCILE_COMPLETED_WINDOW_HOURS is not re-read', async () => {
+    const windowHours = running.app.get<AppConfig>(APP_CONFIG).reconcile.completedWindowHours;
+    const old = await completed('70.00');
+    const recent = await completed('80.00');
+    await run(); // settle anything else
+    const restore = await checkpointPastEveryPage();
+    try {
+      await uow.run((m) =>
+        m.update(
+          DepositEntity,
+          { depositId: old },
+          { updatedAt: new Date(Date.now() - (windowHours + 1) * 3_600_000) },
+        ),
+      );
+      await sandbox.control.refundDeposit(old);
+      const [oldBefore, recentBefore] = [await reads(old), await reads(recent)];
+      expect(await run()).toMatchObject({ ran: true, changed: 0 });
+      expect(await reads(old)).toBe(oldBefore);
+      expect(await reads(recent)).toBe(recentBefore + 1); // still within the window: read
+      expect((await deposit(old))?.status).toBe('COMPLETED');
+    } finally {
+      await restore();
+    }
   });
 
   it('GET /virtual-accounts/:id/balance reads through; 409 while the account is activating; 400 naming a bad id', async () => {

@@ -4,6 +4,8 @@ import type {
   CreateClientInput,
   DeliveryRecord,
   DepositInput,
+  DepositRefund,
+  DepositRefundOptions,
   EmitOptions,
   FaultSpec,
   PayoutStep,
@@ -90,6 +92,8 @@ export class PartnerSandboxControlClient implements SandboxControl {
     this.call<void>('updateVirtualAccount', virtualAccountId, patch);
   setDepositStatus = (depositId: string, status: DepositStatus) =>
     this.call<void>('setDepositStatus', depositId, status);
+  refundDeposit = (depositId: string, options?: DepositRefundOptions) =>
+    this.call<DepositRefund>('refundDeposit', depositId, options);
   seedRfi = (input: SeedRfiInput) => this.call<SeededRfi>('seedRfi', input);
   returnRfiItem = (rfiId: string, itemId: string, reviewNote: string) =>
     this.call<RfiItemRecord>('returnRfiItem', rfiId, itemId, reviewNote);

@@ -17,6 +17,7 @@ export const CONTROL_OPERATIONS = [
   'addLiquidationAddress',
   'updateVirtualAccount',
   'setDepositStatus',
+  'refundDeposit',
   'seedRfi',
   'returnRfiItem',
   'setRfiStatus',

@@ -173,6 +173,27 @@ export interface DepositInput {
   source?: Record<string, unknown>;
 }
 
+/** Options of `refundDeposit` (a refund after settlement). */
+export interface DepositRefundOptions {
+  /**
+   * Also send `virtual_account.deposit_funds_refunded` (evidence §9 [T1 REVISION-DOCS §1]: a newer
+   * event, not in the contract's 2026-04-14 list). Default false: the resource changes silently.
+   */
+  event?: boolean;
+  /** `return_details.code` of the event; default 'R01' (an ACH return code). */
+  code?: string;
+  /** `return_details.reason` of the event; default 'Insufficient funds'. */
+  reason?: string;
+}
+
+export interface DepositRefund {
+  status: 'REFUNDED';
+  /** When it was refunded: the resource's updated_at and the event's `return_details.refunded_at`. */
+  refundedAt: string;
+  /** data.event_id of the refund event; null when none was sent (the default). */
+  eventId: string | null;
+}
+
 export interface VirtualAccountPatch {
   /** Either vocabulary (evidence §5): 'pending' | 'activating' | 'active' | 'failed' | 'deactivated' | 'frozen', or 2026-04-14's 'approved' | 'declined' | 'rfi'. */
   status?: string;
@@ -260,6 +281,14 @@ export interface SandboxControl {
   updateVirtualAccount(virtualAccountId: string, patch: VirtualAccountPatch): Promise<void>;
   /** Deposit status on the resource only (no event, spec 6.4.8). */
   setDepositStatus(depositId: string, status: DepositStatus): Promise<void>;
+  /**
+   * The partner's bank refunds a COMPLETED deposit after settlement (an ACH return): the resource
+   * becomes REFUNDED (final, evidence §5) and the balance drops by its amount. No webhook by default
+   * (spec 6.3 lists no refund event; spec 6.4.8: the final state is read from the deposit); with
+   * `{ event: true }` `virtual_account.deposit_funds_refunded` is sent (evidence §9: no `status`,
+   * `return_details{code, reason, refunded_at}`). Throws for a deposit that is not COMPLETED.
+   */
+  refundDeposit(depositId: string, options?: DepositRefundOptions): Promise<DepositRefund>;
   seedRfi(input: SeedRfiInput): Promise<SeededRfi>;
   returnRfiItem(rfiId: string, itemId: string, reviewNote: string): Promise<RfiItemRecord>;
   /** Moves an RFI; not_resolved takes a resolution_reason (default 'expired'), withdrawn records 'withdrawn' (evidence §7). */

@@ -3,6 +3,8 @@ import type {
   CreateClientInput,
   DeliveryRecord,
   DepositInput,
+  DepositRefund,
+  DepositRefundOptions,
   EmitOptions,
   FaultSpec,
   PayoutStep,
@@ -26,6 +28,7 @@ import type { SandboxContext } from '../server/sandbox-context.util';
 import {
   addLiquidationAddress,
   completeLiveness,
+  refundDeposit,
   setDepositStatus,
   simulateDeposit,
   updateVirtualAccount,
@@ -155,6 +158,10 @@ export class InProcessControl implements SandboxControl {
 
   async setDepositStatus(depositId: string, status: DepositStatus): Promise<void> {
     setDepositStatus(this.ctx, depositId, status);
+  }
+
+  async refundDeposit(depositId: string, options?: DepositRefundOptions): Promise<DepositRefund> {
+    return refundDeposit(this.ctx, depositId, options);
   }
 
   async addLiquidationAddress(

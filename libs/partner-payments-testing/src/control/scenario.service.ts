@@ -1,8 +1,9 @@
-import type { DepositInput, VirtualAccountPatch } from './control.types';
+import type { DepositInput, DepositRefund, DepositRefundOptions, VirtualAccountPatch } from './control.types';
 import { statusFromAnyVocabulary } from '../resources/virtual-accounts/virtual-account-status.util';
 import {
   buildDepositFundsReceived,
   buildDepositSource,
+  buildFlatEvent,
   buildUserLivenessCompleted,
 } from '../webhooks/event-builders.util';
 import { newId, nowIso, randomHex } from '../server/ids.util';
@@ -151,4 +152,50 @@ export function setDepositStatus(ctx: SandboxContext, depositId: string, status:
   if (!allowed.includes(status)) throw new Error(`unknown deposit status ${String(status)}`);
   deposit.status = status;
   deposit.updated_at = nowIso();
+}
+
+/** evidence §9 [T1 REVISION-DOCS §1]: a newer event, not in the contract's 2026-04-14 list (spec 6.3). */
+export const DEPOSIT_REFUNDED_EVENT = 'virtual_account.deposit_funds_refunded';
+
+/**
+ * The partner's bank refunds a deposit after it settled (an ACH return after COMPLETED): the
+ * resource moves to REFUNDED (final, evidence §5 [T1 REVISION-DOCS §2.1]), so the balance, derived
+ * from COMPLETED deposits, drops by its amount. No webhook by default: the contract's event list
+ * (spec 6.3) has no refund event, so only a read of the deposit learns it (spec 6.4.8). With
+ * `event: true`, `virtual_account.deposit_funds_refunded` (no `status`, `return_details{code,
+ * reason, refunded_at}`, evidence §9) is sent too. Refused unless the deposit is COMPLETED.
+ */
+export function refundDeposit(
+  ctx: SandboxContext,
+  depositId: string,
+  options: DepositRefundOptions = {},
+): DepositRefund {
+  const deposit = ctx.store.deposits.get(depositId.toLowerCase());
+  if (!deposit) throw new Error(`unknown deposit ${depositId}`);
+  if (deposit.status !== 'COMPLETED')
+    throw new Error(
+      `deposit ${depositId} is ${deposit.status}; only a COMPLETED deposit can be refunded after settlement`,
+    );
+  const va = ctx.store.virtualAccounts.get(deposit.virtual_account_id);
+  if (!va) throw new Error(`unknown virtual account ${deposit.virtual_account_id}`);
+  const refundedAt = nowIso();
+  deposit.status = 'REFUNDED';
+  deposit.updated_at = refundedAt;
+  if (!options.event) return { status: 'REFUNDED', refundedAt, eventId: null };
+  const eventId = ctx.webhooks.emit(
+    va.clientUuid,
+    buildFlatEvent(DEPOSIT_REFUNDED_EVENT, {
+      user_id: deposit.user_id,
+      virtual_account_id: deposit.virtual_account_id,
+      deposit_id: deposit.deposit_id,
+      amount: deposit.amount,
+      currency: deposit.currency,
+      return_details: {
+        code: options.code ?? 'R01',
+        reason: options.reason ?? 'Insufficient funds',
+        refunded_at: refundedAt,
+      },
+    }),
+  );
+  return { status: 'REFUNDED', refundedAt, eventId };
 }

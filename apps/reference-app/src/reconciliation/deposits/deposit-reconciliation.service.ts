@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
   PartnerEvent,
   PartnerVirtualAccountsService,
@@ -7,7 +7,8 @@ import {
   type PartnerDeposit,
   type PartnerWebhookEvent,
 } from '@partner-payments/nestjs';
-import { In } from 'typeorm';
+import { In, IsNull, Like, MoreThanOrEqual, Not } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '../../config/app.config';
 import { DepositEntity } from '../../webhooks/projections/deposit.entity';
 import { decideDepositStatus } from '../../webhooks/projections/deposit-status.policy';
 import { JobLockEntity } from '../../scheduling/job-lock.entity';
@@ -21,6 +22,14 @@ export const DEPOSIT_RECONCILIATION_JOB = 'deposit-reconciliation';
 const PAGE_SIZE = 100;
 /** Deposits newer than watermark minus this are re-read on a newest-first list (late writes, clock skew). */
 const OVERLAP_MS = 60 * 60 * 1000;
+/**
+ * COMPLETED deposits re-read one by one per pass, at most (most recently updated first). The
+ * partner allows 20 requests/s per account, shared by every endpoint (evidence §1 [T1
+ * REVISION-DOCS §3.3]), and the pass runs every 5 minutes by default: 200 reads are 10 s of the
+ * whole budget (about 0.7 requests/s averaged over 5 minutes, a thirtieth of it), so payouts and
+ * onboarding keep the rest while the recheck runs.
+ */
+export const COMPLETED_RECHECK_CAP = 200;
 
 export interface DepositReconciliationSummary {
   /** false when another replica held the lock: this pass did nothing. */
@@ -51,7 +60,9 @@ interface Checkpoint {
  * The list's order is not documented: on a newest-first list the pass stops at the first page older
  * than the checkpoint's watermark (minus an hour's overlap); on an oldest-first list it resumes at
  * the last full page. Either way, deposits the app holds in a non-final status are also read one by
- * one (a hold released long after arrival).
+ * one (a hold released long after arrival), and so are COMPLETED deposits updated within
+ * RECONCILE_COMPLETED_WINDOW_HOURS (a refund after settlement, which no 2026-04-14 event reports),
+ * at most COMPLETED_RECHECK_CAP a pass.
  */
 @Injectable()
 export class DepositReconciliationService {
@@ -63,6 +74,7 @@ export class DepositReconciliationService {
     private readonly virtualAccounts: PartnerVirtualAccountsService,
     private readonly dispatcher: PartnerWebhookDispatcher,
     private readonly metrics: AppMetrics,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async runOnce(options: { tick?: Date } = {}): Promise<DepositReconciliationSummary> {
@@ -100,6 +112,7 @@ export class DepositReconciliationService {
       if (!result.hasMore || rows.length === 0 || olderThanCheckpoint) break;
     }
     summary.changed += await this.refreshOpenDeposits(seen);
+    summary.changed += await this.recheckCompletedDeposits(seen);
     await this.writeCheckpoint({ watermark: newest, fullPages: descending === true ? 0 : fullPages });
     if (summary.missing + summary.changed > 0)
       this.logger.warn(
@@ -118,8 +131,62 @@ export class DepositReconciliationService {
     let changed = 0;
     for (const row of open) {
       if (seen.has(row.depositId) || !row.virtualAccountId || row.depositId.startsWith('event:')) continue;
+      // Read once a pass: one released to COMPLETED here is not read again by the recheck.
+      seen.add(row.depositId);
       try {
         const resource = await this.virtualAccounts.getDeposit(row.virtualAccountId, row.depositId);
+        if ((await this.project(resource)) === 'changed') changed += 1;
+      } catch (error) {
+        this.logger.warn(`deposit ${row.depositId}: read failed: ${(error as Error).message}`);
+      }
+    }
+    return changed;
+  }
+
+  /**
+   * A COMPLETED deposit is not final (evidence §5 [T1 REVISION-DOCS §2.1]: only FAILED and REFUNDED
+   * are): an ACH return after settlement makes it REFUNDED, and the only event for that,
+   * `virtual_account.deposit_funds_refunded`, is not in the contract's 2026-04-14 list (spec 6.3;
+   * evidence §9), while a lost webhook is never re-sent (spec 6.1.4) and the final state is read
+   * from the deposit (spec 6.4.8). The list pass reads only since its checkpoint, so a deposit
+   * refunded later is read here: every COMPLETED deposit whose row changed within
+   * RECONCILE_COMPLETED_WINDOW_HOURS (the payouts' return window, reused) that the list did not
+   * show, most recently updated first, at most COMPLETED_RECHECK_CAP a pass. `updated_at` moves
+   * only when an event or a change is applied (`project()` writes nothing for the same status), so
+   * a deposit leaves the window once it has stayed COMPLETED that long.
+   */
+  private async recheckCompletedDeposits(seen: Set<string>): Promise<number> {
+    const windowHours = this.config.reconcile.completedWindowHours;
+    if (windowHours <= 0) return 0;
+    const since = new Date(Date.now() - windowHours * 3_600_000);
+    // Readable by GET: a virtual account known, and a real deposit_id (not an event-derived key).
+    const where = {
+      status: 'COMPLETED',
+      updatedAt: MoreThanOrEqual(since),
+      virtualAccountId: Not(IsNull()),
+      depositId: Not(Like('event:%')),
+    };
+    // Enough rows to fill the cap once those this pass already read are skipped.
+    const [rows, total] = await this.uow.run((m) =>
+      m.findAndCount(DepositEntity, {
+        select: { depositId: true, virtualAccountId: true },
+        where,
+        order: { updatedAt: 'DESC', depositId: 'ASC' },
+        take: COMPLETED_RECHECK_CAP + seen.size,
+      }),
+    );
+    const unread = rows.filter((row) => !seen.has(row.depositId));
+    const picked = unread.slice(0, COMPLETED_RECHECK_CAP);
+    // Exact unless rows past those fetched were read by the list pass (then an upper bound).
+    const leftOut = total - (rows.length - unread.length) - picked.length;
+    if (leftOut > 0)
+      this.logger.warn(
+        `completed-deposit recheck capped at ${COMPLETED_RECHECK_CAP} a pass: ${leftOut} COMPLETED deposits updated within ${windowHours} h not re-read (most recently updated first)`,
+      );
+    let changed = 0;
+    for (const row of picked) {
+      try {
+        const resource = await this.virtualAccounts.getDeposit(row.virtualAccountId as string, row.depositId);
         if ((await this.project(resource)) === 'changed') changed += 1;
       } catch (error) {
         this.logger.warn(`deposit ${row.depositId}: read failed: ${(error as Error).message}`);

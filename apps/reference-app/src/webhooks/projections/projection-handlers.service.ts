@@ -111,10 +111,11 @@ export class ProjectionHandlers {
 
   /**
    * A refund of a deposit (evidence §5 [T1 REVISION-DOCS §1]: a newer event, no `status`, a
-   * `return_details`; receivers should handle it). Deposit reconciliation lists deposits only since
-   * its checkpoint and re-reads one by one only those before settlement, so a COMPLETED deposit
-   * refunded later is corrected by this event alone: without this handler it stayed COMPLETED. REFUNDED is final (deposit-status.policy.ts). A
-   * refund naming no deposit has no row to correct; the inbox keeps the event.
+   * `return_details`; receivers should handle it). Not in the contract's 2026-04-14 list, so the
+   * partner need not send it: deposit reconciliation also re-reads COMPLETED deposits updated within
+   * RECONCILE_COMPLETED_WINDOW_HOURS and finds the refund on the resource; this event only makes it
+   * sooner. REFUNDED is final (deposit-status.policy.ts). A refund naming no deposit has no row to
+   * correct; the inbox keeps the event.
    */
   @OnPartnerEvent(PartnerEvent.VirtualAccountDepositFundsRefunded)
   async onDepositRefunded(
