@@ -12,8 +12,9 @@ export interface PartnerTokenEvent {
   /** From the refresh's start to its outcome, retries and backoff included. */
   durationMs: number;
   /**
-   * For 'failed': 'unavailable' when the partner did not answer usefully (5xx, 429, timeout, reset:
-   * try again later), 'refused' when it refused our credentials or answered without a token.
+   * For 'failed': 'unavailable' when the partner did not answer usefully (502/503/504, 429,
+   * timeout, reset: try again later), 'refused' when it refused our credentials (401, another 4xx,
+   * or the 500 it answers for an unknown client_id, evidence §1) or answered without a token.
    */
   reason?: 'unavailable' | 'refused';
   /** HTTP status of the last answer, null for a network failure. For 'failed'. */
