@@ -64,6 +64,7 @@ describe.each(DATABASE_KINDS)('partner /auth outage during POST /payouts on %s',
 
   it.each([
     ['503', { kind: 'server_error', status: 503 }],
+    // The app authenticated at start: a 500 now is the partner failing, not an unknown client id (evidence §1).
     ['500', { kind: 'server_error', status: 500 }],
     ['a reset', { kind: 'reset' }],
     // Our credentials refused, and any other 4xx of the token call: the payout was never sent, so

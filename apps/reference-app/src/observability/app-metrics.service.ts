@@ -88,7 +88,7 @@ export class AppMetrics {
   );
   private readonly tokenFailures = this.counter(
     'partner_token_failures_total',
-    'Token refreshes that failed: reason unavailable (5xx, 429, timeout) or refused (credentials)',
+    'Token refreshes that failed: reason unavailable (5xx, 429, timeout) or refused (credentials; a 500 before the client id was ever accepted)',
     ['reason'],
   );
   private readonly rateLimitWaits = this.waits(

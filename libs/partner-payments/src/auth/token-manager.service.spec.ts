@@ -172,6 +172,23 @@ describe('PartnerTokenManager (spec 5) over a real local server', () => {
     expect(n).toBe(3);
   });
 
+  it('a 500 on /auth after the client_id was accepted is the partner failing: retried, and a held valid token carries on', async () => {
+    let n = 0;
+    server.setHandler((_req, res) =>
+      ++n === 1
+        ? authOk(res, 'tok-1')
+        : json(res, 500, { status: 'error', message: 'Internal server error' }),
+    );
+    const { tokens } = createTestClient(server.baseUrl, { maxRetries: 2 });
+    await expect(tokens.getToken()).resolves.toBe('tok-1');
+    // An early refresh (forced here) fails with 500 three times: the token in hand is still valid.
+    const err = await tokens.refresh().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PartnerServerError);
+    expect(err).not.toBeInstanceOf(PartnerAuthenticationError);
+    expect(n).toBe(4);
+    expect(tokens.expiresAt).not.toBeNull(); // not thrown away
+  });
+
   it('a 500 on /auth is a refused credential (the partner answers 500 for an unknown client_id, evidence §1): one attempt, PartnerAuthenticationError', async () => {
     let n = 0;
     server.setHandler((_req, res) => {

@@ -21,11 +21,6 @@ interface AuthResponseBody {
   data?: { access_token?: unknown; expires_in?: unknown; token_type?: unknown };
 }
 
-/** A POST /auth answer that refuses the credential pair: 401 (spec 5.7), 500 (evidence §1). */
-function isRefusedPair(status: number): boolean {
-  return status === 401 || status === 500;
-}
-
 /** The partner unavailable (5xx, no answer, 429), as opposed to our credentials refused. */
 function isUnavailable(err: unknown): boolean {
   return (
@@ -50,6 +45,13 @@ interface CachedToken {
  */
 export class PartnerTokenManager {
   private token: CachedToken | null = null;
+  /**
+   * Whether this client_id has been accepted once. The partner answers 500 for an unknown client_id
+   * (evidence §1 [T1]), so before that a 500 from POST /auth is a refused credential; after it, the
+   * same 500 is the partner failing (its generic 500 body is the same, evidence §2 shape I), and a
+   * still-valid token in hand carries on as with a 503.
+   */
+  private accepted = false;
   private inflight: Promise<string> | null = null;
   private readonly clock: Clock;
 
@@ -150,9 +152,9 @@ export class PartnerTokenManager {
         return this.store(res.data);
       }
       // POST /auth creates nothing, so replaying it is safe: treat it like a keyed write. A 401 is a
-      // refused credential pair (spec 5.7), and a 500 is what the partner answers for an unknown
-      // client_id (evidence §1 [T1]): asking again cannot help, and each attempt spends the
-      // account's shared rate budget.
+      // refused credential pair (spec 5.7), and so is a 500 before the client_id was ever accepted
+      // (the partner's answer to an unknown one, evidence §1 [T1]): asking again cannot help, and
+      // each attempt spends the account's shared rate budget (refusesPair).
       const decision = shouldRetry({
         attempt,
         maxRetries,
@@ -160,7 +162,7 @@ export class PartnerTokenManager {
         hasIdempotencyKey: true,
         outcome: toAttemptOutcome(res),
       });
-      const willRetry = decision.retry && !(res.kind === 'response' && isRefusedPair(res.status));
+      const willRetry = decision.retry && !(res.kind === 'response' && this.refusesPair(res.status));
       this.transport.emitOutcome('POST', '/auth', attempt, res, willRetry);
       if (willRetry) {
         await this.clock.sleep(computeBackoffMs(attempt, this.options.retry, decision.retryAfterMs));
@@ -180,10 +182,11 @@ export class PartnerTokenManager {
    */
   private authError(cause: PartnerApiError): PartnerApiError {
     if (cause instanceof PartnerAuthenticationError) return cause;
-    if (cause.status === 500) {
+    if (cause.status === 500 && this.refusesPair(500)) {
       // evidence §1: "the client should also treat a 500 from /auth as a credential failure"
-      // (an unknown client_id answers 500 there). An outage shows as 502/503/504, a timeout or a
-      // reset, and keeps its class below.
+      // (an unknown client_id answers 500 there), until the client_id has been accepted once: after
+      // that a 500 is the partner failing and keeps its class below, as a 502/503/504, a timeout or
+      // a reset do.
       this.logger.warn(
         'Partner authentication failed: POST /auth answered 500, which the partner answers for an unknown client_id; check the configured client id',
       );
@@ -213,6 +216,11 @@ export class PartnerTokenManager {
     });
   }
 
+  /** A POST /auth answer that refuses the credential pair: 401 (spec 5.7); 500 until accepted once (evidence §1). */
+  private refusesPair(status: number): boolean {
+    return status === 401 || (status === 500 && !this.accepted);
+  }
+
   private store(body: unknown): string {
     const b = (typeof body === 'object' && body !== null ? body : {}) as AuthResponseBody;
     const accessToken = b.data?.access_token;
@@ -231,6 +239,7 @@ export class PartnerTokenManager {
     // A skew longer than the lifetime would make every call re-authenticate: keep half the lifetime usable.
     const skewMs = Math.min(this.options.tokenRefreshSkewSeconds * 1000, (lifetimeS * 1000) / 2);
     this.token = { value: accessToken, expiresAt: this.clock.now() + lifetimeS * 1000, skewMs };
+    this.accepted = true;
     this.logger.debug?.(`Partner token obtained, expires in ${lifetimeS} s`);
     return accessToken;
   }
