@@ -1,5 +1,6 @@
 import type { InboxEventInput } from '@partner-payments/nestjs';
 import { PayoutEntity, WebhookInboxEntity } from '../../../apps/reference-app/src/app-entities.constants';
+import { inboxEventKey } from '../../../apps/reference-app/src/database/inbox-text.util';
 import { placeholders } from '../../../apps/reference-app/src/database/sql-dialect.util';
 import { TypeOrmInboxStore } from '../../../apps/reference-app/src/webhooks/typeorm-inbox.store';
 import { testInboxKeyRing } from '../../setup/app.fixture';
@@ -148,6 +149,33 @@ describe.each(DATABASE_KINDS)('TypeOrmInboxStore on %s', (kind) => {
     expect(await store.pending({ now: new Date(t0.getTime() + 86_400_000) })).toEqual([]);
     expect(ran).toEqual(['e9']);
   });
+
+  if (kind === 'postgres')
+    it('waits for a drain still holding the entry, then leaves it processed (the row is read FOR UPDATE)', async () => {
+      await store.record(event('e10'));
+      // Another replica's drain holds the row and marks it processed, not yet committed.
+      const other = await db.openAnother();
+      const drain = other.dataSource.createQueryRunner();
+      await drain.connect();
+      try {
+        await drain.startTransaction();
+        const key = inboxEventKey('e10');
+        await drain.query('SELECT state FROM webhook_inbox WHERE event_key = $1 FOR UPDATE', [key]);
+        await drain.query("UPDATE webhook_inbox SET state = 'processed', attempts = 1 WHERE event_key = $1", [
+          key,
+        ]);
+        // The late failure of an earlier attempt: without the lock it would read `pending` now and
+        // overwrite the drain's `processed` once it commits.
+        const late = store.markFailed('e10', 'the earlier attempt failed');
+        await new Promise((r) => setTimeout(r, 300));
+        await drain.commitTransaction();
+        await late;
+      } finally {
+        await drain.release();
+        await other.dataSource.destroy();
+      }
+      expect(await store.get('e10')).toMatchObject({ state: 'processed', attempts: 1 });
+    });
 
   it('lists pending entries oldest first and skips ones younger than minAgeMs', async () => {
     await store.record(event('late', new Date(t0.getTime() + 5000)));
