@@ -195,6 +195,45 @@ describe.each(DATABASE_KINDS)('deposit reconciliation on %s', (kind) => {
     }
   });
 
+  it('past DEPOSIT_RECONCILE_RECHECK_LIMIT the reads rotate: each pass resumes after the last deposit read', async () => {
+    const config = running.app.get<AppConfig>(APP_CONFIG);
+    const ids = [await completed('11.00'), await completed('12.00'), await completed('13.00')];
+    ids.push(await completed('14.00'), await completed('15.00'));
+    await run(); // settle anything else
+    const restore = await checkpointPastEveryPage();
+    const limit = config.depositRecheckLimit;
+    try {
+      // Only these five in the window, ids[0] the most recently changed, a minute apart.
+      const now = Date.now();
+      await uow.run((m) =>
+        m.update(DepositEntity, { status: 'COMPLETED' }, { updatedAt: new Date(now - 100 * 3_600_000) }),
+      );
+      for (const [i, id] of ids.entries())
+        await uow.run((m) =>
+          m.update(DepositEntity, { depositId: id }, { updatedAt: new Date(now - i * 60_000) }),
+        );
+      config.depositRecheckLimit = 2;
+      const readNow = async () => Promise.all(ids.map((id) => reads(id)));
+      const passes: number[][] = [];
+      let before = await readNow();
+      for (let pass = 0; pass < 3; pass++) {
+        await run();
+        const after = await readNow();
+        passes.push(ids.flatMap((_, i) => (after[i] > before[i] ? [i] : [])));
+        before = after;
+      }
+      // Newest first, two a pass, then on from where the last pass stopped, wrapping to the top.
+      expect(passes).toEqual([
+        [0, 1],
+        [2, 3],
+        [0, 4],
+      ]);
+    } finally {
+      config.depositRecheckLimit = limit;
+      await restore();
+    }
+  });
+
   it('GET /virtual-accounts/:id/balance reads through; 409 while the account is activating; 400 naming a bad id', async () => {
     const body = (await http().get(`/virtual-accounts/${account.virtualAccountId}/balance`).expect(200)).body;
     expect(body).toMatchObject({ available_balance: expect.stringMatching(/^\d+\.\d{2}$/), currency: 'USD' });

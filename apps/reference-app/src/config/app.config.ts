@@ -62,6 +62,8 @@ export interface AppConfig {
   };
   /** Deposit reconciliation (docs/partner-api.md §6.4.8: a hold's outcome may never arrive as an event). */
   depositReconcileCron: string;
+  /** COMPLETED deposits re-read one by one per deposit pass at most (a refund after settlement). */
+  depositRecheckLimit: number;
   inbox: {
     redeliveryCron: string;
     maxAttempts: number;
@@ -117,6 +119,7 @@ export const CONFIG_DEFAULTS = {
   RECONCILE_COMPLETED_WINDOW_HOURS: 72,
   RECONCILE_USE_LIST: 'true',
   DEPOSIT_RECONCILE_CRON: '15 */5 * * * *',
+  DEPOSIT_RECONCILE_RECHECK_LIMIT: 200,
   INBOX_REDELIVERY_CRON: '30 * * * * *',
   INBOX_MAX_ATTEMPTS: 5,
   INBOX_RECORD_TIMEOUT_MS: DEFAULT_INBOX_RECORD_TIMEOUT_MS,
@@ -236,6 +239,8 @@ export function loadAppConfig(env: Record<string, string | undefined>): AppConfi
       useList: (vars.RECONCILE_USE_LIST ?? CONFIG_DEFAULTS.RECONCILE_USE_LIST) === 'true',
     },
     depositReconcileCron: vars.DEPOSIT_RECONCILE_CRON ?? CONFIG_DEFAULTS.DEPOSIT_RECONCILE_CRON,
+    depositRecheckLimit:
+      vars.DEPOSIT_RECONCILE_RECHECK_LIMIT ?? CONFIG_DEFAULTS.DEPOSIT_RECONCILE_RECHECK_LIMIT,
     inbox: {
       redeliveryCron: vars.INBOX_REDELIVERY_CRON ?? CONFIG_DEFAULTS.INBOX_REDELIVERY_CRON,
       maxAttempts: vars.INBOX_MAX_ATTEMPTS ?? CONFIG_DEFAULTS.INBOX_MAX_ATTEMPTS,

@@ -168,6 +168,18 @@ export class EnvironmentVariables extends ObservabilityVariables {
   @Min(0, { message: 'must be 0 or more' })
   RECONCILE_COMPLETED_WINDOW_HOURS?: number;
 
+  /**
+   * COMPLETED deposits re-read one by one in a deposit reconciliation pass, at most (a refund after
+   * settlement, evidence §5). 200 a 5-minute pass is 10 s of the partner's 20 requests/s, shared by
+   * every call (evidence §1); past it the reads rotate across passes. 0: no recheck.
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be an integer' })
+  @Min(0, { message: 'must be between 0 and 5000' })
+  @Max(5000, { message: 'must be between 0 and 5000' })
+  DEPOSIT_RECONCILE_RECHECK_LIMIT?: number;
+
   /** false: read every payout by GET (the per-payout path, for an account whose list is unavailable). */
   @IsOptional()
   @IsIn(['true', 'false'], { message: 'must be true or false' })

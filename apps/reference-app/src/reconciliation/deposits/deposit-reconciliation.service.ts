@@ -7,7 +7,7 @@ import {
   type PartnerDeposit,
   type PartnerWebhookEvent,
 } from '@partner-payments/nestjs';
-import { In, IsNull, Like, MoreThanOrEqual, Not } from 'typeorm';
+import { And, Between, Equal, In, IsNull, Like, MoreThan, MoreThanOrEqual, Not } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../config/app.config';
 import { DepositEntity } from '../../webhooks/projections/deposit.entity';
 import { decideDepositStatus } from '../../webhooks/projections/deposit-status.policy';
@@ -22,14 +22,6 @@ export const DEPOSIT_RECONCILIATION_JOB = 'deposit-reconciliation';
 const PAGE_SIZE = 100;
 /** Deposits newer than watermark minus this are re-read on a newest-first list (late writes, clock skew). */
 const OVERLAP_MS = 60 * 60 * 1000;
-/**
- * COMPLETED deposits re-read one by one per pass, at most (most recently updated first). The
- * partner allows 20 requests/s per account, shared by every endpoint (evidence §1 [T1
- * REVISION-DOCS §3.3]), and the pass runs every 5 minutes by default: 200 reads are 10 s of the
- * whole budget (about 0.7 requests/s averaged over 5 minutes, a thirtieth of it), so payouts and
- * onboarding keep the rest while the recheck runs.
- */
-export const COMPLETED_RECHECK_CAP = 200;
 
 export interface DepositReconciliationSummary {
   /** false when another replica held the lock: this pass did nothing. */
@@ -42,9 +34,17 @@ export interface DepositReconciliationSummary {
   changed: number;
 }
 
+/** Where the recheck of COMPLETED deposits stopped: the last one read, in its order. */
+interface RecheckCursor {
+  updatedAt: string;
+  depositId: string;
+}
+
 interface Checkpoint {
   /** Newest created_at seen. */
   watermark: string | null;
+  /** The COMPLETED-deposit recheck resumes after this one (null: from the most recently updated). */
+  recheckCursor: RecheckCursor | null;
   /** On an oldest-first list: the last page that was full, where the next pass starts. */
   fullPages: number;
 }
@@ -62,7 +62,7 @@ interface Checkpoint {
  * the last full page. Either way, deposits the app holds in a non-final status are also read one by
  * one (a hold released long after arrival), and so are COMPLETED deposits updated within
  * RECONCILE_COMPLETED_WINDOW_HOURS (a refund after settlement, which no 2026-04-14 event reports),
- * at most COMPLETED_RECHECK_CAP a pass.
+ * at most DEPOSIT_RECONCILE_RECHECK_LIMIT a pass, rotating.
  */
 @Injectable()
 export class DepositReconciliationService {
@@ -112,8 +112,13 @@ export class DepositReconciliationService {
       if (!result.hasMore || rows.length === 0 || olderThanCheckpoint) break;
     }
     summary.changed += await this.refreshOpenDeposits(seen);
-    summary.changed += await this.recheckCompletedDeposits(seen);
-    await this.writeCheckpoint({ watermark: newest, fullPages: descending === true ? 0 : fullPages });
+    const recheck = await this.recheckCompletedDeposits(seen, checkpoint.recheckCursor);
+    summary.changed += recheck.changed;
+    await this.writeCheckpoint({
+      watermark: newest,
+      fullPages: descending === true ? 0 : fullPages,
+      recheckCursor: recheck.cursor,
+    });
     if (summary.missing + summary.changed > 0)
       this.logger.warn(
         `pass: ${summary.read} deposits read, ${summary.missing} missing and ${summary.changed} changed (webhooks lost or outcomes only on the resource)`,
@@ -149,39 +154,75 @@ export class DepositReconciliationService {
    * `virtual_account.deposit_funds_refunded`, is not in the contract's 2026-04-14 list (spec 6.3;
    * evidence §9), while a lost webhook is never re-sent (spec 6.1.4) and the final state is read
    * from the deposit (spec 6.4.8). The list pass reads only since its checkpoint, so a deposit
-   * refunded later is read here: every COMPLETED deposit whose row changed within
+   * refunded later is read here: the COMPLETED deposits whose row changed within
    * RECONCILE_COMPLETED_WINDOW_HOURS (the payouts' return window, reused) that the list did not
-   * show, most recently updated first, at most COMPLETED_RECHECK_CAP a pass. `updated_at` moves
-   * only when an event or a change is applied (`project()` writes nothing for the same status), so
-   * a deposit leaves the window once it has stayed COMPLETED that long.
+   * show, at most DEPOSIT_RECONCILE_RECHECK_LIMIT a pass (the partner allows 20 requests/s per
+   * account, shared by every call, evidence §1). Past the limit the reads rotate: each pass resumes
+   * after the last deposit the previous one read (most recently updated first, then wrapping), so
+   * every deposit in the window is read once every ceil(n / limit) passes, the ones that settled
+   * days ago (when ACH returns arrive) as much as the new ones. `updated_at` moves only when an
+   * event or a change is applied, so a deposit leaves the window once it has stayed COMPLETED that long.
    */
-  private async recheckCompletedDeposits(seen: Set<string>): Promise<number> {
+  private async recheckCompletedDeposits(
+    seen: Set<string>,
+    after: RecheckCursor | null,
+  ): Promise<{ changed: number; cursor: RecheckCursor | null }> {
     const windowHours = this.config.reconcile.completedWindowHours;
-    if (windowHours <= 0) return 0;
+    const limit = this.config.depositRecheckLimit;
+    if (windowHours <= 0 || limit <= 0) return { changed: 0, cursor: null };
     const since = new Date(Date.now() - windowHours * 3_600_000);
     // Readable by GET: a virtual account known, and a real deposit_id (not an event-derived key).
-    const where = {
+    const base = {
       status: 'COMPLETED',
-      updatedAt: MoreThanOrEqual(since),
       virtualAccountId: Not(IsNull()),
       depositId: Not(Like('event:%')),
     };
-    // Enough rows to fill the cap once those this pass already read are skipped.
-    const [rows, total] = await this.uow.run((m) =>
-      m.findAndCount(DepositEntity, {
-        select: { depositId: true, virtualAccountId: true },
-        where,
-        order: { updatedAt: 'DESC', depositId: 'ASC' },
-        take: COMPLETED_RECHECK_CAP + seen.size,
-      }),
+    type Row = Pick<DepositEntity, 'depositId' | 'virtualAccountId' | 'updatedAt'>;
+    const read = (where: object | object[], take: number): Promise<Row[]> =>
+      this.uow.run((m) =>
+        m.find(DepositEntity, {
+          select: { depositId: true, virtualAccountId: true, updatedAt: true },
+          where,
+          order: { updatedAt: 'DESC', depositId: 'ASC' },
+          take,
+        }),
+      );
+    const total = await this.uow.run((m) =>
+      m.count(DepositEntity, { where: { ...base, updatedAt: MoreThanOrEqual(since) } }),
     );
-    const unread = rows.filter((row) => !seen.has(row.depositId));
-    const picked = unread.slice(0, COMPLETED_RECHECK_CAP);
-    // Exact unless rows past those fetched were read by the list pass (then an upper bound).
-    const leftOut = total - (rows.length - unread.length) - picked.length;
-    if (leftOut > 0)
-      this.logger.warn(
-        `completed-deposit recheck capped at ${COMPLETED_RECHECK_CAP} a pass: ${leftOut} COMPLETED deposits updated within ${windowHours} h not re-read (most recently updated first)`,
+    const picked: Row[] = [];
+    const pickedIds = new Set<string>();
+    const take = (rows: Row[]) => {
+      for (const row of rows) {
+        if (picked.length >= limit) return;
+        if (seen.has(row.depositId) || pickedIds.has(row.depositId)) continue;
+        picked.push(row);
+        pickedIds.add(row.depositId);
+      }
+    };
+    // After the cursor in (updated_at DESC, deposit_id ASC) order, then from the start again.
+    if (after) {
+      const at = new Date(after.updatedAt);
+      take(
+        await read(
+          [
+            { ...base, updatedAt: Between(since, new Date(at.getTime() - 1)) },
+            {
+              ...base,
+              updatedAt: Equal(at),
+              depositId: And(Not(Like('event:%')), MoreThan(after.depositId)),
+            },
+          ],
+          limit + seen.size,
+        ),
+      );
+    }
+    if (picked.length < limit)
+      take(await read({ ...base, updatedAt: MoreThanOrEqual(since) }, limit + seen.size + picked.length));
+    // Information, not a warning: with more than `limit` deposits a window this is every pass.
+    if (total > limit)
+      this.logger.log(
+        `completed-deposit recheck: ${total} COMPLETED deposits updated within ${windowHours} h, ${picked.length} read this pass (DEPOSIT_RECONCILE_RECHECK_LIMIT ${limit}); the next passes read on from where this one stopped`,
       );
     let changed = 0;
     for (const row of picked) {
@@ -192,7 +233,11 @@ export class DepositReconciliationService {
         this.logger.warn(`deposit ${row.depositId}: read failed: ${(error as Error).message}`);
       }
     }
-    return changed;
+    const last = picked.at(-1);
+    // Everything fits in one pass: no rotation to keep.
+    const cursor =
+      total > limit && last ? { updatedAt: last.updatedAt.toISOString(), depositId: last.depositId } : null;
+    return { changed, cursor };
   }
 
   /** Emits the webhook path's own deposit event when the app lacks the deposit or holds another status. */
@@ -243,9 +288,13 @@ export class DepositReconciliationService {
     );
     try {
       const parsed = JSON.parse(row?.checkpoint ?? 'null') as Partial<Checkpoint> | null;
-      return { watermark: parsed?.watermark ?? null, fullPages: parsed?.fullPages ?? 0 };
+      return {
+        watermark: parsed?.watermark ?? null,
+        fullPages: parsed?.fullPages ?? 0,
+        recheckCursor: parsed?.recheckCursor ?? null,
+      };
     } catch {
-      return { watermark: null, fullPages: 0 };
+      return { watermark: null, fullPages: 0, recheckCursor: null };
     }
   }
 
