@@ -17,6 +17,17 @@ export const zodError: Shape = t.object({
 export const typedError = (code: string): Shape =>
   t.object({ error: t.object({ code: t.enum(code), message: t.string, details: t.any }) });
 
+/**
+ * The `pagination` of an offset-paged list, users and virtual accounts alike (evidence §3, §5
+ * [T2s Common.cs]: checked against the partner's sandbox for both).
+ */
+export const offsetPagination: Shape = t.object({
+  total: t.integer,
+  limit: t.integer,
+  offset: t.integer,
+  has_more: t.boolean,
+});
+
 /** I: the partner's bare 500 `{ status: "error", message: "Internal server error" }` (evidence §2). */
 export const internalError: Shape = t.object({ status: t.enum('error'), message: t.string });
 

@@ -9,6 +9,7 @@ import {
   flatError,
   internalError,
   namesPath,
+  offsetPagination,
   postUser,
   typedError,
   zodError,
@@ -54,7 +55,7 @@ export const USERS_PROBES: ConformanceProbe[] = [
       status: 200,
       shape: t.object({
         data: t.array(t.object({ id: t.string, status: t.string })),
-        pagination: t.object({ total: t.integer, limit: t.integer, offset: t.integer, has_more: t.boolean }),
+        pagination: offsetPagination,
       }),
     },
   },

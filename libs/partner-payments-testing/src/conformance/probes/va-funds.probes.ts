@@ -4,7 +4,14 @@
  */
 import type { ConformanceProbe, ProbeContext, ProbeRequest } from '../probe.types';
 import { t } from '../shape.util';
-import { anyError, contract, evidence, internalError, onRunAccount } from './probe-shapes.util';
+import {
+  anyError,
+  contract,
+  evidence,
+  internalError,
+  offsetPagination,
+  onRunAccount,
+} from './probe-shapes.util';
 
 /**
  * evidence §5 [D state-machines][T1 REVISION-DOCS §2.3]: the status words depend on the version;
@@ -36,7 +43,7 @@ export const VA_FUNDS_PROBES: ConformanceProbe[] = [
         data: t.array(
           t.object({ virtual_account_id: t.string, status: t.string, provider: t.null, currency: t.null }),
         ),
-        pagination: t.object({ total: t.integer, limit: t.integer, offset: t.integer, has_more: t.boolean }),
+        pagination: offsetPagination,
       }),
     },
   },
@@ -52,7 +59,7 @@ export const VA_FUNDS_PROBES: ConformanceProbe[] = [
       status: 200,
       shape: t.object({
         data: t.array(t.object({ virtual_account_id: t.string })),
-        pagination: t.object({ total: t.integer, limit: t.integer, offset: t.integer, has_more: t.boolean }),
+        pagination: offsetPagination,
       }),
     },
     verify: (o) => {
