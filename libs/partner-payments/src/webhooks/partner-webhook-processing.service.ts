@@ -12,6 +12,7 @@ import type { InboxEntry, PartnerInboxStore } from './inbox/inbox.store';
 import type { PartnerWebhookEvent } from './events/partner-event.types';
 import { type PartnerWebhookConfig } from './webhook.config';
 import { PartnerWebhookDispatcher } from './events/webhook-dispatcher.service';
+import { MapCap } from './map-cap.util';
 
 export type { PartnerProcessOutcome, PartnerProcessPendingOptions, PartnerProcessPendingSummary };
 
@@ -24,6 +25,7 @@ export class PartnerWebhookProcessingService implements OnApplicationShutdown {
   private readonly inFlight = new Map<string, Promise<PartnerProcessOutcome>>();
   /** eventId -> when its processing last finished here; lets processPending skip stale snapshots. */
   private readonly finishedAt = new Map<string, number>();
+  private readonly finishedCap = new MapCap(this.finishedAt, 10_000);
   /** Runs the handlers: in batches when the store can process a batch, else one by one. */
   private readonly processor: InboxProcessor;
   /** Deliveries waiting for room in the backlog (roomToProcess), oldest first. */
@@ -139,8 +141,7 @@ export class PartnerWebhookProcessingService implements OnApplicationShutdown {
     }).finally(() => {
       this.inFlight.delete(event.eventId);
       this.finishedAt.set(event.eventId, Date.now());
-      if (this.finishedAt.size > 10_000)
-        this.finishedAt.delete(this.finishedAt.keys().next().value as string);
+      this.finishedCap.trim();
       this.releaseRoom();
     });
     this.inFlight.set(event.eventId, promise);

@@ -1,3 +1,5 @@
+import { MapCap } from '../map-cap.util';
+
 /**
  * Suppresses the second unified payout status of one transition (spec 6.4.7: a single transition
  * can produce both a granular payout.* event and payout.status_changed, and both are authoritative).
@@ -19,12 +21,12 @@ export interface PartnerPayoutStatusDeduperOptions {
 export class PartnerPayoutStatusDeduper {
   private readonly seen = new Map<string, number>();
   private readonly windowMs: number;
-  private readonly maxKeys: number;
+  private readonly cap: MapCap<string>;
   private readonly now: () => number;
 
   constructor(options: PartnerPayoutStatusDeduperOptions = {}) {
     this.windowMs = options.windowMs ?? 10 * 60_000;
-    this.maxKeys = Math.max(1, options.maxKeys ?? 10_000);
+    this.cap = new MapCap(this.seen, Math.max(1, options.maxKeys ?? 10_000));
     this.now = options.now ?? Date.now;
   }
 
@@ -50,11 +52,7 @@ export class PartnerPayoutStatusDeduper {
     const key = PartnerPayoutStatusDeduper.key(payoutId, status);
     this.seen.delete(key); // re-insert: Map order is the LRU order
     this.seen.set(key, this.now());
-    while (this.seen.size > this.maxKeys) {
-      const oldest = this.seen.keys().next().value;
-      if (oldest === undefined) break;
-      this.seen.delete(oldest);
-    }
+    this.cap.trim();
   }
 
   /** Forgets a pair (its handlers failed after it was claimed). */
