@@ -1,26 +1,18 @@
-import { In } from 'typeorm';
 import { WebhookInboxEntity } from '../webhooks/webhook-inbox.entity';
+import { countInboxStates } from '../webhooks/inbox-state-counts.util';
 import type { UnitOfWork } from '../database/unit-of-work.service';
 import type { InboxStats } from './app-metrics.service';
 
 const UNFINISHED = ['pending', 'failed', 'dead'] as const;
 
 /**
- * The inbox's backlog, read from its table: entries per unfinished state (the (state,
- * next_attempt_at) index serves the count) and the oldest entry of the states that still await
+ * The inbox's backlog, read from its table: entries per unfinished state (each count reads that
+ * state's partial index) and the oldest entry of the states that still await
  * processing. Shared by the /metrics gauges and the readiness check, so both say the same thing.
  */
 export async function readInboxStats(uow: UnitOfWork, now: Date = new Date()): Promise<InboxStats> {
   return uow.run(async (m) => {
-    const rows: Array<{ state: string; n: string | number }> = await m
-      .createQueryBuilder(WebhookInboxEntity, 'i')
-      .select('i.state', 'state')
-      .addSelect('COUNT(*)', 'n')
-      .where({ state: In([...UNFINISHED]) })
-      .groupBy('i.state')
-      .getRawMany();
-    const counts = { pending: 0, failed: 0, dead: 0 };
-    for (const r of rows) if (r.state in counts) counts[r.state as keyof typeof counts] = Number(r.n);
+    const counts = { pending: 0, failed: 0, dead: 0, ...(await countInboxStates(m, UNFINISHED)) };
     const oldestAgeSeconds = { pending: 0, failed: 0 };
     for (const state of ['pending', 'failed'] as const) {
       if (counts[state] === 0) continue;

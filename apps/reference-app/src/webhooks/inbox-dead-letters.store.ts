@@ -23,7 +23,7 @@ export class InboxDeadLetters {
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
-  /** Up to `limit` dead entries, oldest received first (idx_webhook_inbox_pending). */
+  /** Up to `limit` dead entries, oldest received first (idx_webhook_inbox_dead). */
   async list(limit: number): Promise<DeadInboxEntry[]> {
     const rows = await this.uow.run((m) =>
       m

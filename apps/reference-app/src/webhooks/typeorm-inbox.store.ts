@@ -24,6 +24,7 @@ import type {
 import { PostgresInboxDriver } from './postgres-inbox-driver.store';
 import { SqliteInboxDriver } from './sqlite-inbox-driver.store';
 import { WebhookInboxEntity } from './webhook-inbox.entity';
+import { countInboxStates } from './inbox-state-counts.util';
 
 export interface TypeOrmInboxStoreOptions {
   retry?: Partial<InboxRetryOptions>;
@@ -244,17 +245,9 @@ export class TypeOrmInboxStore implements PartnerInboxStore {
     return entries;
   }
 
-  /** For the health endpoint and operators: entries per state. */
+  /** For the health endpoint and operators: entries per state (states with none left out). */
   async countByState(): Promise<Record<string, number>> {
-    const rows: Array<{ state: string; n: string | number }> = await this.uow.run((m) =>
-      m
-        .createQueryBuilder(WebhookInboxEntity, 'i')
-        .select('i.state', 'state')
-        .addSelect('COUNT(*)', 'n')
-        .groupBy('i.state')
-        .getRawMany(),
-    );
-    return Object.fromEntries(rows.map((r) => [r.state, Number(r.n)]));
+    return this.uow.run((m) => countInboxStates(m, ['pending', 'processed', 'failed', 'dead']));
   }
 
   async get(eventId: string): Promise<InboxEntry | null> {

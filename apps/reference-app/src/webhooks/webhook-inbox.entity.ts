@@ -9,10 +9,13 @@ import type { InboxEntryState, PartnerEnvelopeKind } from '@partner-payments/nes
  * database/inbox-text.util.ts (ordinary ids read as themselves).
  */
 @Entity({ name: 'webhook_inbox' })
-@Index('idx_webhook_inbox_due', ['state', 'nextAttemptAt'])
-@Index('idx_webhook_inbox_processed', ['state', 'processedAt'])
+// One partial index per state (migration 1764700000000: a delivery enters one index, and
+// processing moves it to another, instead of every row in three): read them with state = '...'.
+@Index('idx_webhook_inbox_pending', ['receivedAt', 'eventKey'], { where: "state = 'pending'" })
+@Index('idx_webhook_inbox_due', ['nextAttemptAt'], { where: "state = 'failed'" })
+@Index('idx_webhook_inbox_dead', ['receivedAt', 'eventKey'], { where: "state = 'dead'" })
+@Index('idx_webhook_inbox_processed', ['processedAt'], { where: "state = 'processed'" })
 @Index('idx_webhook_inbox_body_key', ['bodyKey'])
-@Index('idx_webhook_inbox_pending', ['state', 'receivedAt', 'eventKey'])
 export class WebhookInboxEntity {
   /** sha256 (hex) over the UTF-16 code units of data.event_id (inboxEventKey). */
   @PrimaryColumn({ name: 'event_key', type: 'varchar', length: 64 })

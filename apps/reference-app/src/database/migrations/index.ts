@@ -5,6 +5,7 @@ import { InboxEventKey1764300000000 } from './1764300000000-inbox-event-key.migr
 import { SharedReconciliation1764400000000 } from './1764400000000-shared-reconciliation.migration';
 import { InboxPendingIndex1764500000000 } from './1764500000000-inbox-pending-index.migration';
 import { PayoutClaimsHot1764600000000 } from './1764600000000-payout-claims-hot.migration';
+import { InboxStateIndexes1764700000000 } from './1764700000000-inbox-state-indexes.migration';
 
 /** Checked-in migrations, in order. Run at start (openDataSource); `synchronize` is never used. */
 export const MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   SharedReconciliation1764400000000,
   InboxPendingIndex1764500000000,
   PayoutClaimsHot1764600000000,
+  InboxStateIndexes1764700000000,
 ];
