@@ -46,8 +46,11 @@ export async function openInboxReader(databaseUrl: string): Promise<InboxReader>
       }));
     },
     async unprocessed() {
+      // One state per COUNT: each reads its partial index (migration 1764700000000), where
+      // `state NOT IN (...)` read every row of a table that grows by a round's deliveries.
       const raw: Array<{ n: string | number }> = await dataSource.query(
-        "SELECT COUNT(*) AS n FROM webhook_inbox WHERE state NOT IN ('processed', 'dead')",
+        "SELECT (SELECT COUNT(*) FROM webhook_inbox WHERE state = 'pending') + " +
+          "(SELECT COUNT(*) FROM webhook_inbox WHERE state = 'failed') AS n",
       );
       return Number(raw[0]?.n ?? 0);
     },

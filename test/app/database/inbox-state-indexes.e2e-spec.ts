@@ -9,6 +9,7 @@
  */
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
+import { InboxStateIndexes1764700000000 } from '../../../apps/reference-app/src/database/migrations/1764700000000-inbox-state-indexes.migration';
 import { readInboxStats } from '../../../apps/reference-app/src/observability/inbox-stats.util';
 import { InboxDeadLetters } from '../../../apps/reference-app/src/webhooks/inbox-dead-letters.store';
 import { InboxMaintenanceStore } from '../../../apps/reference-app/src/webhooks/inbox-maintenance.store';
@@ -160,6 +161,54 @@ describe.each(DATABASE_KINDS)('inbox statements by state use the per-state index
       if (tableScan) scans.push(`${c.sql}\n  -> ${plan.join(' | ')}`);
     }
     expect(scans).toEqual([]);
+  });
+
+  it('the migration reverts to the (state, ...) indexes and applies again', async () => {
+    const indexes = async (): Promise<Record<string, string>> => {
+      const rows: Array<{ name: string; sql: string }> =
+        kind === 'sqlite'
+          ? await db.dataSource.query(
+              "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'webhook_inbox' AND sql IS NOT NULL",
+            )
+          : await db.dataSource.query(
+              "SELECT indexname AS name, indexdef AS sql FROM pg_indexes WHERE tablename = 'webhook_inbox' AND indexname LIKE 'idx_%'",
+            );
+      return Object.fromEntries(rows.map((r) => [r.name, r.sql.replace(/"/g, '')]));
+    };
+    const applied = await indexes();
+    expect(Object.keys(applied).sort()).toEqual([
+      'idx_webhook_inbox_body_key',
+      'idx_webhook_inbox_dead',
+      'idx_webhook_inbox_due',
+      'idx_webhook_inbox_pending',
+      'idx_webhook_inbox_processed',
+    ]);
+    expect(applied.idx_webhook_inbox_pending).toMatch(
+      // SQLite keeps the text as written; PostgreSQL prints ((state)::text = 'pending'::text).
+      /\(received_at, event_key\) WHERE \(*state\)?(::text)? = 'pending'/,
+    );
+    const migration = new InboxStateIndexes1764700000000();
+    const runner = db.dataSource.createQueryRunner();
+    try {
+      await migration.down(runner);
+    } finally {
+      await runner.release();
+    }
+    const reverted = await indexes();
+    expect(Object.keys(reverted).sort()).toEqual([
+      'idx_webhook_inbox_body_key',
+      'idx_webhook_inbox_due',
+      'idx_webhook_inbox_pending',
+      'idx_webhook_inbox_processed',
+    ]);
+    expect(reverted.idx_webhook_inbox_pending).toMatch(/\(state, received_at, event_key\)$/);
+    const again = db.dataSource.createQueryRunner();
+    try {
+      await migration.up(again);
+    } finally {
+      await again.release();
+    }
+    expect(await indexes()).toEqual(applied);
   });
 
   it('would catch a statement written with state IN (...)', async () => {
