@@ -1,12 +1,12 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** The inbox's indexes on `state` before this migration (state first, every row in each). */
 interface IndexSpec {
   name: string;
   columnNames: string[];
   where?: string;
 }
 
+/** The inbox's indexes on `state` before this migration (state first, every row in each). */
 const WHOLE: IndexSpec[] = [
   { name: 'idx_webhook_inbox_due', columnNames: ['state', 'next_attempt_at'] },
   { name: 'idx_webhook_inbox_processed', columnNames: ['state', 'processed_at'] },
@@ -29,6 +29,9 @@ const PER_STATE: IndexSpec[] = [
   { name: 'idx_webhook_inbox_processed', columnNames: ['processed_at'], where: "state = 'processed'" },
 ];
 
+/** The name a new index is built under on PostgreSQL before it takes its final name. */
+export const PREBUILT_SUFFIX = '_new';
+
 /**
  * Issue 14 (webhook ingest on SQLite): each of the three (state, ...) indexes held every row, so a
  * delivery inserted an entry into all three and marking it processed moved it within all three
@@ -36,14 +39,34 @@ const PER_STATE: IndexSpec[] = [
  * the ingest's batches (inserts of 40, processing batches of 13): 51-68 µs per insert and 39-52 µs
  * per processed mark before, 45-60 and 19-25 µs after. Now a delivery is inserted into the
  * pending index only, and processing moves it to the processed one; failed (due) and dead entries,
- * which are rare, have theirs. Rebuilding the indexes reads the table once, at the start that
- * runs this migration.
+ * which are rare, have theirs.
+ *
+ * PostgreSQL, where replicas of the old version may still be taking deliveries while one of the
+ * new version migrates: the new indexes are built first under `<name>_new` (CREATE INDEX takes a
+ * SHARE lock: writes to the inbox wait for the build, reads do not), then the old ones are dropped
+ * and the new renamed, the only steps that take the ACCESS EXCLUSIVE lock (blocking reads too),
+ * each instant, held to the migration's commit. An index already built under `<name>_new` (valid)
+ * is used as it is: an operator with a large inbox builds them beforehand with CREATE INDEX
+ * CONCURRENTLY (no lock on writes; apps/reference-app/README.md, Upgrading), and the migration then
+ * holds no lock for long. SQLite: drop, then create, in the migration's transaction (one writer,
+ * and the app does not serve before its migrations ran).
  */
 export class InboxStateIndexes1764700000000 implements MigrationInterface {
   name = 'InboxStateIndexes1764700000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await replace(queryRunner, WHOLE, PER_STATE);
+    if (queryRunner.connection.options.type !== 'postgres') return replace(queryRunner, WHOLE, PER_STATE);
+    const present = await postgresIndexes(queryRunner);
+    for (const index of PER_STATE) {
+      const prebuilt = present.get(`${index.name}${PREBUILT_SUFFIX}`);
+      if (prebuilt?.valid && prebuilt.definition === definition(index)) continue;
+      // An invalid leftover (a CONCURRENTLY build that failed) or another definition: rebuilt.
+      if (prebuilt) await queryRunner.query(`DROP INDEX "${index.name}${PREBUILT_SUFFIX}"`);
+      await queryRunner.query(createSql(index, `${index.name}${PREBUILT_SUFFIX}`));
+    }
+    for (const index of WHOLE) await queryRunner.query(`DROP INDEX "${index.name}"`);
+    for (const index of PER_STATE)
+      await queryRunner.query(`ALTER INDEX "${index.name}${PREBUILT_SUFFIX}" RENAME TO "${index.name}"`);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
@@ -51,16 +74,43 @@ export class InboxStateIndexes1764700000000 implements MigrationInterface {
   }
 }
 
+/** CREATE INDEX for `index` under `name` (its own by default): the same SQL on both databases. */
+export function createSql(index: IndexSpec, name = index.name): string {
+  const columns = index.columnNames.map((c) => `"${c}"`).join(', ');
+  return `CREATE INDEX "${name}" ON "webhook_inbox" (${columns})${index.where ? ` WHERE ${index.where}` : ''}`;
+}
+
+/** The statements README's Upgrading section gives an operator to build the indexes beforehand. */
+export function prebuildConcurrentlySql(): string[] {
+  return PER_STATE.map((index) =>
+    createSql(index, `${index.name}${PREBUILT_SUFFIX}`).replace('CREATE INDEX', 'CREATE INDEX CONCURRENTLY'),
+  );
+}
+
 /**
- * Plain SQL, the same on both databases: TypeORM's dropIndex looks the index up in the runner's
- * cached copy of the table, which on PostgreSQL does not see the indexes the earlier migrations
- * of the same run created ("Supplied index ... was not found").
+ * How PostgreSQL prints the index's definition (pg_get_indexdef) from USING on: not its name, nor
+ * the table's schema, which the search path decides.
  */
+function definition(index: IndexSpec): string {
+  const columns = index.columnNames.join(', ');
+  const state = /'(\w+)'/.exec(index.where ?? '')?.[1];
+  return `USING btree (${columns}) WHERE ((state)::text = '${state}'::text)`;
+}
+
+async function postgresIndexes(
+  queryRunner: QueryRunner,
+): Promise<Map<string, { definition: string; valid: boolean }>> {
+  const rows: Array<{ name: string; def: string; valid: boolean }> = await queryRunner.query(
+    'SELECT c.relname AS name, pg_get_indexdef(i.indexrelid) AS def, i.indisvalid AS valid ' +
+      "FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indrelid = 'webhook_inbox'::regclass",
+  );
+  return new Map(
+    rows.map((r) => [r.name, { definition: r.def.replace(/^.* USING /, 'USING '), valid: r.valid }]),
+  );
+}
+
+/** Drops `drop` and creates `create`, in the migration's transaction (SQLite; down on both). */
 async function replace(queryRunner: QueryRunner, drop: IndexSpec[], create: IndexSpec[]): Promise<void> {
   for (const index of drop) await queryRunner.query(`DROP INDEX "${index.name}"`);
-  for (const index of create) {
-    const columns = index.columnNames.map((c) => `"${c}"`).join(', ');
-    const where = index.where ? ` WHERE ${index.where}` : '';
-    await queryRunner.query(`CREATE INDEX "${index.name}" ON "webhook_inbox" (${columns})${where}`);
-  }
+  for (const index of create) await queryRunner.query(createSql(index));
 }
