@@ -59,7 +59,8 @@ export class InboxRedeliveryService implements BeforeApplicationShutdown {
         signal: this.stopping.signal,
       }),
     );
-    const dead = (await this.inbox.countByState()).dead ?? 0;
+    // The dead count alone: its partial index holds only dead entries (processed ones are most rows).
+    const dead = (await this.inbox.countByState(['dead'])).dead ?? 0;
     if (!run.ran) return { ran: false, processed: 0, failed: 0, skipped: 0, batches: 0, dead };
     const { processed, failed } = run.result;
     if (processed + failed > 0) {
