@@ -85,17 +85,21 @@ describe.each(DATABASE_KINDS)('projection rows through ProjectionTable (%s)', (k
     });
   });
 
-  it('writes a new row in one statement (inserted as the event makes it), an existing one in two', async () => {
+  it('writes a new row in one statement (inserted as the event makes it), an existing one in two writes', async () => {
     const projections = new ResourceProjections(db.uow, () => t0);
-    const writes = async (work: () => Promise<unknown>) => {
+    const statements = async (work: () => Promise<unknown>) => {
       const queries = countQueries(db.dataSource);
       try {
         await work();
       } finally {
         queries.stop();
       }
-      return queries.counts().writes;
+      const { reads, writes } = queries.counts();
+      return { reads, writes };
     };
+    // An existing row: PostgreSQL's upsert returns it locked; SQLite's insert does nothing and the
+    // row is read by its key. Either way one UPDATE writes it.
+    const existing = { reads: kind === 'postgres' ? 0 : 1, writes: 2 };
     const created = () =>
       projections.applyUser({
         eventName: 'user.created',
@@ -104,8 +108,8 @@ describe.each(DATABASE_KINDS)('projection rows through ProjectionTable (%s)', (k
         metadata: { a: 1 },
       });
     // SQLite too: one row write instead of an insert and the UPDATE rewriting it (issue 14).
-    expect(await writes(created)).toBe(1);
-    expect(await writes(() => applyLiveness(projections, 'pt-one'))).toBe(2);
+    expect(await statements(created)).toEqual({ reads: 0, writes: 1 });
+    expect(await statements(() => applyLiveness(projections, 'pt-one'))).toEqual(existing);
     const row = await db.dataSource.getRepository(PartnerUserEntity).findOneByOrFail({ userId: 'pt-one' });
     expect(row).toMatchObject({
       status: 'CREATED',
@@ -115,7 +119,7 @@ describe.each(DATABASE_KINDS)('projection rows through ProjectionTable (%s)', (k
       lastEventName: 'user.liveness.completed',
     });
     // The same created event again (a replay) finds the row and converges to the same fields.
-    expect(await writes(created)).toBe(2);
+    expect(await statements(created)).toEqual(existing);
     expect(
       await db.dataSource.getRepository(PartnerUserEntity).findOneByOrFail({ userId: 'pt-one' }),
     ).toMatchObject({

@@ -3,18 +3,18 @@ import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
 import { preparedQuery } from '../../database/prepared-query.util';
 
 /**
- * One projection row by its primary key in two statements built once from the entity's metadata
+ * One projection row by its primary key, in statements built once from the entity's metadata
  * (issue 14): the webhook handlers run once per inbox entry, and TypeORM's query builder and
  * save() (which reads the row again to diff it) cost more than the statements themselves, and on
  * PostgreSQL every statement is a round trip. Values go through the driver's own conversions, so
  * a row reads and writes exactly as TypeORM would.
  *
- * - `claim`: insert-or-ignore of the row, and the row back locked for the transaction, in ONE
- *   statement: INSERT ... ON CONFLICT (key) DO UPDATE SET key = key RETURNING * (the no-op
- *   update takes the row lock on PostgreSQL, waiting for a transaction holding it, as FOR UPDATE
- *   did; SQLite has one writer). Two first events for one row never collide.
+ * - `apply`: what the handlers use. A new row is one INSERT on either database. An existing row:
+ *   on PostgreSQL the same statement returns it locked (ON CONFLICT DO UPDATE SET key = key takes
+ *   the row lock, waiting for a transaction holding it), then one UPDATE; on SQLite the INSERT
+ *   does nothing, the row is read by its key, then one UPDATE (one writer: nothing changes it in
+ *   between). Two first events for one row never collide.
  * - `write`: one UPDATE of every column by the key.
- * - `apply`: what the handlers use; a new row in one statement on either database (see there).
  */
 /** The column `apply`'s upsert adds to the row it returns: true when it inserted it. */
 const INSERTED = 'projection_inserted';
@@ -24,8 +24,8 @@ export class ProjectionTable<T extends ObjectLiteral> {
   private readonly key: ColumnMetadata;
   private readonly table: string;
   private readonly updateSql: string;
-  private readonly claims = new Map<string, { name: string; sql: string; columns: ColumnMetadata[] }>();
   private applyText: string | null = null;
+  private selectText: string | null = null;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -42,20 +42,6 @@ export class ProjectionTable<T extends ObjectLiteral> {
     this.updateSql =
       `UPDATE ${this.q(this.table)} SET ${others.map((c, i) => `${this.q(c.databaseName)} = ${this.p(i + 1)}`).join(', ')} ` +
       `WHERE ${this.q(this.key.databaseName)} = ${this.p(others.length + 1)}`;
-  }
-
-  /**
-   * The row with key `id`, created from `values` (property name -> value, the key included) when
-   * absent, locked for the transaction.
-   */
-  async claim(m: EntityManager, values: Partial<T>): Promise<T> {
-    const claim = this.claimStatement(Object.keys(values));
-    const params = claim.columns.map((c) =>
-      this.dataSource.driver.preparePersistentValue(c.getEntityValue(values), c),
-    );
-    const [raw] = await preparedQuery(m, claim.name, claim.sql, params);
-    if (!raw) throw new Error(`${this.table}: the upsert returned no row`);
-    return this.hydrate(m, raw);
   }
 
   /** An entity from a returned row, through the driver's own conversions. */
@@ -96,9 +82,9 @@ export class ProjectionTable<T extends ObjectLiteral> {
    * absent, else read (locked on PostgreSQL), changed and written back. `change` must depend on the
    * row only.
    *
-   * A new row costs ONE statement (issue 14): it is inserted as it will be, the row as claim would
-   * create it (every column NULL but `values`) with `change` applied. PostgreSQL: one round trip
-   * instead of two. SQLite: one row write instead of claim's insert and the UPDATE rewriting it
+   * A new row costs ONE statement (issue 14): it is inserted as it will be (every column NULL but
+   * `values`, then `change` applied). PostgreSQL: one round trip
+   * instead of two. SQLite: one row write instead of an upsert and the UPDATE rewriting it
    * (the ingest profile spent ~40 µs of statements per processed user.created); an existing row
    * is then read by its key, changed and written (SQLite has one writer, and the UnitOfWork
    * serializes every flow on its one connection, so nothing changes it in between).
@@ -132,10 +118,10 @@ export class ProjectionTable<T extends ObjectLiteral> {
 
   /** SQLite: the row by its key (apply's existing row). */
   private get selectSql(): string {
-    return (
+    this.selectText ??=
       `SELECT ${this.columns.map((c) => this.q(c.databaseName)).join(', ')} FROM ${this.q(this.table)} ` +
-      `WHERE ${this.q(this.key.databaseName)} = ${this.p(1)}`
-    );
+      `WHERE ${this.q(this.key.databaseName)} = ${this.p(1)}`;
+    return this.selectText;
   }
 
   /** Writes every column of `row` back (one UPDATE by its key). */
@@ -145,28 +131,6 @@ export class ProjectionTable<T extends ObjectLiteral> {
     );
     await preparedQuery(m, `projection_${this.table}_write`, this.updateSql, params);
     return row;
-  }
-
-  /** The upsert for one set of given properties (each handler gives the same set every time). */
-  private claimStatement(properties: string[]) {
-    const signature = properties.join(',');
-    let claim = this.claims.get(signature);
-    if (!claim) {
-      const columns = properties.map((name) => {
-        const column = this.columns.find((c) => c.propertyName === name);
-        if (!column) throw new Error(`${this.table}: no column for property ${name}`);
-        return column;
-      });
-      const key = this.q(this.key.databaseName);
-      const sql =
-        `INSERT INTO ${this.q(this.table)} (${columns.map((c) => this.q(c.databaseName)).join(', ')}) ` +
-        `VALUES (${columns.map((_, i) => this.p(i + 1)).join(', ')}) ` +
-        `ON CONFLICT (${key}) DO UPDATE SET ${key} = EXCLUDED.${key} ` +
-        `RETURNING ${this.columns.map((c) => this.q(c.databaseName)).join(', ')}`;
-      claim = { name: `projection_${this.table}_claim_${this.claims.size}`, sql, columns };
-      this.claims.set(signature, claim);
-    }
-    return claim;
   }
 
   private q(name: string): string {
