@@ -106,6 +106,18 @@ async function postgresPlan(dataSource: DataSource, c: Captured): Promise<string
   }
 }
 
+/** This migration's up or down alone, in a transaction of its own, as the migration runner does. */
+async function migrationStep(dataSource: DataSource, step: 'up' | 'down'): Promise<void> {
+  const runner = dataSource.createQueryRunner();
+  try {
+    await runner.startTransaction();
+    await new InboxStateIndexes1764700000000()[step](runner);
+    await runner.commitTransaction();
+  } finally {
+    await runner.release();
+  }
+}
+
 /** The per-state partial indexes: reading one of them whole reads only the rows of its state. */
 const STATE_INDEX = /\bidx_webhook_inbox_(pending|due|dead|processed)\b/;
 
@@ -211,13 +223,7 @@ describe.each(DATABASE_KINDS)('inbox statements by state use the per-state index
       // SQLite keeps the text as written; PostgreSQL prints ((state)::text = 'pending'::text).
       /\(received_at, event_key\) WHERE \(*state\)?(::text)? = 'pending'/,
     );
-    const migration = new InboxStateIndexes1764700000000();
-    const runner = db.dataSource.createQueryRunner();
-    try {
-      await migration.down(runner);
-    } finally {
-      await runner.release();
-    }
+    await migrationStep(db.dataSource, 'down');
     const reverted = await indexes();
     expect(Object.keys(reverted).sort()).toEqual([
       'idx_webhook_inbox_body_key',
@@ -228,12 +234,7 @@ describe.each(DATABASE_KINDS)('inbox statements by state use the per-state index
     expect(reverted.idx_webhook_inbox_pending).toMatch(/\(state, received_at, event_key\)$/);
     expect(reverted.idx_webhook_inbox_due).toMatch(/\(state, next_attempt_at\)$/);
     expect(reverted.idx_webhook_inbox_processed).toMatch(/\(state, processed_at\)$/);
-    const again = db.dataSource.createQueryRunner();
-    try {
-      await migration.up(again);
-    } finally {
-      await again.release();
-    }
+    await migrationStep(db.dataSource, 'up');
     expect(await indexes()).toEqual(applied);
   });
 
@@ -254,18 +255,7 @@ describe.each(DATABASE_KINDS)('inbox statements by state use the per-state index
         );
         return Object.fromEntries(rows.map((r) => [r.name, r.oid]));
       };
-      const migration = new InboxStateIndexes1764700000000();
-      const run = async (step: 'up' | 'down') => {
-        const runner = db.dataSource.createQueryRunner();
-        try {
-          await runner.startTransaction();
-          await migration[step](runner);
-          await runner.commitTransaction();
-        } finally {
-          await runner.release();
-        }
-      };
-      await run('down');
+      await migrationStep(db.dataSource, 'down');
       // What the operator runs on the live database (CONCURRENTLY: outside any transaction).
       for (const sql of statements.slice(0, 3)) await db.dataSource.query(sql);
       // A leftover with another definition under the fourth name: the migration must not keep it.
@@ -273,7 +263,7 @@ describe.each(DATABASE_KINDS)('inbox statements by state use the per-state index
         'CREATE INDEX "idx_webhook_inbox_processed_new" ON "webhook_inbox" ("received_at")',
       );
       const before = await oids();
-      await run('up');
+      await migrationStep(db.dataSource, 'up');
       const after = await oids();
       // Renamed, not rebuilt: the same index objects under their final names.
       expect(after.idx_webhook_inbox_pending).toBe(before.idx_webhook_inbox_pending_new);
