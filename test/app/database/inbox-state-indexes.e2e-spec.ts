@@ -240,7 +240,7 @@ describe.each(DATABASE_KINDS)('inbox statements by state use the per-state index
 
   // PostgreSQL only: the migration builds under `<name>_new` and renames there (SQLite cannot rename).
   (kind === 'postgres' ? it : it.skip)(
-    'uses the indexes an operator built beforehand with the README statements, rebuilds a wrong one',
+    'uses the indexes an operator built beforehand with the README statements, rebuilds a UNIQUE one',
     async () => {
       const readme = readFileSync(join(__dirname, '../../../apps/reference-app/README.md'), 'utf8');
       const statements = readme
@@ -255,13 +255,14 @@ describe.each(DATABASE_KINDS)('inbox statements by state use the per-state index
         );
         return Object.fromEntries(rows.map((r) => [r.name, r.oid]));
       };
+      // Empty: the UNIQUE index below could not be built over entries processed at the same instant.
+      await db.dataSource.query('DELETE FROM webhook_inbox');
       await migrationStep(db.dataSource, 'down');
       // What the operator runs on the live database (CONCURRENTLY: outside any transaction).
       for (const sql of statements.slice(0, 3)) await db.dataSource.query(sql);
-      // A leftover with another definition under the fourth name: the migration must not keep it.
-      await db.dataSource.query(
-        'CREATE INDEX "idx_webhook_inbox_processed_new" ON "webhook_inbox" ("received_at")',
-      );
+      // The fourth built UNIQUE, otherwise the same: kept, it would refuse two entries processed at
+      // the same instant. The migration must build its own.
+      await db.dataSource.query(statements[3].replace('CREATE INDEX', 'CREATE UNIQUE INDEX'));
       const before = await oids();
       await migrationStep(db.dataSource, 'up');
       const after = await oids();
@@ -274,7 +275,9 @@ describe.each(DATABASE_KINDS)('inbox statements by state use the per-state index
       const [processed] = await db.dataSource.query(
         "SELECT indexdef FROM pg_indexes WHERE indexname = 'idx_webhook_inbox_processed'",
       );
-      expect(processed.indexdef).toMatch(/\(processed_at\) WHERE \(\(state\)::text = 'processed'::text\)$/);
+      expect(processed.indexdef).toMatch(
+        /^CREATE INDEX .*\(processed_at\) WHERE \(\(state\)::text = 'processed'::text\)$/,
+      );
     },
   );
 

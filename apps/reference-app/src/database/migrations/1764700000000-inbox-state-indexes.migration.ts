@@ -42,31 +42,36 @@ export const PREBUILT_SUFFIX = '_new';
  * which are rare, have theirs.
  *
  * PostgreSQL, where replicas of the old version may still be taking deliveries while one of the
- * new version migrates: the new indexes are built first under `<name>_new` (CREATE INDEX takes a
- * SHARE lock: writes to the inbox wait for the build, reads do not), then the old ones are dropped
- * and the new renamed, the only steps that take the ACCESS EXCLUSIVE lock (blocking reads too),
- * each instant, held to the migration's commit. An index already built under `<name>_new` (valid)
- * is used as it is: an operator with a large inbox builds them beforehand with CREATE INDEX
- * CONCURRENTLY (no lock on writes; apps/reference-app/README.md, Upgrading), and the migration then
- * holds no lock for long. SQLite: drop, then create, in the migration's transaction (one writer,
- * and the app does not serve before its migrations ran).
+ * new version migrates: the migration first takes ACCESS EXCLUSIVE on webhook_inbox, the lock its
+ * DROP INDEX needs anyway, so it never upgrades a weaker one (building first under SHARE, then
+ * dropping, deadlocked against an old replica's claim, SELECT ... FOR UPDATE then UPDATE, caught
+ * by review). Reads and writes of the inbox then wait until the migration commits. An index an
+ * operator built beforehand under `<name>_new` with CREATE INDEX CONCURRENTLY (no lock on reads
+ * or writes; the statements are in apps/reference-app/README.md, Upgrading) is renamed into place
+ * when it is valid and has exactly the definition below, so with all four built the lock is held
+ * for the drops and renames only; any other index is built inside the lock. SQLite: drop, then
+ * create, in the migration's transaction (one writer, and the app does not serve before its
+ * migrations ran).
  */
 export class InboxStateIndexes1764700000000 implements MigrationInterface {
   name = 'InboxStateIndexes1764700000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     if (queryRunner.connection.options.type !== 'postgres') return replace(queryRunner, WHOLE, PER_STATE);
+    await queryRunner.query('LOCK TABLE "webhook_inbox" IN ACCESS EXCLUSIVE MODE');
     const present = await postgresIndexes(queryRunner);
+    for (const index of WHOLE) await queryRunner.query(`DROP INDEX IF EXISTS "${index.name}"`);
     for (const index of PER_STATE) {
-      const prebuilt = present.get(`${index.name}${PREBUILT_SUFFIX}`);
-      if (prebuilt?.valid && prebuilt.definition === definition(index)) continue;
-      // An invalid leftover (a CONCURRENTLY build that failed) or another definition: rebuilt.
-      if (prebuilt) await queryRunner.query(`DROP INDEX "${index.name}${PREBUILT_SUFFIX}"`);
-      await queryRunner.query(createSql(index, `${index.name}${PREBUILT_SUFFIX}`));
+      const prebuiltName = `${index.name}${PREBUILT_SUFFIX}`;
+      const prebuilt = present.get(prebuiltName);
+      if (prebuilt?.valid && prebuilt.definition === definition(index)) {
+        await queryRunner.query(`ALTER INDEX "${prebuiltName}" RENAME TO "${index.name}"`);
+        continue;
+      }
+      // Invalid (a CONCURRENTLY build that failed), UNIQUE, or another definition: built here.
+      if (prebuilt) await queryRunner.query(`DROP INDEX "${prebuiltName}"`);
+      await queryRunner.query(createSql(index));
     }
-    for (const index of WHOLE) await queryRunner.query(`DROP INDEX "${index.name}"`);
-    for (const index of PER_STATE)
-      await queryRunner.query(`ALTER INDEX "${index.name}${PREBUILT_SUFFIX}" RENAME TO "${index.name}"`);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
@@ -88,13 +93,13 @@ export function prebuildConcurrentlySql(): string[] {
 }
 
 /**
- * How PostgreSQL prints the index's definition (pg_get_indexdef) from USING on: not its name, nor
- * the table's schema, which the search path decides.
+ * How PostgreSQL prints the index's definition (pg_get_indexdef) without its name and the table's
+ * schema (the search path decides that): a plain (not UNIQUE) btree on these columns, this state.
  */
 function definition(index: IndexSpec): string {
   const columns = index.columnNames.join(', ');
   const state = /'(\w+)'/.exec(index.where ?? '')?.[1];
-  return `USING btree (${columns}) WHERE ((state)::text = '${state}'::text)`;
+  return `CREATE INDEX ON webhook_inbox USING btree (${columns}) WHERE ((state)::text = '${state}'::text)`;
 }
 
 async function postgresIndexes(
@@ -105,7 +110,17 @@ async function postgresIndexes(
       "FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indrelid = 'webhook_inbox'::regclass",
   );
   return new Map(
-    rows.map((r) => [r.name, { definition: r.def.replace(/^.* USING /, 'USING '), valid: r.valid }]),
+    rows.map((r) => [
+      r.name,
+      {
+        // 'CREATE [UNIQUE ]INDEX <name> ON <schema>.webhook_inbox USING ...', name and schema cut.
+        definition: r.def.replace(
+          /^(CREATE (?:UNIQUE )?INDEX) \S+ ON (?:\S+\.)?webhook_inbox /,
+          '$1 ON webhook_inbox ',
+        ),
+        valid: r.valid,
+      },
+    ]),
   );
 }
 
