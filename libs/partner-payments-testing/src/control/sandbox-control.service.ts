@@ -24,7 +24,7 @@ import { newId, nowIso, randomHex } from '../server/ids.util';
 import { applyPayoutStep, normaliseSteps, toPayoutView } from '../resources/payouts/payout-lifecycle.service';
 import { seedPayouts } from '../resources/payouts/payout-seed.service';
 import { refreshRfiStatus, rfiItemView, seedRfi } from '../resources/rfis/rfi-seed.service';
-import type { SandboxContext } from '../server/sandbox-context.util';
+import { virtualAccountFor, type SandboxContext } from '../server/sandbox-context.util';
 import {
   addLiquidationAddress,
   completeLiveness,
@@ -145,8 +145,7 @@ export class InProcessControl implements SandboxControl {
   }
 
   async fundVirtualAccount(virtualAccountId: string, amount = '10000.00'): Promise<{ depositId: string }> {
-    const va = this.ctx.store.virtualAccounts.get(virtualAccountId.toLowerCase());
-    if (!va) throw new Error(`unknown virtual account ${virtualAccountId}`);
+    const va = virtualAccountFor(this.ctx, virtualAccountId);
     if (va.status === 'pending' || va.status === 'activating')
       provisionVirtualAccount(this.ctx, virtualAccountId);
     return { depositId: simulateDeposit(this.ctx, virtualAccountId, { amount }).deposit_id };

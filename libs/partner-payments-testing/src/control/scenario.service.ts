@@ -7,7 +7,7 @@ import {
   buildUserLivenessCompleted,
 } from '../webhooks/event-builders.util';
 import { newId, nowIso, randomHex } from '../server/ids.util';
-import type { SandboxContext } from '../server/sandbox-context.util';
+import { virtualAccountFor, type SandboxContext } from '../server/sandbox-context.util';
 import type { DepositRecord, DepositStatus, LiquidationAddressRecord } from '../server/state.types';
 
 /** A deposit into a virtual account and its event (spec 6.3, 6.4.3: source fields by rail). */
@@ -16,8 +16,7 @@ export function simulateDeposit(
   virtualAccountId: string,
   input: DepositInput = {},
 ): DepositRecord {
-  const va = ctx.store.virtualAccounts.get(virtualAccountId.toLowerCase());
-  if (!va) throw new Error(`unknown virtual account ${virtualAccountId}`);
+  const va = virtualAccountFor(ctx, virtualAccountId);
   const rail = input.rail ?? 'WIRE';
   const now = nowIso();
   const deposit: DepositRecord = {
@@ -62,8 +61,7 @@ export function addLiquidationAddress(
   virtualAccountId: string,
   input: Record<string, unknown> = {},
 ): LiquidationAddressRecord {
-  const va = ctx.store.virtualAccounts.get(virtualAccountId.toLowerCase());
-  if (!va) throw new Error(`unknown virtual account ${virtualAccountId}`);
+  const va = virtualAccountFor(ctx, virtualAccountId);
   const now = nowIso();
   const record: LiquidationAddressRecord = {
     id: newId(),
@@ -126,8 +124,7 @@ export function updateVirtualAccount(
   virtualAccountId: string,
   patch: VirtualAccountPatch,
 ): void {
-  const va = ctx.store.virtualAccounts.get(virtualAccountId.toLowerCase());
-  if (!va) throw new Error(`unknown virtual account ${virtualAccountId}`);
+  const va = virtualAccountFor(ctx, virtualAccountId);
   if (patch.status !== undefined) {
     const status = statusFromAnyVocabulary(patch.status);
     if (!status) throw new Error(`unknown virtual account status ${String(patch.status)}`);
@@ -176,8 +173,7 @@ export function refundDeposit(
     throw new Error(
       `deposit ${depositId} is ${deposit.status}; only a COMPLETED deposit can be refunded after settlement`,
     );
-  const va = ctx.store.virtualAccounts.get(deposit.virtual_account_id);
-  if (!va) throw new Error(`unknown virtual account ${deposit.virtual_account_id}`);
+  const va = virtualAccountFor(ctx, deposit.virtual_account_id);
   const refundedAt = nowIso();
   deposit.status = 'REFUNDED';
   deposit.updated_at = refundedAt;

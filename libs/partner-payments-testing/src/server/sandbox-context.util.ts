@@ -3,7 +3,7 @@ import type { FaultStore } from '../middleware/faults.store';
 import type { IdempotencyStore } from '../middleware/idempotency.store';
 import type { SandboxLogger } from './sandbox.types';
 import type { StateStore } from './state.store';
-import type { ClientAccount } from './state.types';
+import type { ClientAccount, VirtualAccountRecord } from './state.types';
 import type { Telemetry } from './telemetry.store';
 import type { WebhookSender } from '../webhooks/webhook-sender.service';
 import type { DocumentLinkSigner } from '../resources/rfis/document-link.util';
@@ -54,4 +54,14 @@ export function accountOf(res: Response): ClientAccount {
   const account = requestState(res).account;
   if (!account) throw new Error('route used without the auth middleware');
   return account;
+}
+
+/**
+ * The virtual account a control call or scenario names (ids are kept lowercase, as the partner
+ * answers them): a programming error in the test that calls it when absent, so it throws.
+ */
+export function virtualAccountFor(ctx: Pick<SandboxContext, 'store'>, id: string): VirtualAccountRecord {
+  const va = ctx.store.virtualAccounts.get(id.toLowerCase());
+  if (!va) throw new Error(`unknown virtual account ${id}`);
+  return va;
 }

@@ -1,5 +1,6 @@
 /** Body shapes shared by probes (evidence §2 names them G, Z, B, F; the contract's in spec 7.1). */
-import type { Observation, ProbeContext, ProbeRequest, ProbeSource } from '../probe.types';
+import type { ConformanceProbe, Observation, ProbeContext, ProbeRequest, ProbeSource } from '../probe.types';
+import type { ProbeArea } from '../report.types';
 import { fixtureUser } from '../probe-bodies.util';
 import { t, type Shape } from '../shape.util';
 
@@ -43,6 +44,22 @@ export const anyError: Shape = t.object({});
 
 export const contract = (ref: string): ProbeSource => ({ kind: 'contract', ref });
 export const evidence = (ref: string): ProbeSource => ({ kind: 'evidence', ref });
+
+/**
+ * An offset-paged list asked for a page far larger than any: the partner answers its bare 500
+ * instead of clamping the limit (evidence [T3r DRIFT-10], seen on users and virtual accounts).
+ */
+export function limitTooLargeProbe(area: ProbeArea, listPath: string): ConformanceProbe {
+  return {
+    id: `${area}.list.limit-too-large`,
+    area,
+    behaviour: `GET ${listPath}?limit=100000 answers 500 { status: error, message } (the partner does not clamp it)`,
+    sources: [evidence('[T3r DRIFT-10]')],
+    writes: false,
+    request: { method: 'GET', path: `${listPath}?limit=100000` },
+    expect: { status: 500, shape: internalError },
+  };
+}
 
 /** A divergence unless a Zod body names `path` among its details. */
 export function namesPath(path: string) {

@@ -3,11 +3,11 @@ import { randomUUID } from 'node:crypto';
 import type { ConformanceProbe, ProbeContext, ProbeRequest } from '../probe.types';
 import { t } from '../shape.util';
 import {
+  limitTooLargeProbe,
   anyError,
   contract,
   evidence,
   flatError,
-  internalError,
   namesPath,
   offsetPagination,
   postUser,
@@ -150,16 +150,7 @@ export const USERS_PROBES: ConformanceProbe[] = [
     sandbox:
       "same steps, 0 ms each by default (`verificationDelayMs`); VERIFIED through the control API; `userVerification: 'auto-approve'` is an opt-in convenience",
   },
-  {
-    id: 'users.list.limit-too-large',
-    area: 'users',
-    behaviour:
-      'GET /v1/users?limit=100000 answers 500 { status: error, message } (the partner does not clamp it)',
-    sources: [evidence('[T3r DRIFT-10]')],
-    writes: false,
-    request: { method: 'GET', path: '/v1/users?limit=100000' },
-    expect: { status: 500, shape: internalError },
-  },
+  limitTooLargeProbe('users', '/v1/users'),
   {
     id: 'users.create.missing-key',
     area: 'users',

@@ -5,10 +5,10 @@
 import type { ConformanceProbe, ProbeContext, ProbeRequest } from '../probe.types';
 import { t } from '../shape.util';
 import {
+  limitTooLargeProbe,
   anyError,
   contract,
   evidence,
-  internalError,
   offsetPagination,
   onRunAccount,
 } from './probe-shapes.util';
@@ -120,16 +120,7 @@ export const VA_FUNDS_PROBES: ConformanceProbe[] = [
     }),
     expect: { status: 200, shape: t.object({ available_balance: t.oneOf(t.string, t.number) }) },
   },
-  {
-    id: 'virtual-accounts.list.limit-too-large',
-    area: 'virtual-accounts',
-    behaviour:
-      'GET /v1/virtual-accounts?limit=100000 answers 500 { status: error, message } (the partner does not clamp it)',
-    sources: [evidence('[T3r DRIFT-10]')],
-    writes: false,
-    request: { method: 'GET', path: '/v1/virtual-accounts?limit=100000' },
-    expect: { status: 500, shape: internalError },
-  },
+  limitTooLargeProbe('virtual-accounts', '/v1/virtual-accounts'),
   {
     id: 'virtual-accounts.liquidation-address.create',
     area: 'virtual-accounts',

@@ -1,6 +1,6 @@
 import type { PayoutStep, PayoutStepName, SeedPayoutsInput } from '../../control/control.types';
 import { newId, nowIso } from '../../server/ids.util';
-import type { SandboxContext } from '../../server/sandbox-context.util';
+import { virtualAccountFor, type SandboxContext } from '../../server/sandbox-context.util';
 import type {
   PaymentRail,
   PayoutRecord,
@@ -67,8 +67,7 @@ export function seedPayouts(ctx: SandboxContext, input: SeedPayoutsInput): strin
   const count = input.count;
   if (!Number.isInteger(count) || count < 1 || count > MAX_SEEDED_PAYOUTS)
     throw new Error(`count must be an integer from 1 to ${MAX_SEEDED_PAYOUTS}`);
-  const va = ctx.store.virtualAccounts.get(String(input.virtualAccountId).toLowerCase());
-  if (!va) throw new Error(`unknown virtual account ${input.virtualAccountId}`);
+  const va = virtualAccountFor(ctx, String(input.virtualAccountId));
   const recipient = ctx.store.recipients.get(String(input.recipientId).toLowerCase());
   if (!recipient || recipient.clientUuid !== va.clientUuid || recipient.user_id !== va.user_id)
     throw new Error(`no recipient ${input.recipientId} for the user of this virtual account`);

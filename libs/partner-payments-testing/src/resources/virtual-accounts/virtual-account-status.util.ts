@@ -1,6 +1,6 @@
 import { versionAtLeast, RFI_VERSION } from '../../server/versioning.util';
 import { randomDigits, nowIso } from '../../server/ids.util';
-import type { SandboxContext } from '../../server/sandbox-context.util';
+import { virtualAccountFor, type SandboxContext } from '../../server/sandbox-context.util';
 import type { VirtualAccountRecord, VirtualAccountStatus } from '../../server/state.types';
 
 /**
@@ -53,8 +53,7 @@ export function provisionVirtualAccount(
   virtualAccountId: string,
   outcome: 'active' | 'failed' = 'active',
 ): VirtualAccountRecord {
-  const va = ctx.store.virtualAccounts.get(virtualAccountId.toLowerCase());
-  if (!va) throw new Error(`unknown virtual account ${virtualAccountId}`);
+  const va = virtualAccountFor(ctx, virtualAccountId);
   if (!['pending', 'activating'].includes(va.status)) {
     throw new Error(
       `virtual account ${virtualAccountId} is ${va.status}; only pending or activating accounts can be provisioned`,
