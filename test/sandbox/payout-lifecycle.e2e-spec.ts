@@ -94,10 +94,31 @@ describe('sandbox: payout lifecycle and events (spec 3.4, 6.4)', () => {
     ]);
     const returned = (await create()).body.id;
     await world.sandbox.control.advancePayout(returned, ['PENDING', 'PROCESSING', 'COMPLETED', 'RETURNED']);
+    // ACT is a bank of the partner, not a recipient account type (evidence §5, §6): the ACT rail is
+    // a WIRE payout from an account at the ACT bank (bank_d), and `account_type: 'ACT'` is refused.
     const actRecipient = await world.api.call('POST', '/v1/recipients', {
       body: wireRecipient(ids.userId, { account: { ...wireAccount('55555'), account_type: 'ACT' } }),
     });
-    const act = (await create({ recipient_id: actRecipient.body.recipient_id })).body.id;
+    expect(actRecipient.status).toBe(400);
+    const actBank = await world.api.call('POST', '/v1/virtual-accounts', {
+      body: { user_id: ids.userId, type: 'US_BANK', bank: 'bank_d' },
+    });
+    expect(actBank.status).toBe(201);
+    await world.sandbox.control.fundVirtualAccount(actBank.body.virtual_account_id);
+    const actPayout = await world.api.call(
+      'POST',
+      `/v1/virtual-accounts/${actBank.body.virtual_account_id}/payout`,
+      {
+        body: {
+          amount: '100.00',
+          currency: 'USD',
+          recipient_id: ids.recipientId,
+          extra_info: { memo: 'inv 43' },
+        },
+      },
+    );
+    expect(actPayout.status).toBe(201);
+    const act = actPayout.body.id;
     await world.sandbox.control.advancePayout(act, ['PENDING', 'ACT_CANCELLED']);
     await world.sandbox.control.flushWebhooks();
 
@@ -114,7 +135,7 @@ describe('sandbox: payout lifecycle and events (spec 3.4, 6.4)', () => {
     });
     expect(await read(act)).toMatchObject({
       status: 'FAILED',
-      payment_method: 'act',
+      payment_method: 'wire',
       error_code: expect.any(String),
     });
 

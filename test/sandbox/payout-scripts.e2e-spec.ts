@@ -57,6 +57,33 @@ describe('sandbox: scripted payouts by amount (option autoPayouts)', () => {
     ]);
   });
 
+  it('.93 from an account at the ACT bank (bank_d) is an ACT cancellation: resource FAILED, payout.failed cancelled', async () => {
+    const va = await world.api.call('POST', '/v1/virtual-accounts', {
+      body: { user_id: ids.userId, type: 'US_BANK', bank: 'bank_d' },
+    });
+    await world.sandbox.control.fundVirtualAccount(va.body.virtual_account_id);
+    const created = await world.api.call(
+      'POST',
+      `/v1/virtual-accounts/${va.body.virtual_account_id}/payout`,
+      {
+        body: {
+          amount: '40.93',
+          currency: 'USD',
+          recipient_id: ids.recipientId,
+          extra_info: { memo: 'inv 7' },
+        },
+      },
+    );
+    expect(created.status).toBe(201);
+    const payout = await settle(created.body.id, ['CREATED', 'PENDING', 'FAILED']);
+    expect(payout).toMatchObject({ status: 'FAILED', payment_method: 'wire' });
+    await world.sandbox.control.flushWebhooks();
+    const failed = world.receiver.received.filter(
+      (r) => r.body.event === 'payout.failed' && r.body.data.payout_id === created.body.id,
+    );
+    expect(failed.map((r) => r.body.data.status)).toEqual(['cancelled']);
+  });
+
   it('reset stops running scripts', async () => {
     const id = await payOut('30.00');
     await world.sandbox.control.reset();

@@ -141,6 +141,12 @@ describe('sandbox: POST /v1/recipients refuses what the partner refuses (evidenc
         [{ path: 'account.account_type', message: /^Invalid discriminator value/ }],
       ],
       [
+        // evidence §5, §6: ACT is a bank of the partner (the ACT rail: WIRE from that bank's account).
+        'ACT, a bank of the partner and not an account type',
+        { ...wire, account: { ...wireAccount(), account_type: 'ACT' } },
+        [{ path: 'account.account_type', message: /^Invalid discriminator value/ }],
+      ],
+      [
         'an unknown recipient type',
         { ...wire, type: 'person' },
         [{ path: 'type', message: /^Invalid enum value/ }],

@@ -30,7 +30,8 @@ const PAYMENT_METHOD: Record<PaymentRail, string> = {
   WIRE: 'wire',
   ACH: 'ach',
   RTP: 'instant_pay',
-  ACT: 'act', // the contract's ACT rail (docs/partner-api.md §3.4), lowercase like the others
+  // A WIRE payout from the ACT bank's account (railOf): `act` is not among the values seen.
+  ACT: 'wire',
   SWIFT: 'swift',
   CRYPTO: 'wallet',
 };

@@ -4,9 +4,9 @@ import { isUuid, newId } from '../../server/ids.util';
 import { sendError, sendNotFound, sendZodValidation, type ZodIssue } from '../../server/http-errors.util';
 import { requestState, type SandboxContext } from '../../server/sandbox-context.util';
 import { findOwnVirtualAccount } from '../virtual-accounts/virtual-accounts.routes';
+import { ACCOUNT_TYPES } from '../recipients/recipient-rails.rules';
 
 const AMOUNT_RE = /^[0-9]+(\.[0-9]{1,2})?$/;
-const ACCOUNT_TYPES = ['WIRE', 'ACH', 'ACT', 'SWIFT', 'SPEI', 'INSTANT_PAY', 'WALLET'];
 
 /**
  * POST /v1/virtual-accounts/{id}/payout/preview (evidence §6 [T1 ExecutePayoutService][T2

@@ -7,7 +7,7 @@ import type { PayoutRecord } from '../../server/state.types';
  * Scripted lifecycles chosen by the cents of the amount (option `autoPayouts`), so a demo or a
  * test can reach every outcome without the control API.
  */
-export function scriptForAmount(amount: string, rail: PayoutRecord['payment_method'] = 'ACT'): PayoutStep[] {
+export function scriptForAmount(amount: string, rail: PayoutRecord['payment_method']): PayoutStep[] {
   switch (amount.split('.')[1] ?? '00') {
     case '91':
       return [{ status: 'PENDING' }, { status: 'FAILED', errorCode: 'ACCOUNT_CLOSED' }];

@@ -7,15 +7,28 @@ import type {
   RecipientRecord,
   VirtualAccountRecord,
 } from '../../server/state.types';
-import { availableBalanceCents, formatCents } from '../virtual-accounts/virtual-account-status.util';
+import {
+  ACT_BANKS,
+  availableBalanceCents,
+  formatCents,
+} from '../virtual-accounts/virtual-account-status.util';
 import { PAYOUT_EVENT_MESSAGES, applyPayoutStep, normaliseSteps } from './payout-lifecycle.service';
 
 const RAIL_BY_ACCOUNT_TYPE: Record<string, PaymentRail> = {
   WIRE: 'WIRE',
   ACH: 'ACH',
-  ACT: 'ACT',
   WALLET: 'CRYPTO',
 };
+
+/**
+ * The rail a payout goes on. ACT is a bank of the partner, not a recipient account type (evidence
+ * §5, §6 [T1 REVISION-DOCS §4]: "the account's bank is the ACT one"): a WIRE payout from an account
+ * at the ACT bank is on the ACT rail, where the partner's provider may cancel it (contract §3.4).
+ */
+function railOf(va: VirtualAccountRecord, recipient: RecipientRecord): PaymentRail {
+  if (recipient.account_type === 'WIRE' && ACT_BANKS.includes(va.bank)) return 'ACT';
+  return RAIL_BY_ACCOUNT_TYPE[recipient.account_type] ?? 'WIRE';
+}
 
 /** A new payout as POST /v1/virtual-accounts/{id}/payout stores it (status CREATED, spec 3.4). */
 export function buildPayoutRecord(
@@ -38,7 +51,7 @@ export function buildPayoutRecord(
     to_currency:
       recipient.account_type === 'WALLET' ? String(recipient.account_details.token ?? 'USDC') : 'USD',
     fee: '0.00',
-    payment_method: RAIL_BY_ACCOUNT_TYPE[recipient.account_type] ?? 'WIRE',
+    payment_method: railOf(va, recipient),
     // spec 6.4.4: null until the payment is sent.
     reference_number: null,
     error_code: null,

@@ -247,12 +247,6 @@ function latamSpec(type: string, rule: LatamRule): RailSpec {
   };
 }
 
-/**
- * Sandbox extension, not a partner account_type: the ACT rail is a bank of the partner (evidence
- * §5), but the sandbox's scripted ACT-rail payouts still find it on the recipient. Same rules as WIRE.
- */
-const ACT: RailSpec = WIRE;
-
 export const RAILS: Record<string, RailSpec> = {
   WIRE,
   ACH,
@@ -261,7 +255,6 @@ export const RAILS: Record<string, RailSpec> = {
   SPEI,
   WALLET,
   ...Object.fromEntries(Object.entries(LATAM).map(([type, rule]) => [type, latamSpec(type, rule)])),
-  ACT,
 };
 
 export const ACCOUNT_TYPES: readonly string[] = Object.keys(RAILS);
