@@ -107,12 +107,11 @@ async function postgresPlan(dataSource: DataSource, c: Captured): Promise<string
 }
 
 /** This migration's up or down alone, in a transaction of its own, as the migration runner does. */
+/** One step of the migration as TypeORM runs it (`transaction = false`: it opens its own). */
 async function migrationStep(dataSource: DataSource, step: 'up' | 'down'): Promise<void> {
   const runner = dataSource.createQueryRunner();
   try {
-    await runner.startTransaction();
     await new InboxStateIndexes1764700000000()[step](runner);
-    await runner.commitTransaction();
   } finally {
     await runner.release();
   }
@@ -278,6 +277,69 @@ describe.each(DATABASE_KINDS)('inbox statements by state use the per-state index
       expect(processed.indexdef).toMatch(
         /^CREATE INDEX .*\(processed_at\) WHERE \(\(state\)::text = 'processed'::text\)$/,
       );
+    },
+  );
+
+  // PostgreSQL only: replicas of the old version keep writing the inbox while this migrates.
+  (kind === 'postgres' ? it : it.skip)(
+    'builds CONCURRENTLY while a session holds the table, gives way to it, and swaps in on the next start',
+    async () => {
+      const oids = async (): Promise<Record<string, number>> => {
+        const rows: Array<{ name: string; oid: number; valid: boolean }> = await db.dataSource.query(
+          "SELECT c.relname AS name, c.oid::int AS oid, i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indrelid = 'webhook_inbox'::regclass",
+        );
+        for (const r of rows) expect([r.name, r.valid]).toEqual([r.name, true]);
+        return Object.fromEntries(rows.map((r) => [r.name, r.oid]));
+      };
+      await migrationStep(db.dataSource, 'down');
+      // An old replica in the middle of a transaction that has read the inbox (ACCESS SHARE held).
+      const other = new Client({ connectionString: db.url });
+      await other.connect();
+      const saved = { ...InboxStateIndexes1764700000000 };
+      Object.assign(InboxStateIndexes1764700000000, {
+        LOCK_TIMEOUT_MS: 100,
+        LOCK_ATTEMPTS: 3,
+        LOCK_RETRY_PAUSE_MS: 20,
+      });
+      try {
+        await other.query('BEGIN');
+        await other.query('SELECT COUNT(*) FROM webhook_inbox');
+        // The builds need no lock that session conflicts with; the swap waits 100 ms at a time.
+        await expect(migrationStep(db.dataSource, 'up')).rejects.toThrow(
+          /stayed locked by other sessions through 3 attempts of 100 ms.*start again/,
+        );
+        // The old replica's session was never blocked: it goes on writing in the same transaction.
+        await other.query("UPDATE webhook_inbox SET attempts = attempts WHERE state = 'pending'");
+        await other.query('COMMIT');
+        const built = await oids();
+        expect(
+          Object.keys(built)
+            .filter((n) => n.endsWith('_new'))
+            .sort(),
+        ).toEqual([
+          'idx_webhook_inbox_dead_new',
+          'idx_webhook_inbox_due_new',
+          'idx_webhook_inbox_pending_new',
+          'idx_webhook_inbox_processed_new',
+        ]);
+        // The next start swaps the built indexes in (renamed: the same objects), builds nothing.
+        await migrationStep(db.dataSource, 'up');
+        const swapped = await oids();
+        for (const name of ['pending', 'due', 'dead', 'processed'])
+          expect(swapped[`idx_webhook_inbox_${name}`]).toBe(built[`idx_webhook_inbox_${name}_new`]);
+        expect(Object.keys(swapped).filter((n) => n.endsWith('_new'))).toEqual([]);
+        // A start that stopped after the swap, before the migration was recorded: nothing to do.
+        await migrationStep(db.dataSource, 'up');
+        expect(await oids()).toEqual(swapped);
+      } finally {
+        Object.assign(InboxStateIndexes1764700000000, {
+          LOCK_TIMEOUT_MS: saved.LOCK_TIMEOUT_MS,
+          LOCK_ATTEMPTS: saved.LOCK_ATTEMPTS,
+          LOCK_RETRY_PAUSE_MS: saved.LOCK_RETRY_PAUSE_MS,
+        });
+        await other.query('ROLLBACK').catch(() => undefined);
+        await other.end();
+      }
     },
   );
 

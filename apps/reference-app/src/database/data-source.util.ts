@@ -25,13 +25,21 @@ export async function openDataSource(db: ParsedDatabaseUrl, extras: DataSourceEx
   return dataSource;
 }
 
+/** How often a replica waiting for another's migrations asks for the lock again. */
+const MIGRATION_LOCK_POLL_MS = 250;
+
 async function migrateExclusively(dataSource: DataSource): Promise<void> {
   const key = advisoryLockKey('schema-migrations');
   const runner = dataSource.createQueryRunner();
   await runner.connect();
   try {
-    // Blocking on purpose: a replica must not serve before the schema is there.
-    await runner.query('SELECT pg_advisory_lock($1::bigint)', [key]);
+    // A replica must not serve before the schema is there, so it waits; but by polling, not with
+    // pg_advisory_lock. A session blocked in that call holds its statement's snapshot for the whole
+    // wait, and CREATE INDEX CONCURRENTLY (migration 1764700000000) waits for every older snapshot
+    // to end: the migrating replica would wait for the waiting one, which waits for its lock, and no
+    // deadlock detector sees it (measured: the build stalled until the lock was released).
+    while (!(await runner.query('SELECT pg_try_advisory_lock($1::bigint) AS ok', [key]))[0].ok)
+      await new Promise((resolve) => setTimeout(resolve, MIGRATION_LOCK_POLL_MS));
     try {
       await dataSource.runMigrations();
     } finally {

@@ -41,42 +41,108 @@ export const PREBUILT_SUFFIX = '_new';
  * pending index only, and processing moves it to the processed one; failed (due) and dead entries,
  * which are rare, have theirs.
  *
- * PostgreSQL, where replicas of the old version may still be taking deliveries while one of the
- * new version migrates: the migration first takes ACCESS EXCLUSIVE on webhook_inbox, the lock its
- * DROP INDEX needs anyway, so it never upgrades a weaker one (building first under SHARE, then
- * dropping, deadlocked against an old replica's claim, SELECT ... FOR UPDATE then UPDATE, caught
- * by review). Reads and writes of the inbox then wait until the migration commits. An index an
- * operator built beforehand under `<name>_new` with CREATE INDEX CONCURRENTLY (no lock on reads
- * or writes; the statements are in apps/reference-app/README.md, Upgrading) is renamed into place
- * when it is valid and has exactly the definition below, so with all four built the lock is held
- * for the drops and renames only; any other index is built inside the lock. SQLite: drop, then
- * create, in the migration's transaction (one writer, and the app does not serve before its
- * migrations ran).
+ * PostgreSQL, where replicas of the old version keep taking deliveries while one of the new
+ * version migrates (the partner does not retry a delivery answered 5xx, contract §6.1.4, and the
+ * old replicas' intake gives up after INBOX_RECORD_TIMEOUT_MS, 10 s): nothing may lock the inbox
+ * against writes for longer than a moment. So this migration runs outside a transaction
+ * (`transaction = false`) and
+ *  1. builds each new index under `<name>_new` with CREATE INDEX CONCURRENTLY, which locks neither
+ *     reads nor writes, however large the inbox; one an operator already built that way (the
+ *     README's statements) is used when it is valid and has exactly the final definition, any
+ *     other `<name>_new` (a failed build leaves an invalid one; a UNIQUE one would refuse two
+ *     entries processed at the same instant) is dropped and built again;
+ *  2. swaps them in, in one short transaction: ACCESS EXCLUSIVE on webhook_inbox (the lock DROP
+ *     INDEX needs; taken first, so no weaker lock is upgraded: that deadlocked against an old
+ *     replica's claim in review), drop the (state, ...) indexes, rename. Its wait for the lock is
+ *     bounded by lock_timeout (LOCK_TIMEOUT_MS): a queued ACCESS EXCLUSIVE request makes every
+ *     later reader and writer of the table wait behind it, so it gives way and tries again
+ *     (LOCK_ATTEMPTS), then fails the start with the reason; the indexes built stay for the next.
+ * A start that stops between the two finds the `_new` indexes and goes on; one that stops after the
+ * swap, before TypeORM records the migration, finds every index final and does nothing.
+ * SQLite: drop, then create, in one transaction of its own (one writer, and the app does not serve
+ * before its migrations ran).
  */
 export class InboxStateIndexes1764700000000 implements MigrationInterface {
   name = 'InboxStateIndexes1764700000000';
+  /** CREATE INDEX CONCURRENTLY cannot run in a transaction block (see the class comment). */
+  transaction = false;
+
+  /** How long the swap waits for its lock before giving way, and how often it tries (tests shorten them). */
+  static LOCK_TIMEOUT_MS = 2_000;
+  static LOCK_ATTEMPTS = 30;
+  static LOCK_RETRY_PAUSE_MS = 1_000;
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    if (queryRunner.connection.options.type !== 'postgres') return replace(queryRunner, WHOLE, PER_STATE);
-    await queryRunner.query('LOCK TABLE "webhook_inbox" IN ACCESS EXCLUSIVE MODE');
+    if (queryRunner.connection.options.type !== 'postgres')
+      return inTransaction(queryRunner, () => replace(queryRunner, WHOLE, PER_STATE));
     const present = await postgresIndexes(queryRunner);
-    for (const index of WHOLE) await queryRunner.query(`DROP INDEX IF EXISTS "${index.name}"`);
     for (const index of PER_STATE) {
+      if (isFinal(present.get(index.name), index)) continue;
       const prebuiltName = `${index.name}${PREBUILT_SUFFIX}`;
       const prebuilt = present.get(prebuiltName);
-      if (prebuilt?.valid && prebuilt.definition === definition(index)) {
-        await queryRunner.query(`ALTER INDEX "${prebuiltName}" RENAME TO "${index.name}"`);
-        continue;
-      }
-      // Invalid (a CONCURRENTLY build that failed), UNIQUE, or another definition: built here.
-      if (prebuilt) await queryRunner.query(`DROP INDEX "${prebuiltName}"`);
-      await queryRunner.query(createSql(index));
+      if (isFinal(prebuilt, index)) continue;
+      if (prebuilt) await queryRunner.query(`DROP INDEX CONCURRENTLY IF EXISTS "${prebuiltName}"`);
+      await queryRunner.query(concurrently(createSql(index, prebuiltName)));
     }
+    await swapIn(queryRunner);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    await replace(queryRunner, PER_STATE, WHOLE);
+    await inTransaction(queryRunner, () => replace(queryRunner, PER_STATE, WHOLE));
   }
+}
+
+/** Step 2 on PostgreSQL: the built `<name>_new` indexes take their final names under a bounded lock. */
+async function swapIn(queryRunner: QueryRunner): Promise<void> {
+  const { LOCK_TIMEOUT_MS, LOCK_ATTEMPTS, LOCK_RETRY_PAUSE_MS } = InboxStateIndexes1764700000000;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await inTransaction(queryRunner, async () => {
+        await queryRunner.query(`SET LOCAL lock_timeout = ${Math.max(1, Math.round(LOCK_TIMEOUT_MS))}`);
+        await queryRunner.query('LOCK TABLE "webhook_inbox" IN ACCESS EXCLUSIVE MODE');
+        const present = await postgresIndexes(queryRunner);
+        for (const index of PER_STATE) {
+          if (isFinal(present.get(index.name), index)) continue;
+          const prebuiltName = `${index.name}${PREBUILT_SUFFIX}`;
+          if (!isFinal(present.get(prebuiltName), index))
+            throw new Error(`index ${prebuiltName} is missing or invalid; start again to rebuild it`);
+          await queryRunner.query(`DROP INDEX IF EXISTS "${index.name}"`);
+          await queryRunner.query(`ALTER INDEX "${prebuiltName}" RENAME TO "${index.name}"`);
+        }
+      });
+      return;
+    } catch (error) {
+      // 55P03 lock_not_available: lock_timeout expired; the transaction is rolled back, nothing changed.
+      if ((error as { code?: string }).code !== '55P03') throw error;
+      if (attempt >= LOCK_ATTEMPTS)
+        throw new Error(
+          `InboxStateIndexes1764700000000: webhook_inbox stayed locked by other sessions through ${attempt} ` +
+            `attempts of ${LOCK_TIMEOUT_MS} ms; the new indexes are built (<name>${PREBUILT_SUFFIX}), start again to swap them in`,
+        );
+      await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_PAUSE_MS));
+    }
+  }
+}
+
+async function inTransaction(queryRunner: QueryRunner, work: () => Promise<void>): Promise<void> {
+  if (queryRunner.isTransactionActive) return work();
+  await queryRunner.startTransaction();
+  try {
+    await work();
+    await queryRunner.commitTransaction();
+  } catch (error) {
+    await queryRunner.rollbackTransaction();
+    throw error;
+  }
+}
+
+function concurrently(sql: string): string {
+  return sql.replace('CREATE INDEX', 'CREATE INDEX CONCURRENTLY');
+}
+
+/** A valid index with exactly `index`'s definition (PostgreSQL). */
+function isFinal(found: { definition: string; valid: boolean } | undefined, index: IndexSpec): boolean {
+  return found !== undefined && found.valid && found.definition === definition(index);
 }
 
 /** CREATE INDEX for `index` under `name` (its own by default): the same SQL on both databases. */
@@ -87,9 +153,7 @@ export function createSql(index: IndexSpec, name = index.name): string {
 
 /** The statements README's Upgrading section gives an operator to build the indexes beforehand. */
 export function prebuildConcurrentlySql(): string[] {
-  return PER_STATE.map((index) =>
-    createSql(index, `${index.name}${PREBUILT_SUFFIX}`).replace('CREATE INDEX', 'CREATE INDEX CONCURRENTLY'),
-  );
+  return PER_STATE.map((index) => concurrently(createSql(index, `${index.name}${PREBUILT_SUFFIX}`)));
 }
 
 /**
