@@ -1,5 +1,12 @@
 /** Payout lifecycle: the steps a payout walks, the events each sends, and what the resource shows (spec 3.4, 6.4). */
-import { usePayoutWorld, wireAccount, wireRecipient, type PayoutIds, type World } from './sandbox.fixture';
+import {
+  actRailPayout,
+  usePayoutWorld,
+  wireAccount,
+  wireRecipient,
+  type PayoutIds,
+  type World,
+} from './sandbox.fixture';
 
 describe('sandbox: payout lifecycle and events (spec 3.4, 6.4)', () => {
   let world: World;
@@ -100,23 +107,7 @@ describe('sandbox: payout lifecycle and events (spec 3.4, 6.4)', () => {
       body: wireRecipient(ids.userId, { account: { ...wireAccount('55555'), account_type: 'ACT' } }),
     });
     expect(actRecipient.status).toBe(400);
-    const actBank = await world.api.call('POST', '/v1/virtual-accounts', {
-      body: { user_id: ids.userId, type: 'US_BANK', bank: 'bank_d' },
-    });
-    expect(actBank.status).toBe(201);
-    await world.sandbox.control.fundVirtualAccount(actBank.body.virtual_account_id);
-    const actPayout = await world.api.call(
-      'POST',
-      `/v1/virtual-accounts/${actBank.body.virtual_account_id}/payout`,
-      {
-        body: {
-          amount: '100.00',
-          currency: 'USD',
-          recipient_id: ids.recipientId,
-          extra_info: { memo: 'inv 43' },
-        },
-      },
-    );
+    const actPayout = await actRailPayout(world.api, ids.userId, ids.recipientId, '100.00');
     expect(actPayout.status).toBe(201);
     const act = actPayout.body.id;
     await world.sandbox.control.advancePayout(act, ['PENDING', 'ACT_CANCELLED']);

@@ -1,4 +1,4 @@
-import { fundedSetup, individual, startWorld, stopWorld, type World } from './sandbox.fixture';
+import { actRailPayout, fundedSetup, individual, startWorld, stopWorld, type World } from './sandbox.fixture';
 
 describe('sandbox: scripted payouts by amount (option autoPayouts)', () => {
   let world: World;
@@ -58,22 +58,7 @@ describe('sandbox: scripted payouts by amount (option autoPayouts)', () => {
   });
 
   it('.93 from an account at the ACT bank (bank_d) is an ACT cancellation: resource FAILED, payout.failed cancelled', async () => {
-    const va = await world.api.call('POST', '/v1/virtual-accounts', {
-      body: { user_id: ids.userId, type: 'US_BANK', bank: 'bank_d' },
-    });
-    await world.sandbox.control.fundVirtualAccount(va.body.virtual_account_id);
-    const created = await world.api.call(
-      'POST',
-      `/v1/virtual-accounts/${va.body.virtual_account_id}/payout`,
-      {
-        body: {
-          amount: '40.93',
-          currency: 'USD',
-          recipient_id: ids.recipientId,
-          extra_info: { memo: 'inv 7' },
-        },
-      },
-    );
+    const created = await actRailPayout(world.api, ids.userId, ids.recipientId, '40.93');
     expect(created.status).toBe(201);
     const payout = await settle(created.body.id, ['CREATED', 'PENDING', 'FAILED']);
     expect(payout).toMatchObject({ status: 'FAILED', payment_method: 'wire' });
