@@ -1,8 +1,11 @@
+import { Client } from 'pg';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { buildDataSourceOptions, openDataSource } from '../../../apps/reference-app/src/app-data-source.util';
 import { parseDatabaseUrl } from '../../../apps/reference-app/src/database/database-url.util';
 import { MIGRATIONS } from '../../../apps/reference-app/src/database/migrations';
 import { InboxEventKey1764300000000 } from '../../../apps/reference-app/src/database/migrations/1764300000000-inbox-event-key.migration';
+import { InboxStateIndexes1764700000000 } from '../../../apps/reference-app/src/database/migrations/1764700000000-inbox-state-indexes.migration';
+import { advisoryLockKey } from '../../../apps/reference-app/src/database/advisory-lock.util';
 import { placeholders, timestampParam } from '../../../apps/reference-app/src/database/sql-dialect.util';
 import { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
 import { InboxMaintenanceStore } from '../../../apps/reference-app/src/webhooks/inbox-maintenance.store';
@@ -37,6 +40,73 @@ describe('migrations at start (PostgreSQL)', () => {
       for (const ds of opened) if (ds.isInitialized) await ds.destroy();
     }
   });
+});
+
+describe('the inbox index migration and a replica of the older version starting meanwhile (PostgreSQL)', () => {
+  // The older version waits for the migrations lock in pg_advisory_lock, holding a snapshot that
+  // CREATE INDEX CONCURRENTLY (migration 1764700000000) waits for. Unless the lock and the build
+  // are one session, PostgreSQL cannot see the cycle and both wait for ever (review of 85da00b).
+  it('neither hangs: one of the two fails with a deadlock and starts again', async () => {
+    const { url } = await databaseUrlFor('postgres', 'migrate_cic');
+    const parsed = parseDatabaseUrl(url);
+    const before = new DataSource({
+      ...buildDataSourceOptions(parsed),
+      migrations: MIGRATIONS.slice(0, MIGRATIONS.indexOf(InboxStateIndexes1764700000000)),
+    } as DataSourceOptions);
+    await before.initialize();
+    const older = new Client({ connectionString: url });
+    await older.connect();
+    const opened: DataSource[] = [];
+    try {
+      await before.runMigrations();
+      // Enough rows that the four builds take a while: the older replica is waiting before they end.
+      await before.query(
+        `INSERT INTO webhook_inbox (event_key, event_id, event_name, envelope, received_at, state, processed_at)
+         SELECT md5(g::text), 'evt_' || g, 'user.created', 'flat', now(), 'processed', now()
+         FROM generate_series(1, 300000) g`,
+      );
+      const key = advisoryLockKey('schema-migrations');
+      const starting = openDataSource(parsed).then((ds) => opened.push(ds));
+      // Once the new version holds the migrations lock, the older one asks for it as it does.
+      for (;;) {
+        const [held] = await before.query(
+          "SELECT COUNT(*)::int AS n FROM pg_locks l JOIN pg_database d ON d.oid = l.database WHERE l.locktype = 'advisory' AND l.granted AND d.datname = current_database()",
+        );
+        if (held.n > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      const olderWait = older.query('SELECT pg_advisory_lock($1::bigint)', [key]);
+      const [started, waited] = await Promise.allSettled([starting, olderWait]);
+      const outcome = (r: PromiseSettledResult<unknown>) =>
+        r.status === 'fulfilled'
+          ? 'ok'
+          : /deadlock detected/.test(String(r.reason))
+            ? 'deadlock'
+            : String(r.reason);
+      expect([
+        ['ok', 'ok'],
+        ['ok', 'deadlock'],
+        ['deadlock', 'ok'],
+      ]).toContainEqual([outcome(started), outcome(waited)]);
+      if (waited.status === 'fulfilled') await older.query('SELECT pg_advisory_unlock($1::bigint)', [key]);
+      // A start that lost is started again (an orchestrator restarts it) and finishes the job.
+      if (started.status === 'rejected') opened.push(await openDataSource(parsed));
+      const indexes: Array<{ name: string }> = await opened[0].query(
+        "SELECT indexname AS name FROM pg_indexes WHERE tablename = 'webhook_inbox' AND indexname LIKE 'idx_%' ORDER BY 1",
+      );
+      expect(indexes.map((i) => i.name)).toEqual([
+        'idx_webhook_inbox_body_key',
+        'idx_webhook_inbox_dead',
+        'idx_webhook_inbox_due',
+        'idx_webhook_inbox_pending',
+        'idx_webhook_inbox_processed',
+      ]);
+      expect(await opened[0].showMigrations()).toBe(false);
+    } finally {
+      await older.end();
+      for (const ds of [...opened, before]) if (ds.isInitialized) await ds.destroy();
+    }
+  }, 60_000);
 });
 
 // Issue 9 defect 4: the inbox is rebuilt keyed on a digest of the id; existing rows keep everything.

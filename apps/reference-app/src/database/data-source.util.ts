@@ -1,4 +1,4 @@
-import { DataSource } from 'typeorm';
+import { DataSource, MigrationExecutor } from 'typeorm';
 import { advisoryLockKey } from './advisory-lock.util';
 import { buildDataSourceOptions, type DataSourceExtras } from './data-source.options';
 import type { ParsedDatabaseUrl } from './database-url.util';
@@ -36,12 +36,20 @@ async function migrateExclusively(dataSource: DataSource): Promise<void> {
     // A replica must not serve before the schema is there, so it waits; but by polling, not with
     // pg_advisory_lock. A session blocked in that call holds its statement's snapshot for the whole
     // wait, and CREATE INDEX CONCURRENTLY (migration 1764700000000) waits for every older snapshot
-    // to end: the migrating replica would wait for the waiting one, which waits for its lock, and no
-    // deadlock detector sees it (measured: the build stalled until the lock was released).
+    // to end: the migrating replica would wait for the waiting one, which waits for its lock
+    // (measured: the build stalled until the lock was released).
     while (!(await runner.query('SELECT pg_try_advisory_lock($1::bigint) AS ok', [key]))[0].ok)
       await new Promise((resolve) => setTimeout(resolve, MIGRATION_LOCK_POLL_MS));
     try {
-      await dataSource.runMigrations();
+      // The migrations run on the session that holds the lock. A replica of an older version,
+      // which still waits in pg_advisory_lock, then closes a cycle PostgreSQL's deadlock detector
+      // sees (the build waits for the waiter's snapshot, the waiter for this session's lock): one
+      // of the two fails with "deadlock detected" after deadlock_timeout and is started again,
+      // instead of both waiting for ever (the lock held by another session of this process
+      // hid the cycle from it; review of 85da00b).
+      const executor = new MigrationExecutor(dataSource, runner);
+      executor.transaction = dataSource.options.migrationsTransactionMode ?? 'all';
+      await executor.executePendingMigrations();
     } finally {
       await runner.query('SELECT pg_advisory_unlock($1::bigint)', [key]);
     }

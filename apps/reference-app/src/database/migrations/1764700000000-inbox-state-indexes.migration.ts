@@ -60,7 +60,8 @@ export const PREBUILT_SUFFIX = '_new';
  * A start that stops between the two finds the `_new` indexes and goes on; one that stops after the
  * swap, before TypeORM records the migration, finds every index final and does nothing.
  * SQLite: drop, then create, in one transaction of its own (one writer, and the app does not serve
- * before its migrations ran).
+ * before its migrations ran). `down` (a revert, an operator's act) drops and rebuilds in one
+ * transaction on both databases, the inbox locked for the builds (README, Upgrading).
  */
 export class InboxStateIndexes1764700000000 implements MigrationInterface {
   name = 'InboxStateIndexes1764700000000';
