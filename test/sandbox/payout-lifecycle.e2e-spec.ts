@@ -1,6 +1,7 @@
 /** Payout lifecycle: the steps a payout walks, the events each sends, and what the resource shows (spec 3.4, 6.4). */
 import {
-  actRailPayout,
+  fundedActBankAccount,
+  payOutWithMemo,
   usePayoutWorld,
   wireAccount,
   wireRecipient,
@@ -107,7 +108,8 @@ describe('sandbox: payout lifecycle and events (spec 3.4, 6.4)', () => {
       body: wireRecipient(ids.userId, { account: { ...wireAccount('55555'), account_type: 'ACT' } }),
     });
     expect(actRecipient.status).toBe(400);
-    const actPayout = await actRailPayout(world.api, ids.userId, ids.recipientId, '100.00');
+    const actBank = await fundedActBankAccount(world.api, ids.userId);
+    const actPayout = await payOutWithMemo(world.api, actBank, ids.recipientId, '100.00');
     expect(actPayout.status).toBe(201);
     const act = actPayout.body.id;
     await world.sandbox.control.advancePayout(act, ['PENDING', 'ACT_CANCELLED']);
@@ -136,6 +138,11 @@ describe('sandbox: payout lifecycle and events (spec 3.4, 6.4)', () => {
       [act, 'cancelled'],
     ]);
     expect(failedEvents[0]).toMatchObject({ reference_number: null, recipient: expect.any(Object) });
+    // The ACT rail is a wire (evidence §6): events say what GET says, and a sent one has a wire's IMAD.
+    expect(failedEvents.map((d) => d.payment_method)).toEqual(['wire', 'wire']);
+    const actSent = (await payOutWithMemo(world.api, actBank, ids.recipientId, '10.00')).body.id;
+    await world.sandbox.control.advancePayout(actSent, ['PENDING', 'PROCESSING']);
+    expect((await read(actSent)).reference_number).toMatch(/^\d{8}MMQFMP[0-9A-F]{2}\d{6}$/);
     expect(failedEvents[0]).not.toHaveProperty('error_code');
     const returnedEvents = flat('payout.returned');
     expect(returnedEvents).toEqual([

@@ -1,4 +1,12 @@
-import { actRailPayout, fundedSetup, individual, startWorld, stopWorld, type World } from './sandbox.fixture';
+import {
+  fundedActBankAccount,
+  fundedSetup,
+  individual,
+  payOutWithMemo,
+  startWorld,
+  stopWorld,
+  type World,
+} from './sandbox.fixture';
 
 describe('sandbox: scripted payouts by amount (option autoPayouts)', () => {
   let world: World;
@@ -58,7 +66,8 @@ describe('sandbox: scripted payouts by amount (option autoPayouts)', () => {
   });
 
   it('.93 from an account at the ACT bank (bank_d) is an ACT cancellation: resource FAILED, payout.failed cancelled', async () => {
-    const created = await actRailPayout(world.api, ids.userId, ids.recipientId, '40.93');
+    const actBank = await fundedActBankAccount(world.api, ids.userId);
+    const created = await payOutWithMemo(world.api, actBank, ids.recipientId, '40.93');
     expect(created.status).toBe(201);
     const payout = await settle(created.body.id, ['CREATED', 'PENDING', 'FAILED']);
     expect(payout).toMatchObject({ status: 'FAILED', payment_method: 'wire' });

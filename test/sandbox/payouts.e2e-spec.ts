@@ -251,6 +251,13 @@ describe('sandbox: payout preview (evidence §6)', () => {
       expect(bad.status).toBe(400);
       expect(bad.body.error).toBe('Invalid request data');
       expect(bad.body.details.map((d: { path: string }) => d.path)).toEqual(['amount', 'client_markup']);
+      // ACT is a bank, not an account type; LATAM recipient types have no preview on record.
+      for (const accountType of ['ACT', 'BRL']) {
+        const unknown = await strict.api.call('POST', path, {
+          body: { amount: '100.00', account_type: accountType },
+        });
+        expect([unknown.status, unknown.body.details?.[0]?.path]).toEqual([400, 'account_type']);
+      }
     } finally {
       await stopWorld(strict);
     }

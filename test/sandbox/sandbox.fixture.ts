@@ -205,17 +205,21 @@ export async function fundedSetup(api: Api, recipientAccount: Record<string, unk
 }
 
 /**
- * A WIRE payout of `amount` to `recipientId` from a new, funded account of the user at the ACT bank
- * (bank_d): the ACT rail (ACT is a bank of the partner, not an account type, evidence §5, §6). The
- * memo that rail requires is sent. Answers the create call's response.
+ * A new, funded account of the user at the ACT bank (bank_d): a WIRE payout from it is on the ACT
+ * rail (ACT is a bank of the partner, not an account type, evidence §5, §6). One per user and bank.
  */
-export async function actRailPayout(api: Api, userId: string, recipientId: string, amount: string) {
+export async function fundedActBankAccount(api: Api, userId: string): Promise<string> {
   const va = await api.call('POST', '/v1/virtual-accounts', {
     body: { user_id: userId, type: 'US_BANK', bank: 'bank_d' },
   });
   if (va.status !== 201) throw new Error(`ACT bank account: ${va.status} ${va.text}`);
   const vaId = va.body.virtual_account_id as string;
   await new PartnerSandboxControlClient(api.base).fundVirtualAccount(vaId);
+  return vaId;
+}
+
+/** A payout of `amount` USD from account `vaId` to `recipientId`, with the memo the ACT bank requires. */
+export function payOutWithMemo(api: Api, vaId: string, recipientId: string, amount: string) {
   return api.call('POST', `/v1/virtual-accounts/${vaId}/payout`, {
     body: { amount, currency: 'USD', recipient_id: recipientId, extra_info: { memo: 'inv 43' } },
   });

@@ -140,7 +140,8 @@ export function payoutListRow(ctx: SandboxContext, p: PayoutRecord) {
 /** spec 6.4.4: the sending bank's reference (an IMAD, a trace number or a UETR depending on the rail). */
 export function referenceFor(rail: PaymentRail): string {
   const day = new Date().toISOString().slice(0, 10).replace(/-/g, '');
-  if (rail === 'WIRE') return `${day}MMQFMP${randomHex(1).toUpperCase()}${randomDigits(6)}`;
+  // The ACT rail is a WIRE payout from the ACT bank's account (railOf): a wire's IMAD.
+  if (rail === 'WIRE' || rail === 'ACT') return `${day}MMQFMP${randomHex(1).toUpperCase()}${randomDigits(6)}`;
   if (rail === 'ACH') return randomDigits(15);
   if (rail === 'CRYPTO') return `0x${randomHex(32)}`;
   return newId();
@@ -154,7 +155,9 @@ function baseData(ctx: SandboxContext, p: PayoutRecord) {
     recipient_id: p.recipient_id,
     amount: p.from_amount,
     currency: p.from_currency,
-    payment_method: p.payment_method,
+    // Not shown for events (contract §6): the GET's lowercase words, never the sandbox's own rail
+    // names (CRYPTO, RTP, ACT), so an event and a read of the same payout agree.
+    payment_method: PAYMENT_METHOD[p.payment_method],
     created_at: p.created_at,
     updated_at: p.updated_at,
     _recipient: recipientSummary(ctx.store.recipients.get(p.recipient_id)),

@@ -4,9 +4,14 @@ import { isUuid, newId } from '../../server/ids.util';
 import { sendError, sendNotFound, sendZodValidation, type ZodIssue } from '../../server/http-errors.util';
 import { requestState, type SandboxContext } from '../../server/sandbox-context.util';
 import { findOwnVirtualAccount } from '../virtual-accounts/virtual-accounts.routes';
-import { ACCOUNT_TYPES } from '../recipients/recipient-rails.rules';
 
 const AMOUNT_RE = /^[0-9]+(\.[0-9]{1,2})?$/;
+/**
+ * The account types a preview names without a recipient: the US and wallet rails the evidence
+ * shows payouts on (§6 payment_method: wire, swift, wallet, ach, instant_pay, spei). Not the LATAM
+ * recipient types: nothing shows a preview of one, and most of them cannot even be created.
+ */
+const ACCOUNT_TYPES = ['WIRE', 'ACH', 'SWIFT', 'SPEI', 'INSTANT_PAY', 'WALLET'];
 
 /**
  * POST /v1/virtual-accounts/{id}/payout/preview (evidence §6 [T1 ExecutePayoutService][T2
