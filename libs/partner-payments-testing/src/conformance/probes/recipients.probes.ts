@@ -120,6 +120,25 @@ export const RECIPIENTS_PROBES: ConformanceProbe[] = [
     verify: namesPath('account.routing_number'),
   },
   {
+    id: 'recipients.create.act-not-an-account-type',
+    area: 'recipients',
+    behaviour:
+      'account_type ACT is refused (400 naming account.account_type): ACT is a bank of the partner, reached by a WIRE payout from an account at it',
+    sources: [
+      evidence('[T2s Enums.cs]'),
+      evidence('[T1 REVISION-DOCS §4]'),
+      evidence('[D known-limitations]'),
+    ],
+    writes: true,
+    needs: ['user'],
+    cleanup: 'nothing is created (refused)',
+    request: postRecipient((userId, runId) =>
+      fixtureRecipient(userId, runId, { ...wireAccount(), account_type: 'ACT' }),
+    ),
+    expect: { status: 400, shape: zodError },
+    verify: namesPath('account.account_type'),
+  },
+  {
     id: 'recipients.create.swift-phone',
     area: 'recipients',
     behaviour: 'A SWIFT recipient needs a top-level phone: without it 400 naming phone',
