@@ -343,6 +343,50 @@ describe.each(DATABASE_KINDS)('inbox statements by state use the per-state index
     },
   );
 
+  // PostgreSQL only: a start killed during a CONCURRENTLY build leaves the server building it.
+  (kind === 'postgres' ? it : it.skip)(
+    'waits for an index build still running from a killed start and uses what it built',
+    async () => {
+      await migrationStep(db.dataSource, 'down');
+      await db.dataSource.query(
+        `INSERT INTO webhook_inbox (event_key, event_id, event_name, envelope, received_at, state, processed_at)
+         SELECT md5(g::text), 'evt_' || g, 'user.created', 'flat', now(), 'processed', now()
+         FROM generate_series(1, 200000) g`,
+      );
+      const killedStart = new Client({ connectionString: db.url });
+      await killedStart.connect();
+      try {
+        const processedSql = prebuildConcurrentlySql()[3];
+        expect(processedSql).toContain('"idx_webhook_inbox_processed_new"');
+        const building = killedStart.query(processedSql);
+        // Once the build is under way its index exists in the catalog, invalid until it ends.
+        let builtOid: number | undefined;
+        while (builtOid === undefined) {
+          const rows: Array<{ oid: number }> = await db.dataSource.query(
+            "SELECT c.oid::int AS oid FROM pg_class c JOIN pg_stat_progress_create_index p ON p.index_relid = c.oid WHERE c.relname = 'idx_webhook_inbox_processed_new'",
+          );
+          builtOid = rows[0]?.oid;
+          if (builtOid === undefined) await new Promise((resolve) => setTimeout(resolve, 2));
+        }
+        await migrationStep(db.dataSource, 'up');
+        await building;
+        const [built] = await db.dataSource.query(
+          "SELECT c.oid::int AS oid FROM pg_class c WHERE c.relname = 'idx_webhook_inbox_processed'",
+        );
+        // Renamed into place: the index the other session built, not one built again after dropping it.
+        const [{ n: leftovers }] = await db.dataSource.query(
+          "SELECT COUNT(*)::int AS n FROM pg_class WHERE relname LIKE 'idx_webhook_inbox_%_new'",
+        );
+        expect(leftovers).toBe(0);
+        expect(built.oid).toBe(builtOid);
+      } finally {
+        await killedStart.end();
+        await db.dataSource.query('DELETE FROM webhook_inbox');
+      }
+    },
+    60_000,
+  );
+
   it.each([
     "SELECT state, COUNT(*) AS n FROM webhook_inbox WHERE state IN ('pending', 'failed') GROUP BY state",
     "SELECT event_key FROM webhook_inbox WHERE state IN ('pending', 'failed') ORDER BY event_key LIMIT 10",

@@ -76,6 +76,9 @@ export class InboxStateIndexes1764700000000 implements MigrationInterface {
   async up(queryRunner: QueryRunner): Promise<void> {
     if (queryRunner.connection.options.type !== 'postgres')
       return inTransaction(queryRunner, () => replace(queryRunner, WHOLE, PER_STATE));
+    // A build a previous start left running (its process killed: the server goes on with the
+    // statement) would otherwise be found invalid, waited for by DROP INDEX, dropped and built again.
+    await buildsFinished(queryRunner);
     const present = await postgresIndexes(queryRunner);
     for (const index of PER_STATE) {
       if (isFinal(present.get(index.name), index)) continue;
@@ -122,6 +125,17 @@ async function swapIn(queryRunner: QueryRunner): Promise<void> {
         );
       await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_PAUSE_MS));
     }
+  }
+}
+
+/** Waits while any session builds an index on webhook_inbox (PostgreSQL's progress view). */
+async function buildsFinished(queryRunner: QueryRunner): Promise<void> {
+  for (;;) {
+    const [{ n }]: Array<{ n: number }> = await queryRunner.query(
+      "SELECT COUNT(*)::int AS n FROM pg_stat_progress_create_index WHERE relid = 'webhook_inbox'::regclass",
+    );
+    if (n === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, InboxStateIndexes1764700000000.LOCK_RETRY_PAUSE_MS));
   }
 }
 
