@@ -9,7 +9,8 @@
  *            off | hooks | sampled | on: the module's client against the instrumentation stub
  *            (TARGET_URL, SINK_URL): no instrumentation; the app's metrics hooks only; hooks and the
  *            OpenTelemetry SDK sampling 10% of traces; hooks and every trace exported.
- *            app-off | app-sampled: the same client called as the reference app calls it (appSide).
+ *            app-off | app-out | app-sampled | app-on: the same client called as the reference app
+ *            calls it (appSide): off, and traces sampled at 0 (every call sampled out), 10%, 100%.
  *   CALLS, CALLERS
  *   WARMUP_CALLS  calls made first, uncounted (the process is started with callgrind's
  *            instrumentation off); counting is turned on once they are done.
@@ -59,7 +60,7 @@ function sideCalls(side: string, url: string): { call: Call; finish: () => Promi
     return { call: () => client.payouts.get(payoutId), finish: none };
   }
   const base = stubClientOptions(url);
-  if (side === 'app-off' || side === 'app-sampled') return appSide(side, base);
+  if (side in APP_SIDES) return appSide(APP_SIDES[side], base);
   if (side === 'off') {
     const client = createPartnerPaymentsClient(base);
     return { call: () => client.payouts.get(STUB_PAYOUT_ID), finish: none };
@@ -88,23 +89,32 @@ function traced(
   };
 }
 
+/** The app sides: the ratio of traces sampled, or null for no instrumentation at all. */
+const APP_SIDES: Record<string, number | null> = {
+  'app-off': null,
+  'app-out': 0,
+  'app-sampled': SAMPLE_RATIO,
+  'app-on': 1,
+};
+
 /**
  * The client as the reference app calls it: each call inside the app's log scope (reconciliation's
  * `withLogFields({ payout_id }, ...)`), so the app's AsyncLocalStorage is entered on every side and
- * on Node 20 its promise hooks are on from the first call, tracing or not. app-off: no
- * instrumentation; app-sampled: the app's metrics hooks and the SDK registered as the app registers
- * it (startTracing: LogScopeContextManager, 10% of traces).
+ * on Node 20 its promise hooks are on from the first call, tracing or not. `ratio` null: no
+ * instrumentation; otherwise the app's metrics hooks and the SDK registered as the app registers it
+ * (startTracing: LogScopeContextManager) sampling that ratio of traces.
  */
 function appSide(
-  side: 'app-off' | 'app-sampled',
+  ratio: number | null,
   base: ReturnType<typeof stubClientOptions>,
 ): { call: Call; finish: () => Promise<void> } {
-  const on = side === 'app-sampled';
-  const client = createPartnerPaymentsClient(on ? { ...base, ...new AppMetrics().partnerHooks() } : base);
+  const client = createPartnerPaymentsClient(
+    ratio === null ? base : { ...base, ...new AppMetrics().partnerHooks() },
+  );
   const call = () => withLogFields({ payout_id: STUB_PAYOUT_ID }, () => client.payouts.get(STUB_PAYOUT_ID));
-  return on
-    ? traced(call, SAMPLE_RATIO, new LogScopeContextManager())
-    : { call, finish: async () => undefined };
+  return ratio === null
+    ? { call, finish: async () => undefined }
+    : traced(call, ratio, new LogScopeContextManager());
 }
 
 /** `calls` calls of `call` by `callers` concurrent callers. */

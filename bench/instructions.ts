@@ -17,12 +17,14 @@
  *  - instrumentation, c=16: the module's client with no instrumentation ("off") against the app's
  *    metrics hooks only, hooks plus the OpenTelemetry SDK sampling 10% of traces, and hooks plus
  *    every trace exported over OTLP/HTTP (instrumentation.bench.ts's client sides); and the same
- *    client called as the reference app calls it, in its log scope, off against metrics and 10% of
- *    traces on the app's context manager (instructions-child.fixture.ts, appSide);
+ *    client called as the reference app calls it, in its log scope, off against metrics and traces
+ *    on the app's context manager, every call sampled out, 10% sampled and every trace exported
+ *    (instructions-child.fixture.ts, appSide);
  *  - webhook: the reference app receiving and processing signed deliveries, the same four
  *    instrumentation sides (instructions-webhook.fixture.ts).
  * Usage: npm run build:libs && node -r ./bench/lib/transpile.register.js bench/instructions.ts
- * [--quick] [--repeat n] [--node <binary>] [--only client|webhook]. Needs valgrind on PATH. Writes
+ * [--quick] [--repeat n] [--node <binary>] [--only client|webhook] [--sides a,b] (client sides to
+ * count, e.g. app-off,app-sampled: a partial run). Needs valgrind on PATH. Writes
  * bench/results/instructions.{json,md}; with --only <group>: instructions-<group>.*, so a partial run
  * leaves the full run's rows alone; with --quick: instructions-quick*, git-ignored. Prints the
  * contract's JSON line.
@@ -50,6 +52,13 @@ import { sandboxClient } from './lib/partner.client';
 import { startReplayServer } from './lib/replay-recorder.fixture';
 import { captureMachine, renderMarkdown } from './lib/results-writer.fixture';
 
+/** The client in the reference app's setting: traces sampled out, at 10%, all (instructions-child's appSide). */
+const APP_SIDES = [
+  ['app-out', 'metrics and every trace sampled out'],
+  ['app-sampled', 'metrics and traces sampled at 10%'],
+  ['app-on', 'metrics and every trace exported'],
+] as const;
+
 const CLIENT_RUNS: Runs = { short: QUICK ? 200 : 1000, long: QUICK ? 700 : 4000, unit: 'call' };
 const GROUPS = ['client', 'webhook'] as const;
 /** --only client|webhook: one group (its own results file). */
@@ -57,6 +66,8 @@ const ONLY = arg('--only');
 if (ONLY !== undefined && !(GROUPS as readonly string[]).includes(ONLY))
   throw new Error(`--only takes one of ${GROUPS.join(', ')}, not ${ONLY}`);
 const runs = (group: (typeof GROUPS)[number]): boolean => ONLY === undefined || ONLY === group;
+/** --sides a,b: count only these client sides (a partial run: figures missing a side are left out). */
+const ONLY_SIDES = arg('--sides')?.split(',');
 
 interface Side {
   side: string;
@@ -113,51 +124,67 @@ async function clientGroup(stub: { partner: string; sink: string }): Promise<Ben
         // The timed c=1 row's pair: one call at a time, the event loop idle between calls.
         { side: 'ours-c1', kind: 'ours', callers: 1, env: replayEnv },
         { side: 'bare-c1', kind: 'bare', callers: 1, env: replayEnv },
-        ...['off', 'hooks', 'sampled', 'on', 'app-off', 'app-sampled'].map((side) => ({
+        ...['off', 'hooks', 'sampled', 'on', 'app-off', ...APP_SIDES.map(([side]) => side)].map((side) => ({
           side,
           callers: 16,
           env: stubEnv,
         })),
-      ],
+      ].filter((s) => ONLY_SIDES === undefined || ONLY_SIDES.includes(s.side)),
       CLIENT_RUNS,
       countClient,
     );
-    return [
-      figure(
-        'client GET /v1/payouts/{id} at c=64: instructions per call, ours vs bare axios',
-        per,
-        CLIENT_RUNS,
+    // Each figure with the two sides it compares; a partial run (--sides) reports those it counted.
+    const figures: Array<[[string, string], (sides: [string, string]) => BenchFigure]> = [
+      [
         ['ours', 'bare'],
-        ['reported (the timed row: ≥ 0.95 throughput)', null],
-        'the calling process, replay server in another process',
-      ),
-      figure(
-        'client GET /v1/payouts/{id} at c=1: instructions per call, ours vs bare axios',
-        per,
-        CLIENT_RUNS,
+        (sides) =>
+          figure(
+            'client GET /v1/payouts/{id} at c=64: instructions per call, ours vs bare axios',
+            per,
+            CLIENT_RUNS,
+            sides,
+            ['reported (the timed row: ≥ 0.95 throughput)', null],
+            'the calling process, replay server in another process',
+          ),
+      ],
+      [
         ['ours-c1', 'bare-c1'],
-        ['reported (the timed row: p50 ≤ 1.05)', null],
-        'the calling process, one call at a time, replay server in another process',
-      ),
-      ...INSTRUMENTED.map(([side, what]) =>
-        figure(
-          `client: instructions per call, instrumentation ${what} vs off`,
-          per,
-          CLIENT_RUNS,
-          [side, 'off'],
-          ['≤ 1.05', 1.05],
-          'payouts.get by 16 callers against the partner stub, OTLP/HTTP export to the sink included',
-        ),
-      ),
-      figure(
-        "client in the reference app's setting: instructions per call, metrics and traces sampled at 10% vs off",
-        per,
-        CLIENT_RUNS,
-        ['app-sampled', 'app-off'],
-        ['≤ 1.05', 1.05],
-        "each call in the app's log scope (as reconciliation calls it), the SDK with the app's LogScopeContextManager; 16 callers against the partner stub",
-      ),
+        (sides) =>
+          figure(
+            'client GET /v1/payouts/{id} at c=1: instructions per call, ours vs bare axios',
+            per,
+            CLIENT_RUNS,
+            sides,
+            ['reported (the timed row: p50 ≤ 1.05)', null],
+            'the calling process, one call at a time, replay server in another process',
+          ),
+      ],
+      ...INSTRUMENTED.map(([side, what]): [[string, string], (sides: [string, string]) => BenchFigure] => [
+        [side, 'off'],
+        (sides) =>
+          figure(
+            `client: instructions per call, instrumentation ${what} vs off`,
+            per,
+            CLIENT_RUNS,
+            sides,
+            ['≤ 1.05', 1.05],
+            'payouts.get by 16 callers against the partner stub, OTLP/HTTP export to the sink included',
+          ),
+      ]),
+      ...APP_SIDES.map(([side, what]): [[string, string], (sides: [string, string]) => BenchFigure] => [
+        [side, 'app-off'],
+        (sides) =>
+          figure(
+            `client in the reference app's setting: instructions per call, ${what} vs off`,
+            per,
+            CLIENT_RUNS,
+            sides,
+            side === 'app-sampled' ? ['≤ 1.05', 1.05] : ['reported', null],
+            "each call in the app's log scope (as reconciliation calls it), the SDK with the app's LogScopeContextManager; 16 callers against the partner stub",
+          ),
+      ]),
     ];
+    return figures.filter(([sides]) => sides.every((s) => per.has(s))).map(([sides, make]) => make(sides));
   } finally {
     await replay.stop();
   }
