@@ -343,45 +343,53 @@ describe.each(DATABASE_KINDS)('inbox statements by state use the per-state index
     },
   );
 
-  // PostgreSQL only: a start killed during a CONCURRENTLY build leaves the server building it.
+  // PostgreSQL only: an operator's prebuild (README, Upgrading) still running when the app starts.
   (kind === 'postgres' ? it : it.skip)(
-    'waits for an index build still running from a killed start and uses what it built',
+    "waits for an index build in progress (an operator's prebuild) and uses what it built",
     async () => {
       await migrationStep(db.dataSource, 'down');
-      await db.dataSource.query(
-        `INSERT INTO webhook_inbox (event_key, event_id, event_name, envelope, received_at, state, processed_at)
-         SELECT md5(g::text), 'evt_' || g, 'user.created', 'flat', now(), 'processed', now()
-         FROM generate_series(1, 200000) g`,
-      );
-      const killedStart = new Client({ connectionString: db.url });
-      await killedStart.connect();
+      const operator = new Client({ connectionString: db.url });
+      const reader = new Client({ connectionString: db.url });
+      await Promise.all([operator.connect(), reader.connect()]);
       try {
+        // A snapshot older than the build: CONCURRENTLY cannot finish before it ends, so the
+        // build is certainly still running when the migration starts.
+        await reader.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
+        await reader.query('SELECT 1');
         const processedSql = prebuildConcurrentlySql()[3];
         expect(processedSql).toContain('"idx_webhook_inbox_processed_new"');
-        const building = killedStart.query(processedSql);
-        // Once the build is under way its index exists in the catalog, invalid until it ends.
-        let builtOid: number | undefined;
-        while (builtOid === undefined) {
-          const rows: Array<{ oid: number }> = await db.dataSource.query(
-            "SELECT c.oid::int AS oid FROM pg_class c JOIN pg_stat_progress_create_index p ON p.index_relid = c.oid WHERE c.relname = 'idx_webhook_inbox_processed_new'",
-          );
-          builtOid = rows[0]?.oid;
-          if (builtOid === undefined) await new Promise((resolve) => setTimeout(resolve, 2));
-        }
-        await migrationStep(db.dataSource, 'up');
+        const building = operator.query(processedSql);
+        const waiting = async (): Promise<number> => {
+          for (;;) {
+            const rows: Array<{ oid: number }> = await db.dataSource.query(
+              "SELECT p.index_relid::int AS oid FROM pg_stat_progress_create_index p WHERE p.relid = 'webhook_inbox'::regclass AND p.phase LIKE 'waiting for old snapshots%'",
+            );
+            if (rows[0]) return rows[0].oid;
+            await new Promise((resolve) => setTimeout(resolve, 5));
+          }
+        };
+        // The build fails rather than hangs the test if something is wrong with it.
+        const operatorOid = await Promise.race([waiting(), building.then(() => -1)]);
+        expect(operatorOid).toBeGreaterThan(0);
+        let migrated = false;
+        const migrating = migrationStep(db.dataSource, 'up').then(() => (migrated = true));
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(migrated).toBe(false); // waiting for the build, not building its own
+        await reader.query('COMMIT');
         await building;
+        await migrating;
         const [built] = await db.dataSource.query(
           "SELECT c.oid::int AS oid FROM pg_class c WHERE c.relname = 'idx_webhook_inbox_processed'",
         );
-        // Renamed into place: the index the other session built, not one built again after dropping it.
+        // Renamed into place: the operator's index, not one built again after dropping it.
+        expect(built.oid).toBe(operatorOid);
         const [{ n: leftovers }] = await db.dataSource.query(
           "SELECT COUNT(*)::int AS n FROM pg_class WHERE relname LIKE 'idx_webhook_inbox_%_new'",
         );
         expect(leftovers).toBe(0);
-        expect(built.oid).toBe(builtOid);
       } finally {
-        await killedStart.end();
-        await db.dataSource.query('DELETE FROM webhook_inbox');
+        await reader.end();
+        await operator.end();
       }
     },
     60_000,

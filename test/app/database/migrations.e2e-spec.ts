@@ -46,7 +46,7 @@ describe('the inbox index migration and a replica of the older version starting 
   // The older version waits for the migrations lock in pg_advisory_lock, holding a snapshot that
   // CREATE INDEX CONCURRENTLY (migration 1764700000000) waits for. Unless the lock and the build
   // are one session, PostgreSQL cannot see the cycle and both wait for ever (review of 85da00b).
-  it('neither hangs: one of the two fails with a deadlock and starts again', async () => {
+  it('neither hangs: PostgreSQL ends one of the two with a deadlock, the loser starts again', async () => {
     const { url } = await databaseUrlFor('postgres', 'migrate_cic');
     const parsed = parseDatabaseUrl(url);
     const before = new DataSource({
@@ -57,6 +57,7 @@ describe('the inbox index migration and a replica of the older version starting 
     const older = new Client({ connectionString: url });
     await older.connect();
     const opened: DataSource[] = [];
+    let starting: Promise<void> = Promise.resolve();
     try {
       await before.runMigrations();
       // Enough rows that the four builds take a while: the older replica is waiting before they end.
@@ -66,7 +67,7 @@ describe('the inbox index migration and a replica of the older version starting 
          FROM generate_series(1, 300000) g`,
       );
       const key = advisoryLockKey('schema-migrations');
-      const starting = openDataSource(parsed).then((ds) => opened.push(ds));
+      starting = openDataSource(parsed).then((ds) => void opened.push(ds));
       // Once the new version holds the migrations lock, the older one asks for it as it does.
       for (;;) {
         const [held] = await before.query(
@@ -75,16 +76,30 @@ describe('the inbox index migration and a replica of the older version starting 
         if (held.n > 0) break;
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
+      const [{ pid: olderPid }] = (await older.query('SELECT pg_backend_pid() AS pid')).rows;
       const olderWait = older.query('SELECT pg_advisory_lock($1::bigint)', [key]);
-      const [started, waited] = await Promise.allSettled([starting, olderWait]);
+      const settled = Promise.allSettled([starting, olderWait]);
+      // The cycle is there: the older replica waits for the lock while a build waits for its snapshot.
+      let cycle = false;
+      const done = settled.then(() => true);
+      while (!cycle && !(await Promise.race([done, new Promise((r) => setTimeout(() => r(false), 5))]))) {
+        const [{ olderWaits, buildWaits }] = await before.query(
+          `SELECT (SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND pid = $1)::int AS "olderWaits",
+                  (SELECT COUNT(*) FROM pg_stat_progress_create_index WHERE relid = 'webhook_inbox'::regclass AND phase LIKE 'waiting for old snapshots%')::int AS "buildWaits"`,
+          [olderPid],
+        );
+        cycle = olderWaits > 0 && buildWaits > 0;
+      }
+      expect(cycle).toBe(true);
+      const [started, waited] = await settled;
       const outcome = (r: PromiseSettledResult<unknown>) =>
         r.status === 'fulfilled'
           ? 'ok'
           : /deadlock detected/.test(String(r.reason))
             ? 'deadlock'
             : String(r.reason);
+      // PostgreSQL ends exactly one of the two: whichever ran its deadlock check first.
       expect([
-        ['ok', 'ok'],
         ['ok', 'deadlock'],
         ['deadlock', 'ok'],
       ]).toContainEqual([outcome(started), outcome(waited)]);
@@ -103,7 +118,9 @@ describe('the inbox index migration and a replica of the older version starting 
       ]);
       expect(await opened[0].showMigrations()).toBe(false);
     } finally {
+      // Ending the older replica's session ends any wait it is part of, so the start settles.
       await older.end();
+      await starting.catch(() => undefined);
       for (const ds of [...opened, before]) if (ds.isInitialized) await ds.destroy();
     }
   }, 60_000);

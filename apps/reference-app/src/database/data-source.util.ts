@@ -38,6 +38,7 @@ async function migrateExclusively(dataSource: DataSource): Promise<void> {
     // wait, and CREATE INDEX CONCURRENTLY (migration 1764700000000) waits for every older snapshot
     // to end: the migrating replica would wait for the waiting one, which waits for its lock
     // (measured: the build stalled until the lock was released).
+    let migrationFailed = false;
     while (!(await runner.query('SELECT pg_try_advisory_lock($1::bigint) AS ok', [key]))[0].ok)
       await new Promise((resolve) => setTimeout(resolve, MIGRATION_LOCK_POLL_MS));
     try {
@@ -50,8 +51,15 @@ async function migrateExclusively(dataSource: DataSource): Promise<void> {
       const executor = new MigrationExecutor(dataSource, runner);
       executor.transaction = dataSource.options.migrationsTransactionMode ?? 'all';
       await executor.executePendingMigrations();
+    } catch (error) {
+      migrationFailed = true;
+      throw error;
     } finally {
-      await runner.query('SELECT pg_advisory_unlock($1::bigint)', [key]);
+      // A failed unlock must not hide the migration's own error (the caller destroys the pool,
+      // which closes the session and so releases the lock anyway).
+      await runner.query('SELECT pg_advisory_unlock($1::bigint)', [key]).catch((unlockError: unknown) => {
+        if (!migrationFailed) throw unlockError;
+      });
     }
   } finally {
     await runner.release();

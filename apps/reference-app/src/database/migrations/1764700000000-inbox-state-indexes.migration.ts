@@ -76,9 +76,14 @@ export class InboxStateIndexes1764700000000 implements MigrationInterface {
   async up(queryRunner: QueryRunner): Promise<void> {
     if (queryRunner.connection.options.type !== 'postgres')
       return inTransaction(queryRunner, () => replace(queryRunner, WHOLE, PER_STATE));
-    // A build a previous start left running (its process killed: the server goes on with the
-    // statement) would otherwise be found invalid, waited for by DROP INDEX, dropped and built again.
-    await buildsFinished(queryRunner);
+    // An index build in progress on the table (an operator's prebuild from the README, started a
+    // moment before) would otherwise be found invalid, waited for by DROP INDEX, dropped and built
+    // again. LOCK in SHARE UPDATE EXCLUSIVE waits for any build (each holds that mode until it
+    // ends) without blocking reads or writes, takes no snapshot, and waits in the lock manager,
+    // where a cycle through it is seen by the deadlock detector (a poll was not: review of af6932f).
+    await inTransaction(queryRunner, () =>
+      queryRunner.query('LOCK TABLE "webhook_inbox" IN SHARE UPDATE EXCLUSIVE MODE'),
+    );
     const present = await postgresIndexes(queryRunner);
     for (const index of PER_STATE) {
       if (isFinal(present.get(index.name), index)) continue;
@@ -128,19 +133,11 @@ async function swapIn(queryRunner: QueryRunner): Promise<void> {
   }
 }
 
-/** Waits while any session builds an index on webhook_inbox (PostgreSQL's progress view). */
-async function buildsFinished(queryRunner: QueryRunner): Promise<void> {
-  for (;;) {
-    const [{ n }]: Array<{ n: number }> = await queryRunner.query(
-      "SELECT COUNT(*)::int AS n FROM pg_stat_progress_create_index WHERE relid = 'webhook_inbox'::regclass",
-    );
-    if (n === 0) return;
-    await new Promise((resolve) => setTimeout(resolve, InboxStateIndexes1764700000000.LOCK_RETRY_PAUSE_MS));
+async function inTransaction(queryRunner: QueryRunner, work: () => Promise<unknown>): Promise<void> {
+  if (queryRunner.isTransactionActive) {
+    await work();
+    return;
   }
-}
-
-async function inTransaction(queryRunner: QueryRunner, work: () => Promise<void>): Promise<void> {
-  if (queryRunner.isTransactionActive) return work();
   await queryRunner.startTransaction();
   try {
     await work();
