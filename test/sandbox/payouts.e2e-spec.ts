@@ -7,6 +7,7 @@ import {
   type PayoutIds,
   type World,
 } from './sandbox.fixture';
+import { railBodies } from './recipient-bodies.fixture';
 
 describe('sandbox: payouts (spec 3.4, 6.4; provider-facts Payouts)', () => {
   let world: World;
@@ -97,6 +98,28 @@ describe('sandbox: payouts (spec 3.4, 6.4; provider-facts Payouts)', () => {
     expect(flat('payout.created')).toEqual([
       expect.objectContaining({ payout_id: created.body.id, status: 'created' }),
     ]);
+  });
+
+  it('each rail reads back as its own payment_method, in GET and in the events (evidence §6)', async () => {
+    const bodies = railBodies(ids.userId);
+    const expected: Array<[string, string, RegExp]> = [
+      ['INSTANT_PAY', 'instant_pay', /./],
+      ['SWIFT', 'swift', /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/], // a UETR
+      ['SPEI', 'spei', /./],
+      ['ACH', 'ach', /^\d{15}$/],
+    ];
+    for (const [rail, method, reference] of expected) {
+      const recipient = await world.api.call('POST', '/v1/recipients', { body: bodies[rail] });
+      expect([rail, recipient.status]).toEqual([rail, 201]);
+      const payout = (await create({ recipient_id: recipient.body.recipient_id })).body.id;
+      await world.sandbox.control.advancePayout(payout, ['PENDING', 'PROCESSING', 'COMPLETED']);
+      const read = (await world.api.call('GET', `/v1/payouts/${payout}`)).body;
+      expect([rail, read.payment_method]).toEqual([rail, method]);
+      expect(read.reference_number).toMatch(reference);
+      await world.sandbox.control.flushWebhooks();
+      const completed = flat('payout.completed').find((d) => d.payout_id === payout);
+      expect([rail, completed?.payment_method]).toEqual([rail, method]);
+    }
   });
 
   it('Idempotency-Key required; a replay returns the original answer and creates no second payout', async () => {

@@ -154,7 +154,7 @@ export interface VirtualAccountRecord {
 }
 
 export type DepositStatus = 'PENDING' | 'COMPLETED' | 'FAILED' | 'REFUNDED' | 'KYT_PENDING' | 'KYT_REJECTED';
-export type PaymentRail = 'WIRE' | 'ACH' | 'RTP' | 'ACT' | 'SWIFT' | 'CRYPTO';
+export type PaymentRail = 'WIRE' | 'ACH' | 'RTP' | 'ACT' | 'SWIFT' | 'SPEI' | 'CRYPTO';
 
 export interface DepositRecord {
   deposit_id: string;

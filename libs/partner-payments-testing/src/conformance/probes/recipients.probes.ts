@@ -131,6 +131,8 @@ export const RECIPIENTS_PROBES: ConformanceProbe[] = [
     ],
     writes: true,
     needs: ['user'],
+    // Named in the report should the partner create one after all.
+    creates: 'recipient',
     cleanup: 'nothing is created (refused)',
     request: postRecipient((userId, runId) =>
       fixtureRecipient(userId, runId, { ...wireAccount(), account_type: 'ACT' }),

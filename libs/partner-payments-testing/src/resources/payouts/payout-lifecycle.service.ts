@@ -33,6 +33,7 @@ const PAYMENT_METHOD: Record<PaymentRail, string> = {
   // A WIRE payout from the ACT bank's account (railOf): `act` is not among the values seen.
   ACT: 'wire',
   SWIFT: 'swift',
+  SPEI: 'spei',
   CRYPTO: 'wallet',
 };
 
@@ -144,6 +145,7 @@ export function referenceFor(rail: PaymentRail): string {
   if (rail === 'WIRE' || rail === 'ACT') return `${day}MMQFMP${randomHex(1).toUpperCase()}${randomDigits(6)}`;
   if (rail === 'ACH') return randomDigits(15);
   if (rail === 'CRYPTO') return `0x${randomHex(32)}`;
+  // SWIFT: a UETR, which is a UUID v4; RTP and SPEI references have no recorded format.
   return newId();
 }
 

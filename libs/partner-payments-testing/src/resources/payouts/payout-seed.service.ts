@@ -14,9 +14,13 @@ import {
 } from '../virtual-accounts/virtual-account-status.util';
 import { PAYOUT_EVENT_MESSAGES, applyPayoutStep, normaliseSteps } from './payout-lifecycle.service';
 
+/** evidence §6: payouts go on wire, swift, wallet, ach, instant_pay and spei (GET's payment_method). */
 const RAIL_BY_ACCOUNT_TYPE: Record<string, PaymentRail> = {
   WIRE: 'WIRE',
   ACH: 'ACH',
+  INSTANT_PAY: 'RTP',
+  SWIFT: 'SWIFT',
+  SPEI: 'SPEI',
   WALLET: 'CRYPTO',
 };
 
