@@ -175,6 +175,19 @@ describe('sandbox: payouts (spec 3.4, 6.4; provider-facts Payouts)', () => {
     expect((await create()).status).toBe(201);
   });
 
+  it('refuses every payout from an account with a deposit on hold until it is released (evidence §5)', async () => {
+    const { depositId } = await world.sandbox.control.fundVirtualAccount(ids.vaId, '10.00');
+    for (const hold of ['KYT_PENDING', 'KYT_REJECTED'] as const) {
+      await world.sandbox.control.setDepositStatus(depositId, hold);
+      const refused = await create();
+      expect([hold, refused.status, refused.body.code]).toEqual([hold, 422, 'unprocessable']);
+      expect(refused.body.message).toContain('on hold');
+    }
+    expect((await world.sandbox.control.counters()).created.payouts).toBe(0);
+    await world.sandbox.control.setDepositStatus(depositId, 'COMPLETED');
+    expect((await create()).status).toBe(201);
+  });
+
   it('validates amount, currency and recipient; 404 unknown, 403 another client’s payout', async () => {
     const bad = await create({ amount: 100, currency: 'EUR' });
     expect(bad.status).toBe(400);

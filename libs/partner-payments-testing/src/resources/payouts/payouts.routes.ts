@@ -29,6 +29,21 @@ export function virtualAccountUnusable(va: VirtualAccountRecord): string | undef
   return undefined;
 }
 
+/**
+ * evidence §5 [T1 REVISION-DOCS §2.1]: a held deposit blocks every payout from its account. Held:
+ * KYT_PENDING, and KYT_REJECTED, which is not final (it can still be released to COMPLETED). The
+ * partner's status and body for this refusal are not recorded: the same 422 as unusable funds.
+ */
+export function heldDepositRefusal(ctx: SandboxContext, va: VirtualAccountRecord): string | undefined {
+  for (const d of ctx.store.deposits.values())
+    if (
+      d.virtual_account_id === va.virtual_account_id &&
+      (d.status === 'KYT_PENDING' || d.status === 'KYT_REJECTED')
+    )
+      return `Deposit ${d.deposit_id} is on hold (${d.status}); payouts from this virtual account are blocked until it is released`;
+  return undefined;
+}
+
 const MEMO_MAX = 255;
 const LIST_PARAMS = new Set(['user_id', 'status', 'from_date', 'to_date', 'page', 'limit']);
 
@@ -42,7 +57,7 @@ export function registerPayoutRoutes(router: Router, ctx: SandboxContext): void 
     // provider-facts: funds are usable only once account_number is non-null and not the
     // placeholder; a declined or deactivated account has none. Accepting the payout here would
     // hide an app that pays out before checking.
-    const unusable = virtualAccountUnusable(va);
+    const unusable = virtualAccountUnusable(va) ?? heldDepositRefusal(ctx, va);
     if (unusable) return sendError(res, 422, 'unprocessable', unusable);
     const b = requestState(res).body as Record<string, unknown> | undefined;
     if (typeof b !== 'object' || b === null)
