@@ -341,6 +341,40 @@ describe('sandbox: rfi.* events (weak, opt-in rfiEvents)', () => {
     }
   });
 
+  it('an RFI past its due_at closes not_resolved / expired when next read: answers refused, one rfi.not_resolved (evidence §7)', async () => {
+    const world = await startWorld({ rfiEvents: true });
+    try {
+      const user = await world.api.call('POST', '/v1/users', { body: individual() });
+      const dueAt = new Date(Date.now() - 60_000).toISOString();
+      const late = await world.sandbox.control.seedRfi({ userId: user.body.id, dueAt });
+      const call = (method: string, path: string, body?: unknown) =>
+        world.api.call(method, path, { body, version: V });
+      const listed = await call('GET', `/v1/rfis?user_id=${user.body.id}&limit=10`);
+      expect(listed.body.rfis[0]).toMatchObject({
+        rfi_id: late.rfiId,
+        status: 'not_resolved',
+        resolution_reason: 'expired',
+        due_at: dueAt, // never extended
+      });
+      const [itemId] = Object.values(late.itemIdsByType);
+      const answer = await call('PATCH', `/v1/rfis/${late.rfiId}/items`, {
+        items: [{ item_id: itemId, answer_value: 'x' }],
+      });
+      expect(answer.status).toBe(409);
+      expect((await call('GET', `/v1/rfis/${late.rfiId}`)).body.status).toBe('not_resolved');
+      await world.sandbox.control.flushWebhooks();
+      expect(world.receiver.events('rfi.not_resolved').map((e) => e.body.data)).toEqual([
+        expect.objectContaining({
+          rfi_id: late.rfiId,
+          to_status: 'not_resolved',
+          resolution_reason: 'expired',
+        }),
+      ]);
+    } finally {
+      await stopWorld(world);
+    }
+  });
+
   it('sends none by default', async () => {
     const world = await startWorld();
     try {

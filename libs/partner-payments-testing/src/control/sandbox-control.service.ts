@@ -23,6 +23,7 @@ import { buildFlatEvent, type JsonObject } from '../webhooks/event-builders.util
 import { newId, nowIso, randomHex } from '../server/ids.util';
 import { applyPayoutStep, normaliseSteps, toPayoutView } from '../resources/payouts/payout-lifecycle.service';
 import { seedPayouts } from '../resources/payouts/payout-seed.service';
+import { emitRfiClosed } from '../resources/rfis/rfi-lookup.util';
 import { refreshRfiStatus, rfiItemView, seedRfi } from '../resources/rfis/rfi-seed.service';
 import { virtualAccountFor, type SandboxContext } from '../server/sandbox-context.util';
 import {
@@ -220,18 +221,7 @@ export class InProcessControl implements SandboxControl {
         : status === 'withdrawn'
           ? 'withdrawn'
           : null;
-    if (this.ctx.options.rfiEvents && (status === 'resolved' || status === 'not_resolved')) {
-      // evidence §9 [T1 REVISION-DOCS §1]: rfi.not_resolved data {event_id, rfi_id, user_id, to_status,
-      // resolution_reason}; no items (read the RFI again).
-      const data = {
-        rfi_id: rfi.rfi_id,
-        user_id: rfi.user_id,
-        to_status: status,
-        resolution_reason: rfi.resolution_reason,
-      };
-      // rfi.resolved is not in the evidence's list (which says the list is incomplete): same shape.
-      this.ctx.webhooks.emit(rfi.clientUuid, buildFlatEvent(`rfi.${status}`, data));
-    }
+    if (status === 'resolved' || status === 'not_resolved') emitRfiClosed(this.ctx, rfi, status);
   }
 
   async advancePayout(

@@ -7,7 +7,7 @@ import { answerProblem } from './rfi-answer.rules';
 import { refreshRfiStatus, rfiItemView, rfiListEntryView, rfiView } from './rfi-seed.service';
 import { accountOf, requestState, type SandboxContext } from '../../server/sandbox-context.util';
 import { handleDocumentDownload, handleDocumentUpload } from './uploads.routes';
-import { findRfi } from './rfi-lookup.util';
+import { expireIfDue, findRfi } from './rfi-lookup.util';
 import { RFI_VERSION } from '../../server/versioning.util';
 
 /** RFI routes exist only under 2026-06-01 (provider-facts); 401 here carries code invalid_request (7.2). */
@@ -32,6 +32,7 @@ export function registerRfiRoutes(router: Router, ctx: SandboxContext): void {
         r.status !== 'withdrawn' &&
         (!userId || r.user_id === userId.toLowerCase()),
     );
+    for (const r of all) expireIfDue(ctx, r);
     // evidence §7: list entries carry no items; GET /v1/rfis/{id} has them.
     res.json({
       rfis: all.slice(offset, offset + limit).map((r) => rfiListEntryView(r)),
