@@ -89,6 +89,24 @@ describe('client: virtual accounts (evidence §5)', () => {
     expect(sent.map((r) => r.status)).toEqual(Array.from({ length: total }, () => 200));
   });
 
+  it('create refuses a crypto account without its destination before any I/O, naming each field', async () => {
+    const before = (await world.sandbox.control.requestLog()).length;
+    const refused = vas().create({
+      user_id: crypto.randomUUID(),
+      bank: 'bank_b',
+      mode: 'crypto',
+      destination: { network: 'ethereum' },
+    });
+    await expect(refused).rejects.toThrow(PartnerLocalValidationError);
+    await expect(refused).rejects.toMatchObject({
+      fieldErrors: [
+        { field: 'destination.currency', message: expect.any(String) },
+        { field: 'destination.address', message: expect.any(String) },
+      ],
+    });
+    expect((await world.sandbox.control.requestLog()).length).toBe(before);
+  });
+
   it('createLiquidationAddress sends an Idempotency-Key and validates before any I/O', async () => {
     const { vaId, recipientId } = await fundedSetup(world);
     const before = (await world.sandbox.control.requestLog()).length;

@@ -46,6 +46,32 @@ describe('sandbox: virtual accounts and deposits (provider-facts)', () => {
     expect(created[1].body.data.metadata).toEqual({});
   });
 
+  it('a crypto account names its destination: currency, network and address (evidence §5)', async () => {
+    const userId = await createVerifiedUser(world.api);
+    const create = (extra: Record<string, unknown>) =>
+      world.api.call('POST', '/v1/virtual-accounts', {
+        body: { user_id: userId, type: 'US_BANK', bank: 'bank_b', mode: 'crypto', ...extra },
+      });
+    const none = await create({});
+    expect(none.status).toBe(400);
+    expect(none.body.errors.map((e: { field: string }) => e.field)).toEqual([
+      'destination.currency',
+      'destination.network',
+      'destination.address',
+    ]);
+    const partial = await create({ destination: { network: 'ethereum', currency: 'USDC' } });
+    expect(partial.body.errors.map((e: { field: string }) => e.field)).toEqual(['destination.address']);
+    expect((await world.sandbox.control.counters()).created.virtual_accounts).toBe(0);
+    const ok = await create({
+      destination: {
+        currency: 'USDC',
+        network: 'ethereum',
+        address: '0x52908400098527886E0F7030069857D2E4169EE7',
+      },
+    });
+    expect(ok.status).toBe(201);
+  });
+
   it('the user must be VERIFIED: a user the partner left in REVIEW is refused', async () => {
     const userId = (await world.api.call('POST', '/v1/users', { body: individual() })).body.id;
     expect((await world.api.call('GET', `/v1/users/${userId}`)).body.status).toBe('REVIEW');

@@ -17,7 +17,9 @@ export interface CreatePartnerVirtualAccountInput {
   type?: PartnerOpenString<'US_BANK'>;
   /** One of the client's authorizedBanks (spec 2.4). */
   bank: string;
+  /** `fiat` (default) or `crypto` (evidence §5). */
   mode?: string;
+  /** Where a crypto account's funds go: `{ currency, network, address }`, required with mode `crypto` (checked before any call). */
   destination?: Record<string, unknown>;
   metadata?: PartnerMetadata;
   [key: string]: unknown;

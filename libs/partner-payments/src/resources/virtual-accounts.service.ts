@@ -86,6 +86,15 @@ export class PartnerVirtualAccountsService {
     requireId(input?.user_id, 'user_id');
     requireId(input.bank, 'bank');
     if (input.metadata !== undefined) validateMetadata(input.metadata, 'metadata');
+    if (input.mode === 'crypto') {
+      // evidence §5 [D create-a-virtual-account]: a crypto account names where its funds go.
+      const destination = (input.destination ?? {}) as Record<string, unknown>;
+      const errors: PartnerFieldError[] = [];
+      for (const key of ['currency', 'network', 'address'] as const)
+        if (typeof destination[key] !== 'string' || destination[key] === '')
+          errors.push({ field: `destination.${key}`, message: 'is required for a crypto virtual account' });
+      if (errors.length) throw new PartnerLocalValidationError(errors);
+    }
     const body = { type: 'US_BANK', ...input };
     const res = await send<unknown>(
       this.http,

@@ -40,6 +40,8 @@ export function findOwnVirtualAccount(
   return va;
 }
 
+const CRYPTO_DESTINATION_FIELDS = ['currency', 'network', 'address'] as const;
+
 /** provider-facts Virtual accounts and deposits; spec 4.6 liquidation addresses. */
 export function registerVirtualAccountRoutes(router: Router, ctx: SandboxContext): void {
   const auth = [withVersion(ctx), requireAuth(ctx)];
@@ -59,6 +61,13 @@ export function registerVirtualAccountRoutes(router: Router, ctx: SandboxContext
       errors.push({ field: 'mode', message: 'must be one of fiat, crypto' });
     if (b.destination !== undefined && (typeof b.destination !== 'object' || b.destination === null)) {
       errors.push({ field: 'destination', message: 'must be an object' });
+    } else if (b.mode === 'crypto') {
+      // evidence §5 [D create-a-virtual-account]: a crypto account names where its funds go,
+      // destination {currency, network, address}. The values' lists are not recorded.
+      const destination = (b.destination ?? {}) as Record<string, unknown>;
+      for (const key of CRYPTO_DESTINATION_FIELDS)
+        if (typeof destination[key] !== 'string' || destination[key] === '')
+          errors.push({ field: `destination.${key}`, message: 'is required for crypto virtual accounts' });
     }
     errors.push(...validateMetadata(b.metadata));
     if (errors.length) return sendValidation(res, errors);
