@@ -1,7 +1,10 @@
 import { Client } from 'pg';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { buildDataSourceOptions, openDataSource } from '../../../apps/reference-app/src/app-data-source.util';
-import { parseDatabaseUrl } from '../../../apps/reference-app/src/database/database-url.util';
+import {
+  parseDatabaseUrl,
+  type ParsedDatabaseUrl,
+} from '../../../apps/reference-app/src/database/database-url.util';
 import { MIGRATIONS } from '../../../apps/reference-app/src/database/migrations';
 import { InboxEventKey1764300000000 } from '../../../apps/reference-app/src/database/migrations/1764300000000-inbox-event-key.migration';
 import { InboxStateIndexes1764700000000 } from '../../../apps/reference-app/src/database/migrations/1764700000000-inbox-state-indexes.migration';
@@ -15,6 +18,21 @@ import { DATABASE_KINDS, databaseUrlFor } from '../../setup/test-database.fixtur
 
 // Boots real databases; jest.config.js's per-project testTimeout is not applied by Jest.
 jest.setTimeout(30_000);
+
+/**
+ * A connection to `db` that knows only the migrations before `migration`: run its migrations and
+ * the schema is as it was before `migration` (the app's own openDataSource then migrates on).
+ */
+async function schemaBefore(
+  db: ParsedDatabaseUrl,
+  migration: (typeof MIGRATIONS)[number],
+): Promise<DataSource> {
+  const dataSource = new DataSource({
+    ...buildDataSourceOptions(db),
+    migrations: MIGRATIONS.slice(0, MIGRATIONS.indexOf(migration)),
+  } as DataSourceOptions);
+  return dataSource.initialize();
+}
 
 describe('migrations at start (PostgreSQL)', () => {
   it('two replicas starting at once on an empty database both come up, the schema migrated once', async () => {
@@ -49,11 +67,7 @@ describe('the inbox index migration and a replica of the older version starting 
   it('neither hangs: PostgreSQL ends one of the two with a deadlock, the loser starts again', async () => {
     const { url } = await databaseUrlFor('postgres', 'migrate_cic');
     const parsed = parseDatabaseUrl(url);
-    const before = new DataSource({
-      ...buildDataSourceOptions(parsed),
-      migrations: MIGRATIONS.slice(0, MIGRATIONS.indexOf(InboxStateIndexes1764700000000)),
-    } as DataSourceOptions);
-    await before.initialize();
+    const before = await schemaBefore(parsed, InboxStateIndexes1764700000000);
     const older = new Client({ connectionString: url });
     await older.connect();
     const opened: DataSource[] = [];
@@ -131,12 +145,8 @@ describe.each(DATABASE_KINDS)('the inbox migration from the previous schema (%s)
   it('copies every row (across batches) with its key, state and body; old ids stay duplicates', async () => {
     const { url, cleanup } = await databaseUrlFor(kind, 'migrate-inbox');
     const parsed = parseDatabaseUrl(url);
-    const before = new DataSource({
-      ...buildDataSourceOptions(parsed),
-      // The schema as it was before the inbox migration (later migrations build on its table).
-      migrations: MIGRATIONS.slice(0, MIGRATIONS.indexOf(InboxEventKey1764300000000)),
-    } as DataSourceOptions);
-    await before.initialize();
+    // The schema as it was before the inbox migration (later migrations build on its table).
+    const before = await schemaBefore(parsed, InboxEventKey1764300000000);
     let after: DataSource | null = null;
     try {
       await before.runMigrations();
