@@ -14,9 +14,15 @@
  *   CALLS, CALLERS
  *   WARMUP_CALLS  calls made first, uncounted (the process is started with callgrind's
  *            instrumentation off); counting is turned on once they are done.
+ *   GC_CYCLES  if set (K > 0), CALLS is a cap, not a count: after the warm-up the calls go on
+ *            until a major GC has ended, counting is turned on there, and turned off at the end of
+ *            the K-th major GC after it; the process then writes `counted calls: N` to stderr. The
+ *            window holds K whole cycles of the old generation, so each side pays the major GCs
+ *            its own allocation brings, no more and no less (gcCycleWindow says why).
  */
 import { execFile } from 'node:child_process';
 import { Agent } from 'node:http';
+import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { promisify } from 'node:util';
 import axios from 'axios';
 import { createPartnerPaymentsClient } from '@partner-payments/nestjs';
@@ -119,25 +125,82 @@ function appSide(
 
 /** `calls` calls of `call` by `callers` concurrent callers. */
 async function callers(call: Call, calls: number, concurrency: number): Promise<void> {
-  let left = calls;
+  await callersUntil(call, concurrency, () => false, calls);
+}
+
+/**
+ * Calls by `concurrency` callers until `done()` or `cap` calls; each caller finishes the call it
+ * has in flight. Returns how many calls were made.
+ */
+async function callersUntil(
+  call: Call,
+  concurrency: number,
+  done: () => boolean,
+  cap: number,
+): Promise<number> {
+  let made = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
-      while (left-- > 0) await call();
+      while (!done() && made < cap) {
+        made++;
+        await call();
+      }
     }),
   );
+  return made;
+}
+
+const callgrind = (what: string): Promise<unknown> =>
+  promisify(execFile)('callgrind_control', [what, String(process.pid)]);
+
+/**
+ * The calls between the ends of two major GCs K cycles apart, counted. A window of a fixed number
+ * of calls holds the old generation's major GCs (marking, sweeping: 30-35k instructions a call
+ * when one falls in a 12,000-call window, Node 20, the app's client) or not, depending on where
+ * the process stands in its cycle; a side that promotes a little more (the span batch's buffered
+ * spans) reaches its next one inside a window where another side's falls just after it. Natively,
+ * 60,000 calls ran 5 major GCs sampled out, 5 at 10% sampled, 6 with every trace: the steady
+ * rates differ little, the windows' luck a lot. Counting whole cycles charges each side its own.
+ */
+async function gcCycleWindow(call: Call, concurrency: number, cycles: number, cap: number): Promise<number> {
+  let majors = 0;
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries())
+      if ((entry as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR)
+        majors++;
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  try {
+    const before = majors;
+    await callersUntil(call, concurrency, () => majors > before, cap);
+    if (majors === before) throw new Error(`instructions-child: no major GC in ${cap} calls`);
+    await callgrind('--instr=on');
+    const start = majors;
+    const counted = await callersUntil(call, concurrency, () => majors >= start + cycles, cap);
+    await callgrind('--instr=off');
+    if (majors < start + cycles)
+      throw new Error(`instructions-child: ${majors - start} of ${cycles} major GCs in ${cap} calls`);
+    return counted;
+  } finally {
+    observer.disconnect();
+  }
 }
 
 async function main(): Promise<void> {
   const { call, finish } = sideCalls(env('SIDE'), env('TARGET_URL'));
   const concurrency = Number(env('CALLERS'));
   const warmUp = Number(process.env.WARMUP_CALLS ?? '0');
-  if (warmUp > 0) {
-    await callers(call, warmUp, concurrency);
+  const cycles = Number(process.env.GC_CYCLES ?? '0');
+  if (warmUp > 0) await callers(call, warmUp, concurrency);
+  if (cycles > 0) {
+    const counted = await gcCycleWindow(call, concurrency, cycles, Number(env('CALLS')));
+    process.stderr.write(`counted calls: ${counted}\n`);
+  } else {
     // Counted from here (the process was started with callgrind's instrumentation off): idle in
     // the event loop while callgrind_control reaches it through vgdb.
-    await promisify(execFile)('callgrind_control', ['--instr=on', String(process.pid)]);
+    if (warmUp > 0) await callgrind('--instr=on');
+    await callers(call, Number(env('CALLS')), concurrency);
   }
-  await callers(call, Number(env('CALLS')), concurrency);
   await finish();
 }
 

@@ -28,6 +28,11 @@ export interface Count {
    * process pays this once; in a window counted from a warm process it should be a small share.
    */
   compiler: number;
+  /**
+   * Operations in the counted window, when the process chose the window itself (whole GC cycles:
+   * it writes `counted calls: N` to stderr); absent when the caller set the operations.
+   */
+  operations?: number;
 }
 
 export interface Counted {
@@ -109,7 +114,13 @@ export function underCallgrind(
     child.once('exit', (code) => {
       try {
         const m = /Collected : (\d+)/.exec(err);
-        if (code === 0 && m) resolve({ instructions: Number(m[1]), compiler: compilerInstructions(out) });
+        const ops = /counted (?:calls|deliveries): (\d+)/.exec(err);
+        if (code === 0 && m)
+          resolve({
+            instructions: Number(m[1]),
+            compiler: compilerInstructions(out),
+            ...(ops ? { operations: Number(ops[1]) } : {}),
+          });
         else reject(new Error(`${script} exited ${code}: ${err.slice(-800)}`));
       } catch (e) {
         reject(e instanceof Error ? e : new Error(String(e)));
@@ -145,11 +156,25 @@ async function pool<T>(jobs: Array<() => Promise<T>>, width: number): Promise<T[
   return out;
 }
 
-/** A group's short and long runs: how many operations, and what one is called. */
+/**
+ * A group's short and long runs: how many operations, and what one is called. With `gcCycles`,
+ * one run a side instead, counted over that many whole cycles of major GCs (the child picks the
+ * window and says how many operations it held; `long` is then the cap on them).
+ */
 export interface Runs {
   short: number;
   long: number;
   unit: 'call' | 'delivery';
+  gcCycles?: number;
+}
+
+/** How a figure's window was counted, for its notes. */
+function windowOf(runs: Runs): string {
+  const ops = runs.unit === 'call' ? 'calls' : 'deliveries';
+  const nth = ['next', 'second', 'third'][(runs.gcCycles ?? 1) - 1] ?? `${runs.gcCycles}th`;
+  return runs.gcCycles
+    ? `one process a repeat, counted from the end of a major GC to the end of the ${nth} one after it (${ops} counted: the window's own)`
+    : `${runs.long} - ${runs.short} ${ops}`;
 }
 
 /**
@@ -162,21 +187,19 @@ export async function perOperation<S extends { side: string }>(
   runs: Runs,
   count: (side: S, operations: number) => Promise<Count>,
 ): Promise<Map<string, Count[]>> {
+  const lengths = runs.gcCycles ? [runs.long] : [runs.short, runs.long];
   const jobs = sides.flatMap((s) =>
-    Array.from({ length: REPEAT }, () => [runs.short, runs.long].map((n) => () => count(s, n))).flat(),
+    Array.from({ length: REPEAT }, () => lengths.map((n) => () => count(s, n))).flat(),
   );
   const counts = await pool(jobs, Math.min(2, cpus().length));
   const result = new Map<string, Count[]>();
-  const ops = runs.long - runs.short;
   let k = 0;
   for (const s of sides) {
     const per: Count[] = [];
-    for (let r = 0; r < REPEAT; r++, k += 2) {
-      const [short, long] = [counts[k], counts[k + 1]];
-      per.push({
-        instructions: (long.instructions - short.instructions) / ops,
-        compiler: (long.compiler - short.compiler) / ops,
-      });
+    for (let r = 0; r < REPEAT; r++, k += lengths.length) {
+      per.push(
+        runs.gcCycles ? perWindowOperation(counts[k], s.side) : perDifference(counts[k], counts[k + 1], runs),
+      );
     }
     result.set(s.side, per);
     progress(
@@ -185,6 +208,25 @@ export async function perOperation<S extends { side: string }>(
     );
   }
   return result;
+}
+
+/** (long - short) / (the difference of their operations). */
+function perDifference(short: Count, long: Count, runs: Runs): Count {
+  const ops = runs.long - runs.short;
+  return {
+    instructions: (long.instructions - short.instructions) / ops,
+    compiler: (long.compiler - short.compiler) / ops,
+  };
+}
+
+/** A whole-cycles window's count over the operations it held. */
+function perWindowOperation(c: Count, side: string): Count {
+  if (!c.operations) throw new Error(`${side}: the process did not say how many operations it counted`);
+  return {
+    instructions: c.instructions / c.operations,
+    compiler: c.compiler / c.operations,
+    operations: c.operations,
+  };
 }
 
 /**
@@ -218,6 +260,10 @@ export function figure(
       .map((n) => fmt(n))
       .join(' / ');
   const compilers = `${spread(ours, (c) => c.compiler)} vs ${spread(baseline, (c) => c.compiler)}`;
+  const windows = (a: string, b: string): string =>
+    runs.gcCycles
+      ? ` (${of(a, (c) => c.operations ?? 0).join(' / ')} vs ${of(b, (c) => c.operations ?? 0).join(' / ')})`
+      : '';
   const totals = `${spread(ours, (c) => c.instructions)} vs ${spread(baseline, (c) => c.instructions)}`;
   return {
     figure: name,
@@ -228,7 +274,7 @@ export function figure(
     target,
     pass: limit === null || ratio <= limit,
     rounds: REPEAT,
-    notes: `${notes}; per ${runs.unit} outside V8's optimizing compilers ${spread(ours, steady)} vs ${spread(baseline, steady)} (each repeat); the compilers ${compilers}; all instructions ${totals}; ${runs.long} - ${runs.short} ${runs.unit === 'call' ? 'calls' : 'deliveries'}`,
+    notes: `${notes}; per ${runs.unit} outside V8's optimizing compilers ${spread(ours, steady)} vs ${spread(baseline, steady)} (each repeat); the compilers ${compilers}; all instructions ${totals}; ${windowOf(runs)}${windows(ours, baseline)}`,
   };
 }
 

@@ -24,10 +24,11 @@
  *    instrumentation sides (instructions-webhook.fixture.ts).
  * Usage: npm run build:libs && node -r ./bench/lib/transpile.register.js bench/instructions.ts
  * [--quick] [--repeat n] [--node <binary>] [--only client|webhook] [--sides a,b] (client sides to
- * count, e.g. app-off,app-sampled: a partial run). Needs valgrind on PATH. Writes
- * bench/results/instructions.{json,md}; with --only <group>: instructions-<group>.*, so a partial run
- * leaves the full run's rows alone; with --quick: instructions-quick*, git-ignored. Prints the
- * contract's JSON line.
+ * count, e.g. app-off,app-sampled: a partial run) [--out name] [--gc-cycles K] (the client's
+ * instrumentation sides counted over K whole cycles of major GCs, default 2; 0: short and long
+ * runs). Needs valgrind on PATH. Writes bench/results/instructions.{json,md}; with --only <group>:
+ * instructions-<group>.*, so a partial run leaves the full run's rows alone; with --quick:
+ * instructions-quick*, git-ignored; with --out name: name.*. Prints the contract's JSON line.
  */
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -60,6 +61,15 @@ const APP_SIDES = [
 ] as const;
 
 const CLIENT_RUNS: Runs = { short: QUICK ? 200 : 1000, long: QUICK ? 700 : 4000, unit: 'call' };
+/**
+ * The instrumentation sides (off, hooks, sampled, on and the app's): counted over whole cycles of
+ * major GCs (--gc-cycles K, default 2; 0 for the short and long runs), since their costs differ by
+ * about as much as one major GC falling in a window or not (instructions-child's gcCycleWindow).
+ * `long` caps the calls a window may take. The c=64 and c=1 pairs keep the short and long runs.
+ */
+const GC_CYCLES = Number(arg('--gc-cycles') ?? 2);
+const INSTRUMENTATION_RUNS: Runs =
+  GC_CYCLES > 0 ? { short: 0, long: 100_000, unit: 'call', gcCycles: GC_CYCLES } : CLIENT_RUNS;
 const GROUPS = ['client', 'webhook'] as const;
 /** --only client|webhook: one group (its own results file). */
 const ONLY = arg('--only');
@@ -68,6 +78,12 @@ if (ONLY !== undefined && !(GROUPS as readonly string[]).includes(ONLY))
 const runs = (group: (typeof GROUPS)[number]): boolean => ONLY === undefined || ONLY === group;
 /** --sides a,b: count only these client sides (a partial run: figures missing a side are left out). */
 const ONLY_SIDES = arg('--sides')?.split(',');
+/**
+ * --out <name>: write bench/results/<name>.{json,md} instead (a partial run, --sides, then leaves
+ * the group's full file alone).
+ */
+const OUT = arg('--out');
+if (OUT !== undefined && !/^[\w.-]+$/.test(OUT)) throw new Error(`--out takes a file name, not ${OUT}`);
 
 interface Side {
   side: string;
@@ -86,7 +102,7 @@ interface Side {
  */
 const CLIENT_WARM_UP = QUICK ? 2000 : 8000;
 
-function countClient(side: Side, calls: number): Promise<Count> {
+function countClient(side: Side, calls: number, gcCycles = 0): Promise<Count> {
   return underCallgrind(
     'instructions-child.fixture.ts',
     {
@@ -95,10 +111,13 @@ function countClient(side: Side, calls: number): Promise<Count> {
       CALLS: String(calls),
       CALLERS: String(side.callers),
       WARMUP_CALLS: String(CLIENT_WARM_UP),
+      ...(gcCycles > 0 ? { GC_CYCLES: String(gcCycles) } : {}),
     },
     { later: true },
   ).collected;
 }
+
+const PAIRS = new Set(['ours', 'bare', 'ours-c1', 'bare-c1']);
 
 async function clientGroup(stub: { partner: string; sink: string }): Promise<BenchFigure[]> {
   progress(NAME, 'recording the sandbox answers, starting the replay server');
@@ -117,22 +136,30 @@ async function clientGroup(stub: { partner: string; sink: string }): Promise<Ben
       BARE_HEADERS: JSON.stringify(headers),
     };
     const stubEnv = { TARGET_URL: stub.partner, SINK_URL: stub.sink };
-    const per = await perOperation(
-      [
-        { side: 'ours', callers: 64, env: replayEnv },
-        { side: 'bare', callers: 64, env: replayEnv },
-        // The timed c=1 row's pair: one call at a time, the event loop idle between calls.
-        { side: 'ours-c1', kind: 'ours', callers: 1, env: replayEnv },
-        { side: 'bare-c1', kind: 'bare', callers: 1, env: replayEnv },
-        ...['off', 'hooks', 'sampled', 'on', 'app-off', ...APP_SIDES.map(([side]) => side)].map((side) => ({
-          side,
-          callers: 16,
-          env: stubEnv,
-        })),
-      ].filter((s) => ONLY_SIDES === undefined || ONLY_SIDES.includes(s.side)),
-      CLIENT_RUNS,
-      countClient,
-    );
+    const sides = [
+      { side: 'ours', callers: 64, env: replayEnv },
+      { side: 'bare', callers: 64, env: replayEnv },
+      // The timed c=1 row's pair: one call at a time, the event loop idle between calls.
+      { side: 'ours-c1', kind: 'ours', callers: 1, env: replayEnv },
+      { side: 'bare-c1', kind: 'bare', callers: 1, env: replayEnv },
+      ...['off', 'hooks', 'sampled', 'on', 'app-off', ...APP_SIDES.map(([side]) => side)].map((side) => ({
+        side,
+        callers: 16,
+        env: stubEnv,
+      })),
+    ].filter((s) => ONLY_SIDES === undefined || ONLY_SIDES.includes(s.side));
+    const per = new Map([
+      ...(await perOperation(
+        sides.filter((s) => PAIRS.has(s.side)),
+        CLIENT_RUNS,
+        (side, calls) => countClient(side, calls),
+      )),
+      ...(await perOperation(
+        sides.filter((s) => !PAIRS.has(s.side)),
+        INSTRUMENTATION_RUNS,
+        (side, calls) => countClient(side, calls, INSTRUMENTATION_RUNS.gcCycles),
+      )),
+    ]);
     // Each figure with the two sides it compares; a partial run (--sides) reports those it counted.
     const figures: Array<[[string, string], (sides: [string, string]) => BenchFigure]> = [
       [
@@ -165,7 +192,7 @@ async function clientGroup(stub: { partner: string; sink: string }): Promise<Ben
           figure(
             `client: instructions per call, instrumentation ${what} vs off`,
             per,
-            CLIENT_RUNS,
+            INSTRUMENTATION_RUNS,
             sides,
             ['≤ 1.05', 1.05],
             'payouts.get by 16 callers against the partner stub, OTLP/HTTP export to the sink included',
@@ -177,7 +204,7 @@ async function clientGroup(stub: { partner: string; sink: string }): Promise<Ben
           figure(
             `client in the reference app's setting: instructions per call, ${what} vs off`,
             per,
-            CLIENT_RUNS,
+            INSTRUMENTATION_RUNS,
             sides,
             side === 'app-sampled' ? ['≤ 1.05', 1.05] : ['reported', null],
             "each call in the app's log scope (as reconciliation calls it), the SDK with the app's LogScopeContextManager; 16 callers against the partner stub",
@@ -220,7 +247,7 @@ async function main(): Promise<void> {
     };
     const result = { ...machine, quick: QUICK, absent: [], benches: [outcome] };
     const other = NODE === process.execPath ? '' : `-node${machine.node.replace(/^v(\d+).*/, '$1')}`;
-    const stem = `instructions${QUICK ? '-quick' : ''}${ONLY ? `-${ONLY}` : ''}${other}`;
+    const stem = OUT ?? `instructions${QUICK ? '-quick' : ''}${ONLY ? `-${ONLY}` : ''}${other}`;
     const file = join(__dirname, 'results', stem);
     writeFileSync(`${file}.json`, `${JSON.stringify(result, null, 2)}\n`);
     // The ratio here is of the mean count per operation over the repeats, not of timed rounds.
