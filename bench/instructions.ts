@@ -25,8 +25,8 @@
  * Usage: npm run build:libs && node -r ./bench/lib/transpile.register.js bench/instructions.ts
  * [--quick] [--repeat n] [--node <binary>] [--only client|webhook] [--sides a,b] (client sides to
  * count, e.g. app-off,app-sampled: a partial run) [--out name] [--gc-cycles K] (the client's
- * instrumentation sides counted over K whole cycles of major GCs, default 2; 0: short and long
- * runs). Needs valgrind on PATH. Writes bench/results/instructions.{json,md}; with --only <group>:
+ * instrumentation sides counted over K whole cycles of major GCs, default 2 (0 with --quick);
+ * 0: short and long runs). Needs valgrind on PATH. Writes bench/results/instructions.{json,md}; with --only <group>:
  * instructions-<group>.*, so a partial run leaves the full run's rows alone; with --quick:
  * instructions-quick*, git-ignored; with --out name: name.*. Prints the contract's JSON line.
  */
@@ -63,11 +63,11 @@ const APP_SIDES = [
 const CLIENT_RUNS: Runs = { short: QUICK ? 200 : 1000, long: QUICK ? 700 : 4000, unit: 'call' };
 /**
  * The instrumentation sides (off, hooks, sampled, on and the app's): counted over whole cycles of
- * major GCs (--gc-cycles K, default 2; 0 for the short and long runs), since their costs differ by
+ * major GCs (--gc-cycles K, default 2, 0 with --quick; 0 for the short and long runs), since their costs differ by
  * about as much as one major GC falling in a window or not (instructions-child's gcCycleWindow).
  * `long` caps the calls a window may take. The c=64 and c=1 pairs keep the short and long runs.
  */
-const GC_CYCLES = Number(arg('--gc-cycles') ?? 2);
+const GC_CYCLES = Number(arg('--gc-cycles') ?? (QUICK ? 0 : 2));
 const INSTRUMENTATION_RUNS: Runs =
   GC_CYCLES > 0 ? { short: 0, long: 100_000, unit: 'call', gcCycles: GC_CYCLES } : CLIENT_RUNS;
 const GROUPS = ['client', 'webhook'] as const;
