@@ -21,10 +21,10 @@
  *    on the app's context manager, every call sampled out, 10% sampled and every trace exported
  *    (instructions-child.fixture.ts, appSide);
  *  - webhook: the reference app receiving and processing signed deliveries, the same four
- *    instrumentation sides (instructions-webhook.fixture.ts).
+ *    instrumentation sides and every delivery sampled out (instructions-webhook.fixture.ts).
  * Usage: npm run build:libs && node -r ./bench/lib/transpile.register.js bench/instructions.ts
- * [--quick] [--repeat n] [--node <binary>] [--only client|webhook] [--sides a,b] (client sides to
- * count, e.g. app-off,app-sampled: a partial run) [--out name] [--gc-cycles K] (the client's
+ * [--quick] [--repeat n] [--node <binary>] [--only client|webhook] [--sides a,b] (the sides to
+ * count, e.g. app-off,app-sampled or off,sampled-out: a partial run) [--out name] [--gc-cycles K] (the client's
  * instrumentation sides counted over K whole cycles of major GCs, default 2 (0 with --quick);
  * 0: short and long runs). Needs valgrind on PATH. Writes bench/results/instructions.{json,md}; with --only <group>:
  * instructions-<group>.*, so a partial run leaves the full run's rows alone; with --quick:
@@ -76,7 +76,7 @@ const ONLY = arg('--only');
 if (ONLY !== undefined && !(GROUPS as readonly string[]).includes(ONLY))
   throw new Error(`--only takes one of ${GROUPS.join(', ')}, not ${ONLY}`);
 const runs = (group: (typeof GROUPS)[number]): boolean => ONLY === undefined || ONLY === group;
-/** --sides a,b: count only these client sides (a partial run: figures missing a side are left out). */
+/** --sides a,b: count only these sides, of either group (a partial run: figures missing a side are left out). */
 const ONLY_SIDES = arg('--sides')?.split(',');
 /**
  * --out <name>: write bench/results/<name>.{json,md} instead (a partial run, --sides, then leaves
@@ -234,7 +234,7 @@ async function main(): Promise<void> {
   try {
     const figures = [
       ...(runs('client') ? await clientGroup(stub) : []),
-      ...(runs('webhook') ? await webhookGroup(stub.partner, stub.sink) : []),
+      ...(runs('webhook') ? await webhookGroup(stub.partner, stub.sink, ONLY_SIDES) : []),
     ];
     machine.loadAverageEnd = loadavg().map((n) => Math.round(n * 100) / 100);
     const outcome = {

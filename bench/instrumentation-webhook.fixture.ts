@@ -69,13 +69,15 @@ async function deliver(url: string, seconds: number): Promise<number> {
 /**
  * The environment of instrumentation-app.fixture.ts for one instrumentation mode: off (no hooks,
  * no SDK), hooks (the metrics hooks, no SDK: no OTEL_* variable), sampled (hooks and the SDK
- * keeping SAMPLE_RATIO of the traces) or on (hooks and every trace), exported to `sinkUrl`.
+ * keeping SAMPLE_RATIO of the traces), sampled-out (hooks and the SDK keeping none: what every
+ * trace not sampled costs, the floor of any ratio) or on (hooks and every trace), exported to
+ * `sinkUrl`.
  */
 export function instrumentedAppEnv(
   databaseUrl: string,
   partnerUrl: string,
   sinkUrl: string,
-  mode: 'off' | 'hooks' | 'sampled' | 'on',
+  mode: 'off' | 'hooks' | 'sampled' | 'sampled-out' | 'on',
 ): Record<string, string> {
   return {
     DATABASE_URL: databaseUrl,
@@ -87,10 +89,11 @@ export function instrumentedAppEnv(
     PARTNER_WEBHOOK_SECRET: SECRET,
     INBOX_ENCRYPTION_KEYS: `bench:${Buffer.alloc(32, 3).toString('base64')}`,
     ...(mode === 'off' ? { BENCH_INSTRUMENTATION: 'off' } : {}),
-    ...(mode === 'sampled' || mode === 'on' ? { OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl } : {}),
+    ...(mode === 'sampled' || mode === 'sampled-out' || mode === 'on' ? { OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl } : {}),
     ...(mode === 'sampled'
       ? { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: String(SAMPLE_RATIO) }
       : {}),
+    ...(mode === 'sampled-out' ? { OTEL_TRACES_SAMPLER: 'parentbased_always_off' } : {}),
   };
 }
 
