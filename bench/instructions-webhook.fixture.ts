@@ -210,7 +210,12 @@ export async function webhookGroup(
         [side, 'off'],
         side === 'hooks' || side === 'sampled'
           ? ['≤ 1.05', 1.05]
-          : [side === 'on' ? 'reported (the production setting samples)' : 'reported (the floor of any ratio)', null],
+          : [
+              side === 'on'
+                ? 'reported (the production setting samples)'
+                : 'reported (the floor of any ratio)',
+              null,
+            ],
         `the reference app's process, from idle after boot to exit: signed user.created by ${CONNECTIONS} connections, each stored, processed (projection written) and traced as the app does; one process and SQLite file per count`,
       ),
     );

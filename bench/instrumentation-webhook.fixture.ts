@@ -89,7 +89,9 @@ export function instrumentedAppEnv(
     PARTNER_WEBHOOK_SECRET: SECRET,
     INBOX_ENCRYPTION_KEYS: `bench:${Buffer.alloc(32, 3).toString('base64')}`,
     ...(mode === 'off' ? { BENCH_INSTRUMENTATION: 'off' } : {}),
-    ...(mode === 'sampled' || mode === 'sampled-out' || mode === 'on' ? { OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl } : {}),
+    ...(mode === 'sampled' || mode === 'sampled-out' || mode === 'on'
+      ? { OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl }
+      : {}),
     ...(mode === 'sampled'
       ? { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: String(SAMPLE_RATIO) }
       : {}),
