@@ -128,7 +128,7 @@ describe('client: payouts (evidence §6)', () => {
         await refused(() =>
           payouts().create(ids.vaId, {
             ...body(),
-            extra_info: { memo: null as never, internal_notes: null },
+            extra_info: { memo: null as never, internal_notes: null as never },
           }),
         ),
       ).toEqual([
@@ -180,6 +180,33 @@ describe('client: payouts (evidence §6)', () => {
     expect(created.status).toBe(PartnerPayoutStatus.Created);
     const sent = (await world.sandbox.control.requestLog()).filter((r) => r.path.endsWith('/payout'));
     expect(sent.at(-1)?.status).toBe(201);
+  });
+
+  it('create without a quote sends client_markup and nature_of_payment (priced at execution, evidence §6); a markup that is not an object is refused before any I/O', async () => {
+    const created = await payouts().create(ids.vaId, {
+      amount: '4.00',
+      currency: 'USD',
+      recipient_id: ids.recipientId,
+      client_markup: { fixed_fee: '1.00', percentage_fee: '0' },
+      nature_of_payment: 'services',
+    });
+    expect(created.status).toBe(PartnerPayoutStatus.Created);
+    const log = await world.sandbox.control.requestLog();
+    const sent = log.filter((r) => r.path.endsWith('/payout'));
+    expect(sent.at(-1)?.status).toBe(201);
+    const err = await payouts()
+      .create(ids.vaId, {
+        amount: '4.00',
+        currency: 'USD',
+        recipient_id: ids.recipientId,
+        client_markup: '1.00' as never,
+      })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PartnerLocalValidationError);
+    expect((err as PartnerLocalValidationError).fieldErrors).toEqual([
+      { field: 'client_markup', message: 'must be an object (got string)' },
+    ]);
+    expect(await world.sandbox.control.requestLog()).toHaveLength(log.length);
   });
 });
 

@@ -73,6 +73,42 @@ describe('sandbox: refuses what the partner refuses', () => {
     expect((await payout({})).status).toBe(201);
   });
 
+  it('a payout priced at execution: client_markup an object, nature_of_payment and internal_notes strings; nothing created when refused', async () => {
+    // evidence §6 [T1 ExecutePayoutService]: `quote_id` or `client_markup`, optional
+    // nature_of_payment and extra_info.internal_notes; [T3r DRIFT-42, 43]: client_markup an
+    // object, null a type error.
+    const { vaId, recipientId } = await fundedSetup(world.api);
+    const payout = (extra: Record<string, unknown>) =>
+      world.api.call('POST', `/v1/virtual-accounts/${vaId}/payout`, {
+        body: { amount: '10.00', currency: 'USD', recipient_id: recipientId, ...extra },
+      });
+    const listed = async () =>
+      ((await world.api.call('GET', '/v1/payouts')).body as { payouts: unknown[] }).payouts.length;
+    const before = await listed();
+    const refused = await payout({
+      client_markup: '15.00',
+      nature_of_payment: 3,
+      extra_info: { internal_notes: {} },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors).toEqual([
+      { field: 'client_markup', message: 'must be an object' },
+      { field: 'nature_of_payment', message: 'must be a string' },
+      { field: 'extra_info.internal_notes', message: 'must be a string' },
+    ]);
+    const nullMarkup = await payout({ client_markup: null });
+    expect(nullMarkup.status).toBe(400);
+    expect(nullMarkup.body.errors).toEqual([{ field: 'client_markup', message: 'must be an object' }]);
+    expect(await listed()).toBe(before);
+    const accepted = await payout({
+      client_markup: { fixed_fee: '15.00', percentage_fee: '0' },
+      nature_of_payment: 'services',
+      extra_info: { internal_notes: 'approved by ops' },
+    });
+    expect(accepted.status).toBe(201);
+    expect(await listed()).toBe(before + 1);
+  });
+
   it('virtual account mode is the enum fiat | crypto: another value or casing is refused', async () => {
     // evidence §5 [D create-a-virtual-account]: `mode` (`fiat|crypto`).
     const userId = await createVerifiedUser(world.api);

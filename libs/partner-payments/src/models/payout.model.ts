@@ -59,8 +59,18 @@ export interface CreatePartnerPayoutInput {
   amount: string;
   currency: string;
   recipient_id: string;
+  /** A quote from `preview` with `create_quote`: it locks the amount, the fees and your markup. */
   quote_id?: string;
-  extra_info?: { memo?: string; [key: string]: unknown };
+  /**
+   * Your markup when no `quote_id` is sent: the payout is then priced when it executes (evidence §6
+   * [T1 ExecutePayoutService]: `quote_id` or `client_markup`). An object, as on the preview
+   * (DRIFT-42). With a `quote_id` leave it out: the quote already holds the markup.
+   */
+  client_markup?: Record<string, unknown>;
+  /** The payment's purpose as the partner names it (evidence §6 [T1 ExecutePayoutService]). */
+  nature_of_payment?: string;
+  /** `memo` at most 255 characters; `internal_notes` your own, not sent to the bank (evidence §6). */
+  extra_info?: { memo?: string; internal_notes?: string; [key: string]: unknown };
 }
 
 /** (weak) GET /v1/payouts query; unknown parameters answer 400, so only these are sent. */

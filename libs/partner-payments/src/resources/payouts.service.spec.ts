@@ -94,6 +94,41 @@ describe('PartnerPayoutsService.create: checks before any I/O', () => {
     ]);
   });
 
+  it('refuses a client_markup that is not an object, a nature_of_payment that is not a string, internal_notes that are not a string', async () => {
+    // evidence §6 [T3r DRIFT-42]: client_markup must be an object; [T1 ExecutePayoutService] the
+    // execute body's optional fields.
+    expect(
+      await refused(
+        VA,
+        body({ client_markup: '15.00', nature_of_payment: 7, extra_info: { internal_notes: ['a'] } }),
+      ),
+    ).toEqual([
+      { field: 'client_markup', message: 'must be an object (got string)' },
+      { field: 'nature_of_payment', message: 'must be a string (got number)' },
+      { field: 'extra_info.internal_notes', message: 'must be a string (got array)' },
+    ]);
+    expect(await refused(VA, body({ client_markup: [] }))).toEqual([
+      { field: 'client_markup', message: 'must be an object (got array)' },
+    ]);
+    expect(await refused(VA, body({ nature_of_payment: ' ' }))).toEqual([
+      { field: 'nature_of_payment', message: 'must not be empty (leave it out instead)' },
+    ]);
+    expect(await refused(VA, body({ client_markup: null }))).toEqual([
+      { field: 'client_markup', message: NULL_MESSAGE },
+    ]);
+  });
+
+  it('sends a priced-at-execution payout as it is: client_markup and nature_of_payment, no quote_id', async () => {
+    const { http, sent } = stubHttp();
+    const input = body({
+      client_markup: { fixed_fee: '15.00', percentage_fee: '0' },
+      nature_of_payment: 'services',
+      extra_info: { memo: 'inv 42', internal_notes: 'approved by ops' },
+    });
+    await new PartnerPayoutsService(http).create(VA, input);
+    expect(sent.map((r) => r.body)).toEqual([input]);
+  });
+
   it('sends valid input as it is: UUIDs in any case, a memo of exactly 255, other extra_info keys', async () => {
     const { http, sent } = stubHttp();
     const input = body({ extra_info: { memo: 'm'.repeat(255), internal_notes: 'n' } });

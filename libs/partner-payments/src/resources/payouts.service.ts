@@ -72,8 +72,9 @@ export class PartnerPayoutsService {
    * POST /v1/virtual-accounts/{id}/payout. The Idempotency-Key is generated once and reused on every
    * retry; pass your own (e.g. stored with your payout row) to make a retry after a crash safe too.
    * Checked before any I/O, every problem at once: `virtualAccountId` and `recipient_id` UUIDs,
-   * `amount` a decimal string with up to 2 decimals, `currency`, `extra_info` an object whose `memo`
-   * is a string of at most 255 characters, no field null.
+   * `amount` a decimal string with up to 2 decimals, `currency`, `client_markup` an object,
+   * `nature_of_payment` a string, `extra_info` an object whose `memo` is a string of at most 255
+   * characters and whose `internal_notes` is a string, no field null.
    */
   async create(
     virtualAccountId: string,
@@ -93,6 +94,16 @@ export class PartnerPayoutsService {
       errors.push({ field: 'currency', message: 'is required' });
     const recipient = isNull.has('recipient_id') ? null : uuidProblem(input?.recipient_id, 'recipient_id');
     if (recipient) errors.push(recipient);
+    // evidence §6 [T3r DRIFT-42]: client_markup must be an object (seen on the preview; the execute
+    // body carries the same field, [T1 ExecutePayoutService]).
+    const markup: unknown = input?.client_markup;
+    if (markup !== undefined && markup !== null && (typeof markup !== 'object' || Array.isArray(markup)))
+      errors.push({ field: 'client_markup', message: `must be an object (got ${describeType(markup)})` });
+    const nature: unknown = input?.nature_of_payment;
+    if (nature !== undefined && nature !== null && typeof nature !== 'string')
+      errors.push({ field: 'nature_of_payment', message: `must be a string (got ${describeType(nature)})` });
+    else if (typeof nature === 'string' && nature.trim() === '')
+      errors.push({ field: 'nature_of_payment', message: 'must not be empty (leave it out instead)' });
     const extra: unknown = input?.extra_info;
     if (extra !== undefined && extra !== null) {
       if (typeof extra !== 'object' || Array.isArray(extra))
@@ -109,6 +120,12 @@ export class PartnerPayoutsService {
           errors.push({
             field: 'extra_info.memo',
             message: `must be at most ${MEMO_MAX} characters (UTF-16 code units; got ${memo.length})`,
+          });
+        const notes: unknown = (extra as Record<string, unknown>).internal_notes;
+        if (notes !== undefined && notes !== null && typeof notes !== 'string')
+          errors.push({
+            field: 'extra_info.internal_notes',
+            message: `must be a string (got ${describeType(notes)})`,
           });
       }
     }

@@ -70,8 +70,17 @@ export function registerPayoutRoutes(router: Router, ctx: SandboxContext): void 
     if (!isUuid(b.recipient_id)) errors.push({ field: 'recipient_id', message: 'must be a UUID' });
     if (b.quote_id !== undefined && typeof b.quote_id !== 'string')
       errors.push({ field: 'quote_id', message: 'must be a string' });
+    // evidence §6 [T1 ExecutePayoutService]: the execute body's optional fields; client_markup an
+    // object as on the preview ([T3r DRIFT-42]; null is a type error there too, DRIFT-43).
+    if (b.client_markup !== undefined && !isJsonObject(b.client_markup))
+      errors.push({ field: 'client_markup', message: 'must be an object' });
+    if (b.nature_of_payment !== undefined && typeof b.nature_of_payment !== 'string')
+      errors.push({ field: 'nature_of_payment', message: 'must be a string' });
     if (b.extra_info !== undefined && !isJsonObject(b.extra_info))
       errors.push({ field: 'extra_info', message: 'must be an object' });
+    const notes = isJsonObject(b.extra_info) ? b.extra_info.internal_notes : undefined;
+    if (notes !== undefined && typeof notes !== 'string')
+      errors.push({ field: 'extra_info.internal_notes', message: 'must be a string' });
     const memo = isJsonObject(b.extra_info) ? b.extra_info.memo : undefined;
     if (memo !== undefined && typeof memo !== 'string')
       errors.push({ field: 'extra_info.memo', message: 'must be a string' });
