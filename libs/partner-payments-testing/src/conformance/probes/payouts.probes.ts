@@ -4,14 +4,17 @@ import type { ConformanceProbe, ProbeContext, ProbeRequest } from '../probe.type
 import { t } from '../shape.util';
 import { anyError, contract, evidence, namesField, onRunAccount } from './probe-shapes.util';
 
-/** POST .../payout of 10.00 from the run's virtual account to its payee (spec 4.7: keyed). */
+/**
+ * POST .../payout of 10.00 from the run's virtual account to its payee (spec 4.7: keyed), with
+ * `fields` added to the body.
+ */
 const payoutOf10 =
-  (extra: Pick<ProbeRequest, 'idempotencyKey'>) =>
+  (extra: Pick<ProbeRequest, 'idempotencyKey'>, fields: Record<string, unknown> = {}) =>
   async (ctx: ProbeContext): Promise<ProbeRequest> =>
     onRunAccount(
       '/payout',
       {
-        body: { recipient_id: (await ctx.payee()).id, amount: '10.00', currency: 'USD' },
+        body: { recipient_id: (await ctx.payee()).id, amount: '10.00', currency: 'USD', ...fields },
         ...extra,
       },
       'POST',
@@ -171,6 +174,20 @@ export const PAYOUT_PROBES: ConformanceProbe[] = [
     cleanup: 'nothing is created (refused)',
     request: payoutOf10({}),
     expect: { status: 400, shape: anyError },
+  },
+  {
+    id: 'payouts.create.markup-not-object',
+    area: 'payouts',
+    behaviour:
+      'A payout whose client_markup is not an object ("15.00") is refused 400 naming client_markup, as on the preview',
+    sources: [evidence('[T1 ExecutePayoutService]'), evidence('[T3r DRIFT-42]')],
+    writes: true,
+    needs: ['activeVirtualAccount', 'payee'],
+    cleanup:
+      'nothing is created when refused; a partner that accepts it pays 10.00 to the run recipient (and the probe reports the divergence)',
+    request: payoutOf10({ idempotencyKey: 'fresh' }, { client_markup: '15.00' }),
+    expect: { status: 400, shape: anyError },
+    verify: namesField('client_markup'),
   },
   {
     id: 'payouts.preview.fees-exceed',
