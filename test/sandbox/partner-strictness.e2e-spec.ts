@@ -82,8 +82,7 @@ describe('sandbox: refuses what the partner refuses', () => {
       world.api.call('POST', `/v1/virtual-accounts/${vaId}/payout`, {
         body: { amount: '10.00', currency: 'USD', recipient_id: recipientId, ...extra },
       });
-    const listed = async () =>
-      ((await world.api.call('GET', '/v1/payouts')).body as { payouts: unknown[] }).payouts.length;
+    const listed = async () => (await world.sandbox.control.counters()).created.payouts ?? 0;
     const before = await listed();
     const refused = await payout({
       client_markup: '15.00',

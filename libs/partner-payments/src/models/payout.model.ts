@@ -59,17 +59,17 @@ export interface CreatePartnerPayoutInput {
   amount: string;
   currency: string;
   recipient_id: string;
-  /** A quote from `preview` with `create_quote`: it locks the amount, the fees and your markup. */
+  /** A quote from `preview` with `create_quote` (evidence §6). */
   quote_id?: string;
   /**
-   * Your markup when no `quote_id` is sent: the payout is then priced when it executes (evidence §6
-   * [T1 ExecutePayoutService]: `quote_id` or `client_markup`). An object, as on the preview
-   * (DRIFT-42). With a `quote_id` leave it out: the quote already holds the markup.
+   * Your markup (evidence §6 [T1 ExecutePayoutService]: the body carries `quote_id` or
+   * `client_markup`). An object: the preview refuses anything else ([T3r DRIFT-42]); its fields are
+   * not recorded in the evidence, so agree them with the partner.
    */
   client_markup?: Record<string, unknown>;
-  /** The payment's purpose as the partner names it (evidence §6 [T1 ExecutePayoutService]). */
+  /** The payment's purpose (evidence §6 [T1 ExecutePayoutService]; its values are not recorded). */
   nature_of_payment?: string;
-  /** `memo` at most 255 characters; `internal_notes` your own, not sent to the bank (evidence §6). */
+  /** `memo` at most 255 characters, and `internal_notes` (evidence §6 [T1 ExecutePayoutService]). */
   extra_info?: { memo?: string; internal_notes?: string; [key: string]: unknown };
 }
 

@@ -110,9 +110,6 @@ describe('PartnerPayoutsService.create: checks before any I/O', () => {
     expect(await refused(VA, body({ client_markup: [] }))).toEqual([
       { field: 'client_markup', message: 'must be an object (got array)' },
     ]);
-    expect(await refused(VA, body({ nature_of_payment: ' ' }))).toEqual([
-      { field: 'nature_of_payment', message: 'must not be empty (leave it out instead)' },
-    ]);
     expect(await refused(VA, body({ client_markup: null }))).toEqual([
       { field: 'client_markup', message: NULL_MESSAGE },
     ]);

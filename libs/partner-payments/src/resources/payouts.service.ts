@@ -94,16 +94,15 @@ export class PartnerPayoutsService {
       errors.push({ field: 'currency', message: 'is required' });
     const recipient = isNull.has('recipient_id') ? null : uuidProblem(input?.recipient_id, 'recipient_id');
     if (recipient) errors.push(recipient);
-    // evidence §6 [T3r DRIFT-42]: client_markup must be an object (seen on the preview; the execute
-    // body carries the same field, [T1 ExecutePayoutService]).
+    // [T3r DRIFT-42]: client_markup must be an object, observed on the preview; carried over to the
+    // execute body, which names the same field (evidence §6 [T1 ExecutePayoutService], code reading).
+    // nature_of_payment and internal_notes: strings by the same source; no refusal is recorded.
     const markup: unknown = input?.client_markup;
     if (markup !== undefined && markup !== null && (typeof markup !== 'object' || Array.isArray(markup)))
       errors.push({ field: 'client_markup', message: `must be an object (got ${describeType(markup)})` });
     const nature: unknown = input?.nature_of_payment;
     if (nature !== undefined && nature !== null && typeof nature !== 'string')
       errors.push({ field: 'nature_of_payment', message: `must be a string (got ${describeType(nature)})` });
-    else if (typeof nature === 'string' && nature.trim() === '')
-      errors.push({ field: 'nature_of_payment', message: 'must not be empty (leave it out instead)' });
     const extra: unknown = input?.extra_info;
     if (extra !== undefined && extra !== null) {
       if (typeof extra !== 'object' || Array.isArray(extra))

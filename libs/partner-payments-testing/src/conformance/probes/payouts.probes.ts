@@ -179,14 +179,14 @@ export const PAYOUT_PROBES: ConformanceProbe[] = [
     id: 'payouts.create.markup-not-object',
     area: 'payouts',
     behaviour:
-      'A payout whose client_markup is not an object ("15.00") is refused 400 naming client_markup, as on the preview',
-    sources: [evidence('[T1 ExecutePayoutService]'), evidence('[T3r DRIFT-42]')],
+      'A payout whose client_markup is not an object ("15.00") is refused 400 naming client_markup: the preview\'s rule, carried over to the execute body (inferred, not observed there)',
+    sources: [evidence('[T3r DRIFT-42]'), evidence('[T1 ExecutePayoutService]')],
     writes: true,
     // An open, funded account: otherwise the account's state may be refused first (the sandbox
     // answers 422 for unusable funds before reading the body; the partner's order is not recorded).
     needs: ['activeVirtualAccount', 'payee'],
     cleanup:
-      'nothing is created when refused; a partner that accepts it pays 10.00 to the run recipient (the probe then reports the divergence)',
+      'nothing is created when refused; a partner that accepts it creates a payout of 10.00 to the run recipient, reported as unexpected (not cancellable through the API)',
     request: payoutOf10({ idempotencyKey: 'fresh' }, { client_markup: '15.00' }),
     expect: { status: 400, shape: anyError },
     verify: namesField('client_markup'),

@@ -70,8 +70,9 @@ export function registerPayoutRoutes(router: Router, ctx: SandboxContext): void 
     if (!isUuid(b.recipient_id)) errors.push({ field: 'recipient_id', message: 'must be a UUID' });
     if (b.quote_id !== undefined && typeof b.quote_id !== 'string')
       errors.push({ field: 'quote_id', message: 'must be a string' });
-    // evidence §6 [T1 ExecutePayoutService]: the execute body's optional fields; client_markup an
-    // object as on the preview ([T3r DRIFT-42]; null is a type error there too, DRIFT-43).
+    // Inferred, not observed on this route: evidence §6 [T1 ExecutePayoutService] (code reading)
+    // names these fields of the execute body; client_markup an object as the preview requires it
+    // ([T3r DRIFT-42]; null a type error there too, DRIFT-43); the other two as strings.
     if (b.client_markup !== undefined && !isJsonObject(b.client_markup))
       errors.push({ field: 'client_markup', message: 'must be an object' });
     if (b.nature_of_payment !== undefined && typeof b.nature_of_payment !== 'string')
