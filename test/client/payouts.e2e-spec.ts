@@ -182,7 +182,7 @@ describe('client: payouts (evidence §6)', () => {
     expect(sent.at(-1)?.status).toBe(201);
   });
 
-  it('create without a quote sends client_markup and nature_of_payment (priced at execution, evidence §6); a markup that is not an object is refused before any I/O', async () => {
+  it('create without a quote sends client_markup and nature_of_payment (priced at execution, evidence §6); a markup that is not an object, or sent with quote_id, is refused before any I/O', async () => {
     const created = await payouts().create(ids.vaId, {
       amount: '4.00',
       currency: 'USD',
@@ -206,6 +206,19 @@ describe('client: payouts (evidence §6)', () => {
     expect((err as PartnerLocalValidationError).fieldErrors).toEqual([
       { field: 'client_markup', message: 'must be an object (got string)' },
     ]);
+    // quote_id or client_markup, not both (evidence §6 [T1 ExecutePayoutService]): the quote's price
+    // holds the markup given at preview; sent again it may be charged twice.
+    const both = await payouts()
+      .create(ids.vaId, {
+        amount: '4.00',
+        currency: 'USD',
+        recipient_id: ids.recipientId,
+        quote_id: 'q-from-preview',
+        client_markup: { fixed_fee: '1.00', percentage_fee: '0' },
+      })
+      .catch((e: unknown) => e);
+    expect(both).toBeInstanceOf(PartnerLocalValidationError);
+    expect((both as PartnerLocalValidationError).fieldErrors.map((e) => e.field)).toEqual(['client_markup']);
     expect(await world.sandbox.control.requestLog()).toHaveLength(log.length);
   });
 });

@@ -64,7 +64,8 @@ export interface CreatePartnerPayoutInput {
   /**
    * Your markup (evidence §6 [T1 ExecutePayoutService]: the body carries `quote_id` or
    * `client_markup`). An object: the preview refuses anything else ([T3r DRIFT-42]); its fields are
-   * not recorded in the evidence, so agree them with the partner.
+   * not recorded in the evidence, so agree them with the partner. Not with `quote_id`: the quote's
+   * price already holds the markup given at preview (refused before any I/O).
    */
   client_markup?: Record<string, unknown>;
   /** The payment's purpose (evidence §6 [T1 ExecutePayoutService]; its values are not recorded). */

@@ -115,6 +115,21 @@ describe('PartnerPayoutsService.create: checks before any I/O', () => {
     ]);
   });
 
+  it('refuses client_markup with quote_id (the quote prices the markup: evidence §6 [T1 ExecutePayoutService]) and sends neither', async () => {
+    expect(await refused(VA, body({ quote_id: 'q-1', client_markup: { fixed_fee: '15.00' } }))).toEqual([
+      {
+        field: 'client_markup',
+        message: 'must not be sent with quote_id (the quote already prices the markup given at preview)',
+      },
+    ]);
+    // Each alone goes out as it is; neither is the partner's to refuse (no evidence either way).
+    for (const alone of [{ quote_id: 'q-1' }, { client_markup: { fixed_fee: '15.00' } }, {}]) {
+      const { http, sent } = stubHttp();
+      await new PartnerPayoutsService(http).create(VA, body(alone));
+      expect(sent.map((r) => r.body)).toEqual([body(alone)]);
+    }
+  });
+
   it('sends a priced-at-execution payout as it is: client_markup and nature_of_payment, no quote_id', async () => {
     const { http, sent } = stubHttp();
     const input = body({

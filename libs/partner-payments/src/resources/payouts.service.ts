@@ -72,8 +72,8 @@ export class PartnerPayoutsService {
    * POST /v1/virtual-accounts/{id}/payout. The Idempotency-Key is generated once and reused on every
    * retry; pass your own (e.g. stored with your payout row) to make a retry after a crash safe too.
    * Checked before any I/O, every problem at once: `virtualAccountId` and `recipient_id` UUIDs,
-   * `amount` a decimal string with up to 2 decimals, `currency`, `client_markup` an object,
-   * `nature_of_payment` a string, `extra_info` an object whose `memo` is a string of at most 255
+   * `amount` a decimal string with up to 2 decimals, `currency`, `client_markup` an object and not
+   * with `quote_id`, `nature_of_payment` a string, `extra_info` an object whose `memo` is a string of at most 255
    * characters and whose `internal_notes` is a string, no field null.
    */
   async create(
@@ -100,6 +100,20 @@ export class PartnerPayoutsService {
     const markup: unknown = input?.client_markup;
     if (markup !== undefined && markup !== null && (typeof markup !== 'object' || Array.isArray(markup)))
       errors.push({ field: 'client_markup', message: `must be an object (got ${describeType(markup)})` });
+    // The body carries `quote_id` OR `client_markup` (evidence §6 [T1 ExecutePayoutService]): a quote's
+    // price was fixed at preview with its markup in it, and that integration never sends both because
+    // the markup sent again would be charged twice (code reading, not probed). Refused here: dropping
+    // the markup costs nothing when the quote holds it; sending it may cost the payee.
+    else if (
+      markup !== undefined &&
+      markup !== null &&
+      input?.quote_id !== undefined &&
+      input.quote_id !== null
+    )
+      errors.push({
+        field: 'client_markup',
+        message: 'must not be sent with quote_id (the quote already prices the markup given at preview)',
+      });
     const nature: unknown = input?.nature_of_payment;
     if (nature !== undefined && nature !== null && typeof nature !== 'string')
       errors.push({ field: 'nature_of_payment', message: `must be a string (got ${describeType(nature)})` });
