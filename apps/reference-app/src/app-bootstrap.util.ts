@@ -3,10 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { Logger, ValidationPipe, type LoggerService, type LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DataSource } from 'typeorm';
 import { AppModule } from './app.module';
 import { APP_CONFIG, loadAppConfig, type AppConfig } from './config/app.config';
 import { describeDatabase } from './database/database-url.util';
 import { DemoRunner, type DemoResult } from './demo/demo-runner.service';
+import { PayoutEntity } from './payouts/payout.entity';
 import { describeAccess } from './common/access.guard';
 import { isWebhookPath, jsonDepthLimit, jsonOnlyWrites } from './common/json-depth.middleware';
 import { AppJsonLogger, configuredSecrets } from './observability/json-logger.service';
@@ -110,6 +112,13 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
     logger.log(
       `embedded sandbox control API at ${connection.sandbox.controlUrl} — e.g. move a payout forward: curl -X POST ${connection.sandbox.controlUrl}/advancePayout -H 'content-type: application/json' -d '{"args":["<payout_id>",["PENDING","PROCESSING","COMPLETED"]]}'`,
     );
+    // The embedded sandbox keeps its state in memory: every start is a partner that knows no payout.
+    // Rows an earlier run stored read "404 Payout not found" at each reconciliation pass; say why once.
+    const earlier = await app.get(DataSource).getRepository(PayoutEntity).count();
+    if (earlier > 0)
+      logger.warn(
+        `the database holds ${earlier} payout(s) from an earlier run; the embedded sandbox starts empty at every start, so reconciliation reads them as "404 Payout not found" and retries them with back-off. To start clean: ${config.database.kind === 'sqlite' ? `stop the app and delete ${config.database.path} (with its -wal and -shm files)` : 'point DATABASE_URL at an empty database'}`,
+      );
   }
 
   // Issue 9 defect 7: the partner is called only now, in the background; the port is already open.

@@ -213,6 +213,12 @@ describe('access with nothing configured', () => {
       await http().post('/reconciliation/run').expect(401);
       expect(logger.lines.join('\n')).not.toMatch(/are OPEN|refuse every request/);
       expect(logger.lines.join('\n')).not.toContain(KEY_NEW);
+      // The closing hint shows the header the caller endpoints now want, never the key.
+      expect(logger.lines.filter((l) => l.includes('demo done'))).toEqual([
+        expect.stringContaining(
+          `curl -H "X-Api-Key: <one of APP_API_KEYS>" ${running.url}/payouts/${result.payoutId}`,
+        ),
+      ]);
     } finally {
       await running.close();
       db.cleanup();

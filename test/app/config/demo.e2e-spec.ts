@@ -69,15 +69,21 @@ describe('the demo (embedded sandbox, SQLite)', () => {
     });
   });
 
-  it('pins a fresh embedded sandbox again when restarted on the same database file', async () => {
+  it('pins a fresh embedded sandbox again when restarted on the same database file, and says the earlier payouts are unknown to it', async () => {
     await running.demo;
     await running.close();
+    const logger = new CapturingLogger();
     running = await startApp({
       env: { ...env, DEMO: 'false' },
       envFile: false,
       host: '127.0.0.1',
-      logger: false,
+      logger,
     });
+    // The first run's payout is in the file; the new sandbox (in memory) has none.
+    expect(logger.lines.filter((l) => l.includes('from an earlier run'))).toEqual([
+      expect.stringContaining('the database holds 1 payout(s) from an earlier run'),
+    ]);
+    expect(logger.lines.join('\n')).toContain('-wal and -shm files');
     await running.ready; // the pin runs after listen (issue 9 defect 7)
     const counters = await running.connection.sandbox!.control.counters();
     expect(counters.requests['POST /v1/versioning/upgrade']).toBe(1);
@@ -138,6 +144,10 @@ describe('logs (demo at debug level, a re-authentication, a bad signature)', () 
         .expect(401);
 
       const text = logger.lines.join('\n');
+      // A fresh database: nothing from an earlier run to warn about.
+      expect(text).not.toContain('from an earlier run');
+      // No APP_API_KEYS: the closing hint needs no header.
+      expect(text).toContain(`demo done. Try: curl ${running.url}/payouts/${result.payoutId} `);
       expect(text).toContain(result.payoutId); // the capture does see the app's lines
       expect(text).toContain('Partner token obtained');
       const secrets = [

@@ -135,7 +135,11 @@ export class DemoRunner {
     log(
       `6/6 the hold was released silently; reconciliation checked ${summary.checked}, changed ${summary.changed}: stored status ${final.status} (last source ${final.last_source}, reference ${final.reference_number ?? '-'})`,
     );
-    log(`demo done. Try: curl ${appUrl}/payouts/${created.payout_id}  |  curl ${appUrl}/health/ready`);
+    // With APP_API_KEYS set the caller endpoints want one (never printed: the variable's name only).
+    const keyHeader = this.config.access.apiKeys.length ? ' -H "X-Api-Key: <one of APP_API_KEYS>"' : '';
+    log(
+      `demo done. Try: curl${keyHeader} ${appUrl}/payouts/${created.payout_id}  |  curl ${appUrl}/health/ready`,
+    );
 
     return {
       userId: user.userId,
