@@ -130,6 +130,17 @@ describe('PartnerPayoutsService.create: checks before any I/O', () => {
     }
   });
 
+  it('refuses a quote_id that is not a non-empty string, before any I/O', async () => {
+    for (const [bad, message] of [
+      [123, 'must be a string (got number)'],
+      [{}, 'must be a string (got object)'],
+      [true, 'must be a string (got boolean)'],
+      ['', 'must not be blank'],
+      ['  ', 'must not be blank'],
+    ] as const)
+      expect(await refused(VA, body({ quote_id: bad }))).toEqual([{ field: 'quote_id', message }]);
+  });
+
   it('sends a priced-at-execution payout as it is: client_markup and nature_of_payment, no quote_id', async () => {
     const { http, sent } = stubHttp();
     const input = body({
@@ -152,6 +163,28 @@ describe('PartnerPayoutsService.create: checks before any I/O', () => {
       path: `/v1/virtual-accounts/${VA.toUpperCase()}/payout`,
       body: input,
     });
+  });
+});
+
+describe('PartnerPayoutsService.preview: checks before any I/O, every problem at once', () => {
+  it('names a virtualAccountId or recipient_id that is not a UUID together with the other problems', async () => {
+    const { http, sent } = stubHttp();
+    const err = await new PartnerPayoutsService(http)
+      .preview('va_1', { amount: 'abc', recipient_id: 'rcp_1' })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PartnerLocalValidationError);
+    expect((err as PartnerLocalValidationError).fieldErrors.map((e) => e.field)).toEqual([
+      'virtualAccountId',
+      'amount',
+      'recipient_id',
+    ]);
+    expect(sent).toEqual([]);
+  });
+
+  it('sends a preview with UUIDs as it is', async () => {
+    const { http, sent } = stubHttp();
+    await new PartnerPayoutsService(http).preview(VA, { amount: '10.00', recipient_id: RECIPIENT });
+    expect(sent.map((r) => r.body)).toEqual([{ amount: '10.00', recipient_id: RECIPIENT }]);
   });
 });
 

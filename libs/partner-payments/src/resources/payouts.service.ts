@@ -72,8 +72,8 @@ export class PartnerPayoutsService {
    * POST /v1/virtual-accounts/{id}/payout. The Idempotency-Key is generated once and reused on every
    * retry; pass your own (e.g. stored with your payout row) to make a retry after a crash safe too.
    * Checked before any I/O, every problem at once: `virtualAccountId` and `recipient_id` UUIDs,
-   * `amount` a decimal string with up to 2 decimals, `currency`, `client_markup` an object and not
-   * with `quote_id`, `nature_of_payment` a string, `extra_info` an object whose `memo` is a string of at most 255
+   * `amount` a decimal string with up to 2 decimals, `currency`, `quote_id` a non-empty string,
+   * `client_markup` an object and not with `quote_id`, `nature_of_payment` a string, `extra_info` an object whose `memo` is a string of at most 255
    * characters and whose `internal_notes` is a string, no field null.
    */
   async create(
@@ -94,6 +94,15 @@ export class PartnerPayoutsService {
       errors.push({ field: 'currency', message: 'is required' });
     const recipient = isNull.has('recipient_id') ? null : uuidProblem(input?.recipient_id, 'recipient_id');
     if (recipient) errors.push(recipient);
+    // A quote's id as preview returned it (evidence §6): a non-empty string; the partner refuses
+    // another type with a 400 that would only cost a round trip.
+    const quote: unknown = input?.quote_id;
+    if (quote !== undefined && quote !== null && (typeof quote !== 'string' || quote.trim() === ''))
+      errors.push({
+        field: 'quote_id',
+        message:
+          typeof quote === 'string' ? 'must not be blank' : `must be a string (got ${describeType(quote)})`,
+      });
     // [T3r DRIFT-42]: client_markup must be an object, observed on the preview; carried over to the
     // execute body, which names the same field (evidence §6 [T1 ExecutePayoutService], code reading).
     // nature_of_payment and internal_notes: strings by the same source; no refusal is recorded.
@@ -154,9 +163,9 @@ export class PartnerPayoutsService {
 
   /**
    * POST /v1/virtual-accounts/{id}/payout/preview: fees, amounts and currencies before creating
-   * (evidence §6). Creates nothing and takes no Idempotency-Key. Checked before any I/O: `amount` a
-   * decimal string with up to 2 decimals, `recipient_id` or `account_type`, `client_markup` an object,
-   * no field null. The partner's own sandbox refuses every preview ("Total fees exceed or equal the
+   * (evidence §6). Creates nothing and takes no Idempotency-Key. Checked before any I/O, every
+   * problem at once: `virtualAccountId` a UUID, `amount` a decimal string with up to 2 decimals,
+   * `recipient_id` (a UUID) or `account_type`, `client_markup` an object, no field null. The partner's own sandbox refuses every preview ("Total fees exceed or equal the
    * payout amount", DRIFT-45): expect a PartnerValidationError there.
    */
   async preview(
@@ -164,14 +173,19 @@ export class PartnerPayoutsService {
     input: PreviewPartnerPayoutInput,
     options?: PartnerCallOptions,
   ): Promise<PartnerPayoutPreview> {
-    const va = encodePathSegment(requireId(virtualAccountId, 'virtualAccountId'));
-    const errors: PartnerFieldError[] = nullFieldErrors(input);
+    // Every problem at once, as create does: both ids are UUIDs there and here (spec 4.6, 2.3).
+    const vaProblem = uuidProblem(virtualAccountId, 'virtualAccountId');
+    const errors: PartnerFieldError[] = vaProblem ? [vaProblem] : [];
+    errors.push(...nullFieldErrors(input));
     const amount = amountProblem(input?.amount);
     if (amount) errors.push(amount);
     if (input?.recipient_id === undefined && input?.account_type === undefined)
       errors.push({ field: 'recipient_id', message: 'recipient_id or account_type is required' });
-    if (input?.recipient_id !== undefined && input.recipient_id !== null)
-      requireId(input.recipient_id, 'recipient_id');
+    const recipient =
+      input?.recipient_id === undefined || input.recipient_id === null
+        ? null
+        : uuidProblem(input.recipient_id, 'recipient_id');
+    if (recipient) errors.push(recipient);
     if (
       input?.client_markup !== undefined &&
       input.client_markup !== null &&
@@ -182,6 +196,7 @@ export class PartnerPayoutsService {
       if (input?.[flag] !== undefined && input[flag] !== null && typeof input[flag] !== 'boolean')
         errors.push({ field: flag, message: 'must be a boolean' });
     if (errors.length) throw new PartnerLocalValidationError(errors);
+    const va = encodePathSegment(virtualAccountId);
     const res = await send<unknown>(
       this.http,
       { method: 'POST', path: `/v1/virtual-accounts/${va}/payout/preview`, body: { ...input } },
