@@ -1,4 +1,4 @@
-import { PartnerSandboxControlClient } from '@partner-payments/testing';
+import { PartnerSandboxControlClient, signPartnerWebhook } from '@partner-payments/testing';
 import { CONTROL_OPERATIONS } from '../../libs/partner-payments-testing/src/control/control.constants';
 import { fundedSetup, individual, startWorld, stopWorld, type World } from './sandbox.fixture';
 
@@ -58,6 +58,29 @@ describe('sandbox: control API over HTTP (PartnerSandboxControlClient)', () => {
     expect(world.receiver.received[0].body).toEqual({ event: 'user.updated', data: { event_id: eventId } });
     await expect(control.advancePayout(crypto.randomUUID(), 'COMPLETED')).rejects.toThrow(/unknown payout/);
     await expect(control.waitForDeliveries({ event: 'never', timeoutMs: 50 })).rejects.toThrow(/timed out/);
+  });
+
+  it('rotateWebhookSecret passes its options over HTTP after undefined arguments, and answers the window', async () => {
+    const atOnce = await control.rotateWebhookSecret(undefined, undefined, { overlapMs: 0 });
+    expect(atOnce).toEqual({
+      secret: expect.stringMatching(/^whsec_/),
+      previousSecret: 'whsec_e2e_secret',
+      previousSecretSignsUntil: expect.any(String),
+    });
+    expect(Date.parse(atOnce.previousSecretSignsUntil)).toBeLessThanOrEqual(Date.now());
+    await control.emitEvent('user.updated', { user_id: 'at-once' });
+    const [first] = await world.receiver.waitFor(1); // the receiver knows only the old secret
+    expect(first.validSignature).toBe(false);
+    expect(first.headers['x-signature-sha256']).toBe(signPartnerWebhook(first.raw, atOnce.secret));
+    // No options: the partner's window (evidence §9), the replaced secret keeps signing.
+    const windowed = await control.rotateWebhookSecret('whsec_third');
+    expect(Date.parse(windowed.previousSecretSignsUntil)).toBeGreaterThan(Date.now() + 55_000);
+    await control.emitEvent('user.updated', { user_id: 'windowed' });
+    const second = (await world.receiver.waitFor(2))[1];
+    expect(second.headers['x-signature-sha256']).toBe(signPartnerWebhook(second.raw, atOnce.secret));
+    await expect(control.rotateWebhookSecret(undefined, undefined, { overlapMs: -1 })).rejects.toThrow(
+      /overlapMs must be a number of milliseconds/,
+    );
   });
 
   it('faults, token expiry, next verification outcome and reset work over HTTP', async () => {

@@ -47,6 +47,44 @@ describe('startWebhookReceiver (helper for users’ tests)', () => {
     }
   });
 
+  it.each([
+    ["'' (as `process.env.X ?? ''` gives when X is unset)", ''],
+    ["['']", ['']],
+    ['[]', []],
+  ])(
+    'with secrets %s, refuses a delivery signed with the empty key (a forgery anyone can compute)',
+    async (_name, secrets: string | string[]) => {
+      const receiver = await startWebhookReceiver({ secrets });
+      try {
+        const body = JSON.stringify(buildUserUpdated({ user_id: 'forged' }));
+        await fetch(receiver.url, {
+          method: 'POST',
+          body,
+          headers: { 'content-type': 'application/json', 'x-signature-sha256': signPartnerWebhook(body, '') },
+        });
+        const [got] = await receiver.waitFor(1);
+        expect(got.raw).toBe(body);
+        expect(got.validSignature).toBe(false);
+        // A real secret added later (a list is mutable) verifies; the empty entry stays ignored.
+        receiver.secrets.push('real');
+        await fetch(receiver.url, {
+          method: 'POST',
+          body,
+          headers: { 'x-signature-sha256': signPartnerWebhook(body, 'real') },
+        });
+        await fetch(receiver.url, {
+          method: 'POST',
+          body,
+          headers: { 'x-signature-sha256': signPartnerWebhook(body, '') },
+        });
+        const all = await receiver.waitFor(3);
+        expect(all.map((g) => g.validSignature)).toEqual([false, true, false]);
+      } finally {
+        await receiver.close();
+      }
+    },
+  );
+
   it('verifies the signature over the bytes as received, even bytes that are not valid UTF-8', async () => {
     const receiver = await startWebhookReceiver({ secrets: 'right' });
     try {

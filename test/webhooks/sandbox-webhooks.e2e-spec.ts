@@ -1,7 +1,8 @@
 /**
  * The sandbox (libs/partner-payments-testing) delivers signed webhooks over real HTTP to an app
  * using PartnerPaymentsModule. Every documented event reaches its typed handler exactly once;
- * duplicates, re-orderings and a secret rotation are absorbed (spec 6.1, 6.3, 6.4.7).
+ * duplicates, re-orderings and a secret rotation are absorbed (spec 6.1, 6.3, 6.4.7; evidence §9:
+ * the old secret keeps signing for about a minute after a rotation).
  */
 import { PartnerDerivedEvent, type PartnerPayoutStatusEvent } from '@partner-payments/nestjs';
 import { PARTNER_CONTRACT_EVENTS } from '../../libs/partner-payments/src/webhooks/events/partner-event.constants';
@@ -131,8 +132,11 @@ describe('sandbox -> webhook pipeline (spec 6)', () => {
     expect(statuses().map((s) => s.status)).toEqual(['COMPLETED', 'PROCESSING', 'PENDING']);
   });
 
-  it('accepts deliveries signed with the previous secret during a rotation (old and new configured)', async () => {
-    const { secret, previousSecret } = await sandbox.control.rotateWebhookSecret();
+  it('accepts deliveries signed with the previous secret during a rotation (old and new configured; explicit choices, no window)', async () => {
+    // overlapMs 0: only the explicit signNextWithPreviousSecret picks the old secret here.
+    const { secret, previousSecret } = await sandbox.control.rotateWebhookSecret(undefined, undefined, {
+      overlapMs: 0,
+    });
     const rotated = await startWebhookTestApp({
       secrets: [secret, previousSecret],
       controllerPath: '/hooks/rotated',
@@ -159,7 +163,56 @@ describe('sandbox -> webhook pipeline (spec 6)', () => {
     await settle();
     expect((await sandbox.control.deliveries()).at(-1)?.status).toBe(401);
     expect(t.handlers.log.count('user.updated')).toBe(0);
-    await sandbox.control.rotateWebhookSecret(originalSecret); // back to the secret the app knows
+    // Back to the secret the app knows, at once (no window), for the tests after this one.
+    await sandbox.control.rotateWebhookSecret(originalSecret, undefined, { overlapMs: 0 });
+  });
+
+  it('through a rotation (default behaviour, short window): an app with both secrets accepts every delivery; one with only the new secret refuses those of the window', async () => {
+    const next = `whsec_next_${randomUUID()}`;
+    const both = await startWebhookTestApp({
+      secrets: [next, originalSecret],
+      controllerPath: '/hooks/both',
+    });
+    const newOnly = await startWebhookTestApp({ secrets: [next], controllerPath: '/hooks/new-only' });
+    const sent: { app: string; eventId: string }[] = [];
+    const emitTo = async (app: WebhookTestApp, name: string) => {
+      await sandbox.control.setWebhookUrl(app.url);
+      const { eventId } = await sandbox.control.emitEvent('user.updated', { user_id: randomUUID() });
+      sent.push({ app: name, eventId });
+      await sandbox.control.flushWebhooks(); // delivered before the URL moves on
+    };
+    try {
+      // A 1 s window instead of the partner's 60 s (evidence §9), so the test can wait it out.
+      const rotation = await sandbox.control.rotateWebhookSecret(next, undefined, { overlapMs: 1000 });
+      await emitTo(both, 'both');
+      await emitTo(newOnly, 'newOnly');
+      const wait = Date.parse(rotation.previousSecretSignsUntil) - Date.now() + 50;
+      await new Promise((r) => setTimeout(r, Math.max(wait, 0)));
+      await emitTo(newOnly, 'newOnly');
+      await emitTo(both, 'both');
+      await both.service.processing.drain();
+      await newOnly.service.processing.drain();
+      const byId = new Map((await sandbox.control.deliveries()).map((d) => [d.eventId, d]));
+      expect(
+        sent.map(({ app, eventId }) => [
+          app,
+          byId.get(eventId)?.signedWithPreviousSecret,
+          byId.get(eventId)?.status,
+        ]),
+      ).toEqual([
+        ['both', true, 200],
+        ['newOnly', true, 401], // lost at the partner: deliveries are never retried (spec 6.1.4)
+        ['newOnly', false, 200],
+        ['both', false, 200],
+      ]);
+      expect(both.handlers.log.count('user.updated')).toBe(2);
+      expect(newOnly.handlers.log.count('user.updated')).toBe(1);
+    } finally {
+      await sandbox.control.setWebhookUrl(t.url);
+      await sandbox.control.rotateWebhookSecret(originalSecret, undefined, { overlapMs: 0 });
+      await both.close();
+      await newOnly.close();
+    }
   });
 
   it('acknowledges an unknown event type and surfaces it on the unknown stream (spec 6.1.5)', async () => {

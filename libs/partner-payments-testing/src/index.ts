@@ -24,6 +24,8 @@ export type {
   CreateClientInput,
   SandboxClientInfo,
   EmitOptions,
+  RotateWebhookSecretOptions,
+  WebhookSecretRotation,
   DepositInput,
   DepositRefundOptions,
   DepositRefund,

@@ -12,6 +12,7 @@ import type {
   PayoutStepName,
   PayoutView,
   RequestLogEntry,
+  RotateWebhookSecretOptions,
   SandboxClientInfo,
   SandboxControl,
   SandboxCounters,
@@ -19,6 +20,7 @@ import type {
   SeedRfiInput,
   SeededRfi,
   VirtualAccountPatch,
+  WebhookSecretRotation,
 } from './control.types';
 import type {
   ClientVault,
@@ -57,8 +59,8 @@ export class PartnerSandboxControlClient implements SandboxControl {
   createClient = (input?: CreateClientInput) => this.call<SandboxClientInfo>('createClient', input);
   setWebhookUrl = (url: string | null, clientUuid?: string) =>
     this.call<void>('setWebhookUrl', url, clientUuid);
-  rotateWebhookSecret = (newSecret?: string, clientUuid?: string) =>
-    this.call<{ secret: string; previousSecret: string }>('rotateWebhookSecret', newSecret, clientUuid);
+  rotateWebhookSecret = (newSecret?: string, clientUuid?: string, options?: RotateWebhookSecretOptions) =>
+    this.call<WebhookSecretRotation>('rotateWebhookSecret', newSecret, clientUuid, options);
   setAuthorizedBanks = (banks: string[], clientUuid?: string) =>
     this.call<void>('setAuthorizedBanks', banks, clientUuid);
   provisionClientWallet = (wallet?: Partial<ClientWallet>, clientUuid?: string) =>

@@ -62,6 +62,11 @@ export interface DeliveryRecord {
   /** The exact bytes sent. */
   body: string;
   signature: string;
+  /**
+   * Signed with the secret a rotation replaced: by default every delivery emitted in the window
+   * after a rotation (evidence §9), or as a test asked (`signWithPreviousSecret`,
+   * `signNextWithPreviousSecret`). False when there was no previous secret.
+   */
   signedWithPreviousSecret: boolean;
   duplicate: boolean;
   /** queued/held until sent; delivered = the receiver answered (any status); failed = no answer; no_url = no webhook URL set. */
@@ -224,7 +229,35 @@ export interface SandboxClientInfo {
 
 export interface EmitOptions {
   clientUuid?: string;
+  /**
+   * true: sign this delivery with the previous secret; false: with the current one. Default: the
+   * previous one within the window after a rotation (evidence §9), else the current one.
+   */
   signWithPreviousSecret?: boolean;
+}
+
+/** Options of `rotateWebhookSecret`. */
+export interface RotateWebhookSecretOptions {
+  /**
+   * How long after the rotation deliveries stay signed with the previous secret; default the
+   * sandbox's `webhookSecretOverlapMs` (60000). evidence §9 [T1 REVISION-DOCS §2.4]: the partner
+   * keeps signing with the old secret for about a minute, so an app must accept both meanwhile.
+   * 0: the new secret signs at once, a convenience the partner lacks (opt-in).
+   */
+  overlapMs?: number;
+}
+
+/** The answer of `rotateWebhookSecret`. */
+export interface WebhookSecretRotation {
+  /** The new secret: the current one from now on (`sandbox.webhookSecret` follows it). */
+  secret: string;
+  /** The secret it replaced. */
+  previousSecret: string;
+  /**
+   * ISO time until which deliveries are signed with `previousSecret` (unless a test asks otherwise);
+   * from then on with `secret`. The rotation time itself when `overlapMs` is 0.
+   */
+  previousSecretSignsUntil: string;
 }
 
 /**
@@ -235,10 +268,18 @@ export interface EmitOptions {
 export interface SandboxControl {
   createClient(input?: CreateClientInput): Promise<SandboxClientInfo>;
   setWebhookUrl(url: string | null, clientUuid?: string): Promise<void>;
+  /**
+   * Replaces the account's webhook secret (`newSecret`, default a random `whsec_...`). As at the
+   * partner (evidence §9 [T1 REVISION-DOCS §2.4]), deliveries keep being signed with the previous
+   * secret for `options.overlapMs` (default the sandbox's `webhookSecretOverlapMs`, 60000), then with
+   * the new one; the answer says until when. `{ overlapMs: 0 }`: the new secret signs at once, a
+   * convenience the partner lacks. `reset()` ends the window (the new secret stays).
+   */
   rotateWebhookSecret(
     newSecret?: string,
     clientUuid?: string,
-  ): Promise<{ secret: string; previousSecret: string }>;
+    options?: RotateWebhookSecretOptions,
+  ): Promise<WebhookSecretRotation>;
   setAuthorizedBanks(banks: string[], clientUuid?: string): Promise<void>;
   provisionClientWallet(wallet?: Partial<ClientWallet>, clientUuid?: string): Promise<ClientWallet>;
   provisionClientVault(vault?: Partial<ClientVault>, clientUuid?: string): Promise<ClientVault>;
@@ -319,7 +360,10 @@ export interface SandboxControl {
    * with outcome 'dropped'.
    */
   dropNextWebhooks(count?: number, event?: string, clientUuid?: string): Promise<void>;
-  /** Signs the next `count` deliveries with the previous secret (after a rotation). */
+  /**
+   * Signs the next `count` deliveries with the previous secret (after a rotation; rejects before
+   * one), inside the window after the rotation or past it.
+   */
   signNextWithPreviousSecret(count?: number, clientUuid?: string): Promise<void>;
   addFault(fault: FaultSpec): Promise<{ id: string }>;
   clearFaults(): Promise<void>;

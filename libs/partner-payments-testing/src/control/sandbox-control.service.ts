@@ -11,6 +11,7 @@ import type {
   PayoutStepName,
   PayoutView,
   RequestLogEntry,
+  RotateWebhookSecretOptions,
   SandboxClientInfo,
   SandboxControl,
   SandboxCounters,
@@ -18,7 +19,9 @@ import type {
   SeedRfiInput,
   SeededRfi,
   VirtualAccountPatch,
+  WebhookSecretRotation,
 } from './control.types';
+import { checkSecretOverlapMs } from '../webhooks/webhook-sender.service';
 import { buildFlatEvent, type JsonObject } from '../webhooks/event-builders.util';
 import { newId, nowIso, randomHex } from '../server/ids.util';
 import { applyPayoutStep, normaliseSteps, toPayoutView } from '../resources/payouts/payout-lifecycle.service';
@@ -73,11 +76,30 @@ export class InProcessControl implements SandboxControl {
     this.account(clientUuid).webhookUrl = url ?? undefined;
   }
 
-  async rotateWebhookSecret(newSecret?: string, clientUuid?: string) {
+  async rotateWebhookSecret(
+    newSecret?: string,
+    clientUuid?: string,
+    options: RotateWebhookSecretOptions = {},
+  ): Promise<WebhookSecretRotation> {
+    // An empty key signs what anyone can sign; no receiver (ours or the module's) accepts one.
+    if (newSecret != null && (typeof newSecret !== 'string' || newSecret.length === 0))
+      throw new Error('rotateWebhookSecret: the new secret must be a non-empty string');
+    // evidence §9 [T1 REVISION-DOCS §2.4]: the old secret keeps signing for about a minute, so an
+    // app configured with the new secret alone loses those deliveries (never retried, spec 6.1.4).
+    const overlapMs =
+      options?.overlapMs == null
+        ? this.ctx.options.webhookSecretOverlapMs
+        : checkSecretOverlapMs(options.overlapMs, 'rotateWebhookSecret: overlapMs');
     const a = this.account(clientUuid);
     a.previousWebhookSecret = a.webhookSecret;
     a.webhookSecret = newSecret ?? `whsec_${randomHex(16)}`;
-    return { secret: a.webhookSecret, previousSecret: a.previousWebhookSecret };
+    const until = Date.now() + overlapMs;
+    this.ctx.webhooks.startPreviousSecretWindow(a.clientUuid, until);
+    return {
+      secret: a.webhookSecret,
+      previousSecret: a.previousWebhookSecret,
+      previousSecretSignsUntil: new Date(until).toISOString(),
+    };
   }
 
   async setAuthorizedBanks(banks: string[], clientUuid?: string): Promise<void> {

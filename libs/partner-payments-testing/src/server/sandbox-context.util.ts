@@ -16,6 +16,8 @@ export interface ResolvedOptions {
   autoPayouts: { stepDelayMs: number } | null;
   rfiEvents: boolean;
   payoutFees: 'partner' | { percent: number; fixed: string };
+  /** How long the previous webhook secret keeps signing after a rotation (evidence §9). */
+  webhookSecretOverlapMs: number;
 }
 
 /** Everything a route handler needs; one per sandbox instance (no module-level state). */

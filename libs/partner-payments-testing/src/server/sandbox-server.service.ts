@@ -17,7 +17,11 @@ import { InProcessControl } from '../control/sandbox-control.service';
 import type { PartnerSandbox, PartnerSandboxOptions, SandboxLogger } from './sandbox.types';
 import { StateStore } from './state.store';
 import { Telemetry } from './telemetry.store';
-import { WebhookSender } from '../webhooks/webhook-sender.service';
+import {
+  checkSecretOverlapMs,
+  PARTNER_SECRET_OVERLAP_MS,
+  WebhookSender,
+} from '../webhooks/webhook-sender.service';
 
 /** Fixed test values used when no credentials are given (never use them outside tests). */
 export const SANDBOX_DEFAULTS = {
@@ -78,6 +82,11 @@ export async function startPartnerSandbox(options: PartnerSandboxOptions = {}): 
       autoPayouts: options.autoPayouts === true ? { stepDelayMs: 20 } : options.autoPayouts || null,
       rfiEvents: options.rfiEvents ?? false,
       payoutFees: options.payoutFees ?? 'partner',
+      // evidence §9 [T1 REVISION-DOCS §2.4]: about a minute of old-secret signing after a rotation.
+      webhookSecretOverlapMs:
+        options.webhookSecretOverlapMs === undefined
+          ? PARTNER_SECRET_OVERLAP_MS
+          : checkSecretOverlapMs(options.webhookSecretOverlapMs, 'webhookSecretOverlapMs'),
     },
     store,
     idempotency: new IdempotencyStore(),

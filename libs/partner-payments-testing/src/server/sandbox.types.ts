@@ -85,6 +85,13 @@ export interface PartnerSandboxOptions {
    * then approved, any other approved at once); unverified against the partner; individuals stay manual.
    */
   userVerification?: 'manual' | 'auto-approve' | 'ein-table';
+  /**
+   * After `control.rotateWebhookSecret`, how long deliveries stay signed with the previous secret;
+   * default 60000 ms, as the partner keeps signing with the old secret for about a minute (evidence
+   * §9 [T1 REVISION-DOCS §2.4]): an app must accept both secrets meanwhile. 0: the new secret signs
+   * at once, a convenience the partner lacks (opt-in). A rotation can also pass its own `overlapMs`.
+   */
+  webhookSecretOverlapMs?: number;
   /** Timeout of one webhook delivery; default 10000 ms. Deliveries are never retried (spec 6.1.4). */
   webhookTimeoutMs?: number;
   /** Where notes go; default console.warn for warnings only. */
@@ -102,6 +109,10 @@ export interface PartnerSandbox {
   controlUrl: string;
   port: number;
   credentials: SandboxCredentials;
+  /**
+   * The current secret (follows rotateWebhookSecret). For the window after a rotation deliveries
+   * are still signed with the previous one (`webhookSecretOverlapMs`).
+   */
   webhookSecret: string;
   control: SandboxControl;
   close(): Promise<void>;

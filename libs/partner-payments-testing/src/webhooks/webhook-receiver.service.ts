@@ -16,7 +16,11 @@ export interface ReceivedPartnerWebhook {
 }
 
 export interface WebhookReceiverOptions {
-  /** Secrets accepted (a list during a rotation). */
+  /**
+   * Secrets accepted (a list during a rotation: the partner signs with the old secret for about a
+   * minute after one, evidence §9). Empty strings are ignored, never used as a key: with none left,
+   * every delivery is recorded with `validSignature: false` (as the module answers 401).
+   */
   secrets: string | string[];
   host?: string;
   port?: number;

@@ -7,6 +7,19 @@ import type { Telemetry } from '../server/telemetry.store';
 import { printableUrl } from '../server/url-mask.util';
 import { SIGNATURE_HEADER, signPartnerWebhook } from './webhook-signing.util';
 
+/**
+ * evidence §9 [T1 REVISION-DOCS §2.4]: for about a minute after a secret rotation the partner still
+ * signs deliveries with the old secret. The sandbox's default window (`webhookSecretOverlapMs`).
+ */
+export const PARTNER_SECRET_OVERLAP_MS = 60_000;
+
+/** A window length as given to the sandbox option or to rotateWebhookSecret; throws naming `field`. */
+export function checkSecretOverlapMs(value: unknown, field: string): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
+    throw new Error(`${field} must be a number of milliseconds, 0 or more, got ${String(value)}`);
+  return value;
+}
+
 interface Hold {
   remaining: number;
   records: DeliveryRecord[];
@@ -21,6 +34,8 @@ export class WebhookSender {
   private readonly queue: DeliveryRecord[] = [];
   private readonly holds = new Map<string, Hold>();
   private readonly previousSecretUses = new Map<string, number>();
+  /** Per account: until when (epoch ms) the previous secret signs by default, after a rotation. */
+  private readonly previousSecretUntil = new Map<string, number>();
   private readonly drops = new Map<string, { remaining: number; event?: string }>();
   private running: Promise<void> | undefined;
   private seq = 0;
@@ -45,8 +60,15 @@ export class WebhookSender {
       String((body as { event?: unknown }).event),
       eventIdOf(body) ?? null,
     );
+    // An explicit choice wins, then signNextWithPreviousSecret, then the window after a rotation
+    // (evidence §9: the old secret keeps signing for about a minute). Decided when the event is
+    // emitted, so a test that emits right after rotating sees the window whatever the queue does.
+    const previous =
+      options.signWithPreviousSecret ??
+      (this.consumePreviousSecretUse(clientUuid) || this.previousSecretSigns(clientUuid));
+    // Without a rotation there is no previous secret: the current one signs, and the record says so.
     record.signedWithPreviousSecret =
-      options.signWithPreviousSecret ?? this.consumePreviousSecretUse(clientUuid);
+      previous && this.store.accounts.get(clientUuid)?.previousWebhookSecret !== undefined;
     const drop = this.drops.get(clientUuid);
     if (drop && (!drop.event || drop.event === record.event)) {
       record.outcome = 'dropped';
@@ -89,6 +111,15 @@ export class WebhookSender {
     this.drops.set(clientUuid, { remaining: count, event });
   }
 
+  /**
+   * After a rotation: deliveries emitted before `until` (epoch ms) are signed with the previous
+   * secret unless a test asks otherwise (evidence §9 [T1 REVISION-DOCS §2.4]). `until` at or before
+   * now: the new secret signs at once (opt-in, the partner has no such switch).
+   */
+  startPreviousSecretWindow(clientUuid: string, until: number): void {
+    this.previousSecretUntil.set(clientUuid, until);
+  }
+
   signNextWithPreviousSecret(clientUuid: string, count: number): void {
     if (!this.store.account(clientUuid).previousWebhookSecret)
       throw new Error('no previous secret: rotate the secret first');
@@ -123,6 +154,9 @@ export class WebhookSender {
     this.holds.clear();
     this.drops.clear();
     this.previousSecretUses.clear();
+    // Like the signNextWithPreviousSecret counts: a reset isolates the next test from a rotation
+    // made by the one before (the secrets themselves stay, as every credential does).
+    this.previousSecretUntil.clear();
   }
 
   private record(clientUuid: string, body: string, event: string, eventId: string | null): DeliveryRecord {
@@ -150,6 +184,14 @@ export class WebhookSender {
     if (left <= 0) return false;
     this.previousSecretUses.set(clientUuid, left - 1);
     return true;
+  }
+
+  private previousSecretSigns(clientUuid: string): boolean {
+    const until = this.previousSecretUntil.get(clientUuid);
+    if (until === undefined) return false;
+    if (Date.now() < until) return true;
+    this.previousSecretUntil.delete(clientUuid);
+    return false;
   }
 
   private enqueue(record: DeliveryRecord): void {

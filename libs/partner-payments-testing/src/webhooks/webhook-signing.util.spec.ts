@@ -81,6 +81,20 @@ describe('verifyPartnerWebhook', () => {
     expect(verifyPartnerWebhook(`${body} `, sig, 'current')).toBe(false);
   });
 
+  it('never uses an empty secret as a key: a body signed with the empty key is refused', () => {
+    const forged = signPartnerWebhook(body, '');
+    // HMAC itself accepts the empty key: anyone can compute this signature.
+    expect(forged).toMatch(/^[0-9a-f]{64}$/);
+    expect(verifyPartnerWebhook(body, forged, '')).toBe(false);
+    expect(verifyPartnerWebhook(body, forged, [''])).toBe(false);
+    expect(verifyPartnerWebhook(body, forged, [])).toBe(false);
+    expect(verifyPartnerWebhook(body, forged, Buffer.alloc(0))).toBe(false);
+    expect(verifyPartnerWebhook(body, forged, ['', Buffer.alloc(0)])).toBe(false);
+    // An empty entry beside a real secret is skipped; the real one still verifies.
+    expect(verifyPartnerWebhook(body, forged, ['', 'current'])).toBe(false);
+    expect(verifyPartnerWebhook(body, sig, ['', 'current'])).toBe(true);
+  });
+
   it('rejects missing, non-hex, odd-length and truncated signatures without throwing', () => {
     expect(verifyPartnerWebhook(body, undefined, 'current')).toBe(false);
     expect(verifyPartnerWebhook(body, 'zz', 'current')).toBe(false);

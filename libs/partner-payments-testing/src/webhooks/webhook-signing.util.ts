@@ -12,8 +12,9 @@ export function signPartnerWebhook(rawBody: string | Buffer, secret: string | Bu
 }
 
 /**
- * Verifies a signature against any of several secrets (a rotated secret keeps signing for a while),
- * hex-decoded, length-checked and compared in constant time.
+ * Verifies a signature against any of several secrets (a rotated secret keeps signing for about a
+ * minute, evidence §9 [T1 REVISION-DOCS §2.4]), hex-decoded, length-checked and compared in constant
+ * time. Empty secrets ('' or an empty Buffer) are ignored; with none left it answers false.
  */
 export function verifyPartnerWebhook(
   rawBody: string | Buffer,
@@ -24,7 +25,11 @@ export function verifyPartnerWebhook(
   const given = Buffer.from(signature, 'hex');
   const list: readonly (string | Buffer)[] =
     typeof secrets === 'string' || Buffer.isBuffer(secrets) ? [secrets] : secrets;
-  for (const secret of list) {
+  // HMAC accepts an empty key, and anyone can sign with it: a receiver started with
+  // `process.env.X ?? ''` would accept forged deliveries. The module's verifier refuses them the same
+  // way (libs/partner-payments signature.util.ts: no usable secret, no_secret_configured, 401).
+  const usable = list.filter((s) => (typeof s === 'string' || Buffer.isBuffer(s)) && s.length > 0);
+  for (const secret of usable) {
     const expected = Buffer.from(signPartnerWebhook(rawBody, secret), 'hex');
     if (expected.length === given.length && timingSafeEqual(expected, given)) return true;
   }
