@@ -124,6 +124,8 @@ export interface WebhookTestAppOptions {
   jsonLimit?: string;
   /** options.inboxStore (default: the module's in-memory store). */
   inboxStore?: PartnerInboxStore;
+  /** options.webhooks.controller; unknown, as a config built from environment variables can hold. */
+  controller?: unknown;
 }
 
 /** Boots the host app on 127.0.0.1 and a free port. */
@@ -145,6 +147,7 @@ export async function startWebhookTestApp(options: WebhookTestAppOptions = {}): 
           secrets: options.secrets ?? ['whsec_e2e'],
           maxBodyBytes: options.maxBodyBytes,
           path: options.controllerPath,
+          ...(options.controller !== undefined ? { controller: options.controller as boolean } : {}),
         },
         ...(options.inboxStore ? { inboxStore: options.inboxStore } : {}),
         ...(options.controllerPath ? { webhookController: { path: options.controllerPath } } : {}),
@@ -159,6 +162,8 @@ export async function startWebhookTestApp(options: WebhookTestAppOptions = {}): 
   const app = await NestFactory.create<NestExpressApplication>(WebhookTestAppModule, {
     rawBody: options.rawBody ?? true,
     logger: false,
+    // A boot error is thrown to the caller (Nest's default aborts the process, and the test run).
+    abortOnError: false,
   });
   if (options.jsonLimit) app.useBodyParser('json', { limit: options.jsonLimit });
   await app.listen(0, '127.0.0.1');

@@ -51,7 +51,10 @@ export interface PartnerWebhookOptions {
    * (the old secret keeps signing for about a minute). Required to receive webhooks.
    */
   secrets: string[];
-  /** Register the ready-made controller. Default true. */
+  /**
+   * false: the ready-made route answers 404. Default true. Must be a boolean (a string such as
+   * 'false' from an environment variable fails the boot).
+   */
   controller?: boolean;
   /** Path of the ready-made controller. Default '/webhooks/partner'. */
   path?: string;
@@ -169,7 +172,10 @@ export interface PartnerPaymentsModuleOptions {
   webhooks?: PartnerWebhookOptions;
   /**
    * Where received webhook events are recorded before they are acknowledged.
-   * Default: the bounded in-memory store (fine for tests and small apps; not durable).
+   * Default: the bounded in-memory store (fine for tests and small apps; not durable; the module
+   * warns at boot when webhooks are configured without a store). Checked at boot: an instance with
+   * record(), markProcessed(), markFailed() and pending() functions (the optional methods, when
+   * present, functions too), not a Promise of one nor its class; else PartnerConfigurationError.
    */
   inboxStore?: PartnerInboxStore;
 }

@@ -46,6 +46,8 @@ export interface PartnerWebhookBootReport {
  *   processed, so it is never retried), or { async: true } / { nextTick: true } (same, detached);
  * - no EventEmitter2 (EventEmitterModule.forRoot() not imported);
  * - options.webhooks.path differs from the route the module registered;
+ * - webhooks are configured but no inboxStore is given: the default in-memory store is not durable
+ *   (a restart loses acknowledged events not yet processed; when full it drops the oldest of them);
  * - the app was not created with { rawBody: true } (probed on the Express JSON parser; every
  *   delivery would otherwise get a 500 that says so).
  */
@@ -114,6 +116,16 @@ export class PartnerWebhookBootCheck implements OnApplicationBootstrap {
     if ((handlers.length > 0 || this.config.configured) && !this.dispatcher.hasEmitter) {
       warnings.push(
         'Partner webhooks need EventEmitter2: import EventEmitterModule.forRoot() in your AppModule.',
+      );
+    }
+    // spec 6.1.4: an event acknowledged and then lost is not redelivered. An explicit inboxStore
+    // (even a PartnerInMemoryInboxStore, as tests pass) is a choice made knowingly: no warning.
+    if (this.config.configured && this.config.secrets.length > 0 && this.config.inboxStore === null) {
+      warnings.push(
+        'Partner webhooks use the default in-memory inbox (no options.inboxStore): it is not durable, so a ' +
+          'restart loses events acknowledged but not yet processed, and when full it drops the oldest ' +
+          'unprocessed ones (each logged as an error). The partner does not redeliver (spec 6.1.4): pass a ' +
+          'durable inboxStore in production.',
       );
     }
     const unique = [...new Set(routes)];

@@ -2,6 +2,7 @@ import type { LoggerService } from '@nestjs/common';
 import { PartnerConfigurationError } from '../errors/partner-api.errors';
 import type { PartnerWebhookObservation } from '../observability/hooks.util';
 import type { PartnerInboxStore } from './inbox/inbox.store';
+import { checkInboxStore, describeType } from './inbox/inbox-store-check.util';
 
 /*
  * The webhook options, merged with their defaults and validated. Framework-free (no runtime Nest
@@ -48,6 +49,11 @@ export interface PartnerWebhookConfig {
   logger: LoggerService;
   /** options.onWebhookEvent: each delivery's answer and each processing run (metrics). */
   onEvent: ((event: PartnerWebhookObservation) => void) | null;
+  /**
+   * options.inboxStore, checked at boot (checkInboxStore); null when none was given: the module
+   * then uses the bounded in-memory store (not durable, warned about at boot when webhooks are on).
+   */
+  inboxStore: PartnerInboxStore | null;
 }
 
 export interface WebhookOptionsLike {
@@ -59,7 +65,8 @@ export interface WebhookOptionsLike {
     maxBodyBytes?: unknown;
     batching?: unknown;
   };
-  inboxStore?: PartnerInboxStore;
+  /** Checked at run time (checkInboxStore): configs built at run time can hold anything. */
+  inboxStore?: unknown;
   onWebhookEvent?: ((event: PartnerWebhookObservation) => void) | null;
 }
 
@@ -71,9 +78,12 @@ export function resolveWebhookOptions(
   const w = options?.webhooks;
   const logger = options?.logger ?? defaultLogger;
   const onEvent = options?.onWebhookEvent ?? null;
+  // Checked whether or not `webhooks` is set: the processing service uses the store either way.
+  const inboxStore = checkInboxStore(options?.inboxStore);
   if (w === undefined || w === null) {
     return {
       logger,
+      inboxStore,
       secrets: [],
       controllerEnabled: true,
       path: DEFAULT_PARTNER_WEBHOOK_PATH,
@@ -93,6 +103,14 @@ export function resolveWebhookOptions(
   if (w.path !== undefined && (typeof w.path !== 'string' || w.path.trim() === '')) {
     throw new PartnerConfigurationError('webhooks.path', 'must be a non-empty string');
   }
+  // 'false' from an environment variable is not false: it would keep the route enabled, quietly.
+  if (w.controller !== undefined && typeof w.controller !== 'boolean') {
+    throw new PartnerConfigurationError(
+      'webhooks.controller',
+      `must be true or false (got ${describeType(w.controller)}` +
+        (typeof w.controller === 'string' ? `: convert it, e.g. process.env.X !== 'false')` : ')'),
+    );
+  }
   return {
     secrets: [...(w.secrets as string[])],
     controllerEnabled: w.controller !== false,
@@ -101,6 +119,7 @@ export function resolveWebhookOptions(
     configured: true,
     logger,
     onEvent,
+    inboxStore,
     batching: resolveBatching(w.batching),
   };
 }

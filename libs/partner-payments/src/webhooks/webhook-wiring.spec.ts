@@ -1,12 +1,15 @@
 import { Injectable, NotFoundException, type LoggerService } from '@nestjs/common';
 import { EventEmitterModule, OnEvent } from '@nestjs/event-emitter';
 import { Test } from '@nestjs/testing';
+import { PartnerConfigurationError } from '../errors/partner-api.errors';
+import { PartnerPaymentsModule } from '../partner-payments.module';
 import {
   PARTNER_INBOX_STORE,
   PARTNER_PAYMENTS_OPTIONS,
   PARTNER_WEBHOOK_CONFIG,
 } from '../partner-payments.constants';
 import { PartnerInMemoryInboxStore } from './inbox/inbox-memory.store';
+import type { PartnerInboxStore } from './inbox/inbox.store';
 import { OnPartnerEvent } from './events/on-partner-event.decorator';
 import { PartnerDerivedEvent, PartnerEvent } from './events/partner-event.constants';
 import type { PartnerEventOf, PartnerPayoutStatusEvent } from './events/partner-event.types';
@@ -172,6 +175,110 @@ describe('webhook providers wired in a Nest app', () => {
   });
 });
 
+describe('a webhook configuration the pipeline cannot use fails the boot (not every delivery)', () => {
+  const quiet: LoggerService = { log: () => undefined, warn: () => undefined, error: () => undefined };
+  const base = {
+    baseUrl: 'https://api.partner.example',
+    apiKey: 'k',
+    clientId: 'c',
+    password: 'p',
+    logger: quiet,
+    webhooks: { secrets: ['s'] },
+  };
+  const asStore = (value: unknown) => value as PartnerInboxStore;
+  /** An async factory, called and not awaited: the mistake the Promise case stands for. */
+  const openStore = async (): Promise<PartnerInboxStore> => new PartnerInMemoryInboxStore();
+
+  async function bootError(compile: () => Promise<unknown>): Promise<PartnerConfigurationError> {
+    let booted: unknown;
+    try {
+      booted = await compile();
+    } catch (error) {
+      expect(error).toBeInstanceOf(PartnerConfigurationError);
+      return error as PartnerConfigurationError;
+    }
+    await (booted as { close?: () => Promise<void> }).close?.();
+    throw new Error('expected the boot to fail with a PartnerConfigurationError');
+  }
+  const forRoot = (options: Record<string, unknown>) => () =>
+    Test.createTestingModule({
+      imports: [PartnerPaymentsModule.forRoot({ ...base, ...options, webhookController: false })],
+    }).compile();
+
+  it.each<[string, () => unknown, string]>([
+    ['{}', () => ({}), 'got an object without record(), markProcessed(), markFailed(), pending()'],
+    ['a Promise of a store', () => openStore(), 'got a Promise: await your factory'],
+    ['the store class', () => PartnerInMemoryInboxStore, 'got the class PartnerInMemoryInboxStore'],
+    [
+      'a store with processBatch: true',
+      () => Object.assign(new PartnerInMemoryInboxStore(), { processBatch: true }),
+      'has processBatch but it is not a function',
+    ],
+  ])('PartnerPaymentsModule.forRoot refuses inboxStore %s, naming the field', async (_label, make, got) => {
+    const e = await bootError(forRoot({ inboxStore: asStore(make()) }));
+    expect(e.field).toBe('inboxStore');
+    expect(e.message).toContain(got);
+  });
+
+  it('PartnerPaymentsModule.forRootAsync refuses a store factory that was not awaited', async () => {
+    const e = await bootError(() =>
+      Test.createTestingModule({
+        imports: [
+          PartnerPaymentsModule.forRootAsync({
+            useFactory: () => ({ ...base, inboxStore: asStore(openStore()) }),
+            webhookController: false,
+          }),
+        ],
+      }).compile(),
+    );
+    expect(e.field).toBe('inboxStore');
+    expect(e.message).toBe(
+      'PartnerPaymentsModule option "inboxStore" must be an object with record(), markProcessed(), ' +
+        'markFailed(), pending() functions (got a Promise: await your factory and pass the store it resolves to)',
+    );
+  });
+
+  it("refuses webhooks.controller 'false' (a string from an env var) instead of keeping the route on", async () => {
+    const e = await bootError(forRoot({ webhooks: { secrets: ['s'], controller: 'false' } }));
+    expect(e.field).toBe('webhooks.controller');
+    expect(e.message).toContain('must be true or false (got a string');
+  });
+
+  it('the webhook providers registered on their own refuse a bad store too', async () => {
+    const e = await bootError(() => boot({ webhooks: { secrets: ['s'] }, inboxStore: {} }));
+    expect(e.field).toBe('inboxStore');
+  });
+
+  it('boots with a valid store and with none (the in-memory store, given the module logger)', async () => {
+    const errors: string[] = [];
+    const log: LoggerService = {
+      log: () => undefined,
+      warn: () => undefined,
+      error: (m: unknown) => void errors.push(String(m)),
+    };
+    const app = await boot({ logger: log, webhooks: { secrets: ['s'] } });
+    try {
+      const inbox = app.get<PartnerInMemoryInboxStore>(PARTNER_INBOX_STORE);
+      expect(inbox).toBeInstanceOf(PartnerInMemoryInboxStore);
+      // Default maxEntries 10_000: the 10_001st unfinished entry evicts the first, said through options.logger.
+      for (let i = 0; i <= 10_000; i += 1) {
+        await inbox.record({
+          eventId: `e${i}`,
+          name: 'payout.completed',
+          envelope: 'flat',
+          rawBody: '{"secret-body":1}',
+          receivedAt: new Date(),
+        });
+      }
+      expect(errors).toEqual([expect.stringContaining('Partner webhook payout.completed (e0) dropped')]);
+    } finally {
+      await app.close();
+    }
+    const ref = await forRoot({ inboxStore: new PartnerInMemoryInboxStore() })();
+    await ref.close();
+  });
+});
+
 describe('PartnerWebhookBootCheck', () => {
   it('warns when partner handlers exist but no webhook secret is configured', async () => {
     const { log, warnings } = logger();
@@ -187,10 +294,10 @@ describe('PartnerWebhookBootCheck', () => {
     }
   });
 
-  it('is quiet for a correct set-up', async () => {
+  it('is quiet for a correct set-up (an inboxStore given)', async () => {
     const { log, warnings } = logger();
     const app = await boot(
-      { logger: log, webhooks: { secrets: ['s'] } },
+      { logger: log, webhooks: { secrets: ['s'] }, inboxStore: new PartnerInMemoryInboxStore() },
       { providers: [TypedHandlers], path: '/webhooks/partner' },
     );
     try {
@@ -219,7 +326,10 @@ describe('PartnerWebhookBootCheck', () => {
 
   it('warns when EventEmitterModule.forRoot() is missing (handlers would never run)', async () => {
     const { log, warnings } = logger();
-    const app = await boot({ logger: log, webhooks: { secrets: ['s'] } }, { emitter: false });
+    const app = await boot(
+      { logger: log, webhooks: { secrets: ['s'] }, inboxStore: new PartnerInMemoryInboxStore() },
+      { emitter: false },
+    );
     try {
       expect(warnings).toEqual([
         'Partner webhooks need EventEmitter2: import EventEmitterModule.forRoot() in your AppModule.',
@@ -241,7 +351,10 @@ describe('PartnerWebhookBootCheck', () => {
 
   it('warns about handlers registered { async: true } without promisify (detached, failures lost)', async () => {
     const { log, warnings } = logger();
-    const app = await boot({ logger: log, webhooks: { secrets: ['s'] } }, { providers: [DetachedHandlers] });
+    const app = await boot(
+      { logger: log, webhooks: { secrets: ['s'] }, inboxStore: new PartnerInMemoryInboxStore() },
+      { providers: [DetachedHandlers] },
+    );
     try {
       expect(warnings).toEqual([
         expect.stringMatching(
@@ -250,6 +363,33 @@ describe('PartnerWebhookBootCheck', () => {
       ]);
     } finally {
       await app.close();
+    }
+  });
+
+  it('warns when webhooks are configured and the default in-memory inbox is in use', async () => {
+    const { log, warnings } = logger();
+    const app = await boot(
+      { logger: log, webhooks: { secrets: ['s'] } },
+      { providers: [TypedHandlers], path: '/webhooks/partner' },
+    );
+    try {
+      expect(warnings).toEqual([
+        'Partner webhooks use the default in-memory inbox (no options.inboxStore): it is not durable, so a ' +
+          'restart loses events acknowledged but not yet processed, and when full it drops the oldest ' +
+          'unprocessed ones (each logged as an error). The partner does not redeliver (spec 6.1.4): pass a ' +
+          'durable inboxStore in production.',
+      ]);
+      expect(app.get(PARTNER_INBOX_STORE)).toBeInstanceOf(PartnerInMemoryInboxStore);
+    } finally {
+      await app.close();
+    }
+    // Webhooks not configured: nothing is received, nothing to warn about.
+    const quiet = logger();
+    const off = await boot({ logger: quiet.log });
+    try {
+      expect(quiet.warnings).toEqual([]);
+    } finally {
+      await off.close();
     }
   });
 
@@ -286,6 +426,7 @@ describe('resolvePartnerWebhookConfig', () => {
     [{ secrets: [''] }, 'webhooks.secrets'],
     [{ secrets: ['a'], maxBodyBytes: 0 }, 'webhooks.maxBodyBytes'],
     [{ secrets: ['a'], path: ' ' }, 'webhooks.path'],
+    [{ secrets: ['a'], controller: 'false' }, 'webhooks.controller'],
   ])('refuses %j naming %s', (webhooks, field) => {
     expect(() => resolvePartnerWebhookConfig({ webhooks })).toThrow(field);
   });

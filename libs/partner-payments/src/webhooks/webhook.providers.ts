@@ -9,11 +9,7 @@ import { PartnerWebhookGuard } from './partner-webhook.guard';
 import { PartnerWebhookIngestService } from './partner-webhook-ingest.service';
 import { PartnerWebhookProcessingService } from './partner-webhook-processing.service';
 import { PartnerWebhookBootCheck } from './webhook-boot-check.service';
-import {
-  PARTNER_WEBHOOK_OPTION_DEPS,
-  partnerWebhookConfigProvider,
-  pickWebhookOptions,
-} from './webhook.config';
+import { partnerWebhookConfigProvider, type PartnerWebhookConfig } from './webhook.config';
 import { PartnerWebhookDispatcher } from './events/webhook-dispatcher.service';
 
 /**
@@ -24,10 +20,12 @@ import { PartnerWebhookDispatcher } from './events/webhook-dispatcher.service';
  */
 const inboxStoreProvider: Provider = {
   provide: PARTNER_INBOX_STORE,
-  // options.inboxStore when given, else the bounded in-memory store (not durable; see README).
-  useFactory: (resolved: unknown, raw: unknown) =>
-    pickWebhookOptions(resolved, raw).inboxStore ?? new PartnerInMemoryInboxStore(),
-  inject: PARTNER_WEBHOOK_OPTION_DEPS,
+  // options.inboxStore when given (checked at boot with the other webhook options, so a store the
+  // pipeline cannot call fails the boot instead of every delivery), else the bounded in-memory
+  // store (not durable; see README), logging through the module's logger.
+  useFactory: (config: PartnerWebhookConfig) =>
+    config.inboxStore ?? new PartnerInMemoryInboxStore({ logger: config.logger }),
+  inject: [PARTNER_WEBHOOK_CONFIG],
 };
 
 export const partnerWebhookProviders: Provider[] = [

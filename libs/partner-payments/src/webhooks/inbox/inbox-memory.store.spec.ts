@@ -1,3 +1,4 @@
+import { Logger, type LoggerService } from '@nestjs/common';
 import { PartnerInMemoryInboxStore } from './inbox-memory.store';
 import type { InboxEventInput } from './inbox.store';
 
@@ -8,6 +9,17 @@ const input = (eventId: string, receivedAt = new Date('2026-04-14T10:00:00Z')): 
   rawBody: `{"event":"payout.completed","data":{"event_id":"${eventId}"}}`,
   receivedAt,
 });
+
+/** A logger that keeps what it is given, by level. */
+function capture() {
+  const lines = { error: [] as string[], warn: [] as string[], log: [] as string[] };
+  const logger: LoggerService = {
+    log: (m: unknown) => void lines.log.push(String(m)),
+    warn: (m: unknown) => void lines.warn.push(String(m)),
+    error: (m: unknown) => void lines.error.push(String(m)),
+  };
+  return { logger, lines };
+}
 
 describe('PartnerInMemoryInboxStore', () => {
   it('records an event once; the same event_id again is a duplicate (spec 6.1.4)', async () => {
@@ -59,7 +71,7 @@ describe('PartnerInMemoryInboxStore', () => {
   });
 
   it('stays bounded, evicting finished entries before unfinished ones', async () => {
-    const store = new PartnerInMemoryInboxStore({ maxEntries: 3 });
+    const store = new PartnerInMemoryInboxStore({ maxEntries: 3, logger: capture().logger });
     await store.record(input('a'));
     await store.record(input('b'));
     await store.markProcessed('b');
@@ -71,6 +83,80 @@ describe('PartnerInMemoryInboxStore', () => {
     await store.record(input('e'));
     expect(store.size).toBe(3);
     expect(store.get('a')).toBeUndefined(); // then the oldest unfinished
+    expect(store.evictedUnfinishedCount).toBe(1);
+  });
+
+  it('logs one error per unfinished entry it evicts (id and name, never the body), none for finished ones', async () => {
+    const { logger, lines } = capture();
+    const store = new PartnerInMemoryInboxStore({ maxEntries: 4, maxAttempts: 1, logger });
+    const body = (id: string, name: string): InboxEventInput => ({
+      ...input(id),
+      name,
+      rawBody: `{"event":"${name}","data":{"event_id":"${id}","account_number":"BODY-ONLY-123456789"}}`,
+    });
+    await store.record(body('done_1', 'user.created'));
+    await store.markProcessed('done_1');
+    await store.record(body('pending_1', 'payout.completed'));
+    await store.record(body('dead_1', 'user.updated'));
+    await store.markFailed('dead_1', 'boom'); // maxAttempts 1: dead, finished
+    await store.record(body('dead_2', 'virtual_account.created'));
+    await store.markFailed('dead_2', 'boom');
+    await store.record(body('new_1', 'payout.failed')); // evicts done_1 (processed)
+    await store.record(body('new_2', 'payout.failed')); // evicts dead_1 (dead)
+    await store.record(body('new_3', 'payout.failed')); // evicts dead_2 (dead)
+    expect(lines.error).toEqual([]);
+    expect(store.evictedUnfinishedCount).toBe(0);
+    await store.record(body('new_4', 'payout.returned')); // nothing finished left: evicts pending_1
+    expect(store.get('pending_1')).toBeUndefined();
+    expect(store.evictedUnfinishedCount).toBe(1);
+    expect(lines.error).toHaveLength(1);
+    expect(lines.error[0]).toContain('payout.completed (pending_1)');
+    expect(lines.error[0]).toContain('acknowledged but never processed');
+    expect(lines.error[0]).toContain('state pending, 0 attempt(s)');
+    expect(lines.error[0]).not.toContain('BODY-ONLY');
+    expect(lines.error[0]).not.toContain('account_number');
+    await store.record(body('new_5', 'payout.returned')); // evicts new_1
+    expect(lines.error).toHaveLength(2);
+    expect(lines.error[1]).toContain('payout.failed (new_1)');
+    expect(lines.warn).toEqual([]);
+
+    // A failed entry (attempted, due again later) is unfinished too.
+    const second = capture();
+    const retrying = new PartnerInMemoryInboxStore({ maxEntries: 1, logger: second.logger });
+    await retrying.record(body('failed_2', 'user.status_changed'));
+    await retrying.markFailed('failed_2', 'handler down');
+    await retrying.record(body('next', 'user.created'));
+    expect(second.lines.error).toEqual([expect.stringContaining('user.status_changed (failed_2)')]);
+    expect(second.lines.error[0]).toContain('state failed, 1 attempt(s)');
+    expect(second.lines.error[0]).not.toContain('handler down');
+  });
+
+  it("reports evictions through a Nest Logger with context 'PartnerWebhooks' by default", async () => {
+    const spy = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+    try {
+      const store = new PartnerInMemoryInboxStore({ maxEntries: 1 });
+      await store.record(input('first'));
+      await store.record(input('second'));
+      expect(spy).toHaveBeenCalledTimes(1);
+      expect(String(spy.mock.calls[0][0])).toContain('payout.completed (first)');
+      expect((spy.mock.contexts[0] as { context?: string }).context).toBe('PartnerWebhooks');
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('still records the new event when the logger throws', async () => {
+    const logger: LoggerService = {
+      log: () => undefined,
+      warn: () => undefined,
+      error: () => {
+        throw new Error('logger down');
+      },
+    };
+    const store = new PartnerInMemoryInboxStore({ maxEntries: 1, logger });
+    await store.record(input('first'));
+    await expect(store.record(input('second'))).resolves.toBe('new');
+    expect(store.get('second')?.state).toBe('pending');
     expect(store.evictedUnfinishedCount).toBe(1);
   });
 

@@ -1,3 +1,4 @@
+import { Logger, type LoggerService } from '@nestjs/common';
 import type {
   InboxEntry,
   InboxEventInput,
@@ -15,6 +16,11 @@ export interface PartnerInMemoryInboxStoreOptions {
   retryDelaysMs?: readonly number[];
   /** Clock, for tests. */
   now?: () => Date;
+  /**
+   * Where an unfinished entry dropped because the store is full is reported (one error each).
+   * Default: a Nest Logger with context 'PartnerWebhooks'; the module passes its own logger.
+   */
+  logger?: LoggerService;
 }
 
 const DEFAULT_RETRY_DELAYS_MS = [1_000, 5_000, 30_000, 120_000, 600_000];
@@ -33,6 +39,7 @@ export class PartnerInMemoryInboxStore implements PartnerInboxStore {
   private readonly maxAttempts: number;
   private readonly retryDelaysMs: readonly number[];
   private readonly now: () => Date;
+  private readonly logger: LoggerService;
   private evictedUnfinished = 0;
 
   constructor(options: PartnerInMemoryInboxStoreOptions = {}) {
@@ -40,6 +47,7 @@ export class PartnerInMemoryInboxStore implements PartnerInboxStore {
     this.maxAttempts = Math.max(1, options.maxAttempts ?? 5);
     this.retryDelaysMs = options.retryDelaysMs?.length ? options.retryDelaysMs : DEFAULT_RETRY_DELAYS_MS;
     this.now = options.now ?? (() => new Date());
+    this.logger = options.logger ?? new Logger('PartnerWebhooks');
   }
 
   async record(event: InboxEventInput): Promise<InboxRecordResult> {
@@ -119,10 +127,29 @@ export class PartnerInMemoryInboxStore implements PartnerInboxStore {
       if (this.entries.size <= this.maxEntries) return;
       if (entry.state === 'processed' || entry.state === 'dead') this.entries.delete(id);
     }
-    for (const id of this.entries.keys()) {
+    for (const [id, entry] of this.entries) {
       if (this.entries.size <= this.maxEntries) return;
       this.entries.delete(id);
       this.evictedUnfinished += 1;
+      this.reportLost(entry);
+    }
+  }
+
+  /**
+   * An unfinished entry dropped is an acknowledged event that will never be processed, and the
+   * partner does not redeliver (spec 6.1.4): said loudly, once per entry. Id and name only, never
+   * the body.
+   */
+  private reportLost(entry: InboxEntry): void {
+    try {
+      this.logger.error(
+        `Partner webhook ${entry.name} (${entry.eventId}) dropped from the full in-memory inbox ` +
+          `(maxEntries ${this.maxEntries}, state ${entry.state}, ${entry.attempts} attempt(s)): it was ` +
+          'acknowledged but never processed, and the partner does not redeliver it (spec 6.1.4). ' +
+          'Use a durable inboxStore, or raise maxEntries.',
+      );
+    } catch {
+      // A failing logger must not fail record(): the event that caused the eviction is stored.
     }
   }
 }
