@@ -1,3 +1,4 @@
+import { createHash, randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { buildDataSourceOptions, openDataSource } from '../../../apps/reference-app/src/app-data-source.util';
@@ -8,6 +9,12 @@ import {
 import { MIGRATIONS } from '../../../apps/reference-app/src/database/migrations';
 import { InboxEventKey1764300000000 } from '../../../apps/reference-app/src/database/migrations/1764300000000-inbox-event-key.migration';
 import { InboxStateIndexes1764700000000 } from '../../../apps/reference-app/src/database/migrations/1764700000000-inbox-state-indexes.migration';
+import { PayoutRequestMemo1764800000000 } from '../../../apps/reference-app/src/database/migrations/1764800000000-payout-request-memo.migration';
+import { PayoutRequestEntity } from '../../../apps/reference-app/src/payouts/payout-request.entity';
+import {
+  payoutRequestFingerprint,
+  storedPayoutBody,
+} from '../../../apps/reference-app/src/payouts/payouts.service';
 import { advisoryLockKey } from '../../../apps/reference-app/src/database/advisory-lock.util';
 import { placeholders, timestampParam } from '../../../apps/reference-app/src/database/sql-dialect.util';
 import { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
@@ -249,6 +256,99 @@ describe.each(DATABASE_KINDS)('the inbox migration from the previous schema (%s)
       );
       expect(Number(plain[0].n)).toBe(0);
       expect((await store.get('bulk_0599'))?.rawBody).toBe('{"i":599}');
+    } finally {
+      if (before.isInitialized) await before.destroy();
+      if (after?.isInitialized) await after.destroy();
+      cleanup();
+    }
+  });
+});
+
+// extra_info.memo (evidence §6 [T1 REVISION-DOCS §4]): payout_requests gains a nullable memo column.
+describe.each(DATABASE_KINDS)('the payout request memo migration on a database with rows (%s)', (kind) => {
+  it('keeps every request as it was, without a memo, its body and fingerprint unchanged; it reverts', async () => {
+    const { url, cleanup } = await databaseUrlFor(kind, 'migrate-memo');
+    const parsed = parseDatabaseUrl(url);
+    const before = await schemaBefore(parsed, PayoutRequestMemo1764800000000);
+    let after: DataSource | null = null;
+    try {
+      await before.runMigrations();
+      const at = new Date('2026-11-20T10:00:00.000Z');
+      const p = placeholders(kind, 13).join(', ');
+      // The fingerprint as the previous version computed it, before memos existed.
+      const oldFingerprint = (b: string[]) => createHash('sha256').update(JSON.stringify(b)).digest('hex');
+      const va = randomUUID();
+      const recipient = randomUUID();
+      const rows = Array.from({ length: 300 }, (_, i) => {
+        const body = [va, recipient, `${i + 1}.00`, 'USD'];
+        const state = i % 3 === 0 ? 'pending' : i % 3 === 1 ? 'created' : 'rejected';
+        return { key: randomUUID(), body, state, payoutId: state === 'created' ? randomUUID() : null };
+      });
+      for (const r of rows)
+        await before.query(
+          `INSERT INTO payout_requests (idempotency_key, fingerprint, virtual_account_id, recipient_id, amount, currency, state, payout_id, last_error, attempts, next_attempt_at, created_at, updated_at) VALUES (${p})`,
+          [
+            r.key,
+            oldFingerprint(r.body),
+            ...r.body,
+            r.state,
+            r.payoutId,
+            r.state === 'rejected' ? 'refused' : null,
+            r.state === 'pending' ? 2 : 0,
+            null,
+            timestampParam(kind, at),
+            timestampParam(kind, at),
+          ],
+        );
+      await before.destroy();
+
+      after = await openDataSource(parsed);
+      expect(await after.showMigrations()).toBe(false);
+      const uow = new UnitOfWork(after);
+      const stored = await uow.run((m) => m.find(PayoutRequestEntity));
+      expect(stored).toHaveLength(rows.length);
+      const byKey = new Map(stored.map((s) => [s.idempotencyKey, s]));
+      for (const r of rows) {
+        const row = byKey.get(r.key)!;
+        expect(row).toMatchObject({
+          state: r.state,
+          payoutId: r.payoutId,
+          amount: r.body[2],
+          attempts: r.state === 'pending' ? 2 : 0,
+          memo: null,
+          createdAt: at,
+        });
+        // The re-drive re-sends what the previous version sent, and the caller's retry with the
+        // same body is that request (its fingerprint unchanged), not the 422 of another body.
+        const body = storedPayoutBody(row);
+        expect(body).not.toHaveProperty('extra_info');
+        expect(payoutRequestFingerprint(body)).toBe(row.fingerprint);
+      }
+      const table = async (ds: DataSource) => {
+        const runner = ds.createQueryRunner();
+        try {
+          return await runner.getTable('payout_requests');
+        } finally {
+          await runner.release();
+        }
+      };
+      const migrated = await table(after);
+      expect(migrated?.indices.map((i) => i.name)).toContain('idx_payout_requests_state_created');
+      expect(migrated?.columns.find((c) => c.name === 'memo')).toMatchObject({ isNullable: true });
+
+      // The column holds a memo from now on, and the migration reverts (the column dropped, rows kept).
+      await uow.run((m) => m.update(PayoutRequestEntity, { idempotencyKey: rows[0].key }, { memo: 'x' }));
+      expect(
+        (await uow.run((m) => m.findOneByOrFail(PayoutRequestEntity, { idempotencyKey: rows[0].key }))).memo,
+      ).toBe('x');
+      await after.undoLastMigration({ transaction: 'each' });
+      expect((await table(after))?.columns.map((c) => c.name)).not.toContain('memo');
+      const count: Array<{ n: string | number }> = await after.query(
+        'SELECT COUNT(*) AS n FROM payout_requests',
+      );
+      expect(Number(count[0].n)).toBe(rows.length);
+      await after.runMigrations({ transaction: 'each' });
+      expect(await after.showMigrations()).toBe(false);
     } finally {
       if (before.isInitialized) await before.destroy();
       if (after?.isInitialized) await after.destroy();

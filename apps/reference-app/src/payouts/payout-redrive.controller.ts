@@ -2,7 +2,10 @@ import { Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { Access } from '../common/access.guard';
 import { PayoutRedriveService, type RedriveSummary } from './payout-redrive.service';
 
-/** What GET /payouts/redrive answers: requests per state, and those an operator must review. */
+/**
+ * What GET /payouts/redrive answers: requests per state, and those an operator must review. Never
+ * the memo (free text the user typed); amount and recipient find the payout at the partner.
+ */
 export interface RedriveReport {
   states: Record<string, number>;
   needs_review: Array<{

@@ -35,6 +35,14 @@ export class PayoutRequestEntity {
   @Column({ name: 'currency', type: 'varchar', length: 8 })
   currency!: string;
 
+  /**
+   * extra_info.memo as sent (evidence §6), as its JSON string escape (payouts.service.ts
+   * storedMemo), so the re-drive sends the identical body; null without a memo. Free text the user
+   * typed: never logged, and no answer of the app returns it. Migration 1764800000000.
+   */
+  @Column({ name: 'memo', type: 'text', nullable: true })
+  memo!: string | null;
+
   @Column({ name: 'state', type: 'varchar', length: 16 })
   state!: PayoutRequestState;
 

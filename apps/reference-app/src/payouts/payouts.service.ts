@@ -9,11 +9,12 @@ import {
   NotFoundException,
   UnprocessableEntityException,
 } from '@nestjs/common';
-import { PartnerPayoutsService } from '@partner-payments/nestjs';
+import { PartnerPayoutsService, type CreatePartnerPayoutInput } from '@partner-payments/nestjs';
 import { In } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { PayoutEntity } from './payout.entity';
 import { PayoutRequestEntity } from './payout-request.entity';
+import { fromStoredText, toStoredText } from '../database/inbox-text.util';
 import { insertIfAbsent } from '../database/insert-if-absent.util';
 import { UnitOfWork } from '../database/unit-of-work.service';
 import type { CreatePayoutDto } from './create-payout.dto';
@@ -21,11 +22,28 @@ import { addLogFields } from '../observability/log-context.util';
 import { classifyPartnerFailure } from './partner-failure.util';
 import { PayoutProjection } from './payout-projection.service';
 
-/** sha256 of the fields that make a payout request: the same key with another body is refused. */
+/**
+ * sha256 of the fields that make a payout request: the same key with another body is refused. The
+ * memo counts (the same key with another memo is another request); a request without one keeps
+ * the fingerprint it had before memos existed, so a key stored by the previous version still
+ * replays after the upgrade. JSON.stringify escapes lone surrogates, so no two memos share it.
+ */
 export function payoutRequestFingerprint(dto: CreatePayoutDto): string {
-  return createHash('sha256')
-    .update(JSON.stringify([dto.virtual_account_id, dto.recipient_id, dto.amount, dto.currency]))
-    .digest('hex');
+  const fields: string[] = [dto.virtual_account_id, dto.recipient_id, dto.amount, dto.currency];
+  const memo = dto.extra_info?.memo;
+  if (memo !== undefined) fields.push(memo);
+  return createHash('sha256').update(JSON.stringify(fields)).digest('hex');
+}
+
+/**
+ * The memo as payout_requests.memo keeps it: its JSON string escape (toStoredText, the inbox's
+ * lossless form of partner text), so the re-drive sends exactly the string the caller sent, on
+ * both databases (PostgreSQL refuses U+0000 in text, and UTF-8 storage would turn a lone surrogate
+ * into U+FFFD: another body under the same key). Null without a memo.
+ */
+export function storedMemo(dto: CreatePayoutDto): string | null {
+  const memo = dto.extra_info?.memo;
+  return memo === undefined ? null : toStoredText(memo);
 }
 
 /** The request as stored in payout_requests, as the body POST /payouts received. */
@@ -35,6 +53,22 @@ export function storedPayoutBody(row: PayoutRequestEntity): CreatePayoutDto {
     recipient_id: row.recipientId,
     amount: row.amount,
     currency: row.currency,
+    ...(row.memo === null ? {} : { extra_info: { memo: fromStoredText(row.memo) } }),
+  };
+}
+
+/**
+ * The partner's execute body (evidence §6 [T1 ExecutePayoutService]) for a request: the one place
+ * POST /payouts and the re-drive build it, so a re-send carries the same body under the same key.
+ * extra_info only with a memo: `extra_info: {}` from the caller is the same request as none.
+ */
+export function partnerPayoutBody(dto: CreatePayoutDto): CreatePartnerPayoutInput {
+  const memo = dto.extra_info?.memo;
+  return {
+    amount: dto.amount,
+    currency: dto.currency,
+    recipient_id: dto.recipient_id,
+    ...(memo === undefined ? {} : { extra_info: { memo } }),
   };
 }
 
@@ -89,14 +123,18 @@ export class PayoutsService {
    * Sends a stored request to the partner with its key and stores the answer: the payout through
    * the projection, the request marked created, in one transaction. The one path of POST /payouts
    * and of the re-drive. Partner errors are thrown as they are.
+   *
+   * A WIRE payout from an account at the ACT bank needs extra_info.memo (evidence §6 [T1
+   * REVISION-DOCS §4]). That is not checked here: the app keeps no recipients (their rail is known
+   * only to the partner, and no event reports them, spec 6.3), so knowing it would cost a partner
+   * read per payout. The partner's 400 names extra_info.memo and is answered as PartnerRefused, the request
+   * marked rejected.
    */
   async submit(idempotencyKey: string, dto: CreatePayoutDto): Promise<PayoutEntity> {
     // Outside any transaction: never hold the database while waiting on the network.
-    const payout = await this.partnerPayouts.create(
-      dto.virtual_account_id,
-      { amount: dto.amount, currency: dto.currency, recipient_id: dto.recipient_id },
-      { idempotencyKey },
-    );
+    const payout = await this.partnerPayouts.create(dto.virtual_account_id, partnerPayoutBody(dto), {
+      idempotencyKey,
+    });
     return this.uow.transaction(async (m) => {
       const { row } = await this.projection.apply({
         payoutId: payout.payoutId,
@@ -178,6 +216,8 @@ export class PayoutsService {
         recipient_id: dto.recipient_id,
         amount: dto.amount,
         currency: dto.currency,
+        // Kept for the re-drive's re-send (the same body under the same key); never logged or answered.
+        memo: storedMemo(dto),
         state: 'pending',
         payout_id: null,
         last_error: null,

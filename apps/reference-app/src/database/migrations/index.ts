@@ -6,6 +6,7 @@ import { SharedReconciliation1764400000000 } from './1764400000000-shared-reconc
 import { InboxPendingIndex1764500000000 } from './1764500000000-inbox-pending-index.migration';
 import { PayoutClaimsHot1764600000000 } from './1764600000000-payout-claims-hot.migration';
 import { InboxStateIndexes1764700000000 } from './1764700000000-inbox-state-indexes.migration';
+import { PayoutRequestMemo1764800000000 } from './1764800000000-payout-request-memo.migration';
 
 /** Checked-in migrations, in order. Run at start (openDataSource); `synchronize` is never used. */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   InboxPendingIndex1764500000000,
   PayoutClaimsHot1764600000000,
   InboxStateIndexes1764700000000,
+  PayoutRequestMemo1764800000000,
 ];
