@@ -11,7 +11,8 @@
  *   <!-- fragment: <TS> -->     the same, with <TS> put before the block: the declarations of its free
  *                               variables and any other import, e.g. `declare const payoutId: string;`.
  *   <!-- file: <path> -->       a file of the README's example app, written as is at <path> by the
- *                               consumer-app test; the .ts ones compile together, so `./app.module` resolves.
+ *                               consumer-app tests; the .ts ones compile together (with EXISTING_APP_FILES,
+ *                               the app they are added to), so `./app.module.js` resolves.
  *   <!-- consumer-app: <what> --> a non-TypeScript step the consumer-app test runs (`install`,
  *                               `package.json`: merged into the app's package.json).
  */
@@ -28,6 +29,37 @@ export const READMES = [
   'apps/reference-app/README.md',
   'bench/README.md',
 ];
+
+/**
+ * The app the README's example files are added to: the files of an app made by `nest new` that the
+ * README's AppModule keeps (it lists AppController and AppService next to its own). The typecheck
+ * compiles the README's files with these; the consumer app made by the real `nest new` has its own,
+ * and the CommonJS scaffold of the Jest route writes these.
+ */
+export const EXISTING_APP_FILES: Record<string, string> = {
+  'src/app.service.ts': `import { Injectable } from '@nestjs/common';
+
+@Injectable()
+export class AppService {
+  getHello(): string {
+    return 'Hello World!';
+  }
+}
+`,
+  'src/app.controller.ts': `import { Controller, Get } from '@nestjs/common';
+import { AppService } from './app.service.js';
+
+@Controller()
+export class AppController {
+  constructor(private readonly appService: AppService) {}
+
+  @Get()
+  getHello(): string {
+    return this.appService.getHello();
+  }
+}
+`,
+};
 
 /** Where a fragment's unimported names are looked up, in this order. */
 export const FRAGMENT_MODULES = [

@@ -7,7 +7,7 @@
  */
 import { dirname, join, relative } from 'node:path';
 import ts from 'typescript';
-import { FRAGMENT_MODULES, REPO_ROOT, type ReadmeBlock } from './readme-blocks.fixture';
+import { EXISTING_APP_FILES, FRAGMENT_MODULES, REPO_ROOT, type ReadmeBlock } from './readme-blocks.fixture';
 
 /** Inside the repository, so `@nestjs/*` and the other packages resolve from its node_modules. */
 const VIRTUAL_ROOT = join(REPO_ROOT, '.readme-blocks');
@@ -155,9 +155,14 @@ function fragmentHeader(
   return [...imports, block.role.prelude].filter(Boolean).join('\n') + '\n';
 }
 
+/** Where a README's example app (its `file:` blocks) lives. */
+function appDir(readme: string): string {
+  return join(VIRTUAL_ROOT, slug(readme), 'app');
+}
+
 function virtualPath(block: ReadmeBlock): string {
   const dir = join(VIRTUAL_ROOT, slug(block.readme));
-  if (block.role.kind === 'file') return join(dir, 'app', block.role.path);
+  if (block.role.kind === 'file') return join(appDir(block.readme), block.role.path);
   // Fragments are ES modules, so they may await at the top level as a test body or a script does.
   return join(dir, `L${block.line}.${block.role.kind === 'fragment' ? 'mts' : 'ts'}`);
 }
@@ -188,7 +193,15 @@ export function typecheckBlocks(blocks: ReadmeBlock[]): { reports: BlockReport[]
     files.set(path, { block, text, headerLines: header.split('\n').length - 1 });
   }
   const virtual = new Map([...files].map(([p, f]) => [p, f.text]));
-  const program = ts.createProgram([...files.keys()], options, createHost(options, virtual, cache));
+  // The example app is added to an existing one: its files compile with that app's (an error in
+  // those is reported with the others outside the blocks).
+  for (const readme of new Set(blocks.filter((b) => b.role.kind === 'file').map((b) => b.readme))) {
+    for (const [path, text] of Object.entries(EXISTING_APP_FILES)) {
+      const at = join(appDir(readme), path);
+      if (!virtual.has(at)) virtual.set(at, text);
+    }
+  }
+  const program = ts.createProgram([...virtual.keys()], options, createHost(options, virtual, cache));
   const byFile = new Map<string, string[]>();
   const elsewhere: string[] = [];
   for (const diagnostic of ts.getPreEmitDiagnostics(program)) {

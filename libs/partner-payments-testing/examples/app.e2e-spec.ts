@@ -1,7 +1,8 @@
 /**
- * An end-to-end test of YOUR app against the partner sandbox: copy it to `test/app.e2e-spec.ts`
- *   cp node_modules/@partner-payments/testing/examples/app.e2e-spec.ts test/
- * and run it with the Jest preset (`preset: '@partner-payments/testing'`, see the package README).
+ * An end-to-end test of YOUR app against the partner sandbox: copy it under a name of its own
+ *   cp node_modules/@partner-payments/testing/examples/app.e2e-spec.ts test/partner-sandbox.e2e-spec.ts
+ * and run it: `npm run test:e2e` in an app made by `nest new` (Vitest), or with the Jest preset in a
+ * CommonJS app (`preset: '@partner-payments/testing'`); see the package README, "Test your app".
  *
  * It boots your real AppModule (which imports PartnerPaymentsModule, configured from PARTNER_*
  * environment variables as in the @partner-payments/nestjs README) on a real port, points it at a
@@ -22,7 +23,7 @@ import {
   type PartnerEventOf,
 } from '@partner-payments/nestjs';
 import { startPartnerSandbox, type PartnerSandbox } from '@partner-payments/testing';
-import { AppModule } from '../src/app.module';
+import { AppModule } from '../src/app.module.js';
 
 /** Records what the app received; registered next to your own handlers. */
 @Injectable()
