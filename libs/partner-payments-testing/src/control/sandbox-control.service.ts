@@ -24,6 +24,7 @@ import type {
 import { checkSecretOverlapMs } from '../webhooks/webhook-sender.service';
 import { buildFlatEvent, type JsonObject } from '../webhooks/event-builders.util';
 import { newId, nowIso, randomHex } from '../server/ids.util';
+import { parseAmountCents } from '../server/amounts.util';
 import { applyPayoutStep, normaliseSteps, toPayoutView } from '../resources/payouts/payout-lifecycle.service';
 import { seedPayouts } from '../resources/payouts/payout-seed.service';
 import { emitRfiClosed } from '../resources/rfis/rfi-lookup.util';
@@ -169,6 +170,9 @@ export class InProcessControl implements SandboxControl {
 
   async fundVirtualAccount(virtualAccountId: string, amount = '10000.00'): Promise<{ depositId: string }> {
     const va = virtualAccountFor(this.ctx, virtualAccountId);
+    // Refused before the account is opened, so a malformed amount changes nothing (amounts.util).
+    if (parseAmountCents(amount) === undefined)
+      throw new Error(`amount must be a decimal string such as "100.00", not ${JSON.stringify(amount)}`);
     if (va.status === 'pending' || va.status === 'activating')
       provisionVirtualAccount(this.ctx, virtualAccountId);
     return { depositId: simulateDeposit(this.ctx, virtualAccountId, { amount }).deposit_id };

@@ -7,6 +7,7 @@ import {
   buildUserLivenessCompleted,
 } from '../webhooks/event-builders.util';
 import { newId, nowIso, randomHex } from '../server/ids.util';
+import { parseAmountCents } from '../server/amounts.util';
 import { virtualAccountFor, type SandboxContext } from '../server/sandbox-context.util';
 import type { DepositRecord, DepositStatus, LiquidationAddressRecord } from '../server/state.types';
 
@@ -17,6 +18,10 @@ export function simulateDeposit(
   input: DepositInput = {},
 ): DepositRecord {
   const va = virtualAccountFor(ctx, virtualAccountId);
+  // The balance is summed from deposit amounts on exact cents (amounts.util), so a control deposit
+  // takes the partner's amount format too (evidence §6 [T3r DRIFT-41]); stored as given, as before.
+  if (input.amount !== undefined && parseAmountCents(input.amount) === undefined)
+    throw new Error(`amount must be a decimal string such as "100.00", not ${JSON.stringify(input.amount)}`);
   const rail = input.rail ?? 'WIRE';
   const now = nowIso();
   const deposit: DepositRecord = {

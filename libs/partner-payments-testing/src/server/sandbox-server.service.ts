@@ -1,5 +1,6 @@
 import { DOCUMENT_LINK_PATH, DocumentLinkSigner } from '../resources/rfis/document-link.util';
 import { documentLinkHandler } from '../resources/rfis/document-links.routes';
+import { checkPayoutFees } from '../resources/payouts/payout-preview.routes';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import express, { type ErrorRequestHandler } from 'express';
@@ -81,7 +82,8 @@ export async function startPartnerSandbox(options: PartnerSandboxOptions = {}): 
       rateLimit: rate,
       autoPayouts: options.autoPayouts === true ? { stepDelayMs: 20 } : options.autoPayouts || null,
       rfiEvents: options.rfiEvents ?? false,
-      payoutFees: options.payoutFees ?? 'partner',
+      // Checked at start: the preview computes its fees on exact cents of these (amounts.util).
+      payoutFees: checkPayoutFees(options.payoutFees ?? 'partner'),
       // evidence §9 [T1 REVISION-DOCS §2.4]: about a minute of old-secret signing after a rotation.
       webhookSecretOverlapMs:
         options.webhookSecretOverlapMs === undefined

@@ -4,8 +4,39 @@ import { isUuid, newId } from '../../server/ids.util';
 import { sendError, sendNotFound, sendZodValidation, type ZodIssue } from '../../server/http-errors.util';
 import { requestState, type SandboxContext } from '../../server/sandbox-context.util';
 import { findOwnVirtualAccount } from '../virtual-accounts/virtual-accounts.routes';
+import {
+  amountCents,
+  formatCents,
+  normaliseAmount,
+  parseAmountCents,
+  parsePercent,
+  percentOfCents,
+} from '../../server/amounts.util';
 
-const AMOUNT_RE = /^[0-9]+(\.[0-9]{1,2})?$/;
+type PayoutFees = 'partner' | { percent: number; fixed: string };
+
+/**
+ * Checks the opt-in fee profile at start, so a preview never computes on a malformed one: `percent`
+ * a non-negative decimal number (no exponent form), `fixed` an amount string (evidence §6 [T3r
+ * DRIFT-41]). Answers it unchanged; 'partner' passes as it is.
+ */
+export function checkPayoutFees(fees: PayoutFees): PayoutFees {
+  if (fees === 'partner') return fees;
+  const { percent, fixed } = fees;
+  if (typeof percent !== 'number' || !Number.isFinite(percent))
+    throw new Error('payoutFees.percent must be a finite number such as 2.5');
+  try {
+    parsePercent(percent);
+  } catch {
+    throw new Error(`payoutFees.percent must be a non-negative decimal such as 2.5, not ${percent}`);
+  }
+  if (parseAmountCents(fixed) === undefined)
+    throw new Error(
+      `payoutFees.fixed must be a decimal amount string such as "0.50", not ${JSON.stringify(fixed)}`,
+    );
+  return fees;
+}
+
 /**
  * The account types a preview names without a recipient: the US and wallet rails the evidence
  * shows payouts on (§6 payment_method: wire, swift, wallet, ach, instant_pay, spei). Not the LATAM
@@ -34,8 +65,10 @@ export function registerPayoutPreviewRoutes(router: Router, ctx: SandboxContext)
         message: `Expected ${expected}, received ${b[path] === null ? 'null' : typeof b[path]}`,
         code: 'invalid_type',
       });
+    // evidence §6 [T3r DRIFT-41]: the amount pattern, read into exact cents (amounts.util).
+    const cents = parseAmountCents(b.amount);
     if (typeof b.amount !== 'string') type('amount', 'string');
-    else if (!AMOUNT_RE.test(b.amount) || Number(b.amount) <= 0)
+    else if (cents === undefined || cents <= 0n)
       issues.push({
         path: 'amount',
         message: 'Invalid amount: a positive decimal string with up to 2 decimals',
@@ -63,7 +96,8 @@ export function registerPayoutPreviewRoutes(router: Router, ctx: SandboxContext)
       (typeof b.client_markup !== 'object' || b.client_markup === null || Array.isArray(b.client_markup))
     )
       type('client_markup', 'object');
-    if (issues.length) return sendZodValidation(res, issues);
+    // `cents === undefined` only alongside an amount issue; checking it also narrows its type.
+    if (issues.length || cents === undefined) return sendZodValidation(res, issues);
     let accountType = b.account_type as string | undefined;
     if (b.recipient_id !== undefined) {
       const recipient = ctx.store.recipients.get(String(b.recipient_id).toLowerCase());
@@ -83,20 +117,22 @@ export function registerPayoutPreviewRoutes(router: Router, ctx: SandboxContext)
         );
       return sendError(res, 400, 'validation_error', 'Total fees exceed or equal the payout amount');
     }
-    const cents = Math.round(Number(b.amount) * 100);
-    const fee = Math.round((cents * fees.percent) / 100) + Math.round(Number(fees.fixed) * 100);
+    // The opt-in fee profile on exact BigInt cents (amounts.util): the percent part rounded half-up
+    // to a whole cent once (the partner's rounding is not recorded in the evidence), the fixed part
+    // added as is. As before, the fee is taken of the amount sent, in both directions.
+    const fee = percentOfCents(cents, fees.percent) + amountCents(fees.fixed);
     const inverse = b.inverse_calculation === true;
     const gross = inverse ? cents + fee : cents;
     const net = inverse ? cents : cents - fee;
-    if (net <= 0)
+    // evidence §6 [T3r DRIFT-45]: the partner's words when fees reach the amount, decided exactly.
+    if (net <= 0n)
       return sendError(res, 400, 'validation_error', 'Total fees exceed or equal the payout amount');
-    const money = (c: number) => (c / 100).toFixed(2);
     const quoted = b.create_quote === true;
     res.status(200).json({
-      amount: money(gross),
+      amount: formatCents(gross),
       currency: 'USD',
-      fees: { total: money(fee), percent: String(fees.percent), fixed: Number(fees.fixed).toFixed(2) },
-      recipient_amount: money(net),
+      fees: { total: formatCents(fee), percent: String(fees.percent), fixed: normaliseAmount(fees.fixed) },
+      recipient_amount: formatCents(net),
       recipient_currency: accountType === 'WALLET' ? 'USDC' : 'USD',
       ...(quoted
         ? { quote_id: newId(), quote_expires_at: new Date(Date.now() + 15 * 60_000).toISOString() }

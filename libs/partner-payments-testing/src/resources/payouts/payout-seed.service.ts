@@ -7,11 +7,8 @@ import type {
   RecipientRecord,
   VirtualAccountRecord,
 } from '../../server/state.types';
-import {
-  ACT_BANKS,
-  availableBalanceCents,
-  formatCents,
-} from '../virtual-accounts/virtual-account-status.util';
+import { ACT_BANKS, availableBalanceCents } from '../virtual-accounts/virtual-account-status.util';
+import { formatCents, parseAmountCents } from '../../server/amounts.util';
 import { PAYOUT_EVENT_MESSAGES, applyPayoutStep, normaliseSteps } from './payout-lifecycle.service';
 
 /** evidence §6: payouts go on wire, swift, wallet, ach, instant_pay and spei (GET's payment_method). */
@@ -89,18 +86,19 @@ export function seedPayouts(ctx: SandboxContext, input: SeedPayoutsInput): strin
   if (!recipient || recipient.clientUuid !== va.clientUuid || recipient.user_id !== va.user_id)
     throw new Error(`no recipient ${input.recipientId} for the user of this virtual account`);
   const amount = input.amount ?? '1.00';
-  if (!/^\d+(\.\d{1,2})?$/.test(amount) || Number(amount) <= 0)
+  // The same format and exact-cents reading as the API's payout (evidence §6 [T3r DRIFT-41]).
+  const each = parseAmountCents(amount);
+  if (each === undefined || each <= 0n)
     throw new Error('amount must be a positive decimal string such as "1.00"');
-  const cents = Math.round(Number(amount) * 100) * count;
   const available = availableBalanceCents(ctx, va);
-  if (cents > available)
+  if (each * BigInt(count) > available)
     throw new Error(`${count} × ${amount} exceeds the available balance ${formatCents(available)}`);
   const steps: PayoutStep[] = normaliseSteps((input.steps ?? []) as (PayoutStepName | PayoutStep)[]).map(
     (s) => ({ ...s, events: 'none' }),
   );
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
-    const payout = buildPayoutRecord(va, recipient, Number(amount).toFixed(2));
+    const payout = buildPayoutRecord(va, recipient, formatCents(each));
     ctx.store.payouts.set(payout.payout_id, payout);
     for (const step of steps) applyPayoutStep(ctx, payout, step);
     ids.push(payout.payout_id);

@@ -16,9 +16,9 @@ import { isJsonObject } from '../../server/request-schema.util';
 import {
   ACT_BANKS,
   availableBalanceCents,
-  formatCents,
   isProvisioned,
 } from '../virtual-accounts/virtual-account-status.util';
+import { formatCents, parseAmountCents } from '../../server/amounts.util';
 
 /** Why funds of this virtual account cannot be paid out yet, or undefined when they can. */
 export function virtualAccountUnusable(va: VirtualAccountRecord): string | undefined {
@@ -63,7 +63,10 @@ export function registerPayoutRoutes(router: Router, ctx: SandboxContext): void 
     if (typeof b !== 'object' || b === null)
       return sendValidation(res, [{ field: 'body', message: 'must be a JSON object' }]);
     const errors: FieldError[] = [];
-    if (typeof b.amount !== 'string' || !/^\d+(\.\d{1,2})?$/.test(b.amount) || Number(b.amount) <= 0) {
+    // evidence §6 [T3r DRIFT-41]: the amount pattern; read into exact cents (amounts.util), as a
+    // double would turn "999999999999999.99" into 1000000000000000.
+    const cents = parseAmountCents(b.amount);
+    if (cents === undefined || cents <= 0n) {
       errors.push({ field: 'amount', message: 'must be a positive decimal string such as "100.00"' });
     }
     if (b.currency !== 'USD') errors.push({ field: 'currency', message: 'must be USD' });
@@ -88,7 +91,8 @@ export function registerPayoutRoutes(router: Router, ctx: SandboxContext): void 
     // evidence §6 [T1 ExecutePayoutService]: extra_info.memo holds at most 255 characters.
     else if (typeof memo === 'string' && memo.length > MEMO_MAX)
       errors.push({ field: 'extra_info.memo', message: `must be at most ${MEMO_MAX} characters` });
-    if (errors.length) return sendValidation(res, errors);
+    // `cents === undefined` only alongside an amount error; checking it also narrows its type.
+    if (errors.length || cents === undefined) return sendValidation(res, errors);
     const recipient = ctx.store.recipients.get(String(b.recipient_id).toLowerCase());
     if (!recipient || recipient.clientUuid !== va.clientUuid || recipient.user_id !== va.user_id) {
       return sendValidation(res, [
@@ -100,12 +104,15 @@ export function registerPayoutRoutes(router: Router, ctx: SandboxContext): void 
       return sendValidation(res, [
         { field: 'extra_info.memo', message: `is required on WIRE payouts from a ${va.bank} account` },
       ]);
-    const amount = Number(b.amount).toFixed(2);
+    // Normalised to 2 decimals as the sandbox always answered ("100" → "100.00"; evidence §6:
+    // decimal strings), formatted from the exact cents.
+    const amount = formatCents(cents);
     // issue 15: a payout draws on the account's balance (deposits in, payouts out); one beyond it is
     // refused before anything is created. The partner's body for this case is not recorded in the
-    // evidence: the contract's standard error shape (docs/partner-api.md §7.1) with a 422.
+    // evidence: the contract's standard error shape (docs/partner-api.md §7.1) with a 422. Compared
+    // on exact cents: one cent over is refused at any size.
     const available = availableBalanceCents(ctx, va);
-    if (Math.round(Number(amount) * 100) > available)
+    if (cents > available)
       return sendError(
         res,
         422,

@@ -1,5 +1,6 @@
 import { versionAtLeast, RFI_VERSION } from '../../server/versioning.util';
 import { randomDigits, nowIso } from '../../server/ids.util';
+import { amountCents } from '../../server/amounts.util';
 import { virtualAccountFor, type SandboxContext } from '../../server/sandbox-context.util';
 import type { VirtualAccountRecord, VirtualAccountStatus } from '../../server/state.types';
 
@@ -68,21 +69,19 @@ export function provisionVirtualAccount(
   return va;
 }
 
-const cents = (amount: string): number => Math.round(Number(amount) * 100);
-
 /**
  * The available balance, derived from the shared state so it can never disagree with it: completed
  * deposits in, payouts out unless they failed or were cancelled before sending (issue: a payout lowers
  * the balance; KYT_REJECTED/PENDING deposits are not available, evidence §5 [T1 REVISION-DOCS §2.1]).
  */
-export function availableBalanceCents(ctx: SandboxContext, va: VirtualAccountRecord): number {
-  let total = 0;
+export function availableBalanceCents(ctx: SandboxContext, va: VirtualAccountRecord): bigint {
+  // Exact BigInt cents (amounts.util): a balance of 15-digit amounts keeps its cents.
+  let total = 0n;
   for (const d of ctx.store.deposits.values())
-    if (d.virtual_account_id === va.virtual_account_id && d.status === 'COMPLETED') total += cents(d.amount);
+    if (d.virtual_account_id === va.virtual_account_id && d.status === 'COMPLETED')
+      total += amountCents(d.amount);
   for (const p of ctx.store.payouts.values())
     if (p.virtual_account_id === va.virtual_account_id && !['FAILED', 'CANCELLED'].includes(p.status))
-      total -= cents(p.from_amount);
+      total -= amountCents(p.from_amount);
   return total;
 }
-
-export const formatCents = (value: number): string => (value / 100).toFixed(2);

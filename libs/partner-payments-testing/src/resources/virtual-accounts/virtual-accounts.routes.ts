@@ -12,12 +12,12 @@ import {
   ACT_BANKS,
   PENDING_ACCOUNT_NUMBER,
   availableBalanceCents,
-  formatCents,
   isProvisioned,
   statusForVersion,
   statusFromAnyVocabulary,
 } from './virtual-account-status.util';
 import { addLiquidationAddress, simulateDeposit } from '../../control/scenario.service';
+import { formatCents, parseAmountCents } from '../../server/amounts.util';
 
 /** The resource as the requested version shows it (evidence §5: status vocabulary by version). */
 export const virtualAccountView = (va: VirtualAccountRecord, version?: string) => {
@@ -266,7 +266,9 @@ export function registerVirtualAccountRoutes(router: Router, ctx: SandboxContext
     const b = (requestState(res).body ?? {}) as Record<string, unknown>;
     if (typeof b !== 'object' || b === null || Array.isArray(b))
       return sendValidation(res, [{ field: 'body', message: 'must be a JSON object' }]);
-    if (typeof b.amount !== 'string' || !/^[0-9]+(\.[0-9]{1,2})?$/.test(b.amount) || Number(b.amount) <= 0)
+    // evidence §6 [T3r DRIFT-41]: the amount pattern; read into exact cents (amounts.util).
+    const cents = parseAmountCents(b.amount);
+    if (cents === undefined || cents <= 0n)
       return sendValidation(res, [
         { field: 'amount', message: 'must be a positive decimal string such as "100.00"' },
       ]);
@@ -279,9 +281,12 @@ export function registerVirtualAccountRoutes(router: Router, ctx: SandboxContext
         'bad_request',
         `Virtual account is ${va.status}; it cannot receive funds yet`,
       );
-    const refunded = Number(b.amount) === 11;
+    // The magic `11` (evidence §5) in any spelling the pattern allows ("11", "11.0", "011.00"),
+    // decided on exact cents as every other amount comparison.
+    const refunded = cents === 1100n;
     const deposit = simulateDeposit(ctx, va.virtual_account_id, {
-      amount: Number(b.amount).toFixed(2),
+      // Normalised to 2 decimals as before ("250.5" → "250.50"), from the cents, not a float.
+      amount: formatCents(cents),
       status: refunded ? 'REFUNDED' : 'COMPLETED',
     });
     res.status(201).json(depositView(deposit));
