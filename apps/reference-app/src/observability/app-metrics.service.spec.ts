@@ -41,3 +41,41 @@ describe('AppMetrics: client-side rate-limiter waits (issue 13)', () => {
     expect(await series(metrics, 'partner_webhook_backpressure_wait_seconds_total')).toBe(0);
   });
 });
+
+describe('AppMetrics: every series an alert rule reads exists from the first scrape (docs/operations.md)', () => {
+  // increase() over a series whose first sample already holds N reads no increase: a burst that
+  // created the series between two scrapes would never fire the alert.
+  it.each([
+    ['partner_webhooks_received_total', '{outcome="refused",reason="inbox_unavailable"}'],
+    ['partner_webhooks_received_total', '{outcome="refused",reason="mismatch"}'],
+    ['reconciliation_items_total', '{job="payouts",result="changed"}'],
+    ['reconciliation_items_total', '{job="deposits",result="missing"}'],
+    ['partner_webhook_processing_total', '{outcome="failed",event="payout.completed"}'],
+    ['partner_webhook_processing_total', '{outcome="failed",event="unknown"}'],
+    ['payout_redrive_requests_total', '{outcome="needs_review"}'],
+    ['partner_token_failures_total', '{reason="unavailable"}'],
+  ])('%s%s is 0 before anything happened', async (name, labels) => {
+    expect(await series(new AppMetrics(), name, labels)).toBe(0);
+  });
+
+  it('then counts from 0: a refused delivery and a drifted pass move their series by their amounts', async () => {
+    const metrics = new AppMetrics();
+    metrics
+      .partnerHooks()
+      .onWebhookEvent?.({ type: 'received', outcome: 'refused', reason: 'inbox_unavailable' });
+    metrics.reconciliationPass('payouts', { ran: true, checked: 5, changed: 2, failed: 0 }, [
+      'checked',
+      'changed',
+      'failed',
+    ]);
+    expect(
+      await series(
+        metrics,
+        'partner_webhooks_received_total',
+        '{outcome="refused",reason="inbox_unavailable"}',
+      ),
+    ).toBe(1);
+    expect(await series(metrics, 'reconciliation_items_total', '{job="payouts",result="changed"}')).toBe(2);
+    expect(await series(metrics, 'reconciliation_items_total', '{job="deposits",result="changed"}')).toBe(0);
+  });
+});

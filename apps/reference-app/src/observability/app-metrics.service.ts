@@ -1,5 +1,6 @@
 import {
   isKnownPartnerEvent,
+  PartnerEvent,
   type PartnerHttpEvent,
   type PartnerPaymentsModuleOptions,
   type PartnerRateLimitWaitEvent,
@@ -22,6 +23,29 @@ const statusClass = (e: PartnerHttpEvent): string =>
     ? 'network_error'
     : (STATUS_CLASSES[Math.floor(e.status / 100)] ?? `${Math.floor(e.status / 100)}xx`);
 const ATTEMPTS = ['0', '1', '2', '3', '4', '5', '6'];
+type RefusalReason = Extract<PartnerWebhookObservation, { outcome: 'refused' }>['reason'];
+/**
+ * Every reason a delivery is refused for, each a series from the start. A record over the library's
+ * type, so a reason it adds fails this file's type check until it is listed here.
+ */
+const WEBHOOK_REFUSAL_REASONS = Object.keys({
+  missing_header: true,
+  not_hex: true,
+  odd_length: true,
+  wrong_length: true,
+  mismatch: true,
+  no_secret_configured: true,
+  invalid_payload: true,
+  payload_too_large: true,
+  inbox_unavailable: true,
+  no_raw_body: true,
+} satisfies Record<RefusalReason, true>);
+/** What reconciliationPass records per job (the summaries' counters it is called with). */
+const RECONCILIATION_RESULTS = {
+  payouts: ['checked', 'changed', 'failed'],
+  deposits: ['read', 'missing', 'changed'],
+} as const;
+const REDRIVE_OUTCOMES = ['created', 'rejected', 'retrying', 'needs_review'] as const;
 /** Known event names as they are; anything else one bucket, so a label can never grow without bound. */
 const eventLabel = (name: string): string => (isKnownPartnerEvent(name) ? name : 'unknown');
 
@@ -164,11 +188,20 @@ export class AppMetrics {
           for (const [state, age] of Object.entries(stats.oldestAgeSeconds)) oldest.set({ state }, age);
       },
     });
-    // Series an alert rule compares with 0 exist from the first scrape.
+    // Every series an alert rule reads exists from the first scrape, at 0: Prometheus's increase()
+    // sees no increase in a series whose first sample already holds its count, so a burst that
+    // created a series between two scrapes (30 deliveries refused while the database blipped, the
+    // drift found by the first pass after a restart) would never fire its alert (docs/operations.md).
     for (const reason of ['unavailable', 'refused']) this.tokenFailures.labels(reason).inc(0);
     for (const outcome of ['accepted', 'duplicate', 'unknown'])
       this.webhooks.labels({ outcome, reason: '' }).inc(0);
+    for (const reason of WEBHOOK_REFUSAL_REASONS) this.webhooks.labels({ outcome: 'refused', reason }).inc(0);
+    for (const event of [...Object.values(PartnerEvent), 'unknown'])
+      this.processing.labels({ outcome: 'failed', event }).inc(0);
     for (const job of ['payouts', 'deposits']) this.reconPasses.labels(job).inc(0);
+    for (const [job, results] of Object.entries(RECONCILIATION_RESULTS))
+      for (const result of results) this.reconItems.labels({ job, result }).inc(0);
+    for (const outcome of REDRIVE_OUTCOMES) this.redrives.labels(outcome).inc(0);
     for (const outcome of ['room', 'timeout']) this.backpressureWaits.count.labels(outcome).inc(0);
   }
 
