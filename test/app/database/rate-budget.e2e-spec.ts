@@ -2,7 +2,10 @@
  * The partner's rate budget kept in the app's database (issue 14): two connections to one database
  * ("replicas") spend one bucket, on a SQLite file and on PostgreSQL.
  */
+import { loadAppConfig } from '../../../apps/reference-app/src/config/app.config';
 import { DatabaseRateBudget } from '../../../apps/reference-app/src/rate-budget/database-rate-budget.store';
+import { partnerRateLimitOptions } from '../../../apps/reference-app/src/rate-budget/partner-rate-limit.options';
+import type { PartnerConnection } from '../../../apps/reference-app/src/sandbox/partner-connection.providers';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../setup/test-database.fixture';
 
 jest.setTimeout(30_000);
@@ -33,6 +36,37 @@ describe.each(DATABASE_KINDS)('DatabaseRateBudget on %s', (kind) => {
     const otherKey = DatabaseRateBudget.accountKeyFor('http://partner.test', 'another-key');
     expect(await new DatabaseRateBudget(db.uow, otherKey).reserve(limit)).toBe(0);
     expect(key).not.toContain('the-api-key');
+  });
+
+  it('replicas whose PARTNER_BASE_URL differs only in spelling share one bucket; environments and keys do not', async () => {
+    // Through the options the app builds (not accountKeyFor alone): the environment once went into
+    // the URL and kept a trailing slash from being normalised away.
+    const config = loadAppConfig({ PARTNER_BASE_URL: undefined }); // PARTNER_RATE_BUDGET: database
+    const keyOf = (conn: Partial<PartnerConnection>): string => {
+      const options = partnerRateLimitOptions(
+        config,
+        {
+          baseUrl: 'https://partner.example',
+          environment: 'production',
+          apiKey: 'the-key',
+          ...conn,
+        } as PartnerConnection,
+        db.uow,
+      );
+      if (options === false || !(options.budget instanceof DatabaseRateBudget))
+        throw new Error('no database budget');
+      return options.budget.accountKey;
+    };
+    const key = keyOf({});
+    for (const baseUrl of [
+      'https://partner.example/',
+      'https://PARTNER.example',
+      'https://partner.example:443//',
+    ])
+      expect(keyOf({ baseUrl })).toBe(key);
+    expect(keyOf({ environment: 'sandbox' })).not.toBe(key);
+    expect(keyOf({ apiKey: 'another-key' })).not.toBe(key);
+    expect(keyOf({ baseUrl: 'https://partner.example/sandbox' })).not.toBe(key);
   });
 
   it('refills with time, never above the burst', async () => {

@@ -17,7 +17,7 @@ export class DatabaseRateBudget implements PartnerRateBudget {
   constructor(
     private readonly uow: UnitOfWork,
     /** Identifies the partner account without storing its credentials. */
-    private readonly accountKey: string,
+    readonly accountKey: string,
   ) {}
 
   /**

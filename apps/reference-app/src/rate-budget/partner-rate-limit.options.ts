@@ -17,6 +17,9 @@ export function partnerRateLimitOptions(
   if (budget === 'off') return false;
   const limit = { requestsPerSecond: perSecond, burst };
   if (budget === 'process') return limit;
-  const key = DatabaseRateBudget.accountKeyFor(`${conn.baseUrl}|${conn.environment}`, conn.apiKey);
+  // The environment goes with the key, not into the URL: appended to the URL it kept the URL's
+  // trailing slash from being normalised away, and replicas configured with `https://p.example` and
+  // `https://p.example/` got a bucket each (twice the account's limit together).
+  const key = DatabaseRateBudget.accountKeyFor(conn.baseUrl, `${conn.environment}\n${conn.apiKey}`);
   return { ...limit, budget: new DatabaseRateBudget(uow, key) };
 }
