@@ -26,19 +26,28 @@ describe.each(DATABASE_KINDS)('jobs and restarts on %s', (kind) => {
       pinned: '2026-04-14',
       action: 'already-pinned',
     });
+    // By default every call keeps X-Api-Version once pinned (evidence §1: the same version on every
+    // request), so a replica is never served a version a newer replica moved the pin to.
+    const lastPayoutCall = async () =>
+      (await jobs.sandbox.control.requestLog())
+        .filter((r) => r.route === 'POST /v1/virtual-accounts/:id/payout')
+        .at(-1);
+    await createPayout();
+    expect((await lastPayoutCall())?.headers['x-api-version']).toBe('2026-04-14');
     await jobs.running.close();
-    jobs.running = await startTestApp(jobs.dbUrl, JOBS_ENV, jobs.sandbox);
+    jobs.running = await startTestApp(
+      jobs.dbUrl,
+      { ...JOBS_ENV, PARTNER_SEND_VERSION_HEADER: 'until-pinned' },
+      jobs.sandbox,
+    );
     expect(await upgradeCalls()).toBe(1);
     expect((await http().get('/health/ready').expect(200)).body.details.partner.apiVersion).toEqual({
       configured: '2026-04-14',
       pinned: '2026-04-14',
     });
-    // until-pinned: once pinned, calls go out without X-Api-Version (spec 9.3).
+    // until-pinned (opt-in): once pinned, calls go out without X-Api-Version (spec 9.3).
     await createPayout();
-    const last = (await jobs.sandbox.control.requestLog())
-      .filter((r) => r.route === 'POST /v1/virtual-accounts/:id/payout')
-      .at(-1);
-    expect(last?.headers['x-api-version']).toBeUndefined();
+    expect((await lastPayoutCall())?.headers['x-api-version']).toBeUndefined();
   });
 
   it('logs a refused pin once and does not retry it', async () => {

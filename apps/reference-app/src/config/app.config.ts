@@ -104,7 +104,11 @@ export const CONFIG_DEFAULTS = {
   PARTNER_API_VERSION: '2026-04-14',
   PARTNER_TIMEOUT_MS: 10000,
   PARTNER_MAX_RETRIES: 2,
-  PARTNER_SEND_VERSION_HEADER: 'until-pinned',
+  // evidence §1 [T1 REVISION-DOCS]: the production checklist asks for the same version on every
+  // request. With until-pinned, replicas that learned the pin at start stop sending the header, and
+  // after a rolling version bump (a new replica moves the pin) they are served the new version
+  // unawares; always keeps every replica on the version it was built for.
+  PARTNER_SEND_VERSION_HEADER: 'always',
   PARTNER_RATE_LIMIT_PER_SECOND: 20,
   // The partner allows bursts of 50 (evidence §1); 10 are left for jitter: our bucket and the
   // partner's are not in phase, and requests reach it later than they leave us.
