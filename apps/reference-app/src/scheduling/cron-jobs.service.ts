@@ -10,6 +10,7 @@ import { PartnerTokenManager } from '@partner-payments/nestjs';
 import { CronJob } from 'cron';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { StartupState } from '../health/startup-state.service';
+import { scheduledTick } from './scheduled-tick.util';
 import { RECONCILIATION_JOB, ReconciliationService } from '../reconciliation/reconciliation.service';
 import {
   DEPOSIT_RECONCILIATION_JOB,
@@ -131,16 +132,16 @@ export class CronJobsService implements OnApplicationBootstrap, OnApplicationShu
   }
 
   /**
-   * `task` gets the tick it serves: the second the cron fired for (cron fires on whole seconds,
-   * a few ms late), so every replica names the same tick and the job lock runs it once.
+   * `task` gets the tick it serves: the scheduled time the cron fired for (scheduledTick), however
+   * late its timer fired, so every replica names the same tick and the job lock runs it once.
    */
   private add(name: string, cronTime: string, task: (tick: Date) => Promise<unknown>): void {
-    const job = CronJob.from({
+    const job: CronJob = CronJob.from({
       cronTime,
       name,
       waitForCompletion: true,
       start: false,
-      onTick: () => this.guard(name, () => task(new Date(Math.floor(Date.now() / 1000) * 1000))),
+      onTick: () => this.guard(name, () => task(scheduledTick(job.cronTime))),
     });
     this.registry.addCronJob(name, job);
     job.start();
