@@ -127,7 +127,14 @@ export interface PartnerPaymentsModuleOptions {
    * Default 'always'.
    */
   sendVersionHeader?: 'always' | 'until-pinned';
-  /** Per-attempt timeout in milliseconds. Default 30_000. */
+  /**
+   * Per-attempt timeout in milliseconds, a total deadline: connecting, sending (uploads included)
+   * and reading the whole answer, not only a gap without socket activity, so a partner trickling
+   * bytes cannot hold a call (or its rate-limiter slot) past it. For a streamed download it covers
+   * the attempt up to the answer's head. Large uploads on slow links need a longer per-call value
+   * (30 s carries 100 MiB at about 28 Mbit/s). A timed-out attempt is retried as a timeout:
+   * GETs and de-duplicated writes yes, other writes no. Default 30_000.
+   */
   timeoutMs?: number;
   /** Retries after the first attempt, for retryable failures only. Default 2. */
   maxRetries?: number;
@@ -162,7 +169,13 @@ export interface PartnerPaymentsModuleOptions {
    * (the lists rarely change). 0 turns the cache off. Default 86_400_000 (24 hours).
    */
   referenceDataCacheTtlMs?: number;
-  /** Refresh the bearer token when fewer than this many seconds remain. Default 300. */
+  /**
+   * Refresh the bearer token when fewer than this many seconds remain (at most half its lifetime;
+   * provider-facts: "refresh when less than 5 minutes remain"). The refresh runs in the background
+   * while the held token has more than a safety margin left (30 s, at most half the skew), and is
+   * not retried sooner than 30 s after a failure; calls wait for POST /auth only when no usable
+   * token is held. Default 300.
+   */
   tokenRefreshSkewSeconds?: number;
   /** Client-side token bucket; `false` turns it off. Default { requestsPerSecond: 20, burst: 50 }. */
   rateLimit?: PartnerRateLimitOptions | false;

@@ -1,4 +1,9 @@
-import { PartnerAuthenticationError, PartnerServerError } from '../errors/partner-api.errors';
+import {
+  PartnerAuthenticationError,
+  PartnerServerError,
+  PartnerTimeoutError,
+} from '../errors/partner-api.errors';
+import type { PartnerTokenEvent } from '../observability/hooks.util';
 import {
   authOk,
   createTestClient,
@@ -66,7 +71,7 @@ describe('PartnerTokenManager (spec 5) over a real local server', () => {
     expect(tokens.expiresAt).toBe(1_000_000 + 86400 * 1000);
   });
 
-  it('refreshes once fewer than tokenRefreshSkewSeconds remain, not before', async () => {
+  it('refreshes once fewer than tokenRefreshSkewSeconds remain, not before, in the background', async () => {
     const clock = new FakeClock();
     let n = 0;
     server.setHandler((_req, res) => authOk(res, `tok-${++n}`, 3600));
@@ -74,9 +79,25 @@ describe('PartnerTokenManager (spec 5) over a real local server', () => {
     await tokens.getToken();
     clock.t += (3600 - 301) * 1000;
     await expect(tokens.getToken()).resolves.toBe('tok-1');
-    clock.t += 2000; // now 299 s remain
+    expect(authCalls()).toBe(1);
+    clock.t += 2000; // now 299 s remain: the held token still goes out, a refresh starts
+    await expect(tokens.getToken()).resolves.toBe('tok-1');
+    await expect(tokens.refresh()).resolves.toBe('tok-2'); // joins the refresh in flight
     await expect(tokens.getToken()).resolves.toBe('tok-2');
     expect(authCalls()).toBe(2);
+  });
+
+  it('below the safety margin (or past expiry) callers wait for the refresh', async () => {
+    const clock = new FakeClock();
+    let n = 0;
+    server.setHandler((_req, res) => authOk(res, `tok-${++n}`, 3600));
+    const { tokens } = createTestClient(server.baseUrl, { tokenRefreshSkewSeconds: 300 }, clock);
+    await tokens.getToken();
+    clock.t += (3600 - 20) * 1000; // 20 s left: less than the 30 s margin
+    expect(tokens.current()).toBeNull();
+    await expect(tokens.getToken()).resolves.toBe('tok-2');
+    clock.t += 3600 * 1000; // expired
+    await expect(tokens.getToken()).resolves.toBe('tok-3');
   });
 
   it('a skew longer than the lifetime does not make every call re-authenticate', async () => {
@@ -87,8 +108,12 @@ describe('PartnerTokenManager (spec 5) over a real local server', () => {
     await tokens.getToken();
     clock.t += 20_000;
     await expect(tokens.getToken()).resolves.toBe('tok-1');
-    clock.t += 15_000; // 25 s left < half of 60 s
+    clock.t += 15_000; // 25 s left < half of 60 s: refreshed (in the background; 15 s margin left)
+    await expect(tokens.getToken()).resolves.toBe('tok-1');
+    await expect(tokens.refresh()).resolves.toBe('tok-2');
+    clock.t += 10_000;
     await expect(tokens.getToken()).resolves.toBe('tok-2');
+    expect(authCalls()).toBe(2);
   });
 
   it('a refused credential pair surfaces a typed PartnerAuthenticationError and clears the cache', async () => {
@@ -131,10 +156,76 @@ describe('PartnerTokenManager (spec 5) over a real local server', () => {
     clock.t += (3600 - 200) * 1000; // inside the skew, 200 s before expiry
     server.setHandler((_req, res) => json(res, 503, { message: 'down' }));
     await expect(tokens.getToken()).resolves.toBe('tok-1');
+    await expect(tokens.refresh()).rejects.toBeInstanceOf(PartnerServerError); // the background one
+    await expect(tokens.getToken()).resolves.toBe('tok-1'); // kept; cool-down: no new /auth
+    expect(authCalls()).toBe(2);
     server.setHandler((_req, res) => json(res, 401, { code: 'unauthorized', message: 'bad credentials' }));
+    clock.t += 31_000; // past the cool-down: the next background refresh is refused
+    await expect(tokens.getToken()).resolves.toBe('tok-1');
+    await expect(tokens.refresh()).rejects.toBeInstanceOf(PartnerAuthenticationError);
+    expect(tokens.expiresAt).toBeNull(); // credentials refused: nothing cached survives
     await expect(tokens.getToken()).rejects.toBeInstanceOf(PartnerAuthenticationError);
-    expect(tokens.expiresAt).toBeNull();
-    expect(authCalls()).toBe(3);
+    expect(authCalls()).toBe(4);
+  });
+
+  it('/auth down while the held token has minutes left: calls go on at once, /auth is tried once per cool-down', async () => {
+    const clock = new FakeClock();
+    let auth: 'ok' | 'hang' | 'down' = 'ok';
+    const tokenEvents: PartnerTokenEvent[] = [];
+    const warnings: string[] = [];
+    server.setHandler((req, res) => {
+      if (pathOf(req) !== '/auth') return json(res, 200, { ok: true });
+      if (auth === 'ok') return authOk(res, 'tok-1', 600);
+      if (auth === 'down') return json(res, 503, { message: 'Service Unavailable' });
+      return undefined; // hangs: each attempt ends at timeoutMs
+    });
+    const { http, tokens } = createTestClient(
+      server.baseUrl,
+      {
+        tokenRefreshSkewSeconds: 300,
+        timeoutMs: 500,
+        maxRetries: 2,
+        onTokenEvent: (e) => tokenEvents.push(e),
+        logger: { log: () => undefined, error: () => undefined, warn: (m: string) => warnings.push(m) },
+      },
+      clock,
+    );
+    await http.request({ method: 'GET', path: '/v1/users' });
+    clock.t += 400_000; // 200 s left: inside the 300 s skew, the token is still valid
+    auth = 'hang';
+    const calls = await Promise.all([1, 2, 3].map(() => http.request({ method: 'GET', path: '/v1/users' })));
+    // Answered with the held token while the one background POST /auth still hangs (it would
+    // otherwise have waited for 3 attempts of 500 ms each).
+    expect(calls.map((c) => c.meta.status)).toEqual([200, 200, 200]);
+    expect(authCalls()).toBeLessThanOrEqual(2);
+    expect(tokenEvents).toEqual([expect.objectContaining({ type: 'refreshed' })]);
+    await expect(tokens.refresh()).rejects.toBeInstanceOf(PartnerTimeoutError); // joins the background one
+    expect(authCalls()).toBe(1 + 3);
+    expect(tokenEvents[1]).toMatchObject({ type: 'failed', reason: 'unavailable', status: null });
+    expect(warnings.some((w) => w.includes('in the background failed'))).toBe(true);
+
+    // Within the cool-down, calls send no /auth.
+    auth = 'down';
+    for (let i = 0; i < 5; i++) await http.request({ method: 'GET', path: '/v1/users' });
+    expect(authCalls()).toBe(4);
+    // After it, one more background refresh (with its retries), still without failing a call.
+    clock.t += 31_000;
+    await http.request({ method: 'GET', path: '/v1/users' });
+    await expect(tokens.refresh()).rejects.toBeInstanceOf(PartnerServerError);
+    expect(authCalls()).toBe(4 + 3);
+    expect(
+      server.requests
+        .filter((r) => pathOf(r) !== '/auth')
+        .every((r) => r.headers.authorization === 'Bearer tok-1'),
+    ).toBe(true);
+
+    // Past expiry with /auth still down: no token to send, so the call fails typed, sends nothing.
+    clock.t += 200_000;
+    const apiBefore = server.requests.length - authCalls();
+    await expect(http.request({ method: 'GET', path: '/v1/users' })).rejects.toBeInstanceOf(
+      PartnerServerError,
+    );
+    expect(server.requests.length - authCalls()).toBe(apiBefore);
   });
 
   it('concurrent callers all see the same failure, and the next call tries again', async () => {

@@ -8,7 +8,13 @@ import {
   PartnerRateLimitError,
   PartnerServerError,
 } from '../errors/partner-api.errors';
-import { toAttemptOutcome, toPartnerError } from '../http/attempt.util';
+import {
+  isNonJsonSuccess,
+  NON_JSON_SUCCESS_OUTCOME,
+  toAttemptOutcome,
+  toNonJsonSuccessError,
+  toPartnerError,
+} from '../http/attempt.util';
 import { buildPartnerHeaders } from '../http/headers.util';
 import { PartnerTransport } from '../http/partner-transport.client';
 import { computeBackoffMs, shouldRetry } from '../http/retry.policy';
@@ -38,6 +44,19 @@ interface CachedToken {
 }
 
 /**
+ * Inside the skew, a held token is still handed out while more than this remains (at most half the
+ * skew): enough for an attempt to reach the partner before expiry. Below it, callers wait for the
+ * refresh, since spec 5.7 answers an expired token with a 401.
+ */
+const SAFETY_MARGIN_MS = 30_000;
+/**
+ * After a background refresh failed, the next one starts no sooner than this: during an /auth
+ * outage each refresh already makes 1 + maxRetries attempts, and starting one per call would turn
+ * the outage into an /auth storm on the account's shared rate budget (provider-facts: 20/s).
+ */
+const REFRESH_COOLDOWN_MS = 30_000;
+
+/**
  * Bearer tokens (spec 5). One cached token; refreshed when fewer than tokenRefreshSkewSeconds remain;
  * one in-flight POST /auth shared by every concurrent caller (DESIGN: the google-auth-library lesson).
  * Provided by PartnerPaymentsModule through a factory provider (inject it by class); it carries no
@@ -53,6 +72,8 @@ export class PartnerTokenManager {
    */
   private accepted = false;
   private inflight: Promise<string> | null = null;
+  /** No background refresh starts before this time (ms, clock time): the cool-down after a failure. */
+  private backgroundPausedUntil = 0;
   private readonly clock: Clock;
 
   constructor(
@@ -65,14 +86,17 @@ export class PartnerTokenManager {
   }
 
   /**
-   * A token valid for at least the skew; authenticates (once, shared) when needed. When that early
-   * refresh fails because the partner is unavailable (5xx, network, 429) while the token in hand has
-   * not expired yet, the call goes on with it: the partner still accepts it, and failing a payout
-   * for an /auth blip minutes before expiry helps nobody. A refused credential is still thrown.
+   * A usable token; authenticates (once, shared) only when none is held. Inside the refresh skew
+   * (provider-facts: refresh when less than 5 minutes remain) the held token is returned at once and
+   * refreshed in the background (see current()): awaiting the refresh there made every call wait
+   * for POST /auth with all its retries during an /auth outage, although the partner still accepted
+   * the token. When the blocking refresh fails because the partner is unavailable (5xx, network,
+   * 429) while the token in hand has not expired yet, the call goes on with it. A refused credential
+   * is thrown.
    */
   async getToken(): Promise<string> {
-    const cached = this.cached();
-    if (cached !== null) return cached;
+    const current = this.current();
+    if (current !== null) return current;
     try {
       return await this.refresh();
     } catch (err) {
@@ -90,6 +114,38 @@ export class PartnerTokenManager {
   cached(): string | null {
     const t = this.token;
     return t && t.expiresAt - this.clock.now() > t.skewMs ? t.value : null;
+  }
+
+  /**
+   * A token the caller may send now, else null (then getToken() authenticates); never waits. Inside
+   * the skew, while more than a safety margin remains, the held token is returned and one
+   * background refresh is started: single-flight (it is the shared refresh()), and after a failed
+   * one not again before a cool-down, so an /auth outage costs 1 + maxRetries attempts per
+   * cool-down, not per call. Its failure is reported through onTokenEvent and logged, never thrown
+   * to a caller who had a valid token.
+   */
+  current(): string | null {
+    const t = this.token;
+    if (t === null) return null;
+    const left = t.expiresAt - this.clock.now();
+    if (left > t.skewMs) return t.value;
+    if (left <= Math.min(SAFETY_MARGIN_MS, t.skewMs / 2)) return null;
+    this.refreshInBackground(t, left);
+    return t.value;
+  }
+
+  private refreshInBackground(held: CachedToken, leftMs: number): void {
+    if (this.inflight !== null || this.clock.now() < this.backgroundPausedUntil) return;
+    this.refresh().catch((err: unknown) => {
+      this.backgroundPausedUntil = this.clock.now() + REFRESH_COOLDOWN_MS;
+      const still =
+        this.token === held
+          ? `; the held token (${Math.round(leftMs / 1000)} s left) is used until then`
+          : '';
+      this.logger.warn(
+        `Partner token refresh in the background failed (${(err as Error).message}); next try in ${REFRESH_COOLDOWN_MS / 1000} s at the earliest${still}`,
+      );
+    });
   }
 
   /** Forces a new token; concurrent callers share the same POST /auth. */
@@ -147,7 +203,11 @@ export class PartnerTokenManager {
         attempt,
         traceParent,
       });
-      if (res.kind === 'response' && res.status >= 200 && res.status < 300) {
+      // A gateway's text page with a 2xx is the partner unavailable (evidence §8), not a refusal of
+      // our credentials: retried, and a held token carries on.
+      const nonJson =
+        res.kind === 'response' && res.status >= 200 && res.status < 300 && isNonJsonSuccess(res);
+      if (res.kind === 'response' && res.status >= 200 && res.status < 300 && !nonJson) {
         this.transport.emitOutcome('POST', '/auth', attempt, res, false);
         return this.store(res.data);
       }
@@ -160,7 +220,7 @@ export class PartnerTokenManager {
         maxRetries,
         method: 'POST',
         hasIdempotencyKey: true,
-        outcome: toAttemptOutcome(res),
+        outcome: nonJson ? NON_JSON_SUCCESS_OUTCOME : toAttemptOutcome(res),
       });
       const willRetry = decision.retry && !(res.kind === 'response' && this.refusesPair(res.status));
       this.transport.emitOutcome('POST', '/auth', attempt, res, willRetry);
@@ -168,7 +228,9 @@ export class PartnerTokenManager {
         await this.clock.sleep(computeBackoffMs(attempt, this.options.retry, decision.retryAfterMs));
         continue;
       }
-      const cause = toPartnerError(res, { method: 'POST', path: '/auth', idempotencyKey: null });
+      const where = { method: 'POST', path: '/auth', idempotencyKey: null };
+      const cause =
+        nonJson && res.kind === 'response' ? toNonJsonSuccessError(res, where) : toPartnerError(res, where);
       throw this.authError(cause);
     }
   }

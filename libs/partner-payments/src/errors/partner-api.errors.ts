@@ -92,13 +92,17 @@ export class PartnerRateLimitError extends PartnerApiError {
   }
 }
 
-/** 5xx: the partner failed (e.g. a bare 500 for GET /v1/users?limit above 100). */
+/**
+ * 5xx: the partner failed (e.g. a bare 500 for GET /v1/users?limit above 100). Also a 2xx whose body
+ * is not JSON (`code` 'non_json_response', `status` the 2xx): a gateway's page answered instead of
+ * the partner (evidence §8: 200 with a Cloudflare 522 text or "Blocked").
+ */
 export class PartnerServerError extends PartnerApiError {}
 
 /** No usable response: refused, reset, broken pipe, DNS. `code` is the errno ('econnreset'). */
 export class PartnerConnectionError extends PartnerApiError {}
 
-/** The per-attempt timeout elapsed (options.timeoutMs or the per-call override). */
+/** The per-attempt deadline elapsed (options.timeoutMs or the per-call override), for the whole attempt. */
 export class PartnerTimeoutError extends PartnerConnectionError {}
 
 /** The module options are unusable; thrown at boot, naming the field. */

@@ -1,5 +1,5 @@
 import { createPartnerApiError, createPartnerNetworkError } from '../errors/error-factory.util';
-import type { PartnerApiError } from '../errors/partner-api.errors';
+import { PartnerServerError, type PartnerApiError } from '../errors/partner-api.errors';
 import type { PartnerHttpEvent, TransportResult } from './http.types';
 import { partnerRouteTemplate } from '../observability/route-template.util';
 import { parseRetryAfter, type AttemptOutcome } from './retry.policy';
@@ -76,5 +76,61 @@ export function toPartnerError(
     retryAfterMs: parseRetryAfter(res.headers['retry-after']),
     method,
     path,
+  });
+}
+
+/** Content types no JSON API answers with: a gateway's, proxy's or CDN's own page. */
+const TEXT_CONTENT_TYPE = /^\s*text\//i;
+const HTML_CONTENT_TYPE = /^\s*text\/html\b/i;
+
+/**
+ * Whether a 2xx answer to a call that expects JSON carries a body that is not JSON. Every partner
+ * answer with a body is JSON (spec 4, 7.1), but a gateway in front of it answers 200 with its own
+ * text: `GET /banks` gave 200 with a Cloudflare 522 page or "Blocked" (evidence §8 [T3r DRIFT-7,
+ * 8, 9]). axios hands such a body back as the unparsed string (silentJSONParsing), and resources
+ * reading it as an object saw `{}`: an empty country list cached for a day, "no liquidation
+ * addresses" right before creating a second one. So: a string (it did not parse), any HTML, or a
+ * text/* page whose body parsed to a bare value ("522") is unusable. A text/plain label on a JSON
+ * object or array is still JSON. An empty body is usable (null): 204s such as the DELETE of an
+ * RFI document carry none.
+ */
+export function isNonJsonSuccess(res: { headers: Record<string, string>; data: unknown }): boolean {
+  const { data } = res;
+  if (data === undefined || data === null) return false;
+  if (typeof data === 'string') return data.trim() !== '';
+  const contentType = res.headers['content-type'] ?? '';
+  if (HTML_CONTENT_TYPE.test(contentType)) return true;
+  return TEXT_CONTENT_TYPE.test(contentType) && typeof data !== 'object';
+}
+
+/**
+ * How the retry policy judges a non-JSON 2xx: as the 502 it stands for (a gateway answered, not
+ * the partner). Retried for GETs and de-duplicated writes like any gateway failure; never for a
+ * keyless write, which may have been applied behind the gateway.
+ */
+export const NON_JSON_SUCCESS_OUTCOME: AttemptOutcome = { kind: 'response', status: 502, retryAfterMs: null };
+
+const PREVIEW_CHARS = 60;
+
+/**
+ * The typed error for a non-JSON 2xx: a PartnerServerError (the partner side failed), keeping the
+ * real status. Its message says what came back (status, content type, the body's first characters,
+ * whitespace folded) so a log line tells a Cloudflare page from a "Blocked"; never the headers.
+ */
+export function toNonJsonSuccessError(
+  res: Extract<TransportResult, { kind: 'response' }>,
+  context: { method: string; path: string; idempotencyKey: string | null },
+): PartnerServerError {
+  const text = typeof res.data === 'string' ? res.data : JSON.stringify(res.data);
+  const folded = text.replace(/\s+/g, ' ').trim();
+  const preview = folded.length > PREVIEW_CHARS ? `${folded.slice(0, PREVIEW_CHARS)}…` : folded;
+  const contentType = res.headers['content-type'] || 'no content type';
+  return new PartnerServerError({
+    status: res.status,
+    code: 'non_json_response',
+    message: `${context.method} ${context.path}: ${res.status} answered ${contentType}, not JSON: "${preview}" (a gateway or proxy answered instead of the partner)`,
+    body: res.data,
+    requestId: res.requestId,
+    idempotencyKey: context.idempotencyKey,
   });
 }

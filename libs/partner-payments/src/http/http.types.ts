@@ -88,8 +88,17 @@ export interface TransportRequest {
   path: string;
   /** Query string including '?', or ''. */
   queryString: string;
-  headers: Record<string, string>;
+  /**
+   * The request headers, or a function that builds them once the rate limiter let the attempt go:
+   * an attempt can queue behind the limiter longer than the token's remaining life, and spec 5.7
+   * answers an expired bearer token with a 401, so the token is read after the wait, not before.
+   */
+  headers: Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>);
   data?: unknown;
+  /**
+   * Deadline for the whole attempt in ms (connect, send, answer read whole), not only for a gap
+   * without socket activity: a partner trickling bytes must not hold a call past it.
+   */
   timeoutMs: number;
   attempt: number;
   /** 'stream': a 2xx body arrives as a Readable (downloads); error bodies are still read and parsed. */
@@ -97,6 +106,9 @@ export interface TransportRequest {
   /** The trace context the attempt's span is started in; the active one when absent. */
   traceParent?: Context;
 }
+
+/** An attempt whose headers are built: what goes over the wire. */
+export type ReadyTransportRequest = TransportRequest & { headers: Record<string, string> };
 
 export type TransportResult =
   | {

@@ -3,7 +3,13 @@ import { PartnerTokenManager } from '../auth/token-manager.service';
 import { PartnerLocalValidationError, type PartnerFieldError } from '../errors/partner.errors';
 import type { ResolvedPartnerOptions } from '../options-resolver.util';
 import { PartnerApiVersionState } from './api-version-state.service';
-import { toAttemptOutcome, toPartnerError } from './attempt.util';
+import {
+  isNonJsonSuccess,
+  NON_JSON_SUCCESS_OUTCOME,
+  toAttemptOutcome,
+  toNonJsonSuccessError,
+  toPartnerError,
+} from './attempt.util';
 import { buildPartnerHeaders, resolveVersionHeader } from './headers.util';
 import type { PartnerHttpEvent, PartnerRequest, PartnerResponse } from './http.types';
 import { replayIsDeduplicated, requiresIdempotencyKey, resolveIdempotencyKey } from './idempotency.policy';
@@ -80,7 +86,6 @@ export class PartnerHttpClient {
     let reauthenticated = false;
     let failures = 0;
     for (let attempt = 1; ; attempt++) {
-      const token = this.tokens.cached() ?? (await this.tokens.getToken());
       const apiVersion = resolveVersionHeader({
         area: req.area ?? 'default',
         perCallVersion: req.apiVersion,
@@ -100,29 +105,46 @@ export class PartnerHttpClient {
         data = JSON.stringify(req.body);
         contentType = 'application/json';
       }
-      const headers = buildPartnerHeaders({
-        apiKey: this.options.apiKey,
-        accessToken: token,
-        apiVersion,
-        idempotencyKey,
-        contentType,
-        extra: req.headers,
-      });
+      // With no usable token, authenticate before queueing for the rate limiter: POST /auth queues
+      // there too, and behind this call's own place it would make every queued call wait for it.
+      if (this.tokens.current() === null) await this.tokens.getToken();
+      // The token sent is read when the limiter lets this attempt go, not before: a call queued
+      // behind the limiter longer than the refresh skew would otherwise leave with an expired
+      // token and get a 401 (spec 5.7). The Idempotency-Key above stays the call's one.
+      let token = '';
+      const headersWith = (accessToken: string): Record<string, string> => {
+        token = accessToken;
+        return buildPartnerHeaders({
+          apiKey: this.options.apiKey,
+          accessToken,
+          apiVersion,
+          idempotencyKey,
+          contentType,
+          extra: req.headers,
+        });
+      };
       const res = await this.transport.send({
         method,
         path,
         queryString,
-        headers,
+        headers: () => {
+          const held = this.tokens.current();
+          return held !== null ? headersWith(held) : this.tokens.getToken().then(headersWith);
+        },
         data,
         timeoutMs,
         attempt,
         responseType: req.responseType,
       });
 
-      if (res.kind === 'response' && res.status >= 200 && res.status < 300) {
+      const success = res.kind === 'response' && res.status >= 200 && res.status < 300;
+      // A 2xx whose body is a gateway's text page is a failure, not an empty answer (evidence §8).
+      const nonJson = success && req.responseType !== 'stream' && isNonJsonSuccess(res);
+      if (success && !nonJson) {
         this.transport.emitOutcome(method, path, attempt, res, false);
         return {
-          data: (res.data === '' ? null : res.data) as T,
+          // A string left here is empty or whitespace (isNonJsonSuccess refused any other): no body.
+          data: (typeof res.data === 'string' ? null : res.data) as T,
           meta: {
             status: res.status,
             headers: res.headers,
@@ -146,7 +168,7 @@ export class PartnerHttpClient {
         maxRetries,
         method,
         hasIdempotencyKey: deduplicated,
-        outcome: toAttemptOutcome(res),
+        outcome: nonJson ? NON_JSON_SUCCESS_OUTCOME : toAttemptOutcome(res),
       });
       this.transport.emitOutcome(method, path, attempt, res, decision.retry);
       if (decision.retry) {
@@ -155,6 +177,8 @@ export class PartnerHttpClient {
       }
       // A token the server refused is dropped, so the next call re-authenticates.
       if (res.kind === 'response' && res.status === 401) this.tokens.invalidate(token);
+      if (nonJson && res.kind === 'response')
+        throw toNonJsonSuccessError(res, { method, path, idempotencyKey });
       throw toPartnerError(res, { method, path, idempotencyKey });
     }
   }

@@ -2,7 +2,12 @@ import type { LoggerService } from '@nestjs/common';
 import { Subject, type Observable } from 'rxjs';
 import type { ResolvedPartnerOptions } from '../options-resolver.util';
 import { toOutcomeEvent } from './attempt.util';
-import type { PartnerHttpEvent, TransportRequest, TransportResult } from './http.types';
+import type {
+  PartnerHttpEvent,
+  ReadyTransportRequest,
+  TransportRequest,
+  TransportResult,
+} from './http.types';
 import { reportRateLimitWait, traceAttempt } from '../observability/http-instrumentation.util';
 import { partnerRouteTemplate } from '../observability/route-template.util';
 import { PartnerRateLimiter } from './rate-limiter.policy';
@@ -20,6 +25,7 @@ export interface PartnerAxiosLike {
     data?: unknown;
     responseType?: 'json' | 'stream';
     timeout: number;
+    signal?: AbortSignal;
     validateStatus: (status: number) => boolean;
     maxRedirects: number;
     maxBodyLength: number;
@@ -116,6 +122,8 @@ export function pickRequestId(headers: Record<string, string>): string | null {
 
 /** Statuses are the client's business: a 4xx/5xx must not throw inside axios. */
 const ACCEPT_EVERY_STATUS = (): boolean => true;
+/** Node's timers fire at once above this (a 32-bit signed ms count). */
+const MAX_TIMER_MS = 2_147_483_647;
 /** timeouts as ETIMEDOUT, not ECONNABORTED; one shared object, not one per call. */
 const TRANSITIONAL = { clarifyTimeoutError: true, silentJSONParsing: true, forcedJSONParsing: true };
 
@@ -156,7 +164,12 @@ export class PartnerTransport {
           );
   }
 
-  /** One attempt: waits for the rate limiter, then sends inside the attempt's span. */
+  /**
+   * One attempt: waits for the rate limiter, builds the headers when `req.headers` is a function
+   * (after the wait, so the bearer token is read when the attempt leaves, spec 5.7: an expired one
+   * is answered 401), then sends inside the attempt's span. Throws only what that function throws
+   * (e.g. a failed POST /auth), before anything is sent.
+   */
   async send(req: TransportRequest): Promise<TransportResult> {
     let waitMs = 0;
     if (this.limiter) {
@@ -166,10 +179,25 @@ export class PartnerTransport {
       waitMs = Math.round(performance.now() - started);
       if (waitMs >= 1) reportRateLimitWait(this.options.onRateLimitWait, req.method, req.path, waitMs);
     }
-    return traceAttempt(req, waitMs, () => this.sendOnce(req));
+    let ready: ReadyTransportRequest;
+    if (typeof req.headers === 'function') {
+      const built = req.headers();
+      ready = { ...req, headers: built instanceof Promise ? await built : built };
+    } else {
+      ready = req as ReadyTransportRequest;
+    }
+    return traceAttempt(ready, waitMs, () => this.sendOnce(ready));
   }
 
-  private async sendOnce(req: TransportRequest): Promise<TransportResult> {
+  private async sendOnce(req: ReadyTransportRequest): Promise<TransportResult> {
+    // axios's `timeout` in Node is an idle timeout (ClientRequest.setTimeout): it fires only after
+    // that long without socket activity, so a partner or gateway trickling a byte now and then held
+    // the call, and its limiter slot, far past timeoutMs. This is the hard deadline the option
+    // documents ("per-attempt timeout"): connect, send (uploads included) and the whole answer.
+    // For a streamed 2xx (downloads) it covers the attempt up to the response head; the caller
+    // reads the body. Cleared when the attempt ends, so no timer outlives a call.
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), Math.min(req.timeoutMs, MAX_TIMER_MS));
     const config: Parameters<PartnerAxiosLike['request']>[0] = {
       method: req.method,
       url: `${this.baseUrl}${req.path}${req.queryString}`,
@@ -177,6 +205,7 @@ export class PartnerTransport {
       data: req.data,
       responseType: req.responseType ?? 'json',
       timeout: req.timeoutMs,
+      signal: deadline.signal,
       validateStatus: ACCEPT_EVERY_STATUS,
       // Redirects would re-send x-api-key and the bearer token to wherever Location points.
       maxRedirects: 0,
@@ -217,9 +246,17 @@ export class PartnerTransport {
       const durationMs = elapsed();
       // axios errors and Node errno errors (e.g. a file stream failing) both carry `code`.
       const code = (err as { code?: unknown } | null)?.code;
-      const errorCode = typeof code === 'string' ? code : undefined;
+      // The deadline's abort surfaces as axios's ERR_CANCELED: report it as the timeout it is, so
+      // the retry policy and the error class treat it as the idle timeout (ETIMEDOUT): retried on
+      // GETs and keyed writes, never on a keyless write that may have reached the partner.
+      const pastDeadline = deadline.signal.aborted;
+      const errorCode = pastDeadline ? 'ETIMEDOUT' : typeof code === 'string' ? code : undefined;
       const timedOut = errorCode === 'ETIMEDOUT' || errorCode === 'ECONNABORTED';
-      const message = err instanceof Error ? err.message : String(err);
+      const message = pastDeadline
+        ? `no complete answer within ${req.timeoutMs} ms`
+        : err instanceof Error
+          ? err.message
+          : String(err);
       this.logger.debug?.(
         `${req.method} ${req.path} failed: ${errorCode ?? 'error'} in ${durationMs} ms (attempt ${req.attempt})`,
       );
@@ -231,6 +268,8 @@ export class PartnerTransport {
         durationMs,
         cause: toSafeNetworkCause(err),
       };
+    } finally {
+      clearTimeout(timer);
     }
   }
 
