@@ -128,11 +128,11 @@ export interface PartnerPaymentsModuleOptions {
    */
   sendVersionHeader?: 'always' | 'until-pinned';
   /**
-   * Per-attempt timeout in milliseconds, a total deadline: connecting, sending (uploads included)
-   * and reading the whole answer, not only a gap without socket activity, so a partner trickling
-   * bytes cannot hold a call (or its rate-limiter slot) past it. For a streamed download it covers
-   * the attempt up to the answer's head. Large uploads on slow links need a longer per-call value
-   * (30 s carries 100 MiB at about 28 Mbit/s). A timed-out attempt is retried as a timeout:
+   * Per-attempt timeout in milliseconds, a total deadline: connecting, sending and reading the
+   * whole answer, not only a gap without socket activity, so a partner trickling bytes cannot hold
+   * a call (or its rate-limiter slot) past it. For a streamed download it covers the attempt up to
+   * the answer's head. On an upload (multipart) it bounds each gap without progress instead: the
+   * body takes as long as the link needs. A timed-out attempt is retried as a timeout:
    * GETs and de-duplicated writes yes, other writes no. Default 30_000.
    */
   timeoutMs?: number;

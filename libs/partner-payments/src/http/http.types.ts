@@ -100,6 +100,12 @@ export interface TransportRequest {
    * without socket activity: a partner trickling bytes must not hold a call past it.
    */
   timeoutMs: number;
+  /**
+   * An upload: `timeoutMs` bounds each gap without socket activity, not the whole attempt. Sending
+   * a large body takes as long as the link needs (30 MiB per file, 100 MiB a call), and a default
+   * 30 s deadline over it would fail a healthy upload on a slow link (an upload is not retried).
+   */
+  idleTimeoutOnly?: boolean;
   attempt: number;
   /** 'stream': a 2xx body arrives as a Readable (downloads); error bodies are still read and parsed. */
   responseType?: 'json' | 'stream';

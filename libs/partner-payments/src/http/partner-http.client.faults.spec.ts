@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import FormData from 'form-data';
 import { PartnerServerError, PartnerTimeoutError } from '../errors/partner-api.errors';
 import { PartnerReferenceDataService } from '../resources/reference-data.service';
 import { PartnerVirtualAccountsService } from '../resources/virtual-accounts.service';
@@ -163,6 +164,26 @@ describe('PartnerHttpClient against gateway faults (real local server)', () => {
       expect(err).toMatchObject({ status: null, code: 'etimedout' });
       expect((err as Error).message).toContain(`within ${TIMEOUT_MS} ms`);
       expect(elapsed).toBeLessThan(BOUND_MS);
+    });
+
+    it('an upload keeps the idle timeout: it may take longer than timeoutMs while it makes progress', async () => {
+      // A body on a slow link takes as long as the link needs; the answer here arrives in steps of
+      // 150 ms (under the 400 ms gap allowed) for about 2.4 s in all, and the upload succeeds.
+      route(trickle);
+      const { http } = createTestClient(server.baseUrl, { timeoutMs: TIMEOUT_MS, maxRetries: 0 });
+      const res = await http.request<{ a: string }>({
+        method: 'POST',
+        path: '/v1/rfis/r-1/items/i-1/documents',
+        multipart: () => {
+          const form = new FormData();
+          form.append('files', Buffer.from('%PDF-1.7'), {
+            filename: 'a.pdf',
+            contentType: 'application/pdf',
+          });
+          return form;
+        },
+      });
+      expect(res.data).toEqual({ a: 'x'.repeat(15) });
     });
 
     it('keeps the timeout retry rules: a GET and a keyed write are retried, a keyless write is not', async () => {

@@ -133,6 +133,7 @@ export class PartnerHttpClient {
         },
         data,
         timeoutMs,
+        idleTimeoutOnly: req.multipart !== undefined,
         attempt,
         responseType: req.responseType,
       });

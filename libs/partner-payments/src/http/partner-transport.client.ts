@@ -193,11 +193,15 @@ export class PartnerTransport {
     // axios's `timeout` in Node is an idle timeout (ClientRequest.setTimeout): it fires only after
     // that long without socket activity, so a partner or gateway trickling a byte now and then held
     // the call, and its limiter slot, far past timeoutMs. This is the hard deadline the option
-    // documents ("per-attempt timeout"): connect, send (uploads included) and the whole answer.
+    // documents ("per-attempt timeout"): connect, send and the whole answer.
     // For a streamed 2xx (downloads) it covers the attempt up to the response head; the caller
     // reads the body. Cleared when the attempt ends, so no timer outlives a call.
+    // An upload keeps the idle timeout alone (TransportRequest.idleTimeoutOnly): its body takes as
+    // long as the link needs.
     const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(), Math.min(req.timeoutMs, MAX_TIMER_MS));
+    const timer = req.idleTimeoutOnly
+      ? undefined
+      : setTimeout(() => deadline.abort(), Math.min(req.timeoutMs, MAX_TIMER_MS));
     const config: Parameters<PartnerAxiosLike['request']>[0] = {
       method: req.method,
       url: `${this.baseUrl}${req.path}${req.queryString}`,
