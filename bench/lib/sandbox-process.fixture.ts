@@ -20,13 +20,17 @@ export interface SandboxProcess {
 /**
  * Extra CLI flags, e.g. ['--rate-limit']. Credentials stay the CLI's fixed test defaults. The CLI
  * limits the rate by default (the partner's 20/s, burst 50); without '--rate-limit' the benches get
- * '--no-rate-limit', so they measure what they measured when the limit was opt-in.
+ * '--no-rate-limit', so they measure what they measured when the limit was opt-in. The benches open
+ * their virtual accounts at bank_a, authorized here: the partner authorizes no bank by default
+ * (spec 2.4 `authorizedBanks`: default []) and neither does the CLI.
  */
 export async function startSandboxProcess(
   requested: string[] = [],
   nodeFlags: string[] = [],
 ): Promise<SandboxProcess> {
-  const flags = requested.includes('--rate-limit') ? requested : [...requested, '--no-rate-limit'];
+  const limited = requested.includes('--rate-limit') ? requested : [...requested, '--no-rate-limit'];
+  const banksGiven = limited.includes('--authorized-banks') || limited.includes('--banks');
+  const flags = banksGiven ? limited : [...limited, '--authorized-banks', 'bank_a'];
   const child: ChildProcess = trackChild(
     spawn(process.execPath, [...nodeFlags, CLI, '--host', '127.0.0.1', '--port', '0', '--quiet', ...flags], {
       stdio: ['ignore', 'pipe', 'inherit'],

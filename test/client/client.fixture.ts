@@ -28,7 +28,9 @@ export async function startClientWorld(
   sandboxOptions: PartnerSandboxOptions = {},
   clientOptions: Partial<PartnerPaymentsModuleOptions> = {},
 ): Promise<ClientWorld> {
-  const sandbox = await startPartnerSandbox({ quiet: true, ...sandboxOptions });
+  // The suites open virtual accounts at all four banks; none is authorized by default (spec 2.4).
+  const banks = ['bank_a', 'bank_b', 'bank_c', 'bank_d'];
+  const sandbox = await startPartnerSandbox({ quiet: true, authorizedBanks: banks, ...sandboxOptions });
   const graph = partnerClientGraphFor(sandbox, {
     logger: silentLogger,
     retry: { initialDelayMs: 5, maxDelayMs: 50, minDelayMs: 1, maxRetryAfterMs: 1500 },

@@ -1,4 +1,8 @@
-/** Shared by the conformance suites: a sandbox pinned as the contract says accounts are (spec 9.1). */
+/**
+ * Shared by the conformance suites: a sandbox pinned as the contract says accounts are (spec 9.1),
+ * with two authorized banks, as the kit's write probes need (they read them from GET
+ * /v1/clients/{uuid}; the partner's default is none, spec 2.4).
+ */
 import {
   runConformance,
   sandboxConformanceHooks,
@@ -9,7 +13,7 @@ import {
 } from '@partner-payments/testing';
 
 export function startPinnedSandbox(): Promise<PartnerSandbox> {
-  return startPartnerSandbox({ pinnedVersion: '2026-04-14' });
+  return startPartnerSandbox({ pinnedVersion: '2026-04-14', authorizedBanks: ['bank_a', 'bank_b'] });
 }
 
 /** The kit against `baseUrl` with the sandbox's credentials and control hooks, writes on. */

@@ -257,6 +257,51 @@ describe('sandbox: versioning (spec 9, provider-facts)', () => {
   });
 });
 
+// Only the versions the sandbox models select behaviour. An unknown well-formed version is
+// "accepted silently with the same body" [T3r DRIFT-11] and RFIs "exist only on 2026-06-01" [T1
+// REVISION-DOCS §2.3]: a typo'd or future date is echoed but resolves as if absent (pin, then the
+// baseline). It used to count as 2026-06-01 whenever it sorted after it, opening the RFI routes.
+describe('sandbox: unknown X-Api-Version values resolve as if absent', () => {
+  const world = useWorld();
+  const unknown = ['2026-06-02', '2099-01-01', '2026-05-31', '2025-01-01'];
+
+  it('never opens the RFI routes on an account not pinned to 2026-06-01; the header sent is echoed', async () => {
+    for (const version of unknown) {
+      const rfis = await world.api.call('GET', '/v1/rfis?limit=1', { version });
+      expect([version, rfis.status, rfis.body.code]).toEqual([version, 403, 'invalid_request']);
+      const users = await world.api.call('GET', '/v1/users?limit=1', { version });
+      expect([version, users.status, users.headers.get('x-api-version')]).toEqual([version, 200, version]);
+    }
+    await world.api.call('POST', '/v1/versioning/upgrade', { body: { target_version: '2026-04-14' } });
+    for (const version of unknown)
+      expect([version, (await world.api.call('GET', '/v1/rfis', { version })).status]).toEqual([
+        version,
+        403,
+      ]);
+  });
+
+  it('answers the same body as without a header (virtual-account status in the baseline words)', async () => {
+    const { vaId } = await fundedSetup(world.api);
+    const plain = await world.api.call('GET', `/v1/virtual-accounts/${vaId}`);
+    for (const version of unknown) {
+      const answer = await world.api.call('GET', `/v1/virtual-accounts/${vaId}`, { version });
+      expect([version, answer.body]).toEqual([version, plain.body]);
+    }
+    // A known version still selects its words (2026-06-01: active once provisioned).
+    const known = await world.api.call('GET', `/v1/virtual-accounts/${vaId}`, { version: '2026-06-01' });
+    expect(known.body.status).toBe('active');
+    expect(plain.body.status).not.toBe('active');
+  });
+
+  it('on an account pinned to 2026-06-01 an unknown version keeps the pin (the RFI routes answer)', async () => {
+    await world.api.call('POST', '/v1/versioning/upgrade', { body: { target_version: '2026-06-01' } });
+    for (const version of unknown) {
+      const rfis = await world.api.call('GET', '/v1/rfis', { version });
+      expect([version, rfis.status, rfis.headers.get('x-api-version')]).toEqual([version, 200, version]);
+    }
+  });
+});
+
 describe('sandbox: option bases (spec 1: the sandbox base is {base_url}/sandbox)', () => {
   const login = (base: string, creds: { apiKey: string; clientId: string; password: string }) =>
     new Api(base, creds).call('POST', '/auth', {

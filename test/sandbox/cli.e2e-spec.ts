@@ -93,6 +93,38 @@ describe('sandbox CLI (npm run sandbox)', () => {
     }
   }, 30000);
 
+  // spec 2.4 (`authorizedBanks`: default []): the CLI authorizes no bank unless told, like a new
+  // partner account; --authorized-banks (or --banks, or PARTNER_SANDBOX_AUTHORIZED_BANKS) names them.
+  it('authorizes no bank by default; --authorized-banks names them', async () => {
+    const creds = {
+      apiKey: 'sandbox_test_api_key',
+      clientId: 'sandbox_test_client',
+      password: 'sandbox_test_password',
+    };
+    const banksOf = async (baseUrl: string) => {
+      const api = await new Api(`${baseUrl}/sandbox`, creds).login();
+      const config = await api.call('GET', '/v1/clients/6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b');
+      const user = await api.call('POST', '/v1/users', { body: individual() });
+      await new PartnerSandboxControlClient(baseUrl).setUserVerificationOutcome(user.body.id, 'approved');
+      const va = await api.call('POST', '/v1/virtual-accounts', {
+        body: { user_id: user.body.id, type: 'US_BANK', bank: 'bank_a' },
+      });
+      return { banks: config.body.data.authorizedBanks, bankA: va.status };
+    };
+    const plain = await startCli(['--port', '0', '--quiet']);
+    try {
+      expect(await banksOf(plain.baseUrl)).toEqual({ banks: [], bankA: 400 });
+    } finally {
+      expect(await stop(plain.child)).toBe(0);
+    }
+    const named = await startCli(['--port', '0', '--quiet', '--authorized-banks', 'bank_a,bank_d']);
+    try {
+      expect(await banksOf(named.baseUrl)).toEqual({ banks: ['bank_a', 'bank_d'], bankA: 201 });
+    } finally {
+      expect(await stop(named.child)).toBe(0);
+    }
+  }, 30000);
+
   it('prints a failed delivery with the webhook URL masked (never its credentials) and stops on SIGINT', async () => {
     const { child, baseUrl, output } = await startCli([
       '--port',

@@ -38,7 +38,10 @@ export function appRequest(running: RunningApp): ReturnType<typeof request.agent
 }
 
 export async function startTestSandbox(options: PartnerSandboxOptions = {}): Promise<PartnerSandbox> {
-  return startPartnerSandbox({ quiet: true, ...options });
+  // The app suites open virtual accounts at bank_a (createFundedAccount) and bank_d (the ACT bank,
+  // payout-memo). The partner authorizes none by default (spec 2.4 `authorizedBanks`: default []),
+  // nor does the sandbox: the account these suites play was set up with those two.
+  return startPartnerSandbox({ quiet: true, authorizedBanks: ['bank_a', 'bank_d'], ...options });
 }
 
 /**

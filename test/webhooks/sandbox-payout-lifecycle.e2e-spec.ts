@@ -13,7 +13,8 @@ describe('sandbox -> webhook pipeline, a payout lifecycle driven through the par
   let t: WebhookTestApp;
 
   beforeAll(async () => {
-    sandbox = await startPartnerSandbox();
+    // The virtual account below is at bank_a; none is authorized by default (spec 2.4).
+    sandbox = await startPartnerSandbox({ authorizedBanks: ['bank_a'] });
     t = await startWebhookTestApp({
       secrets: [sandbox.webhookSecret],
       baseUrl: sandbox.baseUrl,

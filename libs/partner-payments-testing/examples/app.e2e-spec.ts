@@ -49,7 +49,9 @@ describe('the app against the partner sandbox', () => {
   let received: ReceivedPartnerEvents;
 
   beforeAll(async () => {
-    sandbox = await startPartnerSandbox(); // in this process, on a random port; state in memory
+    // In this process, on a random port; state in memory. Like a partner account, it authorizes no
+    // bank until told (spec 2.4): the test opens a virtual account at bank_a.
+    sandbox = await startPartnerSandbox({ authorizedBanks: ['bank_a'] });
     // Your AppModule reads these through ConfigService when it boots (below), so they win over a
     // .env file. If your ConfigModule validates (validate / validationSchema), it captures the
     // environment when app.module is imported instead: start the sandbox in a Jest globalSetup

@@ -18,6 +18,22 @@ describe('optionsFromCli', () => {
     });
   });
 
+  it('authorizes no bank unless told (spec 2.4: the partner default is []); --authorized-banks, --banks or the environment name them', () => {
+    expect(optionsFromCli([], {})).toMatchObject({ authorizedBanks: undefined });
+    expect(optionsFromCli(['--authorized-banks', 'bank_a,bank_d'], {})).toMatchObject({
+      authorizedBanks: ['bank_a', 'bank_d'],
+    });
+    expect(optionsFromCli([], { PARTNER_SANDBOX_AUTHORIZED_BANKS: 'bank_b' })).toMatchObject({
+      authorizedBanks: ['bank_b'],
+    });
+    expect(
+      optionsFromCli(['--authorized-banks', 'bank_c'], { PARTNER_SANDBOX_AUTHORIZED_BANKS: 'bank_b' }),
+    ).toMatchObject({ authorizedBanks: ['bank_c'] });
+    expect(() => optionsFromCli(['--banks', 'bank_a', '--authorized-banks', 'bank_b'], {})).toThrow(
+      '--authorized-banks',
+    );
+  });
+
   it('reads credentials and secrets from the environment', () => {
     const options = optionsFromCli([], {
       PARTNER_SANDBOX_API_KEY: 'k',

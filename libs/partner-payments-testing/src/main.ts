@@ -26,7 +26,8 @@ Usage: partner-sandbox [options]        (npm run sandbox -- [options])
   --webhook-url <url>        PARTNER_SANDBOX_WEBHOOK_URL      default none (deliveries only logged)
   --webhook-secret <s>       PARTNER_SANDBOX_WEBHOOK_SECRET   default whsec_sandbox_test_secret
   --token-ttl <seconds>      PARTNER_SANDBOX_TOKEN_TTL        default 3600 (try 86400 or 5)
-  --banks <a,b,...>          PARTNER_SANDBOX_AUTHORIZED_BANKS default bank_a,bank_b,bank_c,bank_d
+  --authorized-banks <a,b,...>  (or --banks)
+                             PARTNER_SANDBOX_AUTHORIZED_BANKS default none, as at the partner (e.g. bank_a,bank_d)
   --pinned-version <date>    PARTNER_SANDBOX_PINNED_VERSION   default none (older baseline)
   --no-rate-limit            PARTNER_SANDBOX_RATE_LIMIT=0     default on: 20 requests/s, burst 50, per account
   --auto-payouts             PARTNER_SANDBOX_AUTO_PAYOUTS=1   payouts follow a script chosen by amount
@@ -53,6 +54,7 @@ export function optionsFromCli(argv: string[], env: NodeJS.ProcessEnv): PartnerS
       'webhook-secret': { type: 'string' },
       'token-ttl': { type: 'string' },
       banks: { type: 'string' },
+      'authorized-banks': { type: 'string' },
       'pinned-version': { type: 'string' },
       'rate-limit': { type: 'boolean' },
       'no-rate-limit': { type: 'boolean' },
@@ -72,7 +74,10 @@ export function optionsFromCli(argv: string[], env: NodeJS.ProcessEnv): PartnerS
       throw new Error(`${flag} must be a non-negative integer, got "${raw}"`);
     return n;
   };
-  const banks = values.banks ?? env.PARTNER_SANDBOX_AUTHORIZED_BANKS;
+  if (values.banks !== undefined && values['authorized-banks'] !== undefined)
+    throw new Error('--banks and --authorized-banks are the same flag: give one');
+  // None unless given: the partner's default is [] (spec 2.4).
+  const banks = values['authorized-banks'] ?? values.banks ?? env.PARTNER_SANDBOX_AUTHORIZED_BANKS;
   const bases = values.bases ?? env.PARTNER_SANDBOX_BASES;
   if (bases !== undefined && bases !== 'both' && bases !== 'sandbox' && bases !== 'root')
     throw new Error(`--bases must be both, sandbox or root, got "${bases}"`);

@@ -42,6 +42,10 @@ export const partnerConnectionProvider: Provider = {
     const sandbox = await startPartnerSandbox({
       host: '127.0.0.1',
       port: 0,
+      // The embedded sandbox plays the partner's account manager too: it authorizes the four banks
+      // for this account (the demo opens a virtual account at bank_a), which the partner does per
+      // account on request; its default is none (spec 2.4 `authorizedBanks`: default []).
+      authorizedBanks: ['bank_a', 'bank_b', 'bank_c', 'bank_d'],
       logger: { log: (m) => logger.debug(m), warn: (m) => logger.warn(m) },
     });
     logger.log(

@@ -213,6 +213,7 @@ export interface CreateClientInput {
   clientUuid?: string;
   webhookUrl?: string;
   webhookSecret?: string;
+  /** Banks usable for virtual accounts (spec 2.4); default `[]`, as at the partner. */
   authorizedBanks?: string[];
   defaultUserMetadata?: Metadata;
   /** Version the account starts pinned to (a known version); default none. */

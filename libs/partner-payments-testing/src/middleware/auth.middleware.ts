@@ -68,7 +68,9 @@ export function withVersion(
     const version = resolveVersion(header, pinned);
     if (options.minimum && !versionAtLeast(version, options.minimum)) return sendRouteNotMatched(res);
     requestState(res).version = version;
-    res.set('X-Api-Version', version);
+    // The header sent is echoed even when unknown (accepted silently, [T3r DRIFT-11]); the
+    // behaviour is the resolved (known) version's.
+    res.set('X-Api-Version', header ?? version);
     next();
   };
 }

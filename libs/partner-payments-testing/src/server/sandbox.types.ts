@@ -42,7 +42,11 @@ export interface PartnerSandboxOptions {
   webhookSecret?: string;
   /** Bearer token lifetime in seconds reported as expires_in (spec 5.5); default 3600 (the sandbox was also seen with 86400). */
   tokenTtlSeconds?: number;
-  /** Banks usable for virtual accounts (spec 2.4); default the four `bank_a`..`bank_d`. */
+  /**
+   * Banks usable for virtual accounts (spec 2.4); default `[]`, as at the partner (its account
+   * manager authorizes banks): a virtual account on a bank outside the list answers 400. Pass the
+   * banks your tests use (`['bank_a']`), or call `control.setAuthorizedBanks` later.
+   */
   authorizedBanks?: string[];
   /** Client-level default user metadata merged at create time, request keys win (spec 2.5); default {}. */
   defaultUserMetadata?: Metadata;

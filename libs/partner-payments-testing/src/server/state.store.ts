@@ -68,7 +68,9 @@ export class StateStore {
       password: input.password ?? randomHex(12),
       companyName: input.companyName ?? 'Sandbox Client Inc.',
       pinnedVersion: input.pinnedVersion,
-      authorizedBanks: [...(input.authorizedBanks ?? ['bank_a', 'bank_b', 'bank_c', 'bank_d'])],
+      // The partner's default is none (spec 2.4 `data.authorizedBanks`: default []); its account
+      // manager authorizes banks. A virtual account on any other bank answers 400 (evidence §5).
+      authorizedBanks: [...(input.authorizedBanks ?? [])],
       defaultUserMetadata: { ...(input.defaultUserMetadata ?? {}) },
       webhookUrl: input.webhookUrl,
       webhookSecret: input.webhookSecret ?? `whsec_${randomHex(16)}`,

@@ -119,8 +119,6 @@ export const REFERENCE_PROBES: ConformanceProbe[] = [
         }),
       }),
     },
-    sandbox:
-      "`authorizedBanks` defaults to four banks (a convenience: the partner's default is `[]`, spec 2.4)",
   },
   {
     id: 'clients.get.malformed',

@@ -1,5 +1,6 @@
 /** RFIs: spec 2.1, 3.2, 4.3, 7.2, 7.4 and evidence §7 (all on version 2026-06-01). */
 import { randomUUID } from 'node:crypto';
+import { ProbeSkipped } from '../conformance-context.service';
 import type { ConformanceProbe } from '../probe.types';
 import { t } from '../shape.util';
 import { contract, evidence, flatError, RFI_VERSION } from './probe-shapes.util';
@@ -27,6 +28,25 @@ export const RFI_PROBES: ConformanceProbe[] = [
     sources: [evidence('[T1 REVISION-DOCS §2.3]'), contract('§7.5')],
     writes: false,
     request: { method: 'GET', path: '/v1/rfis?limit=1', version: '2026-04-14' },
+    expect: { status: 403, shape: flatError('invalid_request') },
+  },
+  {
+    id: 'rfis.unknown-version',
+    area: 'rfis',
+    behaviour:
+      'An unknown later version (X-Api-Version 2099-01-01) does not open the RFI routes: it is accepted silently, as if absent, so an account not pinned to 2026-06-01 gets the unmatched 403',
+    sources: [evidence('[T1 REVISION-DOCS §2.3]'), evidence('[T3r DRIFT-11]')],
+    writes: false,
+    request: async (ctx) => {
+      // Without a header the account's own version answers (evidence §1): on a 2026-06-01 pin the
+      // RFI routes exist anyway, and this probe shows nothing.
+      const plain = await ctx.send({ method: 'GET', path: '/v1/users?limit=1' });
+      if (plain.headers.get('x-api-version') === RFI_VERSION)
+        throw new ProbeSkipped(
+          `the account is pinned to ${RFI_VERSION}, where RFI routes exist without a version`,
+        );
+      return { method: 'GET', path: '/v1/rfis?limit=1', version: '2099-01-01' };
+    },
     expect: { status: 403, shape: flatError('invalid_request') },
   },
   {

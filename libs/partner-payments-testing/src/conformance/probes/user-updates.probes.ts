@@ -6,6 +6,8 @@ import { contract, evidence, flatError, zodError } from './probe-shapes.util';
 
 /** The user's status before a verification call, per run (evidence [T3r DRIFT-16]: the call changes nothing). */
 const statusBefore = new Map<string, unknown>();
+/** users.verifications.key-reuse: the first answer of the run, keyed by run id. */
+const firstVerification = new Map<string, { status: number; id: unknown }>();
 async function userStatus(ctx: ProbeContext, id: string): Promise<unknown> {
   return (
     (await ctx.send({ method: 'GET', path: `/v1/users/${id}` })).body as { status?: unknown } | undefined
@@ -117,8 +119,8 @@ export const USER_UPDATE_PROBES: ConformanceProbe[] = [
     id: 'users.verifications.key-reuse',
     area: 'users',
     behaviour:
-      'The verifications call with a used key and another body makes a second one (201), no conflict',
-    sources: [evidence('[T3r DRIFT-25]')],
+      'The verifications call with a used key and another body makes a second one (201 with another id), no conflict',
+    sources: [evidence('[T3r DRIFT-16, 17, 25]')],
     writes: true,
     needs: ['user'],
     creates: 'verification',
@@ -126,9 +128,25 @@ export const USER_UPDATE_PROBES: ConformanceProbe[] = [
     request: async (ctx) => {
       const path = `/v1/users/${(await ctx.user()).id}/verifications`;
       const key = randomUUID();
-      await ctx.send({ method: 'POST', path, idempotencyKey: key, body: { type: 'embedded-link' } });
+      const first = await ctx.send({
+        method: 'POST',
+        path,
+        idempotencyKey: key,
+        body: { type: 'embedded-link' },
+      });
+      firstVerification.set(ctx.runId, { status: first.status, id: (first.body as { id?: unknown })?.id });
       return { method: 'POST', path, idempotencyKey: key, body: { type: 'api' } };
     },
     expect: { status: 201, shape: t.object({ id: t.string, status: t.string }) },
+    // "a second one" [T3r DRIFT-25]: a replay of the first answer (same id) would be a conflict
+    // handled silently, which is not what the partner does.
+    verify: (observed, ctx) => {
+      const first = firstVerification.get(ctx.runId);
+      if (first?.status !== 201 || typeof first.id !== 'string')
+        return [`the first call: expected 201 with an id, got ${String(first?.status)}`];
+      return (observed.body as { id?: unknown }).id === first.id
+        ? ['body.id: expected another verification than the first (a second one), got the same id']
+        : [];
+    },
   },
 ];

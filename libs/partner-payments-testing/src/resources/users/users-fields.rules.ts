@@ -63,13 +63,47 @@ export const CREATE_ONLY_FIELDS = ['type', 'external_id', 'status'] as const;
 /** DRIFT-22: a `status` on POST is checked against this enum (not refused as unknown). */
 export const POST_STATUS_VALUES = ['active', 'inactive', 'suspended'] as const;
 
-/** Accepted but never returned on read [T1s §3.11, 3.14]. */
+/** Accepted but never returned on read [T1s §3.11, 3.14]; in an associated person too. */
 export const NEVER_RETURNED = new Set([
   'pep_status',
   'international_entity_type',
   'additional_info',
   'tos_accepted_version',
 ]);
+
+/**
+ * The keys of an associated_persons[] entry. The evidence shows no person schema of its own: a
+ * person carries an individual's flat fields (its gaps read `associated_persons:birth_date` [T1s
+ * §3.9]), `pep_status` (accepted, never returned [T1s §3.11, 3.14]), and what the answer itself
+ * shows of a person (`person_id`, `is_beneficial_owner`: one liveness link per beneficial owner [T1
+ * KiraApiClient]), so a person read and sent back is accepted. Any other key is refused, as an
+ * unknown top-level key of the same route is (PUT strict: "Unrecognized key(s)" [T1s §3.11 B1];
+ * POST checked the same way, on purpose). The list is an inference: stricter, never looser.
+ */
+export const PERSON_FIELD_KINDS: Record<string, UserFieldKind | 'boolean' | 'id'> = {
+  person_id: 'id',
+  is_beneficial_owner: 'boolean',
+  email: 'email',
+  phone: 'string',
+  first_name: 'string',
+  last_name: 'string',
+  birth_date: 'date',
+  nationality: 'alpha3',
+  address_street: 'string',
+  address_city: 'string',
+  address_state: 'string',
+  address_zip_code: 'string',
+  address_country: 'alpha3',
+  document_type: 'string',
+  document_number: 'string',
+  document_country: 'alpha3',
+  ssn: 'string',
+  employment_status: 'string',
+  current_employer: 'string',
+  occupation: 'string',
+  pep_status: 'string',
+  identifying_information: 'identifying_information',
+};
 
 /** Renamed on read into residential_address / registered_address [D known-limitations][T3r DRIFT-4]. */
 export const ADDRESS_RENAMES: Record<string, string> = {

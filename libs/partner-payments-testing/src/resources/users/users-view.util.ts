@@ -64,7 +64,8 @@ function identifyingView(list: unknown, user: UserRecord): Obj[] | undefined {
 }
 
 function personView(p: AssociatedPerson, user: UserRecord): Obj {
-  const out: Obj = { ...p };
+  // "Accepted but never returned: pep_status, …" [T1s §3.11, 3.14] holds for a person too.
+  const out: Obj = Object.fromEntries(Object.entries(p).filter(([key]) => !NEVER_RETURNED.has(key)));
   if (p.identifying_information !== undefined)
     out.identifying_information = identifyingView(p.identifying_information, user);
   return out;

@@ -3,6 +3,7 @@ import type { ZodIssue } from '../../server/http-errors.util';
 import {
   BUSINESS_ONLY_PURPOSES,
   INDIVIDUAL_ONLY_PURPOSES,
+  PERSON_FIELD_KINDS,
   POST_STATUS_VALUES,
   USER_FIELD_KINDS,
   type UserFieldKind,
@@ -128,22 +129,28 @@ function documentsIssues(value: unknown, path: string): ZodIssue[] {
 function personsIssues(value: unknown): ZodIssue[] {
   if (!Array.isArray(value)) return [expected('associated_persons', 'array', value)];
   const issues: ZodIssue[] = [];
-  const kinds: Record<string, UserFieldKind> = {
-    email: 'email',
-    first_name: 'string',
-    last_name: 'string',
-    birth_date: 'date',
-    nationality: 'alpha3',
-  };
   value.forEach((p: unknown, i) => {
     const at = `associated_persons.${i}`;
     if (!isObj(p)) return issues.push(expected(at, 'object', p));
-    for (const [key, kind] of Object.entries(kinds)) {
-      const issue = p[key] === undefined ? undefined : stringIssue(`${at}.${key}`, kind, p[key]);
-      if (issue) issues.push(issue);
+    // Unknown keys of a person are refused like unknown top-level keys (PERSON_FIELD_KINDS: why).
+    const unknown = Object.keys(p).filter((k) => !(k in PERSON_FIELD_KINDS));
+    if (unknown.length > 0)
+      issues.push({
+        path: at,
+        message: `Unrecognized key(s) in object: ${unknown.map((k) => `'${k}'`).join(', ')}`,
+        code: 'unrecognized_keys',
+      });
+    for (const [key, kind] of Object.entries(PERSON_FIELD_KINDS)) {
+      const v = p[key];
+      if (v === undefined) continue;
+      if (kind === 'identifying_information') issues.push(...documentsIssues(v, `${at}.${key}`));
+      else if (kind === 'boolean') {
+        if (typeof v !== 'boolean') issues.push(expected(`${at}.${key}`, 'boolean', v));
+      } else {
+        const issue = stringIssue(`${at}.${key}`, kind === 'id' ? 'string' : kind, v);
+        if (issue) issues.push(issue);
+      }
     }
-    if (p.identifying_information !== undefined)
-      issues.push(...documentsIssues(p.identifying_information, `${at}.identifying_information`));
   });
   return issues;
 }
