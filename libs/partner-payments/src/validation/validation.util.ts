@@ -11,16 +11,6 @@ export function keyPath(prefix: string, key: string): string {
 }
 
 /**
- * Length in characters as the contract counts them ("1 to 40 characters"): Unicode code points,
- * so an emoji counts once rather than as two UTF-16 units.
- */
-export function charLength(value: string): number {
-  let n = 0;
-  for (const _ of value) n++;
-  return n;
-}
-
-/**
  * A plain object (`{}` literal, JSON.parse output, Object.create(null)), from any realm: its prototype
  * is null or a root prototype. Class instances, arrays and Maps are refused.
  */

@@ -112,14 +112,17 @@ describe('validateRfiAnswers: request shape (spec 4.3)', () => {
 });
 
 describe('validateRfiAnswers: answer_type and answer_spec of known items', () => {
-  it('text_short / text_long: string within max_length (code points)', () => {
+  it('text_short / text_long: a non-empty string within max_length (UTF-16 code units, as the sandbox counts)', () => {
     const short = item('text_short', { max_length: 5 });
     expect(check(short, 'abcde')).toEqual([]);
-    expect(check(short, '😀😀😀😀😀')).toEqual([]);
-    expect(check(short, 'abcdef')).toEqual(['must be at most 5 characters (got 6)']);
+    expect(check(short, '😀😀')).toEqual([]);
+    expect(check(short, '😀😀😀')).toEqual(['must be at most 5 characters (UTF-16 code units; got 6)']);
+    expect(check(short, 'abcdef')).toEqual(['must be at most 5 characters (UTF-16 code units; got 6)']);
     expect(check(short, 12)).toEqual(['must be a string for this item (got number)']);
+    expect(check(short, '')).toEqual(['must be a non-empty string']);
+    expect(check(item('text_long'), '  ')).toEqual(['must be a non-empty string']);
     const long = item('text_long', { max_length: 3 });
-    expect(check(long, 'abcd')).toEqual(['must be at most 3 characters (got 4)']);
+    expect(check(long, 'abcd')).toEqual(['must be at most 3 characters (UTF-16 code units; got 4)']);
     expect(check(item('text_long'), 'x'.repeat(100_000))).toEqual([]);
   });
 

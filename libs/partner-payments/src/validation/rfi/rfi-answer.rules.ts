@@ -1,7 +1,7 @@
 import { PartnerFieldError } from '../../errors/partner.errors';
 import { RfiAnswerInput, RfiChoiceOption, RfiChoiceScalar, RfiItem } from '../../models/rfi.model';
 import { checkIdentifierFormat, isAtLeastAge, parseIsoDate } from './answer-format.rules';
-import { charLength, describeType, isPlainObject, throwIfAny, UUID_PATTERN } from '../validation.util';
+import { describeType, isPlainObject, throwIfAny, UUID_PATTERN } from '../validation.util';
 
 /**
  * RFI answers checked before PATCH /v1/rfis/{rfi_id}/items (spec 4.3, 2.1, 8; provider-facts "RFIs").
@@ -45,10 +45,15 @@ export function checkAnswerAgainstItem(
     case 'text_short':
     case 'text_long': {
       if (typeof value !== 'string') return [mustBe('a string', value)];
+      // An empty or blank answer answers nothing; the sandbox refuses it (422), so it is never sent.
+      if (value.trim() === '') return ['must be a non-empty string'];
       const max = num(item.answer_spec?.max_length);
       // spec 8 "Text length": answer_spec.max_length; spec 7.4 names "an answer longer than the maximum".
-      if (max !== undefined && charLength(value) > max) {
-        errors.push(`must be at most ${max} characters (got ${charLength(value)})`);
+      // Counted in UTF-16 code units (`length`), as the partner counts its other string limits with
+      // Zod (metadata.rules.ts) and as the sandbox counts this one: counted in code points, 26 emoji
+      // passed a max_length of 50 here and went out to be refused.
+      if (max !== undefined && value.length > max) {
+        errors.push(`must be at most ${max} characters (UTF-16 code units; got ${value.length})`);
       }
       const formatError = checkIdentifierFormat(value, item.answer_spec?.format);
       if (formatError) errors.push(formatError);
