@@ -94,6 +94,18 @@ describe('OTLP/HTTP export of traces', () => {
     expect(free.getDelegateTracer('probe')).toBeUndefined();
   });
 
+  it('never logs a key carried in the endpoint URL (userinfo or query string)', async () => {
+    const withKey = new URL(`${endpoint}/v1/traces?api-key=${VENDOR_KEY}`);
+    withKey.username = 'user';
+    withKey.password = `pw-${VENDOR_KEY}`;
+    const logger = await runOnce({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: withKey.href });
+    expect(received.length).toBeGreaterThanOrEqual(1);
+    const said = logger.lines.filter((l) => l.includes('tracing: OTLP/HTTP export to'));
+    expect(said).toHaveLength(1);
+    expect(said[0]).toContain('/v1/traces?***');
+    expect(logger.lines.join('\n')).not.toContain(VENDOR_KEY);
+  });
+
   it("leaves a provider registered before (the host's own set-up) in place: its spans go there", async () => {
     const exporter = new InMemorySpanExporter();
     const hosts = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });

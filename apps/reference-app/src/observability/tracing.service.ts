@@ -55,9 +55,12 @@ export function startTracing(
   // The log scope's storage carries the trace context too (LogScopeContextManager: one
   // AsyncLocalStorage, not two, for every promise on Node 20).
   provider.register({ contextManager: new LogScopeContextManager() });
-  // Where to, never the headers (a vendor's key) nor credentials in the URL.
+  // Where to, never the headers (a vendor's key) nor credentials in the URL or its query.
   const shown = new URL(config.tracesUrl);
   if (shown.username || shown.password) shown.username = shown.password = '***';
+  // Some vendors take their key in the query string (?api-key=...): never shown either.
+  if (shown.search) shown.search = '***';
+  shown.hash = '';
   logger.log(
     `tracing: OTLP/HTTP export to ${shown.href} as ${config.serviceName}, sampler ${config.sampler.name}${config.sampler.name.endsWith('traceidratio') ? ` ${config.sampler.ratio}` : ''}`,
   );
