@@ -7,60 +7,9 @@
  *    REVIEW" [D known-limitations][T3r DRIFT-23]: a user still on its way after the bound is skipped
  *    (saying so), not a match; one that leaves REVIEW for VERIFIED on its own diverges.
  */
-import type { AddressInfo } from 'node:net';
-import express from 'express';
 import { startPartnerSandbox, type PartnerSandbox } from '@partner-payments/testing';
 import { runAgainst, startPinnedSandbox } from './conformance.fixture';
-
-const HOP_HEADERS = new Set(['host', 'content-length', 'connection', 'transfer-encoding']);
-
-type Rewrite = (
-  route: string,
-  key: string | undefined,
-  body: string,
-  answer: { status: number; text: string },
-) => string;
-
-/** A proxy to the sandbox whose answers `rewrite` may change; `before` may answer on its own. */
-async function startProxy(
-  sandboxBaseUrl: string,
-  rewrite: Rewrite,
-  before?: (route: string, key: string | undefined, body: string) => string | undefined,
-) {
-  const app = express();
-  app.use(express.raw({ type: () => true, limit: '10mb' }));
-  app.use(async (req, res) => {
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(req.headers))
-      if (!HOP_HEADERS.has(name) && typeof value === 'string') headers[name] = value;
-    const body = Buffer.isBuffer(req.body) && req.body.length ? req.body : undefined;
-    const route = `${req.method} ${req.path.replace(/^\/sandbox/, '')}`;
-    const key = req.get('idempotency-key');
-    const early = before?.(route, key, body?.toString() ?? '');
-    if (early !== undefined) return void res.status(201).type('json').send(early);
-    const answer = await fetch(`${sandboxBaseUrl.replace(/\/sandbox$/, '')}${req.originalUrl}`, {
-      method: req.method,
-      headers,
-      body,
-    });
-    const text = rewrite(route, key, body?.toString() ?? '', {
-      status: answer.status,
-      text: await answer.text(),
-    });
-    res.status(answer.status);
-    answer.headers.forEach((value, name) => {
-      if (!HOP_HEADERS.has(name) && name !== 'content-encoding') res.setHeader(name, value);
-    });
-    res.send(text);
-  });
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise<void>((resolve) => server.once('listening', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseUrl: `http://127.0.0.1:${port}/sandbox`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
+import { startRewritingProxy } from './divergent-stand-in.fixture';
 
 const VERIFICATIONS = /^POST \/v1\/users\/[0-9a-f-]{36}\/verifications$/;
 const GET_USER = /^GET \/v1\/users\/[0-9a-f-]{36}$/;
@@ -77,15 +26,14 @@ describe('conformance probes check what their evidence tags say', () => {
     expect(plain.results.map((r) => [r.id, r.outcome])).toEqual([['users.verifications.key-reuse', 'match']]);
 
     const firstByKey = new Map<string, string>();
-    const replaying = await startProxy(
-      sandbox.sandboxBaseUrl,
-      (route, key, _body, answer) => {
+    const replaying = await startRewritingProxy(sandbox.sandboxBaseUrl, {
+      rewrite: (route, key, _body, answer) => {
         if (VERIFICATIONS.test(route) && key && answer.status === 201) firstByKey.set(key, answer.text);
         return answer.text;
       },
       // The old way: a reused key answers the first verification again, 201, whatever the body.
-      (route, key) => (VERIFICATIONS.test(route) && key ? firstByKey.get(key) : undefined),
-    );
+      before: (route, key) => (VERIFICATIONS.test(route) && key ? firstByKey.get(key) : undefined),
+    });
     try {
       const report = await runAgainst(sandbox, replaying.baseUrl, {
         only: ['users.verifications.key-reuse'],
@@ -124,15 +72,17 @@ describe('conformance probes check what their evidence tags say', () => {
 
   it('users.no-instant-verification diverges when REVIEW turns into VERIFIED on its own a moment later', async () => {
     const reviewReads = new Map<string, number>();
-    const flipping = await startProxy(sandbox.sandboxBaseUrl, (route, _key, _body, answer) => {
-      if (!GET_USER.test(route) || answer.status !== 200) return answer.text;
-      const user = JSON.parse(answer.text) as { id: string; status: string };
-      if (user.status !== 'REVIEW') return answer.text;
-      // The kit's poll and its observed read see REVIEW; from the read after that on the user is
-      // VERIFIED, as a partner that verifies on its own right after REVIEW would answer.
-      const reads = (reviewReads.get(user.id) ?? 0) + 1;
-      reviewReads.set(user.id, reads);
-      return reads <= 2 ? answer.text : JSON.stringify({ ...user, status: 'VERIFIED' });
+    const flipping = await startRewritingProxy(sandbox.sandboxBaseUrl, {
+      rewrite: (route, _key, _body, answer) => {
+        if (!GET_USER.test(route) || answer.status !== 200) return answer.text;
+        const user = JSON.parse(answer.text) as { id: string; status: string };
+        if (user.status !== 'REVIEW') return answer.text;
+        // The kit's poll and its observed read see REVIEW; from the read after that on the user is
+        // VERIFIED, as a partner that verifies on its own right after REVIEW would answer.
+        const reads = (reviewReads.get(user.id) ?? 0) + 1;
+        reviewReads.set(user.id, reads);
+        return reads <= 2 ? answer.text : JSON.stringify({ ...user, status: 'VERIFIED' });
+      },
     });
     try {
       const report = await runAgainst(sandbox, flipping.baseUrl, { only: ['users.no-instant-verification'] });

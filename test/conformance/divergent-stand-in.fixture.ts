@@ -28,66 +28,52 @@ export interface StandIn {
 
 const HOP_HEADERS = new Set(['host', 'content-length', 'connection', 'transfer-encoding']);
 
-export async function startDivergentStandIn(sandboxBaseUrl: string): Promise<StandIn> {
+/** Changes an answer of the sandbox: the text to send instead of `answer.text`. */
+export type Rewrite = (
+  route: string,
+  key: string | undefined,
+  body: string,
+  answer: { status: number; text: string },
+) => string;
+
+export interface ProxyBehaviour {
+  /** Changes the sandbox's answer (the route is `METHOD /v1/...`, without the /sandbox prefix). */
+  rewrite?: Rewrite;
+  /** Answers 201 with this text instead of asking the sandbox; undefined: ask it. */
+  before?: (route: string, key: string | undefined, body: string) => string | undefined;
+  /** Routes or middleware of the stand-in's own, mounted before the proxying. */
+  setUp?: (app: express.Express) => void;
+}
+
+/** A proxy to a sandbox that answers as `behaviour` says: the base of every stand-in here. */
+export async function startRewritingProxy(
+  sandboxBaseUrl: string,
+  behaviour: ProxyBehaviour,
+): Promise<StandIn> {
   const app = express();
   app.use(express.raw({ type: () => true, limit: '50mb' }));
-  const firstRecipientByKey = new Map<string, { body: string; answer: string }>();
-
-  app.get('/sandbox/v1/echo-secrets', (req, res) => {
-    res.status(400).json({
-      message: `rejected ${req.get('authorization')} with key ${req.get('x-api-key')} for account 4000123456 and IBAN ES9121000418450200051332`,
-      // A body holding full account numbers, as a payout or recipient body does before masking.
-      account_number: '4000123456',
-      recipient: { account_number: 'ES9121000418450200051332', routing_number: '021000021' },
-    });
-  });
-
-  app.use((req, res, next) => {
-    const gatewayOnly = req.get('x-api-key') && !req.get('authorization') && req.path !== '/sandbox/auth';
-    if (gatewayOnly) return void res.status(401).json({ message: 'Unauthorized' });
-    next();
-  });
-
+  behaviour.setUp?.(app);
   app.use(async (req, res) => {
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(req.headers)) {
       if (!HOP_HEADERS.has(name) && typeof value === 'string') headers[name] = value;
     }
     const body = Buffer.isBuffer(req.body) && req.body.length ? req.body : undefined;
+    const route = `${req.method} ${req.path.replace(/^\/sandbox/, '')}`;
     const key = req.get('idempotency-key');
-    const route = `${req.method} ${req.path}`;
-    if (route === 'POST /sandbox/v1/recipients' && key && body) {
-      const first = firstRecipientByKey.get(key);
-      // Old way: the first answer again, whatever the body (the partner answers 409 IDEMPOTENCY_CONFLICT).
-      if (first && first.body !== body.toString())
-        return void res.status(201).type('json').send(first.answer);
-    }
+    const sent = body?.toString() ?? '';
+    const early = behaviour.before?.(route, key, sent);
+    if (early !== undefined) return void res.status(201).type('json').send(early);
     const target = `${sandboxBaseUrl.replace(/\/sandbox$/, '')}${req.originalUrl}`;
     const answer = await fetch(target, { method: req.method, headers, body });
-    let text = await answer.text();
-    if (answer.status === 201 && route === 'POST /sandbox/v1/recipients' && key && body) {
-      firstRecipientByKey.set(key, { body: body.toString(), answer: text });
-    }
-    if (answer.status === 201 && route === 'POST /sandbox/v1/users') {
-      const { id, ...rest } = JSON.parse(text) as Record<string, unknown>;
-      text = JSON.stringify({ user_id: id, ...rest }); // old way: user_id
-    }
-    if (
-      answer.status === 200 &&
-      req.method === 'GET' &&
-      /^\/sandbox\/v1\/users\/[0-9a-f-]{36}$/.test(req.path)
-    ) {
-      const user = JSON.parse(text) as { status?: string };
-      // Old way: a user under verification is VERIFIED at once (a rejected one stays rejected).
-      if (user.status !== 'REJECTED') text = JSON.stringify({ ...user, status: 'VERIFIED' });
-    }
+    const original = { status: answer.status, text: await answer.text() };
+    const text = behaviour.rewrite ? behaviour.rewrite(route, key, sent, original) : original.text;
     res.status(answer.status);
     answer.headers.forEach((value, name) => {
       if (!HOP_HEADERS.has(name) && name !== 'content-encoding') res.setHeader(name, value);
     });
     res.send(text);
   });
-
   const server = app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));
   const { port } = server.address() as AddressInfo;
@@ -95,4 +81,45 @@ export async function startDivergentStandIn(sandboxBaseUrl: string): Promise<Sta
     baseUrl: `http://127.0.0.1:${port}/sandbox`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+export async function startDivergentStandIn(sandboxBaseUrl: string): Promise<StandIn> {
+  const firstRecipientByKey = new Map<string, { body: string; answer: string }>();
+  return startRewritingProxy(sandboxBaseUrl, {
+    setUp: (app) => {
+      app.get('/sandbox/v1/echo-secrets', (req, res) => {
+        res.status(400).json({
+          message: `rejected ${req.get('authorization')} with key ${req.get('x-api-key')} for account 4000123456 and IBAN ES9121000418450200051332`,
+          // A body holding full account numbers, as a payout or recipient body does before masking.
+          account_number: '4000123456',
+          recipient: { account_number: 'ES9121000418450200051332', routing_number: '021000021' },
+        });
+      });
+      app.use((req, res, next) => {
+        const gatewayOnly = req.get('x-api-key') && !req.get('authorization') && req.path !== '/sandbox/auth';
+        if (gatewayOnly) return void res.status(401).json({ message: 'Unauthorized' });
+        next();
+      });
+    },
+    before: (route, key, body) => {
+      if (route !== 'POST /v1/recipients' || !key || !body) return undefined;
+      const first = firstRecipientByKey.get(key);
+      // Old way: the first answer again, whatever the body (the partner answers 409 IDEMPOTENCY_CONFLICT).
+      return first && first.body !== body ? first.answer : undefined;
+    },
+    rewrite: (route, key, body, answer) => {
+      if (answer.status === 201 && route === 'POST /v1/recipients' && key && body)
+        firstRecipientByKey.set(key, { body, answer: answer.text });
+      if (answer.status === 201 && route === 'POST /v1/users') {
+        const { id, ...rest } = JSON.parse(answer.text) as Record<string, unknown>;
+        return JSON.stringify({ user_id: id, ...rest }); // old way: user_id
+      }
+      if (answer.status === 200 && /^GET \/v1\/users\/[0-9a-f-]{36}$/.test(route)) {
+        const user = JSON.parse(answer.text) as { status?: string };
+        // Old way: a user under verification is VERIFIED at once (a rejected one stays rejected).
+        if (user.status !== 'REJECTED') return JSON.stringify({ ...user, status: 'VERIFIED' });
+      }
+      return answer.text;
+    },
+  });
 }

@@ -9,49 +9,41 @@
  * and its command.
  * KEEP_CONSUMER_APP=1 keeps the folder for a look afterwards.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   bootAgainstSandboxCli,
   commands,
+  compileAndBuild,
   copyE2eTest,
   engineWarnings,
   files,
   followModuleReadme,
   run,
   scaffoldCommonJsNestApp,
+  scratchApp,
   step,
   TESTING_README,
   testNames,
   writeFiles,
-  type Started,
 } from './consumer-app.fixture';
 import { readBlocks } from './readme-blocks.fixture';
 
 const testingBlocks = readBlocks(TESTING_README);
 
-const tarballs = process.env.PARTNER_PAYMENTS_TARBALLS ?? '';
 let app = '';
 let installOutput = '';
 let copied = '';
-const processes: Started[] = [];
 
 describe('a CommonJS Nest app with Jest following the READMEs (tarballs, strict tsc, the Jest preset)', () => {
+  const { tarballs, processes, makeFolder } = scratchApp('consumer-app-commonjs-');
   beforeAll(() => {
-    if (!tarballs || !existsSync(tarballs))
-      throw new Error('PARTNER_PAYMENTS_TARBALLS unset: run through the docs Jest project');
-    app = mkdtempSync(join(tmpdir(), 'consumer-app-commonjs-'));
+    app = makeFolder();
     scaffoldCommonJsNestApp(app);
     installOutput = followModuleReadme(app, tarballs);
     copied = copyE2eTest(app);
     writeFiles(app, files(testingBlocks));
   }, 600000);
-
-  afterAll(async () => {
-    await Promise.all(processes.map((p) => p.stop()));
-    if (app && !process.env.KEEP_CONSUMER_APP) rmSync(app, { recursive: true, force: true });
-  });
 
   it('the testing README gives the Jest route its config file and its command', () => {
     expect(files(testingBlocks).map((f) => f.path)).toEqual(['jest.config.js']);
@@ -63,15 +55,10 @@ describe('a CommonJS Nest app with Jest following the READMEs (tarballs, strict 
     expect(engineWarnings(installOutput)).toEqual([]);
   });
 
-  it('compiles with strict tsc (the app and the copied e2e test), then builds', () => {
-    run(app, 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']);
-    run(app, 'npm', ['run', 'build']);
-    expect(existsSync(join(app, 'dist/main.js'))).toBe(true);
-  }, 120000);
-
-  it('boots against `npx partner-sandbox`, calls the partner, and handles the signed webhook', async () => {
+  it('compiles with strict tsc (the app and the copied e2e test), builds, boots against `npx partner-sandbox` and handles the signed webhook', async () => {
+    expect(compileAndBuild(app)).toBe(true);
     await bootAgainstSandboxCli(app, processes);
-  }, 60000);
+  }, 180000);
 
   it('exposes the preset and the transformer under the entry points the README names', () => {
     const probe = `const preset = require('@partner-payments/testing/jest-preset');

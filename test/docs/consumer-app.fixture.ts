@@ -5,7 +5,16 @@
  * specs take (read from the README blocks, see readme-blocks.fixture.ts).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { EXISTING_APP_FILES, readBlocks, REPO_ROOT, type ReadmeBlock } from './readme-blocks.fixture';
 
@@ -243,6 +252,41 @@ export function writeFiles(app: string, list: { path: string; code: string }[]):
     mkdirSync(dirname(join(app, file.path)), { recursive: true });
     writeFileSync(join(app, file.path), file.code);
   }
+}
+
+/**
+ * One spec's scratch folder and processes, called in its describe: `makeFolder()` (in beforeAll)
+ * checks the tarballs the docs project packed and makes a temp folder; after the spec the
+ * processes are stopped and the folder removed (kept with KEEP_CONSUMER_APP=1).
+ */
+export function scratchApp(prefix: string) {
+  const tarballs = process.env.PARTNER_PAYMENTS_TARBALLS ?? '';
+  const processes: Started[] = [];
+  let folder = '';
+  afterAll(async () => {
+    await Promise.all(processes.map((p) => p.stop()));
+    if (folder && !process.env.KEEP_CONSUMER_APP) rmSync(folder, { recursive: true, force: true });
+  });
+  return {
+    tarballs,
+    processes,
+    makeFolder(): string {
+      if (!tarballs || !existsSync(tarballs))
+        throw new Error('PARTNER_PAYMENTS_TARBALLS unset: run through the docs Jest project');
+      folder = mkdtempSync(join(tmpdir(), prefix));
+      return folder;
+    },
+  };
+}
+
+/**
+ * Type-checks the app with its own tsconfig.json (its sources, its tests and the copied e2e test),
+ * then `npm run build`; true when the build left dist/main.js.
+ */
+export function compileAndBuild(app: string): boolean {
+  run(app, 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']);
+  run(app, 'npm', ['run', 'build']);
+  return existsSync(join(app, 'dist/main.js'));
 }
 
 /**

@@ -11,12 +11,12 @@
  * The README's Jest route (CommonJS apps) is consumer-app-commonjs.spec.ts.
  * KEEP_CONSUMER_APP=1 keeps the folder for a look afterwards.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   bootAgainstSandboxCli,
   commands,
+  compileAndBuild,
   copyE2eTest,
   engineWarnings,
   files,
@@ -25,10 +25,10 @@ import {
   nestNew,
   npmInstall,
   run,
+  scratchApp,
   step,
   TESTING_README,
   testNames,
-  type Started,
 } from './consumer-app.fixture';
 import { readBlocks } from './readme-blocks.fixture';
 
@@ -39,32 +39,22 @@ const testingBlocks = readBlocks(TESTING_README);
 const plain = (output: string) => output.replace(/\u001b\[[0-9;]*m/g, '');
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-const tarballs = process.env.PARTNER_PAYMENTS_TARBALLS ?? '';
-let parent = '';
 let app = '';
 let baselineInstall = '';
 let readmeInstall = '';
 let copied = '';
 let ownE2eTest = '';
-const processes: Started[] = [];
 
 describe('an app made by `nest new` following the READMEs (tarballs, its own tsc and Vitest, the sandbox CLI)', () => {
+  const { tarballs, processes, makeFolder } = scratchApp('consumer-app-');
   beforeAll(() => {
-    if (!tarballs || !existsSync(tarballs))
-      throw new Error('PARTNER_PAYMENTS_TARBALLS unset: run through the docs Jest project');
-    parent = mkdtempSync(join(tmpdir(), 'consumer-app-'));
-    app = nestNew(parent, 'consumer-app');
+    app = nestNew(makeFolder(), 'consumer-app');
     // What `nest new` does when not told --skip-install: the app as its user has it.
     baselineInstall = npmInstall(app);
     ownE2eTest = readFileSync(join(app, 'test/app.e2e-spec.ts'), 'utf8');
     readmeInstall = followModuleReadme(app, tarballs);
     copied = copyE2eTest(app);
   }, 900000);
-
-  afterAll(async () => {
-    await Promise.all(processes.map((p) => p.stop()));
-    if (parent && !process.env.KEEP_CONSUMER_APP) rmSync(parent, { recursive: true, force: true });
-  });
 
   it('is what `nest new` makes today: ES modules, Vitest, strict TypeScript', () => {
     const pkg = JSON.parse(readFileSync(join(app, 'package.json'), 'utf8')) as {
@@ -125,9 +115,7 @@ describe('an app made by `nest new` following the READMEs (tarballs, its own tsc
   });
 
   it("compiles with the app's own tsconfig.json (the app, its tests and the copied one), then `npm run build`", () => {
-    run(app, 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']);
-    run(app, 'npm', ['run', 'build']);
-    expect(existsSync(join(app, 'dist/main.js'))).toBe(true);
+    expect(compileAndBuild(app)).toBe(true);
   }, 180000);
 
   it('boots against `npx partner-sandbox`, calls the partner, and handles the signed webhook', async () => {

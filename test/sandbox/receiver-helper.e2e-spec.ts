@@ -6,6 +6,10 @@ import {
 } from '@partner-payments/testing';
 
 describe('startWebhookReceiver (helper for users’ tests)', () => {
+  /** POSTs `body` to the receiver signed with `secret` (the HMAC of the exact bytes, spec 6.1.3). */
+  const deliver = (url: string, body: string, secret: string) =>
+    fetch(url, { method: 'POST', body, headers: { 'x-signature-sha256': signPartnerWebhook(body, secret) } });
+
   it('records sandbox deliveries with raw bytes, event, event_id and a verified signature', async () => {
     const receiver = await startWebhookReceiver({ secrets: ['s1'] });
     const sandbox = await startPartnerSandbox({ webhookUrl: receiver.url, webhookSecret: 's1' });
@@ -28,16 +32,8 @@ describe('startWebhookReceiver (helper for users’ tests)', () => {
     const receiver = await startWebhookReceiver({ secrets: 'right' });
     try {
       const body = JSON.stringify(buildUserUpdated({ user_id: 'u' }));
-      await fetch(receiver.url, {
-        method: 'POST',
-        body,
-        headers: { 'x-signature-sha256': signPartnerWebhook(body, 'wrong') },
-      });
-      await fetch(receiver.url, {
-        method: 'POST',
-        body: 'not json',
-        headers: { 'x-signature-sha256': signPartnerWebhook('not json', 'right') },
-      });
+      await deliver(receiver.url, body, 'wrong');
+      await deliver(receiver.url, 'not json', 'right');
       const got = await receiver.waitFor(2);
       expect(got.map((g) => g.validSignature)).toEqual([false, true]);
       expect(got[1]).toMatchObject({ body: undefined, event: undefined });
@@ -57,26 +53,14 @@ describe('startWebhookReceiver (helper for users’ tests)', () => {
       const receiver = await startWebhookReceiver({ secrets });
       try {
         const body = JSON.stringify(buildUserUpdated({ user_id: 'forged' }));
-        await fetch(receiver.url, {
-          method: 'POST',
-          body,
-          headers: { 'content-type': 'application/json', 'x-signature-sha256': signPartnerWebhook(body, '') },
-        });
+        await deliver(receiver.url, body, '');
         const [got] = await receiver.waitFor(1);
         expect(got.raw).toBe(body);
         expect(got.validSignature).toBe(false);
         // A real secret added later (a list is mutable) verifies; the empty entry stays ignored.
         receiver.secrets.push('real');
-        await fetch(receiver.url, {
-          method: 'POST',
-          body,
-          headers: { 'x-signature-sha256': signPartnerWebhook(body, 'real') },
-        });
-        await fetch(receiver.url, {
-          method: 'POST',
-          body,
-          headers: { 'x-signature-sha256': signPartnerWebhook(body, '') },
-        });
+        await deliver(receiver.url, body, 'real');
+        await deliver(receiver.url, body, '');
         const all = await receiver.waitFor(3);
         expect(all.map((g) => g.validSignature)).toEqual([false, true, false]);
       } finally {

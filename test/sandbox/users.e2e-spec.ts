@@ -1,4 +1,5 @@
 import { Api, business, individual, startWorld, stopWorld, type World } from './sandbox.fixture';
+import { associatedPerson } from '../setup/partner-inputs.fixture';
 
 /** Raw bodies: these tests also send what the typed inputs would not let through. */
 const ind = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({ ...individual(), ...extra });
@@ -374,14 +375,7 @@ describe('sandbox: associated_persons[] keys (evidence §3)', () => {
   beforeEach(async () => (world = await startWorld()));
   afterEach(() => stopWorld(world));
 
-  const owner = (extra: Record<string, unknown> = {}) => ({
-    email: 'owner@acme.example',
-    first_name: 'Owner',
-    last_name: 'One',
-    birth_date: '1980-01-01',
-    nationality: 'USA',
-    ...extra,
-  });
+  const owner = associatedPerson;
 
   it('accepts pep_status in a person and never returns it (create answer, GET, PUT answer, list)', async () => {
     const created = await world.api.call('POST', '/v1/users', {

@@ -54,15 +54,7 @@ export const business = (
   source_of_funds: 'business_income',
   account_purpose: 'operating_business_payments',
   identifying_information: [{ type: 'business_formation', documents: [{ file: PDF_DATA_URI }] }],
-  associated_persons: [
-    {
-      email: 'owner@acme.example',
-      first_name: 'Owner',
-      last_name: 'One',
-      birth_date: '1980-01-01',
-      nationality: 'USA',
-    },
-  ],
+  associated_persons: [associatedPerson()],
   ...extra,
 });
 
@@ -100,5 +92,15 @@ export const wireRecipient = (userId: string, extra: Record<string, unknown> = {
   email: 'bob@payee.example',
   address: usAddress(),
   account: wireAccount(),
+  ...extra,
+});
+
+/** A business's associated person (a beneficial owner's flat fields, evidence §3). */
+export const associatedPerson = (extra: Record<string, unknown> = {}) => ({
+  email: 'owner@acme.example',
+  first_name: 'Owner',
+  last_name: 'One',
+  birth_date: '1980-01-01',
+  nationality: 'USA',
   ...extra,
 });

@@ -93,6 +93,32 @@ export function pathOf(req: RecordedRequest): string {
   return req.url.split('?')[0].replace(/^\/sandbox/, '');
 }
 
+/**
+ * A local server per test (started in beforeEach, closed in afterEach) with the helpers the client
+ * suites share: the API calls and the /auth calls it recorded, and `route`, which serves /auth
+ * (with `token`) and hands every other request to `api`.
+ */
+export function useLocalServer() {
+  let current: LocalServer | undefined;
+  beforeEach(async () => {
+    current = await startLocalServer();
+  });
+  afterEach(() => current?.close());
+  const server = (): LocalServer => {
+    if (!current) throw new Error('useLocalServer: the server starts in beforeEach');
+    return current;
+  };
+  return {
+    server,
+    apiCalls: (): RecordedRequest[] => server().requests.filter((r) => pathOf(r) !== '/auth'),
+    authCalls: (): number => server().requests.filter((r) => pathOf(r) === '/auth').length,
+    route: (api: Handler, token = 'tok-1'): void =>
+      server().setHandler((req, res, raw) =>
+        pathOf(req) === '/auth' ? authOk(res, token) : api(req, res, raw),
+      ),
+  };
+}
+
 export const silentLogger: LoggerService = {
   log: () => undefined,
   error: () => undefined,

@@ -8,8 +8,7 @@ import {
   createTestClient,
   json,
   pathOf,
-  startLocalServer,
-  type LocalServer,
+  useLocalServer,
   type RecordedRequest,
 } from './local-server.fixture';
 
@@ -18,16 +17,7 @@ import {
  * text (evidence §8), an answer trickling in, a long rate-limiter queue. Real sockets throughout.
  */
 describe('PartnerHttpClient against gateway faults (real local server)', () => {
-  let server: LocalServer;
-  beforeEach(async () => {
-    server = await startLocalServer();
-  });
-  afterEach(() => server.close());
-
-  const apiCalls = (): RecordedRequest[] => server.requests.filter((r) => pathOf(r) !== '/auth');
-  const authCalls = (): number => server.requests.filter((r) => pathOf(r) === '/auth').length;
-  const route = (api: Parameters<LocalServer['setHandler']>[0]): void =>
-    server.setHandler((req, res, raw) => (pathOf(req) === '/auth' ? authOk(res) : api(req, res, raw)));
+  const { server, apiCalls, authCalls, route } = useLocalServer();
   const text = (res: ServerResponse, contentType: string, body: string, status = 200): void => {
     res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(body) });
     res.end(body);
@@ -37,7 +27,7 @@ describe('PartnerHttpClient against gateway faults (real local server)', () => {
   describe('a 2xx whose body is not JSON (evidence §8: 200 with a Cloudflare 522 page or "Blocked")', () => {
     it('is a typed PartnerServerError saying what came back, never headers or secrets', async () => {
       route((_req, res) => text(res, 'text/plain; charset=utf-8', 'error code: 522'));
-      const { http } = createTestClient(server.baseUrl, { maxRetries: 0 });
+      const { http } = createTestClient(server().baseUrl, { maxRetries: 0 });
       const err = await http.request({ method: 'GET', path: '/v1/countries' }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(PartnerServerError);
       expect(err).toMatchObject({ status: 200, code: 'non_json_response', body: 'error code: 522' });
@@ -54,7 +44,7 @@ describe('PartnerHttpClient against gateway faults (real local server)', () => {
       route((_req, res) =>
         ++n === 1 ? text(res, 'text/plain', 'error code: 522') : json(res, 200, COUNTRIES),
       );
-      const { http } = createTestClient(server.baseUrl);
+      const { http } = createTestClient(server().baseUrl);
       const res = await http.request({ method: 'GET', path: '/v1/countries' });
       expect(res.data).toEqual(COUNTRIES);
       expect(res.meta.attempts).toBe(2);
@@ -66,7 +56,7 @@ describe('PartnerHttpClient against gateway faults (real local server)', () => {
       ['a bare value from a text page', 'text/plain', '522'],
     ])('%s is refused too', async (_name, contentType, body) => {
       route((_req, res) => text(res, contentType, body));
-      const { http } = createTestClient(server.baseUrl, { maxRetries: 0 });
+      const { http } = createTestClient(server().baseUrl, { maxRetries: 0 });
       await expect(http.request({ method: 'GET', path: '/v1/banks' })).rejects.toBeInstanceOf(
         PartnerServerError,
       );
@@ -78,7 +68,7 @@ describe('PartnerHttpClient against gateway faults (real local server)', () => {
         if (pathOf(req) === '/v1/empty') return text(res, 'text/plain', '');
         return text(res, 'text/plain', JSON.stringify({ ok: true }));
       });
-      const { http } = createTestClient(server.baseUrl, { maxRetries: 0 });
+      const { http } = createTestClient(server().baseUrl, { maxRetries: 0 });
       await expect(
         http.request({ method: 'DELETE', path: '/v1/rfis/r/items/i/documents/d' }),
       ).resolves.toMatchObject({ data: null, meta: { status: 204 } });
@@ -93,7 +83,7 @@ describe('PartnerHttpClient against gateway faults (real local server)', () => {
       route((_req, res) =>
         blocked ? text(res, 'text/plain', 'error code: 522') : json(res, 200, COUNTRIES),
       );
-      const { http } = createTestClient(server.baseUrl, { maxRetries: 0 });
+      const { http } = createTestClient(server().baseUrl, { maxRetries: 0 });
       const reference = new PartnerReferenceDataService(http, 86_400_000);
       await expect(reference.countries()).rejects.toBeInstanceOf(PartnerServerError);
       blocked = false;
@@ -102,7 +92,7 @@ describe('PartnerHttpClient against gateway faults (real local server)', () => {
 
     it('listLiquidationAddresses() fails typed instead of answering "none" (a second address would follow)', async () => {
       route((_req, res) => text(res, 'text/html', '<html>Blocked</html>'));
-      const { http } = createTestClient(server.baseUrl, { maxRetries: 0 });
+      const { http } = createTestClient(server().baseUrl, { maxRetries: 0 });
       await expect(
         new PartnerVirtualAccountsService(http).listLiquidationAddresses('va-1'),
       ).rejects.toBeInstanceOf(PartnerServerError);
@@ -110,7 +100,7 @@ describe('PartnerHttpClient against gateway faults (real local server)', () => {
 
     it('a keyless write that got one is not re-sent: it may have been applied behind the gateway', async () => {
       route((_req, res) => text(res, 'text/html', '<html>Blocked</html>'));
-      const { http } = createTestClient(server.baseUrl, { maxRetries: 3 });
+      const { http } = createTestClient(server().baseUrl, { maxRetries: 3 });
       const write = http.request({
         method: 'POST',
         path: '/v1/virtual-accounts/va-1/liquidation-address',
@@ -122,11 +112,11 @@ describe('PartnerHttpClient against gateway faults (real local server)', () => {
 
     it('a 200 text page from POST /auth is the partner unavailable (retried), not refused credentials', async () => {
       let n = 0;
-      server.setHandler((req, res) => {
+      server().setHandler((req, res) => {
         if (pathOf(req) !== '/auth') return json(res, 200, { ok: true });
         return ++n === 1 ? text(res, 'text/plain', 'error code: 522') : authOk(res, 'tok-after-gateway');
       });
-      const { http } = createTestClient(server.baseUrl);
+      const { http } = createTestClient(server().baseUrl);
       await expect(http.request({ method: 'GET', path: '/v1/users' })).resolves.toMatchObject({
         data: { ok: true },
       });
@@ -156,7 +146,7 @@ describe('PartnerHttpClient against gateway faults (real local server)', () => {
 
     it('a trickling answer times out typed within the deadline', async () => {
       route(trickle);
-      const { http } = createTestClient(server.baseUrl, { timeoutMs: TIMEOUT_MS, maxRetries: 0 });
+      const { http } = createTestClient(server().baseUrl, { timeoutMs: TIMEOUT_MS, maxRetries: 0 });
       const started = performance.now();
       const err = await http.request({ method: 'GET', path: '/v1/users' }).catch((e: unknown) => e);
       const elapsed = performance.now() - started;
@@ -170,7 +160,7 @@ describe('PartnerHttpClient against gateway faults (real local server)', () => {
       // A body on a slow link takes as long as the link needs; the answer here arrives in steps of
       // 150 ms (under the 400 ms gap allowed) for about 2.4 s in all, and the upload succeeds.
       route(trickle);
-      const { http } = createTestClient(server.baseUrl, { timeoutMs: TIMEOUT_MS, maxRetries: 0 });
+      const { http } = createTestClient(server().baseUrl, { timeoutMs: TIMEOUT_MS, maxRetries: 0 });
       const res = await http.request<{ a: string }>({
         method: 'POST',
         path: '/v1/rfis/r-1/items/i-1/documents',
@@ -188,7 +178,7 @@ describe('PartnerHttpClient against gateway faults (real local server)', () => {
 
     it('keeps the timeout retry rules: a GET and a keyed write are retried, a keyless write is not', async () => {
       route(trickle);
-      const { http } = createTestClient(server.baseUrl, { timeoutMs: TIMEOUT_MS, maxRetries: 1 });
+      const { http } = createTestClient(server().baseUrl, { timeoutMs: TIMEOUT_MS, maxRetries: 1 });
       const calls = (path: string): number => apiCalls().filter((r) => pathOf(r) === path).length;
       await expect(http.request({ method: 'GET', path: '/v1/users' })).rejects.toBeInstanceOf(
         PartnerTimeoutError,
@@ -210,7 +200,7 @@ describe('PartnerHttpClient against gateway faults (real local server)', () => {
     const issuedAt = new Map<string, number>();
     let issued = 0;
     let expiredSends = 0;
-    server.setHandler((req, res) => {
+    server().setHandler((req, res) => {
       if (pathOf(req) === '/auth') {
         const token = `tok-${++issued}`;
         issuedAt.set(token, Date.now());
@@ -223,7 +213,7 @@ describe('PartnerHttpClient against gateway faults (real local server)', () => {
       }
       return json(res, 200, { ok: true });
     });
-    const { http } = createTestClient(server.baseUrl, {
+    const { http } = createTestClient(server().baseUrl, {
       tokenRefreshSkewSeconds: 1,
       rateLimit: { requestsPerSecond: 8, burst: 1 },
     });

@@ -14,6 +14,15 @@ export type UserFieldKind =
   | 'associated_persons'
   | 'metadata';
 
+/** The flat address fields of a user or a person (renamed on read: ADDRESS_RENAMES). */
+const ADDRESS_FIELDS = [
+  'address_street',
+  'address_city',
+  'address_state',
+  'address_zip_code',
+  'address_country',
+] as const;
+
 export const USER_FIELD_KINDS: Record<string, UserFieldKind> = {
   verification_mode: 'string',
   redirect_uri: 'url',
@@ -80,29 +89,30 @@ export const NEVER_RETURNED = new Set([
  * unknown top-level key of the same route is (PUT strict: "Unrecognized key(s)" [T1s §3.11 B1];
  * POST checked the same way, on purpose). The list is an inference: stricter, never looser.
  */
+const PERSON_USER_FIELDS = [
+  'email',
+  'phone',
+  'first_name',
+  'last_name',
+  'birth_date',
+  'nationality',
+  ...ADDRESS_FIELDS,
+  'document_type',
+  'document_number',
+  'document_country',
+  'ssn',
+  'employment_status',
+  'current_employer',
+  'occupation',
+  'pep_status',
+  'identifying_information',
+] as const;
+
 export const PERSON_FIELD_KINDS: Record<string, UserFieldKind | 'boolean' | 'id'> = {
   person_id: 'id',
   is_beneficial_owner: 'boolean',
-  email: 'email',
-  phone: 'string',
-  first_name: 'string',
-  last_name: 'string',
-  birth_date: 'date',
-  nationality: 'alpha3',
-  address_street: 'string',
-  address_city: 'string',
-  address_state: 'string',
-  address_zip_code: 'string',
-  address_country: 'alpha3',
-  document_type: 'string',
-  document_number: 'string',
-  document_country: 'alpha3',
-  ssn: 'string',
-  employment_status: 'string',
-  current_employer: 'string',
-  occupation: 'string',
-  pep_status: 'string',
-  identifying_information: 'identifying_information',
+  // The same kinds as the user's own fields of those names.
+  ...Object.fromEntries(PERSON_USER_FIELDS.map((key) => [key, USER_FIELD_KINDS[key]])),
 };
 
 /** Renamed on read into residential_address / registered_address [D known-limitations][T3r DRIFT-4]. */
