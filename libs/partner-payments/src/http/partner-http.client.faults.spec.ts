@@ -126,20 +126,26 @@ describe('PartnerHttpClient against gateway faults (real local server)', () => {
   });
 
   describe('timeoutMs is a deadline for the whole attempt, not an idle timeout', () => {
-    /** Answers a body one byte every 150 ms (about 2.4 s in all): never 150 ms without activity. */
-    const trickle = (_req: RecordedRequest, res: ServerResponse): void => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.write('{"a":"');
-      let sent = 0;
-      const timer = setInterval(() => {
-        if (++sent < 16) res.write('x');
-        else {
-          clearInterval(timer);
-          res.end('"}');
-        }
-      }, 150);
-      res.on('close', () => clearInterval(timer));
-    };
+    /**
+     * Answers a body one byte every `stepMs` (16 steps of 150 ms by default, about 2.4 s in all):
+     * never a step without activity.
+     */
+    const trickleEvery =
+      (stepMs: number, steps = 16) =>
+      (_req: RecordedRequest, res: ServerResponse): void => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{"a":"');
+        let sent = 0;
+        const timer = setInterval(() => {
+          if (++sent < steps) res.write('x');
+          else {
+            clearInterval(timer);
+            res.end('"}');
+          }
+        }, stepMs);
+        res.on('close', () => clearInterval(timer));
+      };
+    const trickle = trickleEvery(150);
     const TIMEOUT_MS = 400;
     // Generous for a loaded 2-core CI machine; the idle timeout let the answer run to ~2.4 s.
     const BOUND_MS = 2 * TIMEOUT_MS + 500;
@@ -158,9 +164,14 @@ describe('PartnerHttpClient against gateway faults (real local server)', () => {
 
     it('an upload keeps the idle timeout: it may take longer than timeoutMs while it makes progress', async () => {
       // A body on a slow link takes as long as the link needs; the answer here arrives in steps of
-      // 150 ms (under the 400 ms gap allowed) for about 2.4 s in all, and the upload succeeds.
-      route(trickle);
-      const { http } = createTestClient(server().baseUrl, { timeoutMs: TIMEOUT_MS, maxRetries: 0 });
+      // 100 ms for about 2.5 s in all, over twice the 1,000 ms timeoutMs, and the upload succeeds.
+      // The gap allowed is wide (900 ms of slack per step): the server shares this test's event
+      // loop, so a stall of the process on a loaded CI machine delays its next byte as well
+      // (Node 24 in CI once stalled past a 250 ms slack).
+      const UPLOAD_TIMEOUT_MS = 1_000;
+      route(trickleEvery(100, 25));
+      const { http } = createTestClient(server().baseUrl, { timeoutMs: UPLOAD_TIMEOUT_MS, maxRetries: 0 });
+      const started = performance.now();
       const res = await http.request<{ a: string }>({
         method: 'POST',
         path: '/v1/rfis/r-1/items/i-1/documents',
@@ -173,7 +184,9 @@ describe('PartnerHttpClient against gateway faults (real local server)', () => {
           return form;
         },
       });
-      expect(res.data).toEqual({ a: 'x'.repeat(15) });
+      // The answer took longer than timeoutMs, so a deadline would have cut it.
+      expect(performance.now() - started).toBeGreaterThan(UPLOAD_TIMEOUT_MS);
+      expect(res.data).toEqual({ a: 'x'.repeat(24) });
     });
 
     it('keeps the timeout retry rules: a GET and a keyed write are retried, a keyless write is not', async () => {
