@@ -264,6 +264,23 @@ describe('client: payout preview (evidence §6)', () => {
       expect(inverse).toMatchObject({ recipient_amount: '97.00', quote_id: expect.any(String) });
       expect(Date.parse(String(inverse.quote_expires_at))).toBeGreaterThan(Date.now());
       expect((await world.sandbox.control.counters()).created.payouts ?? 0).toBe(0); // creates nothing
+      // The quote is spent by one payout of the quoted gross amount (fees included) to a WIRE recipient.
+      const quoted = {
+        amount: inverse.amount,
+        currency: 'USD',
+        recipient_id: ids.recipientId,
+        quote_id: inverse.quote_id,
+      };
+      const payout = await world.graph.client.payouts.create(ids.vaId, quoted);
+      expect(payout).toMatchObject({
+        payoutId: expect.any(String),
+        status: 'CREATED',
+        amount: inverse.amount,
+      });
+      await expect(world.graph.client.payouts.create(ids.vaId, quoted)).rejects.toMatchObject({
+        status: 400,
+        fieldErrors: [{ field: 'quote_id', message: `was already used by payout ${payout.payoutId}` }],
+      });
       const before = (await world.sandbox.control.requestLog()).length;
       await expect(
         preview(ids.vaId, { amount: '1.234', recipient_id: ids.recipientId }),

@@ -16,6 +16,8 @@ export interface ResolvedOptions {
   autoPayouts: { stepDelayMs: number } | null;
   rfiEvents: boolean;
   payoutFees: 'partner' | { percent: number; fixed: string };
+  /** Life of a quote a preview makes (evidence §6: read quote_expires_at). */
+  quoteTtlMs: number;
   /** How long the previous webhook secret keeps signing after a rotation (evidence §9). */
   webhookSecretOverlapMs: number;
 }

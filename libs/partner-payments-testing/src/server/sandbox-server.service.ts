@@ -1,6 +1,6 @@
 import { DOCUMENT_LINK_PATH, DocumentLinkSigner } from '../resources/rfis/document-link.util';
 import { documentLinkHandler } from '../resources/rfis/document-links.routes';
-import { checkPayoutFees } from '../resources/payouts/payout-preview.routes';
+import { checkPayoutFees, checkQuoteTtlMs, QUOTE_TTL_MS } from '../resources/payouts/payout-preview.routes';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import express, { type ErrorRequestHandler } from 'express';
@@ -84,6 +84,7 @@ export async function startPartnerSandbox(options: PartnerSandboxOptions = {}): 
       rfiEvents: options.rfiEvents ?? false,
       // Checked at start: the preview computes its fees on exact cents of these (amounts.util).
       payoutFees: checkPayoutFees(options.payoutFees ?? 'partner'),
+      quoteTtlMs: checkQuoteTtlMs(options.quoteTtlMs ?? QUOTE_TTL_MS),
       // evidence §9 [T1 REVISION-DOCS §2.4]: about a minute of old-secret signing after a rotation.
       webhookSecretOverlapMs:
         options.webhookSecretOverlapMs === undefined

@@ -72,6 +72,13 @@ export interface PartnerSandboxOptions {
    * configured" (DRIFT-46). Opt-in, not the partner: `{ percent, fixed }` answers a working preview.
    */
   payoutFees?: 'partner' | { percent: number; fixed: string };
+  /**
+   * Life of a quote made by an opt-in-fee preview with `create_quote` (ms). Default 600000: the
+   * shorter of the two the partner's pages give (10 or 15 minutes, evidence §6 [T2 Payouts.cs]), so
+   * an app that assumes 15 instead of reading `quote_expires_at` fails here first. A short one lets a
+   * test see an expired quote refused.
+   */
+  quoteTtlMs?: number;
   /** Also emit the (weak, provider-facts) rfi.created / rfi.resolved / rfi.not_resolved events; default false. */
   rfiEvents?: boolean;
   /**

@@ -6,6 +6,7 @@ import type {
   LiquidationAddressRecord,
   Metadata,
   PayoutRecord,
+  QuoteRecord,
   RecipientRecord,
   RfiRecord,
   UserRecord,
@@ -41,6 +42,7 @@ export class StateStore {
   readonly deposits = new Map<string, DepositRecord>();
   readonly liquidationAddresses = new Map<string, LiquidationAddressRecord>();
   readonly payouts = new Map<string, PayoutRecord>();
+  readonly quotes = new Map<string, QuoteRecord>();
   readonly rfis = new Map<string, RfiRecord>();
   nextVerificationOutcome: VerificationOutcome | null = null;
   primaryClientUuid = '';
@@ -132,6 +134,7 @@ export class StateStore {
       this.deposits,
       this.liquidationAddresses,
       this.payouts,
+      this.quotes,
       this.rfis,
     ] as Map<string, unknown>[]) {
       map.clear();

@@ -187,6 +187,24 @@ export interface LiquidationAddressRecord {
 export type PayoutStatus =
   'CREATED' | 'PENDING' | 'PROCESSING' | 'COMPLETED' | 'FAILED' | 'CANCELLED' | 'IN_REVIEW' | 'KYT_PENDING';
 
+/**
+ * A quote a preview made with `create_quote` (only with the opt-in fee profile: the partner's
+ * sandbox makes none, evidence §6 [T3r DRIFT-45]). What an execute naming it must match.
+ */
+export interface QuoteRecord {
+  quote_id: string;
+  clientUuid: string;
+  virtual_account_id: string;
+  /** The recipient the preview named, or null when it named an account type. */
+  recipient_id: string | null;
+  account_type: string;
+  /** The gross amount priced (what the execute's `amount` carries, fees included), in cents. */
+  grossCents: bigint;
+  expiresAt: number;
+  /** The payout that used it: a quote prices one payout. */
+  usedBy: string | null;
+}
+
 export interface PayoutRecord {
   payout_id: string;
   clientUuid: string;

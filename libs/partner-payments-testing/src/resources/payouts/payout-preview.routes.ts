@@ -3,6 +3,7 @@ import { requireAuth, withVersion } from '../../middleware/auth.middleware';
 import { isUuid, newId } from '../../server/ids.util';
 import { sendError, sendNotFound, sendZodValidation, type ZodIssue } from '../../server/http-errors.util';
 import { requestState, type SandboxContext } from '../../server/sandbox-context.util';
+import type { QuoteRecord, VirtualAccountRecord } from '../../server/state.types';
 import { findOwnVirtualAccount } from '../virtual-accounts/virtual-accounts.routes';
 import {
   amountCents,
@@ -127,16 +128,56 @@ export function registerPayoutPreviewRoutes(router: Router, ctx: SandboxContext)
     // evidence §6 [T3r DRIFT-45]: the partner's words when fees reach the amount, decided exactly.
     if (net <= 0n)
       return sendError(res, 400, 'validation_error', 'Total fees exceed or equal the payout amount');
-    const quoted = b.create_quote === true;
+    const quote = b.create_quote === true ? storeQuote(ctx, va, b, accountType as string, gross) : undefined;
     res.status(200).json({
       amount: formatCents(gross),
       currency: 'USD',
       fees: { total: formatCents(fee), percent: String(fees.percent), fixed: normaliseAmount(fees.fixed) },
       recipient_amount: formatCents(net),
       recipient_currency: accountType === 'WALLET' ? 'USDC' : 'USD',
-      ...(quoted
-        ? { quote_id: newId(), quote_expires_at: new Date(Date.now() + 15 * 60_000).toISOString() }
+      ...(quote
+        ? { quote_id: quote.quote_id, quote_expires_at: new Date(quote.expiresAt).toISOString() }
         : {}),
     });
   });
+}
+
+/**
+ * evidence §6 [T2 Payouts.cs]: a quote lasts 10 or 15 minutes depending on the page, so read
+ * `quote_expires_at`; the sandbox gives the shorter, so an app that assumes 15 fails here first.
+ */
+export const QUOTE_TTL_MS = 10 * 60_000;
+/** Checked at start: a quote's life is a whole positive number of milliseconds. */
+export function checkQuoteTtlMs(ms: number): number {
+  if (!Number.isSafeInteger(ms) || ms <= 0)
+    throw new Error(`quoteTtlMs must be a positive whole number of milliseconds, not ${String(ms)}`);
+  return ms;
+}
+
+/** Quotes kept at most; past it the expired ones are dropped (a long run previews without end). */
+const QUOTES_KEPT = 10_000;
+
+/** Keeps what an execute naming this quote must match (payouts.routes quoteRefusal). */
+function storeQuote(
+  ctx: SandboxContext,
+  va: VirtualAccountRecord,
+  b: Record<string, unknown>,
+  accountType: string,
+  grossCents: bigint,
+): QuoteRecord {
+  const now = Date.now();
+  if (ctx.store.quotes.size >= QUOTES_KEPT)
+    for (const [id, q] of ctx.store.quotes) if (q.expiresAt <= now) ctx.store.quotes.delete(id);
+  const quote: QuoteRecord = {
+    quote_id: newId(),
+    clientUuid: va.clientUuid,
+    virtual_account_id: va.virtual_account_id,
+    recipient_id: b.recipient_id === undefined ? null : String(b.recipient_id).toLowerCase(),
+    account_type: accountType,
+    grossCents,
+    expiresAt: now + ctx.options.quoteTtlMs,
+    usedBy: null,
+  };
+  ctx.store.quotes.set(quote.quote_id, quote);
+  return quote;
 }

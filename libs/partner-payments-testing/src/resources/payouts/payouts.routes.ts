@@ -10,7 +10,7 @@ import { matchingPayouts } from './payout-list-query.util';
 import { buildPayoutRecord } from './payout-seed.service';
 import { runPayoutScript } from './payout-scripts.service';
 import { accountOf, requestState, type SandboxContext } from '../../server/sandbox-context.util';
-import type { VirtualAccountRecord } from '../../server/state.types';
+import type { RecipientRecord, VirtualAccountRecord } from '../../server/state.types';
 import { findOwnVirtualAccount } from '../virtual-accounts/virtual-accounts.routes';
 import { isJsonObject } from '../../server/request-schema.util';
 import {
@@ -42,6 +42,49 @@ export function heldDepositRefusal(ctx: SandboxContext, va: VirtualAccountRecord
     )
       return `Deposit ${d.deposit_id} is on hold (${d.status}); payouts from this virtual account are blocked until it is released`;
   return undefined;
+}
+
+/**
+ * Why an execute may not use this quote, as field errors (none when it may). A quote prices one
+ * payout of one amount from one account to what the preview named (evidence §6: preview with
+ * `create_quote`, then execute with its `quote_id`). The partner's answers to a wrong quote are not
+ * recorded; the sandbox refuses each case with the contract's 400 naming the field, so an app that
+ * re-uses, outlives or edits a quote fails here rather than at the partner.
+ */
+function quoteRefusal(
+  ctx: SandboxContext,
+  va: VirtualAccountRecord,
+  quoteId: string,
+  recipient: RecipientRecord,
+  cents: bigint,
+): FieldError[] {
+  const quote = ctx.store.quotes.get(quoteId.toLowerCase());
+  if (!quote || quote.clientUuid !== va.clientUuid || quote.virtual_account_id !== va.virtual_account_id)
+    return [
+      {
+        field: 'quote_id',
+        message: 'no such quote for this virtual account (a preview with create_quote makes one)',
+      },
+    ];
+  if (quote.usedBy) return [{ field: 'quote_id', message: `was already used by payout ${quote.usedBy}` }];
+  if (quote.expiresAt <= Date.now())
+    return [
+      {
+        field: 'quote_id',
+        message: `expired at ${new Date(quote.expiresAt).toISOString()}; preview again for a new quote`,
+      },
+    ];
+  const errors: FieldError[] = [];
+  if (cents !== quote.grossCents)
+    errors.push({ field: 'amount', message: `must be the quoted amount ${formatCents(quote.grossCents)}` });
+  if (quote.recipient_id !== null && quote.recipient_id !== recipient.recipient_id)
+    errors.push({ field: 'recipient_id', message: 'must be the recipient the quote was made for' });
+  else if (quote.recipient_id === null && recipient.account_type !== quote.account_type)
+    errors.push({
+      field: 'recipient_id',
+      message: `must be a ${quote.account_type} recipient, the account type quoted`,
+    });
+  return errors;
 }
 
 const MEMO_MAX = 255;
@@ -78,6 +121,10 @@ export function registerPayoutRoutes(router: Router, ctx: SandboxContext): void 
     // ([T3r DRIFT-42]; null a type error there too, DRIFT-43); the other two as strings.
     if (b.client_markup !== undefined && !isJsonObject(b.client_markup))
       errors.push({ field: 'client_markup', message: 'must be an object' });
+    // evidence §6 [T1 ExecutePayoutService]: `quote_id` or `client_markup`, not both: the quote's
+    // price already holds the markup given at preview. Refused rather than one silently ignored.
+    else if (b.client_markup !== undefined && b.quote_id !== undefined)
+      errors.push({ field: 'client_markup', message: 'must not be sent with quote_id' });
     if (b.nature_of_payment !== undefined && typeof b.nature_of_payment !== 'string')
       errors.push({ field: 'nature_of_payment', message: 'must be a string' });
     if (b.extra_info !== undefined && !isJsonObject(b.extra_info))
@@ -99,6 +146,9 @@ export function registerPayoutRoutes(router: Router, ctx: SandboxContext): void 
         { field: 'recipient_id', message: 'no such recipient for the user of this virtual account' },
       ]);
     }
+    const quoteRefused =
+      typeof b.quote_id === 'string' ? quoteRefusal(ctx, va, b.quote_id, recipient, cents) : [];
+    if (quoteRefused.length) return sendValidation(res, quoteRefused);
     // evidence §6 [T1 REVISION-DOCS §4]: a WIRE payout from the ACT bank's account needs a memo.
     if (recipient.account_type === 'WIRE' && ACT_BANKS.includes(va.bank) && !memo)
       return sendValidation(res, [
@@ -125,6 +175,8 @@ export function registerPayoutRoutes(router: Router, ctx: SandboxContext): void 
     });
     const now = payout.created_at;
     ctx.store.payouts.set(payout.payout_id, payout);
+    if (typeof b.quote_id === 'string')
+      ctx.store.quotes.get(b.quote_id.toLowerCase())!.usedBy = payout.payout_id;
     ctx.telemetry.created('payouts');
     ctx.webhooks.emit(
       payout.clientUuid,
