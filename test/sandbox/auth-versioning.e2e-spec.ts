@@ -151,7 +151,8 @@ describe('sandbox: authentication (spec 4.1, 5)', () => {
 describe('sandbox: token lifetime', () => {
   it('reports the configured expires_in (86400 shape) and expires short tokens for real', async () => {
     const long = await startPartnerSandbox({ tokenTtlSeconds: 86400 });
-    const short = await startPartnerSandbox({ tokenTtlSeconds: 1 });
+    // 3 s, not 1 s: the first call must land inside the lifetime even if a loaded machine stalls.
+    const short = await startPartnerSandbox({ tokenTtlSeconds: 3 });
     try {
       const a = new Api(long.baseUrl, long.credentials);
       const answer = await a.call('POST', '/auth', {
@@ -161,7 +162,7 @@ describe('sandbox: token lifetime', () => {
       expect(answer.body.data.expires_in).toBe(86400);
       const s = await new Api(short.baseUrl, short.credentials).login();
       expect((await s.call('GET', '/v1/users')).status).toBe(200);
-      await new Promise((r) => setTimeout(r, 1100));
+      await new Promise((r) => setTimeout(r, 3100));
       expect((await s.call('GET', '/v1/users')).status).toBe(401);
     } finally {
       await long.close();

@@ -275,8 +275,9 @@ describe('sandbox: webhook delivery (spec 6.1-6.3)', () => {
   });
 
   it('rotation with a short window: the previous secret signs until previousSecretSignsUntil, then the new one', async () => {
+    // 1 s: the emit right after the rotation lands inside it even if a loaded machine stalls.
     const rotation = await world.sandbox.control.rotateWebhookSecret('whsec_rotated', undefined, {
-      overlapMs: 200,
+      overlapMs: 1000,
     });
     await world.sandbox.control.emitEvent('user.updated', { user_id: 'in-window' });
     const wait = Date.parse(rotation.previousSecretSignsUntil) - Date.now() + 50;

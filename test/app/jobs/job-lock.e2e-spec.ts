@@ -32,7 +32,8 @@ describe.each(DATABASE_KINDS)('JobLockService on %s', (kind) => {
       await gate.promise;
       return 'first';
     });
-    await new Promise((r) => setTimeout(r, 50)); // let the first take the lock
+    // The first holds the lock once its work runs (a fixed pause lost that race on a loaded machine).
+    while (runs === 0) await new Promise((r) => setTimeout(r, 10));
     expect(await replicaB.runExclusive('reconcile', async () => ++runs)).toEqual({
       ran: false,
       reason: 'locked',

@@ -114,18 +114,25 @@ describe('reference app endpoints (SQLite file)', () => {
     await sandbox.control.addFault({
       kind: 'latency',
       route: 'POST /v1/virtual-accounts/:id/payout',
-      latencyMs: 400,
+      latencyMs: 3000,
       times: 1,
     });
     const key = randomUUID();
+    const started = Date.now();
     const pending = http()
       .post('/payouts')
       .set('Idempotency-Key', key)
       .send(body())
       .then((r) => r);
-    await new Promise((r) => setTimeout(r, 150));
+    // Polled for 2 s, well inside the partner's 3 s answer (a fixed 150 ms against 400 ms was a race
+    // on a loaded machine): a key stored only after the answer is not there yet when this gives up.
     const uow = running.app.get(UnitOfWork);
-    const row = await uow.run((m) => m.findOne(PayoutRequestEntity, { where: { idempotencyKey: key } }));
+    const stored = () => uow.run((m) => m.findOne(PayoutRequestEntity, { where: { idempotencyKey: key } }));
+    let row = await stored();
+    while (!row && Date.now() - started < 2000) {
+      await new Promise((r) => setTimeout(r, 25));
+      row = await stored();
+    }
     expect(row).toMatchObject({ state: 'pending', payoutId: null });
     const res = await pending;
     expect(res.status).toBe(201);

@@ -114,6 +114,9 @@ describe.each(DATABASE_KINDS)('two replicas on one %s database', (kind) => {
       { ok: LOAD_CALLS / 2, failed: 0 },
       { ok: LOAD_CALLS / 2, failed: 0 },
     ]);
-    expect(two.refused).toBeLessThanOrEqual(one.refused);
+    // A little slack (10): a process stalled by a loaded CI machine sends requests it took tokens for
+    // late and in a bunch, and the partner's bucket can run short by a few (this failed once under
+    // heavy load). Two replicas each on their own budget were refused 44 times here, one replica 0.
+    expect(two.refused).toBeLessThanOrEqual(one.refused + 10);
   });
 });

@@ -84,7 +84,8 @@ describe('webhook intake on a PostgreSQL connection that goes silent', () => {
     // within 15 s (it would come when the kernel gives up on the socket, minutes later).
     const answering = deliver('dead-during');
     // One batch in flight at a time: a delivery arriving meanwhile waits for it, then goes next.
-    await new Promise((r) => setTimeout(r, 500));
+    // Halfway through the 2 s bound: the first is surely in flight even on a loaded machine.
+    await new Promise((r) => setTimeout(r, 1000));
     const queued = await deliver('dead-queued');
     const during = await answering;
     expect(during).toEqual({ status: 500, ms: expect.any(Number) });

@@ -85,7 +85,8 @@ describe.each(DATABASE_KINDS)('TypeOrmInboxStore on %s', (kind) => {
       await store.markProcessed('e-race');
       return 'first';
     });
-    await new Promise((r) => setTimeout(r, 50));
+    // The original holds the entry once its handlers run (a fixed pause could lose that race under load).
+    while (runs === 0) await new Promise((r) => setTimeout(r, 10));
     // ...a redelivery from another replica picked it from a snapshot taken before the mark.
     const second = otherStore.runProcessing('e-race', async () => {
       runs += 1;
