@@ -146,6 +146,41 @@ describe.each(DATABASE_KINDS)('deposit reconciliation on %s', (kind) => {
     expect((await deposit(held.depositId))?.status).toBe('COMPLETED');
   });
 
+  it('a rejected hold is not undone by a list row read before the rejection, nor by a late KYT_PENDING delivery', async () => {
+    // evidence §5 [T1 REVISION-DOCS §2.1]: KYT_REJECTED is released to COMPLETED or ends; nothing
+    // leads back to KYT_PENDING. Before the fix the pass moved it back and counted it as drift.
+    const held = await sandbox.control.simulateDeposit(account.virtualAccountId, {
+      amount: '31.00',
+      status: 'KYT_PENDING',
+    });
+    await eventually(async () =>
+      (await deposit(held.depositId))?.status === 'KYT_PENDING' ? true : undefined,
+    );
+    await run(); // settle anything else
+    // The rejection's webhook landed while a pass still holds the older row: the sandbox keeps
+    // KYT_PENDING (what the pass reads) and the app has KYT_REJECTED (the webhook).
+    await uow.run((m) => m.update(DepositEntity, { depositId: held.depositId }, { status: 'KYT_REJECTED' }));
+    expect(await run()).toMatchObject({ ran: true, missing: 0, changed: 0 });
+    expect((await deposit(held.depositId))?.status).toBe('KYT_REJECTED');
+
+    const late = buildDepositFundsReceived({
+      user_id: account.userId,
+      virtual_account_id: account.virtualAccountId,
+      deposit_id: held.depositId,
+      amount: '31.00',
+      currency: 'USD',
+      status: 'kyt_pending',
+      source: buildDepositSource('WIRE'),
+    });
+    await deliverSignedWebhook(running, JSON.stringify(late), sandbox.webhookSecret).expect(200);
+    await running.app.get(PartnerWebhookProcessingService).drain();
+    expect((await deposit(held.depositId))?.status).toBe('KYT_REJECTED');
+    // Its release still applies.
+    await sandbox.control.setDepositStatus(held.depositId, 'COMPLETED');
+    await run();
+    expect((await deposit(held.depositId))?.status).toBe('COMPLETED');
+  });
+
   it('a COMPLETED deposit refunded after settlement with no event is read back in one pass and counted as changed', async () => {
     const depositId = await completed('60.00');
     await run(); // settle anything else
@@ -231,6 +266,60 @@ describe.each(DATABASE_KINDS)('deposit reconciliation on %s', (kind) => {
     } finally {
       config.depositRecheckLimit = limit;
       await restore();
+    }
+  });
+
+  it('held deposits are read one by one at most DEPOSIT_RECONCILE_OPEN_LIMIT a pass, rotating by deposit_id', async () => {
+    // KYT_REJECTED may wait for its release for ever (evidence §5), so held deposits pile up; before
+    // the cap one pass read every one of them (32 with a limit of 2 in the review's reproduction).
+    const config = running.app.get<AppConfig>(APP_CONFIG);
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++)
+      ids.push(
+        (
+          await sandbox.control.simulateDeposit(account.virtualAccountId, {
+            amount: `4${i}.00`,
+            status: 'KYT_PENDING',
+          })
+        ).depositId,
+      );
+    await sandbox.control.flushWebhooks();
+    for (const id of ids)
+      await eventually(async () => ((await deposit(id))?.status === 'KYT_PENDING' ? true : undefined));
+    await run(); // settle anything else
+    ids.sort();
+    // Only these five held here: the earlier tests' held deposits are set aside for the test.
+    const open = ['PENDING', 'KYT_PENDING', 'KYT_REJECTED', 'RECEIVED'];
+    const others = (await uow.run((m) => m.find(DepositEntity))).filter(
+      (d) => open.includes(d.status ?? '') && !ids.includes(d.depositId),
+    );
+    for (const d of others)
+      await uow.run((m) => m.update(DepositEntity, { depositId: d.depositId }, { status: 'FAILED' }));
+    const restore = await checkpointPastEveryPage();
+    const limit = config.depositOpenLimit;
+    try {
+      config.depositOpenLimit = 2;
+      const readNow = async () => Promise.all(ids.map((id) => reads(id)));
+      const passes: number[][] = [];
+      let before = await readNow();
+      for (let pass = 0; pass < 3; pass++) {
+        await run();
+        const after = await readNow();
+        passes.push(ids.flatMap((_, i) => (after[i] > before[i] ? [i] : [])));
+        before = after;
+      }
+      // In deposit_id order, two a pass, on from where the last pass stopped, wrapping to the first.
+      expect(passes).toEqual([
+        [0, 1],
+        [2, 3],
+        [0, 4],
+      ]);
+      for (const id of ids) expect((await deposit(id))?.status).toBe('KYT_PENDING');
+    } finally {
+      config.depositOpenLimit = limit;
+      await restore();
+      for (const d of others)
+        await uow.run((m) => m.update(DepositEntity, { depositId: d.depositId }, { status: d.status }));
     }
   });
 

@@ -36,7 +36,16 @@ describe('loadAppConfig', () => {
       port: 3000,
       demo: true,
       reconcile: { cron: '0 * * * * *', batchSize: 50, concurrency: 4 },
+      depositRecheckLimit: 200,
+      depositOpenLimit: 200,
     });
+  });
+
+  it('caps the held-deposit reads of a pass (DEPOSIT_RECONCILE_OPEN_LIMIT): 1 to 5000, no "off"', () => {
+    expect(loadAppConfig({ DEPOSIT_RECONCILE_OPEN_LIMIT: '25' }).depositOpenLimit).toBe(25);
+    // 0 would leave held deposits unread: their outcome may arrive only on the resource (spec 6.4.8).
+    for (const bad of ['0', '5001', '2.5', 'all'])
+      expect(problemsOf({ DEPOSIT_RECONCILE_OPEN_LIMIT: bad })).toEqual(['DEPOSIT_RECONCILE_OPEN_LIMIT']);
   });
 
   it('reads a remote partner configuration and splits the rotation secrets', () => {

@@ -64,6 +64,8 @@ export interface AppConfig {
   depositReconcileCron: string;
   /** COMPLETED deposits re-read one by one per deposit pass at most (a refund after settlement). */
   depositRecheckLimit: number;
+  /** Open (held) deposits re-read one by one per deposit pass at most, rotating past it. */
+  depositOpenLimit: number;
   inbox: {
     redeliveryCron: string;
     maxAttempts: number;
@@ -124,6 +126,7 @@ export const CONFIG_DEFAULTS = {
   RECONCILE_USE_LIST: 'true',
   DEPOSIT_RECONCILE_CRON: '15 */5 * * * *',
   DEPOSIT_RECONCILE_RECHECK_LIMIT: 200,
+  DEPOSIT_RECONCILE_OPEN_LIMIT: 200,
   INBOX_REDELIVERY_CRON: '30 * * * * *',
   INBOX_MAX_ATTEMPTS: 5,
   INBOX_RECORD_TIMEOUT_MS: DEFAULT_INBOX_RECORD_TIMEOUT_MS,
@@ -245,6 +248,7 @@ export function loadAppConfig(env: Record<string, string | undefined>): AppConfi
     depositReconcileCron: vars.DEPOSIT_RECONCILE_CRON ?? CONFIG_DEFAULTS.DEPOSIT_RECONCILE_CRON,
     depositRecheckLimit:
       vars.DEPOSIT_RECONCILE_RECHECK_LIMIT ?? CONFIG_DEFAULTS.DEPOSIT_RECONCILE_RECHECK_LIMIT,
+    depositOpenLimit: vars.DEPOSIT_RECONCILE_OPEN_LIMIT ?? CONFIG_DEFAULTS.DEPOSIT_RECONCILE_OPEN_LIMIT,
     inbox: {
       redeliveryCron: vars.INBOX_REDELIVERY_CRON ?? CONFIG_DEFAULTS.INBOX_REDELIVERY_CRON,
       maxAttempts: vars.INBOX_MAX_ATTEMPTS ?? CONFIG_DEFAULTS.INBOX_MAX_ATTEMPTS,

@@ -180,6 +180,19 @@ export class EnvironmentVariables extends ObservabilityVariables {
   @Max(5000, { message: 'must be between 0 and 5000' })
   DEPOSIT_RECONCILE_RECHECK_LIMIT?: number;
 
+  /**
+   * Deposits held in a non-final status (PENDING, KYT_PENDING, KYT_REJECTED) that the list did not
+   * show, re-read one by one in a deposit pass, at most; past it the reads rotate across passes.
+   * A KYT_REJECTED deposit may wait for its release for ever (evidence §5), so their number has no
+   * bound of its own; this keeps one pass within the partner's 20 requests/s (evidence §1).
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be an integer' })
+  @Min(1, { message: 'must be between 1 and 5000' })
+  @Max(5000, { message: 'must be between 1 and 5000' })
+  DEPOSIT_RECONCILE_OPEN_LIMIT?: number;
+
   /** false: read every payout by GET (the per-payout path, for an account whose list is unavailable). */
   @IsOptional()
   @IsIn(['true', 'false'], { message: 'must be true or false' })

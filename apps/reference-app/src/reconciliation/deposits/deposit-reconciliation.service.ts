@@ -7,10 +7,21 @@ import {
   type PartnerDeposit,
   type PartnerWebhookEvent,
 } from '@partner-payments/nestjs';
-import { And, Between, Equal, In, IsNull, Like, MoreThan, MoreThanOrEqual, Not } from 'typeorm';
+import {
+  And,
+  Between,
+  Equal,
+  In,
+  IsNull,
+  LessThanOrEqual,
+  Like,
+  MoreThan,
+  MoreThanOrEqual,
+  Not,
+} from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../config/app.config';
 import { DepositEntity } from '../../webhooks/projections/deposit.entity';
-import { decideDepositStatus } from '../../webhooks/projections/deposit-status.policy';
+import { DEPOSIT_RECEIVED, decideDepositStatus } from '../../webhooks/projections/deposit-status.policy';
 import { JobLockEntity } from '../../scheduling/job-lock.entity';
 import { UnitOfWork } from '../../database/unit-of-work.service';
 import { AppMetrics } from '../../observability/app-metrics.service';
@@ -47,6 +58,8 @@ interface Checkpoint {
   recheckCursor: RecheckCursor | null;
   /** On an oldest-first list: the last page that was full, where the next pass starts. */
   fullPages: number;
+  /** The open-deposit reads resume after this deposit_id (null: from the first). */
+  openCursor: string | null;
 }
 
 /**
@@ -111,13 +124,15 @@ export class DepositReconciliationService {
         rows.every((r) => time(r) < Date.parse(checkpoint.watermark as string) - OVERLAP_MS);
       if (!result.hasMore || rows.length === 0 || olderThanCheckpoint) break;
     }
-    summary.changed += await this.refreshOpenDeposits(seen);
+    const open = await this.refreshOpenDeposits(seen, checkpoint.openCursor);
+    summary.changed += open.changed;
     const recheck = await this.recheckCompletedDeposits(seen, checkpoint.recheckCursor);
     summary.changed += recheck.changed;
     await this.writeCheckpoint({
       watermark: newest,
       fullPages: descending === true ? 0 : fullPages,
       recheckCursor: recheck.cursor,
+      openCursor: open.cursor,
     });
     if (summary.missing + summary.changed > 0)
       this.logger.warn(
@@ -126,26 +141,63 @@ export class DepositReconciliationService {
     return summary;
   }
 
-  /** Deposits the app holds in a non-final status that the list pass did not cover: read each. */
-  private async refreshOpenDeposits(seen: Set<string>): Promise<number> {
-    const open = await this.uow.run((m) =>
-      m.find(DepositEntity, {
-        where: { status: In(['PENDING', 'KYT_PENDING', 'KYT_REJECTED', 'RECEIVED']) },
-      }),
-    );
+  /**
+   * Deposits the app holds in a non-final status that the list pass did not cover (a hold released
+   * long after arrival: evidence §5, spec 6.4.8), read one by one: at most DEPOSIT_RECONCILE_OPEN_LIMIT
+   * a pass, in deposit_id order from where the previous pass stopped, then from the first again. A
+   * KYT_REJECTED deposit may wait for its release for ever, so their number has no bound of its
+   * own; without the cap one pass would spend the account's whole rate budget (20/s, evidence §1)
+   * for n / 20 s under the job lock. Each is read once every ceil(n / limit) passes.
+   */
+  private async refreshOpenDeposits(
+    seen: Set<string>,
+    after: string | null,
+  ): Promise<{ changed: number; cursor: string | null }> {
+    const limit = Math.max(1, this.config.depositOpenLimit);
+    // Readable by GET: a virtual account known, and a real deposit_id (not an event-derived key).
+    const open = {
+      status: In(['PENDING', 'KYT_PENDING', 'KYT_REJECTED', DEPOSIT_RECEIVED]),
+      virtualAccountId: Not(IsNull()),
+    };
+    type Row = Pick<DepositEntity, 'depositId' | 'virtualAccountId'>;
+    const picked: Row[] = [];
+    /** Picks unseen rows with ids in (from, to], chunk by chunk, until the limit. */
+    const pick = async (from: string | null, to: string | null): Promise<void> => {
+      for (let cursor = from; picked.length < limit;) {
+        const lower = cursor === null ? Not(Like('event:%')) : And(Not(Like('event:%')), MoreThan(cursor));
+        const rows: Row[] = await this.uow.run((m) =>
+          m.find(DepositEntity, {
+            select: { depositId: true, virtualAccountId: true },
+            where: { ...open, depositId: to === null ? lower : And(lower, LessThanOrEqual(to)) },
+            order: { depositId: 'ASC' },
+            take: limit,
+          }),
+        );
+        for (const row of rows) if (picked.length < limit && !seen.has(row.depositId)) picked.push(row);
+        if (rows.length < limit) return;
+        cursor = rows[rows.length - 1].depositId;
+      }
+    };
+    await pick(after, null);
+    // Wrapped: the ones before the cursor, up to it.
+    if (after !== null) await pick(null, after);
     let changed = 0;
-    for (const row of open) {
-      if (seen.has(row.depositId) || !row.virtualAccountId || row.depositId.startsWith('event:')) continue;
+    for (const row of picked) {
       // Read once a pass: one released to COMPLETED here is not read again by the recheck.
       seen.add(row.depositId);
       try {
-        const resource = await this.virtualAccounts.getDeposit(row.virtualAccountId, row.depositId);
+        const resource = await this.virtualAccounts.getDeposit(row.virtualAccountId as string, row.depositId);
         if ((await this.project(resource)) === 'changed') changed += 1;
       } catch (error) {
         this.logger.warn(`deposit ${row.depositId}: read failed: ${(error as Error).message}`);
       }
     }
-    return changed;
+    if (picked.length >= limit)
+      this.logger.log(
+        `open-deposit reads: ${limit} read this pass (DEPOSIT_RECONCILE_OPEN_LIMIT); the next passes read on after ${picked[picked.length - 1].depositId}`,
+      );
+    // A full pass resumes after its last read; a pass that read all there was starts over next time.
+    return { changed, cursor: picked.length >= limit ? picked[picked.length - 1].depositId : null };
   }
 
   /**
@@ -292,9 +344,10 @@ export class DepositReconciliationService {
         watermark: parsed?.watermark ?? null,
         fullPages: parsed?.fullPages ?? 0,
         recheckCursor: parsed?.recheckCursor ?? null,
+        openCursor: typeof parsed?.openCursor === 'string' ? parsed.openCursor : null,
       };
     } catch {
-      return { watermark: null, fullPages: 0, recheckCursor: null };
+      return { watermark: null, fullPages: 0, recheckCursor: null, openCursor: null };
     }
   }
 

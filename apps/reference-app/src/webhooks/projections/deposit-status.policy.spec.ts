@@ -15,8 +15,10 @@ describe('decideDepositStatus', () => {
     for (const stale of ['PENDING', 'KYT_PENDING', 'KYT_REJECTED', 'RECEIVED'])
       expect(decideDepositStatus('COMPLETED', stale)).toBe('COMPLETED');
   });
-  it('does not let a late PENDING reset a hold', () => {
+  it('does not let a late PENDING reset a hold, nor a late KYT_PENDING undo its rejection', () => {
     expect(decideDepositStatus('KYT_PENDING', 'PENDING')).toBe('KYT_PENDING');
+    expect(decideDepositStatus('KYT_REJECTED', 'PENDING')).toBe('KYT_REJECTED');
+    expect(decideDepositStatus('KYT_REJECTED', 'KYT_PENDING')).toBe('KYT_REJECTED');
   });
   it('keeps FAILED and REFUNDED final', () => {
     expect(decideDepositStatus('FAILED', 'COMPLETED')).toBe('FAILED');
