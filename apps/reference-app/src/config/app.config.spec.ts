@@ -39,6 +39,14 @@ describe('loadAppConfig', () => {
       depositRecheckLimit: 200,
       depositOpenLimit: 200,
     });
+    expect(config.reconcile).toMatchObject({ completedWindowHours: 72, returnHorizonDays: 60 });
+  });
+
+  it('reads the bank-return horizon (RECONCILE_RETURN_HORIZON_DAYS): 0 turns it off, 0 to 400', () => {
+    expect(loadAppConfig({ RECONCILE_RETURN_HORIZON_DAYS: '0' }).reconcile.returnHorizonDays).toBe(0);
+    expect(loadAppConfig({ RECONCILE_RETURN_HORIZON_DAYS: '120' }).reconcile.returnHorizonDays).toBe(120);
+    for (const bad of ['-1', '401', '1.5', 'forever'])
+      expect(problemsOf({ RECONCILE_RETURN_HORIZON_DAYS: bad })).toEqual(['RECONCILE_RETURN_HORIZON_DAYS']);
   });
 
   it('caps the held-deposit reads of a pass (DEPOSIT_RECONCILE_OPEN_LIMIT): 1 to 5000, no "off"', () => {

@@ -57,6 +57,8 @@ export interface AppConfig {
     batchSize: number;
     concurrency: number;
     completedWindowHours: number;
+    /** Past the window, COMPLETED payouts are checked once a day for this many days (0: not). */
+    returnHorizonDays: number;
     /** Settle from the partner's payout list (issue 14); false: one GET per payout. */
     useList: boolean;
   };
@@ -123,6 +125,7 @@ export const CONFIG_DEFAULTS = {
   RECONCILE_BATCH_SIZE: 50,
   RECONCILE_CONCURRENCY: 4,
   RECONCILE_COMPLETED_WINDOW_HOURS: 72,
+  RECONCILE_RETURN_HORIZON_DAYS: 60,
   RECONCILE_USE_LIST: 'true',
   DEPOSIT_RECONCILE_CRON: '15 */5 * * * *',
   DEPOSIT_RECONCILE_RECHECK_LIMIT: 200,
@@ -243,6 +246,7 @@ export function loadAppConfig(env: Record<string, string | undefined>): AppConfi
       concurrency: vars.RECONCILE_CONCURRENCY ?? CONFIG_DEFAULTS.RECONCILE_CONCURRENCY,
       completedWindowHours:
         vars.RECONCILE_COMPLETED_WINDOW_HOURS ?? CONFIG_DEFAULTS.RECONCILE_COMPLETED_WINDOW_HOURS,
+      returnHorizonDays: vars.RECONCILE_RETURN_HORIZON_DAYS ?? CONFIG_DEFAULTS.RECONCILE_RETURN_HORIZON_DAYS,
       useList: (vars.RECONCILE_USE_LIST ?? CONFIG_DEFAULTS.RECONCILE_USE_LIST) === 'true',
     },
     depositReconcileCron: vars.DEPOSIT_RECONCILE_CRON ?? CONFIG_DEFAULTS.DEPOSIT_RECONCILE_CRON,

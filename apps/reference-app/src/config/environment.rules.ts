@@ -169,6 +169,18 @@ export class EnvironmentVariables extends ObservabilityVariables {
   RECONCILE_COMPLETED_WINDOW_HOURS?: number;
 
   /**
+   * Past RECONCILE_COMPLETED_WINDOW_HOURS, a COMPLETED payout is still checked once a day for this
+   * many days after its last change: COMPLETED is never final (spec 3.4, evidence §6: a bank return
+   * moves it to FAILED), and a lost payout.returned is never re-sent (spec 6.1.4). 0: not checked.
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be an integer' })
+  @Min(0, { message: 'must be between 0 and 400' })
+  @Max(400, { message: 'must be between 0 and 400' })
+  RECONCILE_RETURN_HORIZON_DAYS?: number;
+
+  /**
    * COMPLETED deposits re-read one by one in a deposit reconciliation pass, at most (a refund after
    * settlement, evidence §5). 200 a 5-minute pass is 10 s of the partner's 20 requests/s, shared by
    * every call (evidence §1); past it the reads rotate across passes. 0: no recheck.

@@ -8,6 +8,8 @@ import { reconcileRetryAt } from './reconcile-backoff.policy';
 import type { Pass } from './reconciliation-pass.store';
 import { SqlParams } from '../database/sql-params.util';
 
+const DAY_MS = 86_400_000;
+
 /** The oldest-checked first (never-checked first of all), then by id for a stable order. */
 const OLDEST_CHECKED_FIRST =
   'CASE WHEN last_checked_at IS NULL THEN 0 ELSE 1 END, last_checked_at, payout_id';
@@ -25,6 +27,7 @@ export class PayoutClaims {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly completedWindowHours: number,
+    private readonly returnHorizonDays = 0,
   ) {}
 
   /** Payouts to check, as the pass starting at `passStart` sees them: the SQL of the rule. */
@@ -33,8 +36,20 @@ export class PayoutClaims {
     // COMPLETED is not strictly final: a bank return can still fail it (provider-facts). A failure
     // learnt without its error_code (spec 6.4.4: only on the resource) is read by GET once it is
     // FAILED (list-row.policy).
+    // Past the window a return is rarer but still possible (spec 3.4, evidence §6 give COMPLETED no
+    // end; a lost payout.returned is never re-sent, spec 6.1.4; an unauthorized ACH debit can be
+    // returned up to 60 days on): checked at most once a day up to RECONCILE_RETURN_HORIZON_DAYS
+    // after the last change. On the list path that is one page per 100 payouts of the horizon a day.
+    // Placeholders are taken in the order they appear in the text (SQLite's `?` are positional).
+    const inWindow = `(status = 'COMPLETED' AND updated_at >= ${p.add(completedSince)})`;
+    const horizon =
+      this.returnHorizonDays > 0
+        ? `OR (status = 'COMPLETED' AND updated_at >= ${p.add(new Date(passStart.getTime() - this.returnHorizonDays * DAY_MS))}
+          AND (last_checked_at IS NULL OR last_checked_at < ${p.add(new Date(passStart.getTime() - DAY_MS))}))`
+        : '';
     return `((status NOT IN ('COMPLETED', 'FAILED', 'CANCELLED')
-        OR (status = 'COMPLETED' AND updated_at >= ${p.add(completedSince)})
+        OR ${inWindow}
+        ${horizon}
         OR (status = 'FAILED' AND error_code IS NULL
           AND (resource_read_at IS NULL OR resource_read_at < updated_at)))
       AND created_at < ${p.add(passStart)}

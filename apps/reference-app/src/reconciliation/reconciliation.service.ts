@@ -57,7 +57,11 @@ export class ReconciliationService {
     private readonly metrics: AppMetrics,
   ) {
     this.passes = new ReconciliationPassStore(uow, RECONCILIATION_JOB);
-    this.claims = new PayoutClaims(uow, config.reconcile.completedWindowHours);
+    this.claims = new PayoutClaims(
+      uow,
+      config.reconcile.completedWindowHours,
+      config.reconcile.returnHorizonDays,
+    );
     this.settler = new PayoutSettler(uow, projection, dispatcher, this.claims, this.logger);
   }
 
