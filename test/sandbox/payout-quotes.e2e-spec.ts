@@ -36,14 +36,14 @@ describe('sandbox: quotes at execution (evidence §6)', () => {
       idempotencyKey,
     });
 
+  /** Executes `quoteId` for the given amount to the set-up's own recipient. */
+  const executeQuote = (ids: { vaId: string; recipientId: string }, amount: string, quoteId: string) =>
+    execute(ids.vaId, { amount, recipient_id: ids.recipientId, quote_id: quoteId });
+
   it('the partner sandbox makes no quote (DRIFT-45), so any quote_id is refused there, naming it; nothing is created', async () => {
     world = await startWorld();
     const ids = await fundedSetup(world.api);
-    const res = await execute(ids.vaId, {
-      amount: '100.00',
-      recipient_id: ids.recipientId,
-      quote_id: randomUUID(),
-    });
+    const res = await executeQuote(ids, '100.00', randomUUID());
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 'validation_error', errors: [{ field: 'quote_id' }] });
     expect(res.body.errors[0].message).toMatch(/no such quote/);
@@ -122,11 +122,7 @@ describe('sandbox: quotes at execution (evidence §6)', () => {
     expect(elsewhere.body.errors[0].field).toBe('quote_id');
     expect(await payouts()).toBe(0);
     // Unspent by the refusals: the quote still works as made.
-    const ok = await execute(ids.vaId, {
-      amount: '100.00',
-      recipient_id: ids.recipientId,
-      quote_id: quote.quote_id,
-    });
+    const ok = await executeQuote(ids, '100.00', quote.quote_id);
     expect(ok.status).toBe(201);
   });
 
@@ -134,21 +130,13 @@ describe('sandbox: quotes at execution (evidence §6)', () => {
     world = await startWorld({ payoutFees: FEES });
     const ids = await fundedSetup(world.api);
     const swift = await preview(ids.vaId, { amount: '50.00', account_type: 'SWIFT' });
-    const refused = await execute(ids.vaId, {
-      amount: '50.00',
-      recipient_id: ids.recipientId,
-      quote_id: swift.quote_id,
-    });
+    const refused = await executeQuote(ids, '50.00', swift.quote_id);
     expect(refused.status).toBe(400);
     expect(refused.body.errors).toEqual([
       { field: 'recipient_id', message: 'must be a SWIFT recipient, the account type quoted' },
     ]);
     const wire = await preview(ids.vaId, { amount: '50.00', account_type: 'WIRE' });
-    const ok = await execute(ids.vaId, {
-      amount: '50.00',
-      recipient_id: ids.recipientId,
-      quote_id: wire.quote_id,
-    });
+    const ok = await executeQuote(ids, '50.00', wire.quote_id);
     expect(ok.status).toBe(201);
   });
 
@@ -157,11 +145,7 @@ describe('sandbox: quotes at execution (evidence §6)', () => {
     const ids = await fundedSetup(world.api);
     const quote = await preview(ids.vaId, { amount: '10.00', recipient_id: ids.recipientId });
     await new Promise((r) => setTimeout(r, 400));
-    const res = await execute(ids.vaId, {
-      amount: '10.00',
-      recipient_id: ids.recipientId,
-      quote_id: quote.quote_id,
-    });
+    const res = await executeQuote(ids, '10.00', quote.quote_id);
     expect(res.status).toBe(400);
     expect(res.body.errors).toEqual([
       {

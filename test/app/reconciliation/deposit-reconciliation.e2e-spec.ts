@@ -53,6 +53,19 @@ describe.each(DATABASE_KINDS)('deposit reconciliation on %s', (kind) => {
     await eventually(async () => ((await deposit(depositId))?.status === 'COMPLETED' ? true : undefined));
     return depositId;
   };
+  /** Runs `count` passes; answers, per pass, the indexes of `ids` it read one by one. */
+  const readPerPass = async (ids: readonly string[], count: number): Promise<number[][]> => {
+    const readNow = async () => Promise.all(ids.map((id) => reads(id)));
+    const passes: number[][] = [];
+    let before = await readNow();
+    for (let pass = 0; pass < count; pass++) {
+      await run();
+      const after = await readNow();
+      passes.push(ids.flatMap((_, i) => (after[i] > before[i] ? [i] : [])));
+      before = after;
+    }
+    return passes;
+  };
   /**
    * The list pass reads from its checkpoint on: here set past every page of the sandbox's
    * oldest-first list, as it is once enough deposits came after, so an older deposit is read only
@@ -116,69 +129,59 @@ describe.each(DATABASE_KINDS)('deposit reconciliation on %s', (kind) => {
     expect((await deposit(lost.depositId))?.amount).toBe('5.00');
   });
 
-  it('a list row read before a newer webhook never moves a completed deposit back, and is no drift', async () => {
-    const held = await sandbox.control.simulateDeposit(account.virtualAccountId, {
-      amount: '30.00',
+  /** A KYT_PENDING deposit the app holds, with the pass settled around it. */
+  const heldDeposit = async (amount: string) => {
+    const { depositId } = await sandbox.control.simulateDeposit(account.virtualAccountId, {
+      amount,
       status: 'KYT_PENDING',
     });
-    await eventually(async () =>
-      (await deposit(held.depositId))?.status === 'KYT_PENDING' ? true : undefined,
-    );
+    await eventually(async () => ((await deposit(depositId))?.status === 'KYT_PENDING' ? true : undefined));
     await run(); // settle anything else
-    // The partner completes it and its webhook lands while a pass still holds the older row: here
-    // the sandbox keeps KYT_PENDING (what the pass read) and the app has COMPLETED (the webhook).
-    await uow.run((m) => m.update(DepositEntity, { depositId: held.depositId }, { status: 'COMPLETED' }));
-    expect(await run()).toMatchObject({ ran: true, missing: 0, changed: 0 });
-    expect((await deposit(held.depositId))?.status).toBe('COMPLETED');
-
-    // The same on the webhook path: a late delivery with an older status.
+    return depositId;
+  };
+  /** A delivery of this deposit with an older status, arriving late (deliveries are independent, spec 6.1.4). */
+  const deliverLate = async (depositId: string, amount: string, status: string) => {
     const late = buildDepositFundsReceived({
       user_id: account.userId,
       virtual_account_id: account.virtualAccountId,
-      deposit_id: held.depositId,
-      amount: '30.00',
+      deposit_id: depositId,
+      amount,
       currency: 'USD',
-      status: 'PENDING',
+      status,
       source: buildDepositSource('WIRE'),
     });
     await deliverSignedWebhook(running, JSON.stringify(late), sandbox.webhookSecret).expect(200);
     await running.app.get(PartnerWebhookProcessingService).drain();
-    expect((await deposit(held.depositId))?.status).toBe('COMPLETED');
-  });
+  };
 
-  it('a rejected hold is not undone by a list row read before the rejection, nor by a late KYT_PENDING delivery', async () => {
-    // evidence §5 [T1 REVISION-DOCS §2.1]: KYT_REJECTED is released to COMPLETED or ends; nothing
-    // leads back to KYT_PENDING. Before the fix the pass moved it back and counted it as drift.
-    const held = await sandbox.control.simulateDeposit(account.virtualAccountId, {
-      amount: '31.00',
-      status: 'KYT_PENDING',
-    });
-    await eventually(async () =>
-      (await deposit(held.depositId))?.status === 'KYT_PENDING' ? true : undefined,
-    );
-    await run(); // settle anything else
-    // The rejection's webhook landed while a pass still holds the older row: the sandbox keeps
-    // KYT_PENDING (what the pass reads) and the app has KYT_REJECTED (the webhook).
-    await uow.run((m) => m.update(DepositEntity, { depositId: held.depositId }, { status: 'KYT_REJECTED' }));
-    expect(await run()).toMatchObject({ ran: true, missing: 0, changed: 0 });
-    expect((await deposit(held.depositId))?.status).toBe('KYT_REJECTED');
+  // evidence §5 [T1 REVISION-DOCS §2.1]: COMPLETED never goes back before settlement; KYT_REJECTED
+  // is released to COMPLETED or ends, nothing leads back to KYT_PENDING (before the fix the pass
+  // moved a rejected hold back and counted it as drift).
+  it.each([
+    ['COMPLETED', 'PENDING', '30.00'],
+    ['KYT_REJECTED', 'kyt_pending', '31.00'],
+  ])(
+    'a list row read before a newer webhook never moves a %s deposit back, and is no drift; nor does a late %s delivery',
+    async (newer, older, amount) => {
+      const depositId = await heldDeposit(amount);
+      // The newer status's webhook landed while a pass still holds the older row: the sandbox keeps
+      // KYT_PENDING (what the pass reads) and the app has the newer status (the webhook).
+      await uow.run((m) => m.update(DepositEntity, { depositId }, { status: newer }));
+      expect(await run()).toMatchObject({ ran: true, missing: 0, changed: 0 });
+      expect((await deposit(depositId))?.status).toBe(newer);
+      await deliverLate(depositId, amount, older);
+      expect((await deposit(depositId))?.status).toBe(newer);
+    },
+  );
 
-    const late = buildDepositFundsReceived({
-      user_id: account.userId,
-      virtual_account_id: account.virtualAccountId,
-      deposit_id: held.depositId,
-      amount: '31.00',
-      currency: 'USD',
-      status: 'kyt_pending',
-      source: buildDepositSource('WIRE'),
-    });
-    await deliverSignedWebhook(running, JSON.stringify(late), sandbox.webhookSecret).expect(200);
-    await running.app.get(PartnerWebhookProcessingService).drain();
-    expect((await deposit(held.depositId))?.status).toBe('KYT_REJECTED');
-    // Its release still applies.
-    await sandbox.control.setDepositStatus(held.depositId, 'COMPLETED');
+  it('a rejected hold is still released: COMPLETED on the resource applies', async () => {
+    const depositId = await heldDeposit('32.00');
+    await sandbox.control.setDepositStatus(depositId, 'KYT_REJECTED');
     await run();
-    expect((await deposit(held.depositId))?.status).toBe('COMPLETED');
+    expect((await deposit(depositId))?.status).toBe('KYT_REJECTED');
+    await sandbox.control.setDepositStatus(depositId, 'COMPLETED');
+    await run();
+    expect((await deposit(depositId))?.status).toBe('COMPLETED');
   });
 
   it('a COMPLETED deposit refunded after settlement with no event is read back in one pass and counted as changed', async () => {
@@ -248,15 +251,7 @@ describe.each(DATABASE_KINDS)('deposit reconciliation on %s', (kind) => {
           m.update(DepositEntity, { depositId: id }, { updatedAt: new Date(now - i * 60_000) }),
         );
       config.depositRecheckLimit = 2;
-      const readNow = async () => Promise.all(ids.map((id) => reads(id)));
-      const passes: number[][] = [];
-      let before = await readNow();
-      for (let pass = 0; pass < 3; pass++) {
-        await run();
-        const after = await readNow();
-        passes.push(ids.flatMap((_, i) => (after[i] > before[i] ? [i] : [])));
-        before = after;
-      }
+      const passes = await readPerPass(ids, 3);
       // Newest first, two a pass, then on from where the last pass stopped, wrapping to the top.
       expect(passes).toEqual([
         [0, 1],
@@ -299,15 +294,7 @@ describe.each(DATABASE_KINDS)('deposit reconciliation on %s', (kind) => {
     const limit = config.depositOpenLimit;
     try {
       config.depositOpenLimit = 2;
-      const readNow = async () => Promise.all(ids.map((id) => reads(id)));
-      const passes: number[][] = [];
-      let before = await readNow();
-      for (let pass = 0; pass < 3; pass++) {
-        await run();
-        const after = await readNow();
-        passes.push(ids.flatMap((_, i) => (after[i] > before[i] ? [i] : [])));
-        before = after;
-      }
+      const passes = await readPerPass(ids, 3);
       // In deposit_id order, two a pass, on from where the last pass stopped, wrapping to the first.
       expect(passes).toEqual([
         [0, 1],
