@@ -281,17 +281,18 @@ describe('sandbox: unknown X-Api-Version values resolve as if absent', () => {
       ]);
   });
 
-  it('answers the same body as without a header (virtual-account status in the baseline words)', async () => {
+  it("answers the same body as without a header (virtual-account status in the default words, not 2026-04-14's)", async () => {
     const { vaId } = await fundedSetup(world.api);
     const plain = await world.api.call('GET', `/v1/virtual-accounts/${vaId}`);
     for (const version of unknown) {
       const answer = await world.api.call('GET', `/v1/virtual-accounts/${vaId}`, { version });
       expect([version, answer.body]).toEqual([version, plain.body]);
     }
-    // A known version still selects its words (2026-06-01: active once provisioned).
-    const known = await world.api.call('GET', `/v1/virtual-accounts/${vaId}`, { version: '2026-06-01' });
-    expect(known.body.status).toBe('active');
-    expect(plain.body.status).not.toBe('active');
+    // A known version still selects its words: 2026-04-14 says `approved` for an active account;
+    // the default, like 2026-06-01, the raw `active` ([D state-machines], evidence §5).
+    const pinned = await world.api.call('GET', `/v1/virtual-accounts/${vaId}`, { version: '2026-04-14' });
+    expect(pinned.body.status).toBe('approved');
+    expect(plain.body.status).toBe('active');
   });
 
   it('on an account pinned to 2026-06-01 an unknown version keeps the pin (the RFI routes answer)', async () => {

@@ -7,7 +7,10 @@ describe('sandbox: virtual accounts and deposits (provider-facts)', () => {
   it('creates with a bank from authorizedBanks; one per user and bank (409); virtual_account.created echoes metadata', async () => {
     const userId = await createVerifiedUser(world.api);
     const body = { user_id: userId, type: 'US_BANK', bank: 'bank_a', metadata: { ledger: 'L1' } };
-    const first = await world.api.call('POST', '/v1/virtual-accounts', { body });
+    const first = await world.api.call('POST', '/v1/virtual-accounts', {
+      body,
+      headers: { 'X-Api-Version': '2026-04-14' },
+    });
     expect(first.status).toBe(201);
     expect(first.body).toMatchObject({
       virtual_account_id: expect.any(String),
@@ -153,8 +156,9 @@ describe('sandbox: virtual accounts and deposits (provider-facts)', () => {
     expect(
       (await world.api.call('GET', `/v1/virtual-accounts/${vaId}/deposits/${depositId}`)).body.status,
     ).toBe('COMPLETED');
+    // Set as 2026-04-14's `rfi`, read back in the default words: `pending` (evidence §5).
     expect((await world.api.call('GET', `/v1/virtual-accounts/${vaId}`)).body).toMatchObject({
-      status: 'rfi',
+      status: 'pending',
       account_number: 'PENDING-ACT-ACCOUNT',
     });
     await expect(world.sandbox.control.setDepositStatus(depositId, 'LOST' as never)).rejects.toThrow(
@@ -207,8 +211,14 @@ describe('sandbox: virtual account lifecycle, balance and deposits (evidence §5
     );
     const { vaId: failedId } = await createVa();
     await world.sandbox.control.provisionVirtualAccount(failedId, 'failed');
-    expect((await world.api.call('GET', `/v1/virtual-accounts/${failedId}`)).body.status).toBe('declined');
+    const at = (version: string) => ({ headers: { 'X-Api-Version': version } });
+    expect(
+      (await world.api.call('GET', `/v1/virtual-accounts/${failedId}`, at('2026-04-14'))).body.status,
+    ).toBe('declined');
     expect((await world.api.call('GET', `/v1/virtual-accounts/${failedId}`, v2)).body.status).toBe('failed');
+    // An unpinned account read with no header: the default words are the raw enum, as on 2026-06-01
+    // ([D state-machines]: "on the default / newer API versions the raw enum is returned").
+    expect((await world.api.call('GET', `/v1/virtual-accounts/${failedId}`)).body.status).toBe('failed');
   });
 
   it('the ACT bank shows the PENDING-ACT-ACCOUNT placeholder until provisioned', async () => {

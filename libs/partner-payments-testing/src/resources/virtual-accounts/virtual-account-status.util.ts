@@ -1,4 +1,4 @@
-import { versionAtLeast, RFI_VERSION } from '../../server/versioning.util';
+import { PINNED_VERSION } from '../../server/versioning.util';
 import { randomDigits, nowIso } from '../../server/ids.util';
 import { amountCents } from '../../server/amounts.util';
 import { virtualAccountFor, type SandboxContext } from '../../server/sandbox-context.util';
@@ -14,11 +14,14 @@ export const PENDING_ACCOUNT_NUMBER = 'PENDING-ACT-ACCOUNT';
 
 /**
  * evidence §5 [D state-machines][T1 REVISION-DOCS §2.3]: 2026-04-14 says `rfi`, `approved` (covers
- * activating and active), `declined`, `deactivated`; 2026-06-01 (and later) says pending ->
- * activating -> active, failed, deactivated. `frozen` exists on both.
+ * activating and active), `declined`, `deactivated`; "2026-06-01/default" says pending ->
+ * activating -> active, failed, deactivated. `frozen` exists on both. The state-machines page
+ * words it: the raw enum "on the default / newer API versions"; pin to 2026-04-14 for the older
+ * words. So only 2026-04-14 translates: the baseline an unpinned account gets without a header
+ * answers the raw enum too (an app that reads `approved` there would break at the partner).
  */
 export function statusForVersion(status: VirtualAccountStatus, version: string | undefined): string {
-  if (version !== undefined && versionAtLeast(version, RFI_VERSION)) return status;
+  if (version !== PINNED_VERSION) return status;
   switch (status) {
     // `approved` covers activating and active only; an account not yet activating is under review.
     case 'pending':
