@@ -9,6 +9,7 @@ import type { Pass } from './reconciliation-pass.store';
 import { SqlParams } from '../database/sql-params.util';
 
 const DAY_MS = 86_400_000;
+const startOfUtcDay = (t: Date): Date => new Date(Math.floor(t.getTime() / DAY_MS) * DAY_MS);
 
 /** The oldest-checked first (never-checked first of all), then by id for a stable order. */
 const OLDEST_CHECKED_FIRST =
@@ -38,14 +39,17 @@ export class PayoutClaims {
     // FAILED (list-row.policy).
     // Past the window a return is rarer but still possible (spec 3.4, evidence §6 give COMPLETED no
     // end; a lost payout.returned is never re-sent, spec 6.1.4; an unauthorized ACH debit can be
-    // returned up to 60 days on): checked at most once a day up to RECONCILE_RETURN_HORIZON_DAYS
-    // after the last change. On the list path that is one page per 100 payouts of the horizon a day.
+    // returned up to 60 days on): checked once per UTC day up to RECONCILE_RETURN_HORIZON_DAYS after
+    // the last change. Due when last checked before today's UTC midnight, so all of them fall due
+    // together in the first pass of the day, and the list prices them at a page per 100 payouts of
+    // the horizon. (24 hours after each one's own check spread them over the day: a few due per
+    // pass, one GET each, about 57 GETs a day per payout a day at the minute cron; review repro.)
     // Placeholders are taken in the order they appear in the text (SQLite's `?` are positional).
     const inWindow = `(status = 'COMPLETED' AND updated_at >= ${p.add(completedSince)})`;
     const horizon =
       this.returnHorizonDays > 0
         ? `OR (status = 'COMPLETED' AND updated_at >= ${p.add(new Date(passStart.getTime() - this.returnHorizonDays * DAY_MS))}
-          AND (last_checked_at IS NULL OR last_checked_at < ${p.add(new Date(passStart.getTime() - DAY_MS))}))`
+          AND (last_checked_at IS NULL OR last_checked_at < ${p.add(startOfUtcDay(passStart))}))`
         : '';
     return `((status NOT IN ('COMPLETED', 'FAILED', 'CANCELLED')
         OR ${inWindow}
