@@ -70,7 +70,13 @@ describe('sandbox: quotes at execution (evidence §6)', () => {
     const created = await execute(ids.vaId, body, key);
     expect(created.status).toBe(201);
     const read = await world.api.call('GET', `/v1/payouts/${created.body.id}`);
-    expect(read.body).toMatchObject({ quote_id: quote.quote_id, from_amount: '99.97' });
+    // The payout carries the quoted price: fees come out of the gross amount (evidence §6).
+    expect(read.body).toMatchObject({
+      quote_id: quote.quote_id,
+      from_amount: '99.97',
+      fee: '2.97',
+      to_amount: '97.00',
+    });
     // The same call again (a retry with its key) is answered as the first time, not refused.
     const replay = await execute(ids.vaId, body, key);
     expect([replay.status, replay.body.id]).toEqual([201, created.body.id]);
@@ -138,6 +144,24 @@ describe('sandbox: quotes at execution (evidence §6)', () => {
     const wire = await preview(ids.vaId, { amount: '50.00', account_type: 'WIRE' });
     const ok = await executeQuote(ids, '50.00', wire.quote_id);
     expect(ok.status).toBe(201);
+  });
+
+  it('with the opt-in fee profile a payout without a quote is priced at execution on the same profile; fees reaching the amount are refused', async () => {
+    world = await startWorld({ payoutFees: FEES });
+    const ids = await fundedSetup(world.api);
+    const created = await execute(ids.vaId, { amount: '100.00', recipient_id: ids.recipientId });
+    expect(created.status).toBe(201);
+    const read = await world.api.call('GET', `/v1/payouts/${created.body.id}`);
+    expect(read.body).toMatchObject({
+      from_amount: '100.00',
+      fee: '3.00',
+      to_amount: '97.00',
+      quote_id: null,
+    });
+    // 1% of 2.02 rounds to 0.02, plus 2.00: the fee is the whole amount.
+    const eaten = await execute(ids.vaId, { amount: '2.02', recipient_id: ids.recipientId });
+    expect([eaten.status, eaten.body.message]).toEqual([400, 'Total fees exceed or equal the payout amount']);
+    expect(await payouts()).toBe(1);
   });
 
   it('an expired quote is refused with its expiry; quoteTtlMs sets the life and is checked at start', async () => {

@@ -200,6 +200,9 @@ export interface QuoteRecord {
   account_type: string;
   /** The gross amount priced (what the execute's `amount` carries, fees included), in cents. */
   grossCents: bigint;
+  /** The fee and what reaches the recipient, as the preview answered them: the payout carries them. */
+  feeCents: bigint;
+  netCents: bigint;
   expiresAt: number;
   /** The payout that used it: a quote prices one payout. */
   usedBy: string | null;

@@ -121,14 +121,17 @@ export function registerPayoutPreviewRoutes(router: Router, ctx: SandboxContext)
     // The opt-in fee profile on exact BigInt cents (amounts.util): the percent part rounded half-up
     // to a whole cent once (the partner's rounding is not recorded in the evidence), the fixed part
     // added as is. As before, the fee is taken of the amount sent, in both directions.
-    const fee = percentOfCents(cents, fees.percent) + amountCents(fees.fixed);
+    const fee = feeCentsOf(fees, cents);
     const inverse = b.inverse_calculation === true;
     const gross = inverse ? cents + fee : cents;
     const net = inverse ? cents : cents - fee;
     // evidence §6 [T3r DRIFT-45]: the partner's words when fees reach the amount, decided exactly.
     if (net <= 0n)
       return sendError(res, 400, 'validation_error', 'Total fees exceed or equal the payout amount');
-    const quote = b.create_quote === true ? storeQuote(ctx, va, b, accountType as string, gross) : undefined;
+    const quote =
+      b.create_quote === true
+        ? storeQuote(ctx, va, b, accountType as string, { grossCents: gross, feeCents: fee, netCents: net })
+        : undefined;
     res.status(200).json({
       amount: formatCents(gross),
       currency: 'USD',
@@ -147,6 +150,15 @@ export function registerPayoutPreviewRoutes(router: Router, ctx: SandboxContext)
  * `quote_expires_at`; the sandbox gives the shorter, so an app that assumes 15 fails here first.
  */
 export const QUOTE_TTL_MS = 10 * 60_000;
+/**
+ * The opt-in fee profile's fee on an amount, in exact cents: the percent part rounded half-up to a
+ * whole cent once (the partner's rounding is not recorded in the evidence), the fixed part added.
+ * The preview and a payout priced at execution use the same one.
+ */
+export function feeCentsOf(fees: { percent: number; fixed: string }, cents: bigint): bigint {
+  return percentOfCents(cents, fees.percent) + amountCents(fees.fixed);
+}
+
 /** Checked at start: a quote's life is a whole positive number of milliseconds. */
 export function checkQuoteTtlMs(ms: number): number {
   if (!Number.isSafeInteger(ms) || ms <= 0)
@@ -163,7 +175,7 @@ function storeQuote(
   va: VirtualAccountRecord,
   b: Record<string, unknown>,
   accountType: string,
-  grossCents: bigint,
+  price: Pick<QuoteRecord, 'grossCents' | 'feeCents' | 'netCents'>,
 ): QuoteRecord {
   const now = Date.now();
   if (ctx.store.quotes.size >= QUOTES_KEPT)
@@ -174,7 +186,7 @@ function storeQuote(
     virtual_account_id: va.virtual_account_id,
     recipient_id: b.recipient_id === undefined ? null : String(b.recipient_id).toLowerCase(),
     account_type: accountType,
-    grossCents,
+    ...price,
     expiresAt: now + ctx.options.quoteTtlMs,
     usedBy: null,
   };

@@ -36,8 +36,14 @@ export function buildPayoutRecord(
   va: VirtualAccountRecord,
   recipient: RecipientRecord,
   amount: string,
-  extra: { quoteId?: string | null; memo?: string | null } = {},
+  extra: {
+    quoteId?: string | null;
+    memo?: string | null;
+    /** The fee taken out of the gross amount (evidence §6: fees come out of it); none by default. */
+    feeCents?: bigint;
+  } = {},
 ): PayoutRecord {
+  const fee = extra.feeCents ?? 0n;
   const now = nowIso();
   return {
     payout_id: newId(),
@@ -48,10 +54,10 @@ export function buildPayoutRecord(
     status: 'CREATED',
     from_amount: amount,
     from_currency: 'USD',
-    to_amount: amount,
+    to_amount: fee === 0n ? amount : formatCents((parseAmountCents(amount) as bigint) - fee),
     to_currency:
       recipient.account_type === 'WALLET' ? String(recipient.account_details.token ?? 'USDC') : 'USD',
-    fee: '0.00',
+    fee: formatCents(fee),
     payment_method: railOf(va, recipient),
     // spec 6.4.4: null until the payment is sent.
     reference_number: null,

@@ -19,6 +19,7 @@ import {
   isProvisioned,
 } from '../virtual-accounts/virtual-account-status.util';
 import { formatCents, parseAmountCents } from '../../server/amounts.util';
+import { feeCentsOf } from './payout-preview.routes';
 
 /** Why funds of this virtual account cannot be paid out yet, or undefined when they can. */
 export function virtualAccountUnusable(va: VirtualAccountRecord): string | undefined {
@@ -169,14 +170,23 @@ export function registerPayoutRoutes(router: Router, ctx: SandboxContext): void 
         'insufficient_funds',
         `The payout amount ${amount} exceeds the available balance ${formatCents(available)}`,
       );
+    // The price: a quote's as previewed; else, with the opt-in fee profile, priced at execution on the
+    // same profile (evidence §6: `amount` is gross, fees come out of it); else no fee (the partner
+    // sandbox's own profiles are unknown beyond refusing every quote, DRIFT-45).
+    const quote = typeof b.quote_id === 'string' ? ctx.store.quotes.get(b.quote_id.toLowerCase()) : undefined;
+    const fees = ctx.options.payoutFees;
+    const feeCents = quote ? quote.feeCents : fees === 'partner' ? 0n : feeCentsOf(fees, cents);
+    // evidence §6 [T3r DRIFT-45]: the partner's words when fees reach the amount, as the preview says.
+    if (feeCents >= cents)
+      return sendError(res, 400, 'validation_error', 'Total fees exceed or equal the payout amount');
     const payout = buildPayoutRecord(va, recipient, amount, {
       quoteId: b.quote_id as string | undefined,
       memo: memo as string | undefined,
+      feeCents,
     });
     const now = payout.created_at;
     ctx.store.payouts.set(payout.payout_id, payout);
-    if (typeof b.quote_id === 'string')
-      ctx.store.quotes.get(b.quote_id.toLowerCase())!.usedBy = payout.payout_id;
+    if (quote) quote.usedBy = payout.payout_id;
     ctx.telemetry.created('payouts');
     ctx.webhooks.emit(
       payout.clientUuid,
