@@ -166,7 +166,7 @@ export function checkQuoteTtlMs(ms: number): number {
   return ms;
 }
 
-/** Quotes kept at most; past it the expired ones are dropped (a long run previews without end). */
+/** Past this many quotes kept, each new one first drops the expired ones (a long run previews without end). */
 const QUOTES_KEPT = 10_000;
 
 /** Keeps what an execute naming this quote must match (payouts.routes quoteRefusal). */
