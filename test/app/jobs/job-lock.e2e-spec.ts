@@ -95,3 +95,59 @@ describe.each(DATABASE_KINDS)('JobLockService on %s', (kind) => {
     });
   });
 });
+
+describe('JobLockService on postgres when the lock connection is lost', () => {
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  let db: TestDatabase;
+  beforeAll(async () => (db = await openTestDatabase('postgres', 'lockloss')));
+  afterAll(async () => db?.close());
+
+  it('a lock connection ended mid-run (pg_terminate_backend) aborts the run within seconds, recorded as failed', async () => {
+    // Before, the run went on unaware while another replica could take the job (review repro).
+    const a = new JobLockService((await db.openAnother()).uow, 'replica-a');
+    let started = false;
+    const run = a.runExclusive('killed', async (signal) => {
+      started = true;
+      while (!signal.aborted) await sleep(50);
+      return 'finished without its lock';
+    });
+    while (!started) await sleep(10);
+    const holders: Array<{ pid: number }> = await db.dataSource.query(
+      `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted`,
+    );
+    expect(holders).toHaveLength(1);
+    const killedAt = Date.now();
+    await db.dataSource.query('SELECT pg_terminate_backend($1)', [holders[0].pid]);
+    await expect(run).rejects.toThrow(/killed: the connection holding its lock was lost/);
+    // One heartbeat (1 s) plus the work's next check; generous for a loaded machine.
+    expect(Date.now() - killedAt).toBeLessThan(10_000);
+    const row = await db.dataSource.getRepository(JobLockEntity).findOneByOrFail({ name: 'killed' });
+    expect(row.lastOutcome).toBe('error');
+    expect(row.lastError).toMatch(/lock was lost/);
+  });
+
+  it('an idle-session reaper (idle_session_timeout) does not end a run longer than it: others stay locked out', async () => {
+    const name = new URL(db.url).pathname.slice(1);
+    await db.dataSource.query(`ALTER DATABASE "${name}" SET idle_session_timeout = '3000ms'`);
+    try {
+      // New pools: their sessions start with the setting.
+      const a = new JobLockService((await db.openAnother()).uow, 'replica-a');
+      const b = new JobLockService((await db.openAnother()).uow, 'replica-b');
+      let started = false;
+      const run = a.runExclusive('long', async () => {
+        started = true;
+        await sleep(5_000); // longer than the timeout: the lock's session would sit idle throughout
+        return 'done';
+      });
+      while (!started) await sleep(10);
+      await sleep(4_000);
+      expect(await b.runExclusive('long', async () => 'b ran meanwhile')).toEqual({
+        ran: false,
+        reason: 'locked',
+      });
+      expect(await run).toEqual({ ran: true, result: 'done' });
+    } finally {
+      await db.dataSource.query(`ALTER DATABASE "${name}" RESET idle_session_timeout`);
+    }
+  });
+});

@@ -67,7 +67,7 @@ export class PayoutRedriveService {
 
   /** `tick`: the cron tick this run serves (see RunExclusiveOptions); none when asked by hand. */
   async runOnce(options: { tick?: Date } = {}): Promise<RedriveSummary> {
-    const run = await this.locks.runExclusive(PAYOUT_REDRIVE_JOB, () => this.pass(), options);
+    const run = await this.locks.runExclusive(PAYOUT_REDRIVE_JOB, (signal) => this.pass(signal), options);
     if (run.ran) this.metrics.redrivePass(run.result);
     if (run.ran) return run.result;
     return { ran: false, resent: 0, created: 0, rejected: 0, retrying: 0, needsReview: 0 };
@@ -91,7 +91,7 @@ export class PayoutRedriveService {
     });
   }
 
-  private async pass(): Promise<RedriveSummary> {
+  private async pass(signal?: AbortSignal): Promise<RedriveSummary> {
     const summary: RedriveSummary = {
       ran: true,
       resent: 0,
@@ -101,6 +101,7 @@ export class PayoutRedriveService {
       needsReview: 0,
     };
     for (;;) {
+      signal?.throwIfAborted(); // the job lock was lost: another replica may be on it
       const now = new Date();
       const due = await this.dueBatch(now);
       if (due.length === 0) break;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { QueryRunner } from 'typeorm';
 import { SqlParams } from '../database/sql-params.util';
+import { HOLDER_KEEPALIVE_SQL, keepBusy } from '../scheduling/job-lock.service';
 import type { UnitOfWork } from '../database/unit-of-work.service';
 
 /** One replica's place in a pass, named so that whether it still runs can be checked from outside. */
@@ -39,8 +40,19 @@ export class PassParticipants {
     const runner: QueryRunner = this.uow.dataSource.createQueryRunner();
     await runner.connect();
     try {
+      await runner.query(HOLDER_KEEPALIVE_SQL); // a vanished host's pass is seen abandoned in ~25 s
       const [row]: Array<{ pid: number }> = await runner.query('SELECT pg_backend_pid() AS pid');
-      return { id: `pg:${row.pid}:${suffix}`, release: () => runner.release() };
+      // Not idle for the pass: an idle-session reaper would otherwise end it and the pass would look abandoned.
+      // Lost anyway: the pass is taken for abandoned and replaced; the read phase checks that
+      // (ReconciliationPassStore.isCurrent) before each batch.
+      const stop = keepBusy(runner, () => undefined);
+      return {
+        id: `pg:${row.pid}:${suffix}`,
+        release: () => {
+          stop();
+          return runner.release();
+        },
+      };
     } catch (error) {
       await runner.release();
       throw error;

@@ -195,6 +195,12 @@ export class ReconciliationPassStore {
     return row.pagesInFlight > 0 ? 'listing' : (LIST_STATES[row.listDone] ?? 'failed');
   }
 
+  /** Whether `pass` is still the job's open pass (not replaced by a replica that found it abandoned). */
+  async isCurrent(pass: Pass): Promise<boolean> {
+    const row = await this.read();
+    return row.passId === pass.passId && row.finishedAt === null;
+  }
+
   async heartbeat(pass: Pass, now: Date): Promise<void> {
     await this.uow.run((m) =>
       m.update(ReconciliationPassEntity, { job: this.job, passId: pass.passId }, { heartbeatAt: now }),

@@ -200,6 +200,8 @@ export class ReconciliationService {
     createdBefore: Date | null,
   ): Promise<void> {
     for (;;) {
+      // Replaced (its participants were taken for dead): the new pass re-checks what this one has not.
+      if (!(await this.passes.isCurrent(pass))) return;
       const rows = await this.claims.claimNext(
         pass,
         this.config.reconcile.batchSize,

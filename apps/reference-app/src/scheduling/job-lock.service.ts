@@ -21,11 +21,60 @@ export interface RunExclusiveOptions {
 export const TICK_SKEW_MS = 500;
 
 /**
+ * How often the connection holding a job's advisory lock is used while the pass runs. A session
+ * left idle for the whole pass is what idle_session_timeout, a pooler or an operator's
+ * pg_terminate_backend drops, and its lock with it, while the pass goes on: another replica then
+ * runs the job at the same time. The heartbeat keeps the session from looking idle and notices its
+ * loss within this period; the pass is then aborted (its AbortSignal).
+ */
+export const LOCK_HEARTBEAT_MS = 1_000;
+
+/**
+ * Server-side keepalive on a connection that holds a lock for a pass: when the holder's host
+ * vanishes without FIN/RST, the server drops the session (and the lock) after about
+ * 10 + 5 * 3 = 25 s, instead of the kernel default of 7200 + 9 * 75 s (2 h 11 min).
+ */
+export const HOLDER_KEEPALIVE_SQL =
+  'SET tcp_keepalives_idle = 10; SET tcp_keepalives_interval = 5; SET tcp_keepalives_count = 3';
+
+const NEVER_ABORTED = new AbortController().signal;
+
+/**
+ * Uses `runner`'s connection every LOCK_HEARTBEAT_MS until stopped (one query at a time: a probe
+ * still waiting on a silent network is not queued behind), and reports the first failure. Answers
+ * the stop function.
+ */
+export function keepBusy(
+  runner: { query(sql: string): Promise<unknown> },
+  onLost: (error: Error) => void,
+): () => void {
+  let inFlight = false;
+  const timer = setInterval(() => {
+    if (inFlight) return;
+    inFlight = true;
+    runner.query('SELECT 1').then(
+      () => (inFlight = false),
+      (error: unknown) => {
+        inFlight = false;
+        onLost(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  }, LOCK_HEARTBEAT_MS);
+  return () => clearInterval(timer);
+}
+
+/**
  * "Each pass runs once" across replicas (issue: cron jobs take a lock on PostgreSQL).
  *
  * PostgreSQL: a session-level advisory lock (pg_try_advisory_lock) on a connection held for the
  * whole run. It never waits: a replica that does not get it skips this pass. If the process dies,
- * PostgreSQL drops the session and the lock with it, so no lease or expiry is needed.
+ * PostgreSQL drops the session and the lock with it. The connection is used every second while
+ * the run lasts (keepBusy), so an idle-session reaper (idle_session_timeout) leaves it alone, and a
+ * connection ended anyway (pg_terminate_backend, a failover) aborts the run's signal within about a
+ * second: the work stops at its next page or batch and the run is recorded as failed. Server-side
+ * TCP keepalives drop the session of a host that vanished without closing its socket in about
+ * 25 s. A transaction-mode pooler (PgBouncer) cannot hold a session lock: connect directly or in
+ * session mode.
  * SQLite: the app runs as one process on the file, so an in-process lock is the whole story.
  * Either way the job_locks row records who ran last and how it ended.
  */
@@ -39,13 +88,20 @@ export class JobLockService {
 
   async runExclusive<T>(
     name: string,
-    work: () => Promise<T>,
+    work: (signal: AbortSignal) => Promise<T>,
     options: RunExclusiveOptions = {},
   ): Promise<JobRun<T>> {
-    const guarded = async (): Promise<JobRun<T>> => {
+    const guarded = async (signal: AbortSignal): Promise<JobRun<T>> => {
       if (options.tick && (await this.startedSince(name, options.tick.getTime() - TICK_SKEW_MS)))
         return { ran: false, reason: 'tick-done' };
-      return { ran: true, result: await this.recorded(name, work) };
+      // A run that ends after its lock was lost is recorded and thrown as the error it is, not as a
+      // clean run: another replica may have run the job meanwhile.
+      const result = await this.recorded(name, async () => {
+        const value = await work(signal);
+        signal.throwIfAborted();
+        return value;
+      });
+      return { ran: true, result };
     };
     return this.uow.kind === 'postgres'
       ? this.runWithAdvisoryLock(name, guarded)
@@ -67,21 +123,28 @@ export class JobLockService {
     return this.localLocks.has(name);
   }
 
-  private async runWithLocalLock<T>(name: string, run: () => Promise<JobRun<T>>): Promise<JobRun<T>> {
+  private async runWithLocalLock<T>(
+    name: string,
+    run: (signal: AbortSignal) => Promise<JobRun<T>>,
+  ): Promise<JobRun<T>> {
     if (this.localLocks.has(name)) return { ran: false, reason: 'locked' };
     this.localLocks.add(name);
     try {
-      return await run();
+      return await run(NEVER_ABORTED);
     } finally {
       this.localLocks.delete(name);
     }
   }
 
-  private async runWithAdvisoryLock<T>(name: string, run: () => Promise<JobRun<T>>): Promise<JobRun<T>> {
+  private async runWithAdvisoryLock<T>(
+    name: string,
+    run: (signal: AbortSignal) => Promise<JobRun<T>>,
+  ): Promise<JobRun<T>> {
     if (this.localLocks.has(name)) return { ran: false, reason: 'locked' };
     const runner = this.uow.dataSource.createQueryRunner();
     await runner.connect();
     try {
+      await runner.query(HOLDER_KEEPALIVE_SQL);
       const key = advisoryLockKey(name);
       const [row]: Array<{ locked: boolean }> = await runner.query(
         'SELECT pg_try_advisory_lock($1::bigint) AS locked',
@@ -89,11 +152,21 @@ export class JobLockService {
       );
       if (!row?.locked) return { ran: false, reason: 'locked' };
       this.localLocks.add(name);
+      const lost = new AbortController();
+      const stop = keepBusy(runner, (error) => {
+        if (!lost.signal.aborted)
+          lost.abort(
+            new Error(
+              `job ${name}: the connection holding its lock was lost (${error.message}); pass aborted`,
+            ),
+          );
+      });
       try {
-        return await run();
+        return await run(lost.signal);
       } finally {
+        stop();
         this.localLocks.delete(name);
-        await runner.query('SELECT pg_advisory_unlock($1::bigint)', [key]);
+        if (!lost.signal.aborted) await runner.query('SELECT pg_advisory_unlock($1::bigint)', [key]);
       }
     } finally {
       await runner.release();

@@ -91,12 +91,16 @@ export class DepositReconciliationService {
   ) {}
 
   async runOnce(options: { tick?: Date } = {}): Promise<DepositReconciliationSummary> {
-    const run = await this.locks.runExclusive(DEPOSIT_RECONCILIATION_JOB, () => this.pass(), options);
+    const run = await this.locks.runExclusive(
+      DEPOSIT_RECONCILIATION_JOB,
+      (signal) => this.pass(signal),
+      options,
+    );
     if (run.ran) this.metrics.reconciliationPass('deposits', run.result, ['read', 'missing', 'changed']);
     return run.ran ? run.result : { ran: false, pages: 0, read: 0, missing: 0, changed: 0 };
   }
 
-  private async pass(): Promise<DepositReconciliationSummary> {
+  private async pass(signal?: AbortSignal): Promise<DepositReconciliationSummary> {
     const summary: DepositReconciliationSummary = { ran: true, pages: 0, read: 0, missing: 0, changed: 0 };
     const checkpoint = await this.readCheckpoint();
     const seen = new Set<string>();
@@ -104,6 +108,7 @@ export class DepositReconciliationService {
     let fullPages = checkpoint.fullPages;
     let descending: boolean | null = null;
     for (let page = Math.max(1, checkpoint.fullPages); ; page++) {
+      signal?.throwIfAborted(); // the job lock was lost: another replica may be on it
       const result = await this.virtualAccounts.listAllDeposits({ page, limit: PAGE_SIZE });
       summary.pages += 1;
       const rows = result.data;
