@@ -30,7 +30,14 @@ export async function startClientWorld(
 ): Promise<ClientWorld> {
   // The suites open virtual accounts at all four banks; none is authorized by default (spec 2.4).
   const banks = ['bank_a', 'bank_b', 'bank_c', 'bank_d'];
-  const sandbox = await startPartnerSandbox({ quiet: true, authorizedBanks: banks, ...sandboxOptions });
+  // Users reach REVIEW at once here (the partner takes ~10 s, the sandbox's default): these suites test
+  // the code's logic, not its patience.
+  const sandbox = await startPartnerSandbox({
+    quiet: true,
+    authorizedBanks: banks,
+    verificationDelayMs: 0,
+    ...sandboxOptions,
+  });
   const graph = partnerClientGraphFor(sandbox, {
     logger: silentLogger,
     retry: { initialDelayMs: 5, maxDelayMs: 50, minDelayMs: 1, maxRetryAfterMs: 1500 },

@@ -13,7 +13,11 @@ import {
 } from '@partner-payments/testing';
 
 export function startPinnedSandbox(): Promise<PartnerSandbox> {
-  return startPartnerSandbox({ pinnedVersion: '2026-04-14', authorizedBanks: ['bank_a', 'bank_b'] });
+  return startPartnerSandbox({
+    pinnedVersion: '2026-04-14',
+    authorizedBanks: ['bank_a', 'bank_b'],
+    verificationDelayMs: 0, // users reach REVIEW at once (the partner: ~10 s, the sandbox's default)
+  });
 }
 
 /** The kit against `baseUrl` with the sandbox's credentials and control hooks, writes on. */

@@ -135,6 +135,9 @@ export async function startWorld(options: PartnerSandboxOptions = {}): Promise<W
   const sandbox = await startPartnerSandbox({
     webhookSecret: 'whsec_e2e_secret',
     webhookUrl: receiver.url,
+    // Users reach REVIEW at once (the partner takes ~10 s, the sandbox's default): tests that need
+    // the partner's pace pass verificationDelayMs themselves.
+    verificationDelayMs: 0,
     // The suites open virtual accounts at all four banks. The partner authorizes none by default
     // (spec 2.4 `authorizedBanks`: default []) and neither does the sandbox: say which, explicitly.
     authorizedBanks: ['bank_a', 'bank_b', 'bank_c', 'bank_d'],

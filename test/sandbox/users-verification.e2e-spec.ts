@@ -62,6 +62,21 @@ describe('sandbox: user verification as the partner runs it (evidence §3 [D kno
     }
   });
 
+  it("by default the steps take the partner's pace: still CREATED 3 s after the create (REVIEW in about 10 s, DRIFT-23)", async () => {
+    // verificationDelayMs not given: the sandbox's own default, not the suites' 0.
+    const paced = await startWorld({ verificationDelayMs: undefined });
+    try {
+      const { body } = await paced.api.call('POST', '/v1/users', { body: ind() });
+      expect(body).toMatchObject({ status: 'CREATED', verification_triggered: true });
+      await new Promise((r) => setTimeout(r, 3_000));
+      // Still CREATED (the first step, to VERIFYING, comes at 5 s): an app that reads REVIEW right
+      // after the create fails here as it would at the partner.
+      expect((await paced.api.call('GET', `/v1/users/${body.id}`)).body.status).toBe('CREATED');
+    } finally {
+      await stopWorld(paced);
+    }
+  });
+
   it('missing fields stay CREATED (not triggered); GET lists missing_fields by product plus general; a PUT that completes them starts verification', async () => {
     const { body } = await world.api.call('POST', '/v1/users', {
       body: {

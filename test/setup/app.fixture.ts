@@ -41,7 +41,12 @@ export async function startTestSandbox(options: PartnerSandboxOptions = {}): Pro
   // The app suites open virtual accounts at bank_a (createFundedAccount) and bank_d (the ACT bank,
   // payout-memo). The partner authorizes none by default (spec 2.4 `authorizedBanks`: default []),
   // nor does the sandbox: the account these suites play was set up with those two.
-  return startPartnerSandbox({ quiet: true, authorizedBanks: ['bank_a', 'bank_d'], ...options });
+  return startPartnerSandbox({
+    quiet: true,
+    authorizedBanks: ['bank_a', 'bank_d'],
+    verificationDelayMs: 0, // users reach REVIEW at once (the partner: ~10 s, the sandbox's default)
+    ...options,
+  });
 }
 
 /**

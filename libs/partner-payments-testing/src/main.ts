@@ -31,7 +31,7 @@ Usage: partner-sandbox [options]        (npm run sandbox -- [options])
   --pinned-version <date>    PARTNER_SANDBOX_PINNED_VERSION   default none (older baseline)
   --no-rate-limit            PARTNER_SANDBOX_RATE_LIMIT=0     default on: 20 requests/s, burst 50, per account
   --auto-payouts             PARTNER_SANDBOX_AUTO_PAYOUTS=1   payouts follow a script chosen by amount
-  --verification-delay <ms>  PARTNER_SANDBOX_VERIFICATION_DELAY_MS  default 0 (each automatic user step)
+  --verification-delay <ms>  PARTNER_SANDBOX_VERIFICATION_DELAY_MS  default 5000 (each automatic user step; 0: at once)
   --user-verification <manual|auto-approve|ein-table>
                              PARTNER_SANDBOX_USER_VERIFICATION  default manual (users stop in REVIEW)
   --quiet                    PARTNER_SANDBOX_QUIET=1

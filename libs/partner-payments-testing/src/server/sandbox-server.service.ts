@@ -77,7 +77,9 @@ export async function startPartnerSandbox(options: PartnerSandboxOptions = {}): 
   const ctx: SandboxContext = {
     options: {
       tokenTtlSeconds: options.tokenTtlSeconds ?? 3600,
-      verificationDelayMs: options.verificationDelayMs ?? 0,
+      // evidence §3 [T3r DRIFT-23]: CREATED → VERIFYING → REVIEW in about 10 s at the partner: two
+      // steps of 5 s. 0 (at once) is the opt-in convenience.
+      verificationDelayMs: options.verificationDelayMs ?? 5_000,
       userVerification: resolveUserVerification(options.userVerification),
       rateLimit: rate,
       autoPayouts: options.autoPayouts === true ? { stepDelayMs: 20 } : options.autoPayouts || null,

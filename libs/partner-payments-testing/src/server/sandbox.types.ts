@@ -83,8 +83,9 @@ export interface PartnerSandboxOptions {
   rfiEvents?: boolean;
   /**
    * Delay of each automatic step of a user's verification (CREATED → VERIFYING → REVIEW, and the
-   * opt-in outcomes below); default 0: the steps run right after the create answer is built (the
-   * answer still says CREATED). The partner's sandbox takes about 10 s (evidence §3, DRIFT-23).
+   * opt-in outcomes below); default 5000: about 10 s to REVIEW, as the partner's sandbox takes
+   * (evidence §3, DRIFT-23). 0, a convenience the partner lacks: the steps run right after the
+   * create answer is built (the answer still says CREATED).
    */
   verificationDelayMs?: number;
   /**

@@ -172,7 +172,7 @@ export const USERS_PROBES: ConformanceProbe[] = [
     expect: { status: 200, shape: t.object({ status: t.enum('REVIEW') }) },
     verify: (_observed, ctx) => staysInReview(ctx),
     sandbox:
-      "same steps, 0 ms each by default (`verificationDelayMs`); VERIFIED through the control API; `userVerification: 'auto-approve'` is an opt-in convenience",
+      "same steps, 5 s each by default, about 10 s in all (`verificationDelayMs`; 0 is an opt-in convenience); VERIFIED through the control API; `userVerification: 'auto-approve'` is an opt-in convenience",
   },
   limitTooLargeProbe('users', '/v1/users'),
   {
