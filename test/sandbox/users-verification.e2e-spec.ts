@@ -77,6 +77,25 @@ describe('sandbox: user verification as the partner runs it (evidence §3 [D kno
     }
   });
 
+  it('a provider outage set while the automatic steps wait is kept: the scheduled REVIEW no longer applies', async () => {
+    // With a delay, the control can act between steps; before, the step scheduled before the outage
+    // still moved the user to REVIEW (spec 3.3: a failing provider call keeps VERIFYING).
+    const paced = await startWorld({ verificationDelayMs: 500 });
+    try {
+      const { body } = await paced.api.call('POST', '/v1/users', { body: ind() });
+      const status = async () => (await paced.api.call('GET', `/v1/users/${body.id}`)).body.status;
+      for (let waited = 0; (await status()) !== 'VERIFYING' && waited < 5_000; waited += 50)
+        await new Promise((r) => setTimeout(r, 50));
+      expect(await paced.sandbox.control.setUserVerificationOutcome(body.id, 'provider_outage')).toBe(
+        'VERIFYING',
+      );
+      await new Promise((r) => setTimeout(r, 1_500)); // three step delays
+      expect(await status()).toBe('VERIFYING');
+    } finally {
+      await stopWorld(paced);
+    }
+  });
+
   it('missing fields stay CREATED (not triggered); GET lists missing_fields by product plus general; a PUT that completes them starts verification', async () => {
     const { body } = await world.api.call('POST', '/v1/users', {
       body: {

@@ -101,6 +101,11 @@ export interface UserRecord {
   verificationTriggered: boolean;
   /** spec 3.3: the provider call is failing; the internal re-run never rejects while this holds. */
   providerFailing: boolean;
+  /**
+   * Bumped when the control decides an outcome: automatic steps scheduled before it (verificationDelayMs)
+   * no longer apply, so a provider outage set while they wait is not overridden by their REVIEW.
+   */
+  verificationRun: number;
   verifications: UserVerificationRecord[];
   /** DRIFT-16: the same key and the same body replay the answer; another body makes a new one. */
   verificationReplays: Map<string, UserVerificationRecord>;

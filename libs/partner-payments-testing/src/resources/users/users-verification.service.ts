@@ -72,8 +72,11 @@ const rejectFrom = (ctx: SandboxContext, user: UserRecord, from: UserStatus[], r
 
 /** Steps run at once when verificationDelayMs is 0, else one per delay; a step that no longer applies ends the run. */
 function runSteps(ctx: SandboxContext, user: UserRecord, steps: Step[]): void {
+  const run = user.verificationRun;
   const apply = (step: Step): boolean => {
     if (ctx.store.users.get(user.user_id) !== user || !step.from.includes(user.status)) return false;
+    // The control decided meanwhile (an outage, an outcome): the steps scheduled before it are void.
+    if (user.verificationRun !== run) return false;
     step.run();
     return true;
   };
@@ -167,6 +170,7 @@ export function applyVerificationOutcome(
     throw new Error(
       `user ${user.user_id} has not triggered verification: every product still misses fields (GET /v1/users/{id} missing_fields)`,
     );
+  user.verificationRun += 1; // the automatic steps still waiting (verificationDelayMs) no longer apply
   if (outcome === 'provider_outage') {
     if (user.status === 'VERIFIED')
       throw new Error(`user ${user.user_id} is VERIFIED: no provider call is pending`);

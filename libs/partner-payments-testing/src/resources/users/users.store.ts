@@ -58,6 +58,7 @@ export function newUserRecord(clientUuid: string, body: Obj, metadata: Metadata)
     livenessLinks: [],
     verificationTriggered: false,
     providerFailing: false,
+    verificationRun: 0,
     verifications: [],
     verificationReplays: new Map(),
     created_at: now,
