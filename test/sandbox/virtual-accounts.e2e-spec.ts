@@ -180,6 +180,26 @@ describe('sandbox: virtual account lifecycle, balance and deposits (evidence §5
   };
   const v2 = { headers: { 'X-Api-Version': '2026-06-01' } };
 
+  it('a list filtered by status takes the words of the version asked: on 2026-04-14 `approved` finds activating and active accounts', async () => {
+    const { userId, vaId } = await createVa();
+    const listed = async (status: string, version?: string) =>
+      (
+        await world.api.call('GET', `/v1/virtual-accounts?user_id=${userId}&status=${status}`, {
+          headers: version ? { 'X-Api-Version': version } : {},
+        })
+      ).body.data.map((v: { virtual_account_id: string; status: string }) => [
+        v.virtual_account_id,
+        v.status,
+      ]);
+    // New: activating, which 2026-04-14 calls `approved` (evidence §5); before, the filter missed it.
+    expect(await listed('approved', '2026-04-14')).toEqual([[vaId, 'approved']]);
+    expect(await listed('activating', '2026-06-01')).toEqual([[vaId, 'activating']]);
+    expect(await listed('active', '2026-06-01')).toEqual([]);
+    await world.sandbox.control.provisionVirtualAccount(vaId);
+    expect(await listed('approved', '2026-04-14')).toEqual([[vaId, 'approved']]);
+    expect(await listed('active')).toEqual([[vaId, 'active']]);
+  });
+
   it('stays activating with no account number until the partner provisions it; the vocabulary follows the version', async () => {
     const { vaId } = await createVa();
     const old = await world.api.call('GET', `/v1/virtual-accounts/${vaId}`, {

@@ -158,7 +158,14 @@ export function registerVirtualAccountRoutes(router: Router, ctx: SandboxContext
     const rows = [...ctx.store.virtualAccounts.values()]
       .filter((v) => v.clientUuid === accountOf(res).clientUuid)
       .filter((v) => typeof q.user_id !== 'string' || v.user_id === q.user_id.toLowerCase())
-      .filter((v) => typeof q.status !== 'string' || v.status === wanted)
+      // Either vocabulary, and the words this version shows: on 2026-04-14 `approved` is activating
+      // and active alike (statusForVersion), so ?status=approved finds both.
+      .filter(
+        (v) =>
+          typeof q.status !== 'string' ||
+          v.status === wanted ||
+          statusForVersion(v.status, version) === q.status,
+      )
       .filter((v) => typeof q.type !== 'string' || v.type === q.type)
       .filter((v) => typeof q.mode !== 'string' || v.mode === q.mode)
       .filter(
