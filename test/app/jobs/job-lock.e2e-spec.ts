@@ -126,6 +126,32 @@ describe('JobLockService on postgres when the lock connection is lost', () => {
     expect(row.lastError).toMatch(/lock was lost/);
   });
 
+  it('a heartbeat that fails while the session lives on (a cancelled probe) still releases the lock', async () => {
+    // The database cannot be made to fail one `SELECT 1` on cue, so the probe's failure is injected
+    // on A's connection; the lock, the session and replica B are real. Before, the unlock was
+    // skipped and the session, still holding the lock, went back to the pool: B stayed locked out.
+    const other = await db.openAnother();
+    const create = other.dataSource.createQueryRunner.bind(other.dataSource);
+    other.dataSource.createQueryRunner = (...args: Parameters<typeof create>) => {
+      const runner = create(...args);
+      const query = runner.query.bind(runner);
+      let failed = false;
+      runner.query = ((sql: string, ...rest: unknown[]) =>
+        sql === 'SELECT 1' && !failed
+          ? ((failed = true), Promise.reject(new Error('canceling statement due to user request')))
+          : (query as (...a: unknown[]) => Promise<unknown>)(sql, ...rest)) as typeof runner.query;
+      return runner;
+    };
+    const a = new JobLockService(other.uow, 'replica-a');
+    const b = new JobLockService((await db.openAnother()).uow, 'replica-b');
+    const run = a.runExclusive('cancelled', async (signal) => {
+      while (!signal.aborted) await sleep(50);
+      return 'finished without its lock';
+    });
+    await expect(run).rejects.toThrow(/lock was lost \(canceling statement/);
+    expect(await b.runExclusive('cancelled', async () => 'b')).toEqual({ ran: true, result: 'b' });
+  });
+
   it('an idle-session reaper (idle_session_timeout) does not end a run longer than it: others stay locked out', async () => {
     const name = new URL(db.url).pathname.slice(1);
     await db.dataSource.query(`ALTER DATABASE "${name}" SET idle_session_timeout = '3000ms'`);

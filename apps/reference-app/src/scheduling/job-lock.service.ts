@@ -39,6 +39,11 @@ export const HOLDER_KEEPALIVE_SQL =
 
 const NEVER_ABORTED = new AbortController().signal;
 
+/** TypeORM's PostgreSQL query runner: released with an error, pg-pool closes the connection. */
+interface PgQueryRunner {
+  releasePostgresConnection(error?: Error): Promise<void>;
+}
+
 /**
  * Uses `runner`'s connection every LOCK_HEARTBEAT_MS until stopped (one query at a time: a probe
  * still waiting on a silent network is not queued behind), and reports the first failure. Answers
@@ -143,6 +148,8 @@ export class JobLockService {
     if (this.localLocks.has(name)) return { ran: false, reason: 'locked' };
     const runner = this.uow.dataSource.createQueryRunner();
     await runner.connect();
+    /** Set when the unlock failed: the connection is then closed, not pooled, so its lock ends with it. */
+    let unlockError: Error | undefined;
     try {
       await runner.query(HOLDER_KEEPALIVE_SQL);
       const key = advisoryLockKey(name);
@@ -166,10 +173,17 @@ export class JobLockService {
       } finally {
         stop();
         this.localLocks.delete(name);
-        if (!lost.signal.aborted) await runner.query('SELECT pg_advisory_unlock($1::bigint)', [key]);
+        // Always unlocked, even after a lost heartbeat: a probe can fail (a cancelled statement)
+        // while the session and its lock live on, and a pooled session still holding it would keep
+        // the job locked on every replica. If the unlock fails too, the session is closed instead.
+        unlockError = await runner.query('SELECT pg_advisory_unlock($1::bigint)', [key]).then(
+          () => undefined,
+          (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+        );
       }
     } finally {
-      await runner.release();
+      if (unlockError) await (runner as unknown as PgQueryRunner).releasePostgresConnection(unlockError);
+      else await runner.release();
     }
   }
 
