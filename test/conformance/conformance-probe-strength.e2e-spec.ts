@@ -8,7 +8,7 @@
  *    (saying so), not a match; one that leaves REVIEW for VERIFIED on its own diverges.
  */
 import { startPartnerSandbox, type PartnerSandbox } from '@partner-payments/testing';
-import { runAgainst, startPinnedSandbox } from './conformance.fixture';
+import { runAgainst, usePinnedSandbox } from './conformance.fixture';
 import { startRewritingProxy } from './divergent-stand-in.fixture';
 
 const VERIFICATIONS = /^POST \/v1\/users\/[0-9a-f-]{36}\/verifications$/;
@@ -16,8 +16,7 @@ const GET_USER = /^GET \/v1\/users\/[0-9a-f-]{36}$/;
 
 describe('conformance probes check what their evidence tags say', () => {
   let sandbox: PartnerSandbox;
-  beforeAll(async () => (sandbox = await startPinnedSandbox()));
-  afterAll(() => sandbox.close());
+  usePinnedSandbox((s) => (sandbox = s));
 
   it('users.verifications.key-reuse matches the sandbox and diverges on a replay of the first verification', async () => {
     const plain = await runAgainst(sandbox, sandbox.sandboxBaseUrl, {

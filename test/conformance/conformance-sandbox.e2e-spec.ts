@@ -4,12 +4,11 @@
  * production base URL or without allowWrites.
  */
 import { CONFORMANCE_PROBES, renderReport, type PartnerSandbox } from '@partner-payments/testing';
-import { idsWith, runAgainst, startPinnedSandbox } from './conformance.fixture';
+import { idsWith, runAgainst, startPinnedSandbox, usePinnedSandbox } from './conformance.fixture';
 
 describe('conformance kit against the sandbox', () => {
   let sandbox: PartnerSandbox;
-  beforeAll(async () => (sandbox = await startPinnedSandbox()));
-  afterAll(() => sandbox.close());
+  usePinnedSandbox((s) => (sandbox = s));
 
   it('runs every probe with writes on: every probe matches, none skipped, and it names what it created', async () => {
     const report = await runAgainst(sandbox, sandbox.sandboxBaseUrl);
@@ -67,8 +66,7 @@ describe('conformance kit against the sandbox', () => {
 
 describe('conformance kit as against the partner (no hooks: no staff, no clock)', () => {
   let sandbox: PartnerSandbox;
-  beforeAll(async () => (sandbox = await startPinnedSandbox()));
-  afterAll(() => sandbox.close());
+  usePinnedSandbox((s) => (sandbox = s));
 
   it('with a user verified beforehand: nothing errors, and only what needs the partner staff or clock is skipped, saying why', async () => {
     const first = await runAgainst(sandbox, sandbox.sandboxBaseUrl, {

@@ -20,6 +20,13 @@ export function startPinnedSandbox(): Promise<PartnerSandbox> {
   });
 }
 
+/** A pinned sandbox for the enclosing describe: started before its tests, closed after them. */
+export function usePinnedSandbox(ready: (sandbox: PartnerSandbox) => void): void {
+  let sandbox: PartnerSandbox | undefined;
+  beforeAll(async () => ready((sandbox = await startPinnedSandbox())));
+  afterAll(() => sandbox?.close());
+}
+
 /** The kit against `baseUrl` with the sandbox's credentials and control hooks, writes on. */
 export function runAgainst(
   sandbox: PartnerSandbox,
