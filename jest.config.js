@@ -4,6 +4,8 @@
  * the READMEs' code compiles; a scratch consumer app installs the packed packages and runs).
  * Package names map to the sources so tests never run against a stale dist/.
  */
+const { ESM_PACKAGES, esmIgnorePattern } = require('./libs/partner-payments-testing/src/jest/jest-preset.js');
+
 const moduleNameMapper = {
   '^@partner-payments/nestjs$': '<rootDir>/libs/partner-payments/src/index.ts',
   '^@partner-payments/testing$': '<rootDir>/libs/partner-payments-testing/src/index.ts',
@@ -11,10 +13,10 @@ const moduleNameMapper = {
 const transform = {
   // isolatedModules comes from tsconfig.jest.json (ts-jest's own option of that name is deprecated).
   '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json' }],
-  // NestJS 12 ships ESM only ("type": "module") and Jest's CommonJS runtime cannot load it (except on
-  // Node 24.9+ with --experimental-vm-modules): those
-  // packages' .js files are transpiled to CommonJS by the transformer the testing package ships
-  // to its users (one copy: the preset `@partner-payments/testing` uses the same file).
+  // NestJS 12 and file-type ship ESM only ("type": "module") and Jest's CommonJS runtime cannot load
+  // them (except on Node 24.9+ with --experimental-vm-modules): those packages' .js files are
+  // transpiled to CommonJS by the transformer the testing package ships to its users (one copy: the
+  // preset `@partner-payments/testing` uses the same file).
   '^.+\\.js$': '<rootDir>/libs/partner-payments-testing/src/jest/esm-to-cjs.transformer.js',
 };
 const common = {
@@ -23,9 +25,10 @@ const common = {
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper,
   transform,
-  // @opentelemetry/otlp-exporter-base (CommonJS) loads node:http with a dynamic import(), which
+  // The preset's ESM-only packages (NestJS, file-type and its parts), and
+  // @opentelemetry/otlp-exporter-base (CommonJS), which loads node:http with a dynamic import() that
   // Jest's vm runtime refuses without --experimental-vm-modules; transpiled, it becomes require().
-  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|@opentelemetry/otlp-exporter-base)/)'],
+  transformIgnorePatterns: [esmIgnorePattern([...ESM_PACKAGES, '@opentelemetry/otlp-exporter-base'])],
 };
 
 module.exports = {

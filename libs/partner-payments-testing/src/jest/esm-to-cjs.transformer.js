@@ -16,6 +16,16 @@
 const crypto = require('node:crypto');
 const ts = require('typescript');
 
+// TypeScript 7 (the native compiler) ships no JavaScript compiler API (no transpileModule), and
+// ts-jest needs typescript <7 as well: say so at load rather than fail on the first file.
+if (typeof ts.transpileModule !== 'function') {
+  throw new Error(
+    `@partner-payments/testing/jest/esm-to-cjs needs TypeScript's compiler API (typescript >=5.0 <7, ` +
+      `as ts-jest does); the typescript it found is ${ts.version}, which has none. ` +
+      'Install typescript 5 or 6 for Jest (npm i -D typescript@6).',
+  );
+}
+
 const VERSION = '3';
 
 /**

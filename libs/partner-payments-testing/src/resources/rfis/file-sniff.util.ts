@@ -1,10 +1,5 @@
+import { fileTypeFromBuffer } from 'file-type';
 import { basename } from 'node:path';
-
-// file-type 16 is the last CommonJS release (installed on purpose): sniffing by magic bytes.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const FileType = require('file-type') as {
-  fromBuffer(buffer: Buffer): Promise<{ ext: string; mime: string } | undefined>;
-};
 
 /** provider-facts: document types accepted when answer_spec names none. */
 export const DEFAULT_DOCUMENT_TYPES: readonly string[] = [
@@ -35,7 +30,7 @@ const TEXTUAL = /^(text\/|application\/(json|xml|csv)$)/;
  */
 export async function contentProblem(declared: string, bytes: Buffer): Promise<string | undefined> {
   const want = normaliseMime(declared);
-  const detected = await FileType.fromBuffer(bytes.subarray(0, 4100)).catch(() => undefined);
+  const detected = await fileTypeFromBuffer(bytes.subarray(0, 4100)).catch(() => undefined);
   if (TEXTUAL.test(want)) {
     if (detected) return `its content is ${detected.mime}, not ${want}`;
     return bytes.subarray(0, 8192).includes(0) ? `its content is binary, not ${want}` : undefined;

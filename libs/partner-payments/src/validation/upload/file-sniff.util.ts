@@ -1,9 +1,10 @@
-import { fromBuffer, mimeTypes as fileTypeMimeTypes } from 'file-type';
+import { fileTypeFromBuffer, supportedMimeTypes } from 'file-type';
 
 /**
  * Detects the real type of a file from its first bytes (spec 7.3 422 row: "a file whose bytes are
- * not the type it was sent as"; spec 8 "Accepted types"). Built on file-type@16 (CJS) with the
- * magic numbers of pdf, png, jpeg, heic/heif, webp and the rest file-type knows.
+ * not the type it was sent as"; spec 8 "Accepted types"). Built on file-type (an ES module, loaded
+ * through Node's require(esm)) with the magic numbers of pdf, png, jpeg, heic/heif, webp and the rest
+ * it knows. Only the first SNIFF_HEAD_BYTES are ever handed to it.
  */
 
 /** file-type reads at most this many bytes for most signatures; reading more buys nothing. */
@@ -69,7 +70,7 @@ export function isMimeTypeAccepted(mime: string, accepted: readonly string[]): b
   return accepted.some((entry) => mimeTypesMatch(entry, mime));
 }
 
-const SIGNATURE_FAMILIES = new Set<string>([...fileTypeMimeTypes].map((m) => family(m)));
+const SIGNATURE_FAMILIES = new Set<string>([...supportedMimeTypes].map((m) => family(m)));
 
 /**
  * True when the type has a magic number file-type can recognise: for such a type, bytes that match
@@ -84,9 +85,9 @@ export function hasKnownSignature(mime: string): boolean {
 export async function sniffFileType(head: Uint8Array): Promise<SniffedType | undefined> {
   let result: SniffedType | undefined;
   try {
-    result = await fromBuffer(head);
+    result = await fileTypeFromBuffer(head);
   } catch {
-    // file-type 16 can reject with EndOfStreamError on a truncated head: treat as "unknown".
+    // A truncated or corrupt head can reject (EndOfStreamError and the like): treat as "unknown".
     return undefined;
   }
   if (!result) return undefined;
