@@ -212,15 +212,19 @@ export function testNames(source: string): string[] {
 }
 
 /**
- * libs/partner-payments/README.md's install section in `app`, as written: its package.json step, its
+ * libs/partner-payments/README.md's install section in `app`, as written: its package.json step if any, its
  * `npm install` lines (the tarballs from `tarballs`), its files and the shipped `.env`. Answers the
  * install lines' output.
  */
 export function followModuleReadme(app: string, tarballs: string): string {
   const blocks = readBlocks(MODULE_README);
-  const pkgPath = join(app, 'package.json');
-  const pkg = JSON.parse(readFileSync(pkgPath, 'utf8')) as Record<string, unknown>;
-  writeJson(pkgPath, merge(pkg, JSON.parse(step(blocks, 'package.json').code) as Record<string, unknown>));
+  // A package.json step is optional: the README adds one only when the install needs it.
+  const pkgStep = blocks.filter((b) => b.role.kind === 'consumer-app' && b.role.step === 'package.json');
+  if (pkgStep.length > 0) {
+    const pkgPath = join(app, 'package.json');
+    const pkg = JSON.parse(readFileSync(pkgPath, 'utf8')) as Record<string, unknown>;
+    writeJson(pkgPath, merge(pkg, JSON.parse(step(blocks, 'package.json').code) as Record<string, unknown>));
+  }
   const installs = installCommands(step(blocks, 'install'), tarballs);
   if (installs.length < 2) throw new Error(`${MODULE_README}: expected two npm install lines`);
   let output = '';
