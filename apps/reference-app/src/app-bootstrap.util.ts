@@ -11,7 +11,7 @@ import { DemoRunner, type DemoResult } from './demo/demo-runner.service';
 import { PayoutEntity } from './payouts/payout.entity';
 import { describeAccess } from './common/access.guard';
 import { isWebhookPath, jsonDepthLimit, jsonOnlyWrites } from './common/json-depth.middleware';
-import { AppJsonLogger, configuredSecrets } from './observability/json-logger.service';
+import { AppJsonLogger, AppTextLogger, configuredSecrets } from './observability/json-logger.service';
 import { requestLogScope } from './observability/log-context.util';
 import { PARTNER_CONNECTION, type PartnerConnection } from './sandbox/partner-connection.providers';
 import { CronJobsService } from './scheduling/cron-jobs.service';
@@ -46,14 +46,16 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
   // The same validated configuration AppModule built (.env is in process.env by now): the log
   // format must be known before the first line, and LOG_FORMAT=json makes every line JSON.
   const early = loadAppConfig({ ...process.env, ...options.env });
-  const jsonLogger =
-    options.logger === undefined && early.observability.logFormat === 'json'
-      ? new AppJsonLogger(configuredSecrets(early), early.logLevels)
-      : null;
+  const appLogger =
+    options.logger !== undefined
+      ? null
+      : early.observability.logFormat === 'json'
+        ? new AppJsonLogger(configuredSecrets(early), early.logLevels)
+        : new AppTextLogger({ logLevels: early.logLevels });
   const app = await NestFactory.create<NestExpressApplication>(appModule, {
     // spec 6.1.3: the signature is verified against the raw bytes as received.
     rawBody: true,
-    logger: jsonLogger ?? options.logger,
+    logger: appLogger ?? options.logger,
   });
   // Issue 9 defects 9 and 11: the webhook route (every path Express routes to it, any case) is left
   // to the module's guard, which reads the raw bytes (up to its own 1 MB limit), verifies the
@@ -77,8 +79,6 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
   if (options.shutdownHooks) app.enableShutdownHooks();
 
   const config = app.get<AppConfig>(APP_CONFIG);
-  // LOG_LEVEL applies from here on (the configuration is only known once the module is built).
-  if (options.logger === undefined && !jsonLogger) app.useLogger(config.logLevels);
   const host = options.host ?? config.host;
   try {
     await app.listen(config.port, host);

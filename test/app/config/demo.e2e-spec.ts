@@ -148,6 +148,8 @@ describe('logs (demo at debug level, a re-authentication, a bad signature)', () 
       expect(text).not.toContain('from an earlier run');
       // No APP_API_KEYS: the closing hint needs no header.
       expect(text).toContain(`demo done. Try: curl ${running.url}/payouts/${result.payoutId} `);
+      expect(text).toContain(`the app keeps running at ${running.url}`);
+      expect(text).toContain('stop both with Ctrl+C');
       expect(text).toContain(result.payoutId); // the capture does see the app's lines
       expect(text).toContain('Partner token obtained');
       const secrets = [

@@ -140,6 +140,7 @@ export class DemoRunner {
     log(
       `demo done. Try: curl${keyHeader} ${appUrl}/payouts/${created.payout_id}  |  curl ${appUrl}/health/ready`,
     );
+    log(`the app keeps running at ${appUrl}, the embedded sandbox behind it; stop both with Ctrl+C`);
 
     return {
       userId: user.userId,

@@ -25,6 +25,23 @@ const REDACTED_KEYS = [
   'account_number',
 ];
 
+/** Nest's start-up route table, a line per route: for debugging, not for the first screen. */
+const ROUTE_TABLE_CONTEXTS = new Set(['RoutesResolver', 'RouterExplorer']);
+
+/** True when Nest logs a line of its route table (its context is the last parameter). */
+export function isRouteTableLine(params: readonly unknown[]): boolean {
+  const context = params[params.length - 1];
+  return typeof context === 'string' && ROUTE_TABLE_CONTEXTS.has(context);
+}
+
+/** LOG_FORMAT=text: Nest's ConsoleLogger, its route table at debug level (LOG_LEVEL=debug shows it). */
+export class AppTextLogger extends ConsoleLogger {
+  override log(message: unknown, ...params: unknown[]): void {
+    if (isRouteTableLine(params)) return this.debug(message, ...params);
+    super.log(message, ...params);
+  }
+}
+
 /** Configured secret values a line must never show, whatever carries them (8 characters and more). */
 export function configuredSecrets(config: AppConfig): string[] {
   const p = config.partner;
@@ -53,6 +70,11 @@ export class AppJsonLogger extends ConsoleLogger {
     logLevels: LogLevel[],
   ) {
     super({ json: true, logLevels, redact: REDACTED_KEYS });
+  }
+
+  override log(message: unknown, ...params: unknown[]): void {
+    if (isRouteTableLine(params)) return this.debug(message, ...params);
+    super.log(message, ...params);
   }
 
   protected override getJsonLogObject(
