@@ -5,7 +5,7 @@
  * matcher names every path that differs, so a divergence reads "body.id: expected string, absent".
  */
 
-/** A node of the shape language. Build them with `t`; print them with {@link describeShape}. */
+/** A node of the shape language. Build them with `t`; the conformance report prints them. */
 export type Shape =
   | { kind: 'string' | 'number' | 'integer' | 'boolean' | 'null' | 'any' }
   | { kind: 'enum'; values: readonly (string | number | boolean)[] }

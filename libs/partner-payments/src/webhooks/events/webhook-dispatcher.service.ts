@@ -18,7 +18,7 @@ export interface PartnerDispatchResult {
 
 /**
  * Emits a parsed delivery to the host app's handlers (emitToAllListeners), so a handler that throws
- * (with suppressErrors: false, which @OnPartnerEvent sets) rejects the dispatch and the inbox entry
+ * (with suppressErrors: false, which `@OnPartnerEvent` sets) rejects the dispatch and the inbox entry
  * is marked failed instead of processed.
  */
 @Injectable()
