@@ -1,3 +1,4 @@
+import { sampleFile } from '@partner-payments/testing';
 import { individual, useWorld } from './sandbox.fixture';
 
 const V = '2026-06-01';
@@ -46,5 +47,41 @@ describe('sandbox: inputs built to stall it are answered at once', () => {
     );
     expect(ms).toBeLessThan(1_500);
     expect(answer.body.errors).toEqual([{ item_id: rfi.itemIds[0], message: expect.any(String) }]);
+  });
+
+  it('stores upload names without bidi controls or invisible characters (spec 2.2: the name is sanitised)', async () => {
+    const userId = (await world.api.call('POST', '/v1/users', { body: individual() })).body.id as string;
+    const rfi = await world.sandbox.control.seedRfi({
+      userId,
+      items: [{ answer_type: 'document', answer_spec: { mime_types: ['application/pdf'], max_files: 20 } }],
+    });
+    const names = [
+      'invoice\u202efdp.exe',
+      '\u2066report\u2069.pdf',
+      'scan\u200b\u200d.pdf',
+      '\ufeffid.pdf',
+      'a\u3164b.pdf',
+      'x\u061c\u200e\u200fy.pdf',
+    ];
+    const form = new FormData();
+    for (const name of names)
+      form.append(
+        'files',
+        new Blob([new Uint8Array(sampleFile('application/pdf'))], { type: 'application/pdf' }),
+        name,
+      );
+    const answer = await world.api.call('POST', `/v1/rfis/${rfi.rfiId}/items/${rfi.itemIds[0]}/documents`, {
+      rawBody: form,
+      version: V,
+    });
+    expect(answer.status).toBe(201);
+    expect(answer.body.item.documents.map((d: { file_name: string }) => d.file_name)).toEqual([
+      'invoicefdp.exe',
+      'report.pdf',
+      'scan.pdf',
+      'id.pdf',
+      'ab.pdf',
+      'xy.pdf',
+    ]);
   });
 });
