@@ -6,6 +6,8 @@
  */
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
+import type { Readable } from 'node:stream';
+import { PartnerLocalValidationError } from '@partner-payments/nestjs';
 import { recordTally } from './tally.fixture';
 
 export interface EndlessBodyOutcome {
@@ -140,6 +142,7 @@ export async function startMisbehavingDownloadServer(
     close: () =>
       new Promise<void>((r) => {
         for (const res of open) res.destroy();
+        server.closeAllConnections();
         server.close(() => r());
       }),
   };
@@ -161,4 +164,35 @@ export class AttackTally {
     for (const [suite, r] of this.rows)
       recordTally({ suite, database, inputsTried: r.tried, refusedRight: r.right, wrong: r.tried - r.right });
   }
+}
+
+/** What `fn` settled with (its value or its error), and how many milliseconds it took. */
+export async function timed(fn: () => Promise<unknown>): Promise<[unknown, number]> {
+  const started = performance.now();
+  const out = await fn().catch((e: unknown) => e);
+  return [out, performance.now() - started];
+}
+
+/** The fields a PartnerLocalValidationError names; undefined for anything else. */
+export function fieldsOf(error: unknown): string[] | undefined {
+  return error instanceof PartnerLocalValidationError ? error.fieldErrors.map((e) => e.field) : undefined;
+}
+
+/** Reads a stream to its end or its error, giving up (and destroying it) after `giveUpMs`. */
+export async function readToEnd(
+  stream: Readable,
+  giveUpMs: number,
+): Promise<{ bytes: number; error: unknown; ms: number }> {
+  const started = performance.now();
+  const giveUp = setTimeout(() => stream.destroy(new Error(`still reading after ${giveUpMs} ms`)), giveUpMs);
+  let bytes = 0;
+  let error: unknown;
+  try {
+    for await (const c of stream) bytes += (c as Buffer).length;
+  } catch (e) {
+    error = e;
+  } finally {
+    clearTimeout(giveUp);
+  }
+  return { bytes, error, ms: performance.now() - started };
 }
