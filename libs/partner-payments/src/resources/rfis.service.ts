@@ -4,7 +4,7 @@ import type { PartnerCallOptions, PartnerOffsetPageParams, PartnerPage } from '.
 import type { Rfi, RfiAnswerInput, RfiItem, RfiListEntry, RfiParentFields } from '../models/rfi.model';
 import FormData from 'form-data';
 import type { Readable } from 'node:stream';
-import { fetchLink } from '../http/link-download.util';
+import { DEFAULT_STREAM_BODY_TIMEOUT_MS, fetchLink } from '../http/stream-body.util';
 import { PartnerLocalValidationError } from '../errors/partner.errors';
 import { validateRfiAnswers } from '../validation/rfi/rfi-answer.rules';
 import { appendUploadParts, uploadPartsReplayable } from '../validation/upload/upload-form.util';
@@ -323,7 +323,7 @@ export class PartnerRfisService {
     const { stream, headers } = await fetchLink(link.downloadUrl, {
       headTimeoutMs,
       idleTimeoutMs: options.idleTimeoutMs ?? headTimeoutMs,
-      bodyTimeoutMs: options.bodyTimeoutMs ?? 600_000,
+      bodyTimeoutMs: options.bodyTimeoutMs ?? DEFAULT_STREAM_BODY_TIMEOUT_MS,
     });
     const length = Number(headers.get('content-length'));
     return {

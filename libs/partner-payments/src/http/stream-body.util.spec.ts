@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { PartnerApiError, PartnerTimeoutError } from '../errors/partner-api.errors';
-import { fetchLink, type LinkDownloadDeadlines } from './link-download.util';
+import { fetchLink, type LinkDownloadDeadlines } from './stream-body.util';
 import { startLocalServer, type LocalServer } from './local-server.fixture';
 
 const deadlines = (over: Partial<LinkDownloadDeadlines> = {}): LinkDownloadDeadlines => ({
