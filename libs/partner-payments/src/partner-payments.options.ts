@@ -131,7 +131,8 @@ export interface PartnerPaymentsModuleOptions {
    * Per-attempt timeout in milliseconds, a total deadline: connecting, sending and reading the
    * whole answer, not only a gap without socket activity, so a partner trickling bytes cannot hold
    * a call (or its rate-limiter slot) past it. For a streamed download it covers the attempt up to
-   * the answer's head. On an upload (multipart) it bounds each gap without progress instead: the
+   * the answer's head, then bounds each wait for body bytes (the whole body has its own deadline,
+   * `bodyTimeoutMs`, default 10 minutes). On an upload (multipart) it bounds each gap without progress instead: the
    * body takes as long as the link needs. A timed-out attempt is retried as a timeout:
    * GETs and de-duplicated writes yes, other writes no. Default 30_000.
    */

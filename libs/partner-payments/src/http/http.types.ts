@@ -40,8 +40,14 @@ export interface PartnerRequest {
    * 401, whatever the policy says. Default true.
    */
   bodyReplayable?: boolean;
-  /** 'stream': `data` is a Readable of the body (downloads). Default 'json'. */
+  /**
+   * 'stream': `data` is a Readable of the body (downloads). It fails with a PartnerTimeoutError
+   * after `timeoutMs` without bytes while it is read, or when it has not ended `bodyTimeoutMs` after
+   * the answer's head. Default 'json'.
+   */
   responseType?: 'json' | 'stream';
+  /** 'stream' only: the whole body's deadline from the answer's head. Default 600_000 (10 minutes); Infinity for none. */
+  bodyTimeoutMs?: number;
 }
 
 export interface PartnerResponseMeta {
@@ -109,6 +115,8 @@ export interface TransportRequest {
   attempt: number;
   /** 'stream': a 2xx body arrives as a Readable (downloads); error bodies are still read and parsed. */
   responseType?: 'json' | 'stream';
+  /** 'stream' only: the whole body's deadline from the answer's head. Default 600_000 (10 minutes). */
+  bodyTimeoutMs?: number;
   /** The trace context the attempt's span is started in; the active one when absent. */
   traceParent?: Context;
 }

@@ -237,4 +237,50 @@ describe('PartnerHttpClient against gateway faults (real local server)', () => {
     expect(expiredSends).toBe(0);
     expect(issued).toBeGreaterThanOrEqual(2); // the queue outlived the first token
   }, 20_000);
+
+  describe('a streamed 2xx whose body never ends', () => {
+    const readAll = async (stream: NodeJS.ReadableStream) => {
+      const started = performance.now();
+      try {
+        for await (const _chunk of stream) void _chunk;
+        return { error: undefined, ms: performance.now() - started };
+      } catch (error) {
+        return { error, ms: performance.now() - started };
+      }
+    };
+    const streamed = async (extra: { bodyTimeoutMs?: number } = {}) => {
+      const { http } = createTestClient(server().baseUrl, { maxRetries: 0 });
+      const req = { method: 'GET', path: '/v1/file', responseType: 'stream', timeoutMs: 300 } as const;
+      return (await http.request<NodeJS.ReadableStream>({ ...req, ...extra })).data;
+    };
+    let timers: NodeJS.Timeout[] = [];
+    afterEach(() => {
+      timers.forEach(clearInterval);
+      timers = [];
+    });
+
+    it('stalling after the head: the body fails with PartnerTimeoutError after timeoutMs without bytes', async () => {
+      route((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/pdf' });
+        res.write('%PDF-1.7\n');
+      });
+      const out = await readAll(await streamed());
+      expect(out.error).toBeInstanceOf(PartnerTimeoutError);
+      expect(out.error).toMatchObject({
+        code: 'etimedout',
+        message: expect.stringContaining('GET /v1/file'),
+      });
+      expect(out.ms).toBeLessThan(5_000); // generous: 300 ms; without the guard it never ends
+    });
+
+    it('a byte every 50 ms forever: the body deadline ends it', async () => {
+      route((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/pdf' });
+        timers.push(setInterval(() => res.write('.'), 50));
+      });
+      const out = await readAll(await streamed({ bodyTimeoutMs: 1_000 }));
+      expect((out.error as Error).message).toMatch(/the body did not end within 1000 ms/);
+      expect(out.ms).toBeLessThan(6_000);
+    });
+  });
 });

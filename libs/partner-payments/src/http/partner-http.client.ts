@@ -136,6 +136,7 @@ export class PartnerHttpClient {
         idleTimeoutOnly: req.multipart !== undefined,
         attempt,
         responseType: req.responseType,
+        bodyTimeoutMs: req.bodyTimeoutMs,
       });
 
       const success = res.kind === 'response' && res.status >= 200 && res.status < 300;

@@ -11,6 +11,8 @@ import type {
 import { reportRateLimitWait, traceAttempt } from '../observability/http-instrumentation.util';
 import { partnerRouteTemplate } from '../observability/route-template.util';
 import { PartnerRateLimiter } from './rate-limiter.policy';
+import type { Readable } from 'node:stream';
+import { guardResponseStream } from './stream-body.util';
 import { joinUrl } from './url.util';
 
 /**
@@ -194,8 +196,8 @@ export class PartnerTransport {
     // that long without socket activity, so a partner or gateway trickling a byte now and then held
     // the call, and its limiter slot, far past timeoutMs. This is the hard deadline the option
     // documents ("per-attempt timeout"): connect, send and the whole answer.
-    // For a streamed 2xx (downloads) it covers the attempt up to the response head; the caller
-    // reads the body. Cleared when the attempt ends, so no timer outlives a call.
+    // For a streamed 2xx (downloads) it covers the attempt up to the response head; the body then
+    // has its own deadlines (guardResponseStream). Cleared when the attempt ends, so no timer outlives a call.
     // An upload keeps the idle timeout alone (TransportRequest.idleTimeoutOnly): its body takes as
     // long as the link needs.
     const deadline = new AbortController();
@@ -241,6 +243,7 @@ export class PartnerTransport {
       // An error answer to a download is small: read it so the error parser sees the body.
       if (req.responseType === 'stream' && (res.status < 200 || res.status >= 300))
         data = await readSmallBody(data);
+      else if (req.responseType === 'stream') data = guardResponseStream(data as Readable, req);
       const durationMs = elapsed();
       this.logger.debug?.(
         `${req.method} ${req.path} → ${res.status} in ${durationMs} ms (attempt ${req.attempt})`,

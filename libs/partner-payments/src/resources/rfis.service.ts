@@ -3,9 +3,8 @@ import { encodePathSegment } from '../http/url.util';
 import type { PartnerCallOptions, PartnerOffsetPageParams, PartnerPage } from '../models/common.model';
 import type { Rfi, RfiAnswerInput, RfiItem, RfiListEntry, RfiParentFields } from '../models/rfi.model';
 import FormData from 'form-data';
-import { Readable } from 'node:stream';
-import type { ReadableStream as NodeWebReadableStream } from 'node:stream/web';
-import { createPartnerApiError, createPartnerNetworkError } from '../errors/error-factory.util';
+import type { Readable } from 'node:stream';
+import { DEFAULT_STREAM_BODY_TIMEOUT_MS, fetchLink } from '../http/stream-body.util';
 import { PartnerLocalValidationError } from '../errors/partner.errors';
 import { validateRfiAnswers } from '../validation/rfi/rfi-answer.rules';
 import { appendUploadParts, uploadPartsReplayable } from '../validation/upload/upload-form.util';
@@ -47,6 +46,16 @@ export interface UploadRfiDocumentsOptions extends PartnerCallOptions {
 export interface RfiDocumentLink {
   downloadUrl: string;
   expiresAt: string | null;
+}
+
+/** Deadlines of a document download (see fetchDocumentLink), in milliseconds. */
+export interface RfiDownloadDeadlines {
+  /** Until the link's answer head arrives. Default 60_000. */
+  timeoutMs?: number;
+  /** Longest wait for the next body bytes; the stream then fails with PartnerTimeoutError. Default timeoutMs. */
+  idleTimeoutMs?: number;
+  /** The whole body, from the head; the stream then fails with PartnerTimeoutError. Default 600_000; Infinity for none. */
+  bodyTimeoutMs?: number;
 }
 
 /** A stored RFI file, as a stream (never buffered whole). */
@@ -244,9 +253,14 @@ export class PartnerRfisService {
     rfiId: string,
     itemId: string,
     documentId: string,
-    options?: PartnerCallOptions,
+    options?: PartnerCallOptions & RfiDownloadDeadlines,
   ): Promise<RfiDocumentDownload> {
-    return this.fetchDocumentLink(await this.getDocumentLink(rfiId, itemId, documentId, options));
+    const link = await this.getDocumentLink(rfiId, itemId, documentId, options);
+    return this.fetchDocumentLink(link, {
+      timeoutMs: options?.timeoutMs,
+      idleTimeoutMs: options?.idleTimeoutMs,
+      bodyTimeoutMs: options?.bodyTimeoutMs,
+    });
   }
 
   /**
@@ -294,43 +308,29 @@ export class PartnerRfisService {
     return { url: inner.url, expiresAt: typeof inner.expires_at === 'string' ? inner.expires_at : null };
   }
 
-  /** Streams a link from getDocumentLink, without partner credentials (see downloadDocument). */
+  /**
+   * Streams a link from getDocumentLink, without partner credentials (see downloadDocument). The
+   * answer's head must come within `timeoutMs` (default 60 s); the body then fails with a
+   * PartnerTimeoutError after `idleTimeoutMs` without a byte (default `timeoutMs`) or when it has
+   * not ended `bodyTimeoutMs` after the head (default 10 minutes, the link's lifetime [T3r
+   * DRIFT-24]; Infinity for none).
+   */
   async fetchDocumentLink(
     link: RfiDocumentLink,
-    options: { timeoutMs?: number } = {},
+    options: RfiDownloadDeadlines = {},
   ): Promise<RfiDocumentDownload> {
-    let res: Response;
-    try {
-      res = await fetch(link.downloadUrl, {
-        method: 'GET',
-        redirect: 'follow',
-        signal: AbortSignal.timeout(options.timeoutMs ?? 60_000),
-      });
-    } catch (error) {
-      // The URL is a credential: name the call, never the link.
-      throw createPartnerNetworkError({
-        errorCode: ((error as { cause?: { code?: string } }).cause?.code ?? undefined) as string | undefined,
-        message: (error as Error).name === 'TimeoutError' ? 'timed out' : 'connection failed',
-        timedOut: (error as Error).name === 'TimeoutError',
-        method: 'GET',
-        path: '(document download link)',
-      });
-    }
-    if (!res.ok || res.body === null) {
-      const text = await res.text().catch(() => '');
-      throw createPartnerApiError({
-        status: res.status,
-        body: text,
-        method: 'GET',
-        path: '(document download link)',
-      });
-    }
-    const length = Number(res.headers.get('content-length'));
+    const headTimeoutMs = options.timeoutMs ?? 60_000;
+    const { stream, headers } = await fetchLink(link.downloadUrl, {
+      headTimeoutMs,
+      idleTimeoutMs: options.idleTimeoutMs ?? headTimeoutMs,
+      bodyTimeoutMs: options.bodyTimeoutMs ?? DEFAULT_STREAM_BODY_TIMEOUT_MS,
+    });
+    const length = Number(headers.get('content-length'));
     return {
-      stream: Readable.fromWeb(res.body as unknown as NodeWebReadableStream),
-      fileName: fileNameFrom(res.headers.get('content-disposition') ?? undefined),
-      contentType: res.headers.get('content-type'),
-      contentLength: Number.isFinite(length) && res.headers.get('content-length') !== null ? length : null,
+      stream,
+      fileName: fileNameFrom(headers.get('content-disposition') ?? undefined),
+      contentType: headers.get('content-type'),
+      contentLength: Number.isFinite(length) && headers.get('content-length') !== null ? length : null,
     };
   }
 }

@@ -158,4 +158,23 @@ describe('user input validation (evidence §3: flat names, alpha-3, strict PUT)'
       'method',
     ]);
   });
+
+  it('a hostile email is refused at once, naming the field (no backtracking regex)', () => {
+    for (const email of [`a@${'.'.repeat(50_000)}@`, `a@${'.'.repeat(200)}@`]) {
+      const started = performance.now();
+      const error = (() => {
+        try {
+          validateCreateUserInput(individual({ email }));
+        } catch (e) {
+          return e;
+        }
+      })();
+      // A generous bound: the backtracking regex took seconds on the 50,000-character value.
+      expect(performance.now() - started).toBeLessThan(500);
+      expect(error).toBeInstanceOf(PartnerLocalValidationError);
+      expect((error as PartnerLocalValidationError).fieldErrors).toEqual([
+        { field: 'email', message: expect.stringMatching(/^must be an email address/) },
+      ]);
+    }
+  });
 });

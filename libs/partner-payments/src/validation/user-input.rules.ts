@@ -3,7 +3,7 @@ import { BUSINESS_ONLY_ACCOUNT_PURPOSES, INDIVIDUAL_ONLY_ACCOUNT_PURPOSES } from
 import type { CreatePartnerUserInput, UpdatePartnerUserInput } from '../models/user-input.model';
 import { parseIsoDate } from './rfi/answer-format.rules';
 import { collectMetadataErrors } from './metadata.rules';
-import { describeType, isPlainObject, keyPath, throwIfAny } from './validation.util';
+import { describeType, emailProblem, isPlainObject, keyPath, throwIfAny } from './validation.util';
 
 /**
  * Checks a POST /v1/users or PUT /v1/users/{id} body before any I/O (evidence §3): the partner's
@@ -117,8 +117,9 @@ function checkValue(field: string, kind: Kind, value: unknown, errors: PartnerFi
     push(`must be an ISO 3166-1 alpha-3 code in capitals, e.g. "USA" (got "${value}")`);
   } else if (kind === 'date' && parseIsoDate(value) === undefined) {
     push(`must be a calendar date YYYY-MM-DD (got "${value}")`);
-  } else if (kind === 'email' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)) {
-    push('must be an email address');
+  } else if (kind === 'email') {
+    const problem = emailProblem(value);
+    if (problem) push(problem);
   } else if (kind === 'url' && !/^https?:\/\//i.test(value)) {
     push('must be an http(s) URL');
   }

@@ -55,3 +55,21 @@ export function amountProblem(value: unknown): PartnerFieldError | null {
     ? null
     : { field: 'amount', message: 'must be a positive decimal string with up to 2 decimals, e.g. "100.00"' };
 }
+
+/** RFC 5321 4.5.3.1.3: a path is at most 256 octets with its angle brackets, so an address 254. */
+export const MAX_EMAIL_CHARS = 254;
+
+/**
+ * One `@`, no whitespace, a dot inside the domain; lenient on purpose (the partner's exact rule is
+ * unknown, and a local check must not refuse what it would accept). Checked in linear time, the
+ * length first: the one-regex form `^[^\s@]+@[^\s@]+\.[^\s@]+$` backtracks quadratically on a
+ * long run of dots, seconds of blocked event loop for a 50,000-character value.
+ */
+export function emailProblem(value: string): string | undefined {
+  if (value.length > MAX_EMAIL_CHARS)
+    return `must be an email address of at most ${MAX_EMAIL_CHARS} characters (got ${value.length})`;
+  // Two classes split by the one `@` neither holds: no backtracking.
+  if (!/^[^\s@]+@[^\s@]+$/.test(value)) return 'must be an email address';
+  const domain = value.slice(value.indexOf('@') + 1);
+  return domain.slice(1, -1).includes('.') ? undefined : 'must be an email address';
+}

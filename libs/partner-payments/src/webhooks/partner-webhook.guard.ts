@@ -1,8 +1,8 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
-import { readPartnerRawBody, type PartnerRawBodyRequest } from './raw-body.util';
+import { closeConnectionAfterAnswer, readPartnerRawBody, type PartnerRawBodyRequest } from './raw-body.util';
 import { PARTNER_WEBHOOK_CONFIG } from '../partner-payments.constants';
 import { type PartnerWebhookConfig } from './webhook.config';
-import { PartnerWebhookError } from './webhook.errors';
+import { PartnerWebhookBodyTooLargeError, PartnerWebhookError } from './webhook.errors';
 import { refuseWebhook, verifyWebhookSignature } from './webhook-verification.util';
 
 /** Where the guard leaves the verified raw bytes on the request; read by @VerifiedPartnerBody(). */
@@ -13,7 +13,7 @@ export type PartnerVerifiedRequest = PartnerRawBodyRequest & { [PARTNER_WEBHOOK_
 /**
  * Verifies x-signature-sha256 against the raw request bytes (spec 6.1.3) before any handler runs,
  * with the signature verifier directly (no webhook service involved).
- * Answers: 413 beyond webhooks.maxBodyBytes; 401 with { reason } for a missing, non-hex, odd-length,
+ * Answers: 413 beyond webhooks.maxBodyBytes, closing the connection without reading the rest; 401 with { reason } for a missing, non-hex, odd-length,
  * wrong-length or wrong signature (never 500); 500 with the fix when the raw body is unavailable
  * (the app was not created with NestFactory.create(AppModule, { rawBody: true })).
  * Usable on your own route: `@UseGuards(PartnerWebhookGuard)`, then `@VerifiedPartnerBody() raw: Buffer`.
@@ -34,6 +34,8 @@ export class PartnerWebhookGuard implements CanActivate {
       return true;
     } catch (error) {
       if (error instanceof PartnerWebhookError) {
+        if (error instanceof PartnerWebhookBodyTooLargeError)
+          closeConnectionAfterAnswer(req, context.switchToHttp().getResponse());
         if (error.status >= 500) this.config.logger.error(error.message);
         throw error.toHttpException();
       }

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   PartnerWebhookBodyTooLargeError,
   PartnerWebhookConfigurationError,
@@ -45,7 +45,9 @@ function readStream(req: IncomingMessage, maxBodyBytes: number): Promise<Buffer>
       total += buf.length;
       if (total > maxBodyBytes) {
         cleanup();
-        req.resume(); // drain the rest so the 413 can be written
+        // Nothing more is read: the 413 closes the connection (closeConnectionAfterAnswer), and
+        // meanwhile TCP flow control holds the sender back.
+        req.pause();
         reject(new PartnerWebhookBodyTooLargeError(maxBodyBytes, null));
         return;
       }
@@ -68,4 +70,39 @@ function readStream(req: IncomingMessage, maxBodyBytes: number): Promise<Buffer>
     req.on('end', onEnd);
     req.on('error', onError);
   });
+}
+
+/** How long a 413 may take to reach the sender before its connection is closed anyway. */
+export const REFUSED_BODY_CLOSE_DEADLINE_MS = 5_000;
+
+/**
+ * After a 413 the rest of an unauthenticated body is never read: the answer carries
+ * `Connection: close` and the socket is destroyed once the answer is flushed (or after the deadline
+ * when the sender does not take it). Draining instead would let one sender keep the app reading an
+ * endless body. Accepts Node's and Fastify's request/response objects (`.raw`).
+ */
+export function closeConnectionAfterAnswer(request: unknown, response: unknown): void {
+  const req = rawOf<IncomingMessage>(request);
+  const res = rawOf<ServerResponse>(response);
+  const socket = req?.socket;
+  if (!req || !res || !socket || typeof res.setHeader !== 'function') return;
+  req.pause();
+  if (!res.headersSent) res.setHeader('Connection', 'close');
+  const close = (): void => {
+    clearTimeout(deadline);
+    socket.destroy();
+  };
+  const deadline = setTimeout(close, REFUSED_BODY_CLOSE_DEADLINE_MS);
+  deadline.unref();
+  if (res.writableFinished) close();
+  else {
+    res.once('finish', close);
+    res.once('close', close);
+  }
+}
+
+function rawOf<T extends object>(value: unknown): T | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const raw = (value as { raw?: unknown }).raw;
+  return (typeof raw === 'object' && raw !== null ? raw : value) as T;
 }

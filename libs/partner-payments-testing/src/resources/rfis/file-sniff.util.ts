@@ -40,14 +40,16 @@ export async function contentProblem(declared: string, bytes: Buffer): Promise<s
 }
 
 /**
- * Stored file names are sanitised (spec 2.2): path parts dropped, control and unsafe characters
- * replaced, no leading dots, at most 200 characters keeping the extension.
+ * Stored file names are sanitised (spec 2.2): path parts dropped, control, format (bidi overrides
+ * and isolates, zero-width characters, BOM) and other invisible (default-ignorable) characters
+ * removed so a stored name displays as what it is, unsafe characters replaced, no leading dots, at
+ * most 200 characters keeping the extension.
  */
 export function sanitizeFileName(name: string): string {
   const base = basename(name.replace(/\\/g, '/'));
   let clean = base
     .normalize('NFC')
-    .replace(/[\p{Cc}\p{Cf}]/gu, '')
+    .replace(/[\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}]/gu, '')
     .replace(/[^\p{L}\p{N}._ -]/gu, '_')
     .replace(/_+/g, '_')
     .replace(/\s+/g, ' ')

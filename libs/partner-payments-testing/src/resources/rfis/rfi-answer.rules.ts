@@ -1,10 +1,11 @@
 import type { AnswerType } from '../../server/state.types';
+import { isEmailShaped } from '../../server/request-schema.util';
 
 /** Formats of identifier answers (provider-facts RFIs: ein, ssn, email, e164, url, country_alpha3). */
 export const IDENTIFIER_FORMATS: Record<string, (v: string) => boolean> = {
   ein: (v) => /^\d{2}-?\d{7}$/.test(v),
   ssn: (v) => /^\d{3}-?\d{2}-?\d{4}$/.test(v),
-  email: (v) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v),
+  email: isEmailShaped,
   e164: (v) => /^\+[1-9]\d{1,14}$/.test(v),
   url: (v) => {
     try {

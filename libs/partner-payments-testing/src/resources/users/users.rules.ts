@@ -1,5 +1,6 @@
 import { METADATA_KEY_MAX, METADATA_MAX_ENTRIES, METADATA_VALUE_MAX } from '../metadata.rules';
 import type { ZodIssue } from '../../server/http-errors.util';
+import { isEmailShaped } from '../../server/request-schema.util';
 import {
   BUSINESS_ONLY_PURPOSES,
   INDIVIDUAL_ONLY_PURPOSES,
@@ -61,7 +62,7 @@ function stringIssue(path: string, kind: UserFieldKind, v: unknown): ZodIssue | 
     // evidence §3: users take alpha-3; the partner echoes `US` unchanged (DRIFT-5), the sandbox refuses it.
     return { path, message: 'Country must be a 3-character ISO code', code: 'custom' };
   if (kind === 'date' && !isRealDate(v)) return { path, message: 'Invalid date', code: 'invalid_string' };
-  if (kind === 'email' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v))
+  if (kind === 'email' && !isEmailShaped(v))
     return { path, message: 'Invalid email', code: 'invalid_string' };
   if (kind === 'url' && !/^https?:\/\/[^\s]+$/i.test(v))
     return { path, message: 'Invalid url', code: 'invalid_string' };

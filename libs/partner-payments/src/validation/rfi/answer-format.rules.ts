@@ -1,4 +1,5 @@
 import { RfiIdentifierFormat } from '../../models/rfi.model';
+import { emailProblem } from '../validation.util';
 
 /**
  * Format checks used by the RFI answer validator (provider-facts "RFIs": identifier formats ein,
@@ -16,7 +17,7 @@ const IDENTIFIER_CHECKS: Record<RfiIdentifierFormat, FormatCheck> = {
   // US SSN: 9 digits, usually written NNN-NN-NNNN. Only the shape is checked (sandbox data uses test numbers).
   ssn: (v) =>
     /^(\d{3}-\d{2}-\d{4}|\d{9})$/.test(v) ? undefined : 'must be an SSN (9 digits, e.g. 123-45-6789)',
-  email: (v) => (/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v) ? undefined : 'must be an email address'),
+  email: emailProblem,
   // ITU-T E.164: +, then 2 to 15 digits, no leading zero in the country code.
   e164: (v) =>
     /^\+[1-9]\d{1,14}$/.test(v) ? undefined : 'must be an E.164 phone number (e.g. +14155550100)',

@@ -246,3 +246,18 @@ describe('validateRfiAnswers: answer_type and answer_spec of known items', () =>
     expect(err?.message).toContain('items[2].answer_value: must be one of "yes", "no"');
   });
 });
+
+describe('validateRfiAnswers with hostile text', () => {
+  it('an email identifier of 50,000 dots is refused at once, naming the item', () => {
+    const email = item('identifier', { format: 'email' });
+    const started = performance.now();
+    const errors = errorsOf(() =>
+      validateRfiAnswers([{ item_id: email.item_id, answer_value: `a@${'.'.repeat(50_000)}@` }], [email]),
+    );
+    // A generous bound: the backtracking regex took seconds on this value.
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(errors).toEqual([
+      { field: 'items[0].answer_value', message: expect.stringMatching(/email address/) },
+    ]);
+  });
+});

@@ -1,4 +1,4 @@
-import { MAX_FILE_NAME_CHARS, sanitizeFileName } from './file-name.util';
+import { fileNameProblem, MAX_FILE_NAME_CHARS, sanitizeFileName } from './file-name.util';
 
 describe('sanitizeFileName', () => {
   it('keeps ordinary and non-ASCII names', () => {
@@ -26,5 +26,31 @@ describe('sanitizeFileName', () => {
     const out = sanitizeFileName(`${'a'.repeat(400)}.pdf`);
     expect(Array.from(out)).toHaveLength(MAX_FILE_NAME_CHARS);
     expect(out.endsWith('.pdf')).toBe(true);
+  });
+});
+
+describe('fileNameProblem', () => {
+  it('names every bidi control, zero-width, format or other invisible character', () => {
+    const invisible = [
+      0x202e, 0x202d, 0x202a, 0x202b, 0x202c, 0x2066, 0x2067, 0x2068, 0x2069, 0x200e, 0x200f, 0x061c, 0x200b,
+      0x200c, 0x200d, 0x2060, 0xfeff, 0x00ad, 0x180e, 0x3164, 0x115f, 0xfe0f, 0x034f, 0xe0001,
+    ];
+    for (const cp of invisible) {
+      const hex = cp.toString(16).toUpperCase().padStart(4, '0');
+      expect(fileNameProblem(`a${String.fromCodePoint(cp)}b.pdf`)).toMatch(
+        new RegExp(`^holds U\\+${hex} at index 1`),
+      );
+    }
+  });
+
+  it('passes visible names in any script', () => {
+    for (const name of [
+      'passport scan.pdf',
+      'relevé bancaire.pdf',
+      'паспорт.pdf',
+      'جواز.pdf',
+      '护照 (1).png',
+    ])
+      expect(fileNameProblem(name)).toBeUndefined();
   });
 });

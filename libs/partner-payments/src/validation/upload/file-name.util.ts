@@ -4,6 +4,8 @@
  * so a quote, CR or LF in a name would break the header; a path would leak the caller's directories.
  */
 
+import type { PartnerFieldError } from '../../errors/partner.errors';
+
 /** Longest name kept, in characters (common file-system limit). */
 export const MAX_FILE_NAME_CHARS = 255;
 
@@ -24,4 +26,36 @@ export function sanitizeFileName(name: string, fallbackExt?: string): string {
   const dot = clean.lastIndexOf('.');
   const ext = dot > 0 && clean.length - dot <= 16 ? Array.from(clean.slice(dot)) : [];
   return chars.slice(0, MAX_FILE_NAME_CHARS - ext.length).join('') + ext.join('');
+}
+
+/**
+ * Format characters (Cf: bidi embeddings, overrides and isolates, zero-width characters, the BOM,
+ * the soft hyphen) and the other default-ignorable ones (Hangul fillers, variation selectors) show
+ * as nothing or reorder what follows: "invoice\u202Efdp.exe" displays as "invoiceexe.pdf". spec 2.2
+ * has the partner sanitise names without saying how, so such a name is refused before anything is
+ * sent rather than sent to be shown spoofed, or renamed behind the caller's back.
+ */
+const INVISIBLE_CHARS = /[\p{Cf}\p{Default_Ignorable_Code_Point}]/u;
+
+/** Why a file name cannot be sent as it is, or undefined. */
+export function fileNameProblem(name: string): string | undefined {
+  const found = INVISIBLE_CHARS.exec(name);
+  if (!found) return undefined;
+  const code = (found[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
+  return `holds U+${code} at index ${found.index}, an invisible or direction-changing character that would make the name display as something else; rename the file`;
+}
+
+/**
+ * The name problem of one upload source, on the field it comes from: `fileName` when given, else
+ * the last segment of `path` (what would be sent).
+ */
+export function uploadFileNameErrors(source: Record<string, unknown>, field: string): PartnerFieldError[] {
+  const named = typeof source.fileName === 'string';
+  const name = named
+    ? source.fileName
+    : typeof source.path === 'string'
+      ? source.path.split(/[\\/]/).pop()
+      : undefined;
+  const problem = typeof name === 'string' ? fileNameProblem(name) : undefined;
+  return problem ? [{ field: `${field}.${named ? 'fileName' : 'path'}`, message: problem }] : [];
 }

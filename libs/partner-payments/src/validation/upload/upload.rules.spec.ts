@@ -209,3 +209,30 @@ describe('prepareUploadFiles: refused uploads', () => {
     expect(stream.destroyed).toBe(true);
   });
 });
+
+describe('prepareUploadFiles: names that would display as something else', () => {
+  it('refuses bidi controls and invisible characters in a name, naming the field; nothing is prepared', async () => {
+    const pdfPath = join(dir, 'scan\u200b.pdf');
+    await writeFile(pdfPath, samplePdf());
+    const stream = Readable.from([samplePdf()]);
+    const errs = await errorsOf(
+      prepareUploadFiles([
+        buf(samplePdf(), 'invoice\u202efdp.exe', 'application/pdf'),
+        { path: pdfPath },
+        { stream, fileName: '\u2066report\u2069.pdf', contentType: 'application/pdf' },
+        buf(samplePdf(), '\ufeffid.pdf', 'application/pdf'),
+        buf(samplePdf(), 'relevé bancaire (1).pdf', 'application/pdf'),
+      ]),
+    );
+    expect(errs).toEqual([
+      {
+        field: 'files[0].fileName',
+        message: expect.stringMatching(/^holds U\+202E at index 7, an invisible/),
+      },
+      { field: 'files[1].path', message: expect.stringMatching(/^holds U\+200B at index 4/) },
+      { field: 'files[2].fileName', message: expect.stringMatching(/^holds U\+2066 at index 0/) },
+      { field: 'files[3].fileName', message: expect.stringMatching(/^holds U\+FEFF at index 0/) },
+    ]);
+    expect(stream.destroyed).toBe(true);
+  });
+});

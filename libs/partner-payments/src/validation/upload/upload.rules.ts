@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { PartnerFieldError, PartnerLocalValidationError } from '../../errors/partner.errors';
 import { RfiItem } from '../../models/rfi.model';
 import { checkDeclaredType, isMimeTypeAccepted, sniffFileType } from './file-sniff.util';
-import { sanitizeFileName } from './file-name.util';
+import { sanitizeFileName, uploadFileNameErrors } from './file-name.util';
 import { DEFAULT_UPLOAD_LIMITS, UploadLimits } from './upload.constants';
 import {
   OpenedUploadSource,
@@ -183,6 +183,8 @@ export async function prepareUploadFiles(
     const field = `files[${i}]`;
     const shape = uploadSourceShapeErrors(source, field);
     errors.push(...shape);
+    if (shape.length === 0)
+      errors.push(...uploadFileNameErrors(source as unknown as Record<string, unknown>, field));
     if (shape.length > 0 || !mayOpen) continue;
     let o: OpenedUploadSource;
     try {
