@@ -11,11 +11,11 @@
  */
 const { join } = require('node:path');
 
-module.exports = {
-  testEnvironment: 'node',
-  transform: {
-    '^.+\\.ts$': 'ts-jest',
-    '^.+\\.js$': join(__dirname, 'esm-to-cjs.transformer.js'),
-  },
-  transformIgnorePatterns: ['/node_modules/(?!(@nestjs)/)'],
+// One `exports.x =` a key: the form Node's CommonJS lexer detects, so an ES module's named import
+// (`import { transform } from '@partner-payments/testing/jest-preset'`) finds what the types promise.
+exports.testEnvironment = 'node';
+exports.transform = {
+  '^.+\\.ts$': 'ts-jest',
+  '^.+\\.js$': join(__dirname, 'esm-to-cjs.transformer.js'),
 };
+exports.transformIgnorePatterns = ['/node_modules/(?!(@nestjs)/)'];
