@@ -140,6 +140,8 @@ async function main(): Promise<void> {
       out: (s) => process.stdout.write(s),
       err: (s) => process.stderr.write(s),
     });
+    // A request the command gave up on (a sandbox that stopped answering) would keep node alive.
+    setTimeout(() => process.exit(), 1000).unref();
     return;
   }
   let options: PartnerSandboxOptions | 'help';

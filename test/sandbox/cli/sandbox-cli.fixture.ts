@@ -3,6 +3,7 @@
  * partner-sandbox` run it (from dist/: build it first with buildProject).
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 
 export const CLI = join(__dirname, '..', '..', '..', 'libs/partner-payments-testing/dist/main.js');
@@ -83,4 +84,23 @@ export function runCli(
         }),
     );
   });
+}
+
+/** A local URL nothing listens on (a port just freed; fetch refuses some well-known ones outright). */
+export async function closedPortUrl(path = '/'): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}${path}`;
+}
+
+/** Resolves with the CLI's output once it matches `pattern`; rejects with it after `timeoutMs`. */
+export async function outputMatching(cli: RunningCli, pattern: RegExp, timeoutMs = 10000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  while (!pattern.test(cli.output())) {
+    if (Date.now() > deadline) throw new Error(`no output matching ${pattern}: ${cli.output()}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return cli.output();
 }

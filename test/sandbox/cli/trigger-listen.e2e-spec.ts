@@ -13,7 +13,7 @@ import {
 } from '@partner-payments/testing';
 import { buildProject } from '../../setup/build.fixture';
 import { Api, individual } from '../sandbox.fixture';
-import { runCli, spawnCli, startCli, stop } from './sandbox-cli.fixture';
+import { closedPortUrl, outputMatching, runCli, spawnCli, startCli, stop } from './sandbox-cli.fixture';
 
 const SECRET = 'whsec_cli_trigger_secret';
 const CREDS = {
@@ -85,7 +85,7 @@ describe('partner-sandbox trigger and listen', () => {
     });
   }, 90000);
 
-  it('trigger --user-id builds on that user; an unknown event is a usage error; no authorized bank is said plainly', async () => {
+  it('trigger --user-id builds on that user; an unknown event, no authorized bank or no sandbox is said plainly', async () => {
     const receiver = await receiverAnswering(200);
     const { baseUrl } = await sandboxCli(['--webhook-url', receiver.url]);
     const api = await new Api(baseUrl, CREDS).login();
@@ -113,6 +113,15 @@ describe('partner-sandbox trigger and listen', () => {
     expect(noBank.code).toBe(1);
     expect(noBank.stderr).toContain('the account authorizes no bank');
     expect(noBank.stderr).toContain('--authorized-banks');
+    // Nothing listens there: both commands say where they looked, and exit 1.
+    const nowhere = await closedPortUrl();
+    const absent = await runCli(['trigger', 'user.created', '--base-url', nowhere]);
+    expect(absent.code).toBe(1);
+    expect(absent.stderr).toContain(`ECONNREFUSED`);
+    expect(absent.stderr).toContain(`(is the sandbox running at ${nowhere}?)`);
+    const listenAbsent = await runCli(['listen', '--forward-to', receiver.url, '--base-url', nowhere]);
+    expect(listenAbsent.code).toBe(1);
+    expect(listenAbsent.stderr).toContain(`(is the sandbox running at ${nowhere}?)`);
   }, 90000);
 
   it('listen --forward-to relays each delivery byte-exact with its signature, prints the target status, and puts the webhook URL back', async () => {
@@ -138,20 +147,19 @@ describe('partner-sandbox trigger and listen', () => {
     expect(created.raw).toBe(record.body);
     expect(created.signature).toBe(record.signature);
     expect(record).toMatchObject({ outcome: 'delivered', status: 202 });
-    const deadline = Date.now() + 10000;
-    while (!listen.output().includes(`${record.eventId}  -> 202`) && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 20));
-    expect(listen.output()).toMatch(new RegExp(`user\\.created\\s+${record.eventId}  -> 202`));
+    // One line per event: its type, its event_id and the target's answer.
+    await outputMatching(listen, new RegExp(`user\\.created\\s+${record.eventId}  -> 202`));
 
     expect(await stop(listen.child, 'SIGINT')).toBe(0);
     expect(await control.webhookUrl()).toBe(previous);
-    expect(listen.output()).toContain('webhook URL put back');
+    await outputMatching(listen, /webhook URL put back to http:\/\/127\.0\.0\.1:9\/app-was-here/);
   }, 90000);
 
   it('listen: a target that does not answer makes the delivery fail at the sandbox too (never retried, spec 6.1.4)', async () => {
     const { baseUrl, control } = await sandboxCli([]);
+    const down = await closedPortUrl('/down');
     const listen = await spawnCli(
-      ['listen', '--forward-to', 'http://127.0.0.1:9/down', '--base-url', baseUrl],
+      ['listen', '--forward-to', down, '--base-url', baseUrl],
       /Relay listening on (http:\/\/\S+)/,
     );
     children.push(listen.child);
@@ -159,8 +167,9 @@ describe('partner-sandbox trigger and listen', () => {
     expect(run.code).toBe(1);
     const [record] = (await control.deliveries()).filter((d) => d.event === 'user.created');
     expect(record).toMatchObject({ outcome: 'failed', status: null });
-    expect(listen.output()).toMatch(
-      /user\.created\s+\S+\s+-> not delivered to http:\/\/127\.0\.0\.1:9\/down/,
+    await outputMatching(
+      listen,
+      /user\.created\s+\S+\s+-> not delivered to \S+\/down: fetch failed: connect ECONNREFUSED/,
     );
     expect(await stop(listen.child, 'SIGINT')).toBe(0);
     expect(await control.webhookUrl()).toBeNull();

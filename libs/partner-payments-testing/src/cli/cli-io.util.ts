@@ -1,4 +1,5 @@
 /** What the subcommands share: where the sandbox is, and where their output goes. */
+import { printableUrl } from '../server/url-mask.util';
 
 export interface CliIo {
   out: (s: string) => void;
@@ -27,10 +28,16 @@ export function sandboxBaseUrl(flag: string | undefined, env: NodeJS.ProcessEnv)
   return url.replace(/\/+$/, '');
 }
 
-/** The message of an error and of its cause (fetch's "fetch failed" says why only in its cause). */
-export function errorText(error: unknown): string {
+/**
+ * The message of an error and of its cause (fetch's "fetch failed" says why only in its cause);
+ * with `baseUrl`, a connection that failed also asks whether the sandbox runs there.
+ */
+export function errorText(error: unknown, baseUrl?: string): string {
   if (!(error instanceof Error)) return String(error);
-  return error.cause instanceof Error ? `${error.message}: ${error.cause.message}` : error.message;
+  const text = error.cause instanceof Error ? `${error.message}: ${error.cause.message}` : error.message;
+  return baseUrl && error.message === 'fetch failed'
+    ? `${text} (is the sandbox running at ${printableUrl(baseUrl)}?)`
+    : text;
 }
 
 /**
@@ -52,5 +59,21 @@ export function optionsOrExitCode<T extends object>(
     if (!(error instanceof CliUsageError)) throw error;
     io.err(`partner-sandbox ${command}: ${error.message}\n\n${help}\n`);
     return 2;
+  }
+}
+
+/**
+ * `work`, or a rejection naming `what` after `ms`: the control client waits as long as the sandbox
+ * takes, and a sandbox that stops answering must not hang the command.
+ */
+export async function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
   }
 }

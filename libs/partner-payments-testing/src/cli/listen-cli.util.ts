@@ -14,7 +14,14 @@ import { PartnerSandboxControlClient } from '../control/control.client';
 import { SANDBOX_DEFAULTS } from '../server/sandbox-server.service';
 import { printableUrl } from '../server/url-mask.util';
 import { SIGNATURE_HEADER } from '../webhooks/webhook-signing.util';
-import { CliUsageError, errorText, optionsOrExitCode, sandboxBaseUrl, type CliIo } from './cli-io.util';
+import {
+  CliUsageError,
+  errorText,
+  optionsOrExitCode,
+  sandboxBaseUrl,
+  withDeadline,
+  type CliIo,
+} from './cli-io.util';
 import { relayDelivery } from './listen-relay.util';
 
 export const LISTEN_HELP = `partner-sandbox listen: forwards a running sandbox's webhooks to a URL
@@ -34,6 +41,9 @@ Usage: partner-sandbox listen --forward-to <url> [options]
 It becomes the account's webhook URL until stopped (Ctrl-C), then puts the previous one back.
 Each delivery is forwarded byte-exact with ${SIGNATURE_HEADER}; one line per event with the
 target's answer.`;
+
+/** How long a control call may take before the command gives up on the sandbox. */
+const CONTROL_MS = 15_000;
 
 export interface ListenCliOptions {
   forwardTo: string;
@@ -103,7 +113,7 @@ export interface SandboxListener {
 export async function startSandboxListener(options: ListenCliOptions, io: CliIo): Promise<SandboxListener> {
   const control = new PartnerSandboxControlClient(options.baseUrl);
   // Asked first: a sandbox that is not there fails here, before anything listens.
-  const previous = await control.webhookUrl(options.clientUuid);
+  const previous = await withDeadline(control.webhookUrl(options.clientUuid), CONTROL_MS, 'the sandbox');
   const server = createServer((req: IncomingMessage, res: ServerResponse) =>
     relayDelivery(req, res, options, (line) => io.out(`${line}\n`)),
   );
@@ -116,21 +126,24 @@ export async function startSandboxListener(options: ListenCliOptions, io: CliIo)
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   const url = `http://${host}:${port}/`;
   try {
-    await control.setWebhookUrl(url, options.clientUuid);
+    await withDeadline(control.setWebhookUrl(url, options.clientUuid), CONTROL_MS, 'the sandbox');
   } catch (error) {
     server.close();
     throw error;
   }
   io.out(
-    `Forwarding the webhooks of account ${options.clientUuid} at ${options.baseUrl} to ${printableUrl(options.forwardTo)}\n` +
+    `Forwarding the webhooks of account ${options.clientUuid} at ${printableUrl(options.baseUrl)} to ${printableUrl(options.forwardTo)}\n` +
       `Relay listening on ${url} (the account's webhook URL until stopped; Ctrl-C stops)\n`,
   );
   return {
     url,
     async close() {
       try {
-        if ((await control.webhookUrl(options.clientUuid)) === url)
-          await control.setWebhookUrl(previous, options.clientUuid);
+        const putBack = async () => {
+          if ((await control.webhookUrl(options.clientUuid)) === url)
+            await control.setWebhookUrl(previous, options.clientUuid);
+        };
+        await withDeadline(putBack(), CONTROL_MS, 'the sandbox');
         io.out(`Stopped; webhook URL put back to ${previous ? printableUrl(previous) : 'none'}\n`);
       } catch (error) {
         io.err(`partner-sandbox listen: could not put the webhook URL back: ${errorText(error)}\n`);
@@ -149,7 +162,7 @@ export async function runListenCli(argv: string[], env: NodeJS.ProcessEnv, io: C
   try {
     listener = await startSandboxListener(options, io);
   } catch (error) {
-    io.err(`partner-sandbox listen: ${errorText(error)} (is the sandbox running at ${options.baseUrl}?)\n`);
+    io.err(`partner-sandbox listen: ${errorText(error, options.baseUrl)}\n`);
     return 1;
   }
   await new Promise<void>((resolve) => {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { printableUrl } from '../server/url-mask.util';
 
 /** A refusal the CLI reports as it is (its message names the call and the partner's answer). */
 export class SandboxCliError extends Error {}
@@ -58,7 +59,7 @@ export class SandboxApiClient {
     } catch (error) {
       const cause = (error as Error).cause instanceof Error ? ((error as Error).cause as Error) : error;
       throw new SandboxCliError(
-        `${method} ${path}: no answer from ${this.baseUrl} (${(cause as Error).message}); is the sandbox running there?`,
+        `${method} ${path}: no answer from ${printableUrl(this.baseUrl)} (${(cause as Error).message}); is the sandbox running there?`,
       );
     }
     const text = await response.text();

@@ -7,7 +7,14 @@ import { parseArgs } from 'node:util';
 import { PartnerSandboxControlClient } from '../control/control.client';
 import type { DeliveryRecord } from '../control/control.types';
 import { SANDBOX_DEFAULTS } from '../server/sandbox-server.service';
-import { CliUsageError, errorText, optionsOrExitCode, sandboxBaseUrl, type CliIo } from './cli-io.util';
+import {
+  CliUsageError,
+  errorText,
+  optionsOrExitCode,
+  sandboxBaseUrl,
+  withDeadline,
+  type CliIo,
+} from './cli-io.util';
 import { SandboxApiClient } from './sandbox-api.client';
 import { TRIGGERS, TriggerFlow } from './trigger-flows.service';
 
@@ -98,38 +105,44 @@ function deliveryLine(d: DeliveryRecord): string {
   return `  ${d.event.padEnd(44)} ${d.eventId ?? '(no event_id)'}  ${answer}`;
 }
 
+/** The flow, the wait for its delivery, and the report; answers the exit code. */
+async function trigger(options: TriggerCliOptions, io: CliIo): Promise<number> {
+  const control = new PartnerSandboxControlClient(options.baseUrl);
+  const account = options.clientUuid.toLowerCase();
+  const mine = (d: DeliveryRecord) => d.clientUuid === account;
+  const before = await control.deliveries();
+  const seen = before.reduce((max, d) => Math.max(max, d.seq), 0);
+  // waitForDeliveries counts every account's finished deliveries of the event, old ones too.
+  const earlier = before.filter((d) => d.event === options.event && done(d)).length;
+  const api = new SandboxApiClient(options.baseUrl, options.credentials);
+  const flow = new TriggerFlow(api, control, { userId: options.userId, clientUuid: options.clientUuid });
+  const subject = await TRIGGERS[options.event](flow);
+  await control.waitForDeliveries({
+    event: options.event,
+    count: earlier + 1,
+    timeoutMs: options.timeoutMs,
+  });
+  await control.flushWebhooks();
+  const sent = (await control.deliveries()).filter((d) => mine(d) && d.seq > seen);
+  io.out(`partner-sandbox trigger ${options.event}: ${subject}\n`);
+  for (const d of sent) io.out(`${deliveryLine(d)}\n`);
+  const target = sent.filter((d) => d.event === options.event);
+  if (target.some((d) => d.outcome === 'no_url'))
+    io.out(
+      'The sandbox has no webhook URL, so nothing was sent: set one (--webhook-url, POST /__control/setWebhookUrl) or run `partner-sandbox listen --forward-to URL`.\n',
+    );
+  return target.length > 0 && target.every((d) => d.outcome !== 'failed') ? 0 : 1;
+}
+
 /** Runs the subcommand; answers the exit code. */
 export async function runTriggerCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo): Promise<number> {
   const options = optionsOrExitCode('trigger', TRIGGER_HELP, io, () => triggerOptionsFromCli(argv, env));
   if (typeof options === 'number') return options;
-  const control = new PartnerSandboxControlClient(options.baseUrl);
   try {
-    const account = options.clientUuid.toLowerCase();
-    const mine = (d: DeliveryRecord) => d.clientUuid === account;
-    const before = await control.deliveries();
-    const seen = before.reduce((max, d) => Math.max(max, d.seq), 0);
-    // waitForDeliveries counts every account's finished deliveries of the event, old ones too.
-    const earlier = before.filter((d) => d.event === options.event && done(d)).length;
-    const api = new SandboxApiClient(options.baseUrl, options.credentials);
-    const flow = new TriggerFlow(api, control, { userId: options.userId, clientUuid: options.clientUuid });
-    const subject = await TRIGGERS[options.event](flow);
-    await control.waitForDeliveries({
-      event: options.event,
-      count: earlier + 1,
-      timeoutMs: options.timeoutMs,
-    });
-    await control.flushWebhooks();
-    const sent = (await control.deliveries()).filter((d) => mine(d) && d.seq > seen);
-    io.out(`partner-sandbox trigger ${options.event}: ${subject}\n`);
-    for (const d of sent) io.out(`${deliveryLine(d)}\n`);
-    const target = sent.filter((d) => d.event === options.event);
-    if (target.some((d) => d.outcome === 'no_url'))
-      io.out(
-        'The sandbox has no webhook URL, so nothing was sent: set one (--webhook-url, POST /__control/setWebhookUrl) or run `partner-sandbox listen --forward-to URL`.\n',
-      );
-    return target.length > 0 && target.every((d) => d.outcome !== 'failed') ? 0 : 1;
+    // The flow's calls and the wait for the delivery, bounded as a whole (withDeadline).
+    return await withDeadline(trigger(options, io), options.timeoutMs + 60_000, 'the sandbox');
   } catch (error) {
-    io.err(`partner-sandbox trigger ${options.event}: ${errorText(error)}\n`);
+    io.err(`partner-sandbox trigger ${options.event}: ${errorText(error, options.baseUrl)}\n`);
     return 1;
   }
 }
