@@ -1,4 +1,3 @@
-import { SANDBOX_DEFAULTS } from '../server/sandbox-server.service';
 import { listenOptionsFromCli } from './listen-cli.util';
 
 describe('listenOptionsFromCli', () => {
@@ -13,7 +12,6 @@ describe('listenOptionsFromCli', () => {
     expect(listenOptionsFromCli(['--forward-to', 'http://127.0.0.1:3000/webhooks/partner'], {})).toEqual({
       forwardTo: 'http://127.0.0.1:3000/webhooks/partner',
       baseUrl: 'http://127.0.0.1:4010',
-      clientUuid: SANDBOX_DEFAULTS.clientUuid,
       host: '127.0.0.1',
       port: 0,
       timeoutMs: 10000,
@@ -23,6 +21,11 @@ describe('listenOptionsFromCli', () => {
         PARTNER_SANDBOX_HOST: '10.0.0.5',
       }),
     ).toMatchObject({ baseUrl: 'http://10.0.0.5:4010', port: 7000, clientUuid: 'c-2' });
+    expect(
+      listenOptionsFromCli(['--forward-to', 'http://a/'], { PARTNER_SANDBOX_CLIENT_UUID: 'c-3' }),
+    ).toMatchObject({
+      clientUuid: 'c-3',
+    });
   });
 
   it('refuses bad numbers', () => {

@@ -11,7 +11,6 @@ import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
 import { PartnerSandboxControlClient } from '../control/control.client';
-import { SANDBOX_DEFAULTS } from '../server/sandbox-server.service';
 import { printableUrl } from '../server/url-mask.util';
 import { SIGNATURE_HEADER } from '../webhooks/webhook-signing.util';
 import {
@@ -48,7 +47,8 @@ const CONTROL_MS = 15_000;
 export interface ListenCliOptions {
   forwardTo: string;
   baseUrl: string;
-  clientUuid: string;
+  /** Undefined: the sandbox's primary account (the one its flags configure). */
+  clientUuid?: string;
   host: string;
   port: number;
   timeoutMs: number;
@@ -95,7 +95,7 @@ export function listenOptionsFromCli(argv: string[], env: NodeJS.ProcessEnv): Li
   return {
     forwardTo,
     baseUrl: sandboxBaseUrl(values['base-url'], env),
-    clientUuid: values['client-uuid'] ?? env.PARTNER_SANDBOX_CLIENT_UUID ?? SANDBOX_DEFAULTS.clientUuid,
+    clientUuid: values['client-uuid'] ?? (env.PARTNER_SANDBOX_CLIENT_UUID || undefined),
     host: values.host ?? '127.0.0.1',
     port: nonNegative('--port', values.port ?? '0'),
     timeoutMs,
@@ -132,7 +132,7 @@ export async function startSandboxListener(options: ListenCliOptions, io: CliIo)
     throw error;
   }
   io.out(
-    `Forwarding the webhooks of account ${options.clientUuid} at ${printableUrl(options.baseUrl)} to ${printableUrl(options.forwardTo)}\n` +
+    `Forwarding the webhooks of ${options.clientUuid ? `account ${options.clientUuid}` : 'the primary account'} at ${printableUrl(options.baseUrl)} to ${printableUrl(options.forwardTo)}\n` +
       `Relay listening on ${url} (the account's webhook URL until stopped; Ctrl-C stops)\n`,
   );
   return {

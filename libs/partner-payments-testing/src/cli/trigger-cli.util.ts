@@ -18,6 +18,13 @@ import {
 import { SandboxApiClient } from './sandbox-api.client';
 import { TRIGGERS, TriggerFlow } from './trigger-flows.service';
 
+/** Names joined with commas, in lines of at most 96 characters. */
+const wrap = (names: string[]) =>
+  names.reduce((text, name) => {
+    const line = text.slice(text.lastIndexOf('\n') + 1);
+    return !text ? name : `${text},${line.length + name.length + 2 > 96 ? '\n' : ' '}${name}`;
+  }, '');
+
 export const TRIGGER_HELP = `partner-sandbox trigger: makes a running sandbox send one event to its webhook URL
 
 Usage: partner-sandbox trigger <event> [options]
@@ -31,7 +38,7 @@ Usage: partner-sandbox trigger <event> [options]
   --timeout-ms <n>       how long to wait for the delivery (default 30000)
   -h, --help
 
-Events: ${Object.keys(TRIGGERS).join(', ')}.
+Events: ${wrap(Object.keys(TRIGGERS))}.
 The resources are real (a payout's events come from a payout made for the purpose); every
 delivery the flow caused is printed with the receiver's answer. Exit code: 0 sent, 1 not, 2 usage.`;
 
