@@ -18,7 +18,12 @@ export interface TriggerFlowOptions {
   clientUuid: string;
 }
 
-type Id = { id: string };
+/** The id a create answered under `field`; a create that answers none stops the flow, naming it. */
+async function createdId(answer: Promise<Record<string, unknown>>, field: string, what: string) {
+  const id = (await answer)[field];
+  if (typeof id !== 'string') throw new SandboxCliError(`${what} answered no ${field}`);
+  return id;
+}
 
 /** The resources one trigger needs, each made once, on first need. */
 export class TriggerFlow {
@@ -39,8 +44,14 @@ export class TriggerFlow {
   /** A user made now, whatever `--user-id` says (for events only a new user produces). */
   newUser(): Promise<string> {
     return this.once('newUser', async () => {
-      const body = { ...fixtureUser(this.tag), first_name: 'Trigger', metadata: { source: this.tag } };
-      return (await this.api.call<Id>('POST', '/v1/users', body)).id;
+      const body = {
+        ...fixtureUser(this.tag),
+        first_name: 'Trigger',
+        last_name: 'Event',
+        email: 'trigger.event@example.com',
+        metadata: { source: this.tag },
+      };
+      return createdId(this.api.call('POST', '/v1/users', body), 'id', 'POST /v1/users');
     });
   }
 
@@ -92,14 +103,8 @@ export class TriggerFlow {
             'start the sandbox with --authorized-banks bank_a, or POST /__control/setAuthorizedBanks {"args":[["bank_a"]]}',
         );
       const body = { user_id: userId, type: 'US_BANK', bank, metadata: { source: this.tag } };
-      const answer = await this.api.call<{ virtual_account_id?: string; id?: string }>(
-        'POST',
-        '/v1/virtual-accounts',
-        body,
-      );
-      const id = answer.virtual_account_id ?? answer.id;
-      if (!id) throw new SandboxCliError('POST /v1/virtual-accounts answered no virtual_account_id');
-      return id;
+      const created = this.api.call('POST', '/v1/virtual-accounts', body);
+      return createdId(created, 'virtual_account_id', 'POST /v1/virtual-accounts');
     });
   }
 
@@ -119,7 +124,7 @@ export class TriggerFlow {
         ...fixtureRecipient(await this.verifiedUser(), this.tag),
         metadata: { source: this.tag },
       };
-      return (await this.api.call<{ recipient_id: string }>('POST', '/v1/recipients', body)).recipient_id;
+      return createdId(this.api.call('POST', '/v1/recipients', body), 'recipient_id', 'POST /v1/recipients');
     });
   }
 
@@ -128,7 +133,8 @@ export class TriggerFlow {
     const payoutId = await this.once('payout', async () => {
       const { id } = await this.fundedVirtualAccount();
       const body = { recipient_id: await this.recipient(), amount: '10.00', currency: 'USD' };
-      return (await this.api.call<Id>('POST', `/v1/virtual-accounts/${id}/payout`, body)).id;
+      const path = `/v1/virtual-accounts/${id}/payout`;
+      return createdId(this.api.call('POST', path, body), 'id', `POST ${path}`);
     });
     if (steps.length > 0) await this.control.advancePayout(payoutId, steps);
     return payoutId;
