@@ -4,7 +4,7 @@
  * the READMEs' code compiles; a scratch consumer app installs the packed packages and runs).
  * Package names map to the sources so tests never run against a stale dist/.
  */
-const { ESM_PACKAGES, esmIgnorePattern } = require('./libs/partner-payments-testing/src/jest/jest-preset.js');
+const { ESM_PACKAGES, esmIgnorePattern } = require('./libs/partner-payments-testing/src/jest/esm-packages.js');
 
 const moduleNameMapper = {
   '^@partner-payments/nestjs$': '<rootDir>/libs/partner-payments/src/index.ts',

@@ -8,12 +8,17 @@ import { startPartnerSandbox } from './server/sandbox-server.service';
 import type { PartnerSandboxOptions } from './server/sandbox.types';
 import { printableUrl } from './server/url-mask.util';
 import { runConformanceCli } from './conformance/conformance-cli.util';
+import { startBanner } from './cli/start-banner.util';
+import { runTriggerCli } from './cli/trigger-cli.util';
+import { runListenCli } from './cli/listen-cli.util';
 
 export { printableUrl };
 
 const HELP = `partner-sandbox: a contract-faithful simulator of the partner payments API
 
 Usage: partner-sandbox [options]        (npm run sandbox -- [options])
+       partner-sandbox trigger <event> [--user-id <id>] [--base-url <url>]     (see trigger --help)
+       partner-sandbox listen --forward-to <url> [--base-url <url>]           (see listen --help)
        partner-sandbox conformance --base-url <url> [--allow-writes] [--json]   (see conformance --help)
 
   --port <n>                 PARTNER_SANDBOX_PORT             default 4010 (0 = random)
@@ -126,13 +131,17 @@ export function optionsFromCli(argv: string[], env: NodeJS.ProcessEnv): PartnerS
   };
 }
 
+const SUBCOMMANDS = { conformance: runConformanceCli, trigger: runTriggerCli, listen: runListenCli };
+
 async function main(): Promise<void> {
-  if (process.argv[2] === 'conformance') {
-    const code = await runConformanceCli(process.argv.slice(3), process.env, {
+  const subcommand = SUBCOMMANDS[process.argv[2] as keyof typeof SUBCOMMANDS];
+  if (subcommand) {
+    process.exitCode = await subcommand(process.argv.slice(3), process.env, {
       out: (s) => process.stdout.write(s),
       err: (s) => process.stderr.write(s),
     });
-    process.exitCode = code;
+    // A request the command gave up on (a sandbox that stopped answering) would keep node alive.
+    setTimeout(() => process.exit(), 1000).unref();
     return;
   }
   let options: PartnerSandboxOptions | 'help';
@@ -156,21 +165,7 @@ async function main(): Promise<void> {
       warn: (m) => process.stderr.write(`[partner-sandbox] ${m}\n`),
     },
   });
-  const line = (s: string) => process.stdout.write(`${s}\n`);
-  const served =
-    options.bases === 'sandbox'
-      ? `partner routes only under ${sandbox.sandboxBaseUrl}`
-      : options.bases === 'root'
-        ? 'partner routes only at the root'
-        : `sandbox base ${sandbox.sandboxBaseUrl}`;
-  line(`partner sandbox listening on ${sandbox.baseUrl} (${served})`);
-  line(`control API: ${sandbox.controlUrl}  (GET ${sandbox.controlUrl} lists operations)`);
-  line(
-    `client_id: ${sandbox.credentials.clientId}  client_uuid: ${sandbox.credentials.clientUuid}  (api key, password and webhook secret not printed)`,
-  );
-  line(
-    `webhooks: ${options.webhookUrl ? printableUrl(options.webhookUrl) : 'no URL set (set one with --webhook-url or POST /__control/setWebhookUrl)'}`,
-  );
+  for (const line of startBanner(sandbox, options)) process.stdout.write(`${line}\n`);
   let stopping = false;
   const stop = () => {
     if (stopping) return;

@@ -59,6 +59,7 @@ export class PartnerSandboxControlClient implements SandboxControl {
   createClient = (input?: CreateClientInput) => this.call<SandboxClientInfo>('createClient', input);
   setWebhookUrl = (url: string | null, clientUuid?: string) =>
     this.call<void>('setWebhookUrl', url, clientUuid);
+  webhookUrl = (clientUuid?: string) => this.call<string | null>('webhookUrl', clientUuid);
   rotateWebhookSecret = (newSecret?: string, clientUuid?: string, options?: RotateWebhookSecretOptions) =>
     this.call<WebhookSecretRotation>('rotateWebhookSecret', newSecret, clientUuid, options);
   setAuthorizedBanks = (banks: string[], clientUuid?: string) =>

@@ -4,6 +4,7 @@ import type { SandboxControl } from './control.types';
 export const CONTROL_OPERATIONS = [
   'createClient',
   'setWebhookUrl',
+  'webhookUrl',
   'rotateWebhookSecret',
   'setAuthorizedBanks',
   'provisionClientWallet',

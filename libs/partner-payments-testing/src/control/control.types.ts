@@ -269,6 +269,8 @@ export interface WebhookSecretRotation {
 export interface SandboxControl {
   createClient(input?: CreateClientInput): Promise<SandboxClientInfo>;
   setWebhookUrl(url: string | null, clientUuid?: string): Promise<void>;
+  /** The account's webhook URL, null when none is set (`partner-sandbox listen` puts it back on exit). */
+  webhookUrl(clientUuid?: string): Promise<string | null>;
   /**
    * Replaces the account's webhook secret (`newSecret`, default a random `whsec_...`). As at the
    * partner (evidence §9 [T1 REVISION-DOCS §2.4]), deliveries keep being signed with the previous

@@ -77,6 +77,10 @@ export class InProcessControl implements SandboxControl {
     this.account(clientUuid).webhookUrl = url ?? undefined;
   }
 
+  async webhookUrl(clientUuid?: string): Promise<string | null> {
+    return this.account(clientUuid).webhookUrl ?? null;
+  }
+
   async rotateWebhookSecret(
     newSecret?: string,
     clientUuid?: string,

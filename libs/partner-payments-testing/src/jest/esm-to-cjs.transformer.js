@@ -46,27 +46,27 @@ function rewriteImportMeta(source) {
     .replace(/\bimport\.meta\b/g, '({ url: require("node:url").pathToFileURL(__filename).href })');
 }
 
-module.exports = {
-  process(source, filename) {
-    const output = ts.transpileModule(rewriteImportMeta(source), {
-      fileName: filename,
-      compilerOptions: {
-        module: ts.ModuleKind.CommonJS,
-        target: ts.ScriptTarget.ES2022,
-        allowJs: true,
-        esModuleInterop: true,
-        inlineSourceMap: false,
-      },
-    });
-    return { code: output.outputText };
-  },
-  getCacheKey(source, filename) {
-    return crypto
-      .createHash('sha256')
-      .update(VERSION)
-      .update(ts.version)
-      .update(filename)
-      .update(source)
-      .digest('hex');
-  },
+// `exports.x =`: the form Node's CommonJS lexer detects, so ES modules can import them by name.
+exports.process = function process(source, filename) {
+  const output = ts.transpileModule(rewriteImportMeta(source), {
+    fileName: filename,
+    compilerOptions: {
+      module: ts.ModuleKind.CommonJS,
+      target: ts.ScriptTarget.ES2022,
+      allowJs: true,
+      esModuleInterop: true,
+      inlineSourceMap: false,
+    },
+  });
+  return { code: output.outputText };
+};
+
+exports.getCacheKey = function getCacheKey(source, filename) {
+  return crypto
+    .createHash('sha256')
+    .update(VERSION)
+    .update(ts.version)
+    .update(filename)
+    .update(source)
+    .digest('hex');
 };

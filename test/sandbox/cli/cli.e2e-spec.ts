@@ -1,43 +1,8 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
+import { execFileSync, spawn } from 'node:child_process';
 import { PartnerSandboxControlClient } from '@partner-payments/testing';
-import { buildProject } from '../setup/build.fixture';
-import { Api, individual } from './sandbox.fixture';
-
-const root = join(__dirname, '..', '..');
-const cli = join(root, 'libs/partner-payments-testing/dist/main.js');
-
-/** Starts the built CLI and resolves with its base URL once it prints it. */
-function startCli(
-  args: string[],
-  env: NodeJS.ProcessEnv = {},
-): Promise<{ child: ChildProcess; baseUrl: string; output: () => string }> {
-  const child = spawn(process.execPath, [cli, ...args], {
-    env: { PATH: process.env.PATH, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
-  child.stderr?.on('data', (c: Buffer) => (out += c.toString()));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`cli did not start: ${out}`)), 15000);
-    const check = () => {
-      const match = /listening on (http:\/\/\S+) /.exec(out);
-      if (match && out.includes('webhooks:')) {
-        clearTimeout(timer);
-        resolve({ child, baseUrl: match[1], output: () => out });
-      }
-    };
-    child.stdout?.on('data', check);
-    child.on('exit', (code) => reject(new Error(`cli exited ${code}: ${out}`)));
-  });
-}
-
-const stop = (child: ChildProcess) =>
-  new Promise<number | null>((resolve) => {
-    child.once('exit', (code) => resolve(code));
-    child.kill('SIGTERM');
-  });
+import { buildProject } from '../../setup/build.fixture';
+import { Api, individual } from '../sandbox.fixture';
+import { CLI as cli, startCli, stop } from './sandbox-cli.fixture';
 
 describe('sandbox CLI (npm run sandbox)', () => {
   // The CLI runs from dist/, as `npm run sandbox` does: build the library first (under the lock
@@ -95,7 +60,7 @@ describe('sandbox CLI (npm run sandbox)', () => {
 
   // spec 2.4 (`authorizedBanks`: default []): the CLI authorizes no bank unless told, like a new
   // partner account; --authorized-banks (or --banks, or PARTNER_SANDBOX_AUTHORIZED_BANKS) names them.
-  it('authorizes no bank by default; --authorized-banks names them', async () => {
+  it('authorizes no bank by default and its banner says so; --authorized-banks names them', async () => {
     const creds = {
       apiKey: 'sandbox_test_api_key',
       clientId: 'sandbox_test_client',
@@ -114,12 +79,15 @@ describe('sandbox CLI (npm run sandbox)', () => {
     const plain = await startCli(['--port', '0', '--quiet']);
     try {
       expect(await banksOf(plain.baseUrl)).toEqual({ banks: [], bankA: 400 });
+      // The banner says so, and how to change it, before the first refusal does.
+      expect(plain.output()).toMatch(/authorized banks: none\b.*--authorized-banks bank_a,bank_d/);
     } finally {
       expect(await stop(plain.child)).toBe(0);
     }
     const named = await startCli(['--port', '0', '--quiet', '--authorized-banks', 'bank_a,bank_d']);
     try {
       expect(await banksOf(named.baseUrl)).toEqual({ banks: ['bank_a', 'bank_d'], bankA: 201 });
+      expect(named.output()).toContain('authorized banks: bank_a, bank_d  (virtual accounts may use these');
     } finally {
       expect(await stop(named.child)).toBe(0);
     }
