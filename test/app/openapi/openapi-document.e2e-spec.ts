@@ -11,7 +11,12 @@ import { isDeepStrictEqual } from 'node:util';
 import type { PartnerSandbox } from '@partner-payments/testing';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import type { RunningApp } from '../../../apps/reference-app/src/app-bootstrap.util';
-import { TEST_OPERATOR_TOKEN, startTestApp, startTestSandbox } from '../../setup/app.fixture';
+import {
+  TEST_AUTH_HEADERS,
+  TEST_OPERATOR_TOKEN,
+  startTestApp,
+  startTestSandbox,
+} from '../../setup/app.fixture';
 import { databaseUrlFor } from '../../setup/test-database.fixture';
 
 jest.setTimeout(60_000);
@@ -28,6 +33,7 @@ type Operation = {
   summary?: string;
   tags?: string[];
   security?: Array<Record<string, string[]>>;
+  requestBody?: { content: Record<string, { schema: { $ref?: string } }> };
   responses: Record<string, { content?: Record<string, unknown> }>;
 };
 
@@ -161,5 +167,28 @@ describe('GET /openapi.json', () => {
       if (!matches) wrong.push(`${key}: documented ${scheme}, answered ${res.status} ${challenge}`);
     }
     expect(wrong).toEqual([]);
+  });
+
+  it('a body documented closed (additionalProperties: false) is refused 400 with a key it does not list', async () => {
+    const closed = [...operations(served)].filter(([, op]) => {
+      const ref = op.requestBody?.content['application/json']?.schema.$ref ?? '';
+      const schema = served.components.schemas[ref.replace('#/components/schemas/', '')];
+      return (schema as { additionalProperties?: unknown } | undefined)?.additionalProperties === false;
+    });
+    expect(closed.map(([key]) => key).sort()).toEqual(['POST /inbox/dead/retry', 'POST /payouts']);
+    for (const [key] of closed) {
+      const [method, path] = key.split(' ');
+      const res = await fetch(`${running.url}${path}`, {
+        method,
+        headers: {
+          ...TEST_AUTH_HEADERS,
+          'content-type': 'application/json',
+          'idempotency-key': randomUUID(),
+        },
+        body: JSON.stringify({ not_in_the_schema: 1 }),
+      });
+      expect([key, res.status]).toEqual([key, 400]);
+      expect(JSON.stringify(await res.json())).toContain('not_in_the_schema');
+    }
   });
 });

@@ -1,5 +1,11 @@
 import type { INestApplication } from '@nestjs/common';
-import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import {
+  DocumentBuilder,
+  SwaggerModule,
+  type OpenAPIObject,
+  type OperationObject,
+  type SchemaObject,
+} from '@nestjs/swagger';
 import {
   CALLER_SECURITY_SCHEME,
   OPERATOR_SECURITY_SCHEME,
@@ -45,7 +51,16 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   });
   describeWebhookRoute(document);
   operatorByDefault(document);
+  closedBodies(document);
   return document;
+}
+
+function eachOperation(document: OpenAPIObject, visit: (operation: OperationObject) => void): void {
+  for (const item of Object.values(document.paths))
+    for (const method of HTTP_METHODS) {
+      const operation = item[method];
+      if (operation) visit(operation);
+    }
 }
 
 /**
@@ -53,15 +68,33 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
  * with the same 401, so a route added without a mark is documented as what it is.
  */
 function operatorByDefault(document: OpenAPIObject): void {
-  for (const item of Object.values(document.paths)) {
-    for (const method of HTTP_METHODS) {
-      const operation = item[method];
-      if (!operation || operation.security) continue;
-      operation.security = [{ [OPERATOR_SECURITY_SCHEME]: [] }];
-      operation.responses['401'] = {
-        description: UNAUTHORIZED_DESCRIPTIONS.operator,
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBodyDto' } } },
-      };
-    }
-  }
+  eachOperation(document, (operation) => {
+    if (operation.security) return;
+    operation.security = [{ [OPERATOR_SECURITY_SCHEME]: [] }];
+    operation.responses['401'] = {
+      description: UNAUTHORIZED_DESCRIPTIONS.operator,
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBodyDto' } } },
+    };
+  });
+}
+
+/**
+ * The app's own bodies refuse unknown keys (the ValidationPipe's forbidNonWhitelisted; POST
+ * /inbox/dead/retry checks its own), nested objects included: their schemas say so.
+ */
+function closedBodies(document: OpenAPIObject): void {
+  const schemas = document.components?.schemas ?? {};
+  const close = (schema: unknown): void => {
+    const ref = (schema as { $ref?: string } | undefined)?.$ref;
+    const target = ref
+      ? (schemas[ref.replace('#/components/schemas/', '')] as SchemaObject | undefined)
+      : undefined;
+    if (!target || target.additionalProperties === false) return;
+    target.additionalProperties = false;
+    for (const property of Object.values(target.properties ?? {})) close(property);
+  };
+  eachOperation(document, (operation) => {
+    const body = operation.requestBody as { content?: Record<string, { schema?: unknown }> } | undefined;
+    close(body?.content?.['application/json']?.schema);
+  });
 }
