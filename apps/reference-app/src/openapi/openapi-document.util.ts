@@ -32,6 +32,18 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       'The reference app of @partner-payments/nestjs: payouts, read-throughs of the partner, the operator jobs, health and metrics. Caller routes take X-Api-Key, operator routes the operator token; GET /health/* and the webhook route take neither.',
     )
     .setVersion(APP_API_VERSION)
+    .addTag('payouts', "the app's own API for its clients (caller)")
+    .addTag('virtual accounts', "read-throughs of the partner's virtual accounts (caller)")
+    .addTag('payouts (operator)', 'the outbox re-drive of POST /payouts')
+    .addTag(
+      'reconciliation',
+      'payout and deposit reconciliation passes, run now (the cron jobs, under their locks)',
+    )
+    .addTag('versioning', 'the partner API version pin (spec 9.3)')
+    .addTag('inbox', 'the webhook inbox: counts, dead entries, redelivery, pruning')
+    .addTag('webhooks', "the partner's deliveries, signed (spec 6.1)")
+    .addTag('health', 'liveness and readiness for orchestrators (no credential)')
+    .addTag('operations', 'metrics and this document')
     .addBearerAuth(
       { type: 'http', scheme: 'bearer', description: 'OPERATOR_TOKEN, for the operator routes' },
       OPERATOR_SECURITY_SCHEME,
