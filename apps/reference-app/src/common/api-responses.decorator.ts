@@ -22,10 +22,10 @@ export const UNAUTHORIZED_DESCRIPTIONS = {
 } as const;
 
 /**
- * The OpenAPI side of `@Access(...)`: the security requirement of the class and its 401. A public
- * route requires nothing (an empty requirement).
+ * The OpenAPI side of `@Access(...)` on one handler: the security requirement of its class and its
+ * 401. A public route requires nothing (an empty requirement).
  */
-export function ApiAccess(access: 'operator' | 'caller' | 'public'): MethodDecorator & ClassDecorator {
+export function ApiAccess(access: 'operator' | 'caller' | 'public'): MethodDecorator {
   if (access === 'public') return ApiSecurity({});
   return applyDecorators(
     ApiSecurity(access === 'operator' ? OPERATOR_SECURITY_SCHEME : CALLER_SECURITY_SCHEME),

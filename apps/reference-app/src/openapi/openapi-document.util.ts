@@ -21,8 +21,9 @@ const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'
 /**
  * The app's OpenAPI 3.1 document, from its controllers' decorators (@nestjs/swagger converts
  * `nullable` to 3.1's type lists), the receiving route described from the app's side, and the
- * access classes of common/access.guard.ts as security schemes. No `servers`: the document is the
- * same wherever the app listens, so the checked-in copy can be compared with what it serves.
+ * access classes of common/access.guard.ts as security schemes. No server URL (`servers` empty: the
+ * origin it is read from): the document is the same wherever the app listens, so the checked-in
+ * copy can be compared with what it serves.
  */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
