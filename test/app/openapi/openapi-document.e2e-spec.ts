@@ -35,7 +35,7 @@ type Operation = {
   tags?: string[];
   security?: Array<Record<string, string[]>>;
   requestBody?: { content: Record<string, { schema: { $ref?: string } }> };
-  responses: Record<string, { content?: Record<string, unknown> }>;
+  responses: Record<string, { description?: string; content?: Record<string, unknown> }>;
 };
 
 /** Every operation of the document as `METHOD /path`, with its operation. */
@@ -143,10 +143,11 @@ describe('GET /openapi.json', () => {
     expect([...operations(served).keys()].sort()).toEqual([...new Set(routes)].sort());
   });
 
-  it('gives every operation a summary, a declared tag, a documented 2xx answer and a security requirement', () => {
+  it('gives every operation a summary, a declared tag, a documented 2xx answer, a security requirement, and each answer a description', () => {
     const undescribed = [...operations(served)].filter(([, op]) => {
       const ok = Object.entries(op.responses).find(([status]) => /^2/.test(status));
-      return !op.summary || !op.tags?.length || !ok?.[1].content || !op.security?.length;
+      const unexplained = Object.values(op.responses).some((r) => !r.description);
+      return !op.summary || !op.tags?.length || !ok?.[1].content || !op.security?.length || unexplained;
     });
     expect(undescribed.map(([key]) => key)).toEqual([]);
     const declared = new Set(served.tags.map((t) => t.name));

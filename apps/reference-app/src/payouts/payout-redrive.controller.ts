@@ -22,14 +22,14 @@ export class PayoutRedriveController {
     description:
       'Re-sends payout requests left pending past PAYOUT_REDRIVE_GRACE_SECONDS with their Idempotency-Key (the cron job, under the same lock).',
   })
-  @ApiOkResponse({ type: RedriveSummaryDto })
+  @ApiOkResponse({ type: RedriveSummaryDto, description: 'what the pass did' })
   run(): Promise<RedriveSummary> {
     return this.redrive.runOnce();
   }
 
   @Get()
   @ApiOperation({ summary: 'Payout requests per state and those left needs_review (newest 100)' })
-  @ApiOkResponse({ type: RedriveReportDto })
+  @ApiOkResponse({ type: RedriveReportDto, description: 'counts by state and the requests to review' })
   async report(): Promise<RedriveReportDto> {
     const { states, needsReview } = await this.redrive.report();
     return {

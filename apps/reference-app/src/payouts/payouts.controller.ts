@@ -64,7 +64,7 @@ export class PayoutsController {
   @ApiQuery({ name: 'virtual_account_id', schema: { type: 'string', format: 'uuid' } })
   @ApiQuery({ name: 'recipient_id', schema: { type: 'string', format: 'uuid' } })
   @ApiQuery({ name: 'amount', schema: { type: 'string', pattern: PAYOUT_AMOUNT.source, example: '100.00' } })
-  @ApiOkResponse({ type: PayoutPreviewDto })
+  @ApiOkResponse({ type: PayoutPreviewDto, description: "the partner's preview, as it sent it" })
   @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'a bad or unknown parameter, each named' })
   @ApiPartnerFailureResponses()
   async preview(@Query() query: Record<string, unknown>): Promise<PartnerPayoutPreview> {
@@ -141,7 +141,10 @@ export class PayoutsController {
 
   @Get(':payoutId')
   @ApiOperation({ summary: 'The stored payout' })
-  @ApiOkResponse({ type: PayoutAnswerDto })
+  @ApiOkResponse({
+    type: PayoutAnswerDto,
+    description: 'the payout as stored here (webhooks and reconciliation keep it current)',
+  })
   @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'no payout of that id is stored here' })
   async get(@Param('payoutId') payoutId: string): Promise<PayoutResponse> {
     addLogFields({ payout_id: payoutId });

@@ -18,7 +18,7 @@ export class ReconciliationController {
     summary: 'Takes part in a payout reconciliation pass now',
     description: 'Joins the pass in progress if any (the cron job, under the same lock).',
   })
-  @ApiOkResponse({ type: ReconciliationSummaryDto })
+  @ApiOkResponse({ type: ReconciliationSummaryDto, description: 'what this replica did in the pass' })
   @ApiPartnerFailureResponses()
   run(): Promise<ReconciliationSummary> {
     return this.reconciliation.runOnce();

@@ -15,7 +15,7 @@ export class VersioningController {
   @Post('pin')
   @HttpCode(200)
   @ApiOperation({ summary: 'Runs the version-pinning job now (spec 9.3) and answers the pin state' })
-  @ApiOkResponse({ type: PinStateDto })
+  @ApiOkResponse({ type: PinStateDto, description: 'the pin state after the run; `action` says what it did' })
   @ApiPartnerFailureResponses()
   pin(): Promise<PinState> {
     return this.pins.pin();
@@ -23,7 +23,7 @@ export class VersioningController {
 
   @Get()
   @ApiOperation({ summary: 'The pin state, without calling the partner' })
-  @ApiOkResponse({ type: PinStateDto })
+  @ApiOkResponse({ type: PinStateDto, description: 'the stored pin state (`action`: read)' })
   state(): Promise<PinState> {
     return this.pins.state();
   }

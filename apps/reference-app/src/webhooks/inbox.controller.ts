@@ -42,7 +42,7 @@ export class InboxController {
     required: false,
     schema: { type: 'integer', minimum: 1, maximum: MAX_IDS, default: 100 },
   })
-  @ApiOkResponse({ type: DeadEntriesDto })
+  @ApiOkResponse({ type: DeadEntriesDto, description: 'at most `limit` dead entries' })
   @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'a bad limit or an unknown parameter, named' })
   async dead(@Query() query: Record<string, unknown>): Promise<{ entries: DeadEntryView[] }> {
     const problems = unknownKeys(query, ['limit']);
@@ -76,7 +76,10 @@ export class InboxController {
       'After the cause is fixed. Attempts are kept: a handler still failing leaves the entry dead after one more try. Ids that are not dead are left alone.',
   })
   @ApiBody({ type: RetryDeadBodyDto, required: false })
-  @ApiOkResponse({ type: RetryDeadAnswerDto })
+  @ApiOkResponse({
+    type: RetryDeadAnswerDto,
+    description: 'entries requeued and what the redelivery run did',
+  })
   @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'bad event_ids or an unknown field, named' })
   @ApiJsonBodyResponses()
   async retryDead(
@@ -103,7 +106,7 @@ export class InboxController {
   @ApiOperation({
     summary: 'Runs the inbox-prune job now: deletes processed entries older than INBOX_RETENTION_DAYS',
   })
-  @ApiOkResponse({ type: PruneSummaryDto })
+  @ApiOkResponse({ type: PruneSummaryDto, description: 'what the prune run did' })
   prune(): Promise<PruneSummary> {
     return this.atRest.prune();
   }
@@ -112,7 +115,7 @@ export class InboxController {
   @Post('redeliver')
   @HttpCode(200)
   @ApiOperation({ summary: 'Runs the failed-inbox redelivery job now' })
-  @ApiOkResponse({ type: RedeliverySummaryDto })
+  @ApiOkResponse({ type: RedeliverySummaryDto, description: 'what the redelivery run did' })
   redeliver(): Promise<RedeliverySummary> {
     return this.redelivery.runOnce();
   }
@@ -121,6 +124,7 @@ export class InboxController {
   @Get()
   @ApiOperation({ summary: 'Inbox entries per state (pending, processed, failed, dead)' })
   @ApiOkResponse({
+    description: 'entry counts by state',
     schema: {
       type: 'object',
       additionalProperties: { type: 'integer' },

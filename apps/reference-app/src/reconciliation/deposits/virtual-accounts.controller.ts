@@ -34,7 +34,7 @@ export class VirtualAccountsController {
   @Get(':id/balance')
   @ApiOperation({ summary: "The virtual account's available balance, read through from the partner" })
   @ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } })
-  @ApiOkResponse({ type: VirtualAccountBalanceDto })
+  @ApiOkResponse({ type: VirtualAccountBalanceDto, description: "the partner's answer, as it sent it" })
   @ApiBadRequestResponse({
     description: 'the id is not a UUID',
     schema: {
@@ -72,7 +72,7 @@ export class DepositReconciliationController {
     description:
       'Finds deposits whose webhook was lost and statuses only the resource showed (the cron job, under the same lock).',
   })
-  @ApiOkResponse({ type: DepositReconciliationSummaryDto })
+  @ApiOkResponse({ type: DepositReconciliationSummaryDto, description: 'what the pass did' })
   @ApiPartnerFailureResponses()
   run(): Promise<DepositReconciliationSummary> {
     return this.reconciliation.runOnce();
