@@ -25,10 +25,13 @@ const common = {
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper,
   transform,
-  // The preset's ESM-only packages (NestJS, file-type and its parts), and
-  // @opentelemetry/otlp-exporter-base (CommonJS), which loads node:http with a dynamic import() that
-  // Jest's vm runtime refuses without --experimental-vm-modules; transpiled, it becomes require().
-  transformIgnorePatterns: [esmIgnorePattern([...ESM_PACKAGES, '@opentelemetry/otlp-exporter-base'])],
+  // The preset's ESM-only packages (NestJS, file-type and its parts); the OpenAPI validator of the
+  // app's suite (ESM only); and @opentelemetry/otlp-exporter-base (CommonJS), which loads node:http
+  // with a dynamic import() that Jest's vm runtime refuses without --experimental-vm-modules;
+  // transpiled, it becomes require().
+  transformIgnorePatterns: [
+    esmIgnorePattern([...ESM_PACKAGES, '@seriousme/openapi-schema-validator', '@opentelemetry/otlp-exporter-base']),
+  ],
 };
 
 module.exports = {

@@ -11,6 +11,7 @@ import { DemoRunner, type DemoResult } from './demo/demo-runner.service';
 import { PayoutEntity } from './payouts/payout.entity';
 import { describeAccess } from './common/access.guard';
 import { isWebhookPath, jsonDepthLimit, jsonOnlyWrites } from './common/json-depth.middleware';
+import { OpenApiDocument } from './openapi/openapi-document.service';
 import { AppJsonLogger, AppTextLogger, configuredSecrets } from './observability/json-logger.service';
 import { requestLogScope } from './observability/log-context.util';
 import { PARTNER_CONNECTION, type PartnerConnection } from './sandbox/partner-connection.providers';
@@ -57,6 +58,8 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
     rawBody: true,
     logger: appLogger ?? options.logger,
   });
+  // GET /openapi.json describes this application: its document is scanned from it.
+  app.get(OpenApiDocument).attach(app);
   // Issue 9 defects 9 and 11: the webhook route (every path Express routes to it, any case) is left
   // to the module's guard, which reads the raw bytes (up to its own 1 MB limit), verifies the
   // signature (spec 6.1.3) and only then parses them, whatever charset the content type names.

@@ -14,6 +14,7 @@ import { DemoModule } from './demo/demo.module';
 import { HealthModule } from './health/health.module';
 import { AppMetrics } from './observability/app-metrics.service';
 import { ObservabilityModule } from './observability/observability.module';
+import { OpenApiModule } from './openapi/openapi.module';
 import { TracingLifecycle } from './observability/tracing.service';
 import { PayoutsModule } from './payouts/payouts.module';
 import { partnerRateLimitOptions } from './rate-budget/partner-rate-limit.options';
@@ -117,6 +118,7 @@ export class AppModule {
         HealthModule,
         SchedulingModule,
         DemoModule,
+        OpenApiModule,
       ],
       providers: [
         // Issue 9 defect 8: every route is operator-only unless marked (common/access.guard.ts).

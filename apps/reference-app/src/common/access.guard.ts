@@ -1,4 +1,5 @@
 import {
+  applyDecorators,
   type CanActivate,
   type ExecutionContext,
   Inject,
@@ -11,6 +12,7 @@ import { Reflector } from '@nestjs/core';
 import { PartnerWebhookGuard } from '@partner-payments/nestjs';
 import type { Request, Response } from 'express';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
+import { ApiAccess } from './api-responses.decorator';
 import { matchesAnySecret, secretDigest } from './secret-match.util';
 
 /**
@@ -25,9 +27,30 @@ export type AccessClass = 'operator' | 'caller' | 'public';
 
 const ACCESS_CLASS = 'reference-app:access';
 
-/** Marks a controller or handler with who may call it (unmarked: operator). */
+/**
+ * Marks a controller or handler with who may call it (unmarked: operator), and gives its OpenAPI
+ * operations the same security requirement and 401 (the document is built from these marks).
+ */
 export const Access = (access: AccessClass): MethodDecorator & ClassDecorator =>
-  SetMetadata(ACCESS_CLASS, access);
+  applyDecorators(SetMetadata(ACCESS_CLASS, access), documentAccess(access));
+
+/**
+ * The OpenAPI side of a mark, per handler. On a controller, only the handlers without a mark of
+ * their own: AccessGuard lets a handler's mark win, where @nestjs/swagger would list the class's
+ * and the handler's requirements as alternatives.
+ */
+function documentAccess(access: AccessClass): MethodDecorator & ClassDecorator {
+  return (target: object, key?: string | symbol, descriptor?: PropertyDescriptor): void => {
+    if (key !== undefined && descriptor) return void ApiAccess(access)(target, key, descriptor);
+    const prototype = (target as { prototype: object }).prototype;
+    for (const name of Object.getOwnPropertyNames(prototype)) {
+      const handler = Object.getOwnPropertyDescriptor(prototype, name);
+      if (name === 'constructor' || typeof handler?.value !== 'function') continue;
+      if (Reflect.getMetadata(ACCESS_CLASS, handler.value) === undefined)
+        ApiAccess(access)(prototype, name, handler);
+    }
+  };
+}
 
 /** The header callers send their key in (the partner's own API uses x-api-key the same way). */
 export const API_KEY_HEADER = 'x-api-key';

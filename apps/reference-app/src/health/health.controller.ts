@@ -1,4 +1,5 @@
 import { Controller, Get } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
 import { Access } from '../common/access.guard';
 import { StartupState } from './startup-state.service';
@@ -16,6 +17,7 @@ import { ReadinessIndicators } from './readiness-indicators.service';
  *   have finished once (issue 9 defect 7; readiness is 200 meanwhile, the partner check makes no
  *   call of its own), then `started`. A deploy check that wants the partner verified waits for it.
  */
+@ApiTags('health')
 @Access('public')
 @Controller('health')
 export class HealthController {
@@ -28,6 +30,7 @@ export class HealthController {
 
   @Get('live')
   @HealthCheck()
+  @ApiOperation({ summary: 'Liveness: the process answers (no dependency is checked)' })
   live() {
     return this.health.check([
       () => this.indicators.check('process').up({ uptimeSeconds: Math.round(process.uptime()) }),
@@ -36,6 +39,11 @@ export class HealthController {
 
   @Get('ready')
   @HealthCheck()
+  @ApiOperation({
+    summary: 'Readiness: database, partner token, inbox lag, start-up state',
+    description:
+      'details.startup.state is `starting` until the start-up partner calls have finished once (200 meanwhile), then `started`; 503 names the failed check in `error`. With READINESS_REQUIRES_PARTNER=false a partner token that cannot be had is `degraded` (200).',
+  })
   ready() {
     return this.health.check([
       () => this.indicators.check('startup').up({ state: this.startup.starting ? 'starting' : 'started' }),

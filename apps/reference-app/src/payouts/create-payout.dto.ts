@@ -1,3 +1,4 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   IsObject,
@@ -54,6 +55,13 @@ export class PayoutExtraInfoDto {
    * 400 names `extra_info.memo`. Null is refused, as everywhere in this body (the partner counts
    * null as a type error, evidence §6 [T3r DRIFT-43]).
    */
+  @ApiPropertyOptional({
+    type: 'string',
+    minLength: 1,
+    maxLength: PAYOUT_MEMO_MAX,
+    description:
+      'Required by the partner on a WIRE payout from an account at the ACT bank; never answered back',
+  })
   @ValidateIf((o: PayoutExtraInfoDto) => o.memo !== undefined)
   @IsString()
   @HasUtf16Length(1, PAYOUT_MEMO_MAX)
@@ -66,17 +74,21 @@ export class CreatePayoutDto {
    * UUIDs (spec 2.3, 4.6). Checked here because the partner answers a malformed id in the path
    * with 403 "route not matched" (spec 7.5), which would read as our credentials' fault.
    */
+  @ApiProperty({ type: 'string', format: 'uuid' })
   @IsUUID()
   virtual_account_id!: string;
 
+  @ApiProperty({ type: 'string', format: 'uuid' })
   @IsUUID()
   recipient_id!: string;
 
   /** provider-facts: a gross decimal string ("100.00"), never a float (cents would be lost). */
+  @ApiProperty({ type: 'string', pattern: PAYOUT_AMOUNT.source, example: '100.00' })
   @IsString()
   @Matches(PAYOUT_AMOUNT, { message: PAYOUT_AMOUNT_MESSAGE })
   amount!: string;
 
+  @ApiProperty({ type: 'string', pattern: '^[A-Z]{3}$', example: 'USD' })
   @IsString()
   @Matches(/^[A-Z]{3}$/, { message: 'currency must be an ISO 4217 code in capitals, like "USD"' })
   currency!: string;
@@ -85,6 +97,7 @@ export class CreatePayoutDto {
    * Optional; when present an object (null refused) whose unknown keys are refused by the
    * ValidationPipe (whitelist), named `extra_info.<key>`.
    */
+  @ApiPropertyOptional({ type: () => PayoutExtraInfoDto })
   @ValidateIf((o: CreatePayoutDto) => o.extra_info !== undefined)
   @IsObject()
   @ValidateNested()

@@ -1,29 +1,14 @@
 import { Controller, Get, HttpCode, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Access } from '../common/access.guard';
+import { RedriveReportDto, RedriveSummaryDto } from './payout-answers.dto';
 import { PayoutRedriveService, type RedriveSummary } from './payout-redrive.service';
-
-/**
- * What GET /payouts/redrive answers: requests per state, and those an operator must review. Never
- * the memo (free text the user typed); amount and recipient find the payout at the partner.
- */
-export interface RedriveReport {
-  states: Record<string, number>;
-  needs_review: Array<{
-    idempotency_key: string;
-    virtual_account_id: string;
-    recipient_id: string;
-    amount: string;
-    currency: string;
-    attempts: number;
-    last_error: string | null;
-    created_at: string;
-  }>;
-}
 
 /**
  * The outbox re-drive of POST /payouts, for operators. Registered before PayoutsController so
  * `GET /payouts/redrive` is not read as `GET /payouts/:payoutId`.
  */
+@ApiTags('payouts (operator)')
 @Access('operator')
 @Controller('payouts/redrive')
 export class PayoutRedriveController {
@@ -32,12 +17,20 @@ export class PayoutRedriveController {
   /** One re-drive pass now (the cron job's code, under the same lock). */
   @Post('run')
   @HttpCode(200)
+  @ApiOperation({
+    summary: 'One outbox re-drive pass now',
+    description:
+      'Re-sends payout requests left pending past PAYOUT_REDRIVE_GRACE_SECONDS with their Idempotency-Key (the cron job, under the same lock).',
+  })
+  @ApiOkResponse({ type: RedriveSummaryDto, description: 'what the pass did' })
   run(): Promise<RedriveSummary> {
     return this.redrive.runOnce();
   }
 
   @Get()
-  async report(): Promise<RedriveReport> {
+  @ApiOperation({ summary: 'Payout requests per state and those left needs_review (newest 100)' })
+  @ApiOkResponse({ type: RedriveReportDto, description: 'counts by state and the requests to review' })
+  async report(): Promise<RedriveReportDto> {
     const { states, needsReview } = await this.redrive.report();
     return {
       states,

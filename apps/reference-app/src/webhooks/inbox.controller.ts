@@ -1,10 +1,29 @@
 import { BadRequestException, Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiBody,
+  ApiOkResponse,
+  ApiOperation,
+  ApiQuery,
+  ApiTags,
+} from '@nestjs/swagger';
 import { Access } from '../common/access.guard';
+import { ApiJsonBodyResponses } from '../common/api-responses.decorator';
+import { ErrorBodyDto } from '../common/error-body.dto';
 import { InboxAtRestService, type PruneSummary } from './inbox-at-rest.service';
+import {
+  DeadEntriesDto,
+  INBOX_MAX_IDS as MAX_IDS,
+  PruneSummaryDto,
+  RedeliverySummaryDto,
+  RetryDeadAnswerDto,
+  RetryDeadBodyDto,
+} from './inbox-answers.dto';
 import { InboxDeadLetters } from './inbox-dead-letters.store';
 import { InboxRedeliveryService, type RedeliverySummary } from './inbox-redelivery.service';
 import { TypeOrmInboxStore } from './typeorm-inbox.store';
 
+@ApiTags('inbox')
 @Access('operator')
 @Controller('inbox')
 export class InboxController {
@@ -17,6 +36,14 @@ export class InboxController {
 
   /** GET /inbox/dead?limit=: the dead entries, oldest first (ids, event, attempts, last error; no body). */
   @Get('dead')
+  @ApiOperation({ summary: 'The dead inbox entries, oldest first (never a body)' })
+  @ApiQuery({
+    name: 'limit',
+    required: false,
+    schema: { type: 'integer', minimum: 1, maximum: MAX_IDS, default: 100 },
+  })
+  @ApiOkResponse({ type: DeadEntriesDto, description: 'at most `limit` dead entries' })
+  @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'a bad limit or an unknown parameter, named' })
   async dead(@Query() query: Record<string, unknown>): Promise<{ entries: DeadEntryView[] }> {
     const problems = unknownKeys(query, ['limit']);
     const limit = query.limit === undefined ? 100 : Number(query.limit);
@@ -43,6 +70,18 @@ export class InboxController {
    */
   @Post('dead/retry')
   @HttpCode(200)
+  @ApiOperation({
+    summary: 'Makes dead entries due again and runs the redelivery job now',
+    description:
+      'After the cause is fixed. Attempts are kept: a handler still failing leaves the entry dead after one more try. Ids that are not dead are left alone.',
+  })
+  @ApiBody({ type: RetryDeadBodyDto, required: false })
+  @ApiOkResponse({
+    type: RetryDeadAnswerDto,
+    description: 'entries requeued and what the redelivery run did',
+  })
+  @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'bad event_ids or an unknown field, named' })
+  @ApiJsonBodyResponses()
   async retryDead(
     @Body() body: Record<string, unknown> | undefined,
   ): Promise<{ requeued: number; redelivery: RedeliverySummary }> {
@@ -64,6 +103,10 @@ export class InboxController {
   /** Runs the inbox-prune job now: deletes processed entries older than INBOX_RETENTION_DAYS. */
   @Post('prune')
   @HttpCode(200)
+  @ApiOperation({
+    summary: 'Runs the inbox-prune job now: deletes processed entries older than INBOX_RETENTION_DAYS',
+  })
+  @ApiOkResponse({ type: PruneSummaryDto, description: 'what the prune run did' })
   prune(): Promise<PruneSummary> {
     return this.atRest.prune();
   }
@@ -71,19 +114,27 @@ export class InboxController {
   /** Runs the failed-inbox redelivery job now. Entries younger than 10 s that never ran are left to their delivery. */
   @Post('redeliver')
   @HttpCode(200)
+  @ApiOperation({ summary: 'Runs the failed-inbox redelivery job now' })
+  @ApiOkResponse({ type: RedeliverySummaryDto, description: 'what the redelivery run did' })
   redeliver(): Promise<RedeliverySummary> {
     return this.redelivery.runOnce();
   }
 
   /** Entries per state (pending, processed, failed, dead). */
   @Get()
+  @ApiOperation({ summary: 'Inbox entries per state (pending, processed, failed, dead)' })
+  @ApiOkResponse({
+    description: 'entry counts by state',
+    schema: {
+      type: 'object',
+      additionalProperties: { type: 'integer' },
+      example: { pending: 0, processed: 42, failed: 0, dead: 0 },
+    },
+  })
   summary(): Promise<Record<string, number>> {
     return this.inbox.countByState();
   }
 }
-
-/** At most this many entries listed or named per call. */
-const MAX_IDS = 500;
 
 interface DeadEntryView {
   event_id: string;
