@@ -1,4 +1,4 @@
-import { business, individual, startWorld, stopWorld, type World } from './sandbox.fixture';
+import { business, individual, startWorld, stopWorld, type World } from '../sandbox.fixture';
 
 /**
  * The sandbox's users against the partner's raw captures and a second tenant's log (evidence §11:

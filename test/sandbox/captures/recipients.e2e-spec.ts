@@ -1,5 +1,5 @@
-import { individual, startWorld, stopWorld, usAddress, wireRecipient, type World } from './sandbox.fixture';
-import { TRON_ADDRESS, railBodies, type Body } from './recipient-bodies.fixture';
+import { individual, startWorld, stopWorld, usAddress, wireRecipient, type World } from '../sandbox.fixture';
+import { TRON_ADDRESS, railBodies, type Body } from '../recipient-bodies.fixture';
 
 /**
  * The sandbox's recipients against the partner's raw captures (evidence §11 N15, N24-N30). Raw
