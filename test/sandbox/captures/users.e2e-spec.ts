@@ -49,6 +49,31 @@ describe('sandbox: POST /v1/users as the raw captures show it (evidence §11 N16
     expect(put.body.details[0]).toMatchObject({ code: 'unrecognized_keys' });
   });
 
+  it('an owner as the captures send it (is_signer, has_ownership, ownership_percentage) is stored and echoed', async () => {
+    const owner = {
+      email: 'signer@acme.example',
+      first_name: 'Test',
+      last_name: 'Signer',
+      is_signer: true,
+      has_ownership: true,
+      ownership_percentage: 100,
+    };
+    const created = await world.api.call('POST', '/v1/users', { body: biz({ associated_persons: [owner] }) });
+    expect(created.status).toBe(201);
+    expect(created.body.associated_persons[0]).toMatchObject(owner);
+    const wrong = await world.api.call('POST', '/v1/users', {
+      body: biz({ associated_persons: [{ ...owner, ownership_percentage: '100' }] }),
+    });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.details).toEqual([
+      {
+        path: 'associated_persons.0.ownership_percentage',
+        message: 'Expected number, received string',
+        code: 'invalid_type',
+      },
+    ]);
+  });
+
   it("N17: verification_mode is automatic|verification_link; 'manual' is a 400 naming it", async () => {
     const answer = await world.api.call('POST', '/v1/users', { body: ind({ verification_mode: 'manual' }) });
     expect(answer.status).toBe(400);

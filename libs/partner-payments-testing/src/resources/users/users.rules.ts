@@ -147,6 +147,8 @@ function personsIssues(value: unknown): ZodIssue[] {
       if (kind === 'identifying_information') issues.push(...documentsIssues(v, `${at}.${key}`));
       else if (kind === 'boolean') {
         if (typeof v !== 'boolean') issues.push(expected(`${at}.${key}`, 'boolean', v));
+      } else if (kind === 'number') {
+        if (typeof v !== 'number' || Number.isNaN(v)) issues.push(expected(`${at}.${key}`, 'number', v));
       } else {
         const issue = stringIssue(`${at}.${key}`, kind === 'id' ? 'string' : kind, v);
         if (issue) issues.push(issue);
