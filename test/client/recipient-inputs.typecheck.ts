@@ -56,6 +56,20 @@ export const refused: CreatePartnerRecipientInput[] = [
       bank_address: address,
     },
   },
+  {
+    user_id,
+    email: 'a@b.example',
+    address,
+    account: {
+      account_type: 'ACH',
+      account_number: '1234',
+      routing_number: '021000021',
+      bank_name: 'X',
+      bank_address: '1 Main St',
+      // @ts-expect-error the partner drops an ACH account's country (evidence §11 N26)
+      country: 'US',
+    },
+  },
   // @ts-expect-error the old flat body has no account
   { user_id, account_type: 'WIRE', routing_number: '021000021' },
 ];

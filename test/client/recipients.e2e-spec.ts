@@ -162,6 +162,19 @@ describe('client: recipients and idempotency conflicts against the sandbox (real
         ['account.doc_type'],
       ],
       ['user_id that is not a UUID', { ...base.SPEI, user_id: 'u-1' }, ['user_id']],
+      [
+        'ACH fields the partner drops silently (evidence §11 N26)',
+        {
+          ...base.ACH,
+          account: {
+            ...(base.ACH.account as object),
+            country: 'US',
+            currency: 'USD',
+            swift_code: 'CHASUS33',
+          },
+        },
+        ['account.country', 'account.currency', 'account.swift_code'],
+      ],
     ];
     for (const [name, input, fields] of cases) {
       const err = await client()
@@ -179,6 +192,38 @@ describe('client: recipients and idempotency conflicts against the sandbox (real
     await expect(client().recipients.get('not-a-uuid')).rejects.toBeInstanceOf(PartnerLocalValidationError);
     await expect(client().recipients.list('u-1')).rejects.toBeInstanceOf(PartnerLocalValidationError);
     expect(await recipientPosts()).toBe(0);
+  });
+
+  it('reads the round-2 shapes: ACH without type is individual, SPEI rfc with MX, a missing id names itself (evidence §11 N12, N26, N27)', async () => {
+    const user = await client().users.create(individual());
+    const base = inputs(user.userId);
+    const ach = await client().recipients.create(base.ACH);
+    expect(ach.type).toBe('individual');
+    expect(Object.keys(ach.account_details).sort()).toEqual(
+      ['account_number', 'bank_address', 'bank_name', 'doc_number', 'doc_type', 'routing_number'].sort(),
+    );
+    const spei = await client().recipients.create({
+      ...base.SPEI,
+      account: {
+        account_type: 'SPEI',
+        clabe: '002010077777777771',
+        bank_name: 'Banamex',
+        doc_type: 'rfc',
+        doc_number: 'XAXX010101000',
+      },
+    });
+    expect(spei.account_details).toEqual({
+      clabe: '002010077777777771',
+      doc_type: 'rfc',
+      doc_number: 'XAXX010101000',
+      doc_country_code: 'MX',
+    });
+    const missingId = crypto.randomUUID();
+    const missing = await client()
+      .recipients.get(missingId)
+      .catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(PartnerNotFoundError);
+    expect((missing as PartnerNotFoundError).message).toContain(`Recipient with ID ${missingId} not found`);
   });
 
   it('same key and body → the same recipient; another body → PartnerIdempotencyConflictError, sent once', async () => {

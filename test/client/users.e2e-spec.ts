@@ -29,7 +29,11 @@ describe('users client against the sandbox (evidence §3)', () => {
       verificationStatus: 'unverified',
       verificationTriggered: true,
       externalId: 'crm-7',
-      missingFields: null,
+      // evidence §11 C4: the create answer carries missing_fields by product code, no general
+      missingFields: {
+        'usa-virtual-accounts': [],
+        'usa-virtual-accounts-act': expect.arrayContaining(['employment_status']),
+      },
       residentialAddress: {
         streetLine1: '1 Main St',
         subdivision: 'TX',
@@ -39,10 +43,14 @@ describe('users client against the sandbox (evidence §3)', () => {
       metadata: { tenant: 'acme' },
     });
     expect(user.userId).toBe(user.raw.id);
-    expect(user.eligibleProducts.map((p) => [p.productId, p.eligible, p.missingFields])).toEqual([
-      ['usa-virtual-accounts', false, []],
-      ['usa-virtual-accounts-act', false, expect.arrayContaining(['employment_status'])],
-    ]);
+    // evidence §11 C3: keyed on productCode, productId opaque; each list from the top-level dict
+    const product = (code: string) => user.eligibleProducts.find((p) => p.productCode === code);
+    expect(user.eligibleProducts).toHaveLength(13);
+    expect(product('usa-virtual-accounts')).toMatchObject({ eligible: false, missingFields: [] });
+    expect(product('usa-virtual-accounts')?.productId).not.toBe('usa-virtual-accounts');
+    expect(product('usa-virtual-accounts-act')?.missingFields).toEqual(
+      expect.arrayContaining(['employment_status']),
+    );
     expect(user.createdAt).toBeInstanceOf(Date);
     const log = await world.sandbox.control.requestLog();
     expect(log.filter((e) => e.route === 'POST /v1/users')).toHaveLength(1);
@@ -54,7 +62,9 @@ describe('users client against the sandbox (evidence §3)', () => {
     await world.sandbox.control.setUserVerificationOutcome(user.userId, 'approved');
     const verified = await users().get(user.userId);
     expect(verified.status).toBe('VERIFIED');
-    expect(verified.eligibleProducts[0].eligible).toBe(true);
+    expect(verified.eligibleProducts.find((p) => p.productCode === 'usa-virtual-accounts')?.eligible).toBe(
+      true,
+    );
   });
 
   it('update is a strict PUT: only the fields sent, the answer with updatedFields and requiresReverification', async () => {
@@ -123,9 +133,16 @@ describe('users client against the sandbox (evidence §3)', () => {
       .get('not-a-uuid')
       .catch((e: unknown) => e);
     expect(malformed).toBeInstanceOf(PartnerValidationError);
-    expect((malformed as PartnerValidationError).fieldErrors.map((f) => f.field)).toEqual(['id']);
-    await expect(users().get('6f1c4a4e-0000-4000-8000-000000000000')).rejects.toBeInstanceOf(
-      PartnerNotFoundError,
+    // evidence §11 N11, N10: the malformed id is named user_id; the 404 message repeats the id
+    expect((malformed as PartnerValidationError).fieldErrors).toEqual([
+      { field: 'user_id', message: 'Invalid user ID format' },
+    ]);
+    const missing = await users()
+      .get('6f1c4a4e-0000-4000-8000-000000000000')
+      .catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(PartnerNotFoundError);
+    expect((missing as PartnerNotFoundError).message).toContain(
+      'User with ID 6f1c4a4e-0000-4000-8000-000000000000 not found',
     );
   });
 
@@ -213,5 +230,29 @@ describe('users client against the sandbox (evidence §3)', () => {
       .catch((e: unknown) => e);
     expect(early).toBeInstanceOf(PartnerValidationError);
     expect((early as PartnerValidationError).status).toBe(422);
+  });
+
+  it('verification_link mode: the create answer hands out the link as verificationLink (evidence §11 N18)', async () => {
+    const user = await users().create(individual({ verification_mode: 'verification_link' }));
+    expect(user.verificationMode).toBe('verification_link');
+    expect(new URL(user.verificationLink ?? '').protocol).toBe('https:');
+    expect((await users().create(individual())).verificationLink).toBeNull();
+  });
+
+  it("a caller's key reused after the partner refused the create: PartnerValidationError naming the key (evidence §11 N20)", async () => {
+    const key = 'c56de40d-72c1-46c3-93dd-3fa33b8a0590';
+    const fifty = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}`, 'v']));
+    // Passes the local checks; only the partner knows the account's default keys (spec 2.5).
+    const refused = await users()
+      .create(individual({ metadata: fifty }), { idempotencyKey: key })
+      .catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(PartnerValidationError);
+    const reused = await users()
+      .create(individual(), { idempotencyKey: key })
+      .catch((e: unknown) => e);
+    expect(reused).toBeInstanceOf(PartnerValidationError);
+    expect((reused as PartnerValidationError).status).toBe(400);
+    expect((reused as PartnerValidationError).message).toContain('Failed to store idempotency key');
+    expect((await world.sandbox.control.counters()).created.users ?? 0).toBe(0);
   });
 });

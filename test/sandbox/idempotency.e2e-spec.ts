@@ -102,7 +102,7 @@ describe('sandbox: Idempotency-Key on every de-duplicating route', () => {
         expect(answer.status).toBe(400);
         expect(answer.body).toEqual({
           error: 'Invalid request data',
-          details: [{ path: 'Idempotency-Key', message: expect.any(String), code: expect.any(String) }],
+          details: [{ path: 'idempotency-key', message: expect.any(String), code: expect.any(String) }],
         });
       }
       expect((await world.sandbox.control.counters()).created[route.kind]).toBe(before);

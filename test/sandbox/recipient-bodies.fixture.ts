@@ -1,8 +1,8 @@
 /** Valid POST /v1/recipients bodies per rail (evidence §4), shared by the sandbox recipient suites. */
 import { usAddress, wireRecipient } from './sandbox.fixture';
 
-/** evidence §4 [T3r DRIFT-31]: PostgreSQL text form, e.g. 2026-05-28 00:52:49.879228+00. */
-export const PG_TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}\+00$/;
+/** evidence §4 [T3r DRIFT-31], §11 N29: PostgreSQL text form, e.g. 2026-05-28 00:52:49.879228+00, the fraction 0-6 digits. */
+export const PG_TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?\+00$/;
 /** Real, well-known public addresses (the USDT contract on TRON, USDC on Solana). */
 export const TRON_ADDRESS = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 export const SOLANA_ADDRESS = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';

@@ -135,14 +135,21 @@ describe('sandbox: recipients (spec 2.3, 4.4; evidence §4)', () => {
   it('GET by id: 400 malformed, 404 missing or another client’s (typed shape)', async () => {
     const { body } = await post(wireRecipient(userId));
     expect((await world.api.call('GET', '/v1/recipients/not-a-uuid')).status).toBe(400);
-    const missing = await world.api.call('GET', `/v1/recipients/${crypto.randomUUID()}`);
-    expect(missing.status).toBe(404);
-    expect(missing.body.error.code).toBe('NOT_FOUND');
+    const missingId = crypto.randomUUID();
+    const missing = await world.api.call('GET', `/v1/recipients/${missingId}`);
+    // evidence §11 N12: typed, details {}, the message repeating the id.
+    expect({ status: missing.status, body: missing.body }).toEqual({
+      status: 404,
+      body: {
+        error: { code: 'NOT_FOUND', message: `Recipient with ID ${missingId} not found`, details: {} },
+      },
+    });
     const other = await new Api(
       world.sandbox.sandboxBaseUrl,
       await world.sandbox.control.createClient(),
     ).login();
-    expect((await other.call('GET', `/v1/recipients/${body.recipient_id}`)).status).toBe(404);
+    const foreign = await other.call('GET', `/v1/recipients/${body.recipient_id}`);
+    expect(foreign.body.error.message).toBe(`Recipient with ID ${body.recipient_id} not found`);
   });
 
   it('list: { recipients, total } for one user; no user_id 400 and an unknown user 404, both typed with details {}', async () => {

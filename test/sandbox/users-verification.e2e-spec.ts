@@ -27,10 +27,10 @@ describe('sandbox: user verification as the partner runs it (evidence §3 [D kno
     expect(await world.sandbox.control.setUserVerificationOutcome(body.id, 'approved')).toBe('VERIFIED');
     const verified = await world.api.call('GET', `/v1/users/${body.id}`);
     expect(verified.body).toMatchObject({ status: 'VERIFIED', verification_status: 'verified' });
-    expect(verified.body.eligible_products[0]).toMatchObject({
-      product_id: 'usa-virtual-accounts',
-      eligible: true,
-    });
+    // keyed on product_code: product_id is opaque (evidence §11 C3)
+    const byCode = (code: string) =>
+      verified.body.eligible_products.find((p: { product_code: string }) => p.product_code === code);
+    expect(byCode('usa-virtual-accounts')).toMatchObject({ eligible: true });
     await world.sandbox.control.flushWebhooks();
     expect(changes().at(-1)).toEqual(['REVIEW', 'VERIFIED']);
     const accepted = world.receiver.events('user.verification.accepted');

@@ -33,6 +33,7 @@ describe('sandbox: users as the partner answers them (evidence §3, spec 3.3)', 
       ssn: '123456789', // [T3r README #3]: plain text, as the partner sends it
       residential_address: {
         street_line_1: '1 Main St',
+        street_line_2: '', // evidence §11 N21: every key, "" when not on file
         city: 'Austin',
         subdivision: 'TX',
         postal_code: '78701',
@@ -41,19 +42,22 @@ describe('sandbox: users as the partner answers them (evidence §3, spec 3.3)', 
       metadata: { tenant: 'acme', tier: 'gold' },
     });
     expect(answer.body).not.toHaveProperty('user_id');
-    expect(answer.body).not.toHaveProperty('missing_fields'); // [T2s Users.cs]: GET only
+    // evidence §11 C4 [T3raw users/03]: by product code, no general; only ACT still misses fields.
+    expect(answer.body.missing_fields).toEqual({
+      'usa-virtual-accounts': [],
+      'usa-virtual-accounts-act': expect.arrayContaining(['employment_status']),
+    });
     expect(answer.body).not.toHaveProperty('address_street');
     expect(answer.body).not.toHaveProperty('pep_status'); // accepted, never returned
-    expect(answer.body.eligible_products).toEqual([
-      {
-        product_id: 'usa-virtual-accounts',
-        product_code: 'usa-virtual-accounts',
-        product_name: expect.any(String),
-        eligible: false,
-        missing_fields: [],
-      },
-      expect.objectContaining({ product_id: 'usa-virtual-accounts-act', eligible: false }),
-    ]);
+    // evidence §11 C3: 13 entries keyed by product_code, product_id an opaque UUID, none eligible.
+    expect(answer.body.eligible_products).toHaveLength(13);
+    expect(answer.body.eligible_products).toContainEqual({
+      product_id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-/),
+      product_code: 'usa-virtual-accounts',
+      product_name: 'USA Virtual Accounts',
+      eligible: false,
+    });
+    expect(answer.body.eligible_products.every((p: { eligible: boolean }) => !p.eligible)).toBe(true);
     await world.sandbox.control.flushWebhooks();
     const created = world.receiver.events('user.created');
     expect(created[0].body.data).toMatchObject({
@@ -91,8 +95,9 @@ describe('sandbox: users as the partner answers them (evidence §3, spec 3.3)', 
       id: body.id,
       updated_fields: [],
       requires_reverification: false,
-      warnings: [],
+      verification_triggered: true, // evidence §11 C5: on the PUT answer too, and no warnings
     });
+    expect(empty.body).not.toHaveProperty('warnings');
   });
 
   it('PUT writes only what is sent: updated_fields, requires_reverification for a sensitive change past CREATED, persons matched by email, documents kept', async () => {
@@ -173,10 +178,6 @@ describe('sandbox: users as the partner answers them (evidence §3, spec 3.3)', 
         expect.objectContaining({ path: 'account_purpose' }),
       ],
       [
-        ind({ address: { city: 'Austin' } }),
-        { path: '', message: "Unrecognized key(s) in object: 'address'", code: 'unrecognized_keys' },
-      ],
-      [
         ind({ associated_persons: [{ email: 'nope' }] }),
         { path: 'associated_persons.0.email', message: 'Invalid email', code: 'invalid_string' },
       ],
@@ -216,19 +217,27 @@ describe('sandbox: users as the partner answers them (evidence §3, spec 3.3)', 
     expect((await world.sandbox.control.counters()).created.users).toBe(2);
   });
 
-  it('GET by id: malformed → 400 Z, unknown or another client’s → 404 flat { code, message }', async () => {
+  it('GET by id: malformed → 400 Z on user_id, unknown or another client’s → 404 flat naming the id (N10, N11)', async () => {
     const { body } = await world.api.call('POST', '/v1/users', { body: ind() });
     const malformed = await world.api.call('GET', '/v1/users/not-a-uuid');
     expect(malformed.status).toBe(400);
-    expect(malformed.body).toEqual(zod([{ path: 'id', message: 'Invalid uuid', code: 'invalid_string' }]));
-    const unknown = await world.api.call('GET', `/v1/users/${crypto.randomUUID()}`);
+    expect(malformed.body).toEqual(
+      zod([{ path: 'user_id', message: 'Invalid user ID format', code: 'invalid_string' }]),
+    );
+    const unknownId = crypto.randomUUID();
+    const unknown = await world.api.call('GET', `/v1/users/${unknownId}`);
     expect({ status: unknown.status, body: unknown.body }).toEqual({
       status: 404,
-      body: { code: 'not_found', message: 'User not found' },
+      body: { code: 'not_found', message: `User with ID ${unknownId} not found` },
     });
     const other = await world.sandbox.control.createClient();
     const otherApi = await new Api(world.sandbox.sandboxBaseUrl, other).login();
-    expect((await otherApi.call('GET', `/v1/users/${body.id}`)).status).toBe(404);
+    const foreign = await otherApi.call('GET', `/v1/users/${body.id}`);
+    // N14: another client's user answers exactly as a missing one.
+    expect({ status: foreign.status, body: foreign.body }).toEqual({
+      status: 404,
+      body: { code: 'not_found', message: `User with ID ${body.id} not found` },
+    });
     expect((await otherApi.call('PUT', `/v1/users/${body.id}`, { body: {} })).status).toBe(404);
   });
 

@@ -406,7 +406,7 @@ describe('sandbox: virtual account lifecycle, balance and deposits (evidence §5
     const headers = { 'X-Api-Version': '2026-04-14' }; // spec 4.6: required on this call
     const noKey = await world.api.call('POST', path, { body, headers, idempotencyKey: false });
     expect(noKey.status).toBe(400);
-    expect(noKey.body.details[0].path).toBe('Idempotency-Key');
+    expect(noKey.body.details[0].path).toBe('idempotency-key');
     expect((await world.api.call('POST', path, { body })).status).toBe(400); // no version header
     const bad = await world.api.call('POST', path, { body: { network: 'ethereum' }, headers });
     expect(bad.status).toBe(400);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import { isUuidV4 } from '../server/ids.util';
-import { sendError, sendZodValidation, sendTypedError } from '../server/http-errors.util';
+import { sendError, sendFlatError, sendZodValidation, sendTypedError } from '../server/http-errors.util';
 import {
   accountOf,
   requestState,
@@ -17,6 +17,13 @@ export interface IdempotencyOptions {
    * (evidence §3 [T3r DRIFT-16]: a reused key with another body made a second verification).
    */
   onDifferentBody?: 'conflict' | 'process';
+  /**
+   * A key whose first request failed, reused with another body. 'process' (default): it runs as a
+   * new request (nothing of the failure was stored). 'refuse': 400 `{ code: "validation_error",
+   * message: "Failed to store idempotency key" }`, as POST /v1/users answered (evidence §11 N20
+   * [T4 log §3], one observation; the same body again runs again).
+   */
+  afterFailure?: 'process' | 'refuse';
 }
 
 /**
@@ -29,24 +36,26 @@ function bodyFingerprint(state: RequestState): string | undefined {
 }
 
 /**
- * spec 4.7 / 8: Idempotency-Key (UUID v4) required on the de-duplicating writes; missing or not a
- * UUID v4 → 400 in the Zod shape (evidence §2 [T3r DRIFT-36], seen on POST /v1/recipients).
+ * spec 4.7 / 8: Idempotency-Key (UUID v4) required on the de-duplicating writes; missing → 400 in
+ * the Zod shape on the lowercase header name (evidence §11 N30 [T3raw recipients/09]: path
+ * `idempotency-key`, "Required"), not a UUID v4 → the same shape.
  * The same key with the same body answers the original status and body (201, evidence §4
  * [T3r DRIFT-34]) and creates nothing; with another body → 409
  * `{ error: { code: "IDEMPOTENCY_CONFLICT", message, details: {} } }` (DRIFT-35) and nothing runs.
- * Keys are scoped by account and route.
+ * A create runs from here to its answer without yielding, so parallel requests with one key meet
+ * a stored answer: one key and body, ten 201s naming one resource; changed bodies, one 201 and nine
+ * 409s (evidence §11 N25 [T3raw idempotency-replay-race]). Keys are scoped by account and route.
  */
 export function requireIdempotencyKey(ctx: SandboxContext, options: IdempotencyOptions = {}): RequestHandler {
   const onDifferentBody = options.onDifferentBody ?? 'conflict';
+  const afterFailure = options.afterFailure ?? 'process';
   return (req, res, next) => {
     const key = req.get('idempotency-key');
     if (!key)
-      return sendZodValidation(res, [
-        { path: 'Idempotency-Key', message: 'Idempotency-Key header is required', code: 'invalid_type' },
-      ]);
+      return sendZodValidation(res, [{ path: 'idempotency-key', message: 'Required', code: 'invalid_type' }]);
     if (!isUuidV4(key))
       return sendZodValidation(res, [
-        { path: 'Idempotency-Key', message: 'Idempotency-Key must be a UUID v4', code: 'invalid_string' },
+        { path: 'idempotency-key', message: 'Idempotency-Key must be a UUID v4', code: 'invalid_string' },
       ]);
     const account = accountOf(res).clientUuid;
     const route = `${req.method} ${req.baseUrl.replace(/^\/sandbox/, '')}${req.path}`;
@@ -72,6 +81,11 @@ export function requireIdempotencyKey(ctx: SandboxContext, options: IdempotencyO
         );
       }
       return next();
+    }
+    const failure = ctx.idempotency.failure(account, route, key);
+    if (afterFailure === 'refuse' && failure && failure.requestSha256 !== fingerprint) {
+      ctx.telemetry.counters.idempotencyKeyReuses++;
+      return sendFlatError(res, 400, 'validation_error', 'Failed to store idempotency key');
     }
     if (!ctx.idempotency.begin(account, route, key)) {
       return sendError(res, 409, 'conflict', 'A request with this Idempotency-Key is still being processed');

@@ -34,6 +34,17 @@ describe('IdempotencyStore', () => {
     expect(store.size).toBe(0);
   });
 
+  it('remembers a failed answer only as a failure of that body (evidence §11 N20), forgotten on success', () => {
+    const store = new IdempotencyStore();
+    expect(store.failure('acc', 'r', key)).toBeUndefined();
+    store.begin('acc', 'r', key);
+    store.finish('acc', 'r', key, { status: 400, body: {}, requestSha256: 'a' });
+    expect(store.failure('acc', 'r', key)).toEqual({ requestSha256: 'a' });
+    store.begin('acc', 'r', key);
+    store.finish('acc', 'r', key, { status: 201, body: {}, requestSha256: 'a' });
+    expect(store.failure('acc', 'r', key)).toBeUndefined();
+  });
+
   it('clear forgets everything', () => {
     const store = new IdempotencyStore();
     store.begin('acc', 'r', key);

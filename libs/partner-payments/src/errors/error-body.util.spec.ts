@@ -274,3 +274,70 @@ describe('createPartnerApiError: classification by HTTP status (spec 7.1)', () =
     expect(c.code).toBe('econnreset');
   });
 });
+
+/** Error bodies as the partner's raw captures and a second tenant's log record them (evidence §11). */
+describe('the round-2 error bodies (evidence §11 N10-N13, N15, N20)', () => {
+  const id = '6f1c4a4e-0000-4000-8000-000000000000';
+  const error = (status: number, body: unknown) =>
+    createPartnerApiError({ status, body, method: 'GET', path: '/v1/x' });
+
+  it('N10: users 404 { code, message } with the id in the message', () => {
+    const e = error(404, { code: 'not_found', message: `User with ID ${id} not found` });
+    expect(e).toBeInstanceOf(PartnerNotFoundError);
+    expect(e).toMatchObject({ code: 'not_found', message: `GET /v1/x: 404 User with ID ${id} not found` });
+  });
+
+  it('N11: users malformed id 400 in the Zod shape names user_id', () => {
+    const e = error(400, {
+      error: 'Invalid request data',
+      details: [{ path: 'user_id', message: 'Invalid user ID format', code: 'invalid_string' }],
+    });
+    expect(e).toBeInstanceOf(PartnerValidationError);
+    expect(e.fieldErrors).toEqual([{ field: 'user_id', message: 'Invalid user ID format' }]);
+  });
+
+  it('N12: recipients 404 typed { error: { code: NOT_FOUND, message, details: {} } }', () => {
+    const e = error(404, {
+      error: { code: 'NOT_FOUND', message: `Recipient with ID ${id} not found`, details: {} },
+    });
+    expect(e).toBeInstanceOf(PartnerNotFoundError);
+    expect(e).toMatchObject({
+      code: 'not_found',
+      message: `GET /v1/x: 404 Recipient with ID ${id} not found`,
+    });
+    expect(e.fieldErrors).toEqual([]);
+  });
+
+  it('N13: virtual accounts 404 in the Nest standard shape', () => {
+    const e = error(404, {
+      statusCode: 404,
+      error: 'Not Found',
+      message: `Virtual account ${id} not found`,
+      timestamp: '2026-05-28T00:40:00.000Z',
+    });
+    expect(e).toBeInstanceOf(PartnerNotFoundError);
+    expect(e.message).toBe(`GET /v1/x: 404 Virtual account ${id} not found`);
+  });
+
+  it('N15: a Zod 400 listing several fields keeps every one', () => {
+    const e = error(400, {
+      error: 'Invalid request data',
+      details: [
+        { path: 'address.country', message: 'Country must be a 2-character ISO code', code: 'too_big' },
+        {
+          path: 'account.doc_type',
+          message: "Invalid enum value. Expected 'id' | 'dni' | 'passport' | 'ein', received 'ssn'",
+          code: 'invalid_enum_value',
+        },
+      ],
+    });
+    expect(e.fieldErrors.map((f) => f.field)).toEqual(['address.country', 'account.doc_type']);
+  });
+
+  it('N20: a key reused after a failed user create is a 400 validation_error, not a conflict', () => {
+    const e = error(400, { code: 'validation_error', message: 'Failed to store idempotency key' });
+    expect(e).toBeInstanceOf(PartnerValidationError);
+    expect(e).not.toBeInstanceOf(PartnerConflictError);
+    expect(e.message).toContain('Failed to store idempotency key');
+  });
+});

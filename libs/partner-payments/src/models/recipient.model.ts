@@ -56,6 +56,12 @@ interface PartnerUsBankAccountFields {
   type?: PartnerOpenString<'checking' | 'savings'>;
   doc_type?: PartnerUsDocType;
   doc_number?: string;
+}
+
+/** WIRE: bank_address is a structured object; needs a top-level `address` object and `email`. */
+export interface PartnerWireAccountInput extends PartnerUsBankAccountFields {
+  account_type: 'WIRE';
+  bank_address: PartnerRecipientAddressInput;
   /** Alpha-2. */
   doc_country_code?: string;
   /** Alpha-2. */
@@ -63,13 +69,11 @@ interface PartnerUsBankAccountFields {
   swift_code?: string;
 }
 
-/** WIRE: bank_address is a structured object; needs a top-level `address` object and `email`. */
-export interface PartnerWireAccountInput extends PartnerUsBankAccountFields {
-  account_type: 'WIRE';
-  bank_address: PartnerRecipientAddressInput;
-}
-
-/** ACH and INSTANT_PAY (same payload): bank_address is a string of at most 500 characters. */
+/**
+ * ACH and INSTANT_PAY (same payload): bank_address is a string of at most 500 characters. The
+ * partner keeps only these fields and drops `country`, `currency` and the rest silently (evidence
+ * §11 N26 [T3raw recipients/26]), so the client refuses them rather than lose them.
+ */
 export interface PartnerAchAccountInput extends PartnerUsBankAccountFields {
   account_type: 'ACH' | 'INSTANT_PAY';
   bank_address: string;

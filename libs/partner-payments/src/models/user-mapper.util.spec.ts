@@ -73,7 +73,7 @@ describe('toPartnerUser (evidence §3 answers)', () => {
       },
       {
         productId: 'usa-virtual-accounts-zenus',
-        productCode: null,
+        productCode: 'usa-virtual-accounts-zenus',
         productName: null,
         eligible: false,
         missingFields: [],
@@ -134,10 +134,121 @@ describe('toPartnerUser (evidence §3 answers)', () => {
   });
 });
 
+/**
+ * Bodies as the partner's raw captures record them (evidence §11 [T3raw users/03, 15, 23][T4 log
+ * §4]), trimmed to the keys these tests read (ids, products and lists as captured).
+ */
+describe('toPartnerUser on the round-2 captures (evidence §11 C3-C5, N18, N21)', () => {
+  const product = (product_id: string, product_code: string, product_name: string) => ({
+    product_id,
+    product_code,
+    product_name,
+    eligible: false,
+  });
+  const products = [
+    product('2bdd542d-883f-426c-9664-0718a9d86f04', 'payment_link', 'Payment Link'),
+    product('497207ac-004c-48e1-b90f-5cf6a161a745', 'usa-virtual-accounts', 'USA Virtual Accounts'),
+    product('a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d', 'usa-virtual-accounts-act', 'USA Virtual Accounts (ACT)'),
+  ];
+  /** users/15: PUT {} → 200, no warnings, verification_triggered present, missing_fields without general. */
+  const putEmpty = {
+    id: 'ae80515c-2d59-4e02-9678-0bcfd6e9a188',
+    type: 'business',
+    email: 'ops+phase2-1779928419-312dc5@example.com',
+    status: 'CREATED',
+    verification_status: 'unverified',
+    created_at: '2026-05-28T00:33:39.255Z',
+    updated_at: '2026-05-28T00:55:51.228Z',
+    verification_mode: 'automatic',
+    metadata: { ts: '1779929750', batch: 'B', probe: 'non-sensitive-update' },
+    formation_country: 'USA',
+    business_legal_name: 'Test Corp 1779928419',
+    registered_address: {
+      street_line_1: '123 Fake Ave',
+      street_line_2: '',
+      city: 'Wilmington',
+      subdivision: 'DE',
+      postal_code: '19801',
+      country: 'USA',
+    },
+    requires_reverification: false,
+    verification_triggered: false,
+    updated_fields: [],
+    eligible_products: products,
+    missing_fields: {
+      'usa-virtual-accounts': ['doing_business_as', 'business_industry', 'phone'],
+      'usa-virtual-accounts-act': ['associated_persons:email', 'associated_persons:document_number'],
+    },
+    associated_persons: [{ email: 'signer+batchB-1779929750@example.com', is_signer: true }],
+  };
+
+  it('C3: keys products on product_code, keeps the UUID product_id opaque, takes each list from the top-level dict', () => {
+    const user = toPartnerUser(putEmpty);
+    expect(user.eligibleProducts.map((p) => [p.productCode, p.productId, p.missingFields])).toEqual([
+      ['payment_link', '2bdd542d-883f-426c-9664-0718a9d86f04', []],
+      [
+        'usa-virtual-accounts',
+        '497207ac-004c-48e1-b90f-5cf6a161a745',
+        ['doing_business_as', 'business_industry', 'phone'],
+      ],
+      [
+        'usa-virtual-accounts-act',
+        'a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d',
+        ['associated_persons:email', 'associated_persons:document_number'],
+      ],
+    ]);
+  });
+
+  it('C5, N21: the PUT answer without warnings reads as [], with verification_triggered and street_line_2 "" as null', () => {
+    const result = toPartnerUserUpdateResult(putEmpty);
+    expect(result).toMatchObject({
+      updatedFields: [],
+      requiresReverification: false,
+      warnings: [],
+      verificationTriggered: false,
+      registeredAddress: { streetLine1: '123 Fake Ave', streetLine2: null, subdivision: 'DE' },
+    });
+    expect(result.createdAt?.toISOString()).toBe('2026-05-28T00:33:39.255Z');
+    expect(result.missingFields).toEqual(putEmpty.missing_fields);
+  });
+
+  it('C4: the create answer with missing_fields absent (users/23), null, or a dict (users/03)', () => {
+    const base = {
+      id: '02e4e953-f423-4a7a-8828-f9c2a2ecb1c7',
+      status: 'CREATED',
+      verification_triggered: true,
+    };
+    expect(toPartnerUser({ ...base, eligible_products: products }).missingFields).toBeNull();
+    const withNull = toPartnerUser({ ...base, eligible_products: products, missing_fields: null });
+    expect(withNull.missingFields).toBeNull();
+    expect(withNull.eligibleProducts.every((p) => p.missingFields.length === 0)).toBe(true);
+    const withDict = toPartnerUser({
+      ...base,
+      verification_triggered: false,
+      eligible_products: products,
+      missing_fields: { 'usa-virtual-accounts': ['account_purpose'] },
+    });
+    expect(withDict.eligibleProducts[1].missingFields).toEqual(['account_purpose']);
+  });
+
+  it('N18: a verification_link user carries its link in the flat create answer', () => {
+    const user = toPartnerUser({
+      id: 'u-3',
+      status: 'CREATED',
+      verification_mode: 'verification_link',
+      verification_link: 'https://verify-sandbox.aiprise.com/?session=abc',
+    });
+    expect(user.verificationLink).toBe('https://verify-sandbox.aiprise.com/?session=abc');
+    expect(toPartnerUser({ id: 'u-4' }).verificationLink).toBeNull();
+  });
+});
+
 describe('parsePartnerTimestamp', () => {
   it.each([
     ['2026-07-13T20:42:04.713Z', '2026-07-13T20:42:04.713Z'],
     ['2026-05-28 00:52:49.879228+00', '2026-05-28T00:52:49.879Z'],
+    ['2026-05-28 00:54:15.43984+00', '2026-05-28T00:54:15.439Z'], // evidence §11 N29: 5 digits
+    ['2026-05-28 00:54:15+00', '2026-05-28T00:54:15.000Z'], // a whole second: no fraction
     ['2026-05-28 02:52:49+02:00', '2026-05-28T00:52:49.000Z'],
     ['2026-05-28 05:22:49.1+0530', '2026-05-27T23:52:49.100Z'],
     ['2026-05-28T00:52:49', '2026-05-28T00:52:49.000Z'], // no offset: UTC, not the host's zone

@@ -33,21 +33,33 @@ function toAddress(v: unknown): PartnerUserAddress | null {
   };
 }
 
-function toEligibleProduct(v: unknown): PartnerEligibleProduct | null {
+/**
+ * An `eligible_products[]` entry. `product_id` is opaque (a UUID in May, the code in July: evidence
+ * §11 C3), so the code is the key; an entry without its own `missing_fields` takes the top-level
+ * list under its code (`byCode`).
+ */
+function toEligibleProduct(
+  v: unknown,
+  byCode: Record<string, string[]> | null,
+): PartnerEligibleProduct | null {
   if (!isObj(v)) return null;
   const id = str(v.product_id) ?? str(v.product_code);
-  if (id === null) return null;
+  const code = str(v.product_code) ?? str(v.product_id);
+  if (id === null || code === null) return null;
   return {
     productId: id,
-    productCode: str(v.product_code),
+    productCode: code,
     productName: str(v.product_name),
     eligible: v.eligible === true,
-    missingFields: strings(v.missing_fields),
+    missingFields: Array.isArray(v.missing_fields) ? strings(v.missing_fields) : (byCode?.[code] ?? []),
     unsupportedReason: str(v.unsupported_reason),
   };
 }
 
-/** `missing_fields` on GET: `{ "<product>": [...], "general": [...] }` [T2s Users.cs]. */
+/**
+ * `missing_fields`: `{ "<product code>": [...], "general": [...] }` on GET [T2s Users.cs]; on the
+ * create and PUT answers the same dict without `general`, `null` or absent (evidence §11 C4).
+ */
 function toMissingFields(v: unknown): Record<string, string[]> | null {
   if (!isObj(v)) return null;
   return Object.fromEntries(Object.entries(v).map(([k, list]) => [k, strings(list)]));
@@ -65,6 +77,7 @@ export function toPartnerUser(body: unknown): PartnerUser {
   const id = str(raw.id) ?? str(raw.user_id);
   if (id === null) throw new TypeError('user body carries neither id nor user_id');
   const type = raw.type === 'individual' || raw.type === 'business' ? raw.type : null;
+  const missingFields = toMissingFields(raw.missing_fields);
   return {
     userId: id,
     type,
@@ -74,11 +87,12 @@ export function toPartnerUser(body: unknown): PartnerUser {
     externalId: str(raw.external_id) ?? str(raw.ext_reference),
     email: str(raw.email),
     eligibleProducts: (Array.isArray(raw.eligible_products) ? raw.eligible_products : [])
-      .map(toEligibleProduct)
+      .map((p) => toEligibleProduct(p, missingFields))
       .filter((p): p is PartnerEligibleProduct => p !== null),
-    missingFields: toMissingFields(raw.missing_fields),
+    missingFields,
     verificationTriggered:
       typeof raw.verification_triggered === 'boolean' ? raw.verification_triggered : null,
+    verificationLink: str(raw.verification_link),
     residentialAddress: toAddress(raw.residential_address),
     registeredAddress: toAddress(raw.registered_address),
     associatedPersons: (Array.isArray(raw.associated_persons) ? raw.associated_persons : []).filter(isObj),
@@ -89,7 +103,10 @@ export function toPartnerUser(body: unknown): PartnerUser {
   };
 }
 
-/** The PUT answer: the user plus `updated_fields[]`, `requires_reverification`, `warnings[]` (DRIFT-15). */
+/**
+ * The PUT answer: the user plus `updated_fields[]`, `requires_reverification`, `warnings[]`
+ * (DRIFT-15); `warnings` may be absent (evidence §11 C5 [T3raw users/15]).
+ */
 export function toPartnerUserUpdateResult(body: unknown): PartnerUserUpdateResult {
   const user = toPartnerUser(body);
   const raw = user.raw;

@@ -42,14 +42,26 @@ export interface PartnerUserAddress {
   country: string | null;
 }
 
-/** One entry of `eligible_products[]` [T2s Users.cs][T1 REVISION-DOCS §3.3]. */
+/**
+ * One entry of `eligible_products[]` [T2s Users.cs][T1 REVISION-DOCS §3.3]. Key on `productCode`:
+ * the partner has answered `product_id` as the code (Jul) and as an opaque UUID (May, evidence
+ * §11 C3 [T3raw users/03]).
+ */
 export interface PartnerEligibleProduct {
-  /** A free string: `usa-virtual-accounts`, `usa-virtual-accounts-act`, the undocumented `-zenus`... */
+  /** Opaque: a UUID or the code, whichever the partner sent (`product_code` when it sent none). */
   productId: string;
-  productCode: string | null;
+  /**
+   * The readable key, a free string: `usa-virtual-accounts`, `usa-virtual-accounts-act`, the
+   * undocumented `-zenus`... (`product_id` when the partner sent no code).
+   */
+  productCode: string;
   productName: string | null;
   eligible: boolean;
-  /** Fields this product still needs, e.g. `occupation`, `identifying_information:file_board_minutes`. */
+  /**
+   * Fields this product still needs, e.g. `occupation`, `identifying_information:file_board_minutes`:
+   * the entry's own list or, when the entry has none (evidence §11 C3), the top-level
+   * `missing_fields` under this product's code.
+   */
   missingFields: string[];
   /** Replaces `missingFields` when no data can make the product eligible; show it first. */
   unsupportedReason: string | null;
@@ -69,12 +81,22 @@ export interface PartnerUser {
   email: string | null;
   eligibleProducts: PartnerEligibleProduct[];
   /**
-   * GET only: missing fields by product id plus `general` (the union of every product: never add it
-   * to one product's list) [T1s §3.11 B6]. null when absent (the create answer has none).
+   * Missing fields by product code. GET adds `general` (the union of every product: never add it to
+   * one product's list) [T1s §3.11 B6]; the create and PUT answers may carry the dict without it,
+   * `null`, or nothing (evidence §3 [T2s Users.cs], §11 C4 [T3raw users/03, 15, 23]). null when
+   * absent or null.
    */
   missingFields: Record<string, string[]> | null;
-  /** Create answer only (DRIFT-14): true once one product had nothing missing. null when absent. */
+  /**
+   * On the create and PUT answers, not on GET (DRIFT-14, evidence §11 C5): true once one product
+   * had nothing missing. null when absent.
+   */
   verificationTriggered: boolean | null;
+  /**
+   * The create answer of a `verification_mode: "verification_link"` user carries the link to send
+   * the user to (evidence §11 N18 [T4 log §4]). null otherwise.
+   */
+  verificationLink: string | null;
   /** On an individual. */
   residentialAddress: PartnerUserAddress | null;
   /** On a business. */
@@ -87,7 +109,10 @@ export interface PartnerUser {
   raw: Record<string, unknown>;
 }
 
-/** The PUT answer: the user plus what the update did (evidence §3 [T3r DRIFT-15]). */
+/**
+ * The PUT answer: the user plus what the update did (evidence §3 [T3r DRIFT-15]); the partner has
+ * also answered it without `warnings` (evidence §11 C5 [T3raw users/15]): then `[]`.
+ */
 export interface PartnerUserUpdateResult extends PartnerUser {
   /** Fields that actually changed; `[]` for an empty body. */
   updatedFields: string[];

@@ -112,6 +112,22 @@ class Collector {
 
 const US_BANK_RAILS = new Set(['WIRE', 'ACH', 'INSTANT_PAY']);
 
+/**
+ * Account fields the partner drops silently on ACH and INSTANT_PAY: it stores only routing_number,
+ * account_number, type, bank_name, bank_address, doc_type and doc_number (evidence §11 N26
+ * [T3raw recipients/26]). Refused here, naming the field, since the caller meant them to be kept.
+ */
+const ACH_DROPPED = ['country', 'currency', 'doc_country_code', 'swift_code'];
+
+function refuseAchDropped(c: Collector, a: Obj, type: string): void {
+  for (const key of ACH_DROPPED)
+    if (a[key] !== undefined)
+      c.add(
+        `account.${key}`,
+        `is not kept on ${type}: the partner drops it without an error, so do not send it`,
+      );
+}
+
 function checkUsBank(c: Collector, a: Obj, type: string): void {
   c.match(a, 'account_number', 'account.account_number', true, /^\d{4,17}$/, 'must be 4 to 17 digits');
   c.match(a, 'routing_number', 'account.routing_number', true, /^\d{9}$/, 'must be 9 digits (ABA)');
@@ -123,6 +139,7 @@ function checkUsBank(c: Collector, a: Obj, type: string): void {
   } else {
     // ACH and INSTANT_PAY take the bank's address as one string (evidence §4 [T2s]).
     c.string(a, 'bank_address', 'account.bank_address', true, 500);
+    return;
   }
   checkSwiftCode(c, a, false);
 }
@@ -227,8 +244,11 @@ export function validateRecipientInput(input: unknown): void {
     if (accountType === 'SWIFT' && input.phone === undefined) c.add('phone', 'is required on SWIFT');
     c.oneOf(account, 'doc_type', 'account.doc_type', false, PARTNER_US_DOC_TYPES);
     c.string(account, 'doc_number', 'account.doc_number', false, 64);
-    c.country(account, 'doc_country_code', 'account.doc_country_code');
-    c.country(account, 'country', 'account.country');
+    if (accountType === 'ACH' || accountType === 'INSTANT_PAY') refuseAchDropped(c, account, accountType);
+    else {
+      c.country(account, 'doc_country_code', 'account.doc_country_code');
+      c.country(account, 'country', 'account.country');
+    }
   } else if (isPlainObject(input.address)) c.address(input.address, 'address');
   else c.string(input, 'address', 'address', false, 500);
 

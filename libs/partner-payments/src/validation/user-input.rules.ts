@@ -10,7 +10,10 @@ import { describeType, emailProblem, isPlainObject, keyPath, throwIfAny } from '
  * flat field names only, alpha-3 countries, YYYY-MM-DD dates, `business_industry` an array,
  * metadata strings, `account_purpose` not one the evidence shows only for the other type. PUT is
  * strict at the partner ("Unrecognized key(s)", and `type` / `external_id` → 400) [T1s §3.10-3.11],
- * so the same names are refused here with a message saying what to send instead.
+ * so the same names are refused here with a message saying what to send instead. POST at the
+ * partner drops unknown and server-controlled keys and still answers 201 (evidence §11 N16): a
+ * misspelt `date_of_birth` or an `address` object would be lost without a word, so the client
+ * refuses them on create too, naming the field.
  */
 type Kind = 'string' | 'alpha3' | 'date' | 'email' | 'url' | 'strings' | 'object' | 'list' | 'metadata';
 

@@ -37,7 +37,8 @@ export function isTronAddress(address: string): boolean {
 /** Why `address` is not an address on `network`, or undefined when it is (unknown networks pass). */
 export function walletAddressProblem(network: string, address: string): string | undefined {
   if (network === 'tron' && !isTronAddress(address))
-    return 'is not a TRON address (base58check failed; the partner refuses it)';
+    // The partner's words (evidence §11 N28 [T3raw recipients/03]).
+    return 'is not a TRON address: it must start with T and be 34 characters long (base58check encoded)';
   if (network === 'solana' && base58Decode(address)?.length !== 32)
     return 'is not a Solana address (base58 of 32 bytes)';
   if (network === 'polygon' && !/^0x[0-9a-fA-F]{40}$/.test(address))

@@ -4,12 +4,14 @@ import { AUTH_GATEWAY_PROBES } from './auth-gateway.probes';
 import { DEPOSIT_PROBES } from './deposits.probes';
 import { IDEMPOTENCY_PROBES } from './idempotency.probes';
 import { PAYOUT_PROBES } from './payouts.probes';
+import { RECIPIENT_CAPTURE_PROBES } from './recipient-captures.probes';
 import { RECIPIENT_RAIL_PROBES } from './recipient-rails.probes';
 import { RECIPIENTS_PROBES } from './recipients.probes';
 import { REFERENCE_PROBES } from './reference.probes';
 import { RFI_DOCUMENT_PROBES } from './rfi-documents.probes';
 import { RFI_PROBES } from './rfis.probes';
 import { UPLOAD_PROBES } from './uploads.probes';
+import { USER_CAPTURE_PROBES } from './user-captures.probes';
 import { USER_LIFECYCLE_PROBES } from './user-lifecycle.probes';
 import { USER_UPDATE_PROBES } from './user-updates.probes';
 import { VA_FUNDS_PROBES } from './va-funds.probes';
@@ -24,8 +26,10 @@ export const CONFORMANCE_PROBES: readonly ConformanceProbe[] = [
   ...USERS_PROBES,
   ...USER_UPDATE_PROBES,
   ...USER_LIFECYCLE_PROBES,
+  ...USER_CAPTURE_PROBES,
   ...RECIPIENTS_PROBES,
   ...RECIPIENT_RAIL_PROBES,
+  ...RECIPIENT_CAPTURE_PROBES,
   ...REFERENCE_PROBES.filter((p) => !versionPin.includes(p)),
   ...VIRTUAL_ACCOUNT_PROBES,
   ...PAYOUT_PROBES,

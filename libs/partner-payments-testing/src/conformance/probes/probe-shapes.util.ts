@@ -71,6 +71,19 @@ export function namesPath(path: string) {
   };
 }
 
+/** A divergence unless a Zod body has a detail on `path` with exactly `message` (and `code` when given). */
+export function hasDetail(path: string, message: string, code?: string) {
+  return (observed: Observation): string[] => {
+    const details = ((observed.body as { details?: unknown[] }).details ?? []) as Record<string, unknown>[];
+    const found = details.find((d) => d.path === path);
+    return found?.message === message && (code === undefined || found.code === code)
+      ? []
+      : [
+          `body.details[${path}]: expected "${message}"${code ? ` (${code})` : ''}, got ${JSON.stringify(found?.message)?.slice(0, 100)}`,
+        ];
+  };
+}
+
 /**
  * A divergence unless the refusal names `field` as the one at fault, in whichever documented form
  * (evidence §2: Zod `details[].path`, `errors[].field`); a message that merely contains the word

@@ -2,7 +2,7 @@
 import type { ConformanceProbe, Observation } from '../probe.types';
 import { fixtureRecipient, swiftAccount, wireAccount } from '../probe-bodies.util';
 import { safeValue, t } from '../shape.util';
-import { evidence, namesPath, postRecipient, zodError } from './probe-shapes.util';
+import { evidence, hasDetail, namesPath, postRecipient, zodError } from './probe-shapes.util';
 
 const field = (o: Observation, path: string): unknown =>
   path.split('.').reduce<unknown>((v, k) => (v as Record<string, unknown> | undefined)?.[k], o.body);
@@ -12,7 +12,10 @@ const expectValue = (path: string, value: unknown) => (o: Observation) =>
     ? []
     : [`body.${path}: expected ${safeValue(value)}, got ${safeValue(field(o, path))}`];
 
-/** evidence §4 [T3r DRIFT-31]: `2026-05-28 00:52:49.879228+00`. */
+/** evidence §11 N28: the partner's words for a TRON address that fails base58check. */
+const TRON_MESSAGE = 'Tron wallet address must start with T and be 34 characters long (base58check encoded)';
+
+/** evidence §4 [T3r DRIFT-31]: `2026-05-28 00:52:49.879228+00`; §11 N29: the fraction 0 to 6 digits. */
 const PG_TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d+)?\+00$/;
 
 export const RECIPIENT_RAIL_PROBES: ConformanceProbe[] = [
@@ -34,8 +37,13 @@ export const RECIPIENT_RAIL_PROBES: ConformanceProbe[] = [
   {
     id: 'recipients.timestamps',
     area: 'recipients',
-    behaviour: 'Recipient timestamps come in PostgreSQL text form (2026-05-28 00:52:49.879228+00)',
-    sources: [evidence('[T3r DRIFT-31]'), evidence('[T2s Recipients.cs]')],
+    behaviour:
+      'Recipient timestamps come in PostgreSQL text form (2026-05-28 00:52:49.879228+00), the fraction of varying length (.43984)',
+    sources: [
+      evidence('[T3r DRIFT-31]'),
+      evidence('§11 N29 [T3raw recipients/26-success-201-ach-iter2.json]'),
+      evidence('[T2s Recipients.cs]'),
+    ],
     writes: true,
     needs: ['recipient'],
     request: async (ctx) => ({ method: 'GET', path: `/v1/recipients/${(await ctx.recipient()).id}` }),
@@ -83,8 +91,9 @@ export const RECIPIENT_RAIL_PROBES: ConformanceProbe[] = [
   {
     id: 'recipients.tron-base58check',
     area: 'recipients',
-    behaviour: 'A TRON address that fails base58check answers 400',
-    sources: [evidence('[T3r DRIFT-28]')],
+    behaviour:
+      'A TRON address that fails base58check answers 400 on account.address: "Tron wallet address must start with T and be 34 characters long (base58check encoded)"',
+    sources: [evidence('§11 N28 [T3raw recipients/03-fail-400-usdt.json]'), evidence('[T3r DRIFT-28]')],
     writes: true,
     needs: ['user'],
     cleanup: 'nothing is created (refused)',
@@ -101,6 +110,7 @@ export const RECIPIENT_RAIL_PROBES: ConformanceProbe[] = [
       },
     })),
     expect: { status: 400, shape: zodError },
+    verify: hasDetail('account.address', TRON_MESSAGE, 'custom'),
   },
   {
     id: 'recipients.spei-country',

@@ -13,6 +13,7 @@ import {
   contract,
   evidence,
   flatError,
+  hasDetail,
   namesPath,
   postRecipient,
   typedError,
@@ -170,13 +171,19 @@ export const RECIPIENTS_PROBES: ConformanceProbe[] = [
   {
     id: 'recipients.create.missing-key',
     area: 'recipients',
-    behaviour: 'POST /v1/recipients without an Idempotency-Key answers 400 in the Zod shape',
-    sources: [evidence('[T3r DRIFT-36]'), contract('§4.7')],
+    behaviour:
+      'POST /v1/recipients without an Idempotency-Key answers 400 in the Zod shape: path idempotency-key, "Required"',
+    sources: [
+      evidence('[T3r DRIFT-36]'),
+      evidence('§11 N30 [T3raw recipients/09-fail-400-idem-omit.json]'),
+      contract('§4.7'),
+    ],
     writes: true,
     needs: ['user'],
     cleanup: 'nothing is created (refused)',
     request: postRecipient((userId, runId) => fixtureRecipient(userId, runId), false),
     expect: { status: 400, shape: zodError },
+    verify: hasDetail('idempotency-key', 'Required'),
   },
   {
     id: 'recipients.idempotent-replay',

@@ -50,20 +50,23 @@ export const USER_UPDATE_PROBES: ConformanceProbe[] = [
     id: 'users.put.empty',
     area: 'users',
     behaviour:
-      'PUT /v1/users/{id} with {} answers 200 with updated_fields [] and requires_reverification false',
-    sources: [evidence('[T3r DRIFT-15]')],
+      'PUT /v1/users/{id} with {} answers 200 with updated_fields [], requires_reverification false and verification_triggered, without warnings',
+    sources: [evidence('§11 C5 [T3raw users/15-batchB-put-empty.json]'), evidence('[T3r DRIFT-15]')],
     writes: true,
     needs: ['user'],
     cleanup: 'nothing changes',
     request: async (ctx) => ({ method: 'PUT', path: `/v1/users/${(await ctx.user()).id}`, body: {} }),
     expect: {
       status: 200,
-      shape: t.object({
-        id: t.string,
-        updated_fields: t.array(t.string),
-        requires_reverification: t.boolean,
-        warnings: t.array(t.any),
-      }),
+      shape: t.object(
+        {
+          id: t.string,
+          updated_fields: t.array(t.string),
+          requires_reverification: t.boolean,
+          verification_triggered: t.boolean,
+        },
+        ['warnings'],
+      ),
     },
     verify: (observed) => {
       const b = observed.body as { updated_fields: unknown[]; requires_reverification: boolean };

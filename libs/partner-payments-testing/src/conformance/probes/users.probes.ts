@@ -9,6 +9,7 @@ import {
   contract,
   evidence,
   flatError,
+  hasDetail,
   namesPath,
   offsetPagination,
   postUser,
@@ -83,20 +84,29 @@ export const USERS_PROBES: ConformanceProbe[] = [
   {
     id: 'users.get.malformed-id',
     area: 'users',
-    behaviour: 'GET /v1/users/{id} with a malformed id answers 400 in the Zod shape',
-    sources: [evidence('[T2s README]')],
+    behaviour:
+      'GET /v1/users/{id} with a malformed id answers 400 in the Zod shape: path user_id, "Invalid user ID format"',
+    sources: [evidence('§11 N11 [T3raw security/bola-id-enumeration]'), evidence('[T2s README]')],
     writes: false,
     request: { method: 'GET', path: '/v1/users/not-a-uuid' },
     expect: { status: 400, shape: zodError },
+    verify: hasDetail('user_id', 'Invalid user ID format'),
   },
   {
     id: 'users.get.unknown',
     area: 'users',
-    behaviour: 'GET /v1/users/{id} for an unknown id answers 404 { code, message }',
-    sources: [evidence('[T2s README]')],
+    behaviour:
+      'GET /v1/users/{id} for an unknown id answers 404 { code: not_found, message: "User with ID <id> not found" }',
+    sources: [evidence('§11 N10 [T3raw security/bola-id-enumeration]'), evidence('[T2s README]')],
     writes: false,
     request: () => ({ method: 'GET', path: `/v1/users/${randomUUID()}` }),
-    expect: { status: 404, shape: flatError() },
+    expect: { status: 404, shape: flatError('not_found') },
+    verify: (o) => {
+      const message = String((o.body as { message?: unknown }).message);
+      return /^User with ID [0-9a-f-]{36} not found$/.test(message)
+        ? []
+        : [`body.message: expected "User with ID <id> not found", got "${message.slice(0, 80)}"`];
+    },
   },
   {
     id: 'users.create',

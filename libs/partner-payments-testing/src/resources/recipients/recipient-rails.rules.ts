@@ -14,6 +14,8 @@ export const COUNTRY_MESSAGE = 'Country must be a 2-character ISO code';
 export function readCountry(r: SchemaReader, obj: JsonObject, key: string, path: string, required = false) {
   const v = r.string(obj, key, path, { required });
   if (v === undefined) return undefined;
+  // evidence §11 N15 [T3raw recipients/02]: a length check, so `USA` is Zod's `too_big`.
+  if (v.length !== 2) return void r.add(path, COUNTRY_MESSAGE, v.length > 2 ? 'too_big' : 'too_small');
   if (!/^[A-Z]{2}$/.test(v)) return void r.add(path, COUNTRY_MESSAGE);
   return v;
 }
@@ -92,17 +94,33 @@ const WIRE: RailSpec = {
   read: (r, a) => ({ ...readUsBank(r, a), ...definedEntries({ bank_address: bankAddressObject(r, a) }) }),
 };
 
-/** ACH and INSTANT_PAY: bank_address is a string of at most 500 characters [T2s]. */
+/**
+ * ACH and INSTANT_PAY: bank_address is a string of at most 500 characters [T2s]. The partner keeps
+ * only these details; `country`, `currency` and the other keys sent in `account` are dropped
+ * (evidence §11 N26 [T3raw recipients/26]), so they are checked as on WIRE but not stored.
+ */
+const ACH_DETAILS = [
+  'routing_number',
+  'account_number',
+  'type',
+  'bank_name',
+  'bank_address',
+  'doc_type',
+  'doc_number',
+];
 const ACH: RailSpec = {
   address: true,
   email: true,
   phone: false,
-  read: (r, a) => ({
-    ...readUsBank(r, a),
-    ...definedEntries({
-      bank_address: r.string(a, 'bank_address', 'account.bank_address', { required: true, max: 500 }),
-    }),
-  }),
+  read: (r, a) => {
+    const details: JsonObject = {
+      ...readUsBank(r, a),
+      ...definedEntries({
+        bank_address: r.string(a, 'bank_address', 'account.bank_address', { required: true, max: 500 }),
+      }),
+    };
+    return Object.fromEntries(Object.entries(details).filter(([k]) => ACH_DETAILS.includes(k)));
+  },
 };
 
 /** SWIFT: account_number of 4+ letters or digits (an IBAN fits), swift_code 8 or 11, email AND phone. */
@@ -132,8 +150,9 @@ const SWIFT: RailSpec = {
 };
 
 /**
- * SPEI: clabe + bank_name; doc fields optional [T2s]. The partner silently sets the country to MX
- * from the CLABE, even over an alpha-3 value [T3r DRIFT-38], so `country` is read and replaced.
+ * SPEI: clabe + bank_name; doc fields optional [T2s], `doc_type: "rfc"` among them. The partner
+ * answers `doc_country_code: "MX"` from the CLABE whatever `account.country` said, even `USA`
+ * [T3r DRIFT-38][T3raw recipients/11, evidence §11 N27], so `country` is not read at all.
  */
 const SPEI: RailSpec = {
   address: false,

@@ -3,14 +3,18 @@ import type { RecipientRecord } from '../../server/state.types';
 /**
  * A timestamp in PostgreSQL's text form, as the partner sends recipients' created_ts/updated_ts
  * (evidence §4 [T3r DRIFT-31]): `2026-05-28 00:52:49.879228+00` (space, microseconds, `+00`).
- * An ISO parser that insists on `T` and `Z` fails on it, which is the point of sending it.
+ * PostgreSQL drops trailing zeros of the fraction, so its length varies (`.43984`, evidence §11
+ * N29 [T3raw recipients/26]) and a whole second has none. The sandbox keeps milliseconds and adds
+ * a random sub-millisecond part, so every length from none to six digits occurs. An ISO parser
+ * that insists on `T`, `Z` or three digits fails on it, which is the point of sending it.
  */
-export function postgresTimestamp(iso: string): string {
+export function postgresTimestamp(iso: string, micros = Math.floor(Math.random() * 1000)): string {
   const d = new Date(iso);
   const pad = (n: number, w = 2) => String(n).padStart(w, '0');
   const date = `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
   const time = `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
-  return `${date} ${time}.${pad(d.getUTCMilliseconds(), 3)}000+00`;
+  const fraction = `${pad(d.getUTCMilliseconds(), 3)}${pad(micros, 3)}`.replace(/0+$/, '');
+  return `${date} ${time}${fraction ? `.${fraction}` : ''}+00`;
 }
 
 /**

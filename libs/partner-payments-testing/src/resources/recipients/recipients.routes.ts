@@ -67,13 +67,16 @@ export function registerRecipientRoutes(router: Router, ctx: SandboxContext): vo
     res.json({ recipients, total: recipients.length });
   });
 
-  /** evidence §4 [D get-a-recipient]: 400 malformed id; 404 missing or another client's (shape not shown). */
+  /**
+   * evidence §4 [D get-a-recipient]: 400 malformed id (shape not shown); 404 missing or another
+   * client's, typed, the message repeating the id (evidence §11 N12, N14 [T3raw bola-id-enumeration]).
+   */
   router.get('/v1/recipients/:id', ...auth, (req, res) => {
     const id = String(req.params.id);
     if (!isUuid(id)) return sendTypedError(res, 400, 'VALIDATION_ERROR', 'recipient id must be a valid UUID');
     const recipient = ctx.store.recipients.get(id.toLowerCase());
     if (!recipient || recipient.clientUuid !== accountOf(res).clientUuid)
-      return sendTypedError(res, 404, 'NOT_FOUND', 'Recipient not found');
+      return sendTypedError(res, 404, 'NOT_FOUND', `Recipient with ID ${id} not found`);
     res.json(recipientView(recipient));
   });
 }

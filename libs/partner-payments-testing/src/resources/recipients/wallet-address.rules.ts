@@ -47,7 +47,9 @@ export const WALLET_TOKENS = ['USDC', 'USDT'] as const;
 
 /** Why `address` is not an address on `network`, or undefined when it is. */
 export function walletAddressProblem(network: string, address: string): string | undefined {
-  if (network === 'tron' && !isTronAddress(address)) return 'Invalid TRON address (base58check failed)';
+  // The partner's own words (evidence §11 N28 [T3raw recipients/03]), code `custom`.
+  if (network === 'tron' && !isTronAddress(address))
+    return 'Tron wallet address must start with T and be 34 characters long (base58check encoded)';
   if (network === 'solana' && !isSolanaAddress(address)) return 'Invalid Solana address';
   if (network === 'polygon' && !isEvmAddress(address)) return 'Invalid Polygon address';
   return undefined;

@@ -11,6 +11,7 @@ import type { UserRecord } from '../../server/state.types';
  * [T1 REVISION-DOCS §3.3]. The lists below are the sandbox's model of that, documented in the README.
  */
 export interface ProductRule {
+  /** The product's code (`product_code` on the wire). */
   product_id: string;
   product_name: string;
   missing(user: UserRecord): string[];
@@ -94,9 +95,31 @@ function actMissing(user: UserRecord): string[] {
   return out;
 }
 
+/** The two products the sandbox models requirements for (evidence §3 [T2s Users.cs]). */
 export const PRODUCTS: ProductRule[] = [
   { product_id: 'usa-virtual-accounts', product_name: 'USA Virtual Accounts', missing: baseMissing },
   { product_id: 'usa-virtual-accounts-act', product_name: 'USA Virtual Accounts (ACT)', missing: actMissing },
+];
+
+/**
+ * Every product the partner lists, in its order, with its `product_id`: an opaque UUID, while
+ * `product_code` is the readable key (evidence §11 C3 [T3raw users/03, 15, 23]: 13 entries, none
+ * eligible, none carrying its own missing_fields). The ids are the ones those captures show.
+ */
+const CATALOGUE: readonly [code: string, id: string, name: string][] = [
+  ['payment_link', '2bdd542d-883f-426c-9664-0718a9d86f04', 'Payment Link'],
+  ['cash_deposit', 'b3c92edb-6ae4-476d-ba06-06b00e4d306c', 'Cash Deposit'],
+  ['card_deposit', '3c1053b2-fc2d-4e50-aa1d-54f900c9a1b7', 'Card Deposit'],
+  ['payout', '4d1a6f16-2842-408d-973c-0492e5a59686', 'Payout'],
+  ['virtual_account', '6602ddd8-4e74-42b4-977d-1d2033dea216', 'Virtual Account'],
+  ['pse_deposit', '18c36a3b-dc0a-4711-a03d-3d6b588ae252', 'PSE Deposit'],
+  ['virtual_account_spei', '6a760a30-f53e-4895-8be1-d40f3971616b', 'Virtual Account SPEI'],
+  ['usa-virtual-accounts', '497207ac-004c-48e1-b90f-5cf6a161a745', 'USA Virtual Accounts'],
+  ['usa-va-deposit-settlement', 'e8b2477e-476b-47bf-97f2-627eff260f12', 'USA Virtual Accounts Settlements'],
+  ['usa-va-crypto-payout', 'ad3cb816-4e97-44ab-ae17-838d5916ab56', 'US VA Crypto Payout'],
+  ['usa-va-fiat-payout', '5a1ce607-49a8-41a3-b08c-163b2ab6097e', 'US VA Fiat Payout'],
+  ['usa-virtual-accounts-act', 'a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d', 'USA Virtual Accounts (ACT)'],
+  ['usa-va-fiat-to-crypto-payout', '1ee9f2c6-d529-4a3e-8c40-e9d38f194847', 'USA VA Fiat to Crypto Payout'],
 ];
 
 export interface ProductStatus {
@@ -104,42 +127,51 @@ export interface ProductStatus {
   product_code: string;
   product_name: string;
   eligible: boolean;
-  missing_fields?: string[];
   unsupported_reason?: string;
 }
 
-/** `eligible_products[]`: eligible only once VERIFIED with nothing missing (DRIFT-23: false in REVIEW). */
-export function productStatuses(user: UserRecord): ProductStatus[] {
+const restrictedCountry = (user: UserRecord): string | undefined => {
   const country = user.fields.address_country;
-  const restricted = typeof country === 'string' && RESTRICTED.has(country);
-  return PRODUCTS.map((p) => {
-    const base = { product_id: p.product_id, product_code: p.product_id, product_name: p.product_name };
-    if (restricted)
-      return {
-        ...base,
-        eligible: false,
-        unsupported_reason: `Users in ${String(country)} are not supported`,
-      };
-    const missing = p.missing(user);
-    return { ...base, eligible: user.status === 'VERIFIED' && missing.length === 0, missing_fields: missing };
+  return typeof country === 'string' && RESTRICTED.has(country) ? country : undefined;
+};
+
+/**
+ * `eligible_products[]`: a modelled product is eligible only once VERIFIED with nothing missing
+ * (DRIFT-23: false in REVIEW); the others never are in the sandbox. What is missing is in the
+ * top-level `missing_fields` (missingFieldsByProduct), not in the entries (C3).
+ */
+export function productStatuses(user: UserRecord): ProductStatus[] {
+  const restricted = restrictedCountry(user);
+  return CATALOGUE.map(([code, id, name]) => {
+    const rule = PRODUCTS.find((p) => p.product_id === code);
+    const base = { product_id: id, product_code: code, product_name: name };
+    if (rule && restricted)
+      return { ...base, eligible: false, unsupported_reason: `Users in ${restricted} are not supported` };
+    return {
+      ...base,
+      eligible: rule !== undefined && user.status === 'VERIFIED' && rule.missing(user).length === 0,
+    };
   });
 }
 
-/** GET's `missing_fields`: by product plus `general`, the union [T2s Users.cs][T1s §3.11 B6]. */
-export function missingFieldsByProduct(user: UserRecord): Record<string, string[]> {
+/**
+ * The top-level `missing_fields`, keyed by product code. GET adds `general`, the union of every
+ * product [T2s Users.cs][T1s §3.11 B6]; the POST and PUT answers carry the same dict without it
+ * (evidence §11 C4 [T3raw users/03, 15]). Restricted users have no entry (unsupported_reason instead).
+ */
+export function missingFieldsByProduct(user: UserRecord, general: boolean): Record<string, string[]> {
   const out: Record<string, string[]> = {};
-  const general = new Set<string>();
-  for (const s of productStatuses(user)) {
-    out[s.product_id] = s.missing_fields ?? [];
-    for (const f of s.missing_fields ?? []) general.add(f);
-  }
-  out.general = [...general];
+  const union = new Set<string>();
+  if (restrictedCountry(user) === undefined)
+    for (const p of PRODUCTS) {
+      out[p.product_id] = p.missing(user);
+      for (const f of out[p.product_id]) union.add(f);
+    }
+  if (general) out.general = [...union];
   return out;
 }
 
 /** Verification starts once one product has nothing missing (evidence §3, DRIFT-3/19). */
 export function verificationCanTrigger(user: UserRecord): boolean {
-  return productStatuses(user).some(
-    (s) => s.unsupported_reason === undefined && (s.missing_fields ?? []).length === 0,
-  );
+  return restrictedCountry(user) === undefined && PRODUCTS.some((p) => p.missing(user).length === 0);
 }

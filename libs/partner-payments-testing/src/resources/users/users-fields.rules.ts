@@ -108,9 +108,13 @@ const PERSON_USER_FIELDS = [
   'identifying_information',
 ] as const;
 
-export const PERSON_FIELD_KINDS: Record<string, UserFieldKind | 'boolean' | 'id'> = {
+export const PERSON_FIELD_KINDS: Record<string, UserFieldKind | 'boolean' | 'number' | 'id'> = {
   person_id: 'id',
   is_beneficial_owner: 'boolean',
+  // Sent, stored and echoed on a business's owner at the partner [T3raw users/03, 15].
+  is_signer: 'boolean',
+  has_ownership: 'boolean',
+  ownership_percentage: 'number',
   // The same kinds as the user's own fields of those names.
   ...Object.fromEntries(PERSON_USER_FIELDS.map((key) => [key, USER_FIELD_KINDS[key]])),
 };

@@ -71,15 +71,25 @@ function personView(p: AssociatedPerson, user: UserRecord): Obj {
   return out;
 }
 
-export type UserViewMode = 'create' | 'read';
+/** `create` the POST answer, `update` the PUT answer, `read` GET and the list. */
+export type UserViewMode = 'create' | 'update' | 'read';
+
+/**
+ * The address keys a read shows, in order; the partner answers every key, `""` for the ones not on
+ * file (`street_line_2` has no request field) (evidence §11 N21 [T3raw users/03, 15]).
+ */
+const ADDRESS_VIEW_KEYS = ['street_line_1', 'street_line_2', 'city', 'subdivision', 'postal_code', 'country'];
 
 export function userView(user: UserRecord, mode: UserViewMode = 'read'): Obj {
   const flat: Obj = {};
-  const address: Obj = {};
+  const address: Obj = Object.fromEntries(ADDRESS_VIEW_KEYS.map((k) => [k, '']));
+  let hasAddress = false;
   for (const [key, value] of Object.entries(user.fields)) {
     if (NEVER_RETURNED.has(key)) continue;
-    if (key in ADDRESS_RENAMES) address[ADDRESS_RENAMES[key]] = value;
-    else if (key === 'identifying_information') flat[key] = identifyingView(value, user);
+    if (key in ADDRESS_RENAMES) {
+      address[ADDRESS_RENAMES[key]] = value;
+      hasAddress = true;
+    } else if (key === 'identifying_information') flat[key] = identifyingView(value, user);
     else flat[key] = value;
   }
   const view: Obj = {
@@ -90,16 +100,23 @@ export function userView(user: UserRecord, mode: UserViewMode = 'read'): Obj {
     verification_mode: user.fields.verification_mode ?? 'automatic',
     external_id: user.fields.external_id ?? null,
     ...flat,
-    [user.type === 'business' ? 'registered_address' : 'residential_address']:
-      Object.keys(address).length > 0 ? address : null,
+    [user.type === 'business' ? 'registered_address' : 'residential_address']: hasAddress ? address : null,
     associated_persons: user.associated_persons.map((p) => personView(p, user)),
     eligible_products: productStatuses(user),
     metadata: { ...user.metadata },
     created_at: user.created_at,
     updated_at: user.updated_at,
   };
-  // DRIFT-14: verification_triggered only on the create answer; [T2s Users.cs]: missing_fields only on GET.
-  if (mode === 'create') view.verification_triggered = user.verificationTriggered;
-  else view.missing_fields = missingFieldsByProduct(user);
+  if (mode === 'read') {
+    // DRIFT-14: no verification_triggered on GET; missing_fields by product plus general [T2s Users.cs].
+    view.missing_fields = missingFieldsByProduct(user, true);
+    return view;
+  }
+  // evidence §11 C4, C5 [T3raw users/03, 15, 23]: the POST and PUT answers carry
+  // verification_triggered and missing_fields by product code (no general), the latter left out
+  // when nothing is missing.
+  view.verification_triggered = user.verificationTriggered;
+  const missing = missingFieldsByProduct(user, false);
+  if (Object.values(missing).some((list) => list.length > 0)) view.missing_fields = missing;
   return view;
 }

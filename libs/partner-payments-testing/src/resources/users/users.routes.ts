@@ -14,17 +14,18 @@ import { afterCreate, startIfTriggered } from './users-verification.service';
 import { answerLivenessLink } from './users-liveness.service';
 
 /**
- * The caller's user, or answers and returns undefined: a malformed id → 400 Z, an unknown one (or
- * another client's) → 404 flat `{ code, message }` (evidence §2 [T2s README]).
+ * The caller's user, or answers and returns undefined: a malformed id → 400 Z naming `user_id`
+ * (evidence §11 N11 [T3raw bola-id-enumeration]); an unknown one, or another client's, → 404 flat
+ * `{ code, message }` whose message repeats the id (N10, N14: both answer alike).
  */
 export function findOwnUser(ctx: SandboxContext, res: Response, id: string): UserRecord | undefined {
   if (!isUuid(id)) {
-    sendZodValidation(res, [{ path: 'id', message: 'Invalid uuid', code: 'invalid_string' }]);
+    sendZodValidation(res, [{ path: 'user_id', message: 'Invalid user ID format', code: 'invalid_string' }]);
     return undefined;
   }
   const user = ctx.store.users.get(id.toLowerCase());
   if (!user || user.clientUuid !== accountOf(res).clientUuid) {
-    sendFlatError(res, 404, 'not_found', 'User not found');
+    sendFlatError(res, 404, 'not_found', `User with ID ${id} not found`);
     return undefined;
   }
   return user;
@@ -34,7 +35,8 @@ export function findOwnUser(ctx: SandboxContext, res: Response, id: string): Use
 export function registerUserRoutes(router: Router, ctx: SandboxContext): void {
   const auth = [withVersion(ctx), requireAuth(ctx)];
 
-  router.post('/v1/users', ...auth, requireIdempotencyKey(ctx), (_req, res) => {
+  // evidence §11 N20 [T4 log §3]: a key whose create failed, reused with another body → 400.
+  router.post('/v1/users', ...auth, requireIdempotencyKey(ctx, { afterFailure: 'refuse' }), (_req, res) => {
     const body = requestState(res).body;
     const issues = validateUserBody(body, 'create');
     if (issues.length) return sendZodValidation(res, issues);
@@ -69,8 +71,15 @@ export function registerUserRoutes(router: Router, ctx: SandboxContext): void {
       }),
     );
     // The answer is the user as created (CREATED), before the automatic steps below run;
-    // DRIFT-3/19: verification_triggered says whether one product had nothing missing.
-    const answer = { ...userView(user, 'create'), verification_triggered: verificationCanTrigger(user) };
+    // DRIFT-3/19: verification_triggered says whether one product had nothing missing. A
+    // verification_link user also gets its link in the flat answer (evidence §11 N18 [T4 log §4]).
+    const answer = {
+      ...userView(user, 'create'),
+      verification_triggered: verificationCanTrigger(user),
+      ...(user.fields.verification_mode === 'verification_link'
+        ? { verification_link: `https://verify.sandbox.invalid/?session=${randomHex(12)}` }
+        : {}),
+    };
     afterCreate(ctx, user);
     res.status(201).json(answer);
   });
@@ -118,12 +127,12 @@ export function registerUserRoutes(router: Router, ctx: SandboxContext): void {
       );
     }
     startIfTriggered(ctx, user);
-    // DRIFT-15: the user plus updated_fields, requires_reverification, warnings.
+    // DRIFT-15 and evidence §11 C5 [T3raw users/15]: the user plus updated_fields,
+    // requires_reverification and verification_triggered; no warnings.
     res.json({
-      ...userView(user),
+      ...userView(user, 'update'),
       updated_fields: updatedFields,
       requires_reverification: requiresReverification,
-      warnings: [],
     });
   });
 

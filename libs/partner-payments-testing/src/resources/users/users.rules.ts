@@ -14,8 +14,9 @@ import {
  * Validation of POST /v1/users and PUT /v1/users/{id} with the partner's Zod wording (evidence §2
  * shape Z; messages as Zod writes them: "Required", "Expected array, received string",
  * "Unrecognized key(s) in object: 'x'"). PUT is strict (unknown keys, `type`, `external_id` → 400)
- * [T1s §3.10-3.11]; POST is checked the same way (stricter than a Zod default that strips, so
- * nothing accepted here is refused there).
+ * [T1s §3.10-3.11]. POST strips: server-controlled and unknown top-level keys are dropped and the
+ * answer is 201 (evidence §11 N16 [T3raw mass-assignment-user-create]); the known ones are checked.
+ * An associated person's unknown keys stay refused on both routes: round 2 probed only the top level.
  */
 type Obj = Record<string, unknown>;
 
@@ -147,6 +148,8 @@ function personsIssues(value: unknown): ZodIssue[] {
       if (kind === 'identifying_information') issues.push(...documentsIssues(v, `${at}.${key}`));
       else if (kind === 'boolean') {
         if (typeof v !== 'boolean') issues.push(expected(`${at}.${key}`, 'boolean', v));
+      } else if (kind === 'number') {
+        if (typeof v !== 'number' || Number.isNaN(v)) issues.push(expected(`${at}.${key}`, 'number', v));
       } else {
         const issue = stringIssue(`${at}.${key}`, kind === 'id' ? 'string' : kind, v);
         if (issue) issues.push(issue);
@@ -209,11 +212,7 @@ function purposeIssue(type: unknown, purpose: unknown): ZodIssue | undefined {
 export function validateUserBody(body: unknown, mode: 'create' | 'update', userType?: string): ZodIssue[] {
   if (!isObj(body)) return [expected('', 'object', body)];
   const issues: ZodIssue[] = [];
-  const allowed = new Set([
-    ...Object.keys(USER_FIELD_KINDS),
-    ...(mode === 'create' ? ['type', 'external_id', 'status'] : []),
-  ]);
-  const unknown = Object.keys(body).filter((k) => !allowed.has(k));
+  const unknown = mode === 'create' ? [] : Object.keys(body).filter((k) => !(k in USER_FIELD_KINDS));
   if (unknown.length > 0)
     issues.push({
       path: '',
@@ -236,7 +235,8 @@ export function validateUserBody(body: unknown, mode: 'create' | 'update', userT
       !POST_STATUS_VALUES.includes(body.status as (typeof POST_STATUS_VALUES)[number])
     )
       issues.push(enumIssue('status', POST_STATUS_VALUES, body.status));
-    // Sandbox minimum (T2: a verification_link user needs at least names and email).
+    // Sandbox minimum (T2: a verification_link user needs at least names and email); a business
+    // without business_legal_name is "Required" (evidence §11 N19 [T4 log §2]).
     const required =
       body.type === 'individual'
         ? ['first_name', 'last_name']
@@ -249,6 +249,7 @@ export function validateUserBody(body: unknown, mode: 'create' | 'update', userT
     const kind = USER_FIELD_KINDS[key];
     if (kind !== undefined && value !== undefined) issues.push(...fieldIssues(key, kind, value));
   }
+  // evidence §11 N17 [T3raw mass-assignment-user-create/02]: `manual` and any other value → 400.
   if (
     body.verification_mode !== undefined &&
     body.verification_mode !== 'automatic' &&
