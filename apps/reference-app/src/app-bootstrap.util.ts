@@ -6,6 +6,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DataSource } from 'typeorm';
 import { AppModule } from './app.module';
 import { APP_CONFIG, loadAppConfig, type AppConfig } from './config/app.config';
+import { applyHttpServerLimits } from './config/http-server.config';
 import { describeDatabase } from './database/database-url.util';
 import { DemoRunner, type DemoResult } from './demo/demo-runner.service';
 import { PayoutEntity } from './payouts/payout.entity';
@@ -80,6 +81,8 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
   // LOG_LEVEL applies from here on (the configuration is only known once the module is built).
   if (options.logger === undefined && !jsonLogger) app.useLogger(config.logLevels);
   const host = options.host ?? config.host;
+  // A client sending a byte now and then must not hold a connection (or all of them) for minutes.
+  applyHttpServerLimits(app.getHttpServer(), config.http);
   try {
     await app.listen(config.port, host);
   } catch (error) {
