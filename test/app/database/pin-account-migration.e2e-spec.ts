@@ -5,15 +5,11 @@
  * upgrade, and no row holds the id. On a SQLite file and on PostgreSQL.
  */
 import type { PartnerSandbox } from '@partner-payments/testing';
-import { DataSource, type DataSourceOptions } from 'typeorm';
-import { buildDataSourceOptions } from '../../../apps/reference-app/src/app-data-source.util';
-import { parseDatabaseUrl } from '../../../apps/reference-app/src/database/database-url.util';
-import { MIGRATIONS } from '../../../apps/reference-app/src/database/migrations';
-import { PinAccountDigest1765000000000 } from '../../../apps/reference-app/src/database/migrations/1765000000000-pin-account-digest.migration';
-import { placeholders, timestampParam } from '../../../apps/reference-app/src/database/sql-dialect.util';
+import { DataSource } from 'typeorm';
 import { pinAccountKey } from '../../../apps/reference-app/src/versioning/pin-account.util';
 import { appRequest, startTestApp, startTestSandbox } from '../../setup/app.fixture';
 import { DATABASE_KINDS, databaseUrlFor } from '../../setup/test-database.fixture';
+import { seedPlainClientIdPin } from './pin-seed.fixture';
 
 jest.setTimeout(60_000);
 
@@ -28,25 +24,7 @@ describe.each(DATABASE_KINDS)('the version pin keyed by a digest (%s)', (kind) =
     const { url, cleanup } = await databaseUrlFor(kind, 'pin-digest');
     const clientId = sandbox.credentials.clientId;
     const pinnedAt = new Date('2026-11-01T08:00:00.000Z');
-    // The schema and the row as the previous version left them.
-    const before = await new DataSource({
-      ...buildDataSourceOptions(parseDatabaseUrl(url)),
-      migrations: MIGRATIONS.slice(0, MIGRATIONS.indexOf(PinAccountDigest1765000000000)),
-    } as DataSourceOptions).initialize();
-    await before.runMigrations();
-    await before.query(
-      'INSERT INTO api_version_pins (account, configured_version, pinned_version, last_outcome, pinned_at, updated_at) ' +
-        `VALUES (${placeholders(kind, 6).join(', ')})`,
-      [
-        clientId,
-        '2026-04-14',
-        '2026-04-14',
-        'pinned',
-        timestampParam(kind, pinnedAt),
-        timestampParam(kind, pinnedAt),
-      ],
-    );
-    await before.destroy();
+    await seedPlainClientIdPin(kind, url, clientId, pinnedAt);
 
     const running = await startTestApp(url, { PARTNER_CLIENT_UUID: undefined }, sandbox);
     try {
