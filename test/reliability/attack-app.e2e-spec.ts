@@ -3,7 +3,8 @@
  * table from what the app answered and what its database holds afterwards:
  *
  * - replay after pruning: a signed body replayed after the retention deleted its entry (spec 6.1.3:
- *   the signature carries no time) is a duplicate; the user stays VERIFIED, a new event applies;
+ *   the signature carries no time), or while it deletes it (PostgreSQL), is a duplicate; the user
+ *   stays VERIFIED, a new event applies;
  * - stale event: an event older (updated_at) than the state applied changes nothing;
  * - inbox cannot record: SQLite full / PostgreSQL read-only, `SELECT 1` answering: the delivery is
  *   answered 500 (never a 2xx for what was not stored), readiness 503 naming the inbox, then 200
@@ -22,7 +23,12 @@ import { parseDatabaseUrl } from '../../apps/reference-app/src/database/database
 import { trickle } from '../app/config/http-limits.fixture';
 import { seedPlainClientIdPin } from '../app/database/pin-seed.fixture';
 import { makeInboxUnableToRecord, paddedEvent } from '../app/operations/inbox-write.fixture';
-import { replayAfterPruning, staleAfterNewer, startReplayWorld } from '../app/webhooks/replay.fixture';
+import {
+  replayAfterPruning,
+  replayDuringPrune,
+  staleAfterNewer,
+  startReplayWorld,
+} from '../app/webhooks/replay.fixture';
 import {
   appRequest,
   deliverSignedWebhook,
@@ -78,6 +84,14 @@ describe.each(DATABASE_KINDS)('attacks on the app (%s)', (kind) => {
         // The genuinely new event after the pruning must not be dropped.
         replays.add('lost', seen.afterNew === 'ACTIVE' ? 0 : 1);
         rounds.push(seen);
+      }
+      // PostgreSQL: one more replay, sent while the prune batch deleting its entry is uncommitted.
+      if (kind === 'postgres') {
+        const seen = await replayDuringPrune(world);
+        replays.count(
+          seen.replayAnswer === 200 && seen.replayStored === null && seen.afterReplay === 'VERIFIED',
+        );
+        rounds.push({ ...seen, afterNew: 'ACTIVE' });
       }
       const older = await staleAfterNewer(world);
       stale.count(older.user === 'VERIFIED');

@@ -4,7 +4,13 @@
  * older event. Over a real socket, on a SQLite file and on PostgreSQL.
  */
 import { DATABASE_KINDS } from '../../setup/test-database.fixture';
-import { replayAfterPruning, staleAfterNewer, startReplayWorld, type ReplayWorld } from './replay.fixture';
+import {
+  replayAfterPruning,
+  replayDuringPrune,
+  staleAfterNewer,
+  startReplayWorld,
+  type ReplayWorld,
+} from './replay.fixture';
 
 jest.setTimeout(60_000);
 
@@ -32,4 +38,17 @@ describe.each(DATABASE_KINDS)('replays and stale events on %s', (kind) => {
   it('an event older than the one applied (its updated_at) changes neither the user nor the virtual account', async () => {
     expect(await staleAfterNewer(world)).toEqual({ user: 'VERIFIED', virtualAccount: 'approved' });
   });
+
+  (kind === 'postgres' ? it : it.skip)(
+    'a replay racing the prune of its entry waits for the batch and is a duplicate (PostgreSQL)',
+    async () => {
+      expect(await replayDuringPrune(world)).toMatchObject({
+        before: 'REVIEW',
+        verified: 'VERIFIED',
+        replayAnswer: 200,
+        replayStored: null,
+        afterReplay: 'VERIFIED',
+      });
+    },
+  );
 });

@@ -27,6 +27,8 @@ export interface ReplayWorld {
   inboxState(eventId: string): Promise<string | null>;
   /** Runs the retention job as if `days` had passed; how many entries it deleted. */
   pruneAfter(days: number): Promise<number>;
+  /** Raw SQL on the app's own database (its DataSource). */
+  query(sql: string, values?: unknown[]): Promise<unknown>;
   close(): Promise<void>;
 }
 
@@ -51,6 +53,7 @@ export async function startReplayWorld(kind: DatabaseKind, prefix: string): Prom
       ),
     inboxState: (eventId) =>
       one(`SELECT state AS v FROM webhook_inbox WHERE event_key = ${p(1)[0]}`, [inboxEventKey(eventId)]),
+    query: (sql, values) => ds.query(sql, values),
     pruneAfter: async (days) =>
       (await running.app.get(InboxAtRestService).prune({ now: new Date(Date.now() + days * DAY) })).deleted,
     close: async () => {
@@ -89,11 +92,10 @@ export interface ReplayObservation {
   afterNew: string | null;
 }
 
-/**
- * A user moved to REVIEW, then VERIFIED; the retention deletes both entries (processed 41 days
- * "ago"); the first body is replayed byte for byte; then a new event moves the user on.
- */
-export async function replayAfterPruning(world: ReplayWorld): Promise<ReplayObservation> {
+/** A user moved to REVIEW, then VERIFIED, both processed; the REVIEW body's exact bytes. */
+async function reviewThenVerified(
+  world: ReplayWorld,
+): Promise<{ userId: string; review: string; before: string | null; verified: string | null }> {
   const userId = randomUUID();
   const review = flatEvent('user.status_changed', {
     user_id: userId,
@@ -106,15 +108,30 @@ export async function replayAfterPruning(world: ReplayWorld): Promise<ReplayObse
   const before = await world.status('partner_users', userId);
   await world.deliver(verified);
   await processed(world, eventIdOf(verified));
-  const verifiedStatus = await world.status('partner_users', userId);
-  const pruned = await world.pruneAfter(41);
-  const replayAnswer = await world.deliver(review);
-  const replayStored = await world.inboxState(eventIdOf(review));
-  // Another user's event, delivered after the replay: once it is processed, so is anything before it.
+  return { userId, review, before, verified: await world.status('partner_users', userId) };
+}
+
+/**
+ * The user's status once another user's event, delivered after the replay, is processed: anything
+ * recorded before it is processed by then.
+ */
+async function statusAfterSentinel(world: ReplayWorld, userId: string): Promise<string | null> {
   const sentinel = flatEvent('user.status_changed', { user_id: randomUUID(), new_status: 'VERIFYING' });
   await world.deliver(sentinel);
   await processed(world, eventIdOf(sentinel));
-  const afterReplay = await world.status('partner_users', userId);
+  return world.status('partner_users', userId);
+}
+
+/**
+ * A user moved to REVIEW, then VERIFIED; the retention deletes both entries (processed 41 days
+ * "ago"); the first body is replayed byte for byte; then a new event moves the user on.
+ */
+export async function replayAfterPruning(world: ReplayWorld): Promise<ReplayObservation> {
+  const { userId, review, before, verified } = await reviewThenVerified(world);
+  const pruned = await world.pruneAfter(41);
+  const replayAnswer = await world.deliver(review);
+  const replayStored = await world.inboxState(eventIdOf(review));
+  const afterReplay = await statusAfterSentinel(world, userId);
   const next = flatEvent('user.status_changed', {
     user_id: userId,
     previous_status: 'VERIFIED',
@@ -124,7 +141,7 @@ export async function replayAfterPruning(world: ReplayWorld): Promise<ReplayObse
   await processed(world, eventIdOf(next));
   return {
     before,
-    verified: verifiedStatus,
+    verified,
     afterReplay,
     pruned,
     replayAnswer,
@@ -168,4 +185,48 @@ export async function staleAfterNewer(world: ReplayWorld): Promise<StaleObservat
     user: await world.status('partner_users', userId),
     virtualAccount: await world.status('virtual_accounts', vaId),
   };
+}
+
+/**
+ * PostgreSQL: the replay arrives while the prune batch that deletes its entry has not committed
+ * (a trigger holds the DELETE of that one row for 1.5 s). The replay must wait and then find the
+ * tombstone, not the gap between the row's deletion and the tombstone's commit.
+ */
+export async function replayDuringPrune(world: ReplayWorld): Promise<ReplayObservation> {
+  const { userId, review, before, verified } = await reviewThenVerified(world);
+  const key = inboxEventKey(eventIdOf(review));
+  await world.query(
+    'CREATE OR REPLACE FUNCTION test_slow_delete() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN ' +
+      `IF OLD.event_key = '${key}' THEN PERFORM pg_sleep(1.5); END IF; RETURN OLD; END $$`,
+  );
+  await world.query(
+    'CREATE TRIGGER test_slow_delete AFTER DELETE ON webhook_inbox FOR EACH ROW EXECUTE FUNCTION test_slow_delete()',
+  );
+  try {
+    const pruning = world.pruneAfter(41);
+    await eventually(
+      async () => {
+        const rows = (await world.query(
+          "SELECT 1 FROM pg_stat_activity WHERE state = 'active' AND query LIKE 'DELETE FROM webhook_inbox%'",
+        )) as unknown[];
+        return rows.length > 0 ? true : undefined;
+      },
+      5000,
+      'the prune batch deleting',
+    );
+    const replayAnswer = await world.deliver(review);
+    const pruned = await pruning;
+    const replayStored = await world.inboxState(eventIdOf(review));
+    return {
+      before,
+      verified,
+      afterReplay: await statusAfterSentinel(world, userId),
+      pruned,
+      replayAnswer,
+      replayStored,
+      afterNew: null,
+    };
+  } finally {
+    await world.query('DROP TRIGGER test_slow_delete ON webhook_inbox');
+  }
 }
