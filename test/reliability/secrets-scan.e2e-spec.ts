@@ -2,7 +2,8 @@
  * The secrets scan (issue 9 defect 3 and "A counted reliability suite"): after a full flow at the
  * most verbose log level (a user, a virtual account created with its full account number as the
  * real partner sends it and funded by an ACH deposit with a sender account number, a recipient, a
- * payout to completion, a token expiry, a bad signature, every job endpoint), no full account
+ * payout to completion, a token expiry, a bad signature, every job endpoint; PARTNER_CLIENT_UUID
+ * unset, so the version pin is keyed on the client id), no full account
  * number, api key, client id, password, bearer token, webhook secret, inbox encryption key,
  * operator token or app api key is in
  * any table's any column, in the SQLite file and its WAL as bytes, in the logs or process output,
@@ -18,7 +19,11 @@ import {
 import { signPartnerWebhook, type PartnerSandbox } from '@partner-payments/testing';
 import { PartnerTokenManager } from '../../libs/partner-payments/src/auth/token-manager.service';
 import type { RunningApp } from '../../apps/reference-app/src/app-bootstrap.util';
-import { DepositEntity, VirtualAccountEntity } from '../../apps/reference-app/src/app-entities.constants';
+import {
+  ApiVersionPinEntity,
+  DepositEntity,
+  VirtualAccountEntity,
+} from '../../apps/reference-app/src/app-entities.constants';
 import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
 import { TypeOrmInboxStore } from '../../apps/reference-app/src/webhooks/typeorm-inbox.store';
 import {
@@ -66,7 +71,12 @@ describe.each(DATABASE_KINDS)('secrets scan after a full flow (%s)', (kind) => {
     try {
       running = await startTestApp(
         url,
-        { LOG_LEVEL: 'verbose', INBOX_ENCRYPTION_KEYS: `scan:${inboxKey.toString('base64')}` },
+        {
+          LOG_LEVEL: 'verbose',
+          INBOX_ENCRYPTION_KEYS: `scan:${inboxKey.toString('base64')}`,
+          // Without the UUID the version pin is keyed on the client id: the scan must see it stored.
+          PARTNER_CLIENT_UUID: undefined,
+        },
         sandbox,
         { logger },
       );
@@ -168,6 +178,7 @@ describe.each(DATABASE_KINDS)('secrets scan after a full flow (%s)', (kind) => {
       expect(account.accountNumberLast4).toBe(vaNumber.slice(-4));
       expect(await uow.run((m) => m.countBy(DepositEntity, { depositId }))).toBe(1);
       expect((await app.get(TypeOrmInboxStore).countByState()).processed).toBeGreaterThanOrEqual(8);
+      expect(await uow.run((m) => m.count(ApiVersionPinEntity))).toBe(1);
 
       const credentials = sandbox.credentials;
       needles.push(

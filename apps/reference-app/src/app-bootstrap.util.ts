@@ -6,6 +6,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DataSource } from 'typeorm';
 import { AppModule } from './app.module';
 import { APP_CONFIG, loadAppConfig, type AppConfig } from './config/app.config';
+import { applyHttpServerLimits } from './config/http-server.config';
 import { describeDatabase } from './database/database-url.util';
 import { DemoRunner, type DemoResult } from './demo/demo-runner.service';
 import { PayoutEntity } from './payouts/payout.entity';
@@ -83,6 +84,8 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
 
   const config = app.get<AppConfig>(APP_CONFIG);
   const host = options.host ?? config.host;
+  // A client sending a byte now and then must not hold a connection (or all of them) for minutes.
+  applyHttpServerLimits(app.getHttpServer(), config.http);
   try {
     await app.listen(config.port, host);
   } catch (error) {

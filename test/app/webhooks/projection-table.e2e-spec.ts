@@ -45,6 +45,7 @@ describe.each(DATABASE_KINDS)('projection rows through ProjectionTable (%s)', (k
       livenessResult: 'pass',
       metadata: '{"ref":"a"}',
       lastEventName: 'user.liveness.completed',
+      eventAt: null,
       updatedAt: t0,
     });
   });

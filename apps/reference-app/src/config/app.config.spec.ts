@@ -250,4 +250,27 @@ describe('loadAppConfig', () => {
       }),
     ).toEqual(['PAYOUT_REDRIVE_GRACE_SECONDS']);
   });
+
+  it('bounds the HTTP server: 10 s for headers, 30 s a request, 1000 connections by default; each bad value named', () => {
+    expect(loadAppConfig({}).http).toEqual({
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 30_000,
+      keepAliveTimeoutMs: 5_000,
+      maxConnections: 1_000,
+    });
+    expect(
+      loadAppConfig({ HTTP_REQUEST_TIMEOUT_MS: '60000', HTTP_MAX_CONNECTIONS: '50' }).http,
+    ).toMatchObject({
+      requestTimeoutMs: 60_000,
+      maxConnections: 50,
+    });
+    for (const name of ['HTTP_HEADERS_TIMEOUT_MS', 'HTTP_REQUEST_TIMEOUT_MS', 'HTTP_KEEP_ALIVE_TIMEOUT_MS'])
+      for (const bad of ['0', '999', '10s', '-5']) expect(problemsOf({ [name]: bad })).toEqual([name]);
+    for (const bad of ['0', '100001', 'many'])
+      expect(problemsOf({ HTTP_MAX_CONNECTIONS: bad })).toEqual(['HTTP_MAX_CONNECTIONS']);
+    // Node would never apply a headers timeout longer than the whole request's.
+    expect(problemsOf({ HTTP_HEADERS_TIMEOUT_MS: '20000', HTTP_REQUEST_TIMEOUT_MS: '15000' })).toEqual([
+      'HTTP_HEADERS_TIMEOUT_MS',
+    ]);
+  });
 });

@@ -10,6 +10,7 @@ import { InboxKeyRing, parseInboxKeys } from '../webhooks/inbox-key-ring.util';
 import { DEFAULT_INBOX_RECORD_TIMEOUT_MS } from '../webhooks/postgres-inbox-driver.store';
 import type { CommitDurability } from '../database/unit-of-work.service';
 import { CRON_MESSAGE, CRON_VARIABLES, EnvironmentVariables, isCron, isSet } from './environment.rules';
+import { loadHttpServerConfig, type HttpServerConfig } from './http-server.config';
 import { loadObservabilityConfig, type ObservabilityConfig } from './observability.config';
 import { redriveTimes } from './redrive-grace.policy';
 
@@ -40,6 +41,8 @@ export interface AppConfig {
   /** Interface to bind (HOST). */
   host: string;
   publicBaseUrl: string | null;
+  /** Timeouts and connection limit of the HTTP server (config/http-server.config.ts). */
+  http: HttpServerConfig;
   /**
    * Who may call what (issue 9 defect 8). `open`: the embedded-sandbox demo with the variable unset,
    * where that class of endpoints is open (said once at start); elsewhere an unset variable refuses.
@@ -207,6 +210,7 @@ export function loadAppConfig(env: Record<string, string | undefined>): AppConfi
         'must be full with PostgreSQL: the app outlives a lost commit there and would not apply the entry again',
     });
   }
+  const http = loadHttpServerConfig(vars, problems);
   if (problems.length > 0 || !database) throw new ConfigValidationError(problems);
 
   const baseUrl = vars.PARTNER_BASE_URL ?? null;
@@ -235,6 +239,7 @@ export function loadAppConfig(env: Record<string, string | undefined>): AppConfi
     port: vars.PORT ?? CONFIG_DEFAULTS.PORT,
     host: vars.HOST ?? CONFIG_DEFAULTS.HOST,
     publicBaseUrl: vars.PUBLIC_BASE_URL ?? null,
+    http,
     access: {
       operatorToken: vars.OPERATOR_TOKEN ?? null,
       apiKeys: splitList(vars.APP_API_KEYS),

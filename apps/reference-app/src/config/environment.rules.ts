@@ -1,7 +1,7 @@
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsNotEmpty, IsOptional, IsUUID, Matches, Max, Min, ValidateIf } from 'class-validator';
 import { validateCronExpression } from 'cron';
-import { ObservabilityVariables } from './observability.rules';
+import { HttpServerVariables } from './http-server.rules';
 
 const isSet = (value: unknown): boolean =>
   value !== undefined && value !== null && String(value).trim() !== '';
@@ -17,7 +17,7 @@ const isCron = (value: unknown): boolean => typeof value === 'string' && validat
  * Every environment variable the app reads, validated at boot (class-validator). Messages name
  * the variable and never echo its value (several are secrets). Defaults live in app.config.ts.
  */
-export class EnvironmentVariables extends ObservabilityVariables {
+export class EnvironmentVariables extends HttpServerVariables {
   /** Unset: the app starts the embedded sandbox and points itself at it. */
   @IsOptional()
   @Transform(trimmed)

@@ -12,7 +12,8 @@ import { ReadinessIndicators } from './readiness-indicators.service';
  *
  * - GET /health/live: the process answers. No dependency is checked: restarting the process would
  *   not bring a database or the partner back, and a liveness failure restarts it.
- * - GET /health/ready: the database reachable, a partner token obtainable, the inbox not lagging
+ * - GET /health/ready: the database reachable, the inbox able to record (`inboxWrite`: a write
+ *   probe, not `SELECT 1`), a partner token obtainable, the inbox not lagging
  *   (readiness-indicators.service.ts), plus `startup.state`: `starting` until the start-up partner calls
  *   have finished once (issue 9 defect 7; readiness is 200 meanwhile, the partner check makes no
  *   call of its own), then `started`. A deploy check that wants the partner verified waits for it.
@@ -48,6 +49,7 @@ export class HealthController {
     return this.health.check([
       () => this.indicators.check('startup').up({ state: this.startup.starting ? 'starting' : 'started' }),
       () => this.readiness.database(),
+      () => this.readiness.inboxWrite(),
       () => this.readiness.partner(),
       async () => (await this.readiness.inbox()) ?? {},
     ]);

@@ -6,6 +6,7 @@ import { UnitOfWork } from '../database/unit-of-work.service';
 import type { InboxStats } from '../observability/app-metrics.service';
 import { readInboxStats } from '../observability/inbox-stats.util';
 import { StartupState } from './startup-state.service';
+import { InboxWriteHealth } from '../webhooks/inbox-write-health.service';
 
 /** A check that has not answered in this time counts as down (a probe must answer fast). */
 const CHECK_TIMEOUT_MS = 3000;
@@ -13,8 +14,8 @@ const CHECK_TIMEOUT_MS = 3000;
 const PARTNER_CACHE_MS = 15_000;
 
 /**
- * The readiness checks (issue 13), as @nestjs/terminus indicators: the database reachable, a
- * partner token obtainable, the inbox not lagging. Each answers within CHECK_TIMEOUT_MS.
+ * The readiness checks (issue 13), as @nestjs/terminus indicators: the database reachable, the
+ * inbox able to record, a partner token obtainable, the inbox not lagging. Each answers within CHECK_TIMEOUT_MS.
  */
 @Injectable()
 export class ReadinessIndicators {
@@ -25,7 +26,23 @@ export class ReadinessIndicators {
     private readonly tokens: PartnerTokenManager,
     private readonly versionState: PartnerApiVersionState,
     private readonly startup: StartupState,
+    private readonly inboxWrites: InboxWriteHealth,
   ) {}
+
+  /**
+   * The inbox can record a delivery (InboxWriteHealth: a write, not `SELECT 1`). Down, a
+   * replica must not be sent deliveries: each would be answered 500 and never re-sent (spec 6.1.4).
+   */
+  async inboxWrite(): Promise<HealthIndicatorResult<'inboxWrite'>> {
+    const check = this.indicators.check('inboxWrite');
+    try {
+      const state = await withTimeout(this.inboxWrites.check(), CHECK_TIMEOUT_MS);
+      const { ok, ...details } = state;
+      return ok ? check.up() : check.down(details);
+    } catch (error) {
+      return check.down({ message: error instanceof Error ? error.message : String(error) });
+    }
+  }
 
   /** SELECT 1 through the unit of work (on SQLite: behind the app's own queue, as any query). */
   database(): PromiseLike<HealthIndicatorResult<'database'>> {

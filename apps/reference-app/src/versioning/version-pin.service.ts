@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { PartnerApiVersionState, PartnerVersioningService } from '@partner-payments/nestjs';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { ApiVersionPinEntity } from './api-version-pin.entity';
+import { pinAccountKey } from './pin-account.util';
 import { UnitOfWork } from '../database/unit-of-work.service';
 import { PARTNER_CONNECTION, type PartnerConnection } from '../sandbox/partner-connection.providers';
 import { classifyPartnerFailure } from '../payouts/partner-failure.util';
@@ -41,12 +42,13 @@ export class VersionPinService {
   ) {}
 
   /**
-   * The account key of the pin row: the client UUID, else the client id, never a secret. The
+   * The account key of the pin row: the digest of the client UUID, else of the client id
+   * (pin-account.util.ts: the client id is half of the /auth pair, never stored as it is). The
    * embedded sandbox is a new, unpinned partner at every start, so its pin is keyed by its port
    * too: a stored pin from an earlier run must not silence the header against a fresh account.
    */
   get account(): string {
-    const id = this.connection.clientUuid ?? this.config.partner.clientId ?? 'default';
+    const id = pinAccountKey(this.connection.clientUuid ?? this.config.partner.clientId ?? 'default');
     return this.connection.sandbox ? `embedded:${this.connection.sandbox.port}:${id}` : id;
   }
 

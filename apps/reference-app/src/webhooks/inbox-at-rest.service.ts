@@ -26,9 +26,9 @@ export interface PruneSummary {
  *
  * Retention: the inbox-prune job deletes processed entries older than INBOX_RETENTION_DAYS in
  * batches of 500, under its job lock (one replica at a time). Failed and dead entries stay for an
- * operator. An event the partner delivers again after its entry was pruned is new to the inbox and
- * processed again; the partner does not retry deliveries (spec 6.1.4), so that takes a manual
- * resend, and the handlers are idempotent anyway.
+ * operator. The key of each deleted entry stays in webhook_inbox_tombstones (about 200 bytes a
+ * row with its index entry, never deleted): the signature carries no time (spec 6.1.3), so a body
+ * replayed years later is still authentic and must still be a duplicate.
  *
  * Re-sealing: at start, bodies not sealed under the current key (plain text copied by the
  * migration, or an older key after a rotation) are sealed under it, in the background, so the

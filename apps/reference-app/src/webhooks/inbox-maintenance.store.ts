@@ -1,4 +1,5 @@
 import { fromStoredText } from '../database/inbox-text.util';
+import { SqlParams } from '../database/sql-params.util';
 import { WebhookInboxEntity } from './webhook-inbox.entity';
 import type { UnitOfWork } from '../database/unit-of-work.service';
 import type { InboxKeyRing } from './inbox-key-ring.util';
@@ -77,22 +78,43 @@ export class InboxMaintenanceStore {
   }
 
   /**
-   * Deletes up to `limit` processed entries processed before `before`, oldest first; returns how
-   * many. One short statement per batch, so live deliveries never wait long behind it.
+   * Deletes up to `limit` processed entries processed before `before`, oldest first, and keeps
+   * each one's key in webhook_inbox_tombstones in the same transaction; returns how many. The
+   * signature carries no time (spec 6.1.3), so a body replayed after its entry is gone would
+   * otherwise be new again (the intake insert skips a key with a tombstone). On PostgreSQL the
+   * batch holds webhook_inbox against inserts while it moves keys (SHARE ROW EXCLUSIVE, a few ms):
+   * a replay racing the move then waits and sees the tombstone, where it could otherwise find
+   * neither the row nor its tombstone. The wait for that lock is bounded (lock_timeout), so a long
+   * processing transaction delays deliveries by at most PRUNE_LOCK_TIMEOUT_MS; the batch is then
+   * left for the next run.
    */
   async pruneProcessed(before: Date, limit: number): Promise<number> {
-    const result = await this.uow.run((m) =>
-      m
-        .createQueryBuilder()
-        .delete()
-        .from(WebhookInboxEntity)
-        .where(
-          `event_key IN (SELECT event_key FROM webhook_inbox WHERE state = 'processed' ` +
-            `AND processed_at < :before ORDER BY processed_at LIMIT ${Math.max(1, Math.floor(limit))})`,
-          { before },
-        )
-        .execute(),
-    );
-    return result.affected ?? 0;
+    const kind = this.uow.kind;
+    return this.uow.transaction(async (m) => {
+      if (kind === 'postgres') {
+        await m.query(`SET LOCAL lock_timeout = ${PRUNE_LOCK_TIMEOUT_MS}`);
+        await m.query('LOCK TABLE webhook_inbox IN SHARE ROW EXCLUSIVE MODE');
+      }
+      const params = new SqlParams(kind);
+      const rows: Array<{ event_key: string }> = await m.query(
+        `SELECT event_key FROM webhook_inbox WHERE state = 'processed' AND processed_at < ${params.add(before)} ` +
+          `ORDER BY processed_at LIMIT ${Math.max(1, Math.floor(limit))}`,
+        params.values,
+      );
+      if (rows.length === 0) return 0;
+      const keys = rows.map((r) => r.event_key);
+      const move = new SqlParams(kind);
+      await m.query(
+        'INSERT INTO webhook_inbox_tombstones (event_key, processed_at) SELECT event_key, processed_at ' +
+          `FROM webhook_inbox WHERE ${move.inList('event_key', keys)} ON CONFLICT (event_key) DO NOTHING`,
+        move.values,
+      );
+      const drop = new SqlParams(kind);
+      await m.query(`DELETE FROM webhook_inbox WHERE ${drop.inList('event_key', keys)}`, drop.values);
+      return keys.length;
+    });
   }
 }
+
+/** Longest wait of a prune batch for its lock on PostgreSQL (deliveries queue behind the wait). */
+export const PRUNE_LOCK_TIMEOUT_MS = 2000;

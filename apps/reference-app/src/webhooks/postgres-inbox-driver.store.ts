@@ -28,6 +28,8 @@ const SQL = {
       'INSERT INTO webhook_inbox (event_key, event_id, event_name, envelope, sealed_body, body_key, received_at, ' +
       "state, attempts) SELECT k, i, n, e, b, bk, r, 'pending', 0 FROM unnest($1::varchar[], $2::text[], " +
       '$3::text[], $4::varchar[], $5::text[], $6::varchar[], $7::timestamptz[]) AS t(k, i, n, e, b, bk, r) ' +
+      // A pruned event's key outlives its row (InboxMaintenanceStore.pruneProcessed).
+      'WHERE NOT EXISTS (SELECT 1 FROM webhook_inbox_tombstones z WHERE z.event_key = t.k) ' +
       'ON CONFLICT (event_key) DO NOTHING RETURNING event_key',
   },
   hold: {

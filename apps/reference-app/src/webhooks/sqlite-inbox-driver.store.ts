@@ -90,7 +90,10 @@ export class SqliteInboxDriver implements InboxSqlDriver {
     if (this.insertMany) return this.insertMany;
     const insert = this.statement(
       'INSERT INTO webhook_inbox (event_key, event_id, event_name, envelope, sealed_body, body_key, received_at, ' +
-        "state, attempts) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0) ON CONFLICT (event_key) DO NOTHING",
+        "state, attempts) SELECT ?, ?, ?, ?, ?, ?, ?, 'pending', 0 " +
+        // A pruned event's key outlives its row (InboxMaintenanceStore.pruneProcessed).
+        'WHERE NOT EXISTS (SELECT 1 FROM webhook_inbox_tombstones WHERE event_key = ?) ' +
+        'ON CONFLICT (event_key) DO NOTHING',
     );
     this.insertMany = this.db.transaction((rows: readonly InboxInsertRow[]) =>
       rows.map(
@@ -103,6 +106,7 @@ export class SqliteInboxDriver implements InboxSqlDriver {
             r.sealedBody,
             r.bodyKey,
             timestampParam('sqlite', r.receivedAt),
+            r.eventKey,
           ).changes === 1,
       ),
     );

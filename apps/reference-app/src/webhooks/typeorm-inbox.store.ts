@@ -26,6 +26,7 @@ import { PostgresInboxDriver } from './postgres-inbox-driver.store';
 import { SqliteInboxDriver } from './sqlite-inbox-driver.store';
 import { WebhookInboxEntity } from './webhook-inbox.entity';
 import { countInboxStates } from './inbox-state-counts.util';
+import type { InboxWriteHealth } from './inbox-write-health.service';
 
 export interface TypeOrmInboxStoreOptions {
   retry?: Partial<InboxRetryOptions>;
@@ -47,6 +48,8 @@ export interface TypeOrmInboxStoreOptions {
    * commit there and the de-duplicator would suppress the entry's second processing.
    */
   processingDurability?: CommitDurability;
+  /** Told each recording's outcome (readiness: InboxWriteHealth). */
+  writes?: Pick<InboxWriteHealth, 'recorded' | 'failed'>;
 }
 
 /**
@@ -68,6 +71,7 @@ export class TypeOrmInboxStore implements PartnerInboxStore {
   private readonly sql: InboxSqlDriver;
   private readonly batches: InboxBatchRunner;
   private readonly processing: { durability: CommitDurability };
+  private readonly writes: TypeOrmInboxStoreOptions['writes'];
 
   constructor(
     private readonly uow: UnitOfWork,
@@ -77,6 +81,7 @@ export class TypeOrmInboxStore implements PartnerInboxStore {
     this.retry = { ...DEFAULT_INBOX_RETRY, ...options.retry };
     this.maxErrorLength = options.maxErrorLength ?? 2000;
     this.clock = options.clock ?? (() => new Date());
+    this.writes = options.writes;
     if (uow.kind === 'postgres' && options.processingDurability === 'relaxed') {
       throw new Error(
         "TypeOrmInboxStore: processingDurability 'relaxed' is for SQLite only (see its comment)",
@@ -121,7 +126,17 @@ export class TypeOrmInboxStore implements PartnerInboxStore {
         receivedAt: event.receivedAt,
       };
     });
-    const inserted = await this.sql.insertBatch(rows);
+    let inserted: boolean[];
+    try {
+      inserted = await this.sql.insertBatch(rows);
+    } catch (error) {
+      this.writes?.failed(
+        error,
+        rows.reduce((n, r) => n + r.sealedBody.length, 0),
+      );
+      throw error;
+    }
+    this.writes?.recorded();
     const answered = new Set<string>();
     return rows.map((row, i) => {
       const first = !answered.has(row.eventKey);

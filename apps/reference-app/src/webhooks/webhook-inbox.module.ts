@@ -6,6 +6,7 @@ import { InboxKeyRing } from './inbox-key-ring.util';
 import { resolveInboxKeyRing } from './inbox-key.providers';
 import { InboxMaintenanceStore } from './inbox-maintenance.store';
 import { TypeOrmInboxStore } from './typeorm-inbox.store';
+import { InboxWriteHealth } from './inbox-write-health.service';
 
 /**
  * The webhook inbox's storage: the sealing keys and the TypeORM stores. Apart from WebhooksModule
@@ -30,16 +31,22 @@ import { TypeOrmInboxStore } from './typeorm-inbox.store';
       useFactory: (uow: UnitOfWork) => new InboxDeadLetters(uow),
     },
     {
+      provide: InboxWriteHealth,
+      inject: [UnitOfWork, InboxKeyRing],
+      useFactory: (uow: UnitOfWork, keys: InboxKeyRing) => new InboxWriteHealth(uow, keys.currentId),
+    },
+    {
       provide: TypeOrmInboxStore,
-      inject: [UnitOfWork, InboxKeyRing, APP_CONFIG],
-      useFactory: (uow: UnitOfWork, keys: InboxKeyRing, config: AppConfig) =>
+      inject: [UnitOfWork, InboxKeyRing, APP_CONFIG, InboxWriteHealth],
+      useFactory: (uow: UnitOfWork, keys: InboxKeyRing, config: AppConfig, writes: InboxWriteHealth) =>
         new TypeOrmInboxStore(uow, keys, {
           retry: { maxAttempts: config.inbox.maxAttempts },
           recordTimeoutMs: config.inbox.recordTimeoutMs,
           processingDurability: config.inbox.processingDurability,
+          writes,
         }),
     },
   ],
-  exports: [InboxKeyRing, InboxMaintenanceStore, InboxDeadLetters, TypeOrmInboxStore],
+  exports: [InboxKeyRing, InboxMaintenanceStore, InboxDeadLetters, TypeOrmInboxStore, InboxWriteHealth],
 })
 export class WebhookInboxModule {}

@@ -7,6 +7,8 @@ import { InboxPendingIndex1764500000000 } from './1764500000000-inbox-pending-in
 import { PayoutClaimsHot1764600000000 } from './1764600000000-payout-claims-hot.migration';
 import { InboxStateIndexes1764700000000 } from './1764700000000-inbox-state-indexes.migration';
 import { PayoutRequestMemo1764800000000 } from './1764800000000-payout-request-memo.migration';
+import { InboxTombstones1764900000000 } from './1764900000000-inbox-tombstones.migration';
+import { PinAccountDigest1765000000000 } from './1765000000000-pin-account-digest.migration';
 
 /** Checked-in migrations, in order. Run at start (openDataSource); `synchronize` is never used. */
 export const MIGRATIONS = [
@@ -19,4 +21,6 @@ export const MIGRATIONS = [
   PayoutClaimsHot1764600000000,
   InboxStateIndexes1764700000000,
   PayoutRequestMemo1764800000000,
+  InboxTombstones1764900000000,
+  PinAccountDigest1765000000000,
 ];

@@ -27,6 +27,10 @@ export class PartnerUserEntity {
   @Column({ name: 'last_event_name', type: 'varchar', length: 200 })
   lastEventName!: string;
 
+  /** The time of the newest event applied, where events carry one; an older event changes nothing. */
+  @Column({ name: 'event_at', type: Date, nullable: true })
+  eventAt!: Date | null;
+
   @Column({ name: 'updated_at', type: Date })
   updatedAt!: Date;
 }

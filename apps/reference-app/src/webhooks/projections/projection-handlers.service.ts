@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import {
   canonicalPartnerStatus,
   OnPartnerEvent,
+  parsePartnerTimestamp,
   PartnerDerivedEvent,
   PartnerEvent,
   type PartnerEventOf,
@@ -92,6 +93,7 @@ export class ProjectionHandlers {
       bank: typeof p.bank === 'string' ? p.bank : null,
       accountNumber: typeof p.account_number === 'string' ? p.account_number : null,
       metadata: p.metadata,
+      occurredAt: stateTime(event.payload),
     });
   }
 
@@ -143,7 +145,12 @@ export class ProjectionHandlers {
       livenessResult?: string;
     },
   ): Promise<void> {
-    await this.resources.applyUser({ eventName: event.name, userId: event.payload.user_id, ...fields });
+    await this.resources.applyUser({
+      eventName: event.name,
+      userId: event.payload.user_id,
+      occurredAt: stateTime(event.payload),
+      ...fields,
+    });
   }
 
   private async deposit(
@@ -170,4 +177,14 @@ export class ProjectionHandlers {
       occurredAt: occurred && !Number.isNaN(occurred.getTime()) ? occurred : null,
     });
   }
+}
+
+/**
+ * When the resource was in the state an event reports: its updated_at (users answer it, evidence
+ * N21), else occurred_at. Not created_at, which user events would echo as the user's creation
+ * time: the same for every event of a user, it orders nothing.
+ */
+function stateTime(payload: object): Date | null {
+  const p = payload as { updated_at?: unknown; occurred_at?: unknown };
+  return parsePartnerTimestamp(p.updated_at ?? p.occurred_at);
 }

@@ -15,6 +15,8 @@ export interface UserObservation {
   metadata?: Record<string, unknown> | null;
   rejectionReasons?: unknown[] | null;
   livenessResult?: string | null;
+  /** When the resource was in the state the event reports, when the event says (updated_at). */
+  occurredAt?: Date | null;
 }
 
 export interface VirtualAccountObservation {
@@ -24,6 +26,8 @@ export interface VirtualAccountObservation {
   bank?: string | null;
   accountNumber?: string | null;
   metadata?: Record<string, unknown> | null;
+  /** When the resource was in the state the event reports, when the event says (updated_at). */
+  occurredAt?: Date | null;
 }
 
 export interface DepositObservation {
@@ -37,6 +41,25 @@ export interface DepositObservation {
   paymentRail?: string | null;
   senderName?: string | null;
   occurredAt?: Date | null;
+}
+
+/**
+ * Whether an event may change a row, and if so records its time on it. User statuses have no
+ * order of their own (spec 3.3: "other transitions: not shown"; a verified user can be reviewed
+ * again), so a late or replayed event could move a row back: an event carrying its time
+ * (its updated_at or occurred_at: projection-handlers.service.ts) older than the newest one
+ * applied changes nothing. An event without a time is applied as received (the inbox never applies
+ * one event id twice). Deposits and payouts move only forward by their statuses
+ * (deposit-status.policy.ts, decidePayoutStatusChange), whatever the order.
+ */
+export function advancesEventTime(
+  row: { eventAt: Date | null },
+  occurredAt: Date | null | undefined,
+): boolean {
+  if (!occurredAt) return true;
+  if (row.eventAt && occurredAt.getTime() < row.eventAt.getTime()) return false;
+  row.eventAt = occurredAt;
+  return true;
 }
 
 /**
@@ -60,6 +83,7 @@ export class ResourceProjections {
       this.uow.transaction(async (m) => {
         const created = { userId: obs.userId, lastEventName: obs.eventName, updatedAt: this.clock() };
         return this.table(PartnerUserEntity).apply(m, created, (row) => {
+          if (!advancesEventTime(row, obs.occurredAt)) return;
           const next = decideUserStatus(row.status, obs.status);
           if (next !== row.status) {
             row.previousStatus = row.status;
@@ -81,6 +105,7 @@ export class ResourceProjections {
       this.uow.transaction(async (m) => {
         const created = { virtualAccountId: obs.virtualAccountId, updatedAt: this.clock() };
         return this.table(VirtualAccountEntity).apply(m, created, (row) => {
+          if (!advancesEventTime(row, obs.occurredAt)) return;
           if (obs.userId) row.userId = obs.userId;
           if (obs.status) row.status = obs.status;
           if (obs.bank) row.bank = obs.bank;

@@ -22,6 +22,10 @@ export class VirtualAccountEntity {
   @Column({ name: 'metadata', type: 'text', nullable: true })
   metadata!: string | null;
 
+  /** The time of the newest event applied, where events carry one; an older event changes nothing. */
+  @Column({ name: 'event_at', type: Date, nullable: true })
+  eventAt!: Date | null;
+
   @Column({ name: 'updated_at', type: Date })
   updatedAt!: Date;
 }
