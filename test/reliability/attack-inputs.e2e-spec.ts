@@ -9,6 +9,7 @@ import {
   PartnerTimeoutError,
   type PartnerPaymentsClient,
 } from '@partner-payments/nestjs';
+import { Readable } from 'node:stream';
 import { sampleFile, type PartnerSandbox } from '@partner-payments/testing';
 import { Api } from '../sandbox/sandbox.fixture';
 import { individual, wireRecipient } from '../setup/partner-inputs.fixture';
@@ -173,6 +174,29 @@ describe('attack inputs (sqlite)', () => {
       expect(
         tally.count('spoofed file names', fieldsOf(error)?.join() === 'files[0].fileName' && sent === 0),
       ).toBe(true);
+    });
+  });
+
+  describe('spoofed file names: a download link naming a path or a spoof is read safely', () => {
+    it.each([
+      ['a path', `attachment; filename*=UTF-8''..%2F..%2Fetc%2Fcron.d%2Fx.pdf`, 'x.pdf'],
+      ['a right-to-left override', `attachment; filename*=UTF-8''invoice%E2%80%AEfdp.exe`, 'invoicefdp.exe'],
+      ['a malformed encoding', `attachment; filename*=UTF-8''%E0%A4%A; filename="plain.pdf"`, 'plain.pdf'],
+    ])('%s', async (_label, disposition, expected) => {
+      const link = await startMisbehavingDownloadServer('complete', 0, {
+        'content-disposition': disposition,
+      });
+      try {
+        const download = await client.rfis
+          .fetchDocumentLink({ downloadUrl: link.url, expiresAt: null })
+          .catch((e: unknown) => e);
+        const fileName = (download as { fileName?: unknown }).fileName;
+        const out = await readToEnd((download as { stream: Readable }).stream ?? Readable.from([]), 5_000);
+        expect({ fileName, error: out.error }).toEqual({ fileName: expected, error: undefined });
+        expect(tally.count('spoofed file names', fileName === expected)).toBe(true);
+      } finally {
+        await link.close();
+      }
     });
   });
 
