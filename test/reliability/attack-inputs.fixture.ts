@@ -108,23 +108,26 @@ export class ServerReadCounter {
   }
 }
 
-export type DownloadMisbehaviour = 'stall' | 'trickle-then-stall' | 'endless-trickle';
+export type DownloadMisbehaviour = 'stall' | 'trickle-then-stall' | 'endless-trickle' | 'complete';
 
 /**
  * A link server that answers 200 with a body that never ends: headers then nothing ('stall'), a few
- * bytes then nothing, or one byte every `trickleMs` forever. Records when each client went away.
+ * bytes then nothing, or one byte every `trickleMs` forever; or a whole small body ('complete'),
+ * with `headers` (e.g. a hostile Content-Disposition). Records when each client went away.
  */
 export async function startMisbehavingDownloadServer(
   kind: DownloadMisbehaviour,
   trickleMs = 200,
+  headers: Record<string, string> = {},
 ): Promise<{ url: string; clientGoneAfterMs: number[]; close(): Promise<void> }> {
   const clientGoneAfterMs: number[] = [];
   const open = new Set<ServerResponse>();
   const server = createServer((req, res) => {
     const started = Date.now();
     open.add(res);
-    res.writeHead(200, { 'content-type': 'application/pdf' });
+    res.writeHead(200, { 'content-type': 'application/pdf', ...headers });
     res.flushHeaders();
+    if (kind === 'complete') res.end('%PDF-1.7\n%%EOF\n');
     let timer: NodeJS.Timeout | undefined;
     if (kind === 'trickle-then-stall') res.write('%PDF-1.7\n');
     if (kind === 'endless-trickle') timer = setInterval(() => res.write('.'), trickleMs);

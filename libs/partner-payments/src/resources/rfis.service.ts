@@ -10,6 +10,7 @@ import { validateRfiAnswers } from '../validation/rfi/rfi-answer.rules';
 import { appendUploadParts, uploadPartsReplayable } from '../validation/upload/upload-form.util';
 import type { UploadSource } from '../validation/upload/upload-source.util';
 import { prepareUploadFiles } from '../validation/upload/upload.rules';
+import { fileNameFromDisposition } from '../validation/upload/file-name.util';
 import {
   asRecord,
   checkPageParams,
@@ -61,18 +62,13 @@ export interface RfiDownloadDeadlines {
 /** A stored RFI file, as a stream (never buffered whole). */
 export interface RfiDocumentDownload {
   stream: Readable;
-  /** From Content-Disposition: the name the file downloads as (spec 2.2). */
+  /**
+   * From Content-Disposition: the name the file downloads as (spec 2.2), made safe to use as a file
+   * name: the last path segment only, without control or invisible characters.
+   */
   fileName: string | null;
   contentType: string | null;
   contentLength: number | null;
-}
-
-function fileNameFrom(disposition: string | undefined): string | null {
-  if (!disposition) return null;
-  const star = /filename\*=UTF-8''([^;]+)/i.exec(disposition);
-  if (star) return decodeURIComponent(star[1]);
-  const plain = /filename="?([^";]+)"?/i.exec(disposition);
-  return plain ? plain[1] : null;
 }
 
 /** The parent record of an RFI answer (bare, or under `rfi` / `data`), with `id` set; `items` as sent. */
@@ -328,7 +324,7 @@ export class PartnerRfisService {
     const length = Number(headers.get('content-length'));
     return {
       stream,
-      fileName: fileNameFrom(headers.get('content-disposition') ?? undefined),
+      fileName: fileNameFromDisposition(headers.get('content-disposition')),
       contentType: headers.get('content-type'),
       contentLength: Number.isFinite(length) && headers.get('content-length') !== null ? length : null,
     };

@@ -1,4 +1,9 @@
-import { fileNameProblem, MAX_FILE_NAME_CHARS, sanitizeFileName } from './file-name.util';
+import {
+  fileNameFromDisposition,
+  fileNameProblem,
+  MAX_FILE_NAME_CHARS,
+  sanitizeFileName,
+} from './file-name.util';
 
 describe('sanitizeFileName', () => {
   it('keeps ordinary and non-ASCII names', () => {
@@ -52,5 +57,32 @@ describe('fileNameProblem', () => {
       '护照 (1).png',
     ])
       expect(fileNameProblem(name)).toBeUndefined();
+  });
+});
+
+describe('fileNameFromDisposition', () => {
+  it('prefers filename* (RFC 6266) and keeps visible UTF-8 names', () => {
+    expect(
+      fileNameFromDisposition(`attachment; filename="r_sum_.pdf"; filename*=UTF-8''r%C3%A9sum%C3%A9.pdf`),
+    ).toBe('résumé.pdf');
+    expect(fileNameFromDisposition('attachment; filename="proof.pdf"')).toBe('proof.pdf');
+    expect(fileNameFromDisposition('attachment')).toBeNull();
+    expect(fileNameFromDisposition(null)).toBeNull();
+  });
+
+  it('drops paths, controls and invisible characters a link answer may carry', () => {
+    expect(fileNameFromDisposition(`attachment; filename*=UTF-8''..%2F..%2Fetc%2Fcron.d%2Fx`)).toBe('x');
+    expect(fileNameFromDisposition(`attachment; filename*=UTF-8''invoice%E2%80%AEfdp.exe`)).toBe(
+      'invoicefdp.exe',
+    );
+    expect(fileNameFromDisposition(`attachment; filename*=UTF-8''a%0D%0Ab%E2%80%8B.pdf`)).toBe('ab.pdf');
+    expect(fileNameFromDisposition('attachment; filename="..\\..\\boot.ini"')).toBe('boot.ini');
+  });
+
+  it('a malformed percent-encoding falls back to filename instead of throwing', () => {
+    expect(fileNameFromDisposition(`attachment; filename*=UTF-8''%E0%A4%A; filename="plain.pdf"`)).toBe(
+      'plain.pdf',
+    );
+    expect(fileNameFromDisposition(`attachment; filename*=UTF-8''%FF`)).toBeNull();
   });
 });

@@ -36,6 +36,26 @@ export function sanitizeFileName(name: string, fallbackExt?: string): string {
  * sent rather than sent to be shown spoofed, or renamed behind the caller's back.
  */
 const INVISIBLE_CHARS = /[\p{Cf}\p{Default_Ignorable_Code_Point}]/u;
+const INVISIBLE_CHARS_ALL = new RegExp(INVISIBLE_CHARS.source, 'gu');
+
+/**
+ * The name a download's Content-Disposition gives (RFC 6266: `filename*` wins over `filename`),
+ * made safe to write to disk and to show: the link's answer is not the caller's to trust, so a
+ * path, a control or an invisible character in it is dropped, and a malformed percent-encoding
+ * falls back to the plain `filename`. null when the header names no file.
+ */
+export function fileNameFromDisposition(disposition: string | null | undefined): string | null {
+  if (!disposition) return null;
+  let name: string | undefined;
+  const star = /filename\*=UTF-8''([^;]+)/i.exec(disposition);
+  try {
+    name = star ? decodeURIComponent(star[1]) : undefined;
+  } catch {
+    name = undefined; // URIError: not valid percent-encoded UTF-8
+  }
+  name ??= /filename="?([^";]+)"?/i.exec(disposition)?.[1];
+  return name === undefined ? null : sanitizeFileName(name.replace(INVISIBLE_CHARS_ALL, ''));
+}
 
 /** Why a file name cannot be sent as it is, or undefined. */
 export function fileNameProblem(name: string): string | undefined {
