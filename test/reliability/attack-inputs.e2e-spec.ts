@@ -9,6 +9,7 @@ import {
   PartnerTimeoutError,
   type PartnerPaymentsClient,
 } from '@partner-payments/nestjs';
+import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { sampleFile, type PartnerSandbox } from '@partner-payments/testing';
 import { Api } from '../sandbox/sandbox.fixture';
@@ -86,6 +87,37 @@ describe('attack inputs (sqlite)', () => {
       });
       expect(out.closedAfterMs).toBeLessThan(10_000);
       expect(read).toBeLessThan(10 * WEBHOOK_LIMIT);
+      expect(right).toBe(true);
+    });
+  });
+
+  describe('endless bodies at the sandbox: refused, the connection closed, a bounded read', () => {
+    const SANDBOX_LIMIT = 101_000_000; // an upload call: 100 MB of files plus framing
+    it.each([
+      ['POST /v1/users, chunked JSON', 'users', 'application/json', 413],
+      ['POST /v1/users, chunked text', 'users', 'text/plain', 413],
+      ['an upload, chunked multipart', 'upload', 'multipart/form-data; boundary=xyz', 422],
+    ])('%s', async (_label, route, contentType, status) => {
+      const user = await client.users.create(individual());
+      const rfi = await sandbox.control.seedRfi({
+        userId: user.userId,
+        items: [{ answer_type: 'document' }],
+      });
+      const path =
+        route === 'users' ? '/v1/users' : `/v1/rfis/${rfi.rfiId}/items/${rfi.itemIds[0]}/documents`;
+      const headers = {
+        'content-type': contentType,
+        'x-api-key': sandbox.credentials.apiKey,
+        authorization: `Bearer ${api.token}`,
+        'idempotency-key': randomUUID(),
+        'x-api-version': '2026-06-01',
+      };
+      const out = await sendEndlessBody(`${sandbox.sandboxBaseUrl}${path}`, headers, 15_000);
+      const right = tally.count(
+        'endless sandbox body',
+        out.status === status && out.closedAfterMs !== null && out.bytesWritten < 2 * SANDBOX_LIMIT,
+      );
+      expect({ status: out.status, closed: out.closedAfterMs !== null }).toEqual({ status, closed: true });
       expect(right).toBe(true);
     });
   });

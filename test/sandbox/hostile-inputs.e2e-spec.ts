@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import { sampleFile } from '@partner-payments/testing';
 import { individual, useWorld } from './sandbox.fixture';
 
@@ -83,5 +85,30 @@ describe('sandbox: inputs built to stall it are answered at once', () => {
       'ab.pdf',
       'xy.pdf',
     ]);
+  });
+
+  it('bodies: over 2 MiB is 413 with the connection closed; a gzip body within it is read as before', async () => {
+    const headers = (extra: Record<string, string>) => ({
+      'x-api-key': world.sandbox.credentials.apiKey,
+      authorization: `Bearer ${world.api.token}`,
+      'idempotency-key': randomUUID(),
+      'content-type': 'application/json',
+      ...extra,
+    });
+    const big = JSON.stringify({ ...individual(), occupation: 'x'.repeat(3 * 1024 * 1024) });
+    const refused = await fetch(`${world.sandbox.sandboxBaseUrl}/v1/users`, {
+      method: 'POST',
+      headers: headers({}),
+      body: big,
+    });
+    expect(refused.status).toBe(413);
+    expect(refused.headers.get('connection')).toBe('close');
+    expect(await refused.json()).toEqual({ code: 'validation_error', message: 'request entity too large' });
+    const zipped = await fetch(`${world.sandbox.sandboxBaseUrl}/v1/users`, {
+      method: 'POST',
+      headers: headers({ 'content-encoding': 'gzip' }),
+      body: gzipSync(JSON.stringify(individual())),
+    });
+    expect(zipped.status).toBe(201);
   });
 });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import busboy from 'busboy';
 import type { Request, Response } from 'express';
-import { isMultipart } from '../../middleware/body.middleware';
+import { closeAfterAnswer, discardBody, isMultipart } from '../../middleware/body.middleware';
 import { newId, nowIso } from '../../server/ids.util';
 import { sendError, sendNotFound } from '../../server/http-errors.util';
 import { contentProblem, DEFAULT_DOCUMENT_TYPES, normaliseMime, sanitizeFileName } from './file-sniff.util';
@@ -16,6 +16,8 @@ export const MAX_FILE_BYTES = 30_000_000;
 export const MAX_FILES_PER_CALL = 20;
 /** provider-facts (weak): one upload call carries at most 100 MB (100,000,000 bytes) in all. */
 export const MAX_CALL_BYTES = 100_000_000;
+/** Multipart framing allowed on top (boundaries and part headers of 20 files); past it reading stops. */
+const MAX_FRAMING_BYTES = 1_000_000;
 
 interface Incoming {
   name: string;
@@ -29,7 +31,15 @@ const unprocessable = (res: Response, message: string) => sendError(res, 422, 'u
 /** Streams the multipart body (busboy) to the end, keeping files in memory until every rule passed. */
 function readParts(
   req: Request,
-): Promise<{ files: Incoming[]; tooMany: boolean; total: number; sha256: string; error?: string }> {
+  res: Response,
+): Promise<{
+  files: Incoming[];
+  tooMany: boolean;
+  total: number;
+  sha256: string;
+  error?: string;
+  overLimit?: boolean;
+}> {
   return new Promise((resolve) => {
     const files: Incoming[] = [];
     const hash = createHash('sha256');
@@ -45,10 +55,8 @@ function readParts(
         limits: { fileSize: MAX_FILE_BYTES + 1, files: MAX_FILES_PER_CALL, fields: 100 },
       });
     } catch (error) {
-      req.resume();
-      return req.on('end', () =>
-        resolve({ files, tooMany, total, sha256: hash.digest('hex'), error: (error as Error).message }),
-      );
+      discardBody(req, MAX_CALL_BYTES + MAX_FRAMING_BYTES);
+      return resolve({ files, tooMany, total, sha256: hash.digest('hex'), error: (error as Error).message });
     }
     parser.on('file', (field, stream, info) => {
       if (field !== 'files') return void stream.resume();
@@ -61,14 +69,27 @@ function readParts(
       });
     });
     parser.on('filesLimit', () => (tooMany = true));
-    req.on('data', (chunk: Buffer) => hash.update(chunk));
+    let read = 0;
+    const onData = (chunk: Buffer) => {
+      hash.update(chunk);
+      read += chunk.length;
+      // Past every limit the rest is not read: the answer closes the connection.
+      if (read <= MAX_CALL_BYTES + MAX_FRAMING_BYTES) return;
+      req.off('data', onData);
+      closeAfterAnswer(req, res);
+      overLimit = true;
+      finish();
+    };
+    let overLimit = false;
+    req.on('data', onData);
     let settled = false;
     const finish = (error?: string) => {
       if (settled) return;
       settled = true;
       req.unpipe(parser);
-      req.resume();
-      resolve({ files, tooMany, total, sha256: hash.digest('hex'), error });
+      if (!req.complete && read <= MAX_CALL_BYTES + MAX_FRAMING_BYTES)
+        discardBody(req, MAX_CALL_BYTES + MAX_FRAMING_BYTES);
+      resolve({ files, tooMany, total, sha256: hash.digest('hex'), error, overLimit });
     };
     parser.on('close', () => finish());
     parser.on('error', (e: Error) => finish(e.message));
@@ -81,12 +102,14 @@ function readParts(
  * anything is stored; uploads add to the item's files and never replace them.
  */
 export async function handleDocumentUpload(ctx: SandboxContext, req: Request, res: Response): Promise<void> {
+  // A body answered without being read is dropped, up to the most an upload may carry.
+  const discard = () => discardBody(req, MAX_CALL_BYTES + MAX_FRAMING_BYTES);
   const rfi = findRfi(ctx, req, res, true);
-  if (!rfi) return void req.resume();
+  if (!rfi) return discard();
   const item = rfi.items.find((i) => i.item_id === String(req.params.itemId).toLowerCase());
-  if (!item) return void (req.resume(), sendNotFound(res, 'Item'));
+  if (!item) return void (discard(), sendNotFound(res, 'Item'));
   if (item.answer_type !== 'document') {
-    req.resume();
+    discard();
     return unprocessable(
       res,
       `The item asks for ${item.answer_type}, not files: answer it with PATCH /v1/rfis/{rfi_id}/items`,
@@ -94,11 +117,12 @@ export async function handleDocumentUpload(ctx: SandboxContext, req: Request, re
   }
   if (!isMultipart(req))
     return void (
-      req.resume(),
+      discard(),
       unprocessable(res, 'The body must be multipart/form-data with one or more "files" parts')
     );
-  const parts = await readParts(req);
+  const parts = await readParts(req, res);
   requestState(res).bodySha256 = parts.sha256;
+  if (parts.overLimit) return unprocessable(res, 'One upload call carries at most 100 MB in all');
   const { files } = parts;
   const accepted = (
     Array.isArray(item.answer_spec.mime_types)
