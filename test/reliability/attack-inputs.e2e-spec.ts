@@ -129,7 +129,7 @@ describe('attack inputs (sqlite)', () => {
       const answer = await fn();
       return [answer, performance.now() - started];
     };
-    // Generous bounds: the backtracking regex took seconds on each of these (50,000 / 80,000 characters).
+    // Generous bounds: a backtracking regex needs seconds for each of these (50,000 / 80,000 characters).
     const judge = (ms: number, bound: number, fieldsRight: boolean) =>
       tally.count('regex inputs', ms < bound && fieldsRight);
 

@@ -25,7 +25,7 @@ describe('sandbox: inputs built to stall it are answered at once', () => {
     expect(answer.body.details).toEqual([
       { path: 'email', message: 'Invalid email', code: 'invalid_string' },
     ]);
-    // A generous bound: the backtracking regex held the event loop for seconds on this body.
+    // A generous bound: a backtracking regex holds the event loop for seconds on this body.
     expect(ms).toBeLessThan(1_500);
     const [next, nextMs] = await timed(() => world.api.call('GET', '/v1/countries'));
     expect(next.status).toBe(200);

@@ -15,18 +15,27 @@ export const isMultipart = (req: Request): boolean => /^multipart\//i.test(req.g
  */
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
+/** How long a refused sender has to read the answer before its connection is destroyed. */
+const REFUSED_CLOSE_DEADLINE_MS = 5_000;
+
 /**
- * Ends a request whose body will not be read to its end: nothing more is read, the answer carries
- * `Connection: close`, and the socket is destroyed once the answer is flushed. Draining instead
- * would let one sender keep the sandbox reading an endless body.
+ * Ends a request whose body will not be read to its end (draining it would let one sender keep
+ * the sandbox reading an endless body): the request stays paused, so TCP flow control holds the
+ * sender back, and the answer carries `Connection: close`. Once it is written the socket is only
+ * half-closed, since destroying it with unread bytes pending sends a reset that can discard the
+ * answer before the sender reads it; it is destroyed when the sender closes, or at the deadline.
  */
 export function closeAfterAnswer(req: IncomingMessage, res: ServerResponse): void {
   if (req.complete) return;
   req.pause();
   if (!res.headersSent) res.setHeader('Connection', 'close');
   const socket = req.socket;
-  if (res.writableFinished) socket.destroy();
-  else res.once('finish', () => socket.destroy()).once('close', () => socket.destroy());
+  // Node ends a Connection: close socket with destroySoon (end, then destroy): keep the end only.
+  socket.destroySoon = () => void socket.end();
+  const deadline = setTimeout(() => socket.destroy(), REFUSED_CLOSE_DEADLINE_MS);
+  deadline.unref();
+  socket.once('end', () => socket.destroy()).once('close', () => clearTimeout(deadline));
+  if (res.writableFinished) socket.end();
 }
 
 /**
@@ -77,6 +86,25 @@ function readRaw(req: Request, res: Response, next: NextFunction): void {
   if (Number(req.headers['content-length']) > MAX_BODY_BYTES) return tooLarge(req, res);
   const chunks: Buffer[] = [];
   let total = 0;
+  const deliver = () => {
+    const body = decoded(req, Buffer.concat(chunks, total));
+    if (body === undefined)
+      return void res
+        .status(400)
+        .json({ code: 'validation_error', message: 'The body could not be decoded' });
+    req.body = body;
+    next();
+  };
+  if (req.destroyed) {
+    // The caller hung up (e.g. its timeout) after sending the whole body: the request is still
+    // made, as at the partner, from the bytes already received; a body cut short is not.
+    if (!req.complete) return next(Object.assign(new Error('request aborted'), { status: 400 }));
+    for (let c = req.read() as Buffer | null; c !== null; c = req.read() as Buffer | null) {
+      chunks.push(c);
+      total += c.length;
+    }
+    return deliver();
+  }
   const cleanup = () => {
     req.off('data', onData).off('end', onEnd).off('error', onError);
   };
@@ -88,13 +116,7 @@ function readRaw(req: Request, res: Response, next: NextFunction): void {
   };
   const onEnd = () => {
     cleanup();
-    const body = decoded(req, Buffer.concat(chunks, total));
-    if (body === undefined)
-      return void res
-        .status(400)
-        .json({ code: 'validation_error', message: 'The body could not be decoded' });
-    req.body = body;
-    next();
+    deliver();
   };
   const onError = (error: Error) => {
     cleanup();

@@ -41,8 +41,8 @@ export interface StringRule {
 /**
  * The sandbox's email rule: one `@`, no whitespace, a dot inside the domain. Zod's email check has
  * no length cap, so none here either; it runs in linear time (the one-regex form
- * `^[^\s@]+@[^\s@]+\.[^\s@]+$` backtracks quadratically on a long run of dots and blocked the
- * sandbox for seconds on one request).
+ * `^[^\s@]+@[^\s@]+\.[^\s@]+$` backtracks quadratically on a long run of dots and would block
+ * the sandbox on one long hostile value).
  */
 export function isEmailShaped(value: string): boolean {
   // Two classes split by the one `@` neither holds: no backtracking.

@@ -169,7 +169,7 @@ describe('user input validation (evidence §3: flat names, alpha-3, strict PUT)'
           return e;
         }
       })();
-      // A generous bound: the backtracking regex took seconds on the 50,000-character value.
+      // A generous bound: a backtracking regex needs seconds for the 50,000-character value.
       expect(performance.now() - started).toBeLessThan(500);
       expect(error).toBeInstanceOf(PartnerLocalValidationError);
       expect((error as PartnerLocalValidationError).fieldErrors).toEqual([

@@ -63,7 +63,7 @@ export const MAX_EMAIL_CHARS = 254;
  * One `@`, no whitespace, a dot inside the domain; lenient on purpose (the partner's exact rule is
  * unknown, and a local check must not refuse what it would accept). Checked in linear time, the
  * length first: the one-regex form `^[^\s@]+@[^\s@]+\.[^\s@]+$` backtracks quadratically on a
- * long run of dots, seconds of blocked event loop for a 50,000-character value.
+ * long run of dots and would block the event loop on a long hostile value.
  */
 export function emailProblem(value: string): string | undefined {
   if (value.length > MAX_EMAIL_CHARS)

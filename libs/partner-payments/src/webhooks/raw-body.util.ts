@@ -72,14 +72,16 @@ function readStream(req: IncomingMessage, maxBodyBytes: number): Promise<Buffer>
   });
 }
 
-/** How long a 413 may take to reach the sender before its connection is closed anyway. */
+/** How long a refused sender has to read the 413 before its connection is destroyed. */
 export const REFUSED_BODY_CLOSE_DEADLINE_MS = 5_000;
 
 /**
- * After a 413 the rest of an unauthenticated body is never read: the answer carries
- * `Connection: close` and the socket is destroyed once the answer is flushed (or after the deadline
- * when the sender does not take it). Draining instead would let one sender keep the app reading an
- * endless body. Accepts Node's and Fastify's request/response objects (`.raw`).
+ * After a 413 the rest of an unauthenticated body is never read (draining it would let one sender
+ * keep the app reading an endless body): the request stays paused, so TCP flow control holds the
+ * sender back, and the answer carries `Connection: close`. Once it is written the socket is only
+ * half-closed: destroying it with unread bytes pending sends a reset, which can discard the answer
+ * before the sender reads it. It is destroyed when the sender closes, or at the deadline.
+ * Accepts Node's and Fastify's request/response objects (`.raw`).
  */
 export function closeConnectionAfterAnswer(request: unknown, response: unknown): void {
   const req = rawOf<IncomingMessage>(request);
@@ -88,17 +90,16 @@ export function closeConnectionAfterAnswer(request: unknown, response: unknown):
   if (!req || !res || !socket || typeof res.setHeader !== 'function') return;
   req.pause();
   if (!res.headersSent) res.setHeader('Connection', 'close');
-  const close = (): void => {
+  // Node ends a Connection: close socket with destroySoon (end, then destroy): keep the end only.
+  socket.destroySoon = () => void socket.end();
+  const destroy = (): void => {
     clearTimeout(deadline);
     socket.destroy();
   };
-  const deadline = setTimeout(close, REFUSED_BODY_CLOSE_DEADLINE_MS);
+  const deadline = setTimeout(destroy, REFUSED_BODY_CLOSE_DEADLINE_MS);
   deadline.unref();
-  if (res.writableFinished) close();
-  else {
-    res.once('finish', close);
-    res.once('close', close);
-  }
+  socket.once('end', destroy).once('close', () => clearTimeout(deadline));
+  if (res.writableFinished) socket.end();
 }
 
 function rawOf<T extends object>(value: unknown): T | undefined {

@@ -254,7 +254,7 @@ describe('validateRfiAnswers with hostile text', () => {
     const errors = errorsOf(() =>
       validateRfiAnswers([{ item_id: email.item_id, answer_value: `a@${'.'.repeat(50_000)}@` }], [email]),
     );
-    // A generous bound: the backtracking regex took seconds on this value.
+    // A generous bound: a backtracking regex needs seconds for this value.
     expect(performance.now() - started).toBeLessThan(500);
     expect(errors).toEqual([
       { field: 'items[0].answer_value', message: expect.stringMatching(/email address/) },
