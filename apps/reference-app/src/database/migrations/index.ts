@@ -1,3 +1,4 @@
+import { partnerTypeOrmMigrations } from '@partner-payments/typeorm';
 import { InitialSchema1763794800000 } from './1763794800000-initial-schema.migration';
 import { JobCheckpoint1763881400000 } from './1763881400000-job-checkpoint.migration';
 import { PayoutRequestRedrive1764200000000 } from './1764200000000-payout-request-redrive.migration';
@@ -8,7 +9,10 @@ import { PayoutClaimsHot1764600000000 } from './1764600000000-payout-claims-hot.
 import { InboxStateIndexes1764700000000 } from './1764700000000-inbox-state-indexes.migration';
 import { PayoutRequestMemo1764800000000 } from './1764800000000-payout-request-memo.migration';
 
-/** Checked-in migrations, in order. Run at start (openDataSource); `synchronize` is never used. */
+/**
+ * Checked-in migrations, in order, then @partner-payments/typeorm's (job_locks: it upgrades the
+ * table the initial schema made). Run at start (openDataSource); `synchronize` is never used.
+ */
 export const MIGRATIONS = [
   InitialSchema1763794800000,
   JobCheckpoint1763881400000,
@@ -19,4 +23,5 @@ export const MIGRATIONS = [
   PayoutClaimsHot1764600000000,
   InboxStateIndexes1764700000000,
   PayoutRequestMemo1764800000000,
+  ...partnerTypeOrmMigrations,
 ];
