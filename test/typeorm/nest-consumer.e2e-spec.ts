@@ -7,15 +7,23 @@
 import { Injectable, Module, type DynamicModule, type INestApplicationContext } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { Cron, ScheduleModule } from '@nestjs/schedule';
-import { InjectRepository, TypeOrmModule, type TypeOrmModuleOptions } from '@nestjs/typeorm';
+import {
+  getDataSourceToken,
+  InjectRepository,
+  TypeOrmModule,
+  type TypeOrmModuleOptions,
+} from '@nestjs/typeorm';
 import {
   PartnerJobLockService,
+  PartnerJobLockEntity,
   PartnerPaymentsTypeOrmModule,
+  type PartnerPaymentsTypeOrmOptions,
   partnerTypeOrmEntities,
   partnerTypeOrmMigrations,
 } from '@partner-payments/typeorm';
 import {
   Column,
+  DataSource,
   Entity,
   PrimaryGeneratedColumn,
   Repository,
@@ -70,10 +78,11 @@ class NightlyJob {
   }
 }
 
+/** `options` given, the module is imported by forRootAsync with a factory answering them. */
 function consumerModule(
   kind: PackageDatabaseKind,
   location: string,
-  lease: Record<string, number> = {},
+  options?: PartnerPaymentsTypeOrmOptions,
 ): DynamicModule {
   const entities = [NoteEntity, ...partnerTypeOrmEntities];
   const typeorm: TypeOrmModuleOptions =
@@ -92,7 +101,12 @@ function consumerModule(
       TypeOrmModule.forRoot(typeorm),
       TypeOrmModule.forFeature([NoteEntity], CONNECTION),
       ScheduleModule.forRoot(),
-      PartnerPaymentsTypeOrmModule.forRoot({ dataSource: CONNECTION, ...lease }),
+      options
+        ? PartnerPaymentsTypeOrmModule.forRootAsync({
+            dataSource: CONNECTION,
+            useFactory: async () => options,
+          })
+        : PartnerPaymentsTypeOrmModule.forRoot({ dataSource: CONNECTION }),
     ],
     providers: [NightlyJob],
   })
@@ -129,6 +143,19 @@ describe.each(['sqlite', 'postgres'] as const)(
       release();
       expect(await first).toEqual({ ran: true, result: 1 });
       expect(await two.run()).toEqual({ ran: true, result: 2 });
+    });
+
+    it('takes its options from an async factory', async () => {
+      const app = await boot(consumerModule(kind, location, { holder: 'from-config' }));
+      apps.push(app);
+      expect(await app.get(NightlyJob).run()).toEqual({ ran: true, result: 3 });
+      const dataSource = app.get<DataSource>(getDataSourceToken(CONNECTION));
+      expect(
+        await dataSource.getRepository(PartnerJobLockEntity).findOneByOrFail({ name: 'nightly' }),
+      ).toMatchObject({
+        holder: 'from-config',
+        runs: 3,
+      });
     });
 
     it('refuses a bad option at boot, naming it', async () => {
