@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { PartnerSqlStatements } from '../database/sql-statement.util';
-import { readTimestamp } from '../database/sql-dialect.util';
+import { placeholders, readTimestamp } from '../database/sql-dialect.util';
 
 /** The longest error message kept in job_locks.last_error. */
 const MAX_ERROR_LENGTH = 2000;
@@ -16,8 +16,9 @@ export class JobLockRows {
     this.sql = new PartnerSqlStatements(dataSource);
   }
 
+  /** The n-th placeholder of a statement, in the database's style. */
   private p(n: number): string {
-    return this.sql.kind === 'postgres' ? `$${n}` : '?';
+    return placeholders(this.sql.kind, 1, n)[0];
   }
 
   /** When the job was last started, or null. */
