@@ -9,6 +9,7 @@ const { ESM_PACKAGES, esmIgnorePattern } = require('./libs/partner-payments-test
 const moduleNameMapper = {
   '^@partner-payments/nestjs$': '<rootDir>/libs/partner-payments/src/index.ts',
   '^@partner-payments/testing$': '<rootDir>/libs/partner-payments-testing/src/index.ts',
+  '^@partner-payments/typeorm$': '<rootDir>/libs/partner-payments-typeorm/src/index.ts',
 };
 const transform = {
   // isolatedModules comes from tsconfig.jest.json (ts-jest's own option of that name is deprecated).

@@ -15,6 +15,7 @@ const root = join(__dirname, '..');
 export const API_PAGES = [
   { name: '@partner-payments/nestjs', dir: 'libs/partner-payments', page: 'docs/api/nestjs.md' },
   { name: '@partner-payments/testing', dir: 'libs/partner-payments-testing', page: 'docs/api/testing.md' },
+  { name: '@partner-payments/typeorm', dir: 'libs/partner-payments-typeorm', page: 'docs/api/typeorm.md' },
 ] as const;
 
 /** The page TypeDoc makes for one package, as text. */

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Checks the two packages as npm would publish them:
+# Checks the three packages as npm would publish them:
 #   bash scripts/check-packages.sh
-# Builds the libraries, packs both into a temp folder (npm pack, the tarballs `npm publish` would
+# Builds the libraries, packs them into a temp folder (npm pack, the tarballs `npm publish` would
 # upload), then over each tarball runs
 #   - publint --strict: package.json against the files really shipped (exports, bin, types);
 #   - attw --profile node16 (@arethetypeswrong/cli): the types resolve from a CommonJS and from an
@@ -16,7 +16,7 @@ out="$(mktemp -d "${TMPDIR:-/tmp}/partner-payments-check-XXXXXX")"
 trap 'rm -rf "$out"' EXIT
 
 npm run --silent build:libs || { echo "check-packages: build failed" >&2; exit 1; }
-npm pack --silent -w @partner-payments/nestjs -w @partner-payments/testing --pack-destination "$out" >/dev/null ||
+npm pack --silent -w @partner-payments/nestjs -w @partner-payments/testing -w @partner-payments/typeorm --pack-destination "$out" >/dev/null ||
   { echo "check-packages: npm pack failed" >&2; exit 1; }
 
 failed=0
@@ -57,4 +57,4 @@ if [ "$failed" -ne 0 ]; then
   echo "check-packages: FAILED"
   exit 1
 fi
-echo "check-packages: both packages OK"
+echo "check-packages: all packages OK"

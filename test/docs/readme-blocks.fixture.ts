@@ -26,6 +26,7 @@ export const READMES = [
   'README.md',
   'libs/partner-payments/README.md',
   'libs/partner-payments-testing/README.md',
+  'libs/partner-payments-typeorm/README.md',
   'apps/reference-app/README.md',
   'bench/README.md',
 ];

@@ -1,5 +1,5 @@
 /**
- * Preloaded (after ts-node) into a replica child process started from a test: resolves the two
+ * Preloaded (after ts-node) into a replica child process started from a test: resolves the
  * workspace packages to their sources, as jest.config.js's moduleNameMapper does for the tests
  * themselves, so a child never runs against a stale (or missing) dist/.
  */
@@ -10,6 +10,7 @@ const root = join(__dirname, '..', '..');
 const SOURCES: Record<string, string> = {
   '@partner-payments/nestjs': join(root, 'libs', 'partner-payments', 'src', 'index.ts'),
   '@partner-payments/testing': join(root, 'libs', 'partner-payments-testing', 'src', 'index.ts'),
+  '@partner-payments/typeorm': join(root, 'libs', 'partner-payments-typeorm', 'src', 'index.ts'),
 };
 type Resolve = (request: string, ...rest: unknown[]) => string;
 const internals = Module as unknown as { _resolveFilename: Resolve };

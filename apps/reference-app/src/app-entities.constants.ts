@@ -1,6 +1,6 @@
+import { partnerTypeOrmEntities } from '@partner-payments/typeorm';
 import { ApiVersionPinEntity } from './versioning/api-version-pin.entity';
 import { DepositEntity } from './webhooks/projections/deposit.entity';
-import { JobLockEntity } from './scheduling/job-lock.entity';
 import { PartnerUserEntity } from './webhooks/projections/partner-user.entity';
 import { PayoutRequestEntity } from './payouts/payout-request.entity';
 import { PayoutEntity } from './payouts/payout.entity';
@@ -11,7 +11,6 @@ import { WebhookInboxEntity } from './webhooks/webhook-inbox.entity';
 export {
   ApiVersionPinEntity,
   DepositEntity,
-  JobLockEntity,
   PartnerUserEntity,
   PayoutEntity,
   PayoutRequestEntity,
@@ -33,6 +32,7 @@ export const APP_ENTITIES = [
   VirtualAccountEntity,
   DepositEntity,
   ApiVersionPinEntity,
-  JobLockEntity,
   ReconciliationPassEntity,
+  // job_locks, from @partner-payments/typeorm: added as any user adds them.
+  ...partnerTypeOrmEntities,
 ];

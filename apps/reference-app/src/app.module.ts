@@ -3,6 +3,7 @@ import { ConfigModule } from '@nestjs/config';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { PartnerPaymentsModule } from '@partner-payments/nestjs';
+import { PartnerPaymentsTypeOrmModule } from '@partner-payments/typeorm';
 import { APP_ENTITIES } from './app-entities.constants';
 import { AccessGuard } from './common/access.guard';
 import { PartnerErrorFilter } from './common/partner-error.filter';
@@ -75,6 +76,9 @@ export class AppModule {
         // Global: configuration, database (entities from the feature folders), partner connection, metrics.
         AppConfigModule.forRoot(config),
         DatabaseModule.forRoot({ entities: APP_ENTITIES }),
+        // Job locks on the app's DataSource (the default one: DatabaseModule provides it under
+        // @nestjs/typeorm's token), as any app that imports the package.
+        PartnerPaymentsTypeOrmModule.forRoot(),
         SandboxModule,
         ObservabilityModule,
         // Handlers must see errors (the inbox marks the entry failed): never swallow them.

@@ -5,7 +5,7 @@
  * processes entries in relaxed transactions and records deliveries in full ones.
  */
 import type { EntityManager } from 'typeorm';
-import { JobLockEntity } from '../../../apps/reference-app/src/app-entities.constants';
+import { PartnerJobLockEntity } from '@partner-payments/typeorm';
 import { InboxKeyRing } from '../../../apps/reference-app/src/webhooks/inbox-key-ring.util';
 import { TypeOrmInboxStore } from '../../../apps/reference-app/src/webhooks/typeorm-inbox.store';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../setup/test-database.fixture';
@@ -24,7 +24,7 @@ const FULL = { sqlite: '2', postgres: 'on' };
 const RELAXED = { sqlite: '1', postgres: 'off' };
 
 /** A job_locks row: any table would do; the other columns take their defaults. */
-const lock = (name: string): Partial<JobLockEntity> => ({ name });
+const lock = (name: string): Partial<PartnerJobLockEntity> => ({ name });
 
 describe.each(DATABASE_KINDS)('UnitOfWork commit durability on %s', (kind) => {
   let db: TestDatabase;
@@ -40,7 +40,7 @@ describe.each(DATABASE_KINDS)('UnitOfWork commit durability on %s', (kind) => {
     expect(await db.uow.transaction((m) => commitLevel(db, m))).toBe(FULL[kind]);
     const inside = await db.uow.transaction(
       async (m) => {
-        await m.insert(JobLockEntity, lock('relaxed-write'));
+        await m.insert(PartnerJobLockEntity, lock('relaxed-write'));
         return commitLevel(db, m);
       },
       { durability: 'relaxed' },
@@ -53,21 +53,23 @@ describe.each(DATABASE_KINDS)('UnitOfWork commit durability on %s', (kind) => {
     expect(await db.uow.run((m) => commitLevel(db, m))).toBe(FULL[kind]);
     // Committed: another connection (another replica) sees the write.
     const other = await db.openAnother();
-    expect(await other.dataSource.getRepository(JobLockEntity).countBy({ name: 'relaxed-write' })).toBe(1);
+    expect(
+      await other.dataSource.getRepository(PartnerJobLockEntity).countBy({ name: 'relaxed-write' }),
+    ).toBe(1);
   });
 
   it('restores full commits after a relaxed transaction that rolled back, and keeps none of its writes', async () => {
     await expect(
       db.uow.transaction(
         async (m) => {
-          await m.insert(JobLockEntity, lock('rolled-back'));
+          await m.insert(PartnerJobLockEntity, lock('rolled-back'));
           throw new Error('handler failed');
         },
         { durability: 'relaxed' },
       ),
     ).rejects.toThrow('handler failed');
     expect(await db.uow.transaction((m) => commitLevel(db, m))).toBe(FULL[kind]);
-    expect(await db.dataSource.getRepository(JobLockEntity).countBy({ name: 'rolled-back' })).toBe(0);
+    expect(await db.dataSource.getRepository(PartnerJobLockEntity).countBy({ name: 'rolled-back' })).toBe(0);
   });
 
   it('a relaxed transaction opened inside a full one joins it: the outer commit, full, counts', async () => {

@@ -15,7 +15,7 @@ import {
   payoutRequestFingerprint,
   storedPayoutBody,
 } from '../../../apps/reference-app/src/payouts/payouts.service';
-import { advisoryLockKey } from '../../../apps/reference-app/src/database/advisory-lock.util';
+import { partnerJobLockKey } from '@partner-payments/typeorm';
 import { placeholders, timestampParam } from '../../../apps/reference-app/src/database/sql-dialect.util';
 import { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
 import { InboxMaintenanceStore } from '../../../apps/reference-app/src/webhooks/inbox-maintenance.store';
@@ -87,7 +87,7 @@ describe('the inbox index migration and a replica of the older version starting 
          SELECT md5(g::text), 'evt_' || g, 'user.created', 'flat', now(), 'processed', now()
          FROM generate_series(1, 300000) g`,
       );
-      const key = advisoryLockKey('schema-migrations');
+      const key = partnerJobLockKey('schema-migrations');
       starting = openDataSource(parsed).then((ds) => void opened.push(ds));
       // Once the new version holds the migrations lock, the older one asks for it as it does.
       for (;;) {

@@ -14,7 +14,8 @@ import {
 } from '@partner-payments/testing';
 import type { RunningApp } from '../../../apps/reference-app/src/app-bootstrap.util';
 import { APP_CONFIG, type AppConfig } from '../../../apps/reference-app/src/config/app.config';
-import { DepositEntity, JobLockEntity } from '../../../apps/reference-app/src/app-entities.constants';
+import { PartnerJobLockEntity } from '@partner-payments/typeorm';
+import { DepositEntity } from '../../../apps/reference-app/src/app-entities.constants';
 import { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
 import { DepositReconciliationService } from '../../../apps/reference-app/src/reconciliation/deposits/deposit-reconciliation.service';
 import { appRequest, deliverSignedWebhook, eventually } from '../../setup/app.fixture';
@@ -73,11 +74,13 @@ describe.each(DATABASE_KINDS)('deposit reconciliation on %s', (kind) => {
    */
   const checkpointPastEveryPage = async () => {
     const where = { name: 'deposit-reconciliation' };
-    const saved = (await uow.run((m) => m.findOne(JobLockEntity, { where })))?.checkpoint ?? null;
+    const saved = (await uow.run((m) => m.findOne(PartnerJobLockEntity, { where })))?.checkpoint ?? null;
     await uow.run((m) =>
-      m.update(JobLockEntity, where, { checkpoint: JSON.stringify({ watermark: null, fullPages: 1000 }) }),
+      m.update(PartnerJobLockEntity, where, {
+        checkpoint: JSON.stringify({ watermark: null, fullPages: 1000 }),
+      }),
     );
-    return () => uow.run((m) => m.update(JobLockEntity, where, { checkpoint: saved }));
+    return () => uow.run((m) => m.update(PartnerJobLockEntity, where, { checkpoint: saved }));
   };
 
   it('a deposit whose webhook was dropped appears after one pass; a hold released on the resource only is applied', async () => {
@@ -114,7 +117,7 @@ describe.each(DATABASE_KINDS)('deposit reconciliation on %s', (kind) => {
     // Nothing left to project: a second pass changes nothing, and the checkpoint was stored.
     expect(await run()).toMatchObject({ ran: true, missing: 0, changed: 0 });
     const lock = await uow.run((m) =>
-      m.findOne(JobLockEntity, { where: { name: 'deposit-reconciliation' } }),
+      m.findOne(PartnerJobLockEntity, { where: { name: 'deposit-reconciliation' } }),
     );
     expect(JSON.parse(lock?.checkpoint ?? 'null')).toMatchObject({ watermark: expect.any(String) });
   });

@@ -10,7 +10,7 @@ import { PartnerWebhookIngestService } from '@partner-payments/nestjs';
 import { startApp } from '../../../apps/reference-app/src/app-bootstrap.util';
 import { ConfigValidationError, type AppConfig } from '../../../apps/reference-app/src/config/app.config';
 import { placeholders, timestampParam } from '../../../apps/reference-app/src/database/sql-dialect.util';
-import { JobLockService } from '../../../apps/reference-app/src/scheduling/job-lock.service';
+import { PartnerJobLockService } from '@partner-payments/typeorm';
 import { InboxAtRestService } from '../../../apps/reference-app/src/webhooks/inbox-at-rest.service';
 import {
   generateInboxKeyEntry,
@@ -68,7 +68,7 @@ describe.each(DATABASE_KINDS)('the inbox at rest on %s', (kind) => {
     ]);
     const rotating = new InboxMaintenanceStore(db.uow, ring(K2, K1));
     expect(await rotating.missingKeys()).toEqual([]);
-    const service = new InboxAtRestService(config(), rotating, new JobLockService(db.uow));
+    const service = new InboxAtRestService(config(), rotating, new PartnerJobLockService(db.dataSource));
     expect(await service.reseal()).toBe(3);
     expect(await service.reseal()).toBe(0);
     const keys: Array<{ body_key: string }> = await db.dataSource.query('SELECT body_key FROM webhook_inbox');
@@ -94,7 +94,7 @@ describe.each(DATABASE_KINDS)('the inbox at rest on %s', (kind) => {
     const service = new InboxAtRestService(
       config(),
       new InboxMaintenanceStore(db.uow, ring(K2, K1)),
-      new JobLockService(db.uow),
+      new PartnerJobLockService(db.dataSource),
     );
     const warned = jest.spyOn(Logger.prototype, 'warn');
     expect(await service.reseal({ batchSize: 2 })).toBe(5);
@@ -123,7 +123,7 @@ describe.each(DATABASE_KINDS)('the inbox at rest on %s', (kind) => {
     const service = new InboxAtRestService(
       config(),
       new InboxMaintenanceStore(db.uow, keys),
-      new JobLockService(db.uow),
+      new PartnerJobLockService(db.dataSource),
     );
     expect(await service.reseal()).toBe(1);
     const rows: Array<{ raw_body: string | null; sealed_body: string }> = await db.dataSource.query(
@@ -154,7 +154,7 @@ describe.each(DATABASE_KINDS)('the inbox at rest on %s', (kind) => {
     const service = new InboxAtRestService(
       config(30),
       new InboxMaintenanceStore(db.uow, testInboxKeyRing()),
-      new JobLockService(db.uow),
+      new PartnerJobLockService(db.dataSource),
     );
     expect(await service.prune({ now, batchSize: 5 })).toEqual({ ran: true, deleted: 12, batches: 3 });
     expect(await store.countByState()).toEqual({ processed: 1, failed: 1, dead: 1, pending: 1 });

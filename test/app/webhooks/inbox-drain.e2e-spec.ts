@@ -4,7 +4,7 @@
  * batches with bounded concurrency, and an entry that fails keeps its backoff.
  */
 import type { PartnerSandbox } from '@partner-payments/testing';
-import { JobLockEntity } from '../../../apps/reference-app/src/app-entities.constants';
+import { PartnerJobLockEntity } from '@partner-payments/typeorm';
 import { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
 import { INBOX_REDELIVERY_JOB } from '../../../apps/reference-app/src/webhooks/inbox-redelivery.service';
 import { TypeOrmInboxStore } from '../../../apps/reference-app/src/webhooks/typeorm-inbox.store';
@@ -66,7 +66,7 @@ describe.each(DATABASE_KINDS)('the startup pass drains a crash backlog (%s)', (k
       expect(counts).toEqual({ processed: BACKLOG, failed: 1 });
       const lock = await running.app
         .get(UnitOfWork)
-        .run((m) => m.findOneByOrFail(JobLockEntity, { name: INBOX_REDELIVERY_JOB }));
+        .run((m) => m.findOneByOrFail(PartnerJobLockEntity, { name: INBOX_REDELIVERY_JOB }));
       expect(lock.runs).toBe(1); // one startup pass did it all
       // Tried once, then left to its backoff (30 s after it failed, which was after the start):
       // the pass did not spin on it. No wall-clock bound on the pass itself (the machine may be slow).

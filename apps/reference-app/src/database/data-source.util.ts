@@ -1,5 +1,5 @@
 import { DataSource, MigrationExecutor } from 'typeorm';
-import { advisoryLockKey } from './advisory-lock.util';
+import { partnerJobLockKey } from '@partner-payments/typeorm';
 import { buildDataSourceOptions, type DataSourceExtras } from './data-source.options';
 import type { ParsedDatabaseUrl } from './database-url.util';
 
@@ -29,7 +29,8 @@ export async function openDataSource(db: ParsedDatabaseUrl, extras: DataSourceEx
 const MIGRATION_LOCK_POLL_MS = 250;
 
 async function migrateExclusively(dataSource: DataSource): Promise<void> {
-  const key = advisoryLockKey('schema-migrations');
+  // The job locks' key space (namespaced per job name): migrating is one more job that runs once.
+  const key = partnerJobLockKey('schema-migrations');
   const runner = dataSource.createQueryRunner();
   await runner.connect();
   try {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { QueryFailedError, type DataSource } from 'typeorm';
 import { openDataSource } from '../app-data-source.util';
-import { JobLockEntity } from '../app-entities.constants';
+import { PartnerJobLockEntity } from '@partner-payments/typeorm';
 import { parseDatabaseUrl } from './database-url.util';
 import { preparedQuery } from './prepared-query.util';
 import { UnitOfWork } from './unit-of-work.service';
@@ -34,7 +34,7 @@ describe('preparedQuery on a SQLite file', () => {
   });
 
   const INSERT = 'INSERT INTO job_locks (name, runs) VALUES (?, ?)';
-  const count = async (name: string) => ds.getRepository(JobLockEntity).countBy({ name });
+  const count = async (name: string) => ds.getRepository(PartnerJobLockEntity).countBy({ name });
 
   it("lands in the unit of work's transaction: kept on commit, gone on rollback", async () => {
     await uow.transaction((m) => preparedQuery(m, 'insert_lock', INSERT, ['committed', 0]));

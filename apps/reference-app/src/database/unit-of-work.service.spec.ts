@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import { openDataSource } from '../app-data-source.util';
 import { parseDatabaseUrl } from './database-url.util';
-import { JobLockEntity } from '../app-entities.constants';
+import { PartnerJobLockEntity } from '@partner-payments/typeorm';
 import { UnitOfWork } from './unit-of-work.service';
 
 describe('UnitOfWork on SQLite (one shared connection)', () => {
@@ -36,27 +36,27 @@ describe('UnitOfWork on SQLite (one shared connection)', () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     const failing = uow.transaction(async (m) => {
-      await m.insert(JobLockEntity, row('rolled-back'));
+      await m.insert(PartnerJobLockEntity, row('rolled-back'));
       await gate;
       throw new Error('abort');
     });
     // Issued while the transaction is open: without serialization it would join it and vanish.
-    const outside = uow.run((m) => m.insert(JobLockEntity, row('kept')));
+    const outside = uow.run((m) => m.insert(PartnerJobLockEntity, row('kept')));
     release();
     await expect(failing).rejects.toThrow('abort');
     await outside;
-    expect(await ds.getRepository(JobLockEntity).countBy({ name: 'kept' })).toBe(1);
-    expect(await ds.getRepository(JobLockEntity).countBy({ name: 'rolled-back' })).toBe(0);
+    expect(await ds.getRepository(PartnerJobLockEntity).countBy({ name: 'kept' })).toBe(1);
+    expect(await ds.getRepository(PartnerJobLockEntity).countBy({ name: 'rolled-back' })).toBe(0);
   });
 
   it('lets code inside a transaction join it through run() and transaction() without deadlocking', async () => {
     await uow.transaction(async () => {
       expect(uow.currentTransaction()).toBeDefined();
-      await uow.run((m) => m.insert(JobLockEntity, row('nested-run')));
-      await uow.transaction((m) => m.insert(JobLockEntity, row('nested-tx')));
+      await uow.run((m) => m.insert(PartnerJobLockEntity, row('nested-run')));
+      await uow.transaction((m) => m.insert(PartnerJobLockEntity, row('nested-tx')));
     });
-    expect(await ds.getRepository(JobLockEntity).countBy({ name: 'nested-run' })).toBe(1);
-    expect(await ds.getRepository(JobLockEntity).countBy({ name: 'nested-tx' })).toBe(1);
+    expect(await ds.getRepository(PartnerJobLockEntity).countBy({ name: 'nested-run' })).toBe(1);
+    expect(await ds.getRepository(PartnerJobLockEntity).countBy({ name: 'nested-tx' })).toBe(1);
     expect(uow.currentTransaction()).toBeUndefined();
   });
 });

@@ -6,7 +6,7 @@ import { mapWithConcurrency } from '../reconciliation/concurrency.util';
 import { reconcileRetryAt } from '../reconciliation/reconcile-backoff.policy';
 import { AppMetrics } from '../observability/app-metrics.service';
 import { withLogFields } from '../observability/log-context.util';
-import { JobLockService } from '../scheduling/job-lock.service';
+import { PartnerJobLockService } from '@partner-payments/typeorm';
 import { classifyPartnerFailure } from './partner-failure.util';
 import { PayoutsService, storedPayoutBody } from './payouts.service';
 
@@ -60,12 +60,12 @@ export class PayoutRedriveService {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly uow: UnitOfWork,
-    private readonly locks: JobLockService,
+    private readonly locks: PartnerJobLockService,
     private readonly payouts: PayoutsService,
     private readonly metrics: AppMetrics,
   ) {}
 
-  /** `tick`: the cron tick this run serves (see RunExclusiveOptions); none when asked by hand. */
+  /** `tick`: the cron tick this run serves (see PartnerRunExclusiveOptions); none when asked by hand. */
   async runOnce(options: { tick?: Date } = {}): Promise<RedriveSummary> {
     const run = await this.locks.runExclusive(PAYOUT_REDRIVE_JOB, (signal) => this.pass(signal), options);
     if (run.ran) this.metrics.redrivePass(run.result);

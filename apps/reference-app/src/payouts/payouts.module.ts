@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { UnitOfWork } from '../database/unit-of-work.service';
-import { JobLockModule } from '../scheduling/job-lock.module';
 import { PayoutProjection } from './payout-projection.service';
 import { PayoutRedriveController } from './payout-redrive.controller';
 import { PayoutRedriveService } from './payout-redrive.service';
@@ -9,7 +8,6 @@ import { PayoutsService } from './payouts.service';
 
 /** Payouts: POST/GET /payouts, the outbox re-drive, and the payout projection every writer goes through. */
 @Module({
-  imports: [JobLockModule],
   controllers: [
     // Before PayoutsController: GET /payouts/redrive must not match GET /payouts/:payoutId.
     PayoutRedriveController,

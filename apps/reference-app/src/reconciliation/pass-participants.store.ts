@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { QueryRunner } from 'typeorm';
 import { SqlParams } from '../database/sql-params.util';
-import { HOLDER_KEEPALIVE_SQL, keepBusy } from '../scheduling/job-lock.service';
+import { HOLDER_KEEPALIVE_SQL, keepConnectionBusy } from '@partner-payments/typeorm';
 import type { UnitOfWork } from '../database/unit-of-work.service';
 
 /** One replica's place in a pass, named so that whether it still runs can be checked from outside. */
@@ -45,7 +45,7 @@ export class PassParticipants {
       // Not idle for the pass: an idle-session reaper would otherwise end it and the pass would look abandoned.
       // Lost anyway: the pass is taken for abandoned and replaced; the read phase checks that
       // (ReconciliationPassStore.isCurrent) before each batch.
-      const stop = keepBusy(runner, () => undefined);
+      const stop = keepConnectionBusy(runner, () => undefined);
       return {
         id: `pg:${row.pid}:${suffix}`,
         release: () => {

@@ -4,7 +4,7 @@ import { insertIfAbsent } from '../database/insert-if-absent.util';
 import { returningRows } from '../database/returning.util';
 import { preparedQuery } from '../database/prepared-query.util';
 import type { UnitOfWork } from '../database/unit-of-work.service';
-import { TICK_SKEW_MS } from '../scheduling/job-lock.service';
+import { TICK_SKEW_MS } from '@partner-payments/typeorm';
 import { SqlParams } from '../database/sql-params.util';
 import { PassParticipants, type PassHolder } from './pass-participants.store';
 

@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { PayoutsModule } from '../payouts/payouts.module';
-import { JobLockModule } from '../scheduling/job-lock.module';
 import { DepositReconciliationService } from './deposits/deposit-reconciliation.service';
 import {
   DepositReconciliationController,
@@ -15,7 +14,7 @@ import { ReconciliationService } from './reconciliation.service';
  * and the virtual-account balance read-through.
  */
 @Module({
-  imports: [PayoutsModule, JobLockModule],
+  imports: [PayoutsModule],
   controllers: [ReconciliationController, DepositReconciliationController, VirtualAccountsController],
   providers: [ReconciliationService, DepositReconciliationService],
   exports: [ReconciliationService, DepositReconciliationService],

@@ -1,5 +1,5 @@
 import type { CronTime } from 'cron';
-import { TICK_SKEW_MS } from './job-lock.service';
+import { TICK_SKEW_MS } from '@partner-payments/typeorm';
 
 /** How far back a firing is matched to its schedule: far beyond any timer's lateness, short of a day's work. */
 const LATENESS_BOUND_MS = 30_000;

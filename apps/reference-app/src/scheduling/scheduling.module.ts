@@ -9,7 +9,7 @@ import { CronJobsService } from './cron-jobs.service';
 
 /**
  * The cron jobs (@nestjs/schedule), registered under their names from the configuration; each
- * runs a feature's pass. The locks they take are JobLockModule's, which the features import.
+ * runs a feature's pass. The locks they take are PartnerJobLockService's (@partner-payments/typeorm).
  */
 @Module({
   imports: [

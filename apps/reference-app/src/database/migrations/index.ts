@@ -1,3 +1,4 @@
+import { partnerTypeOrmMigrations } from '@partner-payments/typeorm';
 import { InitialSchema1763794800000 } from './1763794800000-initial-schema.migration';
 import { JobCheckpoint1763881400000 } from './1763881400000-job-checkpoint.migration';
 import { PayoutRequestRedrive1764200000000 } from './1764200000000-payout-request-redrive.migration';
@@ -10,7 +11,10 @@ import { PayoutRequestMemo1764800000000 } from './1764800000000-payout-request-m
 import { InboxTombstones1764900000000 } from './1764900000000-inbox-tombstones.migration';
 import { PinAccountDigest1765000000000 } from './1765000000000-pin-account-digest.migration';
 
-/** Checked-in migrations, in order. Run at start (openDataSource); `synchronize` is never used. */
+/**
+ * Checked-in migrations, in order, then @partner-payments/typeorm's (job_locks: it upgrades the
+ * table the initial schema made). Run at start (openDataSource); `synchronize` is never used.
+ */
 export const MIGRATIONS = [
   InitialSchema1763794800000,
   JobCheckpoint1763881400000,
@@ -23,4 +27,5 @@ export const MIGRATIONS = [
   PayoutRequestMemo1764800000000,
   InboxTombstones1764900000000,
   PinAccountDigest1765000000000,
+  ...partnerTypeOrmMigrations,
 ];

@@ -22,10 +22,9 @@ import {
 import { APP_CONFIG, type AppConfig } from '../../config/app.config';
 import { DepositEntity } from '../../webhooks/projections/deposit.entity';
 import { DEPOSIT_RECEIVED, decideDepositStatus } from '../../webhooks/projections/deposit-status.policy';
-import { JobLockEntity } from '../../scheduling/job-lock.entity';
 import { UnitOfWork } from '../../database/unit-of-work.service';
 import { AppMetrics } from '../../observability/app-metrics.service';
-import { JobLockService } from '../../scheduling/job-lock.service';
+import { PartnerJobLockEntity, PartnerJobLockService } from '@partner-payments/typeorm';
 
 export const DEPOSIT_RECONCILIATION_JOB = 'deposit-reconciliation';
 
@@ -83,7 +82,7 @@ export class DepositReconciliationService {
 
   constructor(
     private readonly uow: UnitOfWork,
-    private readonly locks: JobLockService,
+    private readonly locks: PartnerJobLockService,
     private readonly virtualAccounts: PartnerVirtualAccountsService,
     private readonly dispatcher: PartnerWebhookDispatcher,
     private readonly metrics: AppMetrics,
@@ -341,7 +340,7 @@ export class DepositReconciliationService {
 
   private async readCheckpoint(): Promise<Checkpoint> {
     const row = await this.uow.run((m) =>
-      m.findOne(JobLockEntity, { where: { name: DEPOSIT_RECONCILIATION_JOB } }),
+      m.findOne(PartnerJobLockEntity, { where: { name: DEPOSIT_RECONCILIATION_JOB } }),
     );
     try {
       const parsed = JSON.parse(row?.checkpoint ?? 'null') as Partial<Checkpoint> | null;
@@ -359,7 +358,7 @@ export class DepositReconciliationService {
   private async writeCheckpoint(checkpoint: Checkpoint): Promise<void> {
     await this.uow.run((m) =>
       m.update(
-        JobLockEntity,
+        PartnerJobLockEntity,
         { name: DEPOSIT_RECONCILIATION_JOB },
         { checkpoint: JSON.stringify(checkpoint) },
       ),

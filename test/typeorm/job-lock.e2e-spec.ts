@@ -1,6 +1,9 @@
-import { JobLockEntity } from '../../../apps/reference-app/src/app-entities.constants';
-import { JobLockService } from '../../../apps/reference-app/src/scheduling/job-lock.service';
-import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../setup/test-database.fixture';
+import { PartnerJobLockEntity, PartnerJobLockService } from '@partner-payments/typeorm';
+import {
+  openPackageDatabase,
+  PACKAGE_DATABASE_KINDS,
+  type PackageDatabase,
+} from './typeorm-database.fixture';
 
 // Boots real servers and databases; jest.config.js's per-project testTimeout is not applied by Jest.
 jest.setTimeout(30_000);
@@ -11,16 +14,17 @@ function deferred(): { promise: Promise<void>; resolve: () => void } {
   return { promise, resolve };
 }
 
-describe.each(DATABASE_KINDS)('JobLockService on %s', (kind) => {
-  let db: TestDatabase;
-  let replicaA: JobLockService;
-  let replicaB: JobLockService;
+describe.each(PACKAGE_DATABASE_KINDS)('PartnerJobLockService on %s', (kind) => {
+  let db: PackageDatabase;
+  let replicaA: PartnerJobLockService;
+  let replicaB: PartnerJobLockService;
 
   beforeAll(async () => {
-    db = await openTestDatabase(kind, 'locks');
-    replicaA = new JobLockService(db.uow, 'replica-a');
-    // PostgreSQL: a second pool, as a second replica has. SQLite: one process, the same service.
-    replicaB = kind === 'postgres' ? new JobLockService((await db.openAnother()).uow, 'replica-b') : replicaA;
+    db = await openPackageDatabase(kind, 'locks');
+    replicaA = new PartnerJobLockService(db.dataSource, { holder: 'replica-a' });
+    // A second DataSource: PostgreSQL, a second pool as a second replica has; SQLite, a second
+    // connection to the file as a second process has (the lease keeps them apart).
+    replicaB = new PartnerJobLockService(await db.openAnother(), { holder: 'replica-b' });
   });
   afterAll(async () => db?.close());
 
@@ -42,11 +46,13 @@ describe.each(DATABASE_KINDS)('JobLockService on %s', (kind) => {
     expect(await first).toEqual({ ran: true, result: 'first' });
     expect(await replicaB.runExclusive('reconcile', async () => ++runs)).toEqual({ ran: true, result: 2 });
     expect(runs).toBe(2);
-    const row = await db.dataSource.getRepository(JobLockEntity).findOneByOrFail({ name: 'reconcile' });
+    const row = await db.dataSource
+      .getRepository(PartnerJobLockEntity)
+      .findOneByOrFail({ name: 'reconcile' });
     expect(row).toMatchObject({
       runs: 2,
       lastOutcome: 'ok',
-      holder: kind === 'postgres' ? 'replica-b' : 'replica-a',
+      holder: 'replica-b',
     });
   });
 
@@ -87,7 +93,7 @@ describe.each(DATABASE_KINDS)('JobLockService on %s', (kind) => {
     await expect(
       replicaA.runExclusive('flaky', async () => Promise.reject(new Error('partner down'))),
     ).rejects.toThrow('partner down');
-    const row = await db.dataSource.getRepository(JobLockEntity).findOneByOrFail({ name: 'flaky' });
+    const row = await db.dataSource.getRepository(PartnerJobLockEntity).findOneByOrFail({ name: 'flaky' });
     expect(row).toMatchObject({ lastOutcome: 'error', lastError: 'partner down' });
     expect(await replicaB.runExclusive('flaky', async () => 'recovered')).toEqual({
       ran: true,
@@ -96,15 +102,15 @@ describe.each(DATABASE_KINDS)('JobLockService on %s', (kind) => {
   });
 });
 
-describe('JobLockService on postgres when the lock connection is lost', () => {
+describe('PartnerJobLockService on postgres when the lock connection is lost', () => {
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-  let db: TestDatabase;
-  beforeAll(async () => (db = await openTestDatabase('postgres', 'lockloss')));
+  let db: PackageDatabase;
+  beforeAll(async () => (db = await openPackageDatabase('postgres', 'lockloss')));
   afterAll(async () => db?.close());
 
   it('a lock connection ended mid-run (pg_terminate_backend) aborts the run within seconds, recorded as failed', async () => {
     // Before, the run went on unaware while another replica could take the job (review repro).
-    const a = new JobLockService((await db.openAnother()).uow, 'replica-a');
+    const a = new PartnerJobLockService(await db.openAnother(), { holder: 'replica-a' });
     let started = false;
     const run = a.runExclusive('killed', async (signal) => {
       started = true;
@@ -121,7 +127,7 @@ describe('JobLockService on postgres when the lock connection is lost', () => {
     await expect(run).rejects.toThrow(/killed: the connection holding its lock was lost/);
     // One heartbeat (1 s) plus the work's next check; generous for a loaded machine.
     expect(Date.now() - killedAt).toBeLessThan(10_000);
-    const row = await db.dataSource.getRepository(JobLockEntity).findOneByOrFail({ name: 'killed' });
+    const row = await db.dataSource.getRepository(PartnerJobLockEntity).findOneByOrFail({ name: 'killed' });
     expect(row.lastOutcome).toBe('error');
     expect(row.lastError).toMatch(/lock was lost/);
   });
@@ -131,8 +137,8 @@ describe('JobLockService on postgres when the lock connection is lost', () => {
     // on A's connection; the lock, the session and replica B are real. Before, the unlock was
     // skipped and the session, still holding the lock, went back to the pool: B stayed locked out.
     const other = await db.openAnother();
-    const create = other.dataSource.createQueryRunner.bind(other.dataSource);
-    other.dataSource.createQueryRunner = (...args: Parameters<typeof create>) => {
+    const create = other.createQueryRunner.bind(other);
+    other.createQueryRunner = (...args: Parameters<typeof create>) => {
       const runner = create(...args);
       const query = runner.query.bind(runner);
       let failed = false;
@@ -142,8 +148,8 @@ describe('JobLockService on postgres when the lock connection is lost', () => {
           : (query as (...a: unknown[]) => Promise<unknown>)(sql, ...rest)) as typeof runner.query;
       return runner;
     };
-    const a = new JobLockService(other.uow, 'replica-a');
-    const b = new JobLockService((await db.openAnother()).uow, 'replica-b');
+    const a = new PartnerJobLockService(other, { holder: 'replica-a' });
+    const b = new PartnerJobLockService(await db.openAnother(), { holder: 'replica-b' });
     const run = a.runExclusive('cancelled', async (signal) => {
       while (!signal.aborted) await sleep(50);
       return 'finished without its lock';
@@ -153,12 +159,12 @@ describe('JobLockService on postgres when the lock connection is lost', () => {
   });
 
   it('an idle-session reaper (idle_session_timeout) does not end a run longer than it: others stay locked out', async () => {
-    const name = new URL(db.url).pathname.slice(1);
+    const name = new URL(db.location).pathname.slice(1);
     await db.dataSource.query(`ALTER DATABASE "${name}" SET idle_session_timeout = '3000ms'`);
     try {
       // New pools: their sessions start with the setting.
-      const a = new JobLockService((await db.openAnother()).uow, 'replica-a');
-      const b = new JobLockService((await db.openAnother()).uow, 'replica-b');
+      const a = new PartnerJobLockService(await db.openAnother(), { holder: 'replica-a' });
+      const b = new PartnerJobLockService(await db.openAnother(), { holder: 'replica-b' });
       let started = false;
       const run = a.runExclusive('long', async () => {
         started = true;

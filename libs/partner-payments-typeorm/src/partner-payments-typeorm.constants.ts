@@ -1,0 +1,13 @@
+import { PartnerJobLockEntity } from './job-locks/job-lock.entity';
+import { PartnerJobLocks1765100000000 } from './migrations/1765100000000-partner-job-locks.migration';
+
+/** DI token of the options as given to forRoot / forRootAsync's factory. */
+export const PARTNER_TYPEORM_OPTIONS = Symbol('PARTNER_TYPEORM_OPTIONS');
+/** DI token of the resolved options (defaults merged, validated at boot). */
+export const PARTNER_TYPEORM_RESOLVED_OPTIONS = Symbol('PARTNER_TYPEORM_RESOLVED_OPTIONS');
+
+/** The package's entities: add them to your DataSource's `entities`. */
+export const partnerTypeOrmEntities = [PartnerJobLockEntity];
+
+/** The package's migrations, in order: add them to your DataSource's `migrations` beside your own. */
+export const partnerTypeOrmMigrations = [PartnerJobLocks1765100000000];

@@ -1,0 +1,58 @@
+import { Global, Module, type DynamicModule } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { PartnerJobLockService } from './job-locks/job-lock.service';
+import { PartnerPaymentsTypeOrmModule } from './partner-payments-typeorm.module';
+
+/**
+ * What @nestjs/typeorm's TypeOrmModule.forRoot registers: a DataSource under its token. Never
+ * connected: the module reads its options at boot and nothing more. A driver TypeORM cannot load
+ * here (mysql) is given as its options alone.
+ */
+function dataSources(named: Record<string, DataSource | { options: { type: string } }>): DynamicModule {
+  @Global()
+  @Module({})
+  class FakeTypeOrmCore {}
+  const providers = Object.entries(named).map(([name, value]) => ({
+    provide: getDataSourceToken(name === 'default' ? undefined : name),
+    useValue: value,
+  }));
+  return { module: FakeTypeOrmCore, providers, exports: providers.map((p) => p.provide) };
+}
+
+describe('PartnerPaymentsTypeOrmModule', () => {
+  it('gives PartnerJobLockService on the default DataSource, with the options given', async () => {
+    const sqlite = new DataSource({ type: 'better-sqlite3', database: ':memory:' });
+    const ref = await Test.createTestingModule({
+      imports: [dataSources({ default: sqlite }), PartnerPaymentsTypeOrmModule.forRoot({ holder: 'unit' })],
+    }).compile();
+    expect(ref.get(PartnerJobLockService).holder).toBe('unit');
+  });
+
+  it('joins a named DataSource', async () => {
+    const sqlite = new DataSource({ type: 'better-sqlite3', database: ':memory:' });
+    const ref = await Test.createTestingModule({
+      imports: [
+        dataSources({ reports: sqlite }),
+        PartnerPaymentsTypeOrmModule.forRoot({ dataSource: 'reports' }),
+      ],
+    }).compile();
+    expect(ref.get(PartnerJobLockService)).toBeInstanceOf(PartnerJobLockService);
+  });
+
+  it('refuses a DataSource on another driver at boot, naming the option', async () => {
+    const boot = Test.createTestingModule({
+      imports: [
+        dataSources({ reports: { options: { type: 'mysql' } } }),
+        PartnerPaymentsTypeOrmModule.forRoot({ dataSource: 'reports' }),
+      ],
+    }).compile();
+    await expect(boot).rejects.toThrow(/dataSource reports uses the TypeORM driver mysql/);
+  });
+
+  it('is global', () => {
+    expect(PartnerPaymentsTypeOrmModule.forRoot()).toMatchObject({ global: true });
+    expect(PartnerPaymentsTypeOrmModule.forRoot().exports).toContain(PartnerJobLockService);
+  });
+});

@@ -1,0 +1,84 @@
+import { ConfigurableModuleBuilder, Module, type DynamicModule, type Provider } from '@nestjs/common';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { databaseKindOf } from './database/sql-dialect.util';
+import { PartnerJobLockService } from './job-locks/job-lock.service';
+import {
+  PARTNER_TYPEORM_OPTIONS,
+  PARTNER_TYPEORM_RESOLVED_OPTIONS,
+} from './partner-payments-typeorm.constants';
+import {
+  PartnerTypeOrmConfigurationError,
+  resolvePartnerTypeOrmOptions,
+  type PartnerPaymentsTypeOrmExtras,
+  type PartnerPaymentsTypeOrmOptions,
+  type PartnerTypeOrmResolvedOptions,
+} from './partner-payments-typeorm.options';
+
+function providers(extras: PartnerPaymentsTypeOrmExtras): Provider[] {
+  const dataSourceToken = getDataSourceToken(extras.dataSource);
+  return [
+    {
+      // Boot-time validation: a bad option, or a DataSource on a driver the package does not
+      // support, fails the boot with a message naming the field.
+      provide: PARTNER_TYPEORM_RESOLVED_OPTIONS,
+      inject: [PARTNER_TYPEORM_OPTIONS, dataSourceToken],
+      useFactory: (
+        options: PartnerPaymentsTypeOrmOptions,
+        dataSource: DataSource,
+      ): PartnerTypeOrmResolvedOptions => {
+        if (!databaseKindOf(dataSource))
+          throw new PartnerTypeOrmConfigurationError(
+            'dataSource',
+            `${extras.dataSource ?? 'default'} uses the TypeORM driver ${String(dataSource.options.type)}; supported: postgres, better-sqlite3`,
+          );
+        return resolvePartnerTypeOrmOptions(options);
+      },
+    },
+    {
+      provide: PartnerJobLockService,
+      inject: [dataSourceToken, PARTNER_TYPEORM_RESOLVED_OPTIONS],
+      useFactory: (dataSource: DataSource, options: PartnerTypeOrmResolvedOptions) =>
+        new PartnerJobLockService(dataSource, options),
+    },
+  ];
+}
+
+export const { ConfigurableModuleClass, OPTIONS_TYPE, ASYNC_OPTIONS_TYPE } =
+  new ConfigurableModuleBuilder<PartnerPaymentsTypeOrmOptions>({
+    optionsInjectionToken: PARTNER_TYPEORM_OPTIONS,
+  })
+    .setClassMethodName('forRoot')
+    .setFactoryMethodName('createPartnerTypeOrmOptions')
+    .setExtras<PartnerPaymentsTypeOrmExtras>(
+      { dataSource: undefined },
+      (definition: DynamicModule, extras: PartnerPaymentsTypeOrmExtras): DynamicModule => ({
+        ...definition,
+        // Global: every feature module of the app injects PartnerJobLockService without importing this.
+        global: true,
+        providers: [...(definition.providers ?? []), ...providers(extras)],
+        exports: [...(definition.exports ?? []), PARTNER_TYPEORM_RESOLVED_OPTIONS, PartnerJobLockService],
+      }),
+    )
+    .build();
+
+/** The argument of `forRoot`: the options plus the extras (`dataSource`). */
+export type PartnerPaymentsTypeOrmForRootOptions = typeof OPTIONS_TYPE;
+/** The argument of `forRootAsync`: `{ imports, inject, useFactory | useClass | useExisting }` plus the extras. */
+export type PartnerPaymentsTypeOrmAsyncOptions = typeof ASYNC_OPTIONS_TYPE;
+/** What a `useClass` / `useExisting` options class implements. */
+export interface PartnerTypeOrmOptionsFactory {
+  createPartnerTypeOrmOptions(): PartnerPaymentsTypeOrmOptions | Promise<PartnerPaymentsTypeOrmOptions>;
+}
+
+/**
+ * The package on your own DataSource: `forRoot(options?)` / `forRootAsync({ imports, inject,
+ * useFactory })`, with `dataSource: 'name'` for a named `@nestjs/typeorm` connection. Global.
+ */
+@Module({})
+export class PartnerPaymentsTypeOrmModule extends ConfigurableModuleClass {
+  /** Every option has a default, so `forRoot()` alone is the common case. */
+  static override forRoot(options: PartnerPaymentsTypeOrmForRootOptions = {}): DynamicModule {
+    return super.forRoot(options);
+  }
+}
