@@ -116,7 +116,8 @@ describe('sandbox: refuses what the partner refuses', () => {
         body: { user_id: userId, type: 'US_BANK', bank: 'bank_a', mode },
       });
       expect(refused.status).toBe(400);
-      expect(refused.body.errors).toEqual([{ field: 'mode', message: expect.stringContaining('fiat') }]);
+      // evidence §11 N31: the create's schema errors are "<field> is <problem>" details.
+      expect(refused.body.details).toEqual([{ message: expect.stringMatching(/^mode is .*'fiat'/) }]);
     }
     expect((await world.sandbox.control.counters()).created.virtual_accounts ?? 0).toBe(0);
     const fiat = await world.api.call('POST', '/v1/virtual-accounts', {

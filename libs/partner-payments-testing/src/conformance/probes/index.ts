@@ -13,6 +13,7 @@ import { UPLOAD_PROBES } from './uploads.probes';
 import { USER_LIFECYCLE_PROBES } from './user-lifecycle.probes';
 import { USER_UPDATE_PROBES } from './user-updates.probes';
 import { VA_FUNDS_PROBES } from './va-funds.probes';
+import { VA_REFUSAL_PROBES } from './va-refusals.probes';
 import { VIRTUAL_ACCOUNT_PROBES } from './virtual-accounts.probes';
 import { USERS_PROBES } from './users.probes';
 
@@ -27,6 +28,7 @@ export const CONFORMANCE_PROBES: readonly ConformanceProbe[] = [
   ...RECIPIENTS_PROBES,
   ...RECIPIENT_RAIL_PROBES,
   ...REFERENCE_PROBES.filter((p) => !versionPin.includes(p)),
+  ...VA_REFUSAL_PROBES,
   ...VIRTUAL_ACCOUNT_PROBES,
   ...PAYOUT_PROBES,
   ...VA_FUNDS_PROBES,
