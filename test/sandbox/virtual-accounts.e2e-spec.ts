@@ -466,7 +466,7 @@ describe('sandbox: client configuration GET /v1/clients/{uuid} (spec 2.4, 4.5)',
     const missing = await world.api.call('GET', `/v1/clients/${crypto.randomUUID()}`);
     expect(missing.status).toBe(404);
     expect(missing.body.code).toBe('not_found');
-    const otherApi = await new Api(world.sandbox.baseUrl, other).login();
+    const otherApi = await new Api(world.sandbox.sandboxBaseUrl, other).login();
     expect(
       (await otherApi.call('GET', `/v1/clients/${other.clientUuid}`)).body.data.client_wallets,
     ).toBeNull();

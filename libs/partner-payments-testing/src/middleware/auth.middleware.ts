@@ -12,6 +12,8 @@ import { isVersionString, resolveVersion, versionAtLeast } from '../server/versi
  */
 export function rejectMissingApiKey(req: Request, res: Response): boolean {
   if (req.get('x-api-key') !== undefined) return false;
+  // The gateway's answer, not the app's: no x-api-version on it (evidence §11 N3, N5).
+  res.removeHeader('X-Api-Version');
   res.set('x-amzn-errortype', 'ForbiddenException');
   res.status(403).json({ message: 'Forbidden' });
   return true;

@@ -5,6 +5,7 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import express, { type ErrorRequestHandler } from 'express';
 import { bodyMiddleware } from '../middleware/body.middleware';
+import { corsPreflight, foreignStage } from '../middleware/gateway.middleware';
 import { createControlRouter } from '../control/control.routes';
 import { faultsMiddleware } from '../middleware/faults.middleware';
 import { FaultStore } from '../middleware/faults.store';
@@ -60,7 +61,8 @@ function resolveUserVerification(mode: unknown): ResolvedOptions['userVerificati
 
 /**
  * Starts a contract-faithful partner simulator on a real socket (default 127.0.0.1, random port).
- * Routes are served at the root and under `/sandbox`; the control API under `/__control`.
+ * Routes are served under `/sandbox` (the root answers as the partner's other stage; `bases`); the
+ * control API under `/__control`.
  */
 export async function startPartnerSandbox(options: PartnerSandboxOptions = {}): Promise<PartnerSandbox> {
   const logger = makeLogger(options);
@@ -128,13 +130,16 @@ export async function startPartnerSandbox(options: PartnerSandboxOptions = {}): 
   app.use(faultsMiddleware(ctx));
   app.use(...bodyMiddleware());
   const partner = createPartnerRouter(ctx);
-  // spec 1: the sandbox base is {base_url}/sandbox. Serving only it lets a test catch a client that
-  // drops the prefix (provider-facts: `new URL('/v1/x', base)` does), which 'both' would hide.
-  const bases = options.bases ?? 'both';
+  // spec 1, evidence §11 C2, N1: the sandbox is {base_url}/sandbox and its credentials belong to
+  // that stage; on the other base they get the gateway's 403/401 (foreignStage), so a client that
+  // drops the prefix (provider-facts: `new URL('/v1/x', base)` does) fails here as at the partner.
+  // 'both' (both bases answer) is an opt-in convenience the partner does not have.
+  const bases = options.bases ?? 'sandbox';
   if (!['both', 'sandbox', 'root'].includes(bases))
     throw new Error(`bases must be 'both', 'sandbox' or 'root', got ${String(bases)}`);
-  if (bases !== 'root') app.use('/sandbox', partner);
-  if (bases !== 'sandbox') app.use(partner);
+  app.use(corsPreflight(partner));
+  app.use('/sandbox', bases === 'root' ? foreignStage(partner) : partner);
+  app.use(bases === 'sandbox' ? foreignStage(partner) : partner);
   app.use((_req, res) => sendRouteNotMatched(res));
   app.use(errorHandler);
 
@@ -146,7 +151,9 @@ export async function startPartnerSandbox(options: PartnerSandboxOptions = {}): 
   const { port } = server.address() as AddressInfo;
   const host = options.host && options.host !== '0.0.0.0' ? options.host : '127.0.0.1';
   const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  logger.log(`listening on ${baseUrl} (also ${baseUrl}/sandbox); control API at ${baseUrl}/__control`);
+  logger.log(
+    `listening on ${baseUrl}${bases === 'root' ? '' : '/sandbox'}; control API at ${baseUrl}/__control`,
+  );
 
   let closed = false;
   return {

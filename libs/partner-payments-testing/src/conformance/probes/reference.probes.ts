@@ -166,7 +166,7 @@ export const REFERENCE_PROBES: ConformanceProbe[] = [
     area: 'versioning',
     behaviour:
       'POST /v1/versioning/upgrade to the version already in force answers 200 { previous_version, current_version } and changes nothing',
-    sources: [evidence('[T3r DRIFT-1]'), contract('§9.3')],
+    sources: [evidence('§11 N6 [T3raw versioning/01]'), evidence('[T3r DRIFT-1]'), contract('§9.3')],
     writes: true,
     cleanup:
       'nothing to clean: the target is the version already in force, a no-op (the pin only moves forward)',
@@ -175,7 +175,11 @@ export const REFERENCE_PROBES: ConformanceProbe[] = [
       path: '/v1/versioning/upgrade',
       body: { target_version: await pinnedVersion(ctx) },
     }),
-    expect: { status: 200, shape: t.object({ previous_version: t.string, current_version: t.string }) },
+    expect: {
+      status: 200,
+      shape: t.object({ previous_version: t.string, current_version: t.string }),
+      headers: ['x-api-version'], // evidence §11 N5: the upgrade's answer carries it too
+    },
     verify: (o) => {
       const b = o.body as { previous_version: string; current_version: string };
       return b.previous_version === b.current_version
