@@ -74,6 +74,14 @@ export type {
 } from './models/payout.model';
 export { PartnerPayoutStatus, isTerminalPayoutStatus, decidePayoutStatusChange } from './models/payout.model';
 export type { PartnerClientConfig } from './models/client-config.model';
+export type {
+  PartnerBank,
+  PartnerBankList,
+  PartnerCountry,
+  PartnerCountryList,
+  PartnerCountrySubdivision,
+} from './models/reference-data.model';
+export { partnerPostalCodePattern } from './models/reference-data.model';
 export type { Rfi, RfiListEntry, RfiItem, RfiAnswerInput } from './models/rfi.model';
 export type { UploadSource } from './validation/upload/upload-source.util';
 export { validateRfiAnswers } from './validation/rfi/rfi-answer.rules';

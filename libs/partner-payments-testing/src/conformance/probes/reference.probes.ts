@@ -52,6 +52,29 @@ export const REFERENCE_PROBES: ConformanceProbe[] = [
       'names from ICU and ISO 3166-2 subdivision codes are ours; only US, CA, MX, CO carry subdivisions',
   },
   {
+    id: 'reference-data.country-list-unpaged',
+    area: 'reference-data',
+    behaviour:
+      'GET /v1/countries?limit=1&offset=99999 ignores paging: the whole list (data.length = count), each row with postal_code_format (a string or null)',
+    sources: [evidence('§11 N37 [T3raw countries/06, 07]')],
+    writes: false,
+    request: { method: 'GET', path: '/v1/countries?limit=1&offset=99999' },
+    expect: {
+      status: 200,
+      shape: t.object({
+        count: t.integer,
+        data: t.array(t.object({ alpha3: t.string, postal_code_format: t.nullable(t.string) })),
+      }),
+    },
+    verify: (o) => {
+      const b = o.body as { count: number; data: unknown[] };
+      return b.data.length === b.count && b.count > 1
+        ? []
+        : [`body: expected the whole list (data.length = count > 1), got ${b.data.length} of ${b.count}`];
+    },
+    sandbox: 'postal_code_format is ours for US, CA, MX, CO, BR, DE, ES, FR and null for the others',
+  },
+  {
     id: 'reference-data.banks',
     area: 'reference-data',
     behaviour: 'GET /v1/banks?country_code=CO answers { banks: [{ code, name }], total, country_code }',
