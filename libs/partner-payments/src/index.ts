@@ -34,6 +34,7 @@ export { PartnerRfisService } from './resources/rfis.service';
 export { PartnerClientConfigService } from './resources/client-config.service';
 export { PartnerVersioningService } from './resources/versioning.service';
 export { PartnerReferenceDataService } from './resources/reference-data.service';
+export { PartnerQuotationsService } from './resources/quotations.service';
 export { PartnerTokenManager } from './auth/token-manager.service';
 export { PartnerApiVersionState } from './http/api-version-state.service';
 // Any route the resources do not cover (README "Any other route"), and its events$
@@ -74,6 +75,12 @@ export type {
 } from './models/payout.model';
 export { PartnerPayoutStatus, isTerminalPayoutStatus, decidePayoutStatusChange } from './models/payout.model';
 export type { PartnerClientConfig } from './models/client-config.model';
+export type {
+  CreatePartnerCryptoPayoutInput,
+  CreatePartnerQuotationInput,
+  PartnerCryptoPayout,
+  PartnerQuotation,
+} from './models/quotation.model';
 export type {
   PartnerBank,
   PartnerBankList,

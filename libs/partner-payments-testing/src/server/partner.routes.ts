@@ -6,6 +6,7 @@ import { registerPayoutRoutes } from '../resources/payouts/payouts.routes';
 import { registerPayoutPreviewRoutes } from '../resources/payouts/payout-preview.routes';
 import { registerRecipientRoutes } from '../resources/recipients/recipients.routes';
 import { registerReferenceDataRoutes } from '../resources/reference-data/reference-data.routes';
+import { registerUnlistedRoutes } from '../resources/unlisted/unlisted.routes';
 import { registerRfiRoutes } from '../resources/rfis/rfis.routes';
 import type { SandboxContext } from './sandbox-context.util';
 import { registerUserRoutes } from '../resources/users/users.routes';
@@ -29,5 +30,6 @@ export function createPartnerRouter(ctx: SandboxContext): Router {
   registerPayoutRoutes(router, ctx);
   registerRfiRoutes(router, ctx);
   registerReferenceDataRoutes(router, ctx);
+  registerUnlistedRoutes(router, ctx);
   return router;
 }

@@ -9,6 +9,7 @@ import { RECIPIENTS_PROBES } from './recipients.probes';
 import { REFERENCE_PROBES } from './reference.probes';
 import { RFI_DOCUMENT_PROBES } from './rfi-documents.probes';
 import { RFI_PROBES } from './rfis.probes';
+import { UNLISTED_ROUTE_PROBES } from './unlisted.probes';
 import { UPLOAD_PROBES } from './uploads.probes';
 import { USER_LIFECYCLE_PROBES } from './user-lifecycle.probes';
 import { USER_UPDATE_PROBES } from './user-updates.probes';
@@ -31,6 +32,7 @@ export const CONFORMANCE_PROBES: readonly ConformanceProbe[] = [
   ...VA_REFUSAL_PROBES,
   ...VIRTUAL_ACCOUNT_PROBES,
   ...PAYOUT_PROBES,
+  ...UNLISTED_ROUTE_PROBES,
   ...VA_FUNDS_PROBES,
   ...DEPOSIT_PROBES,
   ...IDEMPOTENCY_PROBES,
