@@ -293,3 +293,20 @@ describe('canonicalPartnerStatus (spec 6.4.5)', () => {
     expect(canonicalPartnerStatus(raw)).toBeNull();
   });
 });
+
+describe('the recorded user.created delivery (evidence §11 N22 [T3raw webhooks/32])', () => {
+  it('reads its flat body: phone "" and UPPERCASE status, no user_id in the recorded prefix', () => {
+    // The capture's first 200 bytes, closed after `status` (the rest was cut by the capture).
+    const body =
+      '{"event":"user.created","data":{"event_id":"704b1b38-4026-4f58-95ea-da803ae53eab","type":"business",' +
+      '"email":"sec+ssrf-stepB-trigger-user-created-1779935166-ab93f0@example.com","phone":"","status":"CREATED"}}';
+    const event = parsePartnerEnvelope(body) as PartnerEventOf<'user.created'>;
+    expect(event).toMatchObject({
+      name: 'user.created',
+      eventId: '704b1b38-4026-4f58-95ea-da803ae53eab',
+      known: true,
+      status: 'CREATED',
+    });
+    expect(event.payload).toMatchObject({ phone: '', status: 'CREATED', type: 'business' });
+  });
+});
