@@ -1,4 +1,4 @@
-import { useWorld } from './sandbox.fixture';
+import { useWorld } from '../sandbox.fixture';
 
 /**
  * Two routes the contract does not list, refused as the partner's runtime captures show (evidence

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { individual, useWorld } from './sandbox.fixture';
+import { individual, useWorld } from '../sandbox.fixture';
 
 /**
  * evidence §11 N31-N33, C6, N13: the create's refusals in the order and shapes the partner's runtime

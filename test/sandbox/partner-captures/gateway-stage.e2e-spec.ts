@@ -1,4 +1,4 @@
-import { Api, useWorld } from './sandbox.fixture';
+import { Api, useWorld } from '../sandbox.fixture';
 
 /**
  * The gateway and the stages as the partner's runtime captures show them (evidence §11 N1-N3,

@@ -1,4 +1,4 @@
-import { individual, useWorld } from './sandbox.fixture';
+import { individual, useWorld } from '../sandbox.fixture';
 
 /**
  * A delivery as the partner's real one arrived (evidence §11 N22 [T3raw webhooks/32]): signed,
