@@ -58,6 +58,12 @@ describe('sandbox: gateway and stages (evidence §11)', () => {
       { previous_version: '2026-04-14', current_version: '2026-04-14' },
     ]);
     expect(upgrade.headers.get('x-api-version')).toBe('2026-04-14');
+    // Refusals of a body the API cannot read carry it too.
+    const malformed = await world.api.call('POST', '/v1/users', {
+      rawBody: '{"type":',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect([malformed.status, malformed.headers.get('x-api-version')]).toEqual([400, '2026-04-14']);
     // The gateway's own answers are not the app's: no version on them.
     const noKey = await world.api.call('GET', '/v1/users', { apiKey: null });
     expect([noKey.status, noKey.headers.get('x-api-version')]).toEqual([403, null]);

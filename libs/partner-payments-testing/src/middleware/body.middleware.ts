@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import express, { type Request, type RequestHandler } from 'express';
-import { requestState } from '../server/sandbox-context.util';
+import { requestState, type SandboxContext } from '../server/sandbox-context.util';
+import { setVersionHeader } from './auth.middleware';
 
 const isJson = (req: Request): boolean =>
   /^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(req.get('content-type') ?? '');
@@ -11,7 +12,7 @@ export const isMultipart = (req: Request): boolean => /^multipart\//i.test(req.g
  * Reads every non-multipart body raw (so the request log can hash the exact bytes), then parses
  * it when it is sent as JSON. Multipart bodies stay unread: the upload handler streams them (busboy).
  */
-export function bodyMiddleware(): RequestHandler[] {
+export function bodyMiddleware(ctx: SandboxContext): RequestHandler[] {
   const raw = express.raw({ type: (req) => !isMultipart(req as Request), limit: '2mb' });
   const parse: RequestHandler = (req, res, next) => {
     const state = requestState(res);
@@ -27,6 +28,7 @@ export function bodyMiddleware(): RequestHandler[] {
     try {
       state.body = JSON.parse(body.toString('utf8'));
     } catch {
+      setVersionHeader(ctx, req, res);
       res.status(400).json({ code: 'validation_error', message: 'Request body is not valid JSON' });
       return;
     }
