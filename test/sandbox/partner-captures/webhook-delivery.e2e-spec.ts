@@ -1,4 +1,4 @@
-import { individual, useWorld } from '../sandbox.fixture';
+import { individual, startReceiver, useWorld } from '../sandbox.fixture';
 
 /**
  * A delivery as the partner's real one arrived (evidence §11 N22 [T3raw webhooks/32]): signed,
@@ -32,5 +32,21 @@ describe('sandbox: webhook delivery headers (evidence §11 N22)', () => {
     expect(partnerHeaders).toEqual(['content-type', 'user-agent', 'x-signature-sha256']);
     expect(delivery.headers['user-agent']).toBe('node');
     expect(delivery.headers['content-type']).toBe('application/json');
+  });
+
+  it('N23: one URL per account, the last one set wins: the old URL gets nothing more', async () => {
+    const second = await startReceiver(['whsec_e2e_secret']);
+    try {
+      await world.sandbox.control.flushWebhooks();
+      const before = world.receiver.received.length;
+      await world.sandbox.control.setWebhookUrl(second.url);
+      await world.api.call('POST', '/v1/users', { body: individual() });
+      await world.sandbox.control.flushWebhooks();
+      expect(second.events('user.created')).toHaveLength(1);
+      expect(world.receiver.received.length).toBe(before);
+    } finally {
+      await world.sandbox.control.setWebhookUrl(world.receiver.url);
+      await second.close();
+    }
   });
 });
