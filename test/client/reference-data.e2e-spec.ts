@@ -1,4 +1,8 @@
-import { PartnerLocalValidationError, PartnerValidationError } from '@partner-payments/nestjs';
+import {
+  PartnerLocalValidationError,
+  PartnerValidationError,
+  partnerPostalCodePattern,
+} from '@partner-payments/nestjs';
 import { startClientWorld, stopClientWorld, type ClientWorld } from './client.fixture';
 
 describe('client: reference data with its in-memory cache (evidence §8; real socket)', () => {
@@ -23,6 +27,10 @@ describe('client: reference data with its in-memory cache (evidence §8; real so
       name: 'Antioquia',
     });
     expect(b).toEqual(a);
+    // evidence §11 N37: each row's postal code pattern, a string or null, usable as a RegExp.
+    const mexico = a.data.find((c) => c.alpha3 === 'MEX');
+    expect(partnerPostalCodePattern(mexico!)?.test('06600')).toBe(true);
+    expect(a.data.find((c) => c.alpha3 === 'HKG')?.postal_code_format).toBeNull();
     a.data.length = 0;
     const c = await ref.countries();
     expect(c.data).toHaveLength(250);

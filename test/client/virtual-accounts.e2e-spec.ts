@@ -6,6 +6,7 @@
 import {
   PartnerLocalValidationError,
   PartnerSandboxOnlyOperationError,
+  PartnerValidationError,
   PartnerVirtualAccountNotActiveError,
   canReceiveFunds,
   type PartnerDeposit,
@@ -14,6 +15,7 @@ import {
 import {
   createVerifiedUser,
   fundedSetup,
+  individual,
   startClientWorld,
   stopClientWorld,
   type ClientWorld,
@@ -46,6 +48,33 @@ describe('client: virtual accounts (evidence §5)', () => {
     expect(act.account_number).toBe('PENDING-ACT-ACCOUNT');
     expect(canReceiveFunds(act)).toBe(false);
     expect(canReceiveFunds({ account_number: '123456789012', status: 'frozen' })).toBe(false);
+  });
+
+  it("evidence §11 N31-N33: type US_BANK | MX_SPEI checked before I/O; the partner's refusals arrive with their field or message", async () => {
+    const user = await world.graph.client.users.create(individual());
+    const made = async () => (await world.sandbox.control.counters()).created.virtual_accounts ?? 0;
+    const before = await made();
+    const local = (input: Record<string, unknown>) =>
+      vas()
+        .create({ user_id: user.userId, ...input } as never)
+        .catch((e: unknown) => e as PartnerLocalValidationError);
+    expect((await local({ type: 'individual', bank: 'bank_a' })).fieldErrors).toEqual([
+      { field: 'type', message: 'must be US_BANK or MX_SPEI' },
+    ]);
+    expect((await local({ type: 'US_BANK' })).fieldErrors).toEqual([
+      expect.objectContaining({ field: 'bank' }),
+    ]);
+    // The sandbox's enum refusal (N32): the field read from the partner's "bank is …" wording.
+    const enumError = await local({ type: 'US_BANK', bank: 'ACT' });
+    expect(enumError).toBeInstanceOf(PartnerValidationError);
+    expect(enumError.fieldErrors).toEqual([
+      { field: 'bank', message: expect.stringMatching(/^Invalid enum value\. Expected 'bank_a'/) },
+    ]);
+    // MX_SPEI needs no bank; the user is not VERIFIED (N33), a 400 standard error.
+    const spei = await local({ type: 'MX_SPEI' });
+    expect(spei).toBeInstanceOf(PartnerValidationError);
+    expect(spei.message).toMatch(/User must be in VERIFIED status .* Current status: (CREATED|REVIEW)/);
+    expect(await made()).toBe(before);
   });
 
   it('simulateDeposit credits the balance; deposits list per account (limit/offset) and across accounts (pages)', async () => {

@@ -8,7 +8,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import type { ConformanceReport, PartnerSandbox } from '@partner-payments/testing';
-import { startPinnedSandbox } from './conformance.fixture';
+import { PRODUCTION_STAND_IN, startPinnedSandbox } from './conformance.fixture';
 import { PLANTED, plantedOnly, startDivergentStandIn, type StandIn } from './divergent-stand-in.fixture';
 
 const root = join(__dirname, '..', '..');
@@ -93,12 +93,16 @@ describe('partner-sandbox conformance (CLI)', () => {
   });
 
   it('against a production base URL runs read-only and says so, even with --allow-writes', async () => {
-    const before = (await sandbox.control.counters()).created.users;
-    const { code, out } = await run(['--base-url', sandbox.baseUrl, '--allow-writes'], env);
-    expect(out).toContain('write probes: OFF: production: read-only probes only');
-    expect(out).toContain('Created by this run: nothing');
-    expect(code).toBe(0);
-    expect((await sandbox.control.counters()).created.users).toBe(before);
+    const production = await startPinnedSandbox(PRODUCTION_STAND_IN);
+    try {
+      const { code, out } = await run(['--base-url', production.baseUrl, '--allow-writes'], env);
+      expect(out).toContain('write probes: OFF: production: read-only probes only');
+      expect(out).toContain('Created by this run: nothing');
+      expect(code).toBe(0);
+      expect((await production.control.counters()).created.users).toBe(0);
+    } finally {
+      await production.close();
+    }
   });
 
   it('exits 1 when it cannot authenticate: every probe that needs a token says why', async () => {

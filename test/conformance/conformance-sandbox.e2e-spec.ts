@@ -4,7 +4,13 @@
  * production base URL or without allowWrites.
  */
 import { CONFORMANCE_PROBES, renderReport, type PartnerSandbox } from '@partner-payments/testing';
-import { idsWith, runAgainst, startPinnedSandbox, usePinnedSandbox } from './conformance.fixture';
+import {
+  idsWith,
+  PRODUCTION_STAND_IN,
+  runAgainst,
+  startPinnedSandbox,
+  usePinnedSandbox,
+} from './conformance.fixture';
 
 describe('conformance kit against the sandbox', () => {
   let sandbox: PartnerSandbox;
@@ -109,13 +115,13 @@ describe('conformance kit as against the partner (no hooks: no staff, no clock)'
   });
 });
 
-describe('conformance kit write policy', () => {
+describe('conformance kit write policy on a production base', () => {
   let sandbox: PartnerSandbox;
-  beforeEach(async () => (sandbox = await startPinnedSandbox()));
+  beforeEach(async () => (sandbox = await startPinnedSandbox(PRODUCTION_STAND_IN)));
   afterEach(() => sandbox.close());
 
   it('against a production base URL runs read-only probes only, says so, and creates nothing despite allowWrites', async () => {
-    // The root (no /sandbox) is a production base (spec 1); the sandbox serves both.
+    // The root (no /sandbox) is a production base (spec 1), served here with working credentials.
     const report = await runAgainst(sandbox, sandbox.baseUrl, { allowWrites: true });
     expect(report.environment).toBe('production');
     expect(report.writes).toBe(false);
@@ -137,6 +143,12 @@ describe('conformance kit write policy', () => {
     expect(report.created).toEqual([]);
     expect(renderReport(report)).toContain('write probes: OFF: production');
   });
+});
+
+describe('conformance kit write policy', () => {
+  let sandbox: PartnerSandbox;
+  beforeEach(async () => (sandbox = await startPinnedSandbox()));
+  afterEach(() => sandbox.close());
 
   it("environment 'sandbox' cannot unlock writes on a production URL; 'production' locks a sandbox URL", async () => {
     const forced = await runAgainst(sandbox, sandbox.baseUrl, { environment: 'sandbox', only: ['users.'] });

@@ -10,15 +10,24 @@ import {
   type ConformanceOptions,
   type ConformanceReport,
   type PartnerSandbox,
+  type PartnerSandboxOptions,
 } from '@partner-payments/testing';
 
-export function startPinnedSandbox(): Promise<PartnerSandbox> {
+export function startPinnedSandbox(options: PartnerSandboxOptions = {}): Promise<PartnerSandbox> {
   return startPartnerSandbox({
     pinnedVersion: '2026-04-14',
     authorizedBanks: ['bank_a', 'bank_b'],
     verificationDelayMs: 0, // users reach REVIEW at once (the partner: ~10 s, the sandbox's default)
+    ...options,
   });
 }
+
+/**
+ * A production base whose credentials work, for the kit's write policy: the root served as the
+ * sandbox (`bases: 'both'`, the opt-in convenience). By default the root refuses sandbox
+ * credentials as the partner's other stage does (evidence §11 N1).
+ */
+export const PRODUCTION_STAND_IN = { bases: 'both' } as const;
 
 /** A pinned sandbox for the enclosing describe: started before its tests, closed after them. */
 export function usePinnedSandbox(ready: (sandbox: PartnerSandbox) => void): void {

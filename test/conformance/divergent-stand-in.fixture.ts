@@ -107,7 +107,9 @@ export async function startDivergentStandIn(sandboxBaseUrl: string): Promise<Sta
         });
       });
       app.use((req, res, next) => {
-        const gatewayOnly = req.get('x-api-key') && !req.get('authorization') && req.path !== '/sandbox/auth';
+        // POST /auth needs no bearer, on either stage's base (the other stage's probes send it there).
+        const gatewayOnly =
+          req.get('x-api-key') && !req.get('authorization') && !/^(\/sandbox)?\/auth$/.test(req.path);
         if (gatewayOnly) return void res.status(401).json({ message: 'Unauthorized' });
         next();
       });

@@ -5,25 +5,23 @@ import { Api, fundedSetup, useWorld } from './sandbox.fixture';
 describe('sandbox: authentication (spec 4.1, 5)', () => {
   const world = useWorld({}, 'all');
 
-  it('POST /auth answers { message, data: { access_token, expires_in: 3600, token_type } } on both bases', async () => {
-    for (const base of [world.sandbox.baseUrl, world.sandbox.sandboxBaseUrl]) {
-      const api = new Api(base, world.sandbox.credentials);
-      const answer = await api.call('POST', '/auth', {
-        body: { client_id: api.creds.clientId, password: api.creds.password },
-        auth: false,
-      });
-      expect(answer.status).toBe(200);
-      expect(answer.body).toEqual({
-        message: expect.any(String),
-        data: { access_token: expect.any(String), expires_in: 3600, token_type: 'Bearer' },
-      });
-    }
+  it('POST /auth answers { message, data: { access_token, expires_in: 3600, token_type } } on the sandbox base', async () => {
+    const api = new Api(world.sandbox.sandboxBaseUrl, world.sandbox.credentials);
+    const answer = await api.call('POST', '/auth', {
+      body: { client_id: api.creds.clientId, password: api.creds.password },
+      auth: false,
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({
+      message: expect.any(String),
+      data: { access_token: expect.any(String), expires_in: 3600, token_type: 'Bearer' },
+    });
     expect(world.sandbox.sandboxBaseUrl).toBe(`${world.sandbox.baseUrl}/sandbox`);
   });
 
   it('a rejected credential pair or a wrong api key answer 401 { code: unauthorized, message } (spec 5.7)', async () => {
     const before = await world.sandbox.control.counters();
-    const api = new Api(world.sandbox.baseUrl, world.sandbox.credentials);
+    const api = new Api(world.sandbox.sandboxBaseUrl, world.sandbox.credentials);
     const bad = [
       await api.call('POST', '/auth', {
         body: { client_id: api.creds.clientId, password: 'wrong' },
@@ -52,7 +50,7 @@ describe('sandbox: authentication (spec 4.1, 5)', () => {
 
   it("POST /auth without x-api-key answers the gateway's 403, exactly as every other path does (evidence §1/§2 [T3r DRIFT-6, 49])", async () => {
     const before = await world.sandbox.control.counters();
-    const api = new Api(world.sandbox.baseUrl, world.sandbox.credentials);
+    const api = new Api(world.sandbox.sandboxBaseUrl, world.sandbox.credentials);
     const elsewhere = await world.api.call('GET', '/v1/users', { apiKey: null });
     expect(elsewhere.status).toBe(403);
     const missing = [
@@ -134,9 +132,9 @@ describe('sandbox: authentication (spec 4.1, 5)', () => {
       await world.api.call('PATCH', `/v1/users/${userId}`, { body: { first_name: 'X' } }),
       await world.api.call('GET', '/v1/payouts/not-a-uuid'),
       await world.api.call('GET', '/nothing/here', { auth: false, apiKey: null }),
-      // Express would answer OPTIONS on a known path by itself (200 + Allow, unauthenticated).
-      await world.api.call('OPTIONS', '/v1/users', { auth: false, apiKey: null }),
-      await world.api.call('OPTIONS', '/auth'),
+      // A known path's OPTIONS is the gateway's CORS preflight (gateway-stage.e2e-spec); an
+      // unknown one has no route.
+      await world.api.call('OPTIONS', '/nothing/here', { auth: false, apiKey: null }),
     ];
     for (const answer of probes) {
       expect(answer.status).toBe(403);
@@ -154,13 +152,13 @@ describe('sandbox: token lifetime', () => {
     // 3 s, not 1 s: the first call must land inside the lifetime even if a loaded machine stalls.
     const short = await startPartnerSandbox({ tokenTtlSeconds: 3 });
     try {
-      const a = new Api(long.baseUrl, long.credentials);
+      const a = new Api(long.sandboxBaseUrl, long.credentials);
       const answer = await a.call('POST', '/auth', {
         body: { client_id: a.creds.clientId, password: a.creds.password },
         auth: false,
       });
       expect(answer.body.data.expires_in).toBe(86400);
-      const s = await new Api(short.baseUrl, short.credentials).login();
+      const s = await new Api(short.sandboxBaseUrl, short.credentials).login();
       expect((await s.call('GET', '/v1/users')).status).toBe(200);
       await new Promise((r) => setTimeout(r, 3100));
       expect((await s.call('GET', '/v1/users')).status).toBe(401);
@@ -311,25 +309,26 @@ describe('sandbox: option bases (spec 1: the sandbox base is {base_url}/sandbox)
       auth: false,
     });
 
-  it("'sandbox' serves only under /sandbox: a client that drops the prefix gets 403 invalid_request", async () => {
-    const sandbox = await startPartnerSandbox({ bases: 'sandbox' });
-    try {
-      expect((await login(sandbox.sandboxBaseUrl, sandbox.credentials)).status).toBe(200);
-      const api = await new Api(sandbox.sandboxBaseUrl, sandbox.credentials).login();
-      expect((await api.call('GET', '/v1/users')).status).toBe(200);
-      const dropped = await login(sandbox.baseUrl, sandbox.credentials);
-      expect(dropped.status).toBe(403);
-      expect(dropped.body).toMatchObject({ code: 'invalid_request' });
-      const rootApi = new Api(sandbox.baseUrl, sandbox.credentials);
-      rootApi.token = api.token;
-      expect((await rootApi.call('GET', '/v1/users')).status).toBe(403);
-      expect((await sandbox.control.counters()).created.users).toBe(0);
-    } finally {
-      await sandbox.close();
+  it("'sandbox' (the default) serves only under /sandbox: on the root the credentials are another stage's (evidence §11 N1)", async () => {
+    for (const sandbox of [await startPartnerSandbox(), await startPartnerSandbox({ bases: 'sandbox' })]) {
+      try {
+        expect((await login(sandbox.sandboxBaseUrl, sandbox.credentials)).status).toBe(200);
+        const api = await new Api(sandbox.sandboxBaseUrl, sandbox.credentials).login();
+        expect((await api.call('GET', '/v1/users')).status).toBe(200);
+        const dropped = await login(sandbox.baseUrl, sandbox.credentials);
+        expect([dropped.status, dropped.body]).toEqual([403, { message: 'Forbidden' }]);
+        const rootApi = new Api(sandbox.baseUrl, sandbox.credentials);
+        rootApi.token = api.token;
+        const users = await rootApi.call('GET', '/v1/users');
+        expect([users.status, users.body]).toEqual([401, { message: 'Unauthorized' }]);
+        expect((await sandbox.control.counters()).created.users).toBe(0);
+      } finally {
+        await sandbox.close();
+      }
     }
   });
 
-  it("'root' serves only the production shape; 'both' is the default; other values are refused", async () => {
+  it("'root' serves only the production shape; 'both' (not the partner) serves both; other values are refused", async () => {
     const root = await startPartnerSandbox({ bases: 'root' });
     try {
       expect((await login(root.baseUrl, root.credentials)).status).toBe(200);
@@ -337,7 +336,7 @@ describe('sandbox: option bases (spec 1: the sandbox base is {base_url}/sandbox)
     } finally {
       await root.close();
     }
-    const both = await startPartnerSandbox();
+    const both = await startPartnerSandbox({ bases: 'both' });
     try {
       expect((await login(both.baseUrl, both.credentials)).status).toBe(200);
       expect((await login(both.sandboxBaseUrl, both.credentials)).status).toBe(200);
@@ -355,7 +354,7 @@ describe('sandbox: option pinnedVersion', () => {
     const sandbox = await startPartnerSandbox({ pinnedVersion: '2026-06-01' });
     try {
       await expect(sandbox.control.createClient({ pinnedVersion: 'zzz' })).rejects.toThrow('pinnedVersion');
-      const api = await new Api(sandbox.baseUrl, sandbox.credentials).login();
+      const api = await new Api(sandbox.sandboxBaseUrl, sandbox.credentials).login();
       const rfis = await api.call('GET', '/v1/rfis');
       expect(rfis.status).toBe(200);
       expect(rfis.headers.get('x-api-version')).toBe('2026-06-01');

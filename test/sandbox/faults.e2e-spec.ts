@@ -129,7 +129,7 @@ describe('sandbox: rate limit, on by default (evidence §1 [T1 REVISION-DOCS §3
   it('rateLimit: false turns it off (a convenience the partner lacks)', async () => {
     const sandbox = await startPartnerSandbox({ rateLimit: false });
     try {
-      const api = await new Api(sandbox.baseUrl, sandbox.credentials).login();
+      const api = await new Api(sandbox.sandboxBaseUrl, sandbox.credentials).login();
       const statuses = await Promise.all(
         Array.from({ length: 60 }, () => api.call('GET', '/v1/users').then((a) => a.status)),
       );
@@ -143,7 +143,7 @@ describe('sandbox: rate limit, on by default (evidence §1 [T1 REVISION-DOCS §3
     // A token every 10 s: a stall of the process between the calls refills none (at 1/s, one did).
     const sandbox = await startPartnerSandbox({ rateLimit: { perSecond: 0.1, burst: 3 } });
     try {
-      const api = await new Api(sandbox.baseUrl, sandbox.credentials).login();
+      const api = await new Api(sandbox.sandboxBaseUrl, sandbox.credentials).login();
       const answers = [];
       for (let i = 0; i < 3; i++) answers.push(await api.call('GET', '/v1/users'));
       expect(answers.map((a) => a.status)).toEqual([200, 200, 429]);
@@ -151,7 +151,7 @@ describe('sandbox: rate limit, on by default (evidence §1 [T1 REVISION-DOCS §3
       const other = await sandbox.control.createClient();
       expect(
         (
-          await new Api(sandbox.baseUrl, other).call('POST', '/auth', {
+          await new Api(sandbox.sandboxBaseUrl, other).call('POST', '/auth', {
             body: { client_id: other.clientId, password: other.password },
             auth: false,
           })
@@ -167,7 +167,7 @@ describe('sandbox: rate limit, on by default (evidence §1 [T1 REVISION-DOCS §3
   it('by default (as with rateLimit: true) 20/s with a burst of 50', async () => {
     const sandbox = await startPartnerSandbox();
     try {
-      const api = new Api(sandbox.baseUrl, sandbox.credentials);
+      const api = new Api(sandbox.sandboxBaseUrl, sandbox.credentials);
       const started = Date.now();
       const statuses = await Promise.all(
         Array.from({ length: 100 }, () => api.call('GET', '/v1/users').then((a) => a.status)),

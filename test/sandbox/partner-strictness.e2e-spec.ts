@@ -2,6 +2,7 @@
  * Requests the partner refuses that the sandbox used to accept (each case cites its evidence tag):
  * an integrator passing here must not break against the partner.
  */
+import { startPartnerSandbox } from '@partner-payments/testing';
 import {
   Api,
   createVerifiedUser,
@@ -17,12 +18,26 @@ describe('sandbox: refuses what the partner refuses', () => {
   it('simulate-deposit exists only on the sandbox base: the production base (root) answers 403', async () => {
     // evidence §5 [T1 KiraApiClient, REVISION-DOCS §5]: sandbox only, production answers 403.
     const { vaId } = await fundedSetup(world.api);
-    const production = await new Api(world.sandbox.baseUrl, world.sandbox.credentials).login();
+    // evidence §11 N2: the route does not exist there, whatever the credentials (a 403 before the
+    // stage's 401 that any other route gets with a sandbox token).
+    const production = new Api(world.sandbox.baseUrl, world.sandbox.credentials);
+    production.token = world.api.token;
     const refused = await production.call('POST', `/v1/virtual-accounts/${vaId}/simulate-deposit`, {
       body: { amount: '10.00' },
     });
     expect(refused.status).toBe(403);
     expect(refused.body).toMatchObject({ code: 'invalid_request' });
+    // With both bases served (the opt-in convenience), the root still lacks it.
+    const both = await startPartnerSandbox({ bases: 'both' });
+    try {
+      const root = await new Api(both.baseUrl, both.credentials).login();
+      const rootDeposit = await root.call('POST', `/v1/virtual-accounts/${vaId}/simulate-deposit`, {
+        body: { amount: '10.00' },
+      });
+      expect([rootDeposit.status, rootDeposit.body.code]).toEqual([403, 'invalid_request']);
+    } finally {
+      await both.close();
+    }
     // Nothing was credited: only the control's funding deposit exists.
     expect((await world.api.call('GET', `/v1/virtual-accounts/${vaId}/deposits`)).body).toHaveLength(1);
     // The sandbox base still serves it.
@@ -116,7 +131,8 @@ describe('sandbox: refuses what the partner refuses', () => {
         body: { user_id: userId, type: 'US_BANK', bank: 'bank_a', mode },
       });
       expect(refused.status).toBe(400);
-      expect(refused.body.errors).toEqual([{ field: 'mode', message: expect.stringContaining('fiat') }]);
+      // evidence §11 N31: the create's schema errors are "<field> is <problem>" details.
+      expect(refused.body.details).toEqual([{ message: expect.stringMatching(/^mode is .*'fiat'/) }]);
     }
     expect((await world.sandbox.control.counters()).created.virtual_accounts ?? 0).toBe(0);
     const fiat = await world.api.call('POST', '/v1/virtual-accounts', {

@@ -7,14 +7,22 @@ describe('sandbox: reference data (evidence §8)', () => {
   });
   afterEach(() => stopWorld(world));
 
-  it('GET /v1/countries → { count: 250, data: [{ alpha3, name, subdivisions }] }', async () => {
+  it('GET /v1/countries → { count: 250, data: [{ alpha3, name, postal_code_format, subdivisions }] }, paging ignored (evidence §11 N37)', async () => {
     const answer = await world.api.call('GET', '/v1/countries');
     expect(answer.status).toBe(200);
     expect(answer.body.count).toBe(250);
     expect(answer.body.data).toHaveLength(250);
     for (const c of answer.body.data) {
-      expect(Object.keys(c).sort()).toEqual(['alpha3', 'name', 'subdivisions']);
+      expect(Object.keys(c).sort()).toEqual(['alpha3', 'name', 'postal_code_format', 'subdivisions']);
       expect(c.alpha3).toMatch(/^[A-Z]{3}$/);
+      expect(c.postal_code_format === null || /^\\A.*\\Z$/.test(c.postal_code_format)).toBe(true);
+    }
+    const format = (alpha3: string) =>
+      answer.body.data.find((c: { alpha3: string }) => c.alpha3 === alpha3).postal_code_format;
+    expect([format('MEX'), format('HKG')]).toEqual(['\\A\\d{5}\\Z', null]);
+    for (const query of ['limit=100000', 'offset=99999', 'limit=1&offset=3']) {
+      const paged = await world.api.call('GET', `/v1/countries?${query}`);
+      expect([paged.status, paged.body.count, paged.body.data.length]).toEqual([200, 250, 250]);
     }
     const usa = answer.body.data.find((c: { alpha3: string }) => c.alpha3 === 'USA');
     expect(usa.subdivisions).toContainEqual({ code: 'NY', name: 'New York' });

@@ -57,13 +57,12 @@ describe('sandbox: virtual accounts and deposits (provider-facts)', () => {
       });
     const none = await create({});
     expect(none.status).toBe(400);
-    expect(none.body.errors.map((e: { field: string }) => e.field)).toEqual([
-      'destination.currency',
-      'destination.network',
-      'destination.address',
-    ]);
+    // evidence §11 N31: the create's schema errors are `details[].message`, "<field> is <problem>".
+    const fields = (a: { body: { details: { message: string }[] } }) =>
+      a.body.details.map((d) => d.message.split(' is ')[0]);
+    expect(fields(none)).toEqual(['destination.currency', 'destination.network', 'destination.address']);
     const partial = await create({ destination: { network: 'ethereum', currency: 'USDC' } });
-    expect(partial.body.errors.map((e: { field: string }) => e.field)).toEqual(['destination.address']);
+    expect(fields(partial)).toEqual(['destination.address']);
     expect((await world.sandbox.control.counters()).created.virtual_accounts).toBe(0);
     const ok = await create({
       destination: {
@@ -82,7 +81,11 @@ describe('sandbox: virtual accounts and deposits (provider-facts)', () => {
       body: { user_id: userId, type: 'US_BANK', bank: 'bank_a' },
     });
     expect(answer.status).toBe(400);
-    expect(answer.body.errors[0]).toEqual({ field: 'user_id', message: expect.stringContaining('VERIFIED') });
+    // evidence §11 N33: the standard error shape, the current status named.
+    expect(answer.body).toMatchObject({
+      statusCode: 400,
+      message: 'User must be in VERIFIED status to create a virtual account. Current status: REVIEW',
+    });
     expect(
       (
         await world.api.call('POST', '/v1/virtual-accounts', {
@@ -463,7 +466,7 @@ describe('sandbox: client configuration GET /v1/clients/{uuid} (spec 2.4, 4.5)',
     const missing = await world.api.call('GET', `/v1/clients/${crypto.randomUUID()}`);
     expect(missing.status).toBe(404);
     expect(missing.body.code).toBe('not_found');
-    const otherApi = await new Api(world.sandbox.baseUrl, other).login();
+    const otherApi = await new Api(world.sandbox.sandboxBaseUrl, other).login();
     expect(
       (await otherApi.call('GET', `/v1/clients/${other.clientUuid}`)).body.data.client_wallets,
     ).toBeNull();

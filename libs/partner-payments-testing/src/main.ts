@@ -23,7 +23,7 @@ Usage: partner-sandbox [options]        (npm run sandbox -- [options])
 
   --port <n>                 PARTNER_SANDBOX_PORT             default 4010 (0 = random)
   --host <addr>              PARTNER_SANDBOX_HOST             default 127.0.0.1
-  --bases <both|sandbox|root> PARTNER_SANDBOX_BASES           default both (/ and /sandbox)
+  --bases <sandbox|root|both> PARTNER_SANDBOX_BASES           default sandbox (/sandbox; both: / too, not the partner)
   --api-key <s>              PARTNER_SANDBOX_API_KEY          default sandbox_test_api_key
   --client-id <s>            PARTNER_SANDBOX_CLIENT_ID        default sandbox_test_client
   --password <s>             PARTNER_SANDBOX_PASSWORD         default sandbox_test_password

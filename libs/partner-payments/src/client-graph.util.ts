@@ -11,6 +11,7 @@ import { PartnerClientConfigService } from './resources/client-config.service';
 import { PartnerPaymentsClient } from './resources/partner-payments.client';
 import { PartnerPayoutsService } from './resources/payouts.service';
 import { PartnerRecipientsService } from './resources/recipients.service';
+import { PartnerQuotationsService } from './resources/quotations.service';
 import { PartnerReferenceDataService } from './resources/reference-data.service';
 import { PartnerRfisService } from './resources/rfis.service';
 import { PartnerUsersService } from './resources/users.service';
@@ -57,6 +58,7 @@ export function buildPartnerClientGraph(
     tokens,
     versionState,
     new PartnerReferenceDataService(http, options.referenceDataCacheTtlMs, deps.clock),
+    new PartnerQuotationsService(http),
   );
   return { options, transport, tokens, versionState, http, client };
 }

@@ -34,6 +34,7 @@ export { PartnerRfisService } from './resources/rfis.service';
 export { PartnerClientConfigService } from './resources/client-config.service';
 export { PartnerVersioningService } from './resources/versioning.service';
 export { PartnerReferenceDataService } from './resources/reference-data.service';
+export { PartnerQuotationsService } from './resources/quotations.service';
 export { PartnerTokenManager } from './auth/token-manager.service';
 export { PartnerApiVersionState } from './http/api-version-state.service';
 // Any route the resources do not cover (README "Any other route"), and its events$
@@ -74,6 +75,20 @@ export type {
 } from './models/payout.model';
 export { PartnerPayoutStatus, isTerminalPayoutStatus, decidePayoutStatusChange } from './models/payout.model';
 export type { PartnerClientConfig } from './models/client-config.model';
+export type {
+  CreatePartnerCryptoPayoutInput,
+  CreatePartnerQuotationInput,
+  PartnerCryptoPayout,
+  PartnerQuotation,
+} from './models/quotation.model';
+export type {
+  PartnerBank,
+  PartnerBankList,
+  PartnerCountry,
+  PartnerCountryList,
+  PartnerCountrySubdivision,
+} from './models/reference-data.model';
+export { partnerPostalCodePattern } from './models/reference-data.model';
 export type { Rfi, RfiListEntry, RfiItem, RfiAnswerInput } from './models/rfi.model';
 export type { UploadSource } from './validation/upload/upload-source.util';
 export { validateRfiAnswers } from './validation/rfi/rfi-answer.rules';

@@ -23,6 +23,7 @@ import { PartnerClientConfigService } from './resources/client-config.service';
 import { PartnerPaymentsClient } from './resources/partner-payments.client';
 import { PartnerPayoutsService } from './resources/payouts.service';
 import { PartnerRecipientsService } from './resources/recipients.service';
+import { PartnerQuotationsService } from './resources/quotations.service';
 import { PartnerReferenceDataService } from './resources/reference-data.service';
 import { PartnerRfisService } from './resources/rfis.service';
 import { PartnerUsersService } from './resources/users.service';
@@ -61,6 +62,7 @@ const GRAPH_PROVIDERS: Array<[Type, (g: PartnerClientGraph) => unknown]> = [
   [PartnerClientConfigService, (g) => g.client.clientConfig],
   [PartnerVersioningService, (g) => g.client.versioning],
   [PartnerReferenceDataService, (g) => g.client.referenceData],
+  [PartnerQuotationsService, (g) => g.client.quotations],
 ];
 
 const CORE_PROVIDERS: Provider[] = [

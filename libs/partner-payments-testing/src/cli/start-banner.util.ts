@@ -11,11 +11,11 @@ export function startBanner(
   options: Pick<PartnerSandboxOptions, 'bases' | 'authorizedBanks' | 'webhookUrl'>,
 ): string[] {
   const served =
-    options.bases === 'sandbox'
-      ? `partner routes only under ${sandbox.sandboxBaseUrl}`
+    options.bases === 'both'
+      ? `sandbox base ${sandbox.sandboxBaseUrl}, the root answering alike: not the partner`
       : options.bases === 'root'
         ? 'partner routes only at the root'
-        : `sandbox base ${sandbox.sandboxBaseUrl}`;
+        : `partner routes under ${sandbox.sandboxBaseUrl}`;
   const banks = options.authorizedBanks ?? [];
   return [
     `partner sandbox listening on ${sandbox.baseUrl} (${served})`,

@@ -38,6 +38,13 @@ export class ConformanceContext {
     return `${this.options.baseUrl.replace(/\/+$/, '')}${path}`;
   }
 
+  otherStageUrl(path: string): string {
+    const base = this.options.baseUrl.replace(/\/+$/, '');
+    if (!/\/sandbox$/.test(base))
+      throw new ProbeSkipped('needs a sandbox base URL ({base_url}/sandbox) to reach the other stage');
+    return `${base.replace(/\/sandbox$/, '')}${path}`;
+  }
+
   authBody() {
     return { client_id: this.options.credentials.clientId, password: this.options.credentials.password };
   }

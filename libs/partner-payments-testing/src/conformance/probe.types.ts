@@ -16,7 +16,7 @@ export interface ProbeSource {
 
 /** A request as the kit sends it; paths are relative to the base URL (spec 1). */
 export interface ProbeRequest {
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
   /** Relative to the base URL; with `url`, only what the report prints instead of it. */
   path: string;
   /**
@@ -108,6 +108,11 @@ export interface ProbeContext {
   authBody(): { client_id: string; password: string };
   /** Sends a request with the run's credentials. */
   send(request: ProbeRequest): Promise<Observation>;
+  /**
+   * `path` on the other stage of a sandbox base (`{base_url}/sandbox` → `{base_url}`), where the
+   * run's credentials are another stage's (evidence §11 N1); skipped on any other base.
+   */
+  otherStageUrl(path: string): string;
   /** The user created for this run (POST /v1/users, status left to the partner). */
   user(): Promise<KeyedCreate>;
   /** A WIRE recipient of that user. */

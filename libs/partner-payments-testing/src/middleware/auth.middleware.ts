@@ -12,6 +12,8 @@ import { isVersionString, resolveVersion, versionAtLeast } from '../server/versi
  */
 export function rejectMissingApiKey(req: Request, res: Response): boolean {
   if (req.get('x-api-key') !== undefined) return false;
+  // The gateway's answer, not the app's: no x-api-version on it (evidence §11 N3, N5).
+  res.removeHeader('X-Api-Version');
   res.set('x-amzn-errortype', 'ForbiddenException');
   res.status(403).json({ message: 'Forbidden' });
   return true;
@@ -50,6 +52,8 @@ export function withVersion(
 ): RequestHandler {
   return (req, res, next) => {
     const header = req.get('x-api-version');
+    if ((header !== undefined && !isVersionString(header)) || (options.required && !header))
+      setVersionHeader(ctx, req, res);
     if (header !== undefined && !isVersionString(header)) {
       return res.status(400).json({
         code: 'validation_error',
@@ -68,9 +72,18 @@ export function withVersion(
     const version = resolveVersion(header, pinned);
     if (options.minimum && !versionAtLeast(version, options.minimum)) return sendRouteNotMatched(res);
     requestState(res).version = version;
-    // The header sent is echoed even when unknown (accepted silently, [T3r DRIFT-11]); the
-    // behaviour is the resolved (known) version's.
-    res.set('X-Api-Version', header ?? version);
+    setVersionHeader(ctx, req, res);
     next();
   };
+}
+
+/**
+ * evidence §11 N5: every answer of the API carries x-api-version, also its refusals of a body it
+ * cannot read. The header sent is echoed even when unknown (accepted silently, [T3r DRIFT-11]; the
+ * behaviour is the resolved, known version's); without one, the version in force (the pin).
+ */
+export function setVersionHeader(ctx: SandboxContext, req: Request, res: Response): void {
+  const header = req.get('x-api-version');
+  const pinned = ctx.store.accountByApiKey(req.get('x-api-key'))?.pinnedVersion;
+  res.set('X-Api-Version', isVersionString(header) ? header : resolveVersion(undefined, pinned));
 }

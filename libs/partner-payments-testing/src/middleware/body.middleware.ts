@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { requestState } from '../server/sandbox-context.util';
+import { requestState, type SandboxContext } from '../server/sandbox-context.util';
+import { setVersionHeader } from './auth.middleware';
 
 const isJson = (req: Request): boolean =>
   /^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(req.get('content-type') ?? '');
@@ -129,7 +130,7 @@ function readRaw(req: Request, res: Response, next: NextFunction): void {
  * Reads every non-multipart body raw (so the request log can hash the exact bytes), then parses
  * it when it is sent as JSON. Multipart bodies stay unread: the upload handler streams them (busboy).
  */
-export function bodyMiddleware(): RequestHandler[] {
+export function bodyMiddleware(ctx: SandboxContext): RequestHandler[] {
   const parse: RequestHandler = (req, res, next) => {
     const state = requestState(res);
     const body: unknown = req.body;
@@ -144,6 +145,7 @@ export function bodyMiddleware(): RequestHandler[] {
     try {
       state.body = JSON.parse(body.toString('utf8'));
     } catch {
+      setVersionHeader(ctx, req, res);
       res.status(400).json({ code: 'validation_error', message: 'Request body is not valid JSON' });
       return;
     }

@@ -7,5 +7,7 @@ import { sendRouteNotMatched } from '../server/http-errors.util';
  * an app that reaches it in production mode fails here as it would at the partner (evidence §5
  * [T1 KiraApiClient, REVISION-DOCS §5]: simulate-deposit, production answers 403).
  */
+export const isSandboxOnlyPath = (path: string): boolean => /\/simulate-deposit\/?$/.test(path);
+
 export const sandboxOnly: RequestHandler = (req, res, next) =>
   req.baseUrl === '/sandbox' ? next() : sendRouteNotMatched(res);

@@ -6,6 +6,7 @@ import { registerPayoutRoutes } from '../resources/payouts/payouts.routes';
 import { registerPayoutPreviewRoutes } from '../resources/payouts/payout-preview.routes';
 import { registerRecipientRoutes } from '../resources/recipients/recipients.routes';
 import { registerReferenceDataRoutes } from '../resources/reference-data/reference-data.routes';
+import { registerUnlistedRoutes } from '../resources/unlisted/unlisted.routes';
 import { registerRfiRoutes } from '../resources/rfis/rfis.routes';
 import type { SandboxContext } from './sandbox-context.util';
 import { registerUserRoutes } from '../resources/users/users.routes';
@@ -15,8 +16,9 @@ import { registerVirtualAccountRoutes } from '../resources/virtual-accounts/virt
 /** Every partner route (spec 4), mounted at `/` and under `/sandbox` (spec 1). */
 export function createPartnerRouter(ctx: SandboxContext): Router {
   const router = Router({ caseSensitive: true, strict: false });
-  // Express answers OPTIONS on a known path by itself (200 + Allow, no auth); the partner has no
-  // such route: spec 7.5, unmatched routes answer 403 invalid_request.
+  // Express answers OPTIONS on a known path by itself (200 + Allow, no auth); the partner's gateway
+  // answers a CORS preflight instead (corsPreflight, before this router), so an OPTIONS reaching
+  // here has no route: spec 7.5, unmatched routes answer 403 invalid_request.
   router.use((req, res, next) => (req.method === 'OPTIONS' ? sendRouteNotMatched(res) : next()));
   registerAuthRoutes(router, ctx);
   registerVersioningRoutes(router, ctx);
@@ -28,5 +30,6 @@ export function createPartnerRouter(ctx: SandboxContext): Router {
   registerPayoutRoutes(router, ctx);
   registerRfiRoutes(router, ctx);
   registerReferenceDataRoutes(router, ctx);
+  registerUnlistedRoutes(router, ctx);
   return router;
 }

@@ -5,6 +5,8 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import express, { type ErrorRequestHandler } from 'express';
 import { bodyMiddleware } from '../middleware/body.middleware';
+import { setVersionHeader } from '../middleware/auth.middleware';
+import { corsPreflight, foreignStage } from '../middleware/gateway.middleware';
 import { createControlRouter } from '../control/control.routes';
 import { faultsMiddleware } from '../middleware/faults.middleware';
 import { FaultStore } from '../middleware/faults.store';
@@ -44,13 +46,19 @@ function makeLogger(options: PartnerSandboxOptions): SandboxLogger {
   );
 }
 
-/** Last resort: a thrown error answers a bare 500, body errors (too large, bad encoding) their 4xx. */
-const errorHandler: ErrorRequestHandler = (err: { status?: number; message?: string }, _req, res, _next) => {
-  if (res.headersSent) return void res.end();
-  const status = typeof err.status === 'number' && err.status >= 400 && err.status < 500 ? err.status : 500;
-  if (status === 500) return void res.status(500).type('text/plain').send('Internal Server Error');
-  res.status(status).json({ code: 'validation_error', message: err.message ?? 'Bad request' });
-};
+/**
+ * Last resort: a thrown error answers a bare 500, body errors (too large, bad encoding) their 4xx;
+ * both are the API's answers, with x-api-version (evidence §11 N5).
+ */
+const errorHandler =
+  (ctx: SandboxContext): ErrorRequestHandler =>
+  (err: { status?: number; message?: string }, req, res, _next) => {
+    if (res.headersSent) return void res.end();
+    setVersionHeader(ctx, req, res);
+    const status = typeof err.status === 'number' && err.status >= 400 && err.status < 500 ? err.status : 500;
+    if (status === 500) return void res.status(500).type('text/plain').send('Internal Server Error');
+    res.status(status).json({ code: 'validation_error', message: err.message ?? 'Bad request' });
+  };
 
 function resolveUserVerification(mode: unknown): ResolvedOptions['userVerification'] {
   if (mode === undefined) return 'manual';
@@ -60,7 +68,8 @@ function resolveUserVerification(mode: unknown): ResolvedOptions['userVerificati
 
 /**
  * Starts a contract-faithful partner simulator on a real socket (default 127.0.0.1, random port).
- * Routes are served at the root and under `/sandbox`; the control API under `/__control`.
+ * Routes are served under `/sandbox` (the root answers as the partner's other stage; `bases`); the
+ * control API under `/__control`.
  */
 export async function startPartnerSandbox(options: PartnerSandboxOptions = {}): Promise<PartnerSandbox> {
   const logger = makeLogger(options);
@@ -126,17 +135,20 @@ export async function startPartnerSandbox(options: PartnerSandboxOptions = {}): 
   app.get(`${DOCUMENT_LINK_PATH}/:documentId`, documentLinkHandler(ctx, ctx.documentLinks));
   app.use(rateLimitMiddleware(ctx));
   app.use(faultsMiddleware(ctx));
-  app.use(...bodyMiddleware());
+  app.use(...bodyMiddleware(ctx));
   const partner = createPartnerRouter(ctx);
-  // spec 1: the sandbox base is {base_url}/sandbox. Serving only it lets a test catch a client that
-  // drops the prefix (provider-facts: `new URL('/v1/x', base)` does), which 'both' would hide.
-  const bases = options.bases ?? 'both';
+  // spec 1, evidence §11 C2, N1: the sandbox is {base_url}/sandbox and its credentials belong to
+  // that stage; on the other base they get the gateway's 403/401 (foreignStage), so a client that
+  // drops the prefix (provider-facts: `new URL('/v1/x', base)` does) fails here as at the partner.
+  // 'both' (both bases answer) is an opt-in convenience the partner does not have.
+  const bases = options.bases ?? 'sandbox';
   if (!['both', 'sandbox', 'root'].includes(bases))
     throw new Error(`bases must be 'both', 'sandbox' or 'root', got ${String(bases)}`);
-  if (bases !== 'root') app.use('/sandbox', partner);
-  if (bases !== 'sandbox') app.use(partner);
+  app.use(corsPreflight(partner));
+  app.use('/sandbox', bases === 'root' ? foreignStage(partner) : partner);
+  app.use(bases === 'sandbox' ? foreignStage(partner) : partner);
   app.use((_req, res) => sendRouteNotMatched(res));
-  app.use(errorHandler);
+  app.use(errorHandler(ctx));
 
   const server = app.listen(options.port ?? 0, options.host ?? '127.0.0.1');
   await Promise.race([
@@ -146,7 +158,9 @@ export async function startPartnerSandbox(options: PartnerSandboxOptions = {}): 
   const { port } = server.address() as AddressInfo;
   const host = options.host && options.host !== '0.0.0.0' ? options.host : '127.0.0.1';
   const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  logger.log(`listening on ${baseUrl} (also ${baseUrl}/sandbox); control API at ${baseUrl}/__control`);
+  logger.log(
+    `listening on ${baseUrl}${bases === 'root' ? '' : '/sandbox'}; control API at ${baseUrl}/__control`,
+  );
 
   let closed = false;
   return {

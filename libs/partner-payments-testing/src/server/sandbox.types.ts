@@ -27,9 +27,11 @@ export interface PartnerSandboxOptions {
   /** Interface to bind; default 127.0.0.1. */
   host?: string;
   /**
-   * Where partner routes are served: 'both' (default: `/` and `/sandbox`), 'sandbox' (only under
-   * `/sandbox`; the root answers 403 like an unmatched route, so a client that drops the prefix
-   * fails) or 'root' (only `/`, the production shape).
+   * Where partner routes are served: 'sandbox' (default: only under `/sandbox`, as at the partner;
+   * the root answers as the partner's production stage answers sandbox credentials, evidence §11
+   * N1: POST /auth 403, other routes 401, so a client that drops the prefix fails), 'root' (only
+   * `/`, the production shape; `/sandbox` then refuses the same way) or 'both' (`/` and `/sandbox`
+   * alike: an opt-in convenience, not the partner).
    */
   bases?: 'both' | 'sandbox' | 'root';
   /** Account credentials (spec 5.1); default fixed test values (`SANDBOX_DEFAULTS`). */

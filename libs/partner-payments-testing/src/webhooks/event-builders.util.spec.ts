@@ -39,6 +39,13 @@ describe('event builders (spec 6.2-6.4)', () => {
     expect(buildFlatEvent('payout.completed', { metadata: { a: '1' } }).data).not.toHaveProperty('metadata');
   });
 
+  it('user.created: a phone the user has not set goes out as "" (evidence §11 N22)', () => {
+    const unset = buildUserCreated({ user_id: 'u1', type: 'business', email: 'a@example.com', phone: null });
+    expect(unset.data).toMatchObject({ email: 'a@example.com', phone: '' });
+    expect(buildUserCreated({ user_id: 'u1', phone: '+15125550100' }).data.phone).toBe('+15125550100');
+    expect(buildUserCreated({ user_id: 'u1' }).data).not.toHaveProperty('phone');
+  });
+
   it('user.verification.failed carries reasons; user.liveness_completed person_reference_id (6.4.2)', () => {
     const failed = buildUserVerificationFailed({ user_id: 'u', reasons: ['declined'] });
     expect(failed.event).toBe('user.verification.failed');

@@ -41,9 +41,18 @@ export interface UserEventInput extends JsonObject {
   event_id?: string;
 }
 
-/** user.created: echoes metadata, `{}` when empty (spec 6.4.1). */
-export const buildUserCreated = (data: UserEventInput & { metadata?: Record<string, string> }) =>
-  buildFlatEvent('user.created', { ...data, metadata: data.metadata ?? {} });
+/**
+ * user.created: echoes metadata, `{}` when empty (spec 6.4.1). A `phone` passed as null or absent
+ * from a user that has none goes out as `""` (evidence §11 N22 [T3raw webhooks/32]: `"phone":""`).
+ */
+export const buildUserCreated = (
+  data: UserEventInput & { metadata?: Record<string, string>; email?: string; phone?: string | null },
+) =>
+  buildFlatEvent('user.created', {
+    ...data,
+    ...('phone' in data ? { phone: data.phone ?? '' } : {}),
+    metadata: data.metadata ?? {},
+  });
 export const buildUserUpdated = (data: UserEventInput) => buildFlatEvent('user.updated', data);
 /** evidence §9: `{ event_id, user_id, previous_status, new_status }`, UPPERCASE, no `status`. */
 export const buildUserStatusChanged = (

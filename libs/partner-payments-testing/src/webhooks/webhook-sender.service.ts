@@ -228,10 +228,12 @@ export class WebhookSender {
     try {
       const response = await fetch(account.webhookUrl, {
         method: 'POST',
+        // evidence §11 N22 [T3raw webhooks/32]: the partner's deliveries carry content-type and
+        // the signature only (no timestamp, no event-name header), from a `node` user agent.
         headers: {
           'content-type': 'application/json',
           [SIGNATURE_HEADER]: record.signature,
-          'user-agent': 'partner-sandbox-webhooks/1',
+          'user-agent': 'node',
         },
         body: record.body,
         signal: AbortSignal.timeout(this.timeoutMs),

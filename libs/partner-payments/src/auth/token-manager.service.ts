@@ -266,11 +266,17 @@ export class PartnerTokenManager {
       this.logger.warn(`Partner authentication unavailable: ${cause.message}`);
       return cause;
     }
-    this.logger.warn(`Partner authentication failed: ${cause.message}`);
+    // evidence §11 N1, C2: a key of the other stage gets the gateway's 403 on POST /auth; sandbox
+    // keys work only under {base_url}/sandbox, production keys only on the bare base.
+    const stageHint =
+      cause.status === 403
+        ? ' (an api key of the other stage? sandbox credentials work only under {base_url}/sandbox: check environment and baseUrl)'
+        : '';
+    this.logger.warn(`Partner authentication failed: ${cause.message}${stageHint}`);
     return new PartnerAuthenticationError({
       status: cause.status,
       code: cause.status === null ? `auth_${cause.code}` : cause.code,
-      message: `Authentication failed: ${cause.message}`,
+      message: `Authentication failed: ${cause.message}${stageHint}`,
       details: cause.details,
       body: cause.body,
       requestId: cause.requestId,

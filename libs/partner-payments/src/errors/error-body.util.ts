@@ -37,6 +37,19 @@ function locToField(loc: unknown): string {
   }, '');
 }
 
+/** A snake_case field path (`bank`, `destination.currency`, `items[0].answer`) and " is " after it. */
+const FIELD_PREFIX = /^([a-z][a-z0-9_]*(?:\.[a-z0-9_]+|\[\d+\])*) is (.+)$/s;
+
+/**
+ * A detail with a message and no path: the virtual-account create words each problem "<field> is
+ * <problem>" (evidence §11 N31, N32: "type is Invalid enum value…", "bank is bank is required…"),
+ * so the field is read from the message and the rest kept as its message.
+ */
+function fieldFromMessage(message: string): PartnerFieldError {
+  const match = FIELD_PREFIX.exec(message);
+  return match ? { field: match[1], message: match[2] } : { field: '', message };
+}
+
 /** Reads one entry of any field-error list shape: {field,message}, {path,message}, {loc,msg}, a string. */
 function toFieldError(entry: unknown): PartnerFieldError | null {
   if (typeof entry === 'string') return { field: '', message: entry };
@@ -46,6 +59,7 @@ function toFieldError(entry: unknown): PartnerFieldError | null {
   if (field === null && entry.path !== undefined) field = locToField(entry.path);
   if (field === null && entry.loc !== undefined) field = locToField(entry.loc);
   if (message === null && field === null) return null;
+  if (field === null && message !== null) return fieldFromMessage(message);
   return { field: field ?? '', message: message ?? 'invalid' };
 }
 

@@ -20,11 +20,15 @@ const DEDUPLICATED_POST_ROUTES: readonly RegExp[] = [
  * - liquidation-address create: listed as keyed by the same docs (evidence §5 [D for-ai-agents]),
  *   and no replay was ever observed. A second address would forward every deposit sent to it, so
  *   after a timeout or a reset the caller reads the account's addresses (listLiquidationAddresses)
- *   before creating again, rather than the client re-sending on a guess.
+ *   before creating again, rather than the client re-sending on a guess;
+ * - crypto payouts and quotations (routes the contract does not list).
  */
 const KEYED_ONLY_POST_ROUTES: readonly RegExp[] = [
   /^\/v1\/users\/[^/]+\/verifications$/,
   /^\/v1\/virtual-accounts\/[^/]+\/liquidation-address$/,
+  // evidence §11 N35, N36: sent with a key at the partner; whether it de-duplicates is not recorded.
+  /^\/v1\/payouts$/,
+  /^\/v1\/quotations$/,
 ];
 
 const cleanPath = (path: string): string => path.split('?')[0].replace(/\/+$/, '');

@@ -10,7 +10,26 @@ export interface PartnerCountrySubdivision {
 export interface PartnerCountry {
   alpha3: string;
   name: string;
+  /**
+   * The country's postal code as a regex in Ruby's anchors (`\A\d{5}\Z`), or null when it has
+   * none (evidence §11 N37). `partnerPostalCodePattern` turns it into a RegExp.
+   */
+  postal_code_format: string | null;
   subdivisions: PartnerCountrySubdivision[];
+}
+
+/**
+ * The country's `postal_code_format` as a JavaScript RegExp (`\A` → `^`, `\Z`/`\z` → `$`), or null
+ * when the country has none or the pattern does not compile here.
+ */
+export function partnerPostalCodePattern(country: Pick<PartnerCountry, 'postal_code_format'>): RegExp | null {
+  const format = country.postal_code_format;
+  if (typeof format !== 'string' || format === '') return null;
+  try {
+    return new RegExp(format.replace(/\\A/g, '^').replace(/\\[Zz]/g, '$'));
+  } catch {
+    return null;
+  }
 }
 
 /** GET /v1/countries → `{ count, data }` (250 entries at the partner). */

@@ -14,9 +14,10 @@ export type PartnerVirtualAccountStatus = PartnerOpenString<
 /** POST /v1/virtual-accounts body (provider-facts "Virtual accounts and deposits"). */
 export interface CreatePartnerVirtualAccountInput {
   user_id: string;
-  type?: PartnerOpenString<'US_BANK'>;
-  /** One of the client's authorizedBanks (spec 2.4). */
-  bank: string;
+  /** `US_BANK` (the default) or `MX_SPEI` (evidence §11 N31). */
+  type?: 'US_BANK' | 'MX_SPEI';
+  /** One of the client's authorizedBanks (spec 2.4); required for US_BANK (evidence §11 N32). */
+  bank?: string;
   /** `fiat` (default) or `crypto` (evidence §5). */
   mode?: string;
   /** Where a crypto account's funds go: `{ currency, network, address }`, required with mode `crypto` (checked before any call). */

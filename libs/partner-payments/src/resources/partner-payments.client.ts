@@ -3,6 +3,7 @@ import { PartnerApiVersionState } from '../http/api-version-state.service';
 import { PartnerHttpClient } from '../http/partner-http.client';
 import { PartnerClientConfigService } from './client-config.service';
 import { PartnerPayoutsService } from './payouts.service';
+import { PartnerQuotationsService } from './quotations.service';
 import { PartnerRecipientsService } from './recipients.service';
 import { PartnerReferenceDataService } from './reference-data.service';
 import { PartnerRfisService } from './rfis.service';
@@ -25,5 +26,7 @@ export class PartnerPaymentsClient {
     readonly versionState: PartnerApiVersionState,
     /** Countries and banks, cached in memory (evidence §8). */
     readonly referenceData: PartnerReferenceDataService,
+    /** Quotations, a route the contract does not list (evidence §11 N36). */
+    readonly quotations: PartnerQuotationsService,
   ) {}
 }

@@ -24,7 +24,15 @@ function toCountry(row: unknown): PartnerCountry {
   const subdivisions = (Array.isArray(r.subdivisions) ? r.subdivisions : []).map(
     (s): PartnerCountrySubdivision => ({ code: str(asRecord(s).code), name: str(asRecord(s).name) }),
   );
-  return { ...r, alpha3: str(r.alpha3), name: str(r.name), subdivisions } as PartnerCountry;
+  // evidence §11 N37: a string or null; absent (older answers) reads as null.
+  const postal = typeof r.postal_code_format === 'string' ? r.postal_code_format : null;
+  return {
+    ...r,
+    alpha3: str(r.alpha3),
+    name: str(r.name),
+    postal_code_format: postal,
+    subdivisions,
+  } as PartnerCountry;
 }
 
 function toBank(row: unknown): PartnerBank {
@@ -48,7 +56,10 @@ export class PartnerReferenceDataService {
     private readonly clock: Pick<Clock, 'now'> = systemClock,
   ) {}
 
-  /** GET /v1/countries → `{ count, data: [{ alpha3, name, subdivisions: [{ code, name }] }] }`. */
+  /**
+   * GET /v1/countries → `{ count, data: [{ alpha3, name, postal_code_format, subdivisions }] }`: the
+   * whole list at once (the partner ignores `limit` and `offset` here, evidence §11 N37).
+   */
   async countries(options?: PartnerCallOptions): Promise<PartnerCountryList> {
     return this.cached('countries', async () => {
       const res = await send<unknown>(this.http, { method: 'GET', path: '/v1/countries' }, options);

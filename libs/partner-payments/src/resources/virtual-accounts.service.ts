@@ -78,13 +78,20 @@ function unwrap(body: unknown, ...keys: string[]): Record<string, unknown> {
 export class PartnerVirtualAccountsService {
   constructor(private readonly http: PartnerHttpClient) {}
 
-  /** POST /v1/virtual-accounts (Idempotency-Key). A second account for the same user and bank is a 409. */
+  /**
+   * POST /v1/virtual-accounts (Idempotency-Key). A second account for the same user and bank is a
+   * 409; a user not VERIFIED is a 400 checked after the body (evidence §11 C6, N33).
+   */
   async create(
     input: CreatePartnerVirtualAccountInput,
     options?: PartnerCallOptions,
   ): Promise<PartnerVirtualAccount> {
     requireId(input?.user_id, 'user_id');
-    requireId(input.bank, 'bank');
+    // evidence §11 N31-N33: `type` is US_BANK | MX_SPEI; only US_BANK needs a bank.
+    const type = input.type ?? 'US_BANK';
+    if (type !== 'US_BANK' && type !== 'MX_SPEI')
+      throw new PartnerLocalValidationError([{ field: 'type', message: 'must be US_BANK or MX_SPEI' }]);
+    if (type === 'US_BANK' || input.bank !== undefined) requireId(input.bank, 'bank');
     if (input.metadata !== undefined) validateMetadata(input.metadata, 'metadata');
     if (input.mode === 'crypto') {
       // evidence §5 [D create-a-virtual-account]: a crypto account names where its funds go.
@@ -95,7 +102,7 @@ export class PartnerVirtualAccountsService {
           errors.push({ field: `destination.${key}`, message: 'is required for a crypto virtual account' });
       if (errors.length) throw new PartnerLocalValidationError(errors);
     }
-    const body = { type: 'US_BANK', ...input };
+    const body = { ...input, type };
     const res = await send<unknown>(
       this.http,
       { method: 'POST', path: '/v1/virtual-accounts', body },

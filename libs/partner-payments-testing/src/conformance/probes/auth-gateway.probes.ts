@@ -1,8 +1,14 @@
 /** Authentication and the gateway in front of every route (spec 4.1, 5, 7.5; evidence §1). */
 import { randomUUID } from 'node:crypto';
-import type { ConformanceProbe } from '../probe.types';
+import type { ConformanceProbe, Observation } from '../probe.types';
 import { t } from '../shape.util';
 import { contract, evidence, flatError } from './probe-shapes.util';
+
+/** A divergence unless the gateway names `type` in x-amzn-errortype. */
+const errorType = (type: string) => (o: Observation) =>
+  o.headers.get('x-amzn-errortype') === type
+    ? []
+    : [`header x-amzn-errortype: expected ${type}, got ${o.headers.get('x-amzn-errortype')}`];
 
 export const AUTH_GATEWAY_PROBES: ConformanceProbe[] = [
   {
@@ -122,3 +128,84 @@ AUTH_GATEWAY_PROBES.push({
     return again.status === 200 ? [] : [`after POST /auth again: expected 200, got ${again.status}`];
   },
 });
+
+/** The gateway and the stages as the partner's runtime captures show them (evidence §11 N1, N3, N5, N7). */
+AUTH_GATEWAY_PROBES.push(
+  {
+    id: 'gateway.other-stage-api-key',
+    area: 'gateway',
+    behaviour:
+      "POST /auth on the other stage's base with this stage's api key answers the gateway's 403 { message: 'Forbidden' } (ForbiddenException)",
+    sources: [evidence('§11 N1, C2 [T3raw versioning/03]')],
+    writes: false,
+    request: (ctx) => ({
+      method: 'POST',
+      path: '(other stage)/auth',
+      url: ctx.otherStageUrl('/auth'),
+      auth: 'api-key-only',
+      body: ctx.authBody(),
+    }),
+    expect: { status: 403, shape: t.object({ message: t.enum('Forbidden') }), headers: ['x-amzn-errortype'] },
+    verify: errorType('ForbiddenException'),
+  },
+  {
+    id: 'gateway.other-stage-bearer',
+    area: 'gateway',
+    behaviour:
+      "A call on the other stage's base with this stage's api key and bearer answers the gateway's 401 { message: 'Unauthorized' } (UnauthorizedException)",
+    sources: [evidence('§11 N1, N3 [T3raw versioning/02, 04]')],
+    writes: false,
+    request: (ctx) => ({
+      method: 'GET',
+      path: '(other stage)/v1/users?limit=1',
+      url: ctx.otherStageUrl('/v1/users?limit=1'),
+    }),
+    expect: {
+      status: 401,
+      shape: t.object({ message: t.enum('Unauthorized') }),
+      headers: ['x-amzn-errortype'],
+    },
+    verify: errorType('UnauthorizedException'),
+  },
+  {
+    id: 'gateway.api-version-header',
+    area: 'gateway',
+    behaviour:
+      'An answer to a call without X-Api-Version carries x-api-version: the version in force (the pin), a date string',
+    sources: [evidence('§11 N5 [T3raw automation/load/rate-limit-discovery]'), contract('§9.2')],
+    writes: false,
+    request: { method: 'GET', path: '/v1/users?limit=1' },
+    expect: { status: 200, shape: t.object({}), headers: ['x-api-version'] },
+    verify: (o) =>
+      /^\d{4}-\d{2}-\d{2}$/.test(o.headers.get('x-api-version') ?? '')
+        ? []
+        : [`header x-api-version: expected a date string, got ${o.headers.get('x-api-version')}`],
+  },
+  {
+    id: 'gateway.cors-preflight',
+    area: 'gateway',
+    behaviour:
+      'OPTIONS /v1/users (a CORS preflight, no credentials) answers 200 with an empty body, allow-origin *, and allow-headers without Idempotency-Key or X-Api-Version',
+    sources: [evidence('§11 N7 [T3raw security/security-headers-and-tls/02]')],
+    writes: false,
+    request: { method: 'OPTIONS', path: '/v1/users', auth: 'none' },
+    expect: {
+      status: 200,
+      shape: t.nonJson,
+      headers: [
+        'access-control-allow-origin',
+        'access-control-allow-methods',
+        'access-control-allow-headers',
+      ],
+    },
+    verify: (o) => {
+      const allowed = (o.headers.get('access-control-allow-headers') ?? '').toLowerCase().split(',');
+      const problems =
+        o.headers.get('access-control-allow-origin') === '*' ? [] : ['allow-origin: expected *'];
+      if (!allowed.includes('x-api-key')) problems.push('allow-headers: expected to list X-Api-Key');
+      if (allowed.includes('idempotency-key') || allowed.includes('x-api-version'))
+        problems.push('allow-headers: lists Idempotency-Key or X-Api-Version, which the partner does not');
+      return problems;
+    },
+  },
+);

@@ -10,11 +10,13 @@ import { RECIPIENTS_PROBES } from './recipients.probes';
 import { REFERENCE_PROBES } from './reference.probes';
 import { RFI_DOCUMENT_PROBES } from './rfi-documents.probes';
 import { RFI_PROBES } from './rfis.probes';
+import { UNLISTED_ROUTE_PROBES } from './unlisted.probes';
 import { UPLOAD_PROBES } from './uploads.probes';
 import { USER_CAPTURE_PROBES } from './user-captures.probes';
 import { USER_LIFECYCLE_PROBES } from './user-lifecycle.probes';
 import { USER_UPDATE_PROBES } from './user-updates.probes';
 import { VA_FUNDS_PROBES } from './va-funds.probes';
+import { VA_REFUSAL_PROBES } from './va-refusals.probes';
 import { VIRTUAL_ACCOUNT_PROBES } from './virtual-accounts.probes';
 import { USERS_PROBES } from './users.probes';
 
@@ -31,8 +33,10 @@ export const CONFORMANCE_PROBES: readonly ConformanceProbe[] = [
   ...RECIPIENT_RAIL_PROBES,
   ...RECIPIENT_CAPTURE_PROBES,
   ...REFERENCE_PROBES.filter((p) => !versionPin.includes(p)),
+  ...VA_REFUSAL_PROBES,
   ...VIRTUAL_ACCOUNT_PROBES,
   ...PAYOUT_PROBES,
+  ...UNLISTED_ROUTE_PROBES,
   ...VA_FUNDS_PROBES,
   ...DEPOSIT_PROBES,
   ...IDEMPOTENCY_PROBES,

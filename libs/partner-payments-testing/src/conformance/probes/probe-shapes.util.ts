@@ -32,12 +32,33 @@ export const offsetPagination: Shape = t.object({
 /** I: the partner's bare 500 `{ status: "error", message: "Internal server error" }` (evidence §2). */
 export const internalError: Shape = t.object({ status: t.enum('error'), message: t.string });
 
-/** The virtual-account create's documented refusal `{ code, message, errors: [{ field, message }] }` (evidence §2). */
-export const fieldErrors: Shape = t.object({
-  code: t.string,
-  message: t.string,
-  errors: t.array(t.object({ field: t.string, message: t.string })),
+/**
+ * The virtual-account create's schema refusal `{ code, error, details: [{ message }] }`, each message
+ * "<field> is <problem>" with no path (evidence §11 N31, N32).
+ */
+export const detailMessages: Shape = t.object({
+  code: t.enum('validation_error'),
+  error: t.string,
+  details: t.array(t.object({ message: t.string })),
 });
+
+/** The Nest-style standard error `{ statusCode, error, message, timestamp }` (spec 7.1, evidence §11 N13, N33). */
+export const standardError: Shape = t.object({
+  statusCode: t.integer,
+  error: t.string,
+  message: t.string,
+  timestamp: t.string,
+});
+
+/** A divergence unless one of `details[].message` matches `pattern`. */
+export function detailSays(pattern: RegExp) {
+  return (observed: Observation): string[] => {
+    const details = (observed.body as { details?: { message?: unknown }[] }).details ?? [];
+    return details.some((d) => typeof d.message === 'string' && pattern.test(d.message))
+      ? []
+      : [`body.details: expected a message matching ${String(pattern)}, none`];
+  };
+}
 
 /** spec 7.1 "validation error": every field optional; clients branch on the status. */
 export const anyError: Shape = t.object({});

@@ -52,6 +52,29 @@ export const REFERENCE_PROBES: ConformanceProbe[] = [
       'names from ICU and ISO 3166-2 subdivision codes are ours; only US, CA, MX, CO carry subdivisions',
   },
   {
+    id: 'reference-data.country-list-unpaged',
+    area: 'reference-data',
+    behaviour:
+      'GET /v1/countries?limit=1&offset=99999 ignores paging: the whole list (data.length = count), each row with postal_code_format (a string or null)',
+    sources: [evidence('§11 N37 [T3raw countries/06, 07]')],
+    writes: false,
+    request: { method: 'GET', path: '/v1/countries?limit=1&offset=99999' },
+    expect: {
+      status: 200,
+      shape: t.object({
+        count: t.integer,
+        data: t.array(t.object({ alpha3: t.string, postal_code_format: t.nullable(t.string) })),
+      }),
+    },
+    verify: (o) => {
+      const b = o.body as { count: number; data: unknown[] };
+      return b.data.length === b.count && b.count > 1
+        ? []
+        : [`body: expected the whole list (data.length = count > 1), got ${b.data.length} of ${b.count}`];
+    },
+    sandbox: 'postal_code_format is ours for US, CA, MX, CO, BR, DE, ES, FR and null for the others',
+  },
+  {
     id: 'reference-data.banks',
     area: 'reference-data',
     behaviour: 'GET /v1/banks?country_code=CO answers { banks: [{ code, name }], total, country_code }',
@@ -166,7 +189,7 @@ export const REFERENCE_PROBES: ConformanceProbe[] = [
     area: 'versioning',
     behaviour:
       'POST /v1/versioning/upgrade to the version already in force answers 200 { previous_version, current_version } and changes nothing',
-    sources: [evidence('[T3r DRIFT-1]'), contract('§9.3')],
+    sources: [evidence('§11 N6 [T3raw versioning/01]'), evidence('[T3r DRIFT-1]'), contract('§9.3')],
     writes: true,
     cleanup:
       'nothing to clean: the target is the version already in force, a no-op (the pin only moves forward)',
@@ -175,7 +198,11 @@ export const REFERENCE_PROBES: ConformanceProbe[] = [
       path: '/v1/versioning/upgrade',
       body: { target_version: await pinnedVersion(ctx) },
     }),
-    expect: { status: 200, shape: t.object({ previous_version: t.string, current_version: t.string }) },
+    expect: {
+      status: 200,
+      shape: t.object({ previous_version: t.string, current_version: t.string }),
+      headers: ['x-api-version'], // evidence §11 N5: the upgrade's answer carries it too
+    },
     verify: (o) => {
       const b = o.body as { previous_version: string; current_version: string };
       return b.previous_version === b.current_version

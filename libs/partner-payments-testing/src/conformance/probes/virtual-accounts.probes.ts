@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ConformanceProbe } from '../probe.types';
 import { t } from '../shape.util';
-import { anyError, contract, evidence, fieldErrors, onRunAccount } from './probe-shapes.util';
+import { anyError, contract, evidence, onRunAccount, standardError } from './probe-shapes.util';
 
 const vaShape = t.object({
   virtual_account_id: t.string,
@@ -12,27 +12,6 @@ const vaShape = t.object({
 });
 
 export const VIRTUAL_ACCOUNT_PROBES: ConformanceProbe[] = [
-  {
-    id: 'virtual-accounts.unverified-user',
-    area: 'virtual-accounts',
-    behaviour:
-      'POST /v1/virtual-accounts for a user not yet VERIFIED answers 400 { code, message, errors[] } (checked before the bank)',
-    sources: [evidence('[T1s §3.14 D3]'), evidence('[D create-a-virtual-account]')],
-    writes: true,
-    needs: ['user'],
-    cleanup: 'nothing is created (refused)',
-    request: async (ctx) => ({
-      method: 'POST',
-      path: '/v1/virtual-accounts',
-      idempotencyKey: 'fresh',
-      body: { user_id: (await ctx.user()).id, type: 'US_BANK', bank: 'conformance-no-such-bank' },
-    }),
-    expect: { status: 400, shape: fieldErrors },
-    verify: (o) =>
-      /verif/i.test(JSON.stringify(o.body))
-        ? []
-        : ['body: expected to say the user is not VERIFIED (checked before the bank), does not'],
-  },
   {
     id: 'virtual-accounts.create',
     area: 'virtual-accounts',
@@ -92,11 +71,18 @@ export const VIRTUAL_ACCOUNT_PROBES: ConformanceProbe[] = [
   {
     id: 'virtual-accounts.get.unknown',
     area: 'virtual-accounts',
-    behaviour: 'GET /v1/virtual-accounts/{id} for an unknown id answers 404',
-    sources: [evidence('open question 10'), contract('§7.1')],
+    behaviour:
+      'GET /v1/virtual-accounts/{id} for an unknown id answers 404 { statusCode, error, message, timestamp }, the message naming the id',
+    sources: [evidence('§11 N13 [T3raw security/bola-id-enumeration]'), contract('§7.1')],
     writes: false,
     request: () => ({ method: 'GET', path: `/v1/virtual-accounts/${randomUUID()}` }),
-    expect: { status: 404, shape: t.object({ message: t.string }) },
+    expect: { status: 404, shape: standardError },
+    verify: (o) => {
+      const message = String((o.body as { message?: unknown }).message);
+      return /^Virtual account [0-9a-f-]{36} not found$/i.test(message)
+        ? []
+        : [`body.message: expected "Virtual account <id> not found", got "${message}"`];
+    },
   },
   {
     id: 'virtual-accounts.liquidation-version-required',
@@ -111,29 +97,11 @@ export const VIRTUAL_ACCOUNT_PROBES: ConformanceProbe[] = [
       'the status of a missing required header is not shown: the sandbox answers 400 before looking the account up',
   },
   {
-    id: 'virtual-accounts.bank-required',
-    area: 'virtual-accounts',
-    behaviour:
-      'POST /v1/virtual-accounts without bank answers 400 { code, message, errors[] }: "bank is required for US_BANK virtual accounts"',
-    sources: [evidence('[D create-a-virtual-account]')],
-    writes: true,
-    needs: ['verifiedUser'],
-    cleanup: 'nothing is created (refused)',
-    request: async (ctx) => ({
-      method: 'POST',
-      path: '/v1/virtual-accounts',
-      idempotencyKey: 'fresh',
-      body: { user_id: (await ctx.verifiedUser()).id, type: 'US_BANK' },
-    }),
-    expect: { status: 400, shape: fieldErrors },
-    verify: (o) => (/bank/i.test(JSON.stringify(o.body)) ? [] : ['body: expected to name bank, does not']),
-  },
-  {
     id: 'virtual-accounts.unauthorized-bank',
     area: 'virtual-accounts',
     behaviour:
-      "A bank outside the account's authorizedBanks answers 400 { code, message, errors[] } for a VERIFIED user",
-    sources: [contract('§2.4'), evidence('[D create-a-virtual-account]')],
+      "A bank outside the account's authorizedBanks answers 400 naming bank for a VERIFIED user (an unknown id is the enum refusal, evidence §11 N32)",
+    sources: [contract('§2.4'), evidence('§11 N32 [T4 log §7]'), evidence('[D create-a-virtual-account]')],
     knownConflict:
       "the partner's docs use real, environment-scoped bank names; CONTRACT WINS (<bank_a>..<bank_d>)",
     writes: true,
@@ -145,7 +113,7 @@ export const VIRTUAL_ACCOUNT_PROBES: ConformanceProbe[] = [
       idempotencyKey: 'fresh',
       body: { user_id: (await ctx.verifiedUser()).id, type: 'US_BANK', bank: 'conformance-no-such-bank' },
     }),
-    expect: { status: 400, shape: fieldErrors },
+    expect: { status: 400, shape: anyError },
     verify: (o) => (/bank/i.test(JSON.stringify(o.body)) ? [] : ['body: expected to name bank, does not']),
   },
   {

@@ -31,6 +31,12 @@ describe('sandbox reference data (evidence §8)', () => {
     expect(us?.subdivisions).toContainEqual({ code: 'TX', name: 'Texas' });
     expect(list.find((c) => c.alpha3 === 'COL')?.subdivisions).toHaveLength(33);
     expect(list.find((c) => c.alpha3 === 'FRA')?.subdivisions).toEqual([]);
+    // evidence §11 N37: a postal code pattern in Ruby's anchors, or null; each compiles as JS.
+    for (const c of list.filter((row) => row.postal_code_format !== null))
+      expect(
+        () => new RegExp(String(c.postal_code_format).replace(/\\A/g, '^').replace(/\\Z/g, '$')),
+      ).not.toThrow();
+    expect(list.find((c) => c.alpha3 === 'USA')?.postal_code_format).toMatch(/^\\A/);
     const names = list.map((c) => c.name);
     expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b, 'en')));
   });

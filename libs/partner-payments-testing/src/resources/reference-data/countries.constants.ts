@@ -63,9 +63,26 @@ const SUBDIVISIONS: Record<string, string> = {
     'VAC:Valle del Cauca;VAU:Vaupés;VID:Vichada',
 };
 
+/**
+ * evidence §11 N37 [T3raw countries/06]: each row carries `postal_code_format`, a regex in Ruby's
+ * anchors (`\\A\\d{4}\\Z`), or null (72 of the partner's 250 rows). Written here for the countries
+ * our tests and demos use; the others are null, as for countries without postal codes.
+ */
+const POSTAL_CODE_FORMATS: Record<string, string> = {
+  US: '\\A\\d{5}(?:[ \\-]\\d{4})?\\Z',
+  CA: '\\A[A-Z]\\d[A-Z] ?\\d[A-Z]\\d\\Z',
+  MX: '\\A\\d{5}\\Z',
+  CO: '\\A\\d{6}\\Z',
+  BR: '\\A\\d{5}-?\\d{3}\\Z',
+  DE: '\\A\\d{5}\\Z',
+  ES: '\\A\\d{5}\\Z',
+  FR: '\\A\\d{5}\\Z',
+};
+
 export interface CountryEntry {
   alpha3: string;
   name: string;
+  postal_code_format: string | null;
   subdivisions: { code: string; name: string }[];
 }
 
@@ -78,6 +95,7 @@ export function countryList(): CountryEntry[] {
   built = COUNTRY_CODES.map(([alpha2, alpha3]) => ({
     alpha3,
     name: names.of(alpha2) ?? alpha2,
+    postal_code_format: POSTAL_CODE_FORMATS[alpha2] ?? null,
     subdivisions: (SUBDIVISIONS[alpha2] ?? '')
       .split(';')
       .filter(Boolean)

@@ -8,7 +8,7 @@ import { COLOMBIAN_BANKS, countryList } from './countries.constants';
 const ONLY_CO = 'Only CO (Colombia) is supported at this time';
 
 /**
- * Reference data (evidence §8): GET /v1/countries `{ count, data: [{ alpha3, name, subdivisions }] }`
+ * Reference data (evidence §8): GET /v1/countries `{ count, data: [{ alpha3, name, postal_code_format, subdivisions }] }`
  * and GET /v1/banks?country_code=CO `{ banks: [{ code, name }], total, country_code }`. Both need
  * the api key and a bearer like every call (evidence §2 [T3r DRIFT-12]). `/banks` without `/v1`
  * is not served (the partner's answers there are an edge artefact, not an API: DRIFT-7).
@@ -16,6 +16,7 @@ const ONLY_CO = 'Only CO (Colombia) is supported at this time';
 export function registerReferenceDataRoutes(router: Router, ctx: SandboxContext): void {
   const auth = [withVersion(ctx), requireAuth(ctx)];
 
+  // evidence §11 N37 [T3raw countries/06, 07]: the whole list whatever `limit` and `offset` say.
   router.get('/v1/countries', ...auth, (_req, res) => {
     const data = countryList();
     res.json({ count: data.length, data });

@@ -1,15 +1,16 @@
 import type { Router } from 'express';
-import { requireAuth } from '../../middleware/auth.middleware';
+import { requireAuth, withVersion } from '../../middleware/auth.middleware';
 import { sendError, sendValidation } from '../../server/http-errors.util';
 import { accountOf, requestState, type SandboxContext } from '../../server/sandbox-context.util';
 import { BASELINE_VERSION, KNOWN_VERSIONS } from '../../server/versioning.util';
 
 /**
  * spec 9.3 / provider-facts: POST /v1/versioning/upgrade { target_version } pins the account and
- * answers { previous_version, current_version }; the same target again is harmless; older is refused.
+ * answers { previous_version, current_version }; the same target again is harmless (evidence §11 N6:
+ * previous = current); older is refused. Its answer carries x-api-version like every other (N5).
  */
 export function registerVersioningRoutes(router: Router, ctx: SandboxContext): void {
-  router.post('/v1/versioning/upgrade', requireAuth(ctx), (_req, res) => {
+  router.post('/v1/versioning/upgrade', withVersion(ctx), requireAuth(ctx), (_req, res) => {
     const account = accountOf(res);
     const body = requestState(res).body as { target_version?: unknown } | undefined;
     const target = body?.target_version;

@@ -5,7 +5,12 @@ import { isUuid, newId, nowIso } from '../../server/ids.util';
 import { requireIdempotencyKey } from '../../middleware/idempotency.middleware';
 import { sandboxOnly } from '../../middleware/sandbox-only.middleware';
 import { sendError, sendNotFound, sendRouteNotMatched, sendValidation } from '../../server/http-errors.util';
-import { validateMetadata, type FieldError } from '../metadata.rules';
+import type { FieldError } from '../metadata.rules';
+import {
+  sendStandardError,
+  sendVirtualAccountInvalid,
+  virtualAccountBodyProblems,
+} from './virtual-accounts.rules';
 import { accountOf, requestState, type SandboxContext } from '../../server/sandbox-context.util';
 import type { DepositRecord, VirtualAccountRecord } from '../../server/state.types';
 import {
@@ -36,11 +41,12 @@ export function findOwnVirtualAccount(
 ): VirtualAccountRecord | undefined {
   if (!isUuid(id)) return void sendRouteNotMatched(res);
   const va = ctx.store.virtualAccounts.get(id.toLowerCase());
-  if (!va || va.clientUuid !== accountOf(res).clientUuid) return void sendNotFound(res, 'Virtual account');
+  // evidence §11 N13 [T3raw bola-id-enumeration]: the standard error, the id in the message; another
+  // client's account answers the same (N14).
+  if (!va || va.clientUuid !== accountOf(res).clientUuid)
+    return void sendStandardError(res, 404, `Virtual account ${id} not found`);
   return va;
 }
-
-const CRYPTO_DESTINATION_FIELDS = ['currency', 'network', 'address'] as const;
 
 /** provider-facts Virtual accounts and deposits; spec 4.6 liquidation addresses. */
 export function registerVirtualAccountRoutes(router: Router, ctx: SandboxContext): void {
@@ -49,36 +55,26 @@ export function registerVirtualAccountRoutes(router: Router, ctx: SandboxContext
   router.post('/v1/virtual-accounts', ...auth, requireIdempotencyKey(ctx), (_req, res) => {
     const b = requestState(res).body as Record<string, unknown> | undefined;
     const account = accountOf(res);
-    const errors: FieldError[] = [];
-    if (typeof b !== 'object' || b === null)
-      return sendValidation(res, [{ field: 'body', message: 'must be a JSON object' }]);
-    if (!isUuid(b.user_id)) errors.push({ field: 'user_id', message: 'must be a UUID' });
-    if (b.type !== 'US_BANK') errors.push({ field: 'type', message: 'must be US_BANK' });
-    if (typeof b.bank !== 'string')
-      errors.push({ field: 'bank', message: 'bank is required for US_BANK virtual accounts' });
-    // evidence §5 [D create-a-virtual-account]: `mode` is the enum fiat | crypto, lowercase.
-    if (b.mode !== undefined && b.mode !== 'fiat' && b.mode !== 'crypto')
-      errors.push({ field: 'mode', message: 'must be one of fiat, crypto' });
-    if (b.destination !== undefined && (typeof b.destination !== 'object' || b.destination === null)) {
-      errors.push({ field: 'destination', message: 'must be an object' });
-    } else if (b.mode === 'crypto') {
-      // evidence §5 [D create-a-virtual-account]: a crypto account names where its funds go,
-      // destination {currency, network, address}. The values' lists are not recorded.
-      const destination = (b.destination ?? {}) as Record<string, unknown>;
-      for (const key of CRYPTO_DESTINATION_FIELDS)
-        if (typeof destination[key] !== 'string' || destination[key] === '')
-          errors.push({ field: `destination.${key}`, message: 'is required for crypto virtual accounts' });
-    }
-    errors.push(...validateMetadata(b.metadata));
-    if (errors.length) return sendValidation(res, errors);
+    if (typeof b !== 'object' || b === null || Array.isArray(b))
+      return sendVirtualAccountInvalid(res, ['body is Expected object']);
+    // evidence §11 C6: the body's schema and enums first, then the user's status, then the bank.
+    const problems = virtualAccountBodyProblems(b);
+    if (problems.length) return sendVirtualAccountInvalid(res, problems);
     const user = ctx.store.users.get(String(b.user_id).toLowerCase());
     if (!user || user.clientUuid !== account.clientUuid) return sendNotFound(res, 'User');
     if (user.status !== 'VERIFIED') {
-      return sendValidation(res, [
-        { field: 'user_id', message: `user must be VERIFIED (is ${user.status})` },
-      ]);
+      // evidence §11 N33 [T3raw verification-skip-attempt 12; T4 log §8]: the same for MX_SPEI.
+      return sendStandardError(
+        res,
+        400,
+        `User must be in VERIFIED status to create a virtual account. Current status: ${user.status}`,
+      );
     }
-    // evidence §5 [T1s §3.14 D3]: the user's verification is checked before the bank.
+    // No source shows an MX_SPEI account being opened (evidence §11: no VERIFIED user anywhere),
+    // so the sandbox does not make one up: it refuses past the checks the partner is seen to make.
+    if (b.type === 'MX_SPEI')
+      return sendStandardError(res, 400, 'MX_SPEI virtual accounts are not simulated by this sandbox');
+    // evidence §5 [T1s §3.14 D3], §11 C6: the user's verification is checked before the bank.
     if (!account.authorizedBanks.includes(String(b.bank))) {
       return sendValidation(res, [
         {

@@ -293,3 +293,62 @@ describe('canonicalPartnerStatus (spec 6.4.5)', () => {
     expect(canonicalPartnerStatus(raw)).toBeNull();
   });
 });
+
+describe('the recorded user.created delivery (evidence §11 N22 [T3raw webhooks/32])', () => {
+  it('reads its flat body: phone "" and UPPERCASE status, no user_id in the recorded prefix', () => {
+    // The capture's first 200 bytes, closed after `status` (the rest was cut by the capture).
+    const body =
+      '{"event":"user.created","data":{"event_id":"704b1b38-4026-4f58-95ea-da803ae53eab","type":"business",' +
+      '"email":"sec+ssrf-stepB-trigger-user-created-1779935166-ab93f0@example.com","phone":"","status":"CREATED"}}';
+    const event = parsePartnerEnvelope(body) as PartnerEventOf<'user.created'>;
+    expect(event).toMatchObject({
+      name: 'user.created',
+      eventId: '704b1b38-4026-4f58-95ea-da803ae53eab',
+      known: true,
+      status: 'CREATED',
+    });
+    expect(event.payload).toMatchObject({ phone: '', status: 'CREATED', type: 'business' });
+  });
+});
+
+describe('older virtual-account events of the readme docs (evidence §11 N34)', () => {
+  it.each([
+    'virtual_account.deposit_payment_submitted',
+    'virtual_account.deposit_payment_processed',
+    'liquidation.deposit_received',
+    'liquidation.payout_processing',
+    'liquidation.payout_completed',
+    'liquidation.payout_failed',
+  ])('%s is read as an unknown event (answered 2xx, spec 6.1.5), its data kept', (name) => {
+    const event = parsePartnerEnvelope(
+      JSON.stringify({ event: name, data: { event_id: `evt_${name}`, amount: '1.00' } }),
+    );
+    expect(event).toMatchObject({ name, eventId: `evt_${name}`, known: false });
+    expect(event.payload).toMatchObject({ amount: '1.00' });
+  });
+
+  it('an older virtual_account.created (bank "portage", source_deposit_instructions, destination null) is still the known event', () => {
+    const event = parsePartnerEnvelope(
+      JSON.stringify({
+        event: 'virtual_account.created',
+        data: {
+          event_id: 'evt_va_old',
+          type: 'individual',
+          bank: 'portage',
+          status: 'approved',
+          source_deposit_instructions: {
+            currency: 'USD',
+            bank_name: 'Bank',
+            bank_account_number: '1',
+            bank_routing_number: '2',
+            bank_beneficiary_name: 'A',
+          },
+          destination: null,
+          created_at: '2026-01-01T00:00:00.000Z',
+        },
+      }),
+    );
+    expect(event).toMatchObject({ name: 'virtual_account.created', known: true, eventId: 'evt_va_old' });
+    expect(event.payload).toMatchObject({ bank: 'portage', destination: null });
+  });
+});
