@@ -77,7 +77,7 @@ describe('partner-sandbox trigger and listen', () => {
     expect(created.map((c) => [c.data.payout_id, c.verifies])).toEqual([[payoutId, true]]);
     const events = receiver.received.map((r) => r.event);
     expect(events.indexOf('payout.created')).toBeLessThan(events.indexOf('payout.completed'));
-    const api = await new Api(baseUrl, CREDS).login();
+    const api = await new Api(`${baseUrl}/sandbox`, CREDS).login();
     const payout = await api.call('GET', `/v1/payouts/${payoutId}`);
     expect(payout.body).toMatchObject({
       status: 'COMPLETED',
@@ -88,7 +88,7 @@ describe('partner-sandbox trigger and listen', () => {
   it('trigger --user-id builds on that user; an unknown event, no authorized bank or no sandbox is said plainly', async () => {
     const receiver = await receiverAnswering(200);
     const { baseUrl } = await sandboxCli(['--webhook-url', receiver.url]);
-    const api = await new Api(baseUrl, CREDS).login();
+    const api = await new Api(`${baseUrl}/sandbox`, CREDS).login();
     const user = await api.call('POST', '/v1/users', { body: individual() });
     expect(user.status).toBe(201);
 

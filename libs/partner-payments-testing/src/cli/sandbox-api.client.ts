@@ -21,10 +21,18 @@ const REQUEST_TIMEOUT_MS = 15_000;
 export class SandboxApiClient {
   private token: string | undefined;
 
+  /** Where the partner routes are: the sandbox stage `{base_url}/sandbox` (spec 1). */
+  private readonly apiBase: string;
+
   constructor(
-    private readonly baseUrl: string,
+    baseUrl: string,
     private readonly credentials: SandboxCliCredentials,
-  ) {}
+  ) {
+    // The sandbox serves the partner's routes under /sandbox only, as the partner does (evidence §11
+    // N1); the control API stays at the root, so --base-url may name either.
+    const root = baseUrl.replace(/\/+$/, '').replace(/\/sandbox$/, '');
+    this.apiBase = `${root}/sandbox`;
+  }
 
   private async login(): Promise<string> {
     if (this.token) return this.token;
@@ -47,7 +55,7 @@ export class SandboxApiClient {
     if (token) headers.authorization = `Bearer ${token}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (method === 'POST' && path !== '/auth') headers['idempotency-key'] = randomUUID();
-    const url = `${this.baseUrl.replace(/\/+$/, '')}${path}`;
+    const url = `${this.apiBase}${path}`;
     let response: Response;
     try {
       response = await fetch(url, {
@@ -59,7 +67,7 @@ export class SandboxApiClient {
     } catch (error) {
       const cause = (error as Error).cause instanceof Error ? ((error as Error).cause as Error) : error;
       throw new SandboxCliError(
-        `${method} ${path}: no answer from ${printableUrl(this.baseUrl)} (${(cause as Error).message}); is the sandbox running there?`,
+        `${method} ${path}: no answer from ${printableUrl(this.apiBase)} (${(cause as Error).message}); is the sandbox running there?`,
       );
     }
     const text = await response.text();

@@ -31,7 +31,7 @@ Usage: partner-sandbox trigger <event> [options]
 
   --user-id <id>         build on this user instead of a new one
   --base-url <url>       the sandbox (default http://PARTNER_SANDBOX_HOST:PARTNER_SANDBOX_PORT,
-                         i.e. http://127.0.0.1:4010)
+                         i.e. http://127.0.0.1:4010); its partner routes are reached under /sandbox
   --api-key, --client-id, --password, --client-uuid
                          the account the sandbox was started with (default its PARTNER_SANDBOX_*
                          variables, else the sandbox's defaults); its data is made through the API
