@@ -341,7 +341,7 @@ describe.each(DATABASE_KINDS)('inbox statements by state use the per-state index
     },
   );
 
-  // PostgreSQL only: an operator's prebuild (README, Upgrading) still running when the app starts.
+  // PostgreSQL only: an operator's prebuild (docs/reference-app/persistence.md, Upgrading) still running when the app starts.
   (kind === 'postgres' ? it : it.skip)(
     "waits for an index build in progress (an operator's prebuild) and uses what it built",
     async () => {
