@@ -1,6 +1,6 @@
 /**
- * The sandbox README's fidelity table is generated from the conformance probes (issue 12): this
- * fails when the README and the probes differ (fix: npm run fidelity:table).
+ * The sandbox's fidelity table (docs/testing/fidelity.md) is generated from the conformance probes:
+ * this fails when the page and the probes differ (fix: npm run fidelity:table).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,9 +12,9 @@ import {
   withFidelityTable,
 } from '../../libs/partner-payments-testing/src/conformance/fidelity-table.util';
 
-const readme = readFileSync(join(__dirname, '../../libs/partner-payments-testing/README.md'), 'utf8');
+const readme = readFileSync(join(__dirname, '../../docs/testing/fidelity.md'), 'utf8');
 
-describe('sandbox README fidelity table', () => {
+describe('sandbox fidelity table (docs/testing/fidelity.md)', () => {
   it('is exactly the table generated from the probes (run `npm run fidelity:table` after changing a probe)', () => {
     expect(fidelityTableInSync(readme)).toBe(true);
   });

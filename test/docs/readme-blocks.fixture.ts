@@ -1,6 +1,7 @@
 /**
- * Code blocks of the READMEs, for the tests that keep them true: readme-blocks.spec.ts typechecks
- * every ```ts block, consumer-app.spec.ts builds an app from the quick-start blocks.
+ * Code blocks of the READMEs and of the topic pages under docs/, for the tests that keep them true:
+ * readme-blocks.spec.ts typechecks every ```ts block, consumer-app.spec.ts builds an app from the
+ * quick-start blocks.
  *
  * A block's role comes from an HTML comment right before its fence (blank lines allowed between;
  * invisible on a rendered page):
@@ -16,12 +17,28 @@
  *   <!-- consumer-app: <what> --> a non-TypeScript step the consumer-app test runs (`install`,
  *                               `package.json`: merged into the app's package.json).
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const REPO_ROOT = join(__dirname, '..', '..');
 
-/** Every README whose TypeScript must compile (paths relative to the repository root). */
+/** The folders of the topic pages each package README links under "Read more". */
+export const DOC_PAGE_DIRS = ['docs/nestjs', 'docs/testing', 'docs/reference-app'];
+
+/** The `.md` pages of DOC_PAGE_DIRS, sorted (paths relative to the repository root). */
+export function docPages(): string[] {
+  return DOC_PAGE_DIRS.flatMap((dir) =>
+    readdirSync(join(REPO_ROOT, dir))
+      .filter((name) => name.endsWith('.md'))
+      .sort()
+      .map((name) => `${dir}/${name}`),
+  );
+}
+
+/**
+ * Every README and topic page whose TypeScript must compile (paths relative to the repository
+ * root). docs/api/ is TypeDoc's output, checked by api-reference.spec.ts.
+ */
 export const READMES = [
   'README.md',
   'libs/partner-payments/README.md',
@@ -29,6 +46,7 @@ export const READMES = [
   'libs/partner-payments-typeorm/README.md',
   'apps/reference-app/README.md',
   'bench/README.md',
+  ...docPages(),
 ];
 
 /**

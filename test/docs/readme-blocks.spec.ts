@@ -22,6 +22,11 @@ describe('README TypeScript blocks compile', () => {
     expect(blocks.length).toBeGreaterThan(10);
     expect(new Set(blocks.map((b) => b.readme)).size).toBeGreaterThanOrEqual(2);
     expect(READMES).toContain('libs/partner-payments/README.md');
+    // The topic pages the READMEs' long material moved to are read too.
+    expect(READMES).toEqual(
+      expect.arrayContaining(['docs/nestjs/calling-the-partner.md', 'docs/testing/helpers.md']),
+    );
+    expect(blocks.some((b) => b.readme === 'docs/nestjs/calling-the-partner.md')).toBe(true);
   });
 
   it('reports no error outside the blocks (compiler options, library sources)', () => {

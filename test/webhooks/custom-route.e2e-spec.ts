@@ -1,5 +1,5 @@
 /**
- * An app with its own webhook routes (README "Your own route"): the guard + @VerifiedPartnerBody() + accept(), and
+ * An app with its own webhook routes (docs/nestjs/webhooks.md, "Your own route"): the guard + @VerifiedPartnerBody() + accept(), and
  * handle(rawBody, headers) with toHttpException(). The ready-made route is left out.
  */
 import { Controller, HttpCode, Post, Req, UseGuards, type RawBodyRequest } from '@nestjs/common';

@@ -37,7 +37,7 @@ export { PartnerReferenceDataService } from './resources/reference-data.service'
 export { PartnerQuotationsService } from './resources/quotations.service';
 export { PartnerTokenManager } from './auth/token-manager.service';
 export { PartnerApiVersionState } from './http/api-version-state.service';
-// Any route the resources do not cover (README "Any other route"), and its events$
+// Any route the resources do not cover (docs/nestjs/calling-the-partner.md, "Any other route"), and its events$
 export { PartnerHttpClient } from './http/partner-http.client';
 
 // Models (spec 3, 4) and the status rules a caller decides with
@@ -174,7 +174,7 @@ export {
   PARTNER_SIGNATURE_HEADER,
 } from './webhooks/signature.util';
 
-// Observability hooks (README "Observability")
+// Observability hooks (docs/nestjs/observability.md)
 export type { PartnerHttpEvent } from './http/http.types';
 export type {
   PartnerTokenEvent,

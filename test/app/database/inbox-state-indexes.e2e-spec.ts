@@ -237,9 +237,9 @@ describe.each(DATABASE_KINDS)('inbox statements by state use the per-state index
 
   // PostgreSQL only: the migration builds under `<name>_new` and renames there (SQLite cannot rename).
   (kind === 'postgres' ? it : it.skip)(
-    'uses the indexes an operator built beforehand with the README statements, rebuilds a UNIQUE one',
+    'uses the indexes an operator built beforehand with the documented statements, rebuilds a UNIQUE one',
     async () => {
-      const readme = readFileSync(join(__dirname, '../../../apps/reference-app/README.md'), 'utf8');
+      const readme = readFileSync(join(__dirname, '../../../docs/reference-app/persistence.md'), 'utf8');
       const statements = readme
         .split('\n')
         .map((line) => line.trim())
@@ -341,7 +341,7 @@ describe.each(DATABASE_KINDS)('inbox statements by state use the per-state index
     },
   );
 
-  // PostgreSQL only: an operator's prebuild (README, Upgrading) still running when the app starts.
+  // PostgreSQL only: an operator's prebuild (docs/reference-app/persistence.md, Upgrading) still running when the app starts.
   (kind === 'postgres' ? it : it.skip)(
     "waits for an index build in progress (an operator's prebuild) and uses what it built",
     async () => {

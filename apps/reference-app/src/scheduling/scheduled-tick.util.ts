@@ -9,7 +9,7 @@ const LATENESS_BOUND_MS = 30_000;
  * `now` (plus the tolerated skew, for a timer or clock a little early). Every replica then names
  * the same tick even when its timer fires late; taking the wall clock's second instead named a
  * tick fired 1.1 s late as the next second's, and the job lock ran the pass a second time
- * (README, "a replica whose tick fires after another replica's short pass already ended ... skips
+ * (docs/reference-app/jobs.md, "a replica whose tick fires after another replica's short pass already ended ... skips
  * it"). With no scheduled time within LATENESS_BOUND_MS (a run started by hand), the second of `now`.
  */
 export function scheduledTick(cronTime: CronTime, now: Date = new Date()): Date {

@@ -52,7 +52,7 @@ export function parseInboxKeys(value: string): InboxKey[] {
   return keys;
 }
 
-/** A new `id:base64` entry (the demo's key file, and the README's example command). */
+/** A new `id:base64` entry (the demo's key file, and the example command of docs/reference-app/configuration.md). */
 export function generateInboxKeyEntry(id: string): string {
   return `${id}:${randomBytes(32).toString('base64')}`;
 }

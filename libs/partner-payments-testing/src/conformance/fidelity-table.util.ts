@@ -1,7 +1,7 @@
 /**
- * The sandbox README's fidelity table, generated from the probes (issue 12: the probes are its
+ * The sandbox's fidelity table (docs/testing/fidelity.md), generated from the probes (they are its
  * single source, so the table cannot drift from what CI checks). `npm run fidelity:table` writes
- * it between the README's markers; test/conformance/fidelity-table.e2e-spec.ts fails when they differ.
+ * it between the page's markers; test/conformance/fidelity-table.e2e-spec.ts fails when they differ.
  */
 import { formatSource } from './explain.util';
 import type { ConformanceProbe } from './probe.types';

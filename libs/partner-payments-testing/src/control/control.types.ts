@@ -139,7 +139,7 @@ export type PayoutStepName = PayoutStatus | 'RETURNED' | 'ACT_CANCELLED';
 
 export interface PayoutStep {
   status: PayoutStepName;
-  /** Which events this step emits; default by rail and status (see README). 'none' = resolve silently (spec 6.4.8). */
+  /** Which events this step emits; default by rail and status (see docs/testing/webhooks.md). 'none' = resolve silently (spec 6.4.8). */
   events?: 'default' | 'granular' | 'v2' | 'both' | 'none';
   errorCode?: string;
   reviewReason?: string;

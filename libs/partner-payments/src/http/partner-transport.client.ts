@@ -49,7 +49,7 @@ const PROXY_VARIABLES = ['http_proxy', 'https_proxy', 'all_proxy'];
  * against bare axios). Decided when the client is built, so only when nothing could send through a
  * proxy: no proxy variable set (either case), no `proxy` on the axios instance's defaults, and no
  * agent there built with Node's `proxyEnv`. A process that sets HTTP_PROXY after building the
- * client must build it again (the package README, "HTTP proxies").
+ * client must build it again (docs/nestjs/transport.md, "HTTP proxies").
  */
 export function sendsDirectWithoutLookup(
   axiosDefaults: PartnerAxiosLike['defaults'],

@@ -22,7 +22,7 @@ import {
 
 export const PARTNER_TRACER_NAME = '@partner-payments/nestjs';
 
-/** Span attribute names set by the module (documented in the README's Observability section). */
+/** Span attribute names set by the module (documented in docs/nestjs/observability.md). */
 export const PartnerSpanAttribute = {
   HttpMethod: 'http.request.method',
   UrlTemplate: 'url.template',

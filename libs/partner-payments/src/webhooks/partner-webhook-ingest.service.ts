@@ -68,7 +68,7 @@ export class PartnerWebhookIngestService {
     headers: PartnerWebhookHeaders,
     options: PartnerWebhookHandleOptions = {},
   ): Promise<PartnerWebhookHandleResult> {
-    // The checks PartnerWebhookGuard makes on its route, for callers without it (README "Your own route").
+    // The checks PartnerWebhookGuard makes on its route, for callers without it (docs/nestjs/webhooks.md).
     assertWebhookBody(this.config, rawBody);
     verifyWebhookSignature(this.config, rawBody, headers);
     return this.accept(rawBody, options);

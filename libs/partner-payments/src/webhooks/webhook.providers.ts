@@ -22,7 +22,7 @@ const inboxStoreProvider: Provider = {
   provide: PARTNER_INBOX_STORE,
   // options.inboxStore when given (checked at boot with the other webhook options, so a store the
   // pipeline cannot call fails the boot instead of every delivery), else the bounded in-memory
-  // store (not durable; see README), logging through the module's logger.
+  // store (not durable; see docs/nestjs/inbox.md), logging through the module's logger.
   useFactory: (config: PartnerWebhookConfig) =>
     config.inboxStore ?? new PartnerInMemoryInboxStore({ logger: config.logger }),
   inject: [PARTNER_WEBHOOK_CONFIG],

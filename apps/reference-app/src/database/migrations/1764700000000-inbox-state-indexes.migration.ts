@@ -48,7 +48,7 @@ export const PREBUILT_SUFFIX = '_new';
  * (`transaction = false`) and
  *  1. builds each new index under `<name>_new` with CREATE INDEX CONCURRENTLY, which locks neither
  *     reads nor writes, however large the inbox; one an operator already built that way (the
- *     README's statements) is used when it is valid and has exactly the final definition, any
+ *     documented statements) is used when it is valid and has exactly the final definition, any
  *     other `<name>_new` (a failed build leaves an invalid one; a UNIQUE one would refuse two
  *     entries processed at the same instant) is dropped and built again;
  *  2. swaps them in, in one short transaction: ACCESS EXCLUSIVE on webhook_inbox (the lock DROP
@@ -61,7 +61,7 @@ export const PREBUILT_SUFFIX = '_new';
  * swap, before TypeORM records the migration, finds every index final and does nothing.
  * SQLite: drop, then create, in one transaction of its own (one writer, and the app does not serve
  * before its migrations ran). `down` (a revert, an operator's act) drops and rebuilds in one
- * transaction on both databases, the inbox locked for the builds (README, Upgrading).
+ * transaction on both databases, the inbox locked for the builds (docs/reference-app/persistence.md, Upgrading).
  */
 export class InboxStateIndexes1764700000000 implements MigrationInterface {
   name = 'InboxStateIndexes1764700000000';
@@ -76,7 +76,7 @@ export class InboxStateIndexes1764700000000 implements MigrationInterface {
   async up(queryRunner: QueryRunner): Promise<void> {
     if (queryRunner.connection.options.type !== 'postgres')
       return inTransaction(queryRunner, () => replace(queryRunner, WHOLE, PER_STATE));
-    // An index build in progress on the table (an operator's prebuild from the README, started a
+    // An index build in progress on the table (an operator's prebuild from the docs, started a
     // moment before) would otherwise be found invalid, waited for by DROP INDEX, dropped and built
     // again. LOCK in SHARE UPDATE EXCLUSIVE waits for any build (each holds that mode until it
     // ends) without blocking reads or writes, takes no snapshot, and waits in the lock manager,
@@ -163,7 +163,7 @@ export function createSql(index: IndexSpec, name = index.name): string {
   return `CREATE INDEX "${name}" ON "webhook_inbox" (${columns})${index.where ? ` WHERE ${index.where}` : ''}`;
 }
 
-/** The statements README's Upgrading section gives an operator to build the indexes beforehand. */
+/** The statements docs/reference-app/persistence.md (Upgrading) gives an operator to build the indexes beforehand. */
 export function prebuildConcurrentlySql(): string[] {
   return PER_STATE.map((index) => concurrently(createSql(index, `${index.name}${PREBUILT_SUFFIX}`)));
 }

@@ -8,7 +8,7 @@ import type { UserRecord } from '../../server/state.types';
  * occupation); entries look like `associated_persons:birth_date` and
  * `identifying_information:file_board_minutes` [T1s §3.9]; `general` is the union of every
  * product [T1s §3.11 B6]; `unsupported_reason` replaces missing_fields when no data can help
- * [T1 REVISION-DOCS §3.3]. The lists below are the sandbox's model of that, documented in the README.
+ * [T1 REVISION-DOCS §3.3]. The lists below are the sandbox's model of that, documented in docs/testing/what-it-serves.md.
  */
 export interface ProductRule {
   /** The product's code (`product_code` on the wire). */

@@ -5,7 +5,7 @@ import { MapCap } from '../map-cap.util';
  * can produce both a granular payout.* event and payout.status_changed, and both are authoritative).
  *
  * Key: payoutId + canonical status. A key seen within `windowMs` is a duplicate. Bounded: at most
- * `maxKeys` keys, least recently seen evicted first. Trade-off (documented in the README): a payout
+ * `maxKeys` keys, least recently seen evicted first. Trade-off (docs/nestjs/events.md): a payout
  * that genuinely returns to the same status within the window (e.g. PROCESSING -> IN_REVIEW ->
  * PROCESSING) is not re-announced; the reconciliation path always publishes, and corrects it.
  */
