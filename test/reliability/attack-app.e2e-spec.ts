@@ -12,9 +12,13 @@
  * - client id at rest: a database that held PARTNER_CLIENT_ID as its pin key keeps its pin after
  *   the upgrade and no table (nor the SQLite file) holds the id;
  * - slow-loris request: headers or a body trickled a byte at a time are cut off at the configured
- *   bound (no database involved: n/a).
+ *   bound (no database involved: n/a);
+ * - endless app body: an endless chunked JSON or form body to POST /payouts or an operator route is
+ *   refused 413 at the 100 kB limit with the connection closed, having read a bounded amount, and a
+ *   Content-Length over the limit is refused before its body is sent (n/a).
  */
 import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import type { PartnerSandbox } from '@partner-payments/testing';
 import request from 'supertest';
 import type { RunningApp } from '../../apps/reference-app/src/app-bootstrap.util';
@@ -35,8 +39,10 @@ import {
   eventually,
   startTestApp,
   startTestSandbox,
+  TEST_AUTH_HEADERS,
 } from '../setup/app.fixture';
 import { DATABASE_KINDS, databaseUrlFor } from '../setup/test-database.fixture';
+import { sendEndlessBody, ServerReadCounter } from './attack-inputs.fixture';
 import { findSecrets, sqliteFiles, tableDumps } from './secrets-scan.fixture';
 import { recordTally, type ReliabilityTally } from './tally.fixture';
 
@@ -228,5 +234,92 @@ describe('attacks on the app: slow-loris request (no database involved)', () => 
       await sandbox.close();
       cleanup();
     }
+  });
+});
+
+describe('attacks on the app: endless bodies to its own routes (no database involved)', () => {
+  const LIMIT = 100 * 1024; // the app's body limit (README: at most 100 kB)
+  const TOO_LARGE = { statusCode: 413, message: 'request entity too large' };
+  const parsed = (text: string): unknown => {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return text;
+    }
+  };
+  let sandbox: PartnerSandbox;
+  let running: RunningApp;
+  let cleanup: () => void;
+  const tally = new AttackTally('attack: endless app body', 'n/a');
+
+  beforeAll(async () => {
+    sandbox = await startTestSandbox();
+    const db = await databaseUrlFor('sqlite', 'attack-endless');
+    cleanup = db.cleanup;
+    // The default request timeout (30 s) is past the give-up below: only the body limit can end these.
+    running = await startTestApp(db.url, {}, sandbox);
+  });
+  afterAll(async () => {
+    tally.record();
+    await running?.close();
+    await sandbox?.close();
+    cleanup?.();
+  });
+
+  it.each([
+    ['POST /payouts, chunked JSON', '/payouts', 'application/json', {}],
+    ['POST /payouts, chunked form', '/payouts', 'application/x-www-form-urlencoded', {}],
+    ['POST /inbox/prune (operator), chunked JSON', '/inbox/prune', 'application/json', TEST_AUTH_HEADERS],
+    ['POST /inbox/prune (operator), chunked form', '/inbox/prune', 'application/x-www-form-urlencoded', {}],
+  ])('%s: 413 at the limit, the connection closed, a bounded read', async (_label, path, type, auth) => {
+    const counter = new ServerReadCounter(running.app.getHttpServer());
+    const before = counter.bytesRead();
+    const out = await sendEndlessBody(`${running.url}${path}`, { 'content-type': type, ...auth }, 15_000);
+    const read = counter.bytesRead() - before;
+    const seen = {
+      status: out.status,
+      connection: out.connection,
+      body: out.body === null ? null : parsed(out.body),
+      closedWithin10s: out.closedAfterMs !== null && out.closedAfterMs < 10_000,
+      readUnder10MB: read < 10 * 1024 * 1024,
+    };
+    const expected = {
+      status: 413,
+      connection: 'close',
+      body: TOO_LARGE,
+      closedWithin10s: true,
+      readUnder10MB: true,
+    };
+    tally.count(isDeepStrictEqual(seen, expected));
+    expect(seen).toEqual(expected);
+  });
+
+  it('POST /payouts, chunked text/plain: the 415 goes at once and the connection is closed at the limit', async () => {
+    const counter = new ServerReadCounter(running.app.getHttpServer());
+    const before = counter.bytesRead();
+    const out = await sendEndlessBody(`${running.url}/payouts`, { 'content-type': 'text/plain' }, 15_000);
+    const read = counter.bytesRead() - before;
+    const seen = {
+      status: out.status,
+      closedWithin10s: out.closedAfterMs !== null && out.closedAfterMs < 10_000,
+      readUnder10MB: read < 10 * 1024 * 1024,
+    };
+    const expected = { status: 415, closedWithin10s: true, readUnder10MB: true };
+    tally.count(isDeepStrictEqual(seen, expected));
+    expect(seen).toEqual(expected);
+  });
+
+  it('a Content-Length just over the limit is answered 413 before its body is sent', async () => {
+    // The head alone: the body is never sent, so only an answer that does not wait for it arrives.
+    const held = await trickle(running.url, {
+      head: `POST /payouts HTTP/1.1\r\nHost: app\r\nContent-Type: application/json\r\nContent-Length: ${LIMIT + 1}\r\n\r\n`,
+      trickle: '',
+      everyMs: 1_000,
+      giveUpMs: 15_000,
+    });
+    const seen = { status: held.statusLine?.split(' ')[1] ?? null, closedWithin10s: held.heldMs < 10_000 };
+    const expected = { status: '413', closedWithin10s: true };
+    tally.count(isDeepStrictEqual(seen, expected));
+    expect(seen).toEqual(expected);
   });
 });

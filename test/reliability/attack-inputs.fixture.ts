@@ -15,6 +15,8 @@ export interface EndlessBodyOutcome {
   status: number | null;
   /** The answer's Connection header. */
   connection: string | null;
+  /** The answer's body (what arrived after its headers), when headers arrived. */
+  body: string | null;
   /** Milliseconds from the first byte written until the server closed the connection; null if it never did. */
   closedAfterMs: number | null;
   /** Bytes the client handed to its socket. */
@@ -58,9 +60,11 @@ export function sendEndlessBody(
       socket.destroy();
       const status = /^HTTP\/1\.1 (\d{3})/.exec(answer);
       const connection = /\r\nconnection: *([^\r]*)/i.exec(answer);
+      const headEnd = answer.indexOf('\r\n\r\n');
       resolve({
         status: status ? Number(status[1]) : null,
         connection: connection ? connection[1].toLowerCase() : null,
+        body: headEnd === -1 ? null : answer.slice(headEnd + 4),
         closedAfterMs,
         bytesWritten,
       });

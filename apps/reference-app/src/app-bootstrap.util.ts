@@ -11,6 +11,7 @@ import { describeDatabase } from './database/database-url.util';
 import { DemoRunner, type DemoResult } from './demo/demo-runner.service';
 import { PayoutEntity } from './payouts/payout.entity';
 import { describeAccess } from './common/access.guard';
+import { APP_BODY_LIMIT_BYTES, bodySizeLimit } from './common/body-limit.middleware';
 import { isWebhookPath, jsonDepthLimit, jsonOnlyWrites } from './common/json-depth.middleware';
 import { OpenApiDocument } from './openapi/openapi-document.service';
 import { AppJsonLogger, AppTextLogger, configuredSecrets } from './observability/json-logger.service';
@@ -66,12 +67,15 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
   // signature (spec 6.1.3) and only then parses them, whatever charset the content type names.
   // JSON elsewhere, where the app's own bodies are a few hundred bytes: 100 kB (body-parser's
   // default) keeps an unauthenticated caller from making it parse a megabyte before any guard runs.
+  // Past the limit nothing more is read (body-parser would read an endless body to its end first).
+  app.use(bodySizeLimit(APP_BODY_LIMIT_BYTES));
   app.useBodyParser('json', {
-    limit: '100kb',
+    limit: APP_BODY_LIMIT_BYTES,
     type: (req: IncomingMessage) =>
       !isWebhookPath(req.url ?? '') && /^application\/(.+\+)?json\b/i.test(req.headers['content-type'] ?? ''),
   });
   app.useBodyParser('urlencoded', {
+    limit: APP_BODY_LIMIT_BYTES,
     type: (req: IncomingMessage) =>
       !isWebhookPath(req.url ?? '') &&
       /^application\/x-www-form-urlencoded\b/i.test(req.headers['content-type'] ?? ''),
