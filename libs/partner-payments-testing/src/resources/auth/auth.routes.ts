@@ -1,7 +1,11 @@
+import { createHash } from 'node:crypto';
 import type { Router } from 'express';
 import { rejectMissingApiKey } from '../../middleware/auth.middleware';
 import { sendError } from '../../server/http-errors.util';
 import { requestState, type SandboxContext } from '../../server/sandbox-context.util';
+
+/** The tokens' issuer: the partner's is its Cognito user pool; a reserved name marks this one. */
+const TOKEN_ISSUER = 'https://cognito-idp.sandbox.invalid/partner-sandbox';
 
 /**
  * spec 4.1 / 5: POST /auth with x-api-key only; body client_id + password; answer { message, data }.
@@ -29,7 +33,23 @@ export function registerAuthRoutes(router: Router, ctx: SandboxContext): void {
       return sendError(res, 401, 'unauthorized', 'Invalid API key or client credentials');
     }
     const ttl = ctx.options.tokenTtlSeconds;
-    const token = ctx.store.issueToken(account.clientUuid, ttl);
+    const { jti, expiresAt } = ctx.store.issueToken(account.clientUuid, ttl);
+    const now = Math.floor(Date.now() / 1000);
+    // evidence §11 N8: a Cognito access token; its client id is Cognito's app client (26
+    // characters), derived here from the account so no credential is written into the token.
+    const appClientId = createHash('sha256').update(account.clientUuid).digest('hex').slice(0, 26);
+    const token = ctx.accessTokens.sign({
+      sub: appClientId,
+      token_use: 'access',
+      scope: 'partner-api/sandbox',
+      auth_time: now,
+      iss: TOKEN_ISSUER,
+      exp: Math.floor(expiresAt / 1000),
+      iat: now,
+      version: 2,
+      jti,
+      client_id: appClientId,
+    });
     res.status(200).json({
       message: 'Authentication successful',
       data: { access_token: token, expires_in: ttl, token_type: 'Bearer' },
