@@ -44,6 +44,21 @@ describe('sandbox: the API answers carry the partner’s security headers (evide
     }
   });
 
+  it('POST /auth (the auth function, not the API) answers plain JSON: no security set, no etag, no charset', async () => {
+    const creds = world.sandbox.credentials;
+    for (const password of [creds.password, 'wrong-password']) {
+      const answer = await world.api.call('POST', '/auth', {
+        body: { client_id: creds.clientId, password },
+        auth: false,
+      });
+      expect(answer.status).toBe(password === creds.password ? 200 : 401);
+      expect(answer.headers.get('content-type')).toBe('application/json');
+      expect(pick(answer.headers, [...SECURITY_NAMES, 'etag'])).toEqual(
+        Object.fromEntries([...SECURITY_NAMES, 'etag'].map((n) => [n, null])),
+      );
+    }
+  });
+
   it("the gateway's answers (no key, no or a forged bearer, unmatched route, other stage) have none of them and no charset", async () => {
     const answers = [
       await world.api.call('GET', '/v1/users', { apiKey: null }),

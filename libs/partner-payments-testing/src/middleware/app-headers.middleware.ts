@@ -14,7 +14,7 @@ const securityHeaders = helmet({ strictTransportSecurity: { maxAge: 15_552_000 }
  * The headers of every answer of the API, its refusals included (evidence §11 N4, N5): the
  * security set and x-api-version. The weak etag and the `application/json; charset=utf-8`
  * content-type come from Express itself (the app's `etag` setting, res.json). The gateway's own
- * answers carry none of them (sendGatewayJson).
+ * answers carry none of them (sendPlainJson).
  */
 export function setAppHeaders(ctx: SandboxContext, req: Request, res: Response): void {
   // helmet only sets headers and calls next at once: nothing to wait for.

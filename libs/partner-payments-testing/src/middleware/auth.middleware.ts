@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { sendGatewayJson, sendRouteNotMatched } from '../server/http-errors.util';
+import { sendPlainJson, sendRouteNotMatched } from '../server/http-errors.util';
 import { requestState, type SandboxContext } from '../server/sandbox-context.util';
 import { isVersionString, resolveVersion, versionAtLeast } from '../server/versioning.util';
 import { setAppHeaders } from './app-headers.middleware';
@@ -13,7 +13,7 @@ import { setAppHeaders } from './app-headers.middleware';
  */
 export function rejectMissingApiKey(req: Request, res: Response): boolean {
   if (req.get('x-api-key') !== undefined) return false;
-  sendGatewayJson(res, 403, { message: 'Forbidden' }, 'ForbiddenException');
+  sendPlainJson(res, 403, { message: 'Forbidden' }, 'ForbiddenException');
   return true;
 }
 
@@ -27,7 +27,7 @@ export function requireAuth(ctx: SandboxContext, options: { rfi?: boolean } = {}
   const code = options.rfi ? 'invalid_request' : 'unauthorized';
   return (req, res, next) => {
     const refuse = (message: string) =>
-      sendGatewayJson(res, 401, { code, message, statusCode: 401 }, 'UnauthorizedException');
+      sendPlainJson(res, 401, { code, message, statusCode: 401 }, 'UnauthorizedException');
     if (rejectMissingApiKey(req, res)) return;
     const account = ctx.store.accountByApiKey(req.get('x-api-key'));
     if (!account) return refuse('Missing or invalid API key');
@@ -37,7 +37,7 @@ export function requireAuth(ctx: SandboxContext, options: { rfi?: boolean } = {}
     // evidence §11 N8 [T3raw security/jwt-attack-suite/02]: a token whose claims or signature were
     // changed is the gateway's 403 AccessDeniedException `{"Message":"Access Denied"}`.
     if ('refused' in verdict && verdict.refused === 'signature')
-      return sendGatewayJson(res, 403, { Message: 'Access Denied' }, 'AccessDeniedException');
+      return sendPlainJson(res, 403, { Message: 'Access Denied' }, 'AccessDeniedException');
     // Not a JWT of this key (garbage, alg none, HS256), unknown, expired or another account's:
     // 401 with the contract's body (spec 5.7; the partner's gateway sends `{message}`, evidence §1).
     if ('refused' in verdict || ctx.store.tokenAccount(verdict.claims.jti) !== account.clientUuid)

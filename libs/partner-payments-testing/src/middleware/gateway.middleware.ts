@@ -1,5 +1,5 @@
 import type { RequestHandler, Router } from 'express';
-import { sendGatewayJson, sendRouteNotMatched } from '../server/http-errors.util';
+import { sendPlainJson, sendRouteNotMatched } from '../server/http-errors.util';
 import { rejectMissingApiKey } from './auth.middleware';
 import { isSandboxOnlyPath } from './sandbox-only.middleware';
 
@@ -63,7 +63,7 @@ export function foreignStage(router: Router): RequestHandler {
       return sendRouteNotMatched(res);
     if (rejectMissingApiKey(req, res)) return;
     const forbidden = req.path === '/auth';
-    sendGatewayJson(
+    sendPlainJson(
       res,
       forbidden ? 403 : 401,
       { message: forbidden ? 'Forbidden' : 'Unauthorized' },

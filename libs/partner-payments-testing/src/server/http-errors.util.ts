@@ -13,11 +13,12 @@ export function sendError(
 }
 
 /**
- * An answer of the partner's gateway, not of the API behind it (evidence §11 N3, N4): none of the
- * app's headers (security set, x-api-version, etag), `content-type: application/json` without a
- * charset, and `x-amzn-errortype` when given.
+ * An answer of the partner's gateway or of its auth function, not of the API behind the gateway
+ * (evidence §11 N3, N4 [T3raw auth/02-success]): none of the app's headers (security set,
+ * x-api-version, etag), `content-type: application/json` without a charset, and
+ * `x-amzn-errortype` when given.
  */
-export function sendGatewayJson(res: Response, status: number, body: unknown, errorType?: string): void {
+export function sendPlainJson(res: Response, status: number, body: unknown, errorType?: string): void {
   for (const name of res.getHeaderNames()) res.removeHeader(name);
   if (errorType) res.setHeader('x-amzn-errortype', errorType);
   res.setHeader('content-type', 'application/json');
@@ -26,7 +27,7 @@ export function sendGatewayJson(res: Response, status: number, body: unknown, er
 
 /** spec 5.6 / 7.5: unmatched or malformed routes answer 403 invalid_request (the gateway's answer). */
 export function sendRouteNotMatched(res: Response): void {
-  sendGatewayJson(res, 403, {
+  sendPlainJson(res, 403, {
     code: 'invalid_request',
     message: 'The request could not be matched to a valid route',
   });

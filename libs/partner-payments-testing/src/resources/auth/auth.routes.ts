@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Router } from 'express';
 import { rejectMissingApiKey } from '../../middleware/auth.middleware';
-import { sendError } from '../../server/http-errors.util';
+import { sendPlainJson } from '../../server/http-errors.util';
 import { requestState, type SandboxContext } from '../../server/sandbox-context.util';
 
 /** The tokens' issuer: the partner's is its Cognito user pool; a reserved name marks this one. */
@@ -11,7 +11,8 @@ const TOKEN_ISSUER = 'https://cognito-idp.sandbox.invalid/partner-sandbox';
  * spec 4.1 / 5: POST /auth with x-api-key only; body client_id + password; answer { message, data }.
  * No x-api-key at all: the gateway's 403 `{message:"Forbidden"}`, as on every other path (evidence
  * §1/§2 [T3r DRIFT-6, 49]); a present but wrong key or a rejected pair: 401 (spec 5.7). Both count
- * as a failed auth call in the counters.
+ * as a failed auth call in the counters. The partner's auth function answers, not its API: plain
+ * JSON without the API's headers [T3raw auth/02-success] (sendPlainJson).
  */
 export function registerAuthRoutes(router: Router, ctx: SandboxContext): void {
   router.post('/auth', (req, res) => {
@@ -30,7 +31,11 @@ export function registerAuthRoutes(router: Router, ctx: SandboxContext): void {
       body.password === account.password;
     if (!ok) {
       ctx.telemetry.counters.authFailures++;
-      return sendError(res, 401, 'unauthorized', 'Invalid API key or client credentials');
+      return sendPlainJson(res, 401, {
+        code: 'unauthorized',
+        message: 'Invalid API key or client credentials',
+        statusCode: 401,
+      });
     }
     const ttl = ctx.options.tokenTtlSeconds;
     const { jti, expiresAt } = ctx.store.issueToken(account.clientUuid, ttl);
@@ -50,7 +55,7 @@ export function registerAuthRoutes(router: Router, ctx: SandboxContext): void {
       jti,
       client_id: appClientId,
     });
-    res.status(200).json({
+    sendPlainJson(res, 200, {
       message: 'Authentication successful',
       data: { access_token: token, expires_in: ttl, token_type: 'Bearer' },
     });
