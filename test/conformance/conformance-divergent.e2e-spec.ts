@@ -205,7 +205,7 @@ describe('conformance kit against a divergent stand-in', () => {
       expect(out).not.toContain('021000021'); // a routing number
       expect(out).not.toContain('4000123456'); // the recipients' account number
       expect(out).not.toContain('123456789'); // the users' SSN
-      expect(out).not.toMatch(/sbx_[0-9a-f]{20,}/); // a sandbox bearer token
+      expect(out).not.toMatch(/eyJ[\w-]+\.[\w-]+\.[\w-]+/); // a sandbox bearer token (a JWT)
     }
   });
 });

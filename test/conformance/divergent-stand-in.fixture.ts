@@ -83,7 +83,8 @@ export async function startRewritingProxy(
     answer.headers.forEach((value, name) => {
       if (!HOP_HEADERS.has(name) && name !== 'content-encoding') res.setHeader(name, value);
     });
-    res.send(text);
+    // end, not send: send would add a charset to the sandbox's content-type (evidence §11 N4).
+    res.end(text);
   });
   const server = app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));

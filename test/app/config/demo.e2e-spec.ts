@@ -163,7 +163,7 @@ describe('logs (demo at debug level, a re-authentication, a bad signature)', () 
       expect(va.account_number).toMatch(/^\d{8,}$/);
       secrets.push(va.account_number!);
       for (const secret of secrets) expect(text).not.toContain(secret);
-      expect(text).not.toMatch(/sbx_[0-9a-f]{16,}/); // sandbox bearer tokens
+      expect(text).not.toMatch(/eyJ[\w-]+\.[\w-]+\.[\w-]+/); // sandbox bearer tokens (JWTs)
       expect(text).not.toMatch(/Bearer\s+\S{8,}/);
     } finally {
       await running.close();

@@ -14,6 +14,11 @@ describe('sandbox: webhook delivery headers (evidence §11 N22)', () => {
     const [delivery] = world.receiver.events('user.created');
     expect(delivery.validSignature).toBe(true);
     expect(delivery.body.data.status).toBe('CREATED');
+    expect(delivery.body.data).toMatchObject({
+      type: 'individual',
+      email: 'ada@example.com',
+      phone: '+15555550100',
+    });
     const headers = Object.keys(delivery.headers).sort();
     // What fetch adds on its own (host, connection, length, accept...) aside, no timestamp and no
     // event-name header: the event is read from the body.
@@ -32,6 +37,23 @@ describe('sandbox: webhook delivery headers (evidence §11 N22)', () => {
     expect(partnerHeaders).toEqual(['content-type', 'user-agent', 'x-signature-sha256']);
     expect(delivery.headers['user-agent']).toBe('node');
     expect(delivery.headers['content-type']).toBe('application/json');
+  });
+
+  it('N22: user.created names the user as the partner’s did: its email, and phone "" when none was set', async () => {
+    const created = await world.api.call('POST', '/v1/users', {
+      body: individual({ email: 'no-phone@example.com', phone: undefined }),
+    });
+    expect(created.status).toBe(201);
+    await world.sandbox.control.flushWebhooks();
+    const delivery = world.receiver
+      .events('user.created')
+      .find((d) => d.body.data.user_id === created.body.id);
+    expect(delivery?.body.data).toMatchObject({
+      type: 'individual',
+      email: 'no-phone@example.com',
+      phone: '',
+      status: 'CREATED',
+    });
   });
 
   it('N23: one URL per account, the last one set wins: the old URL gets nothing more', async () => {

@@ -16,6 +16,16 @@ export class ProbeSkipped extends Error {}
 export const NO_DELETE =
   'not deletable: the partner has no DELETE for users or recipients (evidence §4 [T3r DRIFT-39]); tagged metadata.conformance_run';
 
+/**
+ * A JWT with the first character of its signature changed, as the partner's captured attack did
+ * (evidence §11 N8 [T3raw security/jwt-attack-suite/02]); any other token with its last character changed.
+ */
+export function tamperSignature(token: string): string {
+  const at = token.lastIndexOf('.') + 1;
+  const index = at > 0 && at < token.length ? at : token.length - 1;
+  return `${token.slice(0, index)}${token[index] === 'A' ? 'B' : 'A'}${token.slice(index + 1)}`;
+}
+
 export class ConformanceContext {
   readonly runId = `conformance-${new Date().toISOString().slice(0, 19).replace(/[-:T]/g, '')}-${randomUUID().slice(0, 8)}`;
   readonly createdResources: CreatedResource[] = [];
@@ -84,6 +94,7 @@ export class ConformanceContext {
       headers.authorization = `Bearer ${request.bearer ?? (await this.login())}`;
     }
     if (auth === 'bad-bearer') headers.authorization = `Bearer not-a-token-${randomUUID()}`;
+    if (auth === 'tampered-bearer') headers.authorization = `Bearer ${tamperSignature(await this.login())}`;
     if (request.version) headers['x-api-version'] = request.version;
     if (request.idempotencyKey) {
       headers['idempotency-key'] = request.idempotencyKey === 'fresh' ? randomUUID() : request.idempotencyKey;

@@ -117,7 +117,8 @@ async function attempt(
       observed: `${observed.status} (${differences.length} difference${differences.length > 1 ? 's' : ''})`,
       differences,
       explanation: explainDivergence(probe, ctx.target),
-      observedMessage: message?.slice(0, 160),
+      // Cut after redaction (below): a cut token would no longer match the run's tokens.
+      observedMessage: message,
     };
   } catch (error) {
     if (error instanceof ProbeSkipped) {
@@ -170,7 +171,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   for (const r of results) {
     r.differences = r.differences.map(clean);
     if (r.request) r.request = clean(r.request);
-    if (r.observedMessage) r.observedMessage = clean(r.observedMessage);
+    if (r.observedMessage) r.observedMessage = clean(r.observedMessage).slice(0, 160);
     if (r.explanation) r.explanation = clean(r.explanation);
   }
   const summary = { total: results.length, match: 0, diverge: 0, skipped: 0, error: 0 };

@@ -30,9 +30,10 @@ export interface ProbeRequest {
   form?: FormData;
   /**
    * Which credentials go with it: `full` (x-api-key + bearer, the default), `api-key-only`,
-   * `bearer-only`, `bad-bearer` (x-api-key + a token the partner never issued), `none`.
+   * `bearer-only`, `bad-bearer` (x-api-key + a token the partner never issued), `tampered-bearer`
+   * (x-api-key + the run's token with the first character of its signature changed), `none`.
    */
-  auth?: 'full' | 'api-key-only' | 'bearer-only' | 'bad-bearer' | 'none';
+  auth?: 'full' | 'api-key-only' | 'bearer-only' | 'bad-bearer' | 'tampered-bearer' | 'none';
   /** A bearer token to send instead of the run's (an expired one). */
   bearer?: string;
   /** X-Api-Version for this request; RFI probes send `2026-06-01` (evidence §7). */

@@ -33,6 +33,11 @@ describe('conformance redaction', () => {
     );
   });
 
+  it('removes any JWT, also one the run did not issue (a tampered bearer token)', () => {
+    const jwt = 'eyJraWQiOiJrIiwiYWxnIjoiUlMyNTYifQ.eyJzdWIiOiIxMjM0NTY3ODkwIn0.c2lnbmF0dXJl-_x';
+    expect(redact(`rejected Bearer ${jwt}, retry`, [])).toBe('rejected Bearer [redacted], retry');
+  });
+
   it('masks account numbers with letters, IBANs whole or grouped, and CLABEs, keeping the last 4', () => {
     const text =
       'account ES9121000418450200051332 or ES91 2100 0418 4502 0005 1332, swift CAIXESBBXXX, acct GB33BUKB20201555555555, clabe 032180000118359719, ref 12345 at 2026-05-28T10:11:12Z';

@@ -51,6 +51,9 @@ export function writePolicy(
 const SECRET_KEYS =
   /"(access_token|password|api_key|apiKey|x-api-key|authorization|account_number|routing_number|clabe|ssn|ein|document_number|doc_number|token)"\s*:\s*"[^"]*"/gi;
 
+/** A JWT (the partner's bearer tokens are, evidence §11 N8), also one the run did not issue. */
+const JWT = /\beyJ[\w-]*\.[\w-]+\.[\w-]*/g;
+
 /** An IBAN, written whole or in groups of 4 (`ES91 2100 0418 ...`). */
 const IBAN = /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b/g;
 
@@ -60,7 +63,7 @@ const WORD = /(?<![0-9A-Za-z_-])[0-9A-Za-z]+(?![0-9A-Za-z_-])/g;
 const last4 = (value: string) => `****${value.replace(/ /g, '').slice(-4)}`;
 
 /**
- * Redacts the run's secrets (api key, password, bearer tokens), values under secret-looking keys,
+ * Redacts the run's secrets (api key, password, bearer tokens), any JWT, values under secret-looking keys,
  * IBANs, and any word holding 6 or more digits (account numbers with or without letters, CLABEs,
  * SSNs), keeping the last 4: an error message that echoes an account number prints `****1234`.
  */
@@ -69,6 +72,7 @@ export function redact(text: string, secrets: readonly string[]): string {
   for (const secret of secrets) {
     if (secret && secret.length >= 4) out = out.split(secret).join('[redacted]');
   }
+  out = out.replace(JWT, '[redacted]');
   out = out.replace(SECRET_KEYS, (_m, key: string) => `"${key}":"[redacted]"`);
   out = out.replace(IBAN, last4);
   return out.replace(WORD, (word) => ((word.match(/\d/g)?.length ?? 0) >= 6 ? last4(word) : word));

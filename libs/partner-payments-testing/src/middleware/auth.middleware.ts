@@ -1,7 +1,8 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { sendError, sendRouteNotMatched } from '../server/http-errors.util';
+import { sendPlainJson, sendRouteNotMatched } from '../server/http-errors.util';
 import { requestState, type SandboxContext } from '../server/sandbox-context.util';
 import { isVersionString, resolveVersion, versionAtLeast } from '../server/versioning.util';
+import { setAppHeaders } from './app-headers.middleware';
 
 /**
  * evidence §1/§2 [T3r DRIFT-6, 49]: on any path, POST /auth included, a call with no x-api-key at
@@ -12,29 +13,35 @@ import { isVersionString, resolveVersion, versionAtLeast } from '../server/versi
  */
 export function rejectMissingApiKey(req: Request, res: Response): boolean {
   if (req.get('x-api-key') !== undefined) return false;
-  // The gateway's answer, not the app's: no x-api-version on it (evidence §11 N3, N5).
-  res.removeHeader('X-Api-Version');
-  res.set('x-amzn-errortype', 'ForbiddenException');
-  res.status(403).json({ message: 'Forbidden' });
+  sendPlainJson(res, 403, { message: 'Forbidden' }, 'ForbiddenException');
   return true;
 }
 
 /**
  * spec 5.4 / 5.7: every call but POST /auth needs x-api-key AND a valid bearer token of the same
  * account; 401 otherwise. RFI routes answer 401 with code invalid_request (spec 7.2), others unauthorized.
- * No x-api-key at all is the gateway's 403 (rejectMissingApiKey).
+ * No x-api-key at all is the gateway's 403 (rejectMissingApiKey). These refusals are the gateway's
+ * (its authorizer, evidence §11 N8): none of the app's headers (N4), the contract's 401 body.
  */
 export function requireAuth(ctx: SandboxContext, options: { rfi?: boolean } = {}): RequestHandler {
   const code = options.rfi ? 'invalid_request' : 'unauthorized';
   return (req, res, next) => {
+    const refuse = (message: string) =>
+      sendPlainJson(res, 401, { code, message, statusCode: 401 }, 'UnauthorizedException');
     if (rejectMissingApiKey(req, res)) return;
     const account = ctx.store.accountByApiKey(req.get('x-api-key'));
-    if (!account) return sendError(res, 401, code, 'Missing or invalid API key');
+    if (!account) return refuse('Missing or invalid API key');
     const match = /^Bearer\s+(\S+)$/i.exec(req.get('authorization') ?? '');
-    if (!match) return sendError(res, 401, code, 'Missing bearer token');
-    if (ctx.store.tokenAccount(match[1]) !== account.clientUuid) {
-      return sendError(res, 401, code, 'Invalid or expired bearer token');
-    }
+    if (!match) return refuse('Missing bearer token');
+    const verdict = ctx.accessTokens.verify(match[1]);
+    // evidence §11 N8 [T3raw security/jwt-attack-suite/02]: a token whose claims or signature were
+    // changed is the gateway's 403 AccessDeniedException `{"Message":"Access Denied"}`.
+    if ('refused' in verdict && verdict.refused === 'signature')
+      return sendPlainJson(res, 403, { Message: 'Access Denied' }, 'AccessDeniedException');
+    // Not a JWT of this key (garbage, alg none, HS256), unknown, expired or another account's:
+    // 401 with the contract's body (spec 5.7; the partner's gateway sends `{message}`, evidence §1).
+    if ('refused' in verdict || ctx.store.tokenAccount(verdict.claims.jti) !== account.clientUuid)
+      return refuse('Invalid or expired bearer token');
     requestState(res).account = account;
     next();
   };
@@ -53,7 +60,7 @@ export function withVersion(
   return (req, res, next) => {
     const header = req.get('x-api-version');
     if ((header !== undefined && !isVersionString(header)) || (options.required && !header))
-      setVersionHeader(ctx, req, res);
+      setAppHeaders(ctx, req, res);
     if (header !== undefined && !isVersionString(header)) {
       return res.status(400).json({
         code: 'validation_error',
@@ -72,18 +79,7 @@ export function withVersion(
     const version = resolveVersion(header, pinned);
     if (options.minimum && !versionAtLeast(version, options.minimum)) return sendRouteNotMatched(res);
     requestState(res).version = version;
-    setVersionHeader(ctx, req, res);
+    setAppHeaders(ctx, req, res);
     next();
   };
-}
-
-/**
- * evidence §11 N5: every answer of the API carries x-api-version, also its refusals of a body it
- * cannot read. The header sent is echoed even when unknown (accepted silently, [T3r DRIFT-11]; the
- * behaviour is the resolved, known version's); without one, the version in force (the pin).
- */
-export function setVersionHeader(ctx: SandboxContext, req: Request, res: Response): void {
-  const header = req.get('x-api-version');
-  const pinned = ctx.store.accountByApiKey(req.get('x-api-key'))?.pinnedVersion;
-  res.set('X-Api-Version', isVersionString(header) ? header : resolveVersion(undefined, pinned));
 }

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { requestState, type SandboxContext } from '../server/sandbox-context.util';
-import { setVersionHeader } from './auth.middleware';
+import { setAppHeaders } from './app-headers.middleware';
 
 const isJson = (req: Request): boolean =>
   /^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(req.get('content-type') ?? '');
@@ -145,7 +145,7 @@ export function bodyMiddleware(ctx: SandboxContext): RequestHandler[] {
     try {
       state.body = JSON.parse(body.toString('utf8'));
     } catch {
-      setVersionHeader(ctx, req, res);
+      setAppHeaders(ctx, req, res);
       res.status(400).json({ code: 'validation_error', message: 'Request body is not valid JSON' });
       return;
     }

@@ -1,5 +1,5 @@
 import type { RequestHandler, Router } from 'express';
-import { sendRouteNotMatched } from '../server/http-errors.util';
+import { sendPlainJson, sendRouteNotMatched } from '../server/http-errors.util';
 import { rejectMissingApiKey } from './auth.middleware';
 import { isSandboxOnlyPath } from './sandbox-only.middleware';
 
@@ -63,10 +63,11 @@ export function foreignStage(router: Router): RequestHandler {
       return sendRouteNotMatched(res);
     if (rejectMissingApiKey(req, res)) return;
     const forbidden = req.path === '/auth';
-    res.setHeader('x-amzn-errortype', forbidden ? 'ForbiddenException' : 'UnauthorizedException');
-    res.setHeader('content-type', 'application/json');
-    res
-      .status(forbidden ? 403 : 401)
-      .end(JSON.stringify({ message: forbidden ? 'Forbidden' : 'Unauthorized' }));
+    sendPlainJson(
+      res,
+      forbidden ? 403 : 401,
+      { message: forbidden ? 'Forbidden' : 'Unauthorized' },
+      forbidden ? 'ForbiddenException' : 'UnauthorizedException',
+    );
   };
 }

@@ -12,11 +12,25 @@ export function sendError(
   res.status(status).json({ code, message, statusCode: status, ...extra });
 }
 
-/** spec 5.6 / 7.5: unmatched or malformed routes answer 403 invalid_request. */
+/**
+ * An answer of the partner's gateway or of its auth function, not of the API behind the gateway
+ * (evidence §11 N3, N4 [T3raw auth/02-success]): none of the app's headers (security set,
+ * x-api-version, etag), `content-type: application/json` without a charset, and
+ * `x-amzn-errortype` when given.
+ */
+export function sendPlainJson(res: Response, status: number, body: unknown, errorType?: string): void {
+  for (const name of res.getHeaderNames()) res.removeHeader(name);
+  if (errorType) res.setHeader('x-amzn-errortype', errorType);
+  res.setHeader('content-type', 'application/json');
+  res.status(status).end(JSON.stringify(body));
+}
+
+/** spec 5.6 / 7.5: unmatched or malformed routes answer 403 invalid_request (the gateway's answer). */
 export function sendRouteNotMatched(res: Response): void {
-  res
-    .status(403)
-    .json({ code: 'invalid_request', message: 'The request could not be matched to a valid route' });
+  sendPlainJson(res, 403, {
+    code: 'invalid_request',
+    message: 'The request could not be matched to a valid route',
+  });
 }
 
 /** Validation error, observed form `{ code, message, errors[] }` (spec 7.1), each error naming its field. */

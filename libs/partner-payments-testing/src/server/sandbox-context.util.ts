@@ -1,3 +1,4 @@
+import type { AccessTokenSigner } from '../resources/auth/access-token.util';
 import type { Response } from 'express';
 import type { FaultStore } from '../middleware/faults.store';
 import type { IdempotencyStore } from '../middleware/idempotency.store';
@@ -31,6 +32,8 @@ export interface SandboxContext {
   faults: FaultStore;
   webhooks: WebhookSender;
   logger: SandboxLogger;
+  /** Signs and checks the bearer tokens (RS256 JWTs, evidence §11 N8). */
+  accessTokens: AccessTokenSigner;
   /** Signs the short-lived document download links (evidence §7). */
   documentLinks: DocumentLinkSigner;
   /** Timers of delayed transitions, cleared on close/reset. */

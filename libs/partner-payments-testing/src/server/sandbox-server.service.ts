@@ -2,10 +2,11 @@ import { DOCUMENT_LINK_PATH, DocumentLinkSigner } from '../resources/rfis/docume
 import { documentLinkHandler } from '../resources/rfis/document-links.routes';
 import { checkPayoutFees, checkQuoteTtlMs, QUOTE_TTL_MS } from '../resources/payouts/payout-preview.routes';
 import { once } from 'node:events';
+import { AccessTokenSigner } from '../resources/auth/access-token.util';
 import type { AddressInfo } from 'node:net';
 import express, { type ErrorRequestHandler } from 'express';
 import { bodyMiddleware } from '../middleware/body.middleware';
-import { setVersionHeader } from '../middleware/auth.middleware';
+import { setAppHeaders } from '../middleware/app-headers.middleware';
 import { corsPreflight, foreignStage } from '../middleware/gateway.middleware';
 import { createControlRouter } from '../control/control.routes';
 import { faultsMiddleware } from '../middleware/faults.middleware';
@@ -54,7 +55,7 @@ const errorHandler =
   (ctx: SandboxContext): ErrorRequestHandler =>
   (err: { status?: number; message?: string }, req, res, _next) => {
     if (res.headersSent) return void res.end();
-    setVersionHeader(ctx, req, res);
+    setAppHeaders(ctx, req, res);
     const status = typeof err.status === 'number' && err.status >= 400 && err.status < 500 ? err.status : 500;
     if (status === 500) return void res.status(500).type('text/plain').send('Internal Server Error');
     res.status(status).json({ code: 'validation_error', message: err.message ?? 'Bad request' });
@@ -108,6 +109,7 @@ export async function startPartnerSandbox(options: PartnerSandboxOptions = {}): 
     faults: new FaultStore(),
     webhooks: new WebhookSender(store, telemetry, options.webhookTimeoutMs ?? 10_000, logger),
     logger,
+    accessTokens: await AccessTokenSigner.create(),
     documentLinks: new DocumentLinkSigner(),
     timers: new Set(),
   };
@@ -127,7 +129,8 @@ export async function startPartnerSandbox(options: PartnerSandboxOptions = {}): 
 
   const app = express();
   app.disable('x-powered-by');
-  app.set('etag', false);
+  // evidence §11 N4: the API's answers carry Express's weak etag (`W/"<length>-<hash>"`).
+  app.set('etag', 'weak');
   app.use('/__control', createControlRouter(control));
   app.use(requestLogMiddleware(ctx));
   // The presigned links' object store (evidence §7): another host at the partner, so no partner auth,

@@ -108,15 +108,17 @@ export class StateStore {
     return undefined;
   }
 
-  issueToken(clientUuid: string, ttlSeconds: number): string {
-    const token = `sbx_${randomHex(24)}`;
-    this.tokens.set(token, { clientUuid, expiresAt: Date.now() + ttlSeconds * 1000 });
-    return token;
+  /** Records a token by its `jti` (the signed JWT itself is made by the auth route). */
+  issueToken(clientUuid: string, ttlSeconds: number): { jti: string; expiresAt: number } {
+    const jti = newId();
+    const expiresAt = Date.now() + ttlSeconds * 1000;
+    this.tokens.set(jti, { clientUuid, expiresAt });
+    return { jti, expiresAt };
   }
 
-  /** The account a bearer token belongs to, or undefined when unknown or expired (spec 5.7). */
-  tokenAccount(token: string): string | undefined {
-    const record = this.tokens.get(token);
+  /** The account a token's `jti` belongs to, or undefined when unknown or expired (spec 5.7). */
+  tokenAccount(jti: string): string | undefined {
+    const record = this.tokens.get(jti);
     if (!record || record.expiresAt <= Date.now()) return undefined;
     return record.clientUuid;
   }

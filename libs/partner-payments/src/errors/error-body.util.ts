@@ -132,7 +132,8 @@ export function parseErrorBody(body: unknown): ParsedErrorBody {
   if (!isObj(body)) return result;
 
   result.code = normaliseErrorCode(body.code);
-  result.message = messageFrom(body.message);
+  // The gateway's AccessDeniedException body capitalises it: { Message } (evidence §11 N8).
+  result.message = messageFrom(body.message) ?? messageFrom(body.Message);
   result.details = body.details;
 
   if (isObj(body.error)) {

@@ -4,6 +4,7 @@ import {
   PartnerAuthenticationError,
   PartnerNotFoundError,
   PartnerPermissionError,
+  PartnerServerError,
   PartnerValidationError,
 } from './partner-api.errors';
 
@@ -69,6 +70,21 @@ const RECORDED = {
   // N1, N3 [T3raw versioning/03, 04]: the gateway's bodies for another stage's credentials
   forbidden: { message: 'Forbidden' },
   unauthorized: { message: 'Unauthorized' },
+  // N8 [T3raw security/jwt-attack-suite/02]: the gateway's answer to a token with a changed signature
+  accessDenied: { Message: 'Access Denied' },
+  // N9 [T3ref §2.1], older docs only: POST /auth with a malformed client_id (its msg is not given
+  // there; Pydantic's wording for uuid_parsing), and its outage
+  authMalformedClientId: {
+    message: 'Invalid input data',
+    data: [
+      {
+        type: 'uuid_parsing',
+        loc: ['body', 'client_id'],
+        msg: 'Input should be a valid UUID, invalid character: expected an optional prefix of `urn:uuid:` followed by [0-9a-fA-F-], found `x` at 1',
+      },
+    ],
+  },
+  authUnavailable: { message: 'Service unavailable', data: { error: 'Service unavailable' } },
 } as const;
 
 const make = (status: number, body: unknown, path = '/v1/virtual-accounts') =>
@@ -128,5 +144,23 @@ describe('recorded error bodies of evidence §11', () => {
     const unauthorized = make(401, RECORDED.unauthorized, '/v1/users');
     expect(unauthorized).toBeInstanceOf(PartnerAuthenticationError);
     expect(unauthorized.message).toContain('Unauthorized');
+  });
+
+  it('N8: a changed token signature is the gateway’s 403 { Message } (capital M), its message read', () => {
+    const denied = make(403, RECORDED.accessDenied, '/v1/users');
+    expect(denied).toBeInstanceOf(PartnerPermissionError);
+    expect(denied.message).toContain('Access Denied');
+  });
+
+  it('N9: the older docs’ /auth bodies, a 422 naming client_id and a 500 with its message', () => {
+    const malformed = make(422, RECORDED.authMalformedClientId, '/auth');
+    expect(malformed).toBeInstanceOf(PartnerValidationError);
+    expect(malformed.fieldErrors).toEqual([
+      { field: 'client_id', message: expect.stringMatching(/^Input should be a valid UUID/) },
+    ]);
+    expect(malformed.message).toContain('Invalid input data');
+    const unavailable = make(500, RECORDED.authUnavailable, '/auth');
+    expect(unavailable).toBeInstanceOf(PartnerServerError);
+    expect(unavailable.message).toContain('Service unavailable');
   });
 });

@@ -1,14 +1,8 @@
 /** Authentication and the gateway in front of every route (spec 4.1, 5, 7.5; evidence §1). */
 import { randomUUID } from 'node:crypto';
-import type { ConformanceProbe, Observation } from '../probe.types';
+import type { ConformanceProbe } from '../probe.types';
 import { t } from '../shape.util';
-import { contract, evidence, flatError } from './probe-shapes.util';
-
-/** A divergence unless the gateway names `type` in x-amzn-errortype. */
-const errorType = (type: string) => (o: Observation) =>
-  o.headers.get('x-amzn-errortype') === type
-    ? []
-    : [`header x-amzn-errortype: expected ${type}, got ${o.headers.get('x-amzn-errortype')}`];
+import { contract, errorType, evidence, flatError } from './probe-shapes.util';
 
 export const AUTH_GATEWAY_PROBES: ConformanceProbe[] = [
   {
@@ -83,8 +77,9 @@ export const AUTH_GATEWAY_PROBES: ConformanceProbe[] = [
   {
     id: 'gateway.bad-bearer',
     area: 'gateway',
-    behaviour: 'A bearer token the partner never issued answers 401 { code: unauthorized, message }',
-    sources: [contract('§5.7')],
+    behaviour:
+      'A bearer token the partner never issued (not a JWT) answers 401 { code: unauthorized, message }',
+    sources: [contract('§5.7'), evidence('§11 N8 [T3raw security/jwt-attack-suite/02]')],
     writes: false,
     request: { method: 'GET', path: '/v1/users?limit=1', auth: 'bad-bearer' },
     expect: { status: 401, shape: flatError('unauthorized') },

@@ -2,6 +2,7 @@
 import type { ConformanceProbe } from '../probe.types';
 import { AUTH_GATEWAY_PROBES } from './auth-gateway.probes';
 import { DEPOSIT_PROBES } from './deposits.probes';
+import { GATEWAY_CAPTURE_PROBES } from './gateway-captures.probes';
 import { IDEMPOTENCY_PROBES } from './idempotency.probes';
 import { PAYOUT_PROBES } from './payouts.probes';
 import { RECIPIENT_CAPTURE_PROBES } from './recipient-captures.probes';
@@ -25,6 +26,7 @@ const versionPin = REFERENCE_PROBES.filter((p) => p.id === 'versioning.upgrade-r
 /** Every shipped probe, in run order; ids are unique (`area.behaviour`). */
 export const CONFORMANCE_PROBES: readonly ConformanceProbe[] = [
   ...AUTH_GATEWAY_PROBES,
+  ...GATEWAY_CAPTURE_PROBES,
   ...USERS_PROBES,
   ...USER_UPDATE_PROBES,
   ...USER_LIFECYCLE_PROBES,

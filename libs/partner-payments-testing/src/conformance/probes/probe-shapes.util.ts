@@ -4,6 +4,12 @@ import type { ProbeArea } from '../report.types';
 import { fixtureUser } from '../probe-bodies.util';
 import { t, type Shape } from '../shape.util';
 
+/** A divergence unless the gateway names `type` in x-amzn-errortype. */
+export const errorType = (type: string) => (o: Observation) =>
+  o.headers.get('x-amzn-errortype') === type
+    ? []
+    : [`header x-amzn-errortype: expected ${type}, got ${o.headers.get('x-amzn-errortype')}`];
+
 /** F: flat `{ code, message }` (spec 5.7, 7.1). */
 export const flatError = (code?: string): Shape =>
   t.object({ code: code ? t.enum(code) : t.string, message: t.string });

@@ -60,12 +60,15 @@ export function registerUserRoutes(router: Router, ctx: SandboxContext): void {
     const user = newUserRecord(account.clientUuid, b, metadata);
     ctx.store.users.set(user.user_id, user);
     ctx.telemetry.created('users');
-    // spec 6.4.1: user.created echoes the persisted metadata.
+    // spec 6.4.1: user.created echoes the persisted metadata; evidence §11 N22 [T3raw webhooks/32]:
+    // it carries the email and the phone ("" when unset) beside the UPPERCASE status.
     ctx.webhooks.emit(
       account.clientUuid,
       buildUserCreated({
         user_id: user.user_id,
         type: user.type,
+        email: user.fields.email as string,
+        phone: (user.fields.phone as string | undefined) ?? null,
         status: user.status,
         metadata: user.metadata,
       }),
