@@ -1,4 +1,7 @@
-/** The answers' headers and the bearer token as the partner's raw captures show them (evidence §11 N4, N8). */
+/**
+ * The answers' headers, the bearer token and the stages' routes as the partner's raw captures show
+ * them (evidence §11 N2, N4, N8).
+ */
 import type { ConformanceProbe, Observation } from '../probe.types';
 import { t } from '../shape.util';
 import { errorType, evidence } from './probe-shapes.util';
@@ -64,5 +67,20 @@ export const GATEWAY_CAPTURE_PROBES: ConformanceProbe[] = [
       headers: ['x-amzn-errortype'],
     },
     verify: errorType('AccessDeniedException'),
+  },
+  {
+    id: 'gateway.simulate-deposit-not-on-production',
+    area: 'gateway',
+    behaviour:
+      "POST /v1/virtual-accounts/{id}/simulate-deposit on the other stage's base (production) answers 403: the route exists on the sandbox stage only",
+    sources: [evidence('§11 N2 [T3raw versioning/05]')],
+    writes: false,
+    request: (ctx) => ({
+      method: 'POST',
+      path: '(other stage)/v1/virtual-accounts/{id}/simulate-deposit',
+      url: ctx.otherStageUrl('/v1/virtual-accounts/00000000-0000-4000-8000-000000000000/simulate-deposit'),
+      body: { amount: '10.00', currency: 'USD' },
+    }),
+    expect: { status: 403, shape: t.object({ message: t.string }) },
   },
 ];
