@@ -61,7 +61,7 @@ export interface PartnerWebhookOptions {
   /** Largest accepted body in bytes; larger gets 413. Default 1_048_576 (1 MB). */
   maxBodyBytes?: number;
   /**
-   * Group commit and batched processing (issue 14), used when the `inboxStore` implements
+   * Group commit and batched processing, used when the `inboxStore` implements
    * `recordBatch` / `processBatch` (the in-memory store does not need them).
    */
   batching?: PartnerWebhookBatchingOptions;

@@ -14,7 +14,7 @@ const CHECK_TIMEOUT_MS = 3000;
 const PARTNER_CACHE_MS = 15_000;
 
 /**
- * The readiness checks (issue 13), as @nestjs/terminus indicators: the database reachable, the
+ * The readiness checks, as @nestjs/terminus indicators: the database reachable, the
  * inbox able to record, a partner token obtainable, the inbox not lagging. Each answers within CHECK_TIMEOUT_MS.
  */
 @Injectable()

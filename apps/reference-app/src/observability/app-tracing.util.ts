@@ -26,8 +26,8 @@ function appTracer(): Tracer {
 
 /**
  * Runs `write` in span `projection <name>`: active (so nothing below starts a trace of its own)
- * unless there is no trace at all (no SDK); attributes only on a recording span (issue 13: the
- * cost of instrumentation when traces are off or sampled out). Inside a trace sampled out (the
+ * unless there is no trace at all (no SDK); attributes only on a recording span (nothing is
+ * computed when traces are off or sampled out). Inside a trace sampled out (the
  * module's handler span was not sampled) no span at all: it would record nothing either.
  */
 function inProjectionSpan<T>(

@@ -23,7 +23,7 @@ export interface RedeliverySummary {
  * (the process died between storing the event and processing it). The partner never redelivers
  * on 2026-04-14 (spec 6.1.4): this is the only second chance.
  *
- * Each run drains (issue 9 defect 6: a crash's backlog used to go at 100 entries a minute): batch
+ * Each run drains, so a crash's backlog is not left at one batch a tick: batch
  * after batch of INBOX_REDELIVERY_BATCH_SIZE until nothing due is left, INBOX_REDELIVERY_CONCURRENCY
  * at once, each entry tried at most once per run (a failure keeps its backoff).
  */

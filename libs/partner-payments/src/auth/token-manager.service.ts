@@ -58,7 +58,7 @@ const REFRESH_COOLDOWN_MS = 30_000;
 
 /**
  * Bearer tokens (spec 5). One cached token; refreshed when fewer than tokenRefreshSkewSeconds remain;
- * one in-flight POST /auth shared by every concurrent caller (DESIGN: the google-auth-library lesson).
+ * one in-flight POST /auth shared by every concurrent caller (a token expiry under load must not become one /auth call per caller).
  * Provided by PartnerPaymentsModule through a factory provider (inject it by class); it carries no
  * decorators so the core runs, and is unit-tested, without Nest.
  */
@@ -108,8 +108,8 @@ export class PartnerTokenManager {
 
   /**
    * The cached token when it is valid for at least the skew, else null; never any I/O. Every call
-   * checks this first: awaiting getToken() for a token already in hand cost each call an extra
-   * async hop (issue 14, client p50 at c=1).
+   * checks this first, so a call with a token already in hand takes no extra async hop (awaiting
+   * getToken() would add one to every call's latency).
    */
   cached(): string | null {
     const t = this.token;

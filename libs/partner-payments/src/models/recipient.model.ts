@@ -273,7 +273,7 @@ export interface ListPartnerRecipientsParams {
   metadata?: PartnerMetadataFilter;
 }
 
-/** Last 4 characters only: logs never carry full account numbers (DESIGN). */
+/** Last 4 characters only: logs never carry full account numbers. */
 export function maskAccountNumber(accountNumber: string | null | undefined): string {
   if (!accountNumber) return '';
   return accountNumber.length <= 4 ? '****' : `****${accountNumber.slice(-4)}`;

@@ -71,8 +71,8 @@ export type PartnerWebhookObservation =
     }
   | {
       /**
-       * A delivery waited for room in the processing backlog before it was recorded (issue 14,
-       * `webhooks.batching.maxBacklog`): the handlers are not keeping up with intake.
+       * A delivery waited for room in the processing backlog before it was recorded
+       * (`webhooks.batching.maxBacklog`): the handlers are not keeping up with intake.
        * `timedOut`: no room came within `maxBacklogWaitMs`; it was recorded anyway.
        */
       type: 'backpressure';

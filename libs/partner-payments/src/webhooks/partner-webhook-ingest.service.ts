@@ -125,7 +125,7 @@ export class PartnerWebhookIngestService {
       rawBody: text,
       receivedAt: new Date(),
     };
-    // Backpressure (issue 14): a backlog the handlers cannot keep up with slows intake, bounded.
+    // Backpressure: a backlog the handlers cannot keep up with slows intake, bounded.
     const room = this.processing.roomToProcess();
     if (room) {
       const { timedOut } = await room;

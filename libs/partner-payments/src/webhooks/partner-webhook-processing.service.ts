@@ -58,8 +58,8 @@ export class PartnerWebhookProcessingService implements OnApplicationShutdown {
    * `minAgeMs`, default 10 s: younger ones are most likely in the hands of the delivery that
    * recorded them, perhaps on another replica). Oldest first, `limit` (default 100) per read.
    *
-   * With `untilEmpty` it reads batch after batch until nothing due is left (issue 9 defect 6: a
-   * crash's backlog drained at one batch per cron tick). "Due" is judged against the run's start,
+   * With `untilEmpty` it reads batch after batch until nothing due is left, so a
+   * crash's backlog does not drain at one batch per cron tick. "Due" is judged against the run's start,
    * and an entry is tried at most once per run: one that fails gets its backoff (its next attempt
    * lies after the start), so the run never spins on it. The run ends at the first read with no
    * entry it has not tried, so it ends even if the store keeps reporting an entry (say markFailed
@@ -81,7 +81,7 @@ export class PartnerWebhookProcessingService implements OnApplicationShutdown {
   }
 
   /**
-   * Backpressure (issue 14): resolves at once while fewer than `batching.maxBacklog` events are
+   * Backpressure: resolves at once while fewer than `batching.maxBacklog` events are
    * being processed here, else when enough have settled (oldest waiter first) or after
    * `batching.maxBacklogWaitMs`, whichever comes first. The ingest service awaits it before
    * recording, so a burst the handlers cannot keep up with slows intake instead of growing the

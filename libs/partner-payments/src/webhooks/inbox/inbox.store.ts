@@ -73,7 +73,7 @@ export interface PartnerInboxStore {
    */
   runProcessing?<T>(eventId: string, work: () => Promise<T>): Promise<InboxProcessingResult<T>>;
   /**
-   * Optional group commit (issue 14): stores these events in ONE transaction (one commit, one
+   * Optional group commit: stores these events in ONE transaction (one commit, one
    * fsync) and resolves, once it committed, with 'new' or 'duplicate' for each event, in order.
    * Their eventIds are distinct (the service settles a repeat within one batch itself). Reject
    * when the transaction did not commit: none of them is kept, and each delivery is answered 500.
@@ -82,7 +82,7 @@ export interface PartnerInboxStore {
    */
   recordBatch?(events: readonly InboxEventInput[]): Promise<InboxRecordResult[]>;
   /**
-   * Optional batched unit of work (issue 14): ONE transaction for these entries, `work` run for
+   * Optional batched unit of work: ONE transaction for these entries, `work` run for
    * each in turn. An entry already processed, or held by another transaction (another replica:
    * FOR UPDATE SKIP LOCKED), is skipped without running `work`. An entry whose `work` resolves is
    * marked processed in that transaction. When a `work` throws, the store either rolls that
@@ -98,7 +98,7 @@ export interface PartnerInboxStore {
     work: (eventId: string) => Promise<T>,
   ): Promise<InboxBatchOutcome<T>[]>;
   /**
-   * Optional claim (issue 14): selects up to `options.limit` due entries as `pending` does (a
+   * Optional claim: selects up to `options.limit` due entries as `pending` does (a
    * store may take the failed ones due again first) and processes them like processBatch, in one
    * transaction that holds them, so replicas calling it at once take different entries (FOR UPDATE SKIP LOCKED). An entry whose body cannot be read
    * is marked failed without running `work`. Resolves to [] when nothing is due. When present,
