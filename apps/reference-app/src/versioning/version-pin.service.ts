@@ -6,7 +6,7 @@ import { pinAccountKey } from './pin-account.util';
 import { UnitOfWork } from '../database/unit-of-work.service';
 import { PARTNER_CONNECTION, type PartnerConnection } from '../sandbox/partner-connection.providers';
 import { classifyPartnerFailure } from '../payouts/partner-failure.util';
-import { JobLockService } from '../scheduling/job-lock.service';
+import { PartnerJobLockService } from '@partner-payments/typeorm';
 
 export const VERSION_PIN_JOB = 'version-pin';
 
@@ -35,7 +35,7 @@ export class VersionPinService {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly uow: UnitOfWork,
-    private readonly locks: JobLockService,
+    private readonly locks: PartnerJobLockService,
     private readonly versioning: PartnerVersioningService,
     private readonly versionState: PartnerApiVersionState,
     @Inject(PARTNER_CONNECTION) private readonly connection: PartnerConnection,

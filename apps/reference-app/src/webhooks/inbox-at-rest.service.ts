@@ -6,7 +6,7 @@ import {
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import { APP_CONFIG, ConfigValidationError, type AppConfig } from '../config/app.config';
-import { JobLockService } from '../scheduling/job-lock.service';
+import { PartnerJobLockService } from '@partner-payments/typeorm';
 import { InboxMaintenanceStore } from './inbox-maintenance.store';
 
 export const INBOX_PRUNE_JOB = 'inbox-prune';
@@ -44,7 +44,7 @@ export class InboxAtRestService implements OnApplicationBootstrap, BeforeApplica
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly store: InboxMaintenanceStore,
-    private readonly locks: JobLockService,
+    private readonly locks: PartnerJobLockService,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import { PartnerWebhookProcessingService } from '@partner-payments/nestjs';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
-import { JobLockService } from '../scheduling/job-lock.service';
+import { PartnerJobLockService } from '@partner-payments/typeorm';
 import { TypeOrmInboxStore } from './typeorm-inbox.store';
 
 export const INBOX_REDELIVERY_JOB = 'inbox-redelivery';
@@ -36,7 +36,7 @@ export class InboxRedeliveryService implements BeforeApplicationShutdown {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly inbox: TypeOrmInboxStore,
     private readonly webhooks: PartnerWebhookProcessingService,
-    private readonly locks: JobLockService,
+    private readonly locks: PartnerJobLockService,
   ) {}
 
   /**

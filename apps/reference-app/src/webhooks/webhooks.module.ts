@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { UnitOfWork } from '../database/unit-of-work.service';
 import { PayoutsModule } from '../payouts/payouts.module';
-import { JobLockModule } from '../scheduling/job-lock.module';
 import { InboxAtRestService } from './inbox-at-rest.service';
 import { InboxRedeliveryService } from './inbox-redelivery.service';
 import { InboxController } from './inbox.controller';
@@ -15,7 +14,7 @@ import { WebhookInboxModule } from './webhook-inbox.module';
  * POST /webhooks/partner itself is the library's (PartnerPaymentsModule).
  */
 @Module({
-  imports: [WebhookInboxModule, JobLockModule, PayoutsModule],
+  imports: [WebhookInboxModule, PayoutsModule],
   controllers: [InboxController],
   providers: [
     {
