@@ -4,12 +4,16 @@
  * the READMEs' code compiles; a scratch consumer app installs the packed packages and runs).
  * Package names map to the sources so tests never run against a stale dist/.
  */
-const { ESM_PACKAGES, esmIgnorePattern } = require('./libs/partner-payments-testing/src/jest/esm-packages.js');
+const {
+  ESM_PACKAGES,
+  esmIgnorePattern,
+} = require('./libs/partner-payments-testing/src/jest/esm-packages.js');
 
 const moduleNameMapper = {
   '^@partner-payments/nestjs$': '<rootDir>/libs/partner-payments/src/index.ts',
   '^@partner-payments/testing$': '<rootDir>/libs/partner-payments-testing/src/index.ts',
   '^@partner-payments/typeorm$': '<rootDir>/libs/partner-payments-typeorm/src/index.ts',
+  '^@partner-payments/typeorm/sql$': '<rootDir>/libs/partner-payments-typeorm/src/sql.ts',
 };
 const transform = {
   // isolatedModules comes from tsconfig.jest.json (ts-jest's own option of that name is deprecated).
@@ -31,7 +35,11 @@ const common = {
   // with a dynamic import() that Jest's vm runtime refuses without --experimental-vm-modules;
   // transpiled, it becomes require().
   transformIgnorePatterns: [
-    esmIgnorePattern([...ESM_PACKAGES, '@seriousme/openapi-schema-validator', '@opentelemetry/otlp-exporter-base']),
+    esmIgnorePattern([
+      ...ESM_PACKAGES,
+      '@seriousme/openapi-schema-validator',
+      '@opentelemetry/otlp-exporter-base',
+    ]),
   ],
 };
 
@@ -39,7 +47,11 @@ module.exports = {
   // Jest 30 reads testTimeout from the top level, not per project: e2e suites boot servers and databases.
   testTimeout: 60000,
   projects: [
-    { ...common, displayName: 'unit', testMatch: ['<rootDir>/libs/*/src/**/*.spec.ts', '<rootDir>/apps/*/src/**/*.spec.ts'] },
+    {
+      ...common,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/libs/*/src/**/*.spec.ts', '<rootDir>/apps/*/src/**/*.spec.ts'],
+    },
     {
       ...common,
       displayName: 'e2e',

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { buildUserCreated } from '@partner-payments/testing';
-import { UnitOfWork } from '../apps/reference-app/src/database/unit-of-work.service';
+import { PartnerUnitOfWork } from '@partner-payments/typeorm';
 import { InboxKeyRing, parseInboxKeys } from '../apps/reference-app/src/webhooks/inbox-key-ring.util';
 import { TypeOrmInboxStore } from '../apps/reference-app/src/webhooks/typeorm-inbox.store';
 import { appEnv, INBOX_KEYS, sqliteDatabase } from './lib/app-env.fixture';
@@ -39,7 +39,7 @@ interface DrainRound {
 async function seed(url: string): Promise<void> {
   const reader = await openInboxReader(url); // migrates the fresh file
   try {
-    const uow = new UnitOfWork(reader.dataSource);
+    const uow = new PartnerUnitOfWork(reader.dataSource);
     const store = new TypeOrmInboxStore(uow, new InboxKeyRing(parseInboxKeys(INBOX_KEYS)));
     const receivedAt = new Date(Date.now() - 60_000);
     await uow.transaction(async () => {

@@ -22,7 +22,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { SANDBOX_DEFAULTS, type PartnerSandbox } from '@partner-payments/testing';
 import { DataSource } from 'typeorm';
 import type { RunningApp } from '../apps/reference-app/src/app-bootstrap.util';
-import { UnitOfWork } from '../apps/reference-app/src/database/unit-of-work.service';
+import { PartnerUnitOfWork } from '@partner-payments/typeorm';
 import { ReconciliationService } from '../apps/reference-app/src/reconciliation/reconciliation.service';
 import { startThrowawayPostgres, createDatabase, type ThrowawayPostgres } from '../scripts/pg-throwaway';
 import { startTestApp } from '../test/setup/app.fixture';
@@ -86,13 +86,13 @@ async function main(): Promise<void> {
     apps.push(perPayout);
     const account = await createFundedAccount(ours, 'bench-recon');
     progress(NAME, `seeding ${PAYOUTS} payouts at the sandbox and in the app's database`);
-    const seeded = await seedPayouts(sandbox.control, [ours.app.get(UnitOfWork)], account, PAYOUTS);
+    const seeded = await seedPayouts(sandbox.control, [ours.app.get(PartnerUnitOfWork)], account, PAYOUTS);
     // The baseline's sample: every (PAYOUTS / SAMPLE)-th payout, so each kind of transition is in it.
     const ids = [...seeded.scenarioOf.keys()];
     const sample = ids.filter((_, i) => i % Math.floor(PAYOUTS / SAMPLE) === 0).slice(0, SAMPLE);
     for (const scenario of PAYOUT_MIX)
       await insertSeededRows(
-        perPayout.app.get(UnitOfWork),
+        perPayout.app.get(PartnerUnitOfWork),
         sample.filter((id) => seeded.scenarioOf.get(id) === scenario.name),
         scenario,
         account,
@@ -109,7 +109,7 @@ async function main(): Promise<void> {
       const run = await sampleDuring(() => app.app.get(ReconciliationService).runOnce(), 20);
       queries.stop();
       const requests = (await sandbox.control.requestLog()).slice(logBefore);
-      const stored = await storedStatuses(app.app.get(UnitOfWork), expected.keys());
+      const stored = await storedStatuses(app.app.get(PartnerUnitOfWork), expected.keys());
       return {
         seconds: run.durationMs / 1000,
         calls: requests.length,
@@ -128,10 +128,10 @@ async function main(): Promise<void> {
     const a: Round[] = [];
     const b: Round[] = [];
     for (let r = 0; r < ROUNDS; r++) {
-      await resetSeeded(ours.app.get(UnitOfWork), seeded);
+      await resetSeeded(ours.app.get(PartnerUnitOfWork), seeded);
       a.push(await measure(ours, seeded.expected));
       progress(NAME, `round ${r + 1} ours: ${JSON.stringify(a.at(-1))}`);
-      await resetSeeded(perPayout.app.get(UnitOfWork), sampleSeeded);
+      await resetSeeded(perPayout.app.get(PartnerUnitOfWork), sampleSeeded);
       b.push(await measure(perPayout, sampleSeeded.expected));
       progress(
         NAME,

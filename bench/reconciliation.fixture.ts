@@ -5,11 +5,11 @@
  */
 import { In } from 'typeorm';
 import { PayoutEntity } from '../apps/reference-app/src/app-entities.constants';
-import type { UnitOfWork } from '../apps/reference-app/src/database/unit-of-work.service';
+import { type PartnerUnitOfWork } from '@partner-payments/typeorm';
 import { PAYOUT_MIX, type SeededPayouts } from '../test/setup/payout-seed.fixture';
 
 /** Puts every seeded payout back as the app knew it before any pass (statuses, checks, reads). */
-export async function resetSeeded(uow: UnitOfWork, seeded: SeededPayouts): Promise<void> {
+export async function resetSeeded(uow: PartnerUnitOfWork, seeded: SeededPayouts): Promise<void> {
   const byScenario = new Map<string, string[]>();
   for (const [id, name] of seeded.scenarioOf) byScenario.set(name, [...(byScenario.get(name) ?? []), id]);
   const now = new Date();

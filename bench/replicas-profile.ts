@@ -15,7 +15,7 @@ import { newPgClient } from '../scripts/pg-client.util';
 import { SANDBOX_DEFAULTS, type PartnerSandbox } from '@partner-payments/testing';
 import { openDataSource } from '../apps/reference-app/src/app-data-source.util';
 import { parseDatabaseUrl } from '../apps/reference-app/src/database/database-url.util';
-import { UnitOfWork } from '../apps/reference-app/src/database/unit-of-work.service';
+import { PartnerUnitOfWork } from '@partner-payments/typeorm';
 import { createDatabase, startThrowawayPostgres } from '../scripts/pg-throwaway';
 import { createFundedAccount } from '../test/setup/funded-account.fixture';
 import { seedPayouts, storedStatuses } from '../test/setup/payout-seed.fixture';
@@ -77,7 +77,7 @@ async function main(): Promise<void> {
   const sandbox = await startSandboxProcess([], profFlags('sandbox'));
   const url = await createDatabase(pg.url, 'replicas_profile');
   const dataSource = await openDataSource(parseDatabaseUrl(url));
-  const uow = new UnitOfWork(dataSource);
+  const uow = new PartnerUnitOfWork(dataSource);
   const admin = newPgClient({ connectionString: url });
   await admin.connect();
   await admin.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');

@@ -21,7 +21,7 @@ import { loadavg } from 'node:os';
 import { SANDBOX_DEFAULTS, type PartnerSandbox } from '@partner-payments/testing';
 import { openDataSource } from '../apps/reference-app/src/app-data-source.util';
 import { parseDatabaseUrl } from '../apps/reference-app/src/database/database-url.util';
-import { UnitOfWork } from '../apps/reference-app/src/database/unit-of-work.service';
+import { PartnerUnitOfWork } from '@partner-payments/typeorm';
 import { createDatabase, startThrowawayPostgres } from '../scripts/pg-throwaway';
 import { createFundedAccount } from '../test/setup/funded-account.fixture';
 import { seedPayouts, storedStatuses } from '../test/setup/payout-seed.fixture';
@@ -137,7 +137,7 @@ async function sharedPass(pgUrl: string): Promise<Figure> {
   const running: ReplicaProcess[] = [];
   const url = await createDatabase(pgUrl, 'replicas_pass');
   const dataSource = await openDataSource(parseDatabaseUrl(url));
-  const uow = new UnitOfWork(dataSource);
+  const uow = new PartnerUnitOfWork(dataSource);
   try {
     const target = await account(sandbox, 'bench-pass');
     progress(NAME, `seeding ${PAYOUTS} payouts at the sandbox and in PostgreSQL`);

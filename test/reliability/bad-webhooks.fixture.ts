@@ -10,8 +10,7 @@ import { PartnerDerivedEvent, PartnerWebhookProcessingService } from '@partner-p
 import { signPartnerWebhook } from '@partner-payments/testing';
 import type { RunningApp } from '../../apps/reference-app/src/app-bootstrap.util';
 import { WebhookInboxEntity } from '../../apps/reference-app/src/app-entities.constants';
-import { inboxEventKey } from '../../apps/reference-app/src/database/inbox-text.util';
-import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
+import { inboxEventKey, PartnerUnitOfWork } from '@partner-payments/typeorm';
 import { TypeOrmInboxStore } from '../../apps/reference-app/src/webhooks/typeorm-inbox.store';
 import { recordTally } from './tally.fixture';
 
@@ -106,7 +105,7 @@ export class InboxObserver {
   ) {}
 
   rows(): Promise<number> {
-    return this.running.app.get(UnitOfWork).run((m) => m.count(WebhookInboxEntity));
+    return this.running.app.get(PartnerUnitOfWork).run((m) => m.count(WebhookInboxEntity));
   }
 
   /** One input judged by the caller (e.g. a burst, right when every event in it was). */
@@ -128,7 +127,7 @@ export class InboxObserver {
     const acked = answers.filter((a) => a.status >= 200 && a.status < 300).length;
     const entry = await this.running.app.get(TypeOrmInboxStore).get(eventId);
     const rows = await this.running.app
-      .get(UnitOfWork)
+      .get(PartnerUnitOfWork)
       .run((m) => m.countBy(WebhookInboxEntity, { eventKey: inboxEventKey(eventId) }));
     const runs = this.runs.get(eventId) ?? 0;
     const once = entry?.state === 'processed' && entry.attempts === 1 && runs === 1;

@@ -24,7 +24,7 @@ import {
   DepositEntity,
   VirtualAccountEntity,
 } from '../../apps/reference-app/src/app-entities.constants';
-import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
+import { PartnerUnitOfWork } from '@partner-payments/typeorm';
 import { TypeOrmInboxStore } from '../../apps/reference-app/src/webhooks/typeorm-inbox.store';
 import {
   appRequest,
@@ -166,7 +166,7 @@ describe.each(DATABASE_KINDS)('secrets scan after a full flow (%s)', (kind) => {
         await call(method, path);
       }
       // The flow really happened: the projections hold what the events carried, masked.
-      const uow = app.get(UnitOfWork);
+      const uow = app.get(PartnerUnitOfWork);
       const account = await eventually(
         () =>
           uow

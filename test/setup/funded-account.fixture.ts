@@ -15,7 +15,7 @@ import { resolvePartnerOptions } from '../../libs/partner-payments/src/options-r
 import { randomUUID } from 'node:crypto';
 import { PartnerSandboxControlClient, type PartnerSandbox } from '@partner-payments/testing';
 import type { RunningApp } from '../../apps/reference-app/src/app-bootstrap.util';
-import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
+import { PartnerUnitOfWork } from '@partner-payments/typeorm';
 import { appRequest, startTestApp, startTestSandbox } from './app.fixture';
 import type { DatabaseKind } from '../../apps/reference-app/src/database/database-url.util';
 import { databaseUrlFor } from './test-database.fixture';
@@ -144,7 +144,7 @@ export interface FundedAppWorld {
   sandbox: PartnerSandbox;
   running: RunningApp;
   account: FundedAccount;
-  uow: UnitOfWork;
+  uow: PartnerUnitOfWork;
 }
 
 /**
@@ -169,7 +169,7 @@ export function useFundedApp(
     running = await startTestApp(db.url, env, sandbox);
     const account = await createFundedAccount(running, label);
     await sandbox.control.flushWebhooks();
-    ready({ sandbox, running, account, uow: running.app.get(UnitOfWork) });
+    ready({ sandbox, running, account, uow: running.app.get(PartnerUnitOfWork) });
   });
   afterAll(async () => {
     await running?.close();

@@ -5,8 +5,8 @@
  */
 import type { PayoutStepName, SandboxControl } from '@partner-payments/testing';
 import { PayoutEntity } from '../../apps/reference-app/src/app-entities.constants';
-import { SqlParams } from '../../apps/reference-app/src/database/sql-params.util';
-import type { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
+import { SqlParams } from '@partner-payments/typeorm/sql';
+import { type PartnerUnitOfWork } from '@partner-payments/typeorm';
 
 export interface PayoutScenario {
   name: string;
@@ -98,7 +98,7 @@ export interface SeedTarget {
 /** `total` payouts split by the mix at the sandbox; the same rows in every database of `dbs`. */
 export async function seedPayouts(
   control: Pick<SandboxControl, 'seedPayouts'>,
-  dbs: UnitOfWork[],
+  dbs: PartnerUnitOfWork[],
   target: SeedTarget,
   total: number,
   mix: PayoutScenario[] = PAYOUT_MIX,
@@ -128,7 +128,7 @@ export async function seedPayouts(
 
 /** The app's rows for payouts of one scenario, as the app last knew them. */
 export async function insertSeededRows(
-  uow: UnitOfWork,
+  uow: PartnerUnitOfWork,
   payoutIds: readonly string[],
   scenario: PayoutScenario,
   target: SeedTarget,
@@ -183,7 +183,10 @@ export async function insertSeededRows(
 }
 
 /** payout id -> stored status, for every payout of `ids`. */
-export async function storedStatuses(uow: UnitOfWork, ids: Iterable<string>): Promise<Map<string, string>> {
+export async function storedStatuses(
+  uow: PartnerUnitOfWork,
+  ids: Iterable<string>,
+): Promise<Map<string, string>> {
   const wanted = new Set(ids);
   const rows = await uow.run((m) => m.find(PayoutEntity, { select: { payoutId: true, status: true } }));
   return new Map(rows.filter((r) => wanted.has(r.payoutId)).map((r) => [r.payoutId, r.status]));

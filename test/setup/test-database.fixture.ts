@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import { parseDatabaseUrl, type DatabaseKind } from '../../apps/reference-app/src/database/database-url.util';
 import { openDataSource } from '../../apps/reference-app/src/app-data-source.util';
-import { UnitOfWork } from '../../apps/reference-app/src/database/unit-of-work.service';
+import { PartnerUnitOfWork } from '@partner-payments/typeorm';
 import { freshPostgresUrl } from './postgres.fixture';
 
 export const DATABASE_KINDS: DatabaseKind[] = ['sqlite', 'postgres'];
@@ -18,9 +18,9 @@ export interface TestDatabase {
   kind: DatabaseKind;
   url: string;
   dataSource: DataSource;
-  uow: UnitOfWork;
+  uow: PartnerUnitOfWork;
   /** Opens a second, independent connection (another "replica") on the same database. */
-  openAnother(): Promise<{ dataSource: DataSource; uow: UnitOfWork }>;
+  openAnother(): Promise<{ dataSource: DataSource; uow: PartnerUnitOfWork }>;
   close(): Promise<void>;
 }
 
@@ -44,11 +44,11 @@ export async function openTestDatabase(kind: DatabaseKind, prefix: string): Prom
     kind,
     url,
     dataSource,
-    uow: new UnitOfWork(dataSource),
+    uow: new PartnerUnitOfWork(dataSource),
     async openAnother() {
       const other = await openDataSource(parseDatabaseUrl(url));
       extra.push(other);
-      return { dataSource: other, uow: new UnitOfWork(other) };
+      return { dataSource: other, uow: new PartnerUnitOfWork(other) };
     },
     async close() {
       for (const ds of [...extra, dataSource]) if (ds.isInitialized) await ds.destroy();
@@ -58,7 +58,9 @@ export async function openTestDatabase(kind: DatabaseKind, prefix: string): Prom
 }
 
 /** Opens (and migrates) an existing database by URL, e.g. to act on it while the app is down. */
-export async function openTestDatabaseAt(url: string): Promise<{ dataSource: DataSource; uow: UnitOfWork }> {
+export async function openTestDatabaseAt(
+  url: string,
+): Promise<{ dataSource: DataSource; uow: PartnerUnitOfWork }> {
   const dataSource = await openDataSource(parseDatabaseUrl(url));
-  return { dataSource, uow: new UnitOfWork(dataSource) };
+  return { dataSource, uow: new PartnerUnitOfWork(dataSource) };
 }

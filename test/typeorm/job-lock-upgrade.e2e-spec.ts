@@ -7,7 +7,7 @@ import { DataSource, type DataSourceOptions } from 'typeorm';
 import { buildDataSourceOptions, openDataSource } from '../../apps/reference-app/src/app-data-source.util';
 import { parseDatabaseUrl } from '../../apps/reference-app/src/database/database-url.util';
 import { MIGRATIONS } from '../../apps/reference-app/src/database/migrations';
-import { placeholders, timestampParam } from '../../apps/reference-app/src/database/sql-dialect.util';
+import { placeholders, timestampParam } from '@partner-payments/typeorm/sql';
 import { DATABASE_KINDS, databaseUrlFor } from '../setup/test-database.fixture';
 
 jest.setTimeout(60_000);

@@ -10,7 +10,7 @@ import { PartnerErrorFilter } from './common/partner-error.filter';
 import { AppConfigModule } from './config/app-config.module';
 import { APP_CONFIG, loadAppConfig, type AppConfig } from './config/app.config';
 import { DatabaseModule } from './database/database.module';
-import { UnitOfWork } from './database/unit-of-work.service';
+import { PartnerUnitOfWork } from '@partner-payments/typeorm';
 import { DemoModule } from './demo/demo.module';
 import { HealthModule } from './health/health.module';
 import { AppMetrics } from './observability/app-metrics.service';
@@ -86,12 +86,12 @@ export class AppModule {
         PartnerPaymentsModule.forRootAsync({
           isGlobal: true,
           imports: [WebhookInboxModule],
-          inject: [APP_CONFIG, PARTNER_CONNECTION, TypeOrmInboxStore, UnitOfWork, AppMetrics],
+          inject: [APP_CONFIG, PARTNER_CONNECTION, TypeOrmInboxStore, PartnerUnitOfWork, AppMetrics],
           useFactory: (
             cfg: AppConfig,
             conn: PartnerConnection,
             inbox: TypeOrmInboxStore,
-            uow: UnitOfWork,
+            uow: PartnerUnitOfWork,
             metrics: AppMetrics,
           ) => ({
             environment: conn.environment,

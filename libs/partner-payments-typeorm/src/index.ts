@@ -29,6 +29,12 @@ export {
   type PartnerJobRun,
   type PartnerRunExclusiveOptions,
 } from './job-locks/job-lock.service';
+export {
+  PartnerUnitOfWork,
+  type CommitDurability,
+  type TransactionOptions,
+} from './database/unit-of-work.service';
+export { fromStoredText, inboxEventKey, toStorableMessage, toStoredText } from './database/inbox-text.util';
 export { PartnerJobLockEntity } from './job-locks/job-lock.entity';
 export { PartnerJobLocks1765100000000 } from './migrations/1765100000000-partner-job-locks.migration';
 export {

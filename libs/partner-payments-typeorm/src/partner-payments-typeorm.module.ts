@@ -2,6 +2,7 @@ import { ConfigurableModuleBuilder, Module, type DynamicModule, type Provider } 
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { databaseKindOf } from './database/sql-dialect.util';
+import { PartnerUnitOfWork } from './database/unit-of-work.service';
 import { PartnerJobLockService } from './job-locks/job-lock.service';
 import {
   PARTNER_TYPEORM_OPTIONS,
@@ -36,6 +37,12 @@ function providers(extras: PartnerPaymentsTypeOrmExtras): Provider[] {
       },
     },
     {
+      // One per DataSource: on SQLite it is the queue every statement of the app waits in.
+      provide: PartnerUnitOfWork,
+      inject: [dataSourceToken],
+      useFactory: (dataSource: DataSource) => new PartnerUnitOfWork(dataSource),
+    },
+    {
       provide: PartnerJobLockService,
       inject: [dataSourceToken, PARTNER_TYPEORM_RESOLVED_OPTIONS],
       useFactory: (dataSource: DataSource, options: PartnerTypeOrmResolvedOptions) =>
@@ -54,10 +61,15 @@ export const { ConfigurableModuleClass, OPTIONS_TYPE, ASYNC_OPTIONS_TYPE } =
       { dataSource: undefined },
       (definition: DynamicModule, extras: PartnerPaymentsTypeOrmExtras): DynamicModule => ({
         ...definition,
-        // Global: every feature module of the app injects PartnerJobLockService without importing this.
+        // Global: every feature module of the app injects PartnerUnitOfWork and PartnerJobLockService without importing this.
         global: true,
         providers: [...(definition.providers ?? []), ...providers(extras)],
-        exports: [...(definition.exports ?? []), PARTNER_TYPEORM_RESOLVED_OPTIONS, PartnerJobLockService],
+        exports: [
+          ...(definition.exports ?? []),
+          PARTNER_TYPEORM_RESOLVED_OPTIONS,
+          PartnerUnitOfWork,
+          PartnerJobLockService,
+        ],
       }),
     )
     .build();

@@ -9,7 +9,7 @@ import { signPartnerWebhook, type PartnerSandbox } from '@partner-payments/testi
 import request from 'supertest';
 import type { RunningApp } from '../../../apps/reference-app/src/app-bootstrap.util';
 import { WebhookInboxEntity } from '../../../apps/reference-app/src/app-entities.constants';
-import { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
+import { PartnerUnitOfWork } from '@partner-payments/typeorm';
 import { startTestApp, startTestSandbox } from '../../setup/app.fixture';
 import { databaseUrlFor } from '../../setup/test-database.fixture';
 
@@ -50,7 +50,7 @@ describe('start-up against a slow partner (SQLite)', () => {
       .send(raw)
       .expect(200);
     const stored = await running.app
-      .get(UnitOfWork)
+      .get(PartnerUnitOfWork)
       .run((m) => m.count(WebhookInboxEntity, { where: { eventId: delivered.body.eventId } as never }));
     expect(stored).toBe(1);
 

@@ -1,5 +1,5 @@
 /**
- * UnitOfWork's commit durability (issue 14): a 'relaxed' transaction commits without an fsync of
+ * PartnerUnitOfWork's commit durability (issue 14): a 'relaxed' transaction commits without an fsync of
  * its own (SQLite synchronous=NORMAL around it, PostgreSQL SET LOCAL synchronous_commit = off),
  * and only that transaction: every other one, before and after, still commits 'full'. The inbox
  * processes entries in relaxed transactions and records deliveries in full ones.
@@ -26,7 +26,7 @@ const RELAXED = { sqlite: '1', postgres: 'off' };
 /** A job_locks row: any table would do; the other columns take their defaults. */
 const lock = (name: string): Partial<PartnerJobLockEntity> => ({ name });
 
-describe.each(DATABASE_KINDS)('UnitOfWork commit durability on %s', (kind) => {
+describe.each(DATABASE_KINDS)('PartnerUnitOfWork commit durability on %s', (kind) => {
   let db: TestDatabase;
 
   beforeAll(async () => {

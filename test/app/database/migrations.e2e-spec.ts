@@ -15,9 +15,8 @@ import {
   payoutRequestFingerprint,
   storedPayoutBody,
 } from '../../../apps/reference-app/src/payouts/payouts.service';
-import { partnerJobLockKey } from '@partner-payments/typeorm';
-import { placeholders, timestampParam } from '../../../apps/reference-app/src/database/sql-dialect.util';
-import { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
+import { placeholders, timestampParam } from '@partner-payments/typeorm/sql';
+import { partnerJobLockKey, PartnerUnitOfWork } from '@partner-payments/typeorm';
 import { InboxMaintenanceStore } from '../../../apps/reference-app/src/webhooks/inbox-maintenance.store';
 import { TypeOrmInboxStore } from '../../../apps/reference-app/src/webhooks/typeorm-inbox.store';
 import { testInboxKeyRing } from '../../setup/app.fixture';
@@ -219,7 +218,7 @@ describe.each(DATABASE_KINDS)('the inbox migration from the previous schema (%s)
 
       after = await openDataSource(parsed);
       expect(await after.showMigrations()).toBe(false);
-      const store = new TypeOrmInboxStore(new UnitOfWork(after), testInboxKeyRing());
+      const store = new TypeOrmInboxStore(new PartnerUnitOfWork(after), testInboxKeyRing());
       expect(await store.get('evt_done')).toMatchObject({
         name: 'payout.completed',
         envelope: 'flat',
@@ -242,7 +241,7 @@ describe.each(DATABASE_KINDS)('the inbox migration from the previous schema (%s)
       expect(await store.record({ ...input, eventId: 'bulk_0000' })).toBe('duplicate');
       expect(await store.record({ ...input, eventId: `long_${'y'.repeat(5000)}` })).toBe('new');
       // Copied bodies are plain text until the app's start seals them (the migration has no keys).
-      const maintenance = new InboxMaintenanceStore(new UnitOfWork(after), testInboxKeyRing());
+      const maintenance = new InboxMaintenanceStore(new PartnerUnitOfWork(after), testInboxKeyRing());
       let resealed = 0;
       for (
         let batch = await maintenance.resealBatch(250);
@@ -304,7 +303,7 @@ describe.each(DATABASE_KINDS)('the payout request memo migration on a database w
 
       after = await openDataSource(parsed);
       expect(await after.showMigrations()).toBe(false);
-      const uow = new UnitOfWork(after);
+      const uow = new PartnerUnitOfWork(after);
       const stored = await uow.run((m) => m.find(PayoutRequestEntity));
       expect(stored).toHaveLength(rows.length);
       const byKey = new Map(stored.map((s) => [s.idempotencyKey, s]));

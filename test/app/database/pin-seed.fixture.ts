@@ -11,7 +11,7 @@ import {
 } from '../../../apps/reference-app/src/database/database-url.util';
 import { MIGRATIONS } from '../../../apps/reference-app/src/database/migrations';
 import { PinAccountDigest1765000000000 } from '../../../apps/reference-app/src/database/migrations/1765000000000-pin-account-digest.migration';
-import { placeholders, timestampParam } from '../../../apps/reference-app/src/database/sql-dialect.util';
+import { placeholders, timestampParam } from '@partner-payments/typeorm/sql';
 
 export async function seedPlainClientIdPin(
   kind: DatabaseKind,

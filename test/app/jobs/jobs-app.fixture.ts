@@ -8,7 +8,7 @@ import type { PartnerSandbox } from '@partner-payments/testing';
 import type { RunningApp } from '../../../apps/reference-app/src/app-bootstrap.util';
 import { PayoutEntity, WebhookInboxEntity } from '../../../apps/reference-app/src/app-entities.constants';
 import type { DatabaseKind } from '../../../apps/reference-app/src/database/database-url.util';
-import { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
+import { PartnerUnitOfWork } from '@partner-payments/typeorm';
 import { TypeOrmInboxStore } from '../../../apps/reference-app/src/webhooks/typeorm-inbox.store';
 import { appRequest, eventually, startTestApp, startTestSandbox } from '../../setup/app.fixture';
 import { createFundedAccount, type FundedAccount } from '../../setup/funded-account.fixture';
@@ -45,7 +45,7 @@ export function useJobsApp(kind: DatabaseKind, prefix: string) {
   });
 
   const http = () => appRequest(jobs.running);
-  const uow = () => jobs.running.app.get(UnitOfWork);
+  const uow = () => jobs.running.app.get(PartnerUnitOfWork);
   const payout = (payoutId: string) =>
     uow().run((m) => m.findOneOrFail(PayoutEntity, { where: { payoutId } }));
   const upgradeCalls = async () =>

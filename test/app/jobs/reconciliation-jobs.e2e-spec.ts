@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { PartnerDerivedEvent, type PartnerPayoutStatusEvent } from '@partner-payments/nestjs';
 import { PayoutEntity } from '../../../apps/reference-app/src/app-entities.constants';
-import { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
+import { PartnerUnitOfWork } from '@partner-payments/typeorm';
 import { appRequest, eventually, startTestApp, startTestSandbox } from '../../setup/app.fixture';
 import { createFundedAccount } from '../../setup/funded-account.fixture';
 import { DATABASE_KINDS, databaseUrlFor } from '../../setup/test-database.fixture';
@@ -173,7 +173,7 @@ describe('reconciliation order and batches (SQLite file)', () => {
         ids.push(res.body.payout_id);
       }
       const [recent, old, never] = ids;
-      const uow = running.app.get(UnitOfWork);
+      const uow = running.app.get(PartnerUnitOfWork);
       await uow.run((m) =>
         m.update(PayoutEntity, { payoutId: recent }, { lastCheckedAt: new Date(Date.now() - 60_000) }),
       );

@@ -8,8 +8,7 @@ import { PartnerApiVersionState } from '@partner-payments/nestjs';
 import type { PartnerSandbox } from '@partner-payments/testing';
 import type { RunningApp } from '../../../apps/reference-app/src/app-bootstrap.util';
 import { ReconciliationPassEntity } from '../../../apps/reference-app/src/app-entities.constants';
-import { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
-import { partnerJobLockKey } from '@partner-payments/typeorm';
+import { partnerJobLockKey, PartnerUnitOfWork } from '@partner-payments/typeorm';
 import { VERSION_PIN_JOB } from '../../../apps/reference-app/src/versioning/version-pin.service';
 import { newPgClient } from '../../../scripts/pg-client.util';
 import { appRequest, startTestApp, startTestSandbox } from '../../setup/app.fixture';
@@ -110,7 +109,7 @@ describe('cron ticks on two replicas on one PostgreSQL database', () => {
       // 5 s of per-second ticks for at least 2 passes: room for ticks a loaded machine delays.
       while (Date.now() - t0 < 5000) {
         const row = await a.app
-          .get(UnitOfWork)
+          .get(PartnerUnitOfWork)
           .run((m) => m.findOne(ReconciliationPassEntity, { where: { job: 'payout-reconciliation' } }));
         if (row?.passId && row.tick) passes.set(row.passId, row.tick.getTime());
         await new Promise((r) => setTimeout(r, 50));

@@ -13,7 +13,7 @@ import { Client } from 'pg';
 import request from 'supertest';
 import type { RunningApp } from '../../../apps/reference-app/src/app-bootstrap.util';
 import { WebhookInboxEntity } from '../../../apps/reference-app/src/app-entities.constants';
-import { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
+import { PartnerUnitOfWork } from '@partner-payments/typeorm';
 import { eventually, startTestApp, startTestSandbox } from '../../setup/app.fixture';
 import { databaseUrlFor } from '../../setup/test-database.fixture';
 
@@ -70,7 +70,7 @@ describe('health: liveness and readiness', () => {
         // SQLite has one connection, serialized by the unit of work: held here until released.
         let end!: () => void;
         const held = running.app
-          .get(UnitOfWork)
+          .get(PartnerUnitOfWork)
           .transaction(() => new Promise<void>((resolve) => (end = resolve)));
         release = async () => {
           end();
@@ -147,7 +147,7 @@ describe('health: liveness and readiness', () => {
         .expect(200);
       await ready(bounded).expect(200);
       // As if its processing had stalled two minutes ago (the process died before it ran).
-      const uow = bounded.app.get(UnitOfWork);
+      const uow = bounded.app.get(PartnerUnitOfWork);
       await uow.run((m) =>
         m.update(
           WebhookInboxEntity,

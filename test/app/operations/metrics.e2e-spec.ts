@@ -11,7 +11,7 @@ import { signPartnerWebhook, type PartnerSandbox } from '@partner-payments/testi
 import request from 'supertest';
 import type { RunningApp } from '../../../apps/reference-app/src/app-bootstrap.util';
 import { PayoutEntity } from '../../../apps/reference-app/src/app-entities.constants';
-import { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
+import { PartnerUnitOfWork } from '@partner-payments/typeorm';
 import { appRequest, eventually, startTestApp, startTestSandbox } from '../../setup/app.fixture';
 import { scrapeMetrics } from '../../setup/metrics.fixture';
 import { createFundedAccount, postPayout, type FundedAccount } from '../../setup/funded-account.fixture';
@@ -75,7 +75,9 @@ describe.each(DATABASE_KINDS)('GET /metrics after a scripted flow (%s)', (kind) 
     await sandbox.control.addFault({ kind: 'server_error', route: 'GET /v1/payouts/:id', status: 503 });
     const pass = await http().post('/reconciliation/run').expect(200);
     expect(pass.body).toMatchObject({ ran: true, checked: 1, changed: 1, failed: 0 });
-    const row = await running.app.get(UnitOfWork).run((m) => m.findOneByOrFail(PayoutEntity, { payoutId }));
+    const row = await running.app
+      .get(PartnerUnitOfWork)
+      .run((m) => m.findOneByOrFail(PayoutEntity, { payoutId }));
     expect(row.status).toBe('PENDING');
 
     // A token refresh: the partner expires our token, the next call re-authenticates.

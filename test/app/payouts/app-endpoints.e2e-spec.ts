@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { PartnerSandbox } from '@partner-payments/testing';
 import type { RunningApp } from '../../../apps/reference-app/src/app-bootstrap.util';
 import { PayoutRequestEntity } from '../../../apps/reference-app/src/app-entities.constants';
-import { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
+import { PartnerUnitOfWork } from '@partner-payments/typeorm';
 import { payoutRequestFingerprint } from '../../../apps/reference-app/src/payouts/payouts.service';
 import { appRequest, startTestApp, startTestSandbox } from '../../setup/app.fixture';
 import { databaseUrlFor } from '../../setup/test-database.fixture';
@@ -126,7 +126,7 @@ describe('reference app endpoints (SQLite file)', () => {
       .then((r) => r);
     // Polled for 2 s, well inside the partner's 3 s answer (a fixed 150 ms against 400 ms was a race
     // on a loaded machine): a key stored only after the answer is not there yet when this gives up.
-    const uow = running.app.get(UnitOfWork);
+    const uow = running.app.get(PartnerUnitOfWork);
     const stored = () => uow.run((m) => m.findOne(PayoutRequestEntity, { where: { idempotencyKey: key } }));
     let row = await stored();
     while (!row && Date.now() - started < 2000) {
@@ -144,7 +144,7 @@ describe('reference app endpoints (SQLite file)', () => {
   it('a retry after a crash (key stored, partner created the payout, we never stored it) returns that payout, not a second one', async () => {
     const key = randomUUID();
     // The crash: the request row was committed and the partner created the payout with our key...
-    const uow = running.app.get(UnitOfWork);
+    const uow = running.app.get(PartnerUnitOfWork);
     const now = new Date();
     await uow.run((m) =>
       m.insert(PayoutRequestEntity, {
@@ -198,7 +198,7 @@ describe('reference app endpoints (SQLite file)', () => {
     const failed = await http().post('/payouts').set('Idempotency-Key', key).send(body()).expect(502);
     expect(failed.body.message).toContain('same Idempotency-Key');
     await sandbox.control.clearFaults();
-    const uow = running.app.get(UnitOfWork);
+    const uow = running.app.get(PartnerUnitOfWork);
     expect(
       await uow.run((m) => m.findOne(PayoutRequestEntity, { where: { idempotencyKey: key } })),
     ).toMatchObject({ state: 'pending' });
@@ -230,7 +230,7 @@ describe('reference app endpoints (SQLite file)', () => {
     expect(answers.every((r) => r.status === 201 || r.status === 409)).toBe(true);
     const ids = new Set(ok.map((r) => r.body.payout_id));
     expect(ids.size).toBe(1);
-    const uow = running.app.get(UnitOfWork);
+    const uow = running.app.get(PartnerUnitOfWork);
     expect(
       await uow.run((m) => m.findOne(PayoutRequestEntity, { where: { idempotencyKey: key } })),
     ).toMatchObject({ state: 'created', payoutId: [...ids][0] });
@@ -240,7 +240,7 @@ describe('reference app endpoints (SQLite file)', () => {
   });
 
   it('maps a partner refusal: 404 passes through and refuses the key; 403 is a 502 (our account, not the request)', async () => {
-    const uow = running.app.get(UnitOfWork);
+    const uow = running.app.get(PartnerUnitOfWork);
     const before = await partnerPayoutsCreated();
     const unknownAccount = randomUUID();
     const key = randomUUID();
@@ -275,7 +275,7 @@ describe('reference app endpoints (SQLite file)', () => {
   });
 
   it('a partner 409 (the key still in flight there) answers 409 and leaves the key pending: the retry gets the payout', async () => {
-    const uow = running.app.get(UnitOfWork);
+    const uow = running.app.get(PartnerUnitOfWork);
     const before = await partnerPayoutsCreated();
     await sandbox.control.addFault({
       kind: 'server_error',

@@ -12,7 +12,7 @@ import { PartnerPayoutsService, PartnerVirtualAccountsService } from '@partner-p
 import type { PartnerSandbox } from '@partner-payments/testing';
 import type { RunningApp } from '../../../apps/reference-app/src/app-bootstrap.util';
 import { PayoutEntity, PayoutRequestEntity } from '../../../apps/reference-app/src/app-entities.constants';
-import { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
+import { PartnerUnitOfWork } from '@partner-payments/typeorm';
 import {
   payoutRequestFingerprint,
   storedMemo,
@@ -73,7 +73,7 @@ describe.each(DATABASE_KINDS)('POST /payouts with extra_info.memo on %s', (kind)
     cleanup?.();
   });
 
-  const uow = () => running.app.get(UnitOfWork);
+  const uow = () => running.app.get(PartnerUnitOfWork);
   /** POST /payouts; every answer is kept for the check that none carries a memo. */
   const post = async (key: string, body: object) => {
     const res = await appRequest(running).post('/payouts').set('Idempotency-Key', key).send(body);

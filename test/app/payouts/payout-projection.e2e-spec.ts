@@ -79,7 +79,7 @@ describe.each(DATABASE_KINDS)('PayoutProjection on %s', (kind) => {
   });
 
   // PostgreSQL: two pools, as two replicas would have. SQLite is a single-process database for this
-  // app (one connection, every access serialized by the UnitOfWork), so the racers share it.
+  // app (one connection, every access serialized by the PartnerUnitOfWork), so the racers share it.
   it('converges to the furthest status when many writers race', async () => {
     const other = kind === 'postgres' ? new PayoutProjection((await db.openAnother()).uow) : projection;
     const statuses = [

@@ -10,7 +10,7 @@ import { PartnerPayoutsService } from '@partner-payments/nestjs';
 import type { PartnerSandbox } from '@partner-payments/testing';
 import type { RunningApp } from '../../../apps/reference-app/src/app-bootstrap.util';
 import { PayoutEntity, PayoutRequestEntity } from '../../../apps/reference-app/src/app-entities.constants';
-import { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
+import { PartnerUnitOfWork } from '@partner-payments/typeorm';
 import { payoutRequestFingerprint } from '../../../apps/reference-app/src/payouts/payouts.service';
 import { appRequest, startTestApp, startTestSandbox } from '../../setup/app.fixture';
 import { createFundedAccount, type FundedAccount } from '../../setup/funded-account.fixture';
@@ -46,7 +46,7 @@ describe.each(DATABASE_KINDS)('payout re-drive on %s', (kind) => {
   });
 
   const http = () => appRequest(running);
-  const uow = () => running.app.get(UnitOfWork);
+  const uow = () => running.app.get(PartnerUnitOfWork);
   /** A body no other test uses (its amount tells the payout apart at the partner). */
   const body = (overrides: Partial<{ virtual_account_id: string }> = {}) => ({
     virtual_account_id: account.virtualAccountId,

@@ -14,9 +14,8 @@ import {
 } from '@partner-payments/testing';
 import type { RunningApp } from '../../../apps/reference-app/src/app-bootstrap.util';
 import { APP_CONFIG, type AppConfig } from '../../../apps/reference-app/src/config/app.config';
-import { PartnerJobLockEntity } from '@partner-payments/typeorm';
 import { DepositEntity } from '../../../apps/reference-app/src/app-entities.constants';
-import { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
+import { PartnerJobLockEntity, PartnerUnitOfWork } from '@partner-payments/typeorm';
 import { DepositReconciliationService } from '../../../apps/reference-app/src/reconciliation/deposits/deposit-reconciliation.service';
 import { appRequest, deliverSignedWebhook, eventually } from '../../setup/app.fixture';
 import { createFundedAccount, useFundedApp, type FundedAccount } from '../../setup/funded-account.fixture';
@@ -28,7 +27,7 @@ describe.each(DATABASE_KINDS)('deposit reconciliation on %s', (kind) => {
   let sandbox: PartnerSandbox;
   let running: RunningApp;
   let account: FundedAccount;
-  let uow: UnitOfWork;
+  let uow: PartnerUnitOfWork;
 
   useFundedApp(kind, 'deposits', `dep-${kind}`, (world) => {
     ({ sandbox, running, account, uow } = world);

@@ -8,7 +8,7 @@ import {
   PayoutEntity,
   ReconciliationPassEntity,
 } from '../../../apps/reference-app/src/app-entities.constants';
-import type { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
+import { type PartnerUnitOfWork } from '@partner-payments/typeorm';
 import { PayoutClaims } from '../../../apps/reference-app/src/reconciliation/payout-claims.store';
 import {
   ReconciliationPassStore,
@@ -27,7 +27,7 @@ async function exitedPid(): Promise<number> {
 
 describe.each(DATABASE_KINDS)('reconciliation claims on %s', (kind) => {
   let db: TestDatabase;
-  let other: { uow: UnitOfWork };
+  let other: { uow: PartnerUnitOfWork };
   const ids = Array.from({ length: 400 }, (_, i) => `p-${String(i).padStart(4, '0')}`);
 
   beforeAll(async () => {

@@ -10,7 +10,7 @@ import { PartnerWebhookProcessingService } from '@partner-payments/nestjs';
 import type { PartnerSandbox } from '@partner-payments/testing';
 import type { RunningApp } from '../../../apps/reference-app/src/app-bootstrap.util';
 import { PayoutEntity } from '../../../apps/reference-app/src/app-entities.constants';
-import { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
+import { PartnerUnitOfWork } from '@partner-payments/typeorm';
 import { ReconciliationService } from '../../../apps/reference-app/src/reconciliation/reconciliation.service';
 import { deliverSignedWebhook, eventually } from '../../setup/app.fixture';
 import { postPayout, useFundedApp, type FundedAccount } from '../../setup/funded-account.fixture';
@@ -32,7 +32,7 @@ describe.each(DATABASE_KINDS)('reconciliation drift on %s', (kind) => {
   });
 
   const row = (payoutId: string) =>
-    running.app.get(UnitOfWork).run((m) => m.findOneByOrFail(PayoutEntity, { payoutId }));
+    running.app.get(PartnerUnitOfWork).run((m) => m.findOneByOrFail(PayoutEntity, { payoutId }));
 
   it('a webhook that lands while the pass reads the payout is not counted as drift', async () => {
     const { payoutId } = await postPayout(running, account);

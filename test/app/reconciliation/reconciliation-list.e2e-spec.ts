@@ -9,7 +9,7 @@ import type { PartnerSandbox, RequestLogEntry } from '@partner-payments/testing'
 import { DataSource } from 'typeorm';
 import type { RunningApp } from '../../../apps/reference-app/src/app-bootstrap.util';
 import { PayoutEntity } from '../../../apps/reference-app/src/app-entities.constants';
-import { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
+import { PartnerUnitOfWork } from '@partner-payments/typeorm';
 import { ReconciliationService } from '../../../apps/reference-app/src/reconciliation/reconciliation.service';
 import { startTestApp, startTestSandbox } from '../../setup/app.fixture';
 import { createFundedAccount } from '../../setup/funded-account.fixture';
@@ -44,7 +44,7 @@ describe.each(DATABASE_KINDS)('reconciliation from the payout list on %s', (kind
     const account = await createFundedAccount(listing, `recon-${kind}`);
     seeded = await seedPayouts(
       sandbox.control,
-      [listing.app.get(UnitOfWork), perPayout.app.get(UnitOfWork)],
+      [listing.app.get(PartnerUnitOfWork), perPayout.app.get(PartnerUnitOfWork)],
       account,
       PAYOUTS,
     );
@@ -78,7 +78,7 @@ describe.each(DATABASE_KINDS)('reconciliation from the payout list on %s', (kind
     expect(byRoute('GET /v1/payouts/:id')).toBe(summary!.reads);
     expect(requests.every((r) => r.status === 200)).toBe(true);
     expect(queries.counts().reads).toBeLessThanOrEqual(0.05 * PAYOUTS);
-    const statuses = await storedStatuses(listing.app.get(UnitOfWork), seeded.expected.keys());
+    const statuses = await storedStatuses(listing.app.get(PartnerUnitOfWork), seeded.expected.keys());
     expect(statuses).toEqual(seeded.expected);
     const moved = [...seeded.scenarioOf.values()].filter((name) => {
       const scenario = PAYOUT_MIX.find((m) => m.name === name)!;
@@ -94,13 +94,13 @@ describe.each(DATABASE_KINDS)('reconciliation from the payout list on %s', (kind
     });
     expect(summary).toMatchObject({ ran: true, checked: PAYOUTS, pages: 0, reads: PAYOUTS });
     expect(requests.filter((r) => r.route === 'GET /v1/payouts/:id')).toHaveLength(PAYOUTS);
-    const viaList = await storedStatuses(listing.app.get(UnitOfWork), seeded.expected.keys());
-    const viaGet = await storedStatuses(perPayout.app.get(UnitOfWork), seeded.expected.keys());
+    const viaList = await storedStatuses(listing.app.get(PartnerUnitOfWork), seeded.expected.keys());
+    const viaGet = await storedStatuses(perPayout.app.get(PartnerUnitOfWork), seeded.expected.keys());
     expect(viaList).toEqual(viaGet);
     // Both paths also agree on what each payout moved from.
     const previous = async (app: RunningApp) =>
       new Map(
-        (await app.app.get(UnitOfWork).run((m) => m.find(PayoutEntity))).map((r) => [
+        (await app.app.get(PartnerUnitOfWork).run((m) => m.find(PayoutEntity))).map((r) => [
           r.payoutId,
           r.previousStatus,
         ]),

@@ -13,7 +13,7 @@ import {
   ReconciliationPassEntity,
 } from '../../../apps/reference-app/src/app-entities.constants';
 import { MoreThanOrEqual } from 'typeorm';
-import { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
+import { PartnerUnitOfWork } from '@partner-payments/typeorm';
 import { mapWithConcurrency } from '../../../apps/reference-app/src/reconciliation/concurrency.util';
 import { ReconciliationService } from '../../../apps/reference-app/src/reconciliation/reconciliation.service';
 import { startTestApp, startTestSandbox } from '../../setup/app.fixture';
@@ -43,7 +43,7 @@ describe.each(DATABASE_KINDS)('two replicas on one %s database', (kind) => {
     a = await startTestApp(db.url, {}, sandbox);
     b = await startReplicaProcess(db.url, sandbox);
     const account = await createFundedAccount(a, `replicas-${kind}`);
-    seeded = await seedPayouts(sandbox.control, [a.app.get(UnitOfWork)], account, PAYOUTS);
+    seeded = await seedPayouts(sandbox.control, [a.app.get(PartnerUnitOfWork)], account, PAYOUTS);
   });
   afterAll(async () => {
     await b?.close();
@@ -63,7 +63,9 @@ describe.each(DATABASE_KINDS)('two replicas on one %s database', (kind) => {
     expect(mine.failed + theirs.failed).toBe(0);
     expect(mine.checked).toBeGreaterThan(0);
     expect(theirs.checked).toBeGreaterThan(0);
-    expect(await storedStatuses(a.app.get(UnitOfWork), seeded.expected.keys())).toEqual(seeded.expected);
+    expect(await storedStatuses(a.app.get(PartnerUnitOfWork), seeded.expected.keys())).toEqual(
+      seeded.expected,
+    );
     // The list was read once between them, page by page, within the partner's budget.
     const requests = (await sandbox.control.requestLog()).slice(before);
     expect(requests.filter((r) => r.route === 'GET /v1/payouts')).toHaveLength(mine.pages + theirs.pages);
@@ -78,7 +80,7 @@ describe.each(DATABASE_KINDS)('two replicas on one %s database', (kind) => {
 
   /** Distinct payouts the last pass claimed: a claim stamps last_checked_at at or after the pass's start. */
   const claimedInLastPass = async () => {
-    const uow = a.app.get(UnitOfWork);
+    const uow = a.app.get(PartnerUnitOfWork);
     const pass = await uow.run((m) =>
       m.findOneByOrFail(ReconciliationPassEntity, { job: 'payout-reconciliation' }),
     );

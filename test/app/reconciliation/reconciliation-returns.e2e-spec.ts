@@ -10,7 +10,7 @@ import type { PartnerSandbox } from '@partner-payments/testing';
 import type { RunningApp } from '../../../apps/reference-app/src/app-bootstrap.util';
 import { APP_CONFIG, type AppConfig } from '../../../apps/reference-app/src/config/app.config';
 import { PayoutEntity } from '../../../apps/reference-app/src/app-entities.constants';
-import { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
+import { PartnerUnitOfWork } from '@partner-payments/typeorm';
 import { PayoutClaims } from '../../../apps/reference-app/src/reconciliation/payout-claims.store';
 import { ReconciliationService } from '../../../apps/reference-app/src/reconciliation/reconciliation.service';
 import { eventually } from '../../setup/app.fixture';
@@ -26,7 +26,7 @@ describe.each(DATABASE_KINDS)('bank returns past the completed window on %s', (k
   let sandbox: PartnerSandbox;
   let running: RunningApp;
   let account: FundedAccount;
-  let uow: UnitOfWork;
+  let uow: PartnerUnitOfWork;
   useFundedApp(kind, 'returns', `ret-${kind}`, (w) => ({ sandbox, running, account, uow } = w));
 
   const row = (payoutId: string) => uow.run((m) => m.findOneByOrFail(PayoutEntity, { payoutId }));

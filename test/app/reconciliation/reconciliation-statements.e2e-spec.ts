@@ -8,8 +8,8 @@
 import type { PartnerSandbox } from '@partner-payments/testing';
 import { DataSource } from 'typeorm';
 import type { RunningApp } from '../../../apps/reference-app/src/app-bootstrap.util';
-import { pgPoolOf } from '../../../apps/reference-app/src/database/prepared-query.util';
-import { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
+import { pgPoolOf } from '@partner-payments/typeorm/sql';
+import { PartnerUnitOfWork } from '@partner-payments/typeorm';
 import { LIST_PAGES_PER_TAKE } from '../../../apps/reference-app/src/reconciliation/list-window.policy';
 import { ReconciliationService } from '../../../apps/reference-app/src/reconciliation/reconciliation.service';
 import { startTestApp, startTestSandbox } from '../../setup/app.fixture';
@@ -35,10 +35,16 @@ describe.each(DATABASE_KINDS)('statements of a reconciliation pass on %s', (kind
     cleanup = db.cleanup;
     app = await startTestApp(db.url, { PARTNER_RATE_BUDGET: 'off' }, sandbox);
     const account = await createFundedAccount(app, `recon-statements-${kind}`);
-    seeded = await seedPayouts(sandbox.control, [app.app.get(UnitOfWork)], account, PAYOUTS, UNCHANGED);
+    seeded = await seedPayouts(
+      sandbox.control,
+      [app.app.get(PartnerUnitOfWork)],
+      account,
+      PAYOUTS,
+      UNCHANGED,
+    );
     // The account's set-up webhooks, processed: their transactions must not count as the pass's.
     await sandbox.control.flushWebhooks();
-    const uow = app.app.get(UnitOfWork);
+    const uow = app.app.get(PartnerUnitOfWork);
     const pending = async () =>
       Number(
         (
@@ -67,11 +73,13 @@ describe.each(DATABASE_KINDS)('statements of a reconciliation pass on %s', (kind
     // pass row (insert-if-absent, open), its participants (forget the last pass's, join, leave), the
     // claim of what no page showed (none), finish.
     expect(queries.counts().writes).toBe(3 * Math.ceil(summary.pages / LIST_PAGES_PER_TAKE) + 7);
-    expect(await storedStatuses(app.app.get(UnitOfWork), seeded.expected.keys())).toEqual(seeded.expected);
+    expect(await storedStatuses(app.app.get(PartnerUnitOfWork), seeded.expected.keys())).toEqual(
+      seeded.expected,
+    );
   });
 
   it('a claim touches no index: last_checked_at is in none, and PostgreSQL pages keep room for the new row', async () => {
-    const uow = app.app.get(UnitOfWork);
+    const uow = app.app.get(PartnerUnitOfWork);
     const indexes: Array<{ def: string }> = await uow.run((m) =>
       m.query(
         kind === 'postgres'

@@ -9,7 +9,7 @@ import { Logger } from '@nestjs/common';
 import { PartnerWebhookIngestService } from '@partner-payments/nestjs';
 import { startApp } from '../../../apps/reference-app/src/app-bootstrap.util';
 import { ConfigValidationError, type AppConfig } from '../../../apps/reference-app/src/config/app.config';
-import { placeholders, timestampParam } from '../../../apps/reference-app/src/database/sql-dialect.util';
+import { placeholders, timestampParam } from '@partner-payments/typeorm/sql';
 import { PartnerJobLockService } from '@partner-payments/typeorm';
 import { InboxAtRestService } from '../../../apps/reference-app/src/webhooks/inbox-at-rest.service';
 import {

@@ -12,8 +12,8 @@ import { resolvePartnerWebhookConfig } from '../../../libs/partner-payments/src/
 import { type PartnerProcessOutcome } from '../../../libs/partner-payments/src/webhooks/inbox/inbox-processor.util';
 import { buildUserCreated } from '@partner-payments/testing';
 import type { DataSource } from 'typeorm';
-import { placeholders } from '../../../apps/reference-app/src/database/sql-dialect.util';
-import type { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
+import { placeholders } from '@partner-payments/typeorm/sql';
+import { type PartnerUnitOfWork } from '@partner-payments/typeorm';
 import { TypeOrmInboxStore } from '../../../apps/reference-app/src/webhooks/typeorm-inbox.store';
 import { CapturingLogger, testInboxKeyRing } from '../../setup/app.fixture';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../setup/test-database.fixture';
@@ -34,7 +34,7 @@ const body = (eventId: string) =>
  * key, so a missing parent fails the transaction at COMMIT. `throwFor` makes it throw after writing.
  */
 function serviceOn(
-  uow: UnitOfWork,
+  uow: PartnerUnitOfWork,
   options: {
     throwFor?: string | ((eventId: string) => boolean);
     refs?: Record<string, string>;

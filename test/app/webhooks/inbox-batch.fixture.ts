@@ -4,7 +4,7 @@
  */
 import { connect, type Server, type Socket } from 'node:net';
 import type { DataSource } from 'typeorm';
-import { placeholders } from '../../../apps/reference-app/src/database/sql-dialect.util';
+import { placeholders } from '@partner-payments/typeorm/sql';
 import { openTestDatabaseAt } from '../../setup/test-database.fixture';
 
 type Db = { dataSource: DataSource };

@@ -4,8 +4,7 @@
  * batches with bounded concurrency, and an entry that fails keeps its backoff.
  */
 import type { PartnerSandbox } from '@partner-payments/testing';
-import { PartnerJobLockEntity } from '@partner-payments/typeorm';
-import { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
+import { PartnerJobLockEntity, PartnerUnitOfWork } from '@partner-payments/typeorm';
 import { INBOX_REDELIVERY_JOB } from '../../../apps/reference-app/src/webhooks/inbox-redelivery.service';
 import { TypeOrmInboxStore } from '../../../apps/reference-app/src/webhooks/typeorm-inbox.store';
 import { eventually, startTestApp, startTestSandbox, testInboxKeyRing } from '../../setup/app.fixture';
@@ -65,7 +64,7 @@ describe.each(DATABASE_KINDS)('the startup pass drains a crash backlog (%s)', (k
       );
       expect(counts).toEqual({ processed: BACKLOG, failed: 1 });
       const lock = await running.app
-        .get(UnitOfWork)
+        .get(PartnerUnitOfWork)
         .run((m) => m.findOneByOrFail(PartnerJobLockEntity, { name: INBOX_REDELIVERY_JOB }));
       expect(lock.runs).toBe(1); // one startup pass did it all
       // Tried once, then left to its backoff (30 s after it failed, which was after the start):

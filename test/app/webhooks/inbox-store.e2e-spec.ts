@@ -1,7 +1,7 @@
 import type { InboxEventInput } from '@partner-payments/nestjs';
 import { PayoutEntity, WebhookInboxEntity } from '../../../apps/reference-app/src/app-entities.constants';
-import { inboxEventKey } from '../../../apps/reference-app/src/database/inbox-text.util';
-import { placeholders } from '../../../apps/reference-app/src/database/sql-dialect.util';
+import { inboxEventKey } from '@partner-payments/typeorm';
+import { placeholders } from '@partner-payments/typeorm/sql';
 import { TypeOrmInboxStore } from '../../../apps/reference-app/src/webhooks/typeorm-inbox.store';
 import { testInboxKeyRing } from '../../setup/app.fixture';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../setup/test-database.fixture';

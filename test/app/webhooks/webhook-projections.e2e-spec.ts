@@ -12,8 +12,7 @@ import {
   VirtualAccountEntity,
   WebhookInboxEntity,
 } from '../../../apps/reference-app/src/app-entities.constants';
-import { inboxEventKey } from '../../../apps/reference-app/src/database/inbox-text.util';
-import { UnitOfWork } from '../../../apps/reference-app/src/database/unit-of-work.service';
+import { inboxEventKey, PartnerUnitOfWork } from '@partner-payments/typeorm';
 import { appRequest, eventually } from '../../setup/app.fixture';
 import { useFundedApp, type FundedAccount } from '../../setup/funded-account.fixture';
 import { DATABASE_KINDS } from '../../setup/test-database.fixture';
@@ -25,7 +24,7 @@ describe.each(DATABASE_KINDS)('webhooks -> projections on %s', (kind) => {
   let sandbox: PartnerSandbox;
   let running: RunningApp;
   let account: FundedAccount;
-  let uow: UnitOfWork;
+  let uow: PartnerUnitOfWork;
 
   useFundedApp(kind, 'webhooks', `wh-${kind}`, (world) => {
     ({ sandbox, running, account, uow } = world);

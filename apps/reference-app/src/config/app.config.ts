@@ -8,7 +8,7 @@ import {
 } from '../database/database-url.util';
 import { InboxKeyRing, parseInboxKeys } from '../webhooks/inbox-key-ring.util';
 import { DEFAULT_INBOX_RECORD_TIMEOUT_MS } from '../webhooks/postgres-inbox-driver.store';
-import type { CommitDurability } from '../database/unit-of-work.service';
+import { type CommitDurability } from '@partner-payments/typeorm';
 import { CRON_MESSAGE, CRON_VARIABLES, EnvironmentVariables, isCron, isSet } from './environment.rules';
 import { loadHttpServerConfig, type HttpServerConfig } from './http-server.config';
 import { loadObservabilityConfig, type ObservabilityConfig } from './observability.config';
@@ -76,7 +76,7 @@ export interface AppConfig {
     maxAttempts: number;
     /** PostgreSQL: bound of the insert recording deliveries (INBOX_RECORD_TIMEOUT_MS), in ms. */
     recordTimeoutMs: number;
-    /** How processing transactions commit (INBOX_PROCESSING_DURABILITY): UnitOfWork's CommitDurability. */
+    /** How processing transactions commit (INBOX_PROCESSING_DURABILITY): PartnerUnitOfWork's CommitDurability. */
     processingDurability: CommitDurability;
     /** Entries per batch and at once in a redelivery run, which drains until nothing is due. */
     redeliveryBatchSize: number;

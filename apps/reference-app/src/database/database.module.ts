@@ -2,7 +2,6 @@ import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { openDataSource } from './data-source.util';
-import { UnitOfWork } from './unit-of-work.service';
 
 export interface DatabaseModuleOptions {
   /** The entity classes, each from the feature folder owning its table (the app passes APP_ENTITIES). */
@@ -10,11 +9,11 @@ export interface DatabaseModuleOptions {
 }
 
 /**
- * The database: the DataSource (connected, migrations run before anything else touches it) and
- * the UnitOfWork. Global, so every feature module and the module options' factory can inject them.
- * A plain TypeORM DataSource provider rather than @nestjs/typeorm's repositories: every access
- * goes through the UnitOfWork (ambient transactions, SQLite serialization), which repositories
- * injected per class would bypass. It knows no feature: the entities are given to it.
+ * The database: the DataSource (connected, migrations run before anything else touches it).
+ * Global, so every feature module and the module options' factory can inject it. A plain TypeORM
+ * DataSource provider rather than @nestjs/typeorm's repositories: every access goes through
+ * @partner-payments/typeorm's PartnerUnitOfWork (ambient transactions, SQLite serialization),
+ * which repositories injected per class would bypass. It knows no feature: the entities are given to it.
  */
 @Global()
 @Module({})
@@ -28,9 +27,8 @@ export class DatabaseModule {
           inject: [APP_CONFIG],
           useFactory: (config: AppConfig) => openDataSource(config.database, { entities: options.entities }),
         },
-        { provide: UnitOfWork, inject: [DataSource], useFactory: (ds: DataSource) => new UnitOfWork(ds) },
       ],
-      exports: [DataSource, UnitOfWork],
+      exports: [DataSource],
     };
   }
 }

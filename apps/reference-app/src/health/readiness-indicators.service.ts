@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { HealthIndicatorService, type HealthIndicatorResult } from '@nestjs/terminus';
 import { PartnerApiVersionState, PartnerTokenManager } from '@partner-payments/nestjs';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
-import { UnitOfWork } from '../database/unit-of-work.service';
+import { PartnerUnitOfWork } from '@partner-payments/typeorm';
 import type { InboxStats } from '../observability/app-metrics.service';
 import { readInboxStats } from '../observability/inbox-stats.util';
 import { StartupState } from './startup-state.service';
@@ -22,7 +22,7 @@ export class ReadinessIndicators {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly indicators: HealthIndicatorService,
-    private readonly uow: UnitOfWork,
+    private readonly uow: PartnerUnitOfWork,
     private readonly tokens: PartnerTokenManager,
     private readonly versionState: PartnerApiVersionState,
     private readonly startup: StartupState,

@@ -1,6 +1,6 @@
 import { WebhookInboxEntity } from '../webhooks/webhook-inbox.entity';
 import { countInboxStates } from '../webhooks/inbox-state-counts.util';
-import type { UnitOfWork } from '../database/unit-of-work.service';
+import { type PartnerUnitOfWork } from '@partner-payments/typeorm';
 import type { InboxStats } from './app-metrics.service';
 
 const UNFINISHED = ['pending', 'failed', 'dead'] as const;
@@ -10,7 +10,7 @@ const UNFINISHED = ['pending', 'failed', 'dead'] as const;
  * state's partial index) and the oldest entry of the states that still await
  * processing. Shared by the /metrics gauges and the readiness check, so both say the same thing.
  */
-export async function readInboxStats(uow: UnitOfWork, now: Date = new Date()): Promise<InboxStats> {
+export async function readInboxStats(uow: PartnerUnitOfWork, now: Date = new Date()): Promise<InboxStats> {
   return uow.run(async (m) => {
     const counts = { pending: 0, failed: 0, dead: 0, ...(await countInboxStates(m, UNFINISHED)) };
     const oldestAgeSeconds = { pending: 0, failed: 0 };

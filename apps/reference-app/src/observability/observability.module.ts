@@ -1,5 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { UnitOfWork } from '../database/unit-of-work.service';
+import { PartnerUnitOfWork } from '@partner-payments/typeorm';
 import { AppMetrics } from './app-metrics.service';
 import { readInboxStats } from './inbox-stats.util';
 import { MetricsController } from './metrics.controller';
@@ -15,8 +15,8 @@ import { MetricsController } from './metrics.controller';
   providers: [
     {
       provide: AppMetrics,
-      inject: [UnitOfWork],
-      useFactory: (uow: UnitOfWork) => {
+      inject: [PartnerUnitOfWork],
+      useFactory: (uow: PartnerUnitOfWork) => {
         const metrics = new AppMetrics();
         metrics.useInboxStats(() => readInboxStats(uow));
         return metrics;

@@ -1,9 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { PayoutEntity } from './payout.entity';
 import type { DatabaseKind } from '../database/database-url.util';
-import { preparedQuery } from '../database/prepared-query.util';
-import { returningRows } from '../database/returning.util';
-import { SqlParams } from '../database/sql-params.util';
+import { preparedQuery, returningRows, SqlParams } from '@partner-payments/typeorm/sql';
 
 /** One row's write: what it must become, provided it is still at the version it was read at. */
 export interface PayoutWrite {

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { PayoutEntity, type PayoutSource } from './payout.entity';
-import { insertIfAbsent } from '../database/insert-if-absent.util';
-import type { UnitOfWork } from '../database/unit-of-work.service';
+import { insertIfAbsent } from '@partner-payments/typeorm/sql';
+import { type PartnerUnitOfWork } from '@partner-payments/typeorm';
 import {
   decidePayoutStatusChange,
   type PartnerPayoutStatusChange,
@@ -77,7 +77,7 @@ export class PayoutProjection {
   private readonly knownRows = new AsyncLocalStorage<KnownRows>();
 
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly uow: PartnerUnitOfWork,
     private readonly clock: () => Date = () => new Date(),
     private readonly maxAttempts = 5,
   ) {}

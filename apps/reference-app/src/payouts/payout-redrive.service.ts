@@ -1,12 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { PayoutRequestEntity } from './payout-request.entity';
-import { UnitOfWork } from '../database/unit-of-work.service';
+import { PartnerJobLockService, PartnerUnitOfWork } from '@partner-payments/typeorm';
 import { mapWithConcurrency } from '../reconciliation/concurrency.util';
 import { reconcileRetryAt } from '../reconciliation/reconcile-backoff.policy';
 import { AppMetrics } from '../observability/app-metrics.service';
 import { withLogFields } from '../observability/log-context.util';
-import { PartnerJobLockService } from '@partner-payments/typeorm';
 import { classifyPartnerFailure } from './partner-failure.util';
 import { PayoutsService, storedPayoutBody } from './payouts.service';
 
@@ -59,7 +58,7 @@ export class PayoutRedriveService {
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly uow: UnitOfWork,
+    private readonly uow: PartnerUnitOfWork,
     private readonly locks: PartnerJobLockService,
     private readonly payouts: PayoutsService,
     private readonly metrics: AppMetrics,

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { UnitOfWork } from '../database/unit-of-work.service';
+import { PartnerUnitOfWork } from '@partner-payments/typeorm';
 import { PayoutProjection } from './payout-projection.service';
 import { PayoutRedriveController } from './payout-redrive.controller';
 import { PayoutRedriveService } from './payout-redrive.service';
@@ -16,8 +16,8 @@ import { PayoutsService } from './payouts.service';
   providers: [
     {
       provide: PayoutProjection,
-      inject: [UnitOfWork],
-      useFactory: (uow: UnitOfWork) => new PayoutProjection(uow),
+      inject: [PartnerUnitOfWork],
+      useFactory: (uow: PartnerUnitOfWork) => new PayoutProjection(uow),
     },
     PayoutsService,
     PayoutRedriveService,

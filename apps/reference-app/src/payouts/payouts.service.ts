@@ -14,9 +14,8 @@ import { In } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { PayoutEntity } from './payout.entity';
 import { PayoutRequestEntity } from './payout-request.entity';
-import { fromStoredText, toStoredText } from '../database/inbox-text.util';
-import { insertIfAbsent } from '../database/insert-if-absent.util';
-import { UnitOfWork } from '../database/unit-of-work.service';
+import { fromStoredText, toStoredText, PartnerUnitOfWork } from '@partner-payments/typeorm';
+import { insertIfAbsent } from '@partner-payments/typeorm/sql';
 import type { CreatePayoutDto } from './create-payout.dto';
 import { addLogFields } from '../observability/log-context.util';
 import { classifyPartnerFailure } from './partner-failure.util';
@@ -86,7 +85,7 @@ export class PayoutsService {
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly uow: UnitOfWork,
+    private readonly uow: PartnerUnitOfWork,
     private readonly projection: PayoutProjection,
     private readonly partnerPayouts: PartnerPayoutsService,
   ) {}

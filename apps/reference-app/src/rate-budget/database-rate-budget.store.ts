@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { PartnerRateBudget, PartnerRateLimit } from '@partner-payments/nestjs';
-import { insertIfAbsent } from '../database/insert-if-absent.util';
-import { returningRows } from '../database/returning.util';
-import type { UnitOfWork } from '../database/unit-of-work.service';
+import { insertIfAbsent, returningRows } from '@partner-payments/typeorm/sql';
+import { type PartnerUnitOfWork } from '@partner-payments/typeorm';
 
 /**
  * The partner's rate limit is per account, across every endpoint (evidence §1: 20 requests/s, burst
@@ -15,7 +14,7 @@ import type { UnitOfWork } from '../database/unit-of-work.service';
  */
 export class DatabaseRateBudget implements PartnerRateBudget {
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly uow: PartnerUnitOfWork,
     /** Identifies the partner account without storing its credentials. */
     readonly accountKey: string,
   ) {}

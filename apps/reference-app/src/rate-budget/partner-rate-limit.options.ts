@@ -1,6 +1,6 @@
 import type { PartnerRateLimitOptions } from '@partner-payments/nestjs';
 import type { AppConfig } from '../config/app.config';
-import type { UnitOfWork } from '../database/unit-of-work.service';
+import { type PartnerUnitOfWork } from '@partner-payments/typeorm';
 import type { PartnerConnection } from '../sandbox/partner-connection.providers';
 import { DatabaseRateBudget } from './database-rate-budget.store';
 
@@ -11,7 +11,7 @@ import { DatabaseRateBudget } from './database-rate-budget.store';
 export function partnerRateLimitOptions(
   config: AppConfig,
   conn: PartnerConnection,
-  uow: UnitOfWork,
+  uow: PartnerUnitOfWork,
 ): PartnerRateLimitOptions | false {
   const { perSecond, burst, budget } = config.partner.rateLimit;
   if (budget === 'off') return false;

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { QueryRunner } from 'typeorm';
-import { SqlParams } from '../database/sql-params.util';
-import { HOLDER_KEEPALIVE_SQL, keepConnectionBusy } from '@partner-payments/typeorm';
-import type { UnitOfWork } from '../database/unit-of-work.service';
+import { SqlParams } from '@partner-payments/typeorm/sql';
+import { HOLDER_KEEPALIVE_SQL, keepConnectionBusy, type PartnerUnitOfWork } from '@partner-payments/typeorm';
 
 /** One replica's place in a pass, named so that whether it still runs can be checked from outside. */
 export interface PassHolder {
@@ -26,7 +25,7 @@ export interface PassHolder {
  */
 export class PassParticipants {
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly uow: PartnerUnitOfWork,
     private readonly job: string,
   ) {}
 

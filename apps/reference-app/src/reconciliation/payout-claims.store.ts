@@ -1,12 +1,11 @@
 import { In } from 'typeorm';
 import { PayoutEntity } from '../payouts/payout.entity';
 import { hydrateRow } from '../database/hydrate.util';
-import { preparedQuery } from '../database/prepared-query.util';
-import type { UnitOfWork } from '../database/unit-of-work.service';
+import { preparedQuery, SqlParams } from '@partner-payments/typeorm/sql';
+import { type PartnerUnitOfWork } from '@partner-payments/typeorm';
 import type { PayoutDay } from './list-window.policy';
 import { reconcileRetryAt } from './reconcile-backoff.policy';
 import type { Pass } from './reconciliation-pass.store';
-import { SqlParams } from '../database/sql-params.util';
 
 const DAY_MS = 86_400_000;
 const startOfUtcDay = (t: Date): Date => new Date(Math.floor(t.getTime() / DAY_MS) * DAY_MS);
@@ -26,7 +25,7 @@ const OLDEST_CHECKED_FIRST =
  */
 export class PayoutClaims {
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly uow: PartnerUnitOfWork,
     private readonly completedWindowHours: number,
     private readonly returnHorizonDays = 0,
   ) {}

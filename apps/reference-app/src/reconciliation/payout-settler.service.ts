@@ -5,7 +5,7 @@ import {
   type PartnerWebhookDispatcher,
 } from '@partner-payments/nestjs';
 import type { PayoutEntity } from '../payouts/payout.entity';
-import type { UnitOfWork } from '../database/unit-of-work.service';
+import { type PartnerUnitOfWork } from '@partner-payments/typeorm';
 import { withLogFields } from '../observability/log-context.util';
 import type { PayoutProjection } from '../payouts/payout-projection.service';
 import type { PayoutClaims } from './payout-claims.store';
@@ -41,7 +41,7 @@ const changedOrNot = (changed: ReadonlySet<string>, s: Sighting): SettleOutcome 
  */
 export class PayoutSettler {
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly uow: PartnerUnitOfWork,
     private readonly projection: PayoutProjection,
     private readonly dispatcher: PartnerWebhookDispatcher,
     private readonly claims: PayoutClaims,

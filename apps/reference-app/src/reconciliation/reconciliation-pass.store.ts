@@ -1,11 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ReconciliationPassEntity } from './reconciliation-pass.entity';
-import { insertIfAbsent } from '../database/insert-if-absent.util';
-import { returningRows } from '../database/returning.util';
-import { preparedQuery } from '../database/prepared-query.util';
-import type { UnitOfWork } from '../database/unit-of-work.service';
-import { TICK_SKEW_MS } from '@partner-payments/typeorm';
-import { SqlParams } from '../database/sql-params.util';
+import { insertIfAbsent, returningRows, preparedQuery, SqlParams } from '@partner-payments/typeorm/sql';
+import { TICK_SKEW_MS, type PartnerUnitOfWork } from '@partner-payments/typeorm';
 import { PassParticipants, type PassHolder } from './pass-participants.store';
 
 /** `list_done`: 0 while pages are handed out, 1 once the end was seen, 2 when the list failed. */
@@ -49,7 +45,7 @@ export class ReconciliationPassStore {
   private readonly participants: PassParticipants;
 
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly uow: PartnerUnitOfWork,
     private readonly job: string,
   ) {
     this.participants = new PassParticipants(uow, job);

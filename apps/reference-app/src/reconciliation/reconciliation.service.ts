@@ -6,7 +6,7 @@ import {
 } from '@partner-payments/nestjs';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import type { PayoutEntity } from '../payouts/payout.entity';
-import { UnitOfWork } from '../database/unit-of-work.service';
+import { PartnerUnitOfWork } from '@partner-payments/typeorm';
 import { AppMetrics } from '../observability/app-metrics.service';
 import { withLogFields } from '../observability/log-context.util';
 import { PayoutProjection } from '../payouts/payout-projection.service';
@@ -50,7 +50,7 @@ export class ReconciliationService {
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    uow: UnitOfWork,
+    uow: PartnerUnitOfWork,
     projection: PayoutProjection,
     private readonly partnerPayouts: PartnerPayoutsService,
     dispatcher: PartnerWebhookDispatcher,

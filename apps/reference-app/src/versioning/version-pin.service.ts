@@ -3,10 +3,9 @@ import { PartnerApiVersionState, PartnerVersioningService } from '@partner-payme
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { ApiVersionPinEntity } from './api-version-pin.entity';
 import { pinAccountKey } from './pin-account.util';
-import { UnitOfWork } from '../database/unit-of-work.service';
+import { PartnerJobLockService, PartnerUnitOfWork } from '@partner-payments/typeorm';
 import { PARTNER_CONNECTION, type PartnerConnection } from '../sandbox/partner-connection.providers';
 import { classifyPartnerFailure } from '../payouts/partner-failure.util';
-import { PartnerJobLockService } from '@partner-payments/typeorm';
 
 export const VERSION_PIN_JOB = 'version-pin';
 
@@ -34,7 +33,7 @@ export class VersionPinService {
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly uow: UnitOfWork,
+    private readonly uow: PartnerUnitOfWork,
     private readonly locks: PartnerJobLockService,
     private readonly versioning: PartnerVersioningService,
     private readonly versionState: PartnerApiVersionState,

@@ -1,7 +1,11 @@
 import type { InboxBatchOutcome, InboxClaimOptions, InboxEntry } from '@partner-payments/nestjs';
 import type { EntityManager } from 'typeorm';
-import { fromStoredText, inboxEventKey } from '../database/inbox-text.util';
-import type { CommitDurability, UnitOfWork } from '../database/unit-of-work.service';
+import {
+  fromStoredText,
+  inboxEventKey,
+  type CommitDurability,
+  type PartnerUnitOfWork,
+} from '@partner-payments/typeorm';
 import type {
   InboxFailureUpdate,
   InboxHeldRow,
@@ -11,7 +15,7 @@ import type {
 
 /** What the runner needs from the store: how a row opens, and what a failure writes. */
 export interface InboxBatchRunnerDeps {
-  uow: UnitOfWork;
+  uow: PartnerUnitOfWork;
   /** How processing transactions commit (TypeOrmInboxStoreOptions.processingDurability). */
   durability: CommitDurability;
   sql: InboxSqlDriver;
@@ -32,7 +36,7 @@ interface HeldItem<E> {
 /**
  * Batched processing for TypeOrmInboxStore (issue 14): ONE transaction per batch, so a batch of n
  * entries costs one commit (one fsync) instead of n. The handlers run inside the transaction
- * (UnitOfWork's ambient manager), one entry after the other; the processed marks are one
+ * (PartnerUnitOfWork's ambient manager), one entry after the other; the processed marks are one
  * statement at the end.
  *
  * Fresh entries (processBatch) run optimistically, without a savepoint each: a handler that

@@ -1,5 +1,4 @@
-import { fromStoredText, inboxEventKey } from '../database/inbox-text.util';
-import type { UnitOfWork } from '../database/unit-of-work.service';
+import { fromStoredText, inboxEventKey, type PartnerUnitOfWork } from '@partner-payments/typeorm';
 import { WebhookInboxEntity } from './webhook-inbox.entity';
 
 /** A dead inbox entry as an operator sees it: never its body (sealed at rest, issue 9 defect 3). */
@@ -19,7 +18,7 @@ export interface DeadInboxEntry {
  */
 export class InboxDeadLetters {
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly uow: PartnerUnitOfWork,
     private readonly clock: () => Date = () => new Date(),
   ) {}
 

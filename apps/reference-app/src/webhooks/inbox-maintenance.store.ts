@@ -1,7 +1,6 @@
-import { fromStoredText } from '../database/inbox-text.util';
-import { SqlParams } from '../database/sql-params.util';
+import { fromStoredText, type PartnerUnitOfWork } from '@partner-payments/typeorm';
+import { SqlParams } from '@partner-payments/typeorm/sql';
 import { WebhookInboxEntity } from './webhook-inbox.entity';
-import type { UnitOfWork } from '../database/unit-of-work.service';
 import type { InboxKeyRing } from './inbox-key-ring.util';
 
 /**
@@ -11,7 +10,7 @@ import type { InboxKeyRing } from './inbox-key-ring.util';
  */
 export class InboxMaintenanceStore {
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly uow: PartnerUnitOfWork,
     private readonly keys: InboxKeyRing,
   ) {}
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { SqlParams } from '../database/sql-params.util';
-import type { UnitOfWork } from '../database/unit-of-work.service';
+import { SqlParams } from '@partner-payments/typeorm/sql';
+import { type PartnerUnitOfWork } from '@partner-payments/typeorm';
 
 /** The smallest write a probe makes: about one delivery's sealed body. */
 const PROBE_BODY_CHARS = 2048;
@@ -34,7 +34,7 @@ export class InboxWriteHealth {
   private readonly probeKey = `readiness-probe:${randomBytes(8).toString('hex')}`;
 
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly uow: PartnerUnitOfWork,
     private readonly keyId: string,
   ) {}
 

@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { BoundedPoolQuery } from '../database/bounded-pool-query.util';
-import { pgConnectionOf, pgPoolOf } from '../database/prepared-query.util';
-import type { UnitOfWork } from '../database/unit-of-work.service';
+import { pgConnectionOf, pgPoolOf } from '@partner-payments/typeorm/sql';
+import { type PartnerUnitOfWork } from '@partner-payments/typeorm';
 import {
   INBOX_COLUMNS,
   SAVEPOINT_SQL,
@@ -77,7 +77,7 @@ export class PostgresInboxDriver implements InboxSqlDriver {
   private readonly intake: BoundedPoolQuery;
 
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly uow: PartnerUnitOfWork,
     recordTimeoutMs = DEFAULT_INBOX_RECORD_TIMEOUT_MS,
   ) {
     this.intake = new BoundedPoolQuery(() => pgPoolOf(this.uow.dataSource.manager), recordTimeoutMs);

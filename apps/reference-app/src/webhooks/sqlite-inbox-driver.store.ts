@@ -1,7 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { EntityManager } from 'typeorm';
-import type { UnitOfWork } from '../database/unit-of-work.service';
-import { timestampParam } from '../database/sql-dialect.util';
+import { type PartnerUnitOfWork } from '@partner-payments/typeorm';
+import { timestampParam } from '@partner-payments/typeorm/sql';
 import {
   INBOX_COLUMNS,
   SAVEPOINT_SQL,
@@ -17,7 +17,7 @@ import {
 
 /**
  * The inbox on SQLite through better-sqlite3's prepared statements (issue 14). TypeORM's driver
- * has ONE connection, the same one these statements use: every call runs inside the UnitOfWork's
+ * has ONE connection, the same one these statements use: every call runs inside the PartnerUnitOfWork's
  * queue, so a statement here never lands in some other flow's open transaction. Statements are
  * synchronous: a batch insert is BEGIN, n inserts, COMMIT (one fsync: WAL, synchronous=FULL) with
  * nothing interleaved. Lists of keys are bound as one JSON array (json_each), so each statement
@@ -27,7 +27,7 @@ export class SqliteInboxDriver implements InboxSqlDriver {
   private readonly statements = new Map<string, Statement>();
   private insertMany: ((rows: readonly InboxInsertRow[]) => boolean[]) | null = null;
 
-  constructor(private readonly uow: UnitOfWork) {}
+  constructor(private readonly uow: PartnerUnitOfWork) {}
 
   async insertBatch(rows: readonly InboxInsertRow[]): Promise<boolean[]> {
     // A transaction function: BEGIN/COMMIT alone, a savepoint inside an ambient transaction.

@@ -10,9 +10,15 @@ import type {
   PartnerInboxStore,
 } from '@partner-payments/nestjs';
 import { Brackets } from 'typeorm';
-import { fromStoredText, inboxEventKey, toStorableMessage, toStoredText } from '../database/inbox-text.util';
-import { placeholders } from '../database/sql-dialect.util';
-import type { CommitDurability, UnitOfWork } from '../database/unit-of-work.service';
+import {
+  fromStoredText,
+  inboxEventKey,
+  toStorableMessage,
+  toStoredText,
+  type CommitDurability,
+  type PartnerUnitOfWork,
+} from '@partner-payments/typeorm';
+import { placeholders } from '@partner-payments/typeorm/sql';
 import { InboxBatchRunner } from './inbox-batch-runner.service';
 import type { InboxKeyRing } from './inbox-key-ring.util';
 import { DEFAULT_INBOX_RETRY, decideInboxRetry, type InboxRetryOptions } from './inbox-retry.policy';
@@ -40,7 +46,7 @@ export interface TypeOrmInboxStoreOptions {
   recordTimeoutMs?: number;
   /**
    * How the transactions that PROCESS entries commit (handlers' writes and the processed mark;
-   * INBOX_PROCESSING_DURABILITY). SQLite default 'relaxed': no fsync of their own (UnitOfWork's
+   * INBOX_PROCESSING_DURABILITY). SQLite default 'relaxed': no fsync of their own (PartnerUnitOfWork's
    * CommitDurability). Recording a delivery always commits 'full' before the 2xx (spec 6.1.4). A
    * SQLite commit is lost only with the host (a power loss or OS crash), so the app, and the
    * payout-status de-duplicator's memory (spec 6.4.7), die with it; the entry, still pending, is
@@ -74,7 +80,7 @@ export class TypeOrmInboxStore implements PartnerInboxStore {
   private readonly writes: TypeOrmInboxStoreOptions['writes'];
 
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly uow: PartnerUnitOfWork,
     private readonly keys: InboxKeyRing,
     options: TypeOrmInboxStoreOptions = {},
   ) {

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
-import { UnitOfWork } from '../database/unit-of-work.service';
+import { PartnerUnitOfWork } from '@partner-payments/typeorm';
 import { InboxDeadLetters } from './inbox-dead-letters.store';
 import { InboxKeyRing } from './inbox-key-ring.util';
 import { resolveInboxKeyRing } from './inbox-key.providers';
@@ -22,23 +22,23 @@ import { InboxWriteHealth } from './inbox-write-health.service';
     },
     {
       provide: InboxMaintenanceStore,
-      inject: [UnitOfWork, InboxKeyRing],
-      useFactory: (uow: UnitOfWork, keys: InboxKeyRing) => new InboxMaintenanceStore(uow, keys),
+      inject: [PartnerUnitOfWork, InboxKeyRing],
+      useFactory: (uow: PartnerUnitOfWork, keys: InboxKeyRing) => new InboxMaintenanceStore(uow, keys),
     },
     {
       provide: InboxDeadLetters,
-      inject: [UnitOfWork],
-      useFactory: (uow: UnitOfWork) => new InboxDeadLetters(uow),
+      inject: [PartnerUnitOfWork],
+      useFactory: (uow: PartnerUnitOfWork) => new InboxDeadLetters(uow),
     },
     {
       provide: InboxWriteHealth,
-      inject: [UnitOfWork, InboxKeyRing],
-      useFactory: (uow: UnitOfWork, keys: InboxKeyRing) => new InboxWriteHealth(uow, keys.currentId),
+      inject: [PartnerUnitOfWork, InboxKeyRing],
+      useFactory: (uow: PartnerUnitOfWork, keys: InboxKeyRing) => new InboxWriteHealth(uow, keys.currentId),
     },
     {
       provide: TypeOrmInboxStore,
-      inject: [UnitOfWork, InboxKeyRing, APP_CONFIG, InboxWriteHealth],
-      useFactory: (uow: UnitOfWork, keys: InboxKeyRing, config: AppConfig, writes: InboxWriteHealth) =>
+      inject: [PartnerUnitOfWork, InboxKeyRing, APP_CONFIG, InboxWriteHealth],
+      useFactory: (uow: PartnerUnitOfWork, keys: InboxKeyRing, config: AppConfig, writes: InboxWriteHealth) =>
         new TypeOrmInboxStore(uow, keys, {
           retry: { maxAttempts: config.inbox.maxAttempts },
           recordTimeoutMs: config.inbox.recordTimeoutMs,

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { UnitOfWork } from '../database/unit-of-work.service';
+import { PartnerUnitOfWork } from '@partner-payments/typeorm';
 import { PayoutsModule } from '../payouts/payouts.module';
 import { InboxAtRestService } from './inbox-at-rest.service';
 import { InboxRedeliveryService } from './inbox-redelivery.service';
@@ -19,8 +19,8 @@ import { WebhookInboxModule } from './webhook-inbox.module';
   providers: [
     {
       provide: ResourceProjections,
-      inject: [UnitOfWork],
-      useFactory: (uow: UnitOfWork) => new ResourceProjections(uow),
+      inject: [PartnerUnitOfWork],
+      useFactory: (uow: PartnerUnitOfWork) => new ResourceProjections(uow),
     },
     ProjectionHandlers,
     InboxRedeliveryService,

@@ -1,6 +1,6 @@
 import { Table, type MigrationInterface, type QueryRunner, type TableColumnOptions } from 'typeorm';
-import { inboxEventKey, toStoredText } from '../inbox-text.util';
-import { placeholders } from '../sql-dialect.util';
+import { inboxEventKey, toStoredText } from '@partner-payments/typeorm';
+import { placeholders } from '@partner-payments/typeorm/sql';
 
 const OLD = 'webhook_inbox_pre_event_key';
 const BATCH = 500;

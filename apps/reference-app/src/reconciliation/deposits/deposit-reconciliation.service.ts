@@ -22,9 +22,8 @@ import {
 import { APP_CONFIG, type AppConfig } from '../../config/app.config';
 import { DepositEntity } from '../../webhooks/projections/deposit.entity';
 import { DEPOSIT_RECEIVED, decideDepositStatus } from '../../webhooks/projections/deposit-status.policy';
-import { UnitOfWork } from '../../database/unit-of-work.service';
+import { PartnerJobLockEntity, PartnerJobLockService, PartnerUnitOfWork } from '@partner-payments/typeorm';
 import { AppMetrics } from '../../observability/app-metrics.service';
-import { PartnerJobLockEntity, PartnerJobLockService } from '@partner-payments/typeorm';
 
 export const DEPOSIT_RECONCILIATION_JOB = 'deposit-reconciliation';
 
@@ -81,7 +80,7 @@ export class DepositReconciliationService {
   private readonly logger = new Logger('DepositReconciliation');
 
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly uow: PartnerUnitOfWork,
     private readonly locks: PartnerJobLockService,
     private readonly virtualAccounts: PartnerVirtualAccountsService,
     private readonly dispatcher: PartnerWebhookDispatcher,

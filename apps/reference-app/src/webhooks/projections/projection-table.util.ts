@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
-import { preparedQuery } from '../../database/prepared-query.util';
+import { preparedQuery } from '@partner-payments/typeorm/sql';
 
 /**
  * One projection row by its primary key, in statements built once from the entity's metadata
@@ -86,7 +86,7 @@ export class ProjectionTable<T extends ObjectLiteral> {
    * `values`, then `change` applied). PostgreSQL: one round trip
    * instead of two. SQLite: one row write instead of an upsert and the UPDATE rewriting it
    * (the ingest profile spent ~40 µs of statements per processed user.created); an existing row
-   * is then read by its key, changed and written (SQLite has one writer, and the UnitOfWork
+   * is then read by its key, changed and written (SQLite has one writer, and the PartnerUnitOfWork
    * serializes every flow on its one connection, so nothing changes it in between).
    */
   async apply(m: EntityManager, values: Partial<T>, change: (row: T) => void): Promise<T> {

@@ -1,5 +1,5 @@
 import type { EntityTarget, ObjectLiteral } from 'typeorm';
-import type { UnitOfWork } from '../../database/unit-of-work.service';
+import { type PartnerUnitOfWork } from '@partner-payments/typeorm';
 import { traceProjectionWrite } from '../../observability/app-tracing.util';
 import { DepositEntity } from './deposit.entity';
 import { PartnerUserEntity } from './partner-user.entity';
@@ -74,7 +74,7 @@ export class ResourceProjections {
   private readonly tables = new Map<EntityTarget<ObjectLiteral>, ProjectionTable<ObjectLiteral>>();
 
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly uow: PartnerUnitOfWork,
     private readonly clock: () => Date = () => new Date(),
   ) {}
 

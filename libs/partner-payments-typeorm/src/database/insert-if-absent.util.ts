@@ -1,6 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import type { DatabaseKind } from './database-url.util';
-import { placeholders, timestampParam } from './sql-dialect.util';
+import { placeholders, timestampParam, type PartnerDatabaseKind } from './sql-dialect.util';
 
 /**
  * INSERT ... ON CONFLICT (key) DO NOTHING RETURNING key, on both databases (SQLite >= 3.35).
@@ -9,7 +8,7 @@ import { placeholders, timestampParam } from './sql-dialect.util';
  */
 export async function insertIfAbsent(
   manager: EntityManager,
-  kind: DatabaseKind,
+  kind: PartnerDatabaseKind,
   table: string,
   key: string,
   values: Record<string, string | number | Date | null>,

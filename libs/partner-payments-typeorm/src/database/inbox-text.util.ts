@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /**
- * How the inbox keeps what a partner sends as text (issue 9 defect 4). data.event_id and the
+ * How the inbox keeps what a partner sends as text. data.event_id and the
  * event name are whatever the JSON holds: any length, U+0000 and lone surrogates (`\ud800`
  * escapes) included. PostgreSQL refuses U+0000 in text and a btree index past ~2.7 kB, and both
  * databases store UTF-8, which turns every lone surrogate into U+FFFD: two different ids would

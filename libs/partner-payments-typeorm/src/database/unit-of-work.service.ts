@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DataSource, EntityManager } from 'typeorm';
-import type { DatabaseKind } from './database-url.util';
+import type { PartnerDatabaseKind } from './sql-dialect.util';
 
 /** The part of better-sqlite3's Database used here. */
 interface SqliteConnection {
@@ -35,11 +35,12 @@ export interface TransactionOptions {
 }
 
 /**
- * The one way the app touches the database.
+ * How your code and the package share the DataSource. Inject it and write through it.
  *
  * - `transaction(work)` runs work in one transaction and makes its EntityManager the ambient one
- *   (AsyncLocalStorage): code called from inside (projection handlers, inbox.markProcessed) joins
- *   it through `run`/`transaction` without being passed the manager.
+ *   (AsyncLocalStorage): code called from inside (your `@OnPartnerEvent` handlers run by the
+ *   inbox, the inbox's processed mark) joins it through `run`/`transaction` without being passed
+ *   the manager, so a handler's writes and the processed mark commit together.
  * - On SQLite, TypeORM's better-sqlite3 driver has ONE connection: a statement issued while some
  *   other async flow has a transaction open would silently become part of it (and vanish on its
  *   rollback). So on SQLite every call is serialized through an in-process queue. On PostgreSQL
@@ -47,8 +48,8 @@ export interface TransactionOptions {
  * - Never call the partner inside a transaction: HTTP latency would hold locks (and on SQLite the
  *   queue).
  */
-export class UnitOfWork {
-  readonly kind: DatabaseKind;
+export class PartnerUnitOfWork {
+  readonly kind: PartnerDatabaseKind;
   private readonly scope = new AsyncLocalStorage<Scope>();
   private tail: Promise<unknown> = Promise.resolve();
 

@@ -2,20 +2,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
-import { openDataSource } from '../app-data-source.util';
-import { parseDatabaseUrl } from './database-url.util';
-import { PartnerJobLockEntity } from '@partner-payments/typeorm';
-import { UnitOfWork } from './unit-of-work.service';
+import { PartnerJobLockEntity } from '../job-locks/job-lock.entity';
+import { openPackageSqliteFile } from './sqlite-file.fixture';
+import { PartnerUnitOfWork } from './unit-of-work.service';
 
-describe('UnitOfWork on SQLite (one shared connection)', () => {
+describe('PartnerUnitOfWork on SQLite (one shared connection)', () => {
   let dir: string;
   let ds: DataSource;
-  let uow: UnitOfWork;
+  let uow: PartnerUnitOfWork;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'ref-app-uow-'));
-    ds = await openDataSource(parseDatabaseUrl(`sqlite:${join(dir, 'uow.sqlite')}`));
-    uow = new UnitOfWork(ds);
+    ds = await openPackageSqliteFile(join(dir, 'uow.sqlite'));
+    uow = new PartnerUnitOfWork(ds);
   });
   afterAll(async () => {
     await ds?.destroy();

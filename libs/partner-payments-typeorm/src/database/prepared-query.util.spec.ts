@@ -2,24 +2,23 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { QueryFailedError, type DataSource } from 'typeorm';
-import { openDataSource } from '../app-data-source.util';
-import { PartnerJobLockEntity } from '@partner-payments/typeorm';
-import { parseDatabaseUrl } from './database-url.util';
+import { PartnerJobLockEntity } from '../job-locks/job-lock.entity';
+import { openPackageSqliteFile } from './sqlite-file.fixture';
 import { preparedQuery } from './prepared-query.util';
-import { UnitOfWork } from './unit-of-work.service';
+import { PartnerUnitOfWork } from './unit-of-work.service';
 
 /** SQLite: the statement on TypeORM's connection itself (PostgreSQL: test/app/reconciliation). */
 describe('preparedQuery on a SQLite file', () => {
   let dir: string;
   let ds: DataSource;
-  let uow: UnitOfWork;
+  let uow: PartnerUnitOfWork;
   const logged: string[] = [];
   const failed: string[] = [];
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'ref-app-prepared-'));
-    ds = await openDataSource(parseDatabaseUrl(`sqlite:${join(dir, 'prepared.sqlite')}`));
-    uow = new UnitOfWork(ds);
+    ds = await openPackageSqliteFile(join(dir, 'prepared.sqlite'));
+    uow = new PartnerUnitOfWork(ds);
     // Observe what TypeORM's logger is told (query logging and the benchmarks' statement counts).
     ds.logger.logQuery = (sql: string) => void logged.push(sql);
     ds.logger.logQueryError = (_error: string | Error, sql: string) => void failed.push(sql);

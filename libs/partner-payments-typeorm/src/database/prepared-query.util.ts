@@ -16,7 +16,7 @@ export function pgPoolOf(m: EntityManager): Pool {
 }
 
 /**
- * A statement on the hot path (issue 14), run in `m`'s transaction, or on its own (autocommit)
+ * A statement on the hot path, run in `m`'s transaction, or on its own (autocommit)
  * when `m` has none. PostgreSQL: a named statement on the pg connection, parsed and planned once
  * per connection (an unnamed one, as TypeORM sends, is parsed and planned on every call, on the
  * same two cores); pg remembers which of its connections already prepared `name`. SQLite: a

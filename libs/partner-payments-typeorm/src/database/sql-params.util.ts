@@ -1,5 +1,4 @@
-import type { DatabaseKind } from './database-url.util';
-import { timestampParam } from './sql-dialect.util';
+import { timestampParam, type PartnerDatabaseKind } from './sql-dialect.util';
 
 /**
  * Parameters of one raw statement in the database's placeholder style. `add` answers the
@@ -9,7 +8,7 @@ import { timestampParam } from './sql-dialect.util';
 export class SqlParams {
   readonly values: unknown[] = [];
 
-  constructor(readonly kind: DatabaseKind) {}
+  constructor(readonly kind: PartnerDatabaseKind) {}
 
   add(value: unknown): string {
     this.values.push(value instanceof Date ? timestampParam(this.kind, value) : value);
