@@ -8,9 +8,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { buildUserCreated } from '@partner-payments/testing';
-import { PartnerUnitOfWork } from '@partner-payments/typeorm';
-import { InboxKeyRing, parseInboxKeys } from '../apps/reference-app/src/webhooks/inbox-key-ring.util';
-import { TypeOrmInboxStore } from '../apps/reference-app/src/webhooks/typeorm-inbox.store';
+import {
+  PartnerUnitOfWork,
+  PartnerInboxKeyRing,
+  parseInboxKeys,
+  PartnerTypeOrmInboxStore,
+} from '@partner-payments/typeorm';
 import { appEnv, INBOX_KEYS, sqliteDatabase } from './lib/app-env.fixture';
 import { emitReport, hardDeadline, median, progress, QUICK, round, withLoad } from './lib/contract';
 import { startForkedServer } from './lib/forked-process.fixture';
@@ -40,7 +43,7 @@ async function seed(url: string): Promise<void> {
   const reader = await openInboxReader(url); // migrates the fresh file
   try {
     const uow = new PartnerUnitOfWork(reader.dataSource);
-    const store = new TypeOrmInboxStore(uow, new InboxKeyRing(parseInboxKeys(INBOX_KEYS)));
+    const store = new PartnerTypeOrmInboxStore(uow, new PartnerInboxKeyRing(parseInboxKeys(INBOX_KEYS)));
     const receivedAt = new Date(Date.now() - 60_000);
     await uow.transaction(async () => {
       for (let done = 0; done < ENTRIES; done++) {

@@ -9,9 +9,12 @@ import { EventEmitter2 } from '@nestjs/event-emitter';
 import { PartnerDerivedEvent, PartnerWebhookProcessingService } from '@partner-payments/nestjs';
 import { signPartnerWebhook } from '@partner-payments/testing';
 import type { RunningApp } from '../../apps/reference-app/src/app-bootstrap.util';
-import { WebhookInboxEntity } from '../../apps/reference-app/src/app-entities.constants';
-import { inboxEventKey, PartnerUnitOfWork } from '@partner-payments/typeorm';
-import { TypeOrmInboxStore } from '../../apps/reference-app/src/webhooks/typeorm-inbox.store';
+import {
+  inboxEventKey,
+  PartnerUnitOfWork,
+  PartnerTypeOrmInboxStore,
+  PartnerWebhookInboxEntity,
+} from '@partner-payments/typeorm';
 import { recordTally } from './tally.fixture';
 
 export interface Answer {
@@ -105,7 +108,7 @@ export class InboxObserver {
   ) {}
 
   rows(): Promise<number> {
-    return this.running.app.get(PartnerUnitOfWork).run((m) => m.count(WebhookInboxEntity));
+    return this.running.app.get(PartnerUnitOfWork).run((m) => m.count(PartnerWebhookInboxEntity));
   }
 
   /** One input judged by the caller (e.g. a burst, right when every event in it was). */
@@ -125,10 +128,10 @@ export class InboxObserver {
   async accepted(answers: Answer[], eventId: string, countAsInput = true): Promise<AcceptedView> {
     await this.running.app.get(PartnerWebhookProcessingService).drain();
     const acked = answers.filter((a) => a.status >= 200 && a.status < 300).length;
-    const entry = await this.running.app.get(TypeOrmInboxStore).get(eventId);
+    const entry = await this.running.app.get(PartnerTypeOrmInboxStore).get(eventId);
     const rows = await this.running.app
       .get(PartnerUnitOfWork)
-      .run((m) => m.countBy(WebhookInboxEntity, { eventKey: inboxEventKey(eventId) }));
+      .run((m) => m.countBy(PartnerWebhookInboxEntity, { eventKey: inboxEventKey(eventId) }));
     const runs = this.runs.get(eventId) ?? 0;
     const once = entry?.state === 'processed' && entry.attempts === 1 && runs === 1;
     const t = this.tally;

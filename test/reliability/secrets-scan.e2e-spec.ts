@@ -24,8 +24,7 @@ import {
   DepositEntity,
   VirtualAccountEntity,
 } from '../../apps/reference-app/src/app-entities.constants';
-import { PartnerUnitOfWork } from '@partner-payments/typeorm';
-import { TypeOrmInboxStore } from '../../apps/reference-app/src/webhooks/typeorm-inbox.store';
+import { PartnerUnitOfWork, PartnerTypeOrmInboxStore } from '@partner-payments/typeorm';
 import {
   appRequest,
   CapturingLogger,
@@ -177,7 +176,7 @@ describe.each(DATABASE_KINDS)('secrets scan after a full flow (%s)', (kind) => {
       );
       expect(account.accountNumberLast4).toBe(vaNumber.slice(-4));
       expect(await uow.run((m) => m.countBy(DepositEntity, { depositId }))).toBe(1);
-      expect((await app.get(TypeOrmInboxStore).countByState()).processed).toBeGreaterThanOrEqual(8);
+      expect((await app.get(PartnerTypeOrmInboxStore).countByState()).processed).toBeGreaterThanOrEqual(8);
       expect(await uow.run((m) => m.count(ApiVersionPinEntity))).toBe(1);
 
       const credentials = sandbox.credentials;

@@ -12,7 +12,7 @@ import {
 } from '@partner-payments/testing';
 import request from 'supertest';
 import { startApp, type RunningApp } from '../../apps/reference-app/src/app-bootstrap.util';
-import { InboxKeyRing, parseInboxKeys } from '../../apps/reference-app/src/webhooks/inbox-key-ring.util';
+import { PartnerInboxKeyRing, parseInboxKeys } from '@partner-payments/typeorm';
 
 export const NEVER = '0 0 0 1 1 *'; // 1 January, 00:00:00
 
@@ -56,8 +56,8 @@ export async function startTestSandbox(options: PartnerSandboxOptions = {}): Pro
 export const TEST_INBOX_ENCRYPTION_KEYS = `test1:${Buffer.alloc(32, 7).toString('base64')}`;
 
 /** The key ring of TEST_INBOX_ENCRYPTION_KEYS, for suites that build the inbox store themselves. */
-export function testInboxKeyRing(): InboxKeyRing {
-  return new InboxKeyRing(parseInboxKeys(TEST_INBOX_ENCRYPTION_KEYS));
+export function testInboxKeyRing(): PartnerInboxKeyRing {
+  return new PartnerInboxKeyRing(parseInboxKeys(TEST_INBOX_ENCRYPTION_KEYS));
 }
 
 /** Environment of an app that talks to `sandbox` like to a remote partner (its inbox keys included). */

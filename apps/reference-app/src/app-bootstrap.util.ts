@@ -18,6 +18,7 @@ import { AppJsonLogger, AppTextLogger, configuredSecrets } from './observability
 import { requestLogScope } from './observability/log-context.util';
 import { PARTNER_CONNECTION, type PartnerConnection } from './sandbox/partner-connection.providers';
 import { CronJobsService } from './scheduling/cron-jobs.service';
+import { inboxConfigurationProblem } from './webhooks/inbox-options.config';
 
 export interface StartAppOptions {
   /** Variables on top of process.env. */
@@ -96,7 +97,7 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
     // A start refused during bootstrap (e.g. an inbox key missing): release the database and the
     // embedded sandbox before reporting it, so nothing is left half-started.
     await app.close().catch(() => undefined);
-    throw error;
+    throw inboxConfigurationProblem(error) ?? error;
   }
   const bound = app.getHttpServer().address() as AddressInfo;
   const port = bound.port;

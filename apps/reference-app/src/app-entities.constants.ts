@@ -6,7 +6,6 @@ import { PayoutRequestEntity } from './payouts/payout-request.entity';
 import { PayoutEntity } from './payouts/payout.entity';
 import { ReconciliationPassEntity } from './reconciliation/reconciliation-pass.entity';
 import { VirtualAccountEntity } from './webhooks/projections/virtual-account.entity';
-import { WebhookInboxEntity } from './webhooks/webhook-inbox.entity';
 
 export {
   ApiVersionPinEntity,
@@ -16,7 +15,6 @@ export {
   PayoutRequestEntity,
   ReconciliationPassEntity,
   VirtualAccountEntity,
-  WebhookInboxEntity,
 };
 
 /**
@@ -25,7 +23,6 @@ export {
  * its tables in a migration (database/migrations).
  */
 export const APP_ENTITIES = [
-  WebhookInboxEntity,
   PayoutEntity,
   PayoutRequestEntity,
   PartnerUserEntity,
@@ -33,6 +30,7 @@ export const APP_ENTITIES = [
   DepositEntity,
   ApiVersionPinEntity,
   ReconciliationPassEntity,
-  // job_locks, from @partner-payments/typeorm: added as any user adds them.
+  // webhook_inbox, webhook_inbox_tombstones and job_locks, from @partner-payments/typeorm: added
+  // as any user adds them.
   ...partnerTypeOrmEntities,
 ];

@@ -3,14 +3,17 @@ import { ConfigModule } from '@nestjs/config';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { PartnerPaymentsModule } from '@partner-payments/nestjs';
-import { PartnerPaymentsTypeOrmModule } from '@partner-payments/typeorm';
+import {
+  PartnerPaymentsTypeOrmModule,
+  PartnerTypeOrmInboxStore,
+  PartnerUnitOfWork,
+} from '@partner-payments/typeorm';
 import { APP_ENTITIES } from './app-entities.constants';
 import { AccessGuard } from './common/access.guard';
 import { PartnerErrorFilter } from './common/partner-error.filter';
 import { AppConfigModule } from './config/app-config.module';
 import { APP_CONFIG, loadAppConfig, type AppConfig } from './config/app.config';
 import { DatabaseModule } from './database/database.module';
-import { PartnerUnitOfWork } from '@partner-payments/typeorm';
 import { DemoModule } from './demo/demo.module';
 import { HealthModule } from './health/health.module';
 import { AppMetrics } from './observability/app-metrics.service';
@@ -25,8 +28,7 @@ import { SandboxModule } from './sandbox/sandbox.module';
 import { SchedulingModule } from './scheduling/scheduling.module';
 import { ShutdownCoordinator } from './shutdown-coordinator.service';
 import { VersioningModule } from './versioning/versioning.module';
-import { WebhookInboxModule } from './webhooks/webhook-inbox.module';
-import { TypeOrmInboxStore } from './webhooks/typeorm-inbox.store';
+import { appInboxOptions } from './webhooks/inbox-options.config';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
 /**
@@ -76,21 +78,24 @@ export class AppModule {
         // Global: configuration, database (entities from the feature folders), partner connection, metrics.
         AppConfigModule.forRoot(config),
         DatabaseModule.forRoot({ entities: APP_ENTITIES }),
-        // Job locks on the app's DataSource (the default one: DatabaseModule provides it under
-        // @nestjs/typeorm's token), as any app that imports the package.
-        PartnerPaymentsTypeOrmModule.forRoot(),
+        // The durable inbox and job locks on the app's DataSource (the default one: DatabaseModule
+        // provides it under @nestjs/typeorm's token), as any app that imports the package; the
+        // inbox's options come from the environment (INBOX_*).
+        PartnerPaymentsTypeOrmModule.forRootAsync({
+          inject: [APP_CONFIG],
+          useFactory: (cfg: AppConfig) => ({ inbox: appInboxOptions(cfg) }),
+        }),
         SandboxModule,
         ObservabilityModule,
         // Handlers must see errors (the inbox marks the entry failed): never swallow them.
         EventEmitterModule.forRoot({ ignoreErrors: false }),
         PartnerPaymentsModule.forRootAsync({
           isGlobal: true,
-          imports: [WebhookInboxModule],
-          inject: [APP_CONFIG, PARTNER_CONNECTION, TypeOrmInboxStore, PartnerUnitOfWork, AppMetrics],
+          inject: [APP_CONFIG, PARTNER_CONNECTION, PartnerTypeOrmInboxStore, PartnerUnitOfWork, AppMetrics],
           useFactory: (
             cfg: AppConfig,
             conn: PartnerConnection,
-            inbox: TypeOrmInboxStore,
+            inbox: PartnerTypeOrmInboxStore,
             uow: PartnerUnitOfWork,
             metrics: AppMetrics,
           ) => ({

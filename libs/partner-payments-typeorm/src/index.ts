@@ -1,7 +1,7 @@
 /**
  * @partner-payments/typeorm: the durable parts of @partner-payments/nestjs on your own TypeORM
- * DataSource (PostgreSQL or better-sqlite3). This release: job locks for your scheduled jobs, and
- * the entities and migrations they need.
+ * DataSource (PostgreSQL or better-sqlite3): the crash-safe webhook inbox and its operator
+ * service, job locks for your scheduled jobs, and the entities and migrations they need.
  */
 export {
   PartnerPaymentsTypeOrmModule,
@@ -37,6 +37,36 @@ export {
 export { fromStoredText, inboxEventKey, toStorableMessage, toStoredText } from './database/inbox-text.util';
 export { PartnerJobLockEntity } from './job-locks/job-lock.entity';
 export { PartnerJobLocks1765100000000 } from './migrations/1765100000000-partner-job-locks.migration';
+export { PartnerWebhookInbox1765200000000 } from './migrations/1765200000000-partner-webhook-inbox.migration';
+export { PartnerWebhookInboxEntity } from './inbox/webhook-inbox.entity';
+export { PartnerWebhookInboxTombstoneEntity } from './inbox/webhook-inbox-tombstone.entity';
+export { PartnerTypeOrmInboxStore, type PartnerTypeOrmInboxStoreOptions } from './inbox/typeorm-inbox.store';
+export { PartnerInboxOperator } from './inbox/inbox-operator.service';
+export { type PartnerInboxBacklog } from './inbox/inbox-backlog.util';
+export {
+  DEFAULT_INBOX_RECORD_TIMEOUT_MS,
+  type PartnerTypeOrmInboxOptions,
+  type PartnerTypeOrmInboxResolvedOptions,
+} from './inbox/inbox.options';
+export {
+  INBOX_REDELIVERY_JOB,
+  type RedeliverySummary as PartnerInboxDrainSummary,
+} from './inbox/inbox-redelivery.service';
+export {
+  INBOX_PRUNE_JOB,
+  INBOX_RESEAL_JOB,
+  type PruneSummary as PartnerInboxPruneSummary,
+} from './inbox/at-rest/inbox-at-rest.service';
+export { type DeadInboxEntry as PartnerInboxDeadEntry } from './inbox/inbox-dead-letters.store';
+export { type InboxWriteState as PartnerInboxWriteState } from './inbox/inbox-write-health.service';
+export {
+  PartnerInboxKeyRing,
+  PartnerInboxKeyUnavailableError,
+  generateInboxKeyEntry,
+  parseInboxKeys,
+  type InboxKey as PartnerInboxKey,
+} from './inbox/at-rest/inbox-key-ring.util';
+export { readOrCreateInboxKeyFile, type PartnerInboxKeyFile } from './inbox/at-rest/inbox-key-file.util';
 export {
   HOLDER_KEEPALIVE_SQL,
   LOCK_HEARTBEAT_MS,

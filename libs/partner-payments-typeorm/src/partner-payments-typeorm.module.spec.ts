@@ -2,6 +2,8 @@ import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { PartnerInboxOperator } from './inbox/inbox-operator.service';
+import { PartnerTypeOrmInboxStore } from './inbox/typeorm-inbox.store';
 import { PartnerJobLockService } from './job-locks/job-lock.service';
 import { PartnerPaymentsTypeOrmModule } from './partner-payments-typeorm.module';
 
@@ -54,5 +56,16 @@ describe('PartnerPaymentsTypeOrmModule', () => {
   it('is global', () => {
     expect(PartnerPaymentsTypeOrmModule.forRoot()).toMatchObject({ global: true });
     expect(PartnerPaymentsTypeOrmModule.forRoot().exports).toContain(PartnerJobLockService);
+  });
+
+  it('without the inbox option, gives an inbox store and operator that refuse every use, naming it', async () => {
+    const sqlite = new DataSource({ type: 'better-sqlite3', database: ':memory:' });
+    const ref = await Test.createTestingModule({
+      imports: [dataSources({ default: sqlite }), PartnerPaymentsTypeOrmModule.forRoot()],
+    }).compile();
+    // What PartnerPaymentsModule's boot check of `inboxStore` reads first.
+    expect(() => ref.get(PartnerTypeOrmInboxStore).record).toThrow(/inbox is not configured/);
+    await expect(ref.get(PartnerInboxOperator).drain()).rejects.toThrow(/inbox is not configured/);
+    await expect(ref.get(PartnerInboxOperator).countByState()).rejects.toThrow(/inbox is not configured/);
   });
 });

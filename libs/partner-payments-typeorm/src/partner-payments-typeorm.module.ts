@@ -4,6 +4,9 @@ import type { DataSource } from 'typeorm';
 import { databaseKindOf } from './database/sql-dialect.util';
 import { PartnerUnitOfWork } from './database/unit-of-work.service';
 import { PartnerJobLockService } from './job-locks/job-lock.service';
+import { PartnerInboxOperator } from './inbox/inbox-operator.service';
+import { inboxProviders } from './inbox/inbox.providers';
+import { PartnerTypeOrmInboxStore } from './inbox/typeorm-inbox.store';
 import {
   PARTNER_TYPEORM_OPTIONS,
   PARTNER_TYPEORM_RESOLVED_OPTIONS,
@@ -28,12 +31,13 @@ function providers(extras: PartnerPaymentsTypeOrmExtras): Provider[] {
         options: PartnerPaymentsTypeOrmOptions,
         dataSource: DataSource,
       ): PartnerTypeOrmResolvedOptions => {
-        if (!databaseKindOf(dataSource))
+        const kind = databaseKindOf(dataSource);
+        if (!kind)
           throw new PartnerTypeOrmConfigurationError(
             'dataSource',
             `${extras.dataSource ?? 'default'} uses the TypeORM driver ${String(dataSource.options.type)}; supported: postgres, better-sqlite3`,
           );
-        return resolvePartnerTypeOrmOptions(options);
+        return resolvePartnerTypeOrmOptions(options, kind);
       },
     },
     {
@@ -48,6 +52,7 @@ function providers(extras: PartnerPaymentsTypeOrmExtras): Provider[] {
       useFactory: (dataSource: DataSource, options: PartnerTypeOrmResolvedOptions) =>
         new PartnerJobLockService(dataSource, options),
     },
+    ...inboxProviders(),
   ];
 }
 
@@ -61,7 +66,8 @@ export const { ConfigurableModuleClass, OPTIONS_TYPE, ASYNC_OPTIONS_TYPE } =
       { dataSource: undefined },
       (definition: DynamicModule, extras: PartnerPaymentsTypeOrmExtras): DynamicModule => ({
         ...definition,
-        // Global: every feature module of the app injects PartnerUnitOfWork and PartnerJobLockService without importing this.
+        // Global: every feature module of the app injects PartnerUnitOfWork, PartnerJobLockService
+        // and the inbox's store and operator without importing this.
         global: true,
         providers: [...(definition.providers ?? []), ...providers(extras)],
         exports: [
@@ -69,6 +75,8 @@ export const { ConfigurableModuleClass, OPTIONS_TYPE, ASYNC_OPTIONS_TYPE } =
           PARTNER_TYPEORM_RESOLVED_OPTIONS,
           PartnerUnitOfWork,
           PartnerJobLockService,
+          PartnerTypeOrmInboxStore,
+          PartnerInboxOperator,
         ],
       }),
     )

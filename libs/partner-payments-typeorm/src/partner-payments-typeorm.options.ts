@@ -1,4 +1,11 @@
 import { hostname } from 'node:os';
+import type { PartnerDatabaseKind } from './database/sql-dialect.util';
+import { PartnerTypeOrmConfigurationError } from './partner-payments-typeorm.errors';
+import {
+  resolveInboxOptions,
+  type PartnerTypeOrmInboxOptions,
+  type PartnerTypeOrmInboxResolvedOptions,
+} from './inbox/inbox.options';
 
 /** The options of `PartnerPaymentsTypeOrmModule.forRoot` / `forRootAsync`'s factory. */
 export interface PartnerPaymentsTypeOrmOptions {
@@ -14,6 +21,11 @@ export interface PartnerPaymentsTypeOrmOptions {
    * from 3000 to 3600000. Default 30000. (PostgreSQL needs none: the lock ends with its session.)
    */
   sqliteLeaseMs?: number;
+  /**
+   * The durable webhook inbox (PartnerTypeOrmInboxStore, PartnerInboxOperator). Without it, the
+   * inbox's services are provided but refuse every call, naming this option.
+   */
+  inbox?: PartnerTypeOrmInboxOptions;
 }
 
 /** The extras of `forRoot` / `forRootAsync` (outside the options: they shape the module itself). */
@@ -29,6 +41,8 @@ export interface PartnerPaymentsTypeOrmExtras {
 export interface PartnerTypeOrmResolvedOptions {
   holder: string;
   sqliteLeaseMs: number;
+  /** Present when `inbox` was given. */
+  inbox?: PartnerTypeOrmInboxResolvedOptions;
 }
 
 export const DEFAULT_SQLITE_LEASE_MS = 30_000;
@@ -36,21 +50,12 @@ const MIN_SQLITE_LEASE_MS = 3_000;
 const MAX_SQLITE_LEASE_MS = 3_600_000;
 const MAX_HOLDER_LENGTH = 128;
 
-/** A bad option, found at boot; `field` names it. */
-export class PartnerTypeOrmConfigurationError extends Error {
-  override readonly name = 'PartnerTypeOrmConfigurationError';
-
-  constructor(
-    readonly field: string,
-    message: string,
-  ) {
-    super(`@partner-payments/typeorm: ${field} ${message}`);
-  }
-}
+export { PartnerTypeOrmConfigurationError };
 
 /** Merges the defaults and validates; throws PartnerTypeOrmConfigurationError naming the field. */
 export function resolvePartnerTypeOrmOptions(
   options: PartnerPaymentsTypeOrmOptions = {},
+  kind: PartnerDatabaseKind = 'postgres',
 ): PartnerTypeOrmResolvedOptions {
   const holder = options.holder ?? `${hostname()}:${process.pid}`;
   if (typeof holder !== 'string' || holder.trim() === '' || holder.length > MAX_HOLDER_LENGTH)
@@ -68,5 +73,9 @@ export function resolvePartnerTypeOrmOptions(
       'sqliteLeaseMs',
       `must be an integer from ${MIN_SQLITE_LEASE_MS} to ${MAX_SQLITE_LEASE_MS} (ms), got ${String(sqliteLeaseMs)}`,
     );
-  return { holder, sqliteLeaseMs };
+  if (options.inbox === undefined) return { holder, sqliteLeaseMs };
+  const inbox = resolveInboxOptions(options.inbox, kind, (field, message) => {
+    throw new PartnerTypeOrmConfigurationError(field, message);
+  });
+  return { holder, sqliteLeaseMs, inbox };
 }

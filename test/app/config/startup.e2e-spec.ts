@@ -8,8 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { signPartnerWebhook, type PartnerSandbox } from '@partner-payments/testing';
 import request from 'supertest';
 import type { RunningApp } from '../../../apps/reference-app/src/app-bootstrap.util';
-import { WebhookInboxEntity } from '../../../apps/reference-app/src/app-entities.constants';
-import { PartnerUnitOfWork } from '@partner-payments/typeorm';
+import { PartnerUnitOfWork, PartnerWebhookInboxEntity } from '@partner-payments/typeorm';
 import { startTestApp, startTestSandbox } from '../../setup/app.fixture';
 import { databaseUrlFor } from '../../setup/test-database.fixture';
 
@@ -51,7 +50,9 @@ describe('start-up against a slow partner (SQLite)', () => {
       .expect(200);
     const stored = await running.app
       .get(PartnerUnitOfWork)
-      .run((m) => m.count(WebhookInboxEntity, { where: { eventId: delivered.body.eventId } as never }));
+      .run((m) =>
+        m.count(PartnerWebhookInboxEntity, { where: { eventId: delivered.body.eventId } as never }),
+      );
     expect(stored).toBe(1);
 
     // Readiness routes traffic meanwhile (200): starting, and the partner check makes no call.

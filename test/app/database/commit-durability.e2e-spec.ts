@@ -5,9 +5,11 @@
  * processes entries in relaxed transactions and records deliveries in full ones.
  */
 import type { EntityManager } from 'typeorm';
-import { PartnerJobLockEntity } from '@partner-payments/typeorm';
-import { InboxKeyRing } from '../../../apps/reference-app/src/webhooks/inbox-key-ring.util';
-import { TypeOrmInboxStore } from '../../../apps/reference-app/src/webhooks/typeorm-inbox.store';
+import {
+  PartnerJobLockEntity,
+  PartnerInboxKeyRing,
+  PartnerTypeOrmInboxStore,
+} from '@partner-payments/typeorm';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../setup/test-database.fixture';
 
 /** The level a commit made now would use: SQLite 2 = FULL, 1 = NORMAL; PostgreSQL 'on' / 'off'. */
@@ -79,7 +81,7 @@ describe.each(DATABASE_KINDS)('PartnerUnitOfWork commit durability on %s', (kind
     expect(level).toBe(FULL[kind]);
   });
 
-  const keys = () => new InboxKeyRing([{ id: 'k1', key: Buffer.alloc(32, 7) }]);
+  const keys = () => new PartnerInboxKeyRing([{ id: 'k1', key: Buffer.alloc(32, 7) }]);
   const delivery = (eventId: string) => ({
     eventId,
     name: 'user.created',
@@ -91,7 +93,7 @@ describe.each(DATABASE_KINDS)('PartnerUnitOfWork commit durability on %s', (kind
   const levelSeenByHandlers = () => db.uow.run((m) => commitLevel(db, m));
 
   it('the inbox processes fresh entries relaxed on SQLite only, and full on PostgreSQL', async () => {
-    const store = new TypeOrmInboxStore(db.uow, keys());
+    const store = new PartnerTypeOrmInboxStore(db.uow, keys());
     const eventId = `evt_fresh_${kind}`;
     expect(await store.recordBatch([delivery(eventId)])).toEqual(['new']);
     const outcomes = await store.processBatch([eventId], levelSeenByHandlers);
@@ -101,7 +103,7 @@ describe.each(DATABASE_KINDS)('PartnerUnitOfWork commit durability on %s', (kind
   });
 
   it('drained entries (claimDue) are processed with the same durability', async () => {
-    const store = new TypeOrmInboxStore(db.uow, keys());
+    const store = new PartnerTypeOrmInboxStore(db.uow, keys());
     const eventId = `evt_drained_${kind}`;
     await store.recordBatch([delivery(eventId)]);
     const outcomes = await store.claimDue({ limit: 100, minAgeMs: 0 }, levelSeenByHandlers);
@@ -110,14 +112,14 @@ describe.each(DATABASE_KINDS)('PartnerUnitOfWork commit durability on %s', (kind
   });
 
   it('processingDurability full: an fsync per processing commit; relaxed is refused on PostgreSQL', async () => {
-    const full = new TypeOrmInboxStore(db.uow, keys(), { processingDurability: 'full' });
+    const full = new PartnerTypeOrmInboxStore(db.uow, keys(), { processingDurability: 'full' });
     const eventId = `evt_full_${kind}`;
     await full.recordBatch([delivery(eventId)]);
     expect(await full.processBatch([eventId], levelSeenByHandlers)).toEqual([
       { eventId, outcome: 'processed', value: FULL[kind] },
     ]);
     if (kind === 'postgres') {
-      expect(() => new TypeOrmInboxStore(db.uow, keys(), { processingDurability: 'relaxed' })).toThrow(
+      expect(() => new PartnerTypeOrmInboxStore(db.uow, keys(), { processingDurability: 'relaxed' })).toThrow(
         'SQLite only',
       );
     }
@@ -147,7 +149,10 @@ describe('SQLite: a delivery recorded while a relaxed processing transaction is 
         return inserts(...args);
       };
     };
-    const store = new TypeOrmInboxStore(db.uow, new InboxKeyRing([{ id: 'k1', key: Buffer.alloc(32, 7) }]));
+    const store = new PartnerTypeOrmInboxStore(
+      db.uow,
+      new PartnerInboxKeyRing([{ id: 'k1', key: Buffer.alloc(32, 7) }]),
+    );
     const row = (eventId: string) => ({
       eventId,
       name: 'user.created',

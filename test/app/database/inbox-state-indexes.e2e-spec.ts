@@ -15,12 +15,12 @@ import {
   InboxStateIndexes1764700000000,
   prebuildConcurrentlySql,
 } from '../../../apps/reference-app/src/database/migrations/1764700000000-inbox-state-indexes.migration';
-import { readInboxStats } from '../../../apps/reference-app/src/observability/inbox-stats.util';
-import { InboxDeadLetters } from '../../../apps/reference-app/src/webhooks/inbox-dead-letters.store';
-import { InboxMaintenanceStore } from '../../../apps/reference-app/src/webhooks/inbox-maintenance.store';
-import { TypeOrmInboxStore } from '../../../apps/reference-app/src/webhooks/typeorm-inbox.store';
 import { testInboxKeyRing } from '../../setup/app.fixture';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../setup/test-database.fixture';
+import { PartnerTypeOrmInboxStore } from '@partner-payments/typeorm';
+import { InboxDeadLetters } from '../../../libs/partner-payments-typeorm/src/inbox/inbox-dead-letters.store';
+import { InboxMaintenanceStore } from '../../../libs/partner-payments-typeorm/src/inbox/at-rest/inbox-maintenance.store';
+import { readInboxBacklog } from '../../../libs/partner-payments-typeorm/src/inbox/inbox-backlog.util';
 
 jest.setTimeout(60_000);
 
@@ -160,7 +160,7 @@ describe.each(DATABASE_KINDS)('inbox statements by state use the per-state index
     const later = new Date(t0.getTime() + 3_600_000);
     try {
       const keys = testInboxKeyRing();
-      const store = new TypeOrmInboxStore(db.uow, keys, {
+      const store = new PartnerTypeOrmInboxStore(db.uow, keys, {
         retry: { maxAttempts: 2, baseDelayMs: 1000, maxDelayMs: 1000 },
         clock: () => t0,
       });
@@ -181,7 +181,7 @@ describe.each(DATABASE_KINDS)('inbox statements by state use the per-state index
         'ix-failed',
         'ix-pending',
       ]);
-      expect((await readInboxStats(db.uow, later)).counts).toEqual({ pending: 1, failed: 1, dead: 1 });
+      expect((await readInboxBacklog(db.uow, later)).counts).toEqual({ pending: 1, failed: 1, dead: 1 });
       const dead = new InboxDeadLetters(db.uow, () => later);
       expect((await dead.list(10)).map((e) => e.eventId)).toEqual(['ix-dead']);
       expect(await new InboxMaintenanceStore(db.uow, keys).pruneProcessed(later, 10)).toBe(1);

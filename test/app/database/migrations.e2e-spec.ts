@@ -16,9 +16,8 @@ import {
   storedPayoutBody,
 } from '../../../apps/reference-app/src/payouts/payouts.service';
 import { placeholders, timestampParam } from '@partner-payments/typeorm/sql';
-import { partnerJobLockKey, PartnerUnitOfWork } from '@partner-payments/typeorm';
-import { InboxMaintenanceStore } from '../../../apps/reference-app/src/webhooks/inbox-maintenance.store';
-import { TypeOrmInboxStore } from '../../../apps/reference-app/src/webhooks/typeorm-inbox.store';
+import { partnerJobLockKey, PartnerUnitOfWork, PartnerTypeOrmInboxStore } from '@partner-payments/typeorm';
+import { InboxMaintenanceStore } from '../../../libs/partner-payments-typeorm/src/inbox/at-rest/inbox-maintenance.store';
 import { testInboxKeyRing } from '../../setup/app.fixture';
 import { DATABASE_KINDS, databaseUrlFor } from '../../setup/test-database.fixture';
 
@@ -218,7 +217,7 @@ describe.each(DATABASE_KINDS)('the inbox migration from the previous schema (%s)
 
       after = await openDataSource(parsed);
       expect(await after.showMigrations()).toBe(false);
-      const store = new TypeOrmInboxStore(new PartnerUnitOfWork(after), testInboxKeyRing());
+      const store = new PartnerTypeOrmInboxStore(new PartnerUnitOfWork(after), testInboxKeyRing());
       expect(await store.get('evt_done')).toMatchObject({
         name: 'payout.completed',
         envelope: 'flat',

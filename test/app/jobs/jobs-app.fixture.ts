@@ -6,10 +6,13 @@
 import { randomUUID } from 'node:crypto';
 import type { PartnerSandbox } from '@partner-payments/testing';
 import type { RunningApp } from '../../../apps/reference-app/src/app-bootstrap.util';
-import { PayoutEntity, WebhookInboxEntity } from '../../../apps/reference-app/src/app-entities.constants';
+import { PayoutEntity } from '../../../apps/reference-app/src/app-entities.constants';
 import type { DatabaseKind } from '../../../apps/reference-app/src/database/database-url.util';
-import { PartnerUnitOfWork } from '@partner-payments/typeorm';
-import { TypeOrmInboxStore } from '../../../apps/reference-app/src/webhooks/typeorm-inbox.store';
+import {
+  PartnerUnitOfWork,
+  PartnerTypeOrmInboxStore,
+  PartnerWebhookInboxEntity,
+} from '@partner-payments/typeorm';
 import { appRequest, eventually, startTestApp, startTestSandbox } from '../../setup/app.fixture';
 import { createFundedAccount, type FundedAccount } from '../../setup/funded-account.fixture';
 import { databaseUrlFor } from '../../setup/test-database.fixture';
@@ -66,8 +69,8 @@ export function useJobsApp(kind: DatabaseKind, prefix: string) {
 
   /** The inbox entry whose body names `text` (a deposit id): bodies are sealed at rest, the store opens them. */
   const inboxEntryOf = async (text: string) => {
-    const store = jobs.running.app.get(TypeOrmInboxStore);
-    for (const row of await uow().run((m) => m.find(WebhookInboxEntity))) {
+    const store = jobs.running.app.get(PartnerTypeOrmInboxStore);
+    for (const row of await uow().run((m) => m.find(PartnerWebhookInboxEntity))) {
       const entry = await store.get(row.eventId);
       if (entry?.rawBody.includes(text)) return entry;
     }
@@ -83,7 +86,7 @@ export function useJobsApp(kind: DatabaseKind, prefix: string) {
     );
     await uow().run((m) =>
       m.update(
-        WebhookInboxEntity,
+        PartnerWebhookInboxEntity,
         { eventId: failed!.eventId },
         { nextAttemptAt: new Date(Date.now() - 1000) },
       ),

@@ -5,11 +5,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { WebhookInboxEntity } from '../../../apps/reference-app/src/app-entities.constants';
-import { TypeOrmInboxStore } from '../../../apps/reference-app/src/webhooks/typeorm-inbox.store';
 import { appRequest, eventually, startTestApp, testInboxKeyRing } from '../../setup/app.fixture';
 import { DATABASE_KINDS, databaseUrlFor, openTestDatabaseAt } from '../../setup/test-database.fixture';
 import { JOBS_ENV, useJobsApp } from './jobs-app.fixture';
+import { PartnerTypeOrmInboxStore, PartnerWebhookInboxEntity } from '@partner-payments/typeorm';
 
 // Boots real servers and databases; jest.config.js's per-project testTimeout is not applied by Jest.
 jest.setTimeout(30_000);
@@ -78,7 +77,7 @@ describe.each(DATABASE_KINDS)('jobs and restarts on %s', (kind) => {
     };
     emitter.on('virtual_account.deposit_funds_received', flaky);
     try {
-      const store = jobs.running.app.get(TypeOrmInboxStore);
+      const store = jobs.running.app.get(PartnerTypeOrmInboxStore);
       const entryOf = inboxEntryOf;
       const { depositId } = await jobs.sandbox.control.simulateDeposit(jobs.account.virtualAccountId, {
         amount: '5.00',
@@ -97,7 +96,7 @@ describe.each(DATABASE_KINDS)('jobs and restarts on %s', (kind) => {
       // Time passes (the backoff is 30 s): make it due, run the job: fails again -> dead at the limit of 2.
       await uow().run((m) =>
         m.update(
-          WebhookInboxEntity,
+          PartnerWebhookInboxEntity,
           { eventId: entry!.eventId },
           { nextAttemptAt: new Date(Date.now() - 1000) },
         ),
@@ -134,7 +133,7 @@ describe.each(DATABASE_KINDS)('jobs and restarts on %s', (kind) => {
       data: { event_id: eventId, payout_id: payoutId, status: 'processing' },
     });
     const db = await openTestDatabaseAt(jobs.dbUrl);
-    await new TypeOrmInboxStore(db.uow, testInboxKeyRing()).record({
+    await new PartnerTypeOrmInboxStore(db.uow, testInboxKeyRing()).record({
       eventId,
       name: 'payout.processing',
       envelope: 'flat',
@@ -144,7 +143,9 @@ describe.each(DATABASE_KINDS)('jobs and restarts on %s', (kind) => {
     await db.dataSource.destroy();
 
     jobs.running = await startTestApp(jobs.dbUrl, JOBS_ENV, jobs.sandbox);
-    expect(await jobs.running.app.get(TypeOrmInboxStore).get(eventId)).toMatchObject({ state: 'processed' });
+    expect(await jobs.running.app.get(PartnerTypeOrmInboxStore).get(eventId)).toMatchObject({
+      state: 'processed',
+    });
     expect(await payout(payoutId)).toMatchObject({ status: 'PROCESSING', lastSource: 'webhook' });
   });
 });

@@ -12,8 +12,7 @@ import { signPartnerWebhook, type PartnerSandbox } from '@partner-payments/testi
 import { Client } from 'pg';
 import request from 'supertest';
 import type { RunningApp } from '../../../apps/reference-app/src/app-bootstrap.util';
-import { WebhookInboxEntity } from '../../../apps/reference-app/src/app-entities.constants';
-import { PartnerUnitOfWork } from '@partner-payments/typeorm';
+import { PartnerUnitOfWork, PartnerWebhookInboxEntity } from '@partner-payments/typeorm';
 import { eventually, startTestApp, startTestSandbox } from '../../setup/app.fixture';
 import { databaseUrlFor } from '../../setup/test-database.fixture';
 
@@ -150,7 +149,7 @@ describe('health: liveness and readiness', () => {
       const uow = bounded.app.get(PartnerUnitOfWork);
       await uow.run((m) =>
         m.update(
-          WebhookInboxEntity,
+          PartnerWebhookInboxEntity,
           { eventId },
           { state: 'pending', receivedAt: new Date(Date.now() - 120_000) },
         ),

@@ -8,17 +8,17 @@ import { statSync, readFileSync } from 'node:fs';
 import { Logger } from '@nestjs/common';
 import { PartnerWebhookIngestService } from '@partner-payments/nestjs';
 import { startApp } from '../../../apps/reference-app/src/app-bootstrap.util';
-import { ConfigValidationError, type AppConfig } from '../../../apps/reference-app/src/config/app.config';
+import { ConfigValidationError } from '../../../apps/reference-app/src/config/app.config';
 import { placeholders, timestampParam } from '@partner-payments/typeorm/sql';
-import { PartnerJobLockService } from '@partner-payments/typeorm';
-import { InboxAtRestService } from '../../../apps/reference-app/src/webhooks/inbox-at-rest.service';
 import {
+  PartnerJobLockService,
   generateInboxKeyEntry,
-  InboxKeyRing,
+  PartnerInboxKeyRing,
   parseInboxKeys,
-} from '../../../apps/reference-app/src/webhooks/inbox-key-ring.util';
-import { InboxMaintenanceStore } from '../../../apps/reference-app/src/webhooks/inbox-maintenance.store';
-import { TypeOrmInboxStore } from '../../../apps/reference-app/src/webhooks/typeorm-inbox.store';
+  PartnerTypeOrmInboxStore,
+} from '@partner-payments/typeorm';
+import { InboxAtRestService } from '../../../libs/partner-payments-typeorm/src/inbox/at-rest/inbox-at-rest.service';
+import { InboxMaintenanceStore } from '../../../libs/partner-payments-typeorm/src/inbox/at-rest/inbox-maintenance.store';
 import {
   CapturingLogger,
   NEVER,
@@ -36,7 +36,7 @@ import {
 
 jest.setTimeout(60_000);
 
-const ring = (...entries: string[]) => new InboxKeyRing(parseInboxKeys(entries.join(',')));
+const ring = (...entries: string[]) => new PartnerInboxKeyRing(parseInboxKeys(entries.join(',')));
 const K1 = generateInboxKeyEntry('k1');
 const K2 = generateInboxKeyEntry('k2');
 const DAY = 86_400_000;
@@ -61,25 +61,25 @@ describe.each(DATABASE_KINDS)('the inbox at rest on %s', (kind) => {
   afterEach(async () => db?.close());
 
   it('rotation: a key still needed is reported missing; bodies re-seal under the new first key', async () => {
-    const before = new TypeOrmInboxStore(db.uow, ring(K1));
+    const before = new PartnerTypeOrmInboxStore(db.uow, ring(K1));
     for (const id of ['r1', 'r2', 'r3']) await before.record(input(id));
     expect(await new InboxMaintenanceStore(db.uow, ring(K2)).missingKeys()).toEqual([
       { keyId: 'k1', entries: 3 },
     ]);
     const rotating = new InboxMaintenanceStore(db.uow, ring(K2, K1));
     expect(await rotating.missingKeys()).toEqual([]);
-    const service = new InboxAtRestService(config(), rotating, new PartnerJobLockService(db.dataSource));
+    const service = new InboxAtRestService(rotating, new PartnerJobLockService(db.dataSource), 30);
     expect(await service.reseal()).toBe(3);
     expect(await service.reseal()).toBe(0);
     const keys: Array<{ body_key: string }> = await db.dataSource.query('SELECT body_key FROM webhook_inbox');
     expect(keys.map((r) => r.body_key)).toEqual(['k2', 'k2', 'k2']);
     // The old key can go now.
-    const after = new TypeOrmInboxStore(db.uow, ring(K2));
+    const after = new PartnerTypeOrmInboxStore(db.uow, ring(K2));
     expect((await after.get('r2'))?.rawBody).toBe(body('r2'));
   });
 
   it('rotation goes past a body no key opens: every other body re-seals, the unreadable one is named', async () => {
-    const before = new TypeOrmInboxStore(db.uow, ring(K1));
+    const before = new PartnerTypeOrmInboxStore(db.uow, ring(K1));
     const ids = Array.from({ length: 6 }, (_, i) => `u${i}`);
     for (const id of ids) await before.record(input(id));
     // The entry first in event_key order (the order re-sealing reads in) has its body altered.
@@ -92,9 +92,9 @@ describe.each(DATABASE_KINDS)('the inbox at rest on %s', (kind) => {
       [first.event_id],
     );
     const service = new InboxAtRestService(
-      config(),
       new InboxMaintenanceStore(db.uow, ring(K2, K1)),
       new PartnerJobLockService(db.dataSource),
+      30,
     );
     const warned = jest.spyOn(Logger.prototype, 'warn');
     expect(await service.reseal({ batchSize: 2 })).toBe(5);
@@ -121,9 +121,9 @@ describe.each(DATABASE_KINDS)('the inbox at rest on %s', (kind) => {
     // The legacy row's key is not the digest of its id: re-sealing binds the body to the row it is on.
     const keys = testInboxKeyRing();
     const service = new InboxAtRestService(
-      config(),
       new InboxMaintenanceStore(db.uow, keys),
       new PartnerJobLockService(db.dataSource),
+      30,
     );
     expect(await service.reseal()).toBe(1);
     const rows: Array<{ raw_body: string | null; sealed_body: string }> = await db.dataSource.query(
@@ -134,7 +134,7 @@ describe.each(DATABASE_KINDS)('the inbox at rest on %s', (kind) => {
   });
 
   it('prunes processed entries past the retention in bounded batches; failed, dead, pending and recent stay', async () => {
-    const store = new TypeOrmInboxStore(db.uow, testInboxKeyRing());
+    const store = new PartnerTypeOrmInboxStore(db.uow, testInboxKeyRing());
     const now = new Date();
     const old = new Date(now.getTime() - 31 * DAY);
     const ids = Array.from({ length: 12 }, (_, i) => `old_${i}`);
@@ -152,9 +152,9 @@ describe.each(DATABASE_KINDS)('the inbox at rest on %s', (kind) => {
     );
     await db.dataSource.query(`UPDATE webhook_inbox SET state = 'dead' WHERE event_id = 'dead'`);
     const service = new InboxAtRestService(
-      config(30),
       new InboxMaintenanceStore(db.uow, testInboxKeyRing()),
       new PartnerJobLockService(db.dataSource),
+      30,
     );
     expect(await service.prune({ now, batchSize: 5 })).toEqual({ ran: true, deleted: 12, batches: 3 });
     expect(await store.countByState()).toEqual({ processed: 1, failed: 1, dead: 1, pending: 1 });
@@ -164,7 +164,7 @@ describe.each(DATABASE_KINDS)('the inbox at rest on %s', (kind) => {
   it('refuses to start when INBOX_ENCRYPTION_KEYS no longer lists a key that sealed entries', async () => {
     const sandbox = await startTestSandbox();
     try {
-      await new TypeOrmInboxStore(db.uow, testInboxKeyRing()).record(input('needs-test1'));
+      await new PartnerTypeOrmInboxStore(db.uow, testInboxKeyRing()).record(input('needs-test1'));
       const start = startTestApp(db.url, { INBOX_ENCRYPTION_KEYS: K2 }, sandbox);
       await expect(start).rejects.toThrow(ConfigValidationError);
       await expect(startTestApp(db.url, { INBOX_ENCRYPTION_KEYS: K2 }, sandbox)).rejects.toThrow(
@@ -222,7 +222,7 @@ describe('INBOX_ENCRYPTION_KEYS in the configuration', () => {
       try {
         expect(second.said).toEqual([expect.stringContaining(`${file} (reused)`)]);
         expect(readFileSync(file, 'utf8')).toBe(key);
-        expect((await second.running.app.get(TypeOrmInboxStore).get('demo-evt'))?.rawBody).toBe(raw);
+        expect((await second.running.app.get(PartnerTypeOrmInboxStore).get('demo-evt'))?.rawBody).toBe(raw);
       } finally {
         await second.running.close();
       }
@@ -231,7 +231,3 @@ describe('INBOX_ENCRYPTION_KEYS in the configuration', () => {
     }
   });
 });
-
-function config(retentionDays = 30): AppConfig {
-  return { inbox: { retentionDays } } as AppConfig;
-}

@@ -4,7 +4,7 @@
  * failing one backed off, the others kept); a batch whose transaction fails as a whole is run
  * again entry by entry the same way; a drained (claimed) batch keeps a savepoint per entry; replicas draining one backlog on
  * PostgreSQL claim different entries (FOR UPDATE SKIP LOCKED) and process each once. The library's
- * PartnerWebhookIngestService and PartnerWebhookProcessingService on the app's TypeOrmInboxStore, on a real SQLite file and PostgreSQL.
+ * PartnerWebhookIngestService and PartnerWebhookProcessingService on the app's PartnerTypeOrmInboxStore, on a real SQLite file and PostgreSQL.
  */
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { PartnerWebhookDispatcher } from '@partner-payments/nestjs';
@@ -13,8 +13,7 @@ import { type PartnerProcessOutcome } from '../../../libs/partner-payments/src/w
 import { buildUserCreated } from '@partner-payments/testing';
 import type { DataSource } from 'typeorm';
 import { placeholders } from '@partner-payments/typeorm/sql';
-import { type PartnerUnitOfWork } from '@partner-payments/typeorm';
-import { TypeOrmInboxStore } from '../../../apps/reference-app/src/webhooks/typeorm-inbox.store';
+import { type PartnerUnitOfWork, PartnerTypeOrmInboxStore } from '@partner-payments/typeorm';
 import { CapturingLogger, testInboxKeyRing } from '../../setup/app.fixture';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../setup/test-database.fixture';
 import {
@@ -42,7 +41,7 @@ function serviceOn(
     clock?: () => Date;
   } = {},
 ) {
-  const store = new TypeOrmInboxStore(uow, testInboxKeyRing(), { clock: options.clock ?? (() => t0) });
+  const store = new PartnerTypeOrmInboxStore(uow, testInboxKeyRing(), { clock: options.clock ?? (() => t0) });
   /** The ids each claimDue was told to exclude (InboxClaimOptions.excludeEventIds). */
   const excluded: string[][] = [];
   const claimDue = store.claimDue.bind(store);

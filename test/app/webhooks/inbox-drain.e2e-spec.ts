@@ -4,9 +4,12 @@
  * batches with bounded concurrency, and an entry that fails keeps its backoff.
  */
 import type { PartnerSandbox } from '@partner-payments/testing';
-import { PartnerJobLockEntity, PartnerUnitOfWork } from '@partner-payments/typeorm';
-import { INBOX_REDELIVERY_JOB } from '../../../apps/reference-app/src/webhooks/inbox-redelivery.service';
-import { TypeOrmInboxStore } from '../../../apps/reference-app/src/webhooks/typeorm-inbox.store';
+import {
+  PartnerJobLockEntity,
+  PartnerUnitOfWork,
+  INBOX_REDELIVERY_JOB,
+  PartnerTypeOrmInboxStore,
+} from '@partner-payments/typeorm';
 import { eventually, startTestApp, startTestSandbox, testInboxKeyRing } from '../../setup/app.fixture';
 import { DATABASE_KINDS, databaseUrlFor, openTestDatabaseAt } from '../../setup/test-database.fixture';
 
@@ -27,7 +30,7 @@ describe.each(DATABASE_KINDS)('the startup pass drains a crash backlog (%s)', (k
     const db = await openTestDatabaseAt(url);
     const receivedAt = new Date(Date.now() - 60_000);
     await db.uow.transaction(async () => {
-      const store = new TypeOrmInboxStore(db.uow, testInboxKeyRing());
+      const store = new PartnerTypeOrmInboxStore(db.uow, testInboxKeyRing());
       for (let i = 0; i < BACKLOG; i += 1) {
         const eventId = `drain_${String(i).padStart(4, '0')}`;
         await store.record({
@@ -53,7 +56,7 @@ describe.each(DATABASE_KINDS)('the startup pass drains a crash backlog (%s)', (k
     const startedAt = Date.now();
     const running = await startTestApp(url, { INBOX_REDELIVERY_BATCH_SIZE: '100' }, sandbox);
     try {
-      const store = running.app.get(TypeOrmInboxStore);
+      const store = running.app.get(PartnerTypeOrmInboxStore);
       const counts = await eventually(
         async () => {
           const c = await store.countByState();

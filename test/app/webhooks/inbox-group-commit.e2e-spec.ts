@@ -7,10 +7,10 @@
 import type { InboxEventInput } from '@partner-payments/nestjs';
 import { buildUserCreated, signPartnerWebhook, type PartnerSandbox } from '@partner-payments/testing';
 import type { RunningApp } from '../../../apps/reference-app/src/app-bootstrap.util';
-import { TypeOrmInboxStore } from '../../../apps/reference-app/src/webhooks/typeorm-inbox.store';
 import { startTestApp, startTestSandbox } from '../../setup/app.fixture';
 import { DATABASE_KINDS, databaseUrlFor, openTestDatabaseAt } from '../../setup/test-database.fixture';
 import { failInboxInsertsOf, inboxRowCount, postBurst, storedEventIds } from './inbox-batch.fixture';
+import { PartnerTypeOrmInboxStore } from '@partner-payments/typeorm';
 
 jest.setTimeout(180_000);
 
@@ -26,7 +26,7 @@ describe.each(DATABASE_KINDS)('group commit in the inbox (%s)', (kind) => {
     sandbox = await startTestSandbox();
     ({ url, cleanup } = await databaseUrlFor(kind, 'groupcommit'));
     running = await startTestApp(url, {}, sandbox);
-    const store = running.app.get(TypeOrmInboxStore);
+    const store = running.app.get(PartnerTypeOrmInboxStore);
     const recordBatch = store.recordBatch.bind(store);
     store.recordBatch = (events: readonly InboxEventInput[]) => {
       batchSizes.push(events.length);

@@ -1,8 +1,11 @@
 import type { InboxEventInput } from '@partner-payments/nestjs';
-import { PayoutEntity, WebhookInboxEntity } from '../../../apps/reference-app/src/app-entities.constants';
-import { inboxEventKey } from '@partner-payments/typeorm';
+import { PayoutEntity } from '../../../apps/reference-app/src/app-entities.constants';
+import {
+  inboxEventKey,
+  PartnerTypeOrmInboxStore,
+  PartnerWebhookInboxEntity,
+} from '@partner-payments/typeorm';
 import { placeholders } from '@partner-payments/typeorm/sql';
-import { TypeOrmInboxStore } from '../../../apps/reference-app/src/webhooks/typeorm-inbox.store';
 import { testInboxKeyRing } from '../../setup/app.fixture';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '../../setup/test-database.fixture';
 
@@ -18,20 +21,20 @@ const event = (eventId: string, receivedAt = t0): InboxEventInput => ({
   receivedAt,
 });
 
-describe.each(DATABASE_KINDS)('TypeOrmInboxStore on %s', (kind) => {
+describe.each(DATABASE_KINDS)('PartnerTypeOrmInboxStore on %s', (kind) => {
   let db: TestDatabase;
   let clock: Date;
-  let store: TypeOrmInboxStore;
+  let store: PartnerTypeOrmInboxStore;
 
   beforeAll(async () => {
     db = await openTestDatabase(kind, 'inbox');
   });
   afterAll(async () => db?.close());
   beforeEach(async () => {
-    await db.dataSource.getRepository(WebhookInboxEntity).clear();
+    await db.dataSource.getRepository(PartnerWebhookInboxEntity).clear();
     await db.dataSource.getRepository(PayoutEntity).clear();
     clock = t0;
-    store = new TypeOrmInboxStore(db.uow, testInboxKeyRing(), {
+    store = new PartnerTypeOrmInboxStore(db.uow, testInboxKeyRing(), {
       retry: { maxAttempts: 3, baseDelayMs: 1000, maxDelayMs: 60_000 },
       clock: () => clock,
     });
@@ -48,12 +51,12 @@ describe.each(DATABASE_KINDS)('TypeOrmInboxStore on %s', (kind) => {
 
   it('lets exactly one of 25 racing deliveries (from two connections) store the event', async () => {
     const other = await db.openAnother();
-    const otherStore = new TypeOrmInboxStore(other.uow, testInboxKeyRing());
+    const otherStore = new PartnerTypeOrmInboxStore(other.uow, testInboxKeyRing());
     const results = await Promise.all(
       Array.from({ length: 25 }, (_, i) => (i % 2 ? otherStore : store).record(event('race'))),
     );
     expect(results.filter((r) => r === 'new')).toHaveLength(1);
-    expect(await db.dataSource.getRepository(WebhookInboxEntity).countBy({ eventId: 'race' })).toBe(1);
+    expect(await db.dataSource.getRepository(PartnerWebhookInboxEntity).countBy({ eventId: 'race' })).toBe(1);
   });
 
   it('commits handler writes and the processed mark together', async () => {
@@ -74,7 +77,9 @@ describe.each(DATABASE_KINDS)('TypeOrmInboxStore on %s', (kind) => {
     // PostgreSQL: another replica's connection. SQLite serves one replica (its locks are local):
     // the racing redelivery comes from the same process, through the same unit of work.
     const otherStore =
-      kind === 'postgres' ? new TypeOrmInboxStore((await db.openAnother()).uow, testInboxKeyRing()) : store;
+      kind === 'postgres'
+        ? new PartnerTypeOrmInboxStore((await db.openAnother()).uow, testInboxKeyRing())
+        : store;
     let runs = 0;
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
@@ -203,7 +208,7 @@ describe.each(DATABASE_KINDS)('TypeOrmInboxStore on %s', (kind) => {
       expect(await store.record({ ...event(id), name })).toBe('new');
     }
     for (const id of ids) expect(await store.record(event(id))).toBe('duplicate');
-    expect(await db.dataSource.getRepository(WebhookInboxEntity).count()).toBe(ids.length);
+    expect(await db.dataSource.getRepository(PartnerWebhookInboxEntity).count()).toBe(ids.length);
     for (const id of ids) {
       const entry = await store.get(id);
       expect(entry?.eventId === id && entry.name === name).toBe(true);
@@ -217,7 +222,9 @@ describe.each(DATABASE_KINDS)('TypeOrmInboxStore on %s', (kind) => {
     expect((await store.get('evt_\udc00'))?.state).toBe('pending');
     // An ordinary id reads as itself in the table (operators query it).
     await store.record(event('evt_plain'));
-    expect(await db.dataSource.getRepository(WebhookInboxEntity).countBy({ eventId: 'evt_plain' })).toBe(1);
+    expect(
+      await db.dataSource.getRepository(PartnerWebhookInboxEntity).countBy({ eventId: 'evt_plain' }),
+    ).toBe(1);
   });
 
   // Issue 9 defect 3: the body held whole account numbers in plain text, kept for ever.

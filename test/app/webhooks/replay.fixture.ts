@@ -7,9 +7,8 @@ import { randomUUID } from 'node:crypto';
 import type { PartnerSandbox } from '@partner-payments/testing';
 import { DataSource } from 'typeorm';
 import type { RunningApp } from '../../../apps/reference-app/src/app-bootstrap.util';
-import { inboxEventKey } from '@partner-payments/typeorm';
+import { inboxEventKey, PartnerInboxOperator } from '@partner-payments/typeorm';
 import { placeholders } from '@partner-payments/typeorm/sql';
-import { InboxAtRestService } from '../../../apps/reference-app/src/webhooks/inbox-at-rest.service';
 import { deliverSignedWebhook, eventually, startTestApp, startTestSandbox } from '../../setup/app.fixture';
 import { databaseUrlFor } from '../../setup/test-database.fixture';
 import type { DatabaseKind } from '../../../apps/reference-app/src/database/database-url.util';
@@ -55,7 +54,7 @@ export async function startReplayWorld(kind: DatabaseKind, prefix: string): Prom
       one(`SELECT state AS v FROM webhook_inbox WHERE event_key = ${p(1)[0]}`, [inboxEventKey(eventId)]),
     query: (sql, values) => ds.query(sql, values),
     pruneAfter: async (days) =>
-      (await running.app.get(InboxAtRestService).prune({ now: new Date(Date.now() + days * DAY) })).deleted,
+      (await running.app.get(PartnerInboxOperator).prune({ now: new Date(Date.now() + days * DAY) })).deleted,
     close: async () => {
       await running.close();
       await sandbox.close();

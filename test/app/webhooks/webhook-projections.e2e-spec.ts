@@ -10,9 +10,8 @@ import {
   PartnerUserEntity,
   PayoutEntity,
   VirtualAccountEntity,
-  WebhookInboxEntity,
 } from '../../../apps/reference-app/src/app-entities.constants';
-import { inboxEventKey, PartnerUnitOfWork } from '@partner-payments/typeorm';
+import { inboxEventKey, PartnerUnitOfWork, PartnerWebhookInboxEntity } from '@partner-payments/typeorm';
 import { appRequest, eventually } from '../../setup/app.fixture';
 import { useFundedApp, type FundedAccount } from '../../setup/funded-account.fixture';
 import { DATABASE_KINDS } from '../../setup/test-database.fixture';
@@ -47,11 +46,11 @@ describe.each(DATABASE_KINDS)('webhooks -> projections on %s', (kind) => {
       5000,
       what,
     );
-  const inboxCount = () => uow.run((m) => m.count(WebhookInboxEntity));
+  const inboxCount = () => uow.run((m) => m.count(PartnerWebhookInboxEntity));
   /** Waits until the inbox entry of `eventId` is handled, and checks it was processed cleanly. */
   const processedCleanly = async (eventId: string, what: string) => {
     const entry = await until(
-      WebhookInboxEntity,
+      PartnerWebhookInboxEntity,
       { eventKey: inboxEventKey(eventId) },
       (e) => e.state !== 'pending',
       what,
@@ -240,7 +239,7 @@ describe.each(DATABASE_KINDS)('webhooks -> projections on %s', (kind) => {
     // ...and each is one inbox row, processed (both families of one transition included).
     const processed = () =>
       uow.run((m) =>
-        m.count(WebhookInboxEntity, {
+        m.count(PartnerWebhookInboxEntity, {
           where: ids.map((eventId) => ({ eventId, state: 'processed' as const })),
         }),
       );
@@ -278,7 +277,9 @@ describe.each(DATABASE_KINDS)('webhooks -> projections on %s', (kind) => {
     expect(at('payout.completed')).toBeLessThanOrEqual(at('payout.pending')); // really delivered in reverse
     await eventually(
       async () =>
-        (await uow.run((m) => m.countBy(WebhookInboxEntity, { state: 'pending' }))) === 0 ? true : undefined,
+        (await uow.run((m) => m.countBy(PartnerWebhookInboxEntity, { state: 'pending' }))) === 0
+          ? true
+          : undefined,
       5000,
       'inbox drained',
     );
@@ -307,7 +308,12 @@ describe.each(DATABASE_KINDS)('webhooks -> projections on %s', (kind) => {
     await sandbox.control.flushWebhooks();
     expect((await sandbox.control.deliveries()).at(-1)).toMatchObject({ eventId, status: 200 });
     expect(
-      await until(WebhookInboxEntity, { eventId }, (e) => e.state === 'processed', 'unknown event processed'),
+      await until(
+        PartnerWebhookInboxEntity,
+        { eventId },
+        (e) => e.state === 'processed',
+        'unknown event processed',
+      ),
     ).toMatchObject({ eventName: 'payout.teleported' });
   });
 

@@ -6,9 +6,12 @@ import {
   parseDatabaseUrl,
   type ParsedDatabaseUrl,
 } from '../database/database-url.util';
-import { InboxKeyRing, parseInboxKeys } from '../webhooks/inbox-key-ring.util';
-import { DEFAULT_INBOX_RECORD_TIMEOUT_MS } from '../webhooks/postgres-inbox-driver.store';
-import { type CommitDurability } from '@partner-payments/typeorm';
+import {
+  DEFAULT_INBOX_RECORD_TIMEOUT_MS,
+  PartnerInboxKeyRing,
+  parseInboxKeys,
+  type CommitDurability,
+} from '@partner-payments/typeorm';
 import { CRON_MESSAGE, CRON_VARIABLES, EnvironmentVariables, isCron, isSet } from './environment.rules';
 import { loadHttpServerConfig, type HttpServerConfig } from './http-server.config';
 import { loadObservabilityConfig, type ObservabilityConfig } from './observability.config';
@@ -82,7 +85,7 @@ export interface AppConfig {
     redeliveryBatchSize: number;
     redeliveryConcurrency: number;
     /** INBOX_ENCRYPTION_KEYS; null: the embedded-sandbox demo makes or reuses a key file. */
-    keyRing: InboxKeyRing | null;
+    keyRing: PartnerInboxKeyRing | null;
     retentionDays: number;
     pruneCron: string;
   };
@@ -166,13 +169,13 @@ export function loadAppConfig(env: Record<string, string | undefined>): AppConfi
     const value = vars[name];
     if (value !== undefined && !isCron(value)) problems.push({ variable: name, message: CRON_MESSAGE });
   }
-  let keyRing: InboxKeyRing | null = null;
+  let keyRing: PartnerInboxKeyRing | null = null;
   if (
     vars.INBOX_ENCRYPTION_KEYS !== undefined &&
     !problems.some((p) => p.variable === 'INBOX_ENCRYPTION_KEYS')
   ) {
     try {
-      keyRing = new InboxKeyRing(parseInboxKeys(vars.INBOX_ENCRYPTION_KEYS));
+      keyRing = new PartnerInboxKeyRing(parseInboxKeys(vars.INBOX_ENCRYPTION_KEYS));
     } catch (error) {
       problems.push({ variable: 'INBOX_ENCRYPTION_KEYS', message: (error as Error).message });
     }

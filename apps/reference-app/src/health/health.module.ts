@@ -3,12 +3,11 @@ import { TerminusModule } from '@nestjs/terminus';
 import { HealthController } from './health.controller';
 import { ReadinessIndicators } from './readiness-indicators.service';
 import { StartupState } from './startup-state.service';
-import { WebhookInboxModule } from '../webhooks/webhook-inbox.module';
 
 /** GET /health/live and /health/ready (@nestjs/terminus), and the start-up state the jobs report to. */
 @Module({
   // Issue 13: a failed check is logged as one JSON line.
-  imports: [TerminusModule.forRoot({ errorLogStyle: 'json' }), WebhookInboxModule],
+  imports: [TerminusModule.forRoot({ errorLogStyle: 'json' })],
   controllers: [HealthController],
   providers: [ReadinessIndicators, StartupState],
   exports: [StartupState],

@@ -2,11 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { HealthIndicatorService, type HealthIndicatorResult } from '@nestjs/terminus';
 import { PartnerApiVersionState, PartnerTokenManager } from '@partner-payments/nestjs';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
-import { PartnerUnitOfWork } from '@partner-payments/typeorm';
+import { PartnerInboxOperator, PartnerUnitOfWork } from '@partner-payments/typeorm';
 import type { InboxStats } from '../observability/app-metrics.service';
-import { readInboxStats } from '../observability/inbox-stats.util';
 import { StartupState } from './startup-state.service';
-import { InboxWriteHealth } from '../webhooks/inbox-write-health.service';
 
 /** A check that has not answered in this time counts as down (a probe must answer fast). */
 const CHECK_TIMEOUT_MS = 3000;
@@ -26,17 +24,17 @@ export class ReadinessIndicators {
     private readonly tokens: PartnerTokenManager,
     private readonly versionState: PartnerApiVersionState,
     private readonly startup: StartupState,
-    private readonly inboxWrites: InboxWriteHealth,
+    private readonly inboxOperator: PartnerInboxOperator,
   ) {}
 
   /**
-   * The inbox can record a delivery (InboxWriteHealth: a write, not `SELECT 1`). Down, a
+   * The inbox can record a delivery (PartnerInboxOperator.checkWrites: a write, not `SELECT 1`). Down, a
    * replica must not be sent deliveries: each would be answered 500 and never re-sent (spec 6.1.4).
    */
   async inboxWrite(): Promise<HealthIndicatorResult<'inboxWrite'>> {
     const check = this.indicators.check('inboxWrite');
     try {
-      const state = await withTimeout(this.inboxWrites.check(), CHECK_TIMEOUT_MS);
+      const state = await withTimeout(this.inboxOperator.checkWrites(), CHECK_TIMEOUT_MS);
       const { ok, ...details } = state;
       return ok ? check.up() : check.down(details);
     } catch (error) {
@@ -91,7 +89,7 @@ export class ReadinessIndicators {
     const check = this.indicators.check('inbox');
     let stats: InboxStats;
     try {
-      stats = await withTimeout(readInboxStats(this.uow), CHECK_TIMEOUT_MS);
+      stats = await withTimeout(this.inboxOperator.backlog(), CHECK_TIMEOUT_MS);
     } catch (error) {
       return check.down({ message: error instanceof Error ? error.message : String(error) });
     }

@@ -1,7 +1,6 @@
 import { Global, Module } from '@nestjs/common';
-import { PartnerUnitOfWork } from '@partner-payments/typeorm';
+import { PartnerInboxOperator } from '@partner-payments/typeorm';
 import { AppMetrics } from './app-metrics.service';
-import { readInboxStats } from './inbox-stats.util';
 import { MetricsController } from './metrics.controller';
 
 /**
@@ -15,10 +14,11 @@ import { MetricsController } from './metrics.controller';
   providers: [
     {
       provide: AppMetrics,
-      inject: [PartnerUnitOfWork],
-      useFactory: (uow: PartnerUnitOfWork) => {
+      inject: [PartnerInboxOperator],
+      useFactory: (inbox: PartnerInboxOperator) => {
         const metrics = new AppMetrics();
-        metrics.useInboxStats(() => readInboxStats(uow));
+        // The same backlog the readiness check reads, so both say the same thing.
+        metrics.useInboxStats(() => inbox.backlog());
         return metrics;
       },
     },

@@ -13,9 +13,8 @@ import type { DepositReconciliationService } from '../reconciliation/deposits/de
 import type { ReconciliationService } from '../reconciliation/reconciliation.service';
 import type { PayoutRedriveService } from '../payouts/payout-redrive.service';
 import type { VersionPinService } from '../versioning/version-pin.service';
-import type { InboxAtRestService } from '../webhooks/inbox-at-rest.service';
-import type { InboxRedeliveryService } from '../webhooks/inbox-redelivery.service';
 import { CronJobsService } from './cron-jobs.service';
+import { ScheduledJobs } from './scheduled-jobs.service';
 
 function deferred(): { promise: Promise<void>; resolve: () => void } {
   let resolve!: () => void;
@@ -26,19 +25,20 @@ function deferred(): { promise: Promise<void>; resolve: () => void } {
 /** A service whose start-up drain runs until `drain.resolve()`; the partner calls end at once. */
 function serviceWithDrain(drain: Promise<void>) {
   const registry = new SchedulerRegistry();
+  const jobs = new ScheduledJobs(registry);
+  // A feature's start pass, as the webhooks feature registers its inbox drain.
+  jobs.addStartPass('inbox-redelivery', () => drain);
   const service = new CronJobsService(
     {} as AppConfig,
-    registry,
+    jobs,
     {} as ReconciliationService,
     {} as DepositReconciliationService,
-    { runOnce: () => drain } as unknown as InboxRedeliveryService,
     { pin: async () => undefined } as unknown as VersionPinService,
     {} as PayoutRedriveService,
     { getToken: async () => 'token' } as unknown as PartnerTokenManager,
     { markFinished: () => undefined } as unknown as StartupState,
-    {} as InboxAtRestService,
   );
-  return { service, registry };
+  return { service, registry, jobs };
 }
 
 describe('CronJobsService.settle', () => {
@@ -76,9 +76,10 @@ describe('CronJobsService.settle', () => {
   });
 
   it('resolves at once with nothing running, and stops the schedules', async () => {
-    const { service, registry } = serviceWithDrain(Promise.resolve());
-    const job = { stop: jest.fn(async () => undefined) };
-    registry.addCronJob('inbox-redelivery', job as never);
+    const { service, registry, jobs } = serviceWithDrain(Promise.resolve());
+    jobs.add('inbox-redelivery', '0 0 1 1 *', async () => undefined);
+    const job = registry.getCronJob('inbox-redelivery');
+    jest.spyOn(job, 'stop');
     await service.settle(5_000);
     expect(job.stop).toHaveBeenCalled();
     expect(registry.doesExist('cron', 'inbox-redelivery')).toBe(false);

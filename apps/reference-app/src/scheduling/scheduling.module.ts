@@ -1,25 +1,18 @@
 import { Module } from '@nestjs/common';
-import { ScheduleModule } from '@nestjs/schedule';
 import { HealthModule } from '../health/health.module';
 import { PayoutsModule } from '../payouts/payouts.module';
 import { ReconciliationModule } from '../reconciliation/reconciliation.module';
 import { VersioningModule } from '../versioning/versioning.module';
-import { WebhooksModule } from '../webhooks/webhooks.module';
 import { CronJobsService } from './cron-jobs.service';
+import { JobScheduleModule } from './job-schedule.module';
 
 /**
- * The cron jobs (@nestjs/schedule), registered under their names from the configuration; each
- * runs a feature's pass. The locks they take are PartnerJobLockService's (@partner-payments/typeorm).
+ * The reconciliation, version-pin and payout re-drive jobs and the start-up warm-up; the registry
+ * every feature registers its jobs with is JobScheduleModule's. The locks the jobs take are
+ * PartnerJobLockService's (@partner-payments/typeorm).
  */
 @Module({
-  imports: [
-    ScheduleModule.forRoot(),
-    HealthModule,
-    PayoutsModule,
-    ReconciliationModule,
-    VersioningModule,
-    WebhooksModule,
-  ],
+  imports: [JobScheduleModule, HealthModule, PayoutsModule, ReconciliationModule, VersioningModule],
   providers: [CronJobsService],
   exports: [CronJobsService],
 })

@@ -1,13 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import type { PruneSummary } from './inbox-at-rest.service';
-import type { RedeliverySummary } from './inbox-redelivery.service';
+import type { PartnerInboxDrainSummary, PartnerInboxPruneSummary } from '@partner-payments/typeorm';
 
 /** At most this many entries listed or named per call (GET /inbox/dead, POST /inbox/dead/retry). */
 export const INBOX_MAX_IDS = 500;
 
 /* The inbox routes' bodies and answers as OpenAPI schemas; each implements the type the route uses. */
 
-export class RedeliverySummaryDto implements RedeliverySummary {
+export class RedeliverySummaryDto implements PartnerInboxDrainSummary {
   @ApiProperty({ type: 'boolean', description: 'false: another replica held the job' })
   ran!: boolean;
   @ApiProperty({ type: 'integer' })
@@ -25,7 +24,7 @@ export class RedeliverySummaryDto implements RedeliverySummary {
   dead!: number;
 }
 
-export class PruneSummaryDto implements PruneSummary {
+export class PruneSummaryDto implements PartnerInboxPruneSummary {
   @ApiProperty({ type: 'boolean', description: 'false: another replica held the job' })
   ran!: boolean;
   @ApiProperty({ type: 'integer', description: 'processed entries older than INBOX_RETENTION_DAYS deleted' })

@@ -10,7 +10,11 @@ import {
 import { Access } from '../common/access.guard';
 import { ApiJsonBodyResponses } from '../common/api-responses.decorator';
 import { ErrorBodyDto } from '../common/error-body.dto';
-import { InboxAtRestService, type PruneSummary } from './inbox-at-rest.service';
+import {
+  PartnerInboxOperator,
+  type PartnerInboxDrainSummary,
+  type PartnerInboxPruneSummary,
+} from '@partner-payments/typeorm';
 import {
   DeadEntriesDto,
   INBOX_MAX_IDS as MAX_IDS,
@@ -19,20 +23,12 @@ import {
   RetryDeadAnswerDto,
   RetryDeadBodyDto,
 } from './inbox-answers.dto';
-import { InboxDeadLetters } from './inbox-dead-letters.store';
-import { InboxRedeliveryService, type RedeliverySummary } from './inbox-redelivery.service';
-import { TypeOrmInboxStore } from './typeorm-inbox.store';
 
 @ApiTags('inbox')
 @Access('operator')
 @Controller('inbox')
 export class InboxController {
-  constructor(
-    private readonly redelivery: InboxRedeliveryService,
-    private readonly inbox: TypeOrmInboxStore,
-    private readonly atRest: InboxAtRestService,
-    private readonly deadLetters: InboxDeadLetters,
-  ) {}
+  constructor(private readonly inbox: PartnerInboxOperator) {}
 
   /** GET /inbox/dead?limit=: the dead entries, oldest first (ids, event, attempts, last error; no body). */
   @Get('dead')
@@ -50,7 +46,7 @@ export class InboxController {
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_IDS)
       problems.push(`limit must be an integer from 1 to ${MAX_IDS}`);
     if (problems.length) throw new BadRequestException(problems);
-    const entries = await this.deadLetters.list(limit);
+    const entries = await this.inbox.deadLetters(limit);
     return {
       entries: entries.map((e) => ({
         event_id: e.eventId,
@@ -84,7 +80,7 @@ export class InboxController {
   @ApiJsonBodyResponses()
   async retryDead(
     @Body() body: Record<string, unknown> | undefined,
-  ): Promise<{ requeued: number; redelivery: RedeliverySummary }> {
+  ): Promise<{ requeued: number; redelivery: PartnerInboxDrainSummary }> {
     const input = body ?? {};
     const problems = unknownKeys(input, ['event_ids']);
     const ids = input.event_ids;
@@ -96,8 +92,7 @@ export class InboxController {
         ids.every((id) => typeof id === 'string' && id.length > 0));
     if (!valid) problems.push(`event_ids must be an array of 1 to ${MAX_IDS} non-empty strings`);
     if (problems.length) throw new BadRequestException(problems);
-    const requeued = await this.deadLetters.requeue((ids as string[] | undefined) ?? null);
-    return { requeued, redelivery: await this.redelivery.runOnce() };
+    return this.inbox.redeliverDead((ids as string[] | undefined) ?? null);
   }
 
   /** Runs the inbox-prune job now: deletes processed entries older than INBOX_RETENTION_DAYS. */
@@ -107,8 +102,8 @@ export class InboxController {
     summary: 'Runs the inbox-prune job now: deletes processed entries older than INBOX_RETENTION_DAYS',
   })
   @ApiOkResponse({ type: PruneSummaryDto, description: 'what the prune run did' })
-  prune(): Promise<PruneSummary> {
-    return this.atRest.prune();
+  prune(): Promise<PartnerInboxPruneSummary> {
+    return this.inbox.prune();
   }
 
   /** Runs the failed-inbox redelivery job now. Entries younger than 10 s that never ran are left to their delivery. */
@@ -116,8 +111,8 @@ export class InboxController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Runs the failed-inbox redelivery job now' })
   @ApiOkResponse({ type: RedeliverySummaryDto, description: 'what the redelivery run did' })
-  redeliver(): Promise<RedeliverySummary> {
-    return this.redelivery.runOnce();
+  redeliver(): Promise<PartnerInboxDrainSummary> {
+    return this.inbox.drain();
   }
 
   /** Entries per state (pending, processed, failed, dead). */

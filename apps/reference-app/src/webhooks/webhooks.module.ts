@@ -1,20 +1,20 @@
 import { Module } from '@nestjs/common';
 import { PartnerUnitOfWork } from '@partner-payments/typeorm';
 import { PayoutsModule } from '../payouts/payouts.module';
-import { InboxAtRestService } from './inbox-at-rest.service';
-import { InboxRedeliveryService } from './inbox-redelivery.service';
+import { JobScheduleModule } from '../scheduling/job-schedule.module';
+import { InboxJobs } from './inbox-jobs.service';
 import { InboxController } from './inbox.controller';
 import { ProjectionHandlers } from './projections/projection-handlers.service';
 import { ResourceProjections } from './projections/resource-projections.service';
-import { WebhookInboxModule } from './webhook-inbox.module';
 
 /**
- * Webhooks after the library's guard and inbox: the projections of events (payouts, users,
- * virtual accounts, deposits), inbox redelivery, sealing at rest, pruning, and GET/POST /inbox.
- * POST /webhooks/partner itself is the library's (PartnerPaymentsModule).
+ * Webhooks after the library's guard and @partner-payments/typeorm's inbox: the projections of
+ * events (payouts, users, virtual accounts, deposits), the inbox's jobs, and GET/POST /inbox
+ * (PartnerInboxOperator behind the app's operator access). POST /webhooks/partner itself is the
+ * library's (PartnerPaymentsModule).
  */
 @Module({
-  imports: [WebhookInboxModule, PayoutsModule],
+  imports: [PayoutsModule, JobScheduleModule],
   controllers: [InboxController],
   providers: [
     {
@@ -23,9 +23,7 @@ import { WebhookInboxModule } from './webhook-inbox.module';
       useFactory: (uow: PartnerUnitOfWork) => new ResourceProjections(uow),
     },
     ProjectionHandlers,
-    InboxRedeliveryService,
-    InboxAtRestService,
+    InboxJobs,
   ],
-  exports: [InboxRedeliveryService, InboxAtRestService],
 })
 export class WebhooksModule {}

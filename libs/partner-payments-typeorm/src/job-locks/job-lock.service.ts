@@ -54,7 +54,11 @@ export class PartnerJobLockService {
     private readonly dataSource: DataSource,
     options: PartnerPaymentsTypeOrmOptions | PartnerTypeOrmResolvedOptions = {},
   ) {
-    this.options = resolvePartnerTypeOrmOptions(options);
+    // Only its own options: the inbox's are resolved (and checked) by the module.
+    this.options = resolvePartnerTypeOrmOptions({
+      holder: options.holder,
+      sqliteLeaseMs: options.sqliteLeaseMs,
+    });
     this.holder = this.options.holder;
     this.rows = new JobLockRows(dataSource);
     this.leaseHolder = `${this.holder}#${randomUUID().slice(0, 8)}`;

@@ -12,8 +12,9 @@ import { InboxTombstones1764900000000 } from './1764900000000-inbox-tombstones.m
 import { PinAccountDigest1765000000000 } from './1765000000000-pin-account-digest.migration';
 
 /**
- * Checked-in migrations, in order, then @partner-payments/typeorm's (job_locks: it upgrades the
- * table the initial schema made). Run at start (openDataSource); `synchronize` is never used.
+ * Checked-in migrations, in order, then @partner-payments/typeorm's: job_locks (it upgrades the
+ * table the initial schema made) and the inbox's tables (which the migrations above made, so it
+ * leaves them as they are). Run at start (openDataSource); `synchronize` is never used.
  */
 export const MIGRATIONS = [
   InitialSchema1763794800000,

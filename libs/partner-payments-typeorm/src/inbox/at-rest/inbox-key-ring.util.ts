@@ -2,11 +2,12 @@ import { createCipheriv, createDecipheriv, createSecretKey, randomBytes, type Ke
 import { inspect } from 'node:util';
 
 /**
- * Inbox bodies sealed at rest with AES-256-GCM (issue 9 defect 3: a virtual_account.created
- * account_number and an ACH source.sender_account_number used to sit whole in the inbox). The
- * exact bytes stay available to redelivery and audit; a copy of the database alone reveals nothing.
+ * Inbox bodies sealed at rest with AES-256-GCM: a virtual_account.created carries an
+ * account_number and an ACH deposit a source.sender_account_number (spec 6.4.3), which must not sit
+ * whole in the database. The exact bytes stay available to redelivery and audit; a copy of the
+ * database alone reveals nothing.
  *
- * Keys come from INBOX_ENCRYPTION_KEYS, `id:base64` pairs separated by commas: the first seals,
+ * Keys come from `inbox.sealingKeys`, `id:base64` pairs separated by commas: the first seals,
  * every one opens (rotation). A sealed value names its key, so any listed key opens what it sealed.
  */
 
@@ -27,7 +28,7 @@ const TAG_BYTES = 16;
  */
 const IV_POOL_BYTES = IV_BYTES * 1024;
 
-/** Parses INBOX_ENCRYPTION_KEYS; the error message never contains key material. */
+/** Parses `id:base64` keys separated by commas; the error message never contains key material. */
 export function parseInboxKeys(value: string): InboxKey[] {
   const keys: InboxKey[] = [];
   const entries = value
@@ -52,17 +53,17 @@ export function parseInboxKeys(value: string): InboxKey[] {
   return keys;
 }
 
-/** A new `id:base64` entry (the demo's key file, and the example command of docs/reference-app/configuration.md). */
+/** A new `id:base64` entry (a development key file, and the example command of docs/reference-app/configuration.md). */
 export function generateInboxKeyEntry(id: string): string {
   return `${id}:${randomBytes(32).toString('base64')}`;
 }
 
-export class InboxKeyUnavailableError extends Error {
+export class PartnerInboxKeyUnavailableError extends Error {
   constructor(readonly keyId: string) {
     super(
-      `inbox entry sealed with key '${keyId}', which INBOX_ENCRYPTION_KEYS does not list: add it back (after the first, it only opens)`,
+      `inbox entry sealed with key '${keyId}', which the sealing keys do not list: add it back (after the first, it only opens)`,
     );
-    this.name = 'InboxKeyUnavailableError';
+    this.name = 'PartnerInboxKeyUnavailableError';
   }
 }
 
@@ -71,7 +72,7 @@ export class InboxKeyUnavailableError extends Error {
  * parts). The associated data binds it to its format, key id and row (the event key), so a sealed
  * body copied onto another row does not open there.
  */
-export class InboxKeyRing {
+export class PartnerInboxKeyRing {
   /**
    * KeyObjects made once, not the Buffers: on Node 24 createCipheriv turns a Buffer key into a
    * key object on every call, 26 µs a seal against 9 µs with a KeyObject (a seal per delivery;
@@ -84,7 +85,7 @@ export class InboxKeyRing {
   private ivOffset = 0;
 
   constructor(keys: readonly InboxKey[]) {
-    if (keys.length === 0) throw new Error('InboxKeyRing needs at least one key');
+    if (keys.length === 0) throw new Error('PartnerInboxKeyRing needs at least one key');
     this.keys = new Map(keys.map((k) => [k.id, createSecretKey(k.key)]));
     this.currentId = keys[0].id;
   }
@@ -116,14 +117,14 @@ export class InboxKeyRing {
     return iv;
   }
 
-  /** The exact text sealed. Throws InboxKeyUnavailableError, or an authentication error when tampered with. */
+  /** The exact text sealed. Throws PartnerInboxKeyUnavailableError, or an authentication error when tampered with. */
   open(sealed: string, rowKey: string): string {
     const [format, keyId, iv, tag, body, extra] = sealed.split('.');
     if (format !== FORMAT || body === undefined || extra !== undefined) {
       throw new Error(`inbox body is not a ${FORMAT} sealed value`);
     }
     const key = this.keys.get(keyId);
-    if (!key) throw new InboxKeyUnavailableError(keyId);
+    if (!key) throw new PartnerInboxKeyUnavailableError(keyId);
     const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'), {
       authTagLength: TAG_BYTES,
     });
@@ -136,7 +137,7 @@ export class InboxKeyRing {
 
   /** Never print key material, whatever logs or serialises the configuration. */
   toJSON(): string {
-    return `InboxKeyRing(${this.ids.join(', ')})`;
+    return `PartnerInboxKeyRing(${this.ids.join(', ')})`;
   }
 
   [inspect.custom](): string {

@@ -1,6 +1,6 @@
 import type { InboxEntryState, PartnerEnvelopeKind } from '@partner-payments/nestjs';
 import type { EntityManager } from 'typeorm';
-import type { WebhookInboxEntity } from './webhook-inbox.entity';
+import type { PartnerWebhookInboxEntity } from './webhook-inbox.entity';
 
 /** A row to insert: partner text already escaped (toStoredText), body already sealed. */
 export interface InboxInsertRow {
@@ -37,7 +37,7 @@ export interface InboxDueSelection {
 }
 
 /** A whole stored row, as the entity holds it. */
-export type InboxStoredRow = Omit<WebhookInboxEntity, never>;
+export type InboxStoredRow = Omit<PartnerWebhookInboxEntity, never>;
 
 /**
  * The per-entry savepoint, named inbox_entry. 'next' keeps what the previous entry did and opens
@@ -53,9 +53,9 @@ export const SAVEPOINT_SQL: Record<SavepointStep, string> = {
 };
 
 /**
- * The inbox's hot path on one database, on its driver directly (issue 14): better-sqlite3's
+ * The inbox's hot path on one database, on its driver directly: better-sqlite3's
  * prepared statements, or pg's named statements, where TypeORM's query building and result
- * mapping cost more than the work. One implementation per database; TypeOrmInboxStore builds the
+ * mapping cost more than the work. One implementation per database; PartnerTypeOrmInboxStore builds the
  * library's PartnerInboxStore on it. Methods taking `m` run inside that transaction's connection.
  */
 export interface InboxSqlDriver {

@@ -1,7 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { EntityManager } from 'typeorm';
-import { type PartnerUnitOfWork } from '@partner-payments/typeorm';
-import { timestampParam } from '@partner-payments/typeorm/sql';
+import { type PartnerUnitOfWork } from '../database/unit-of-work.service';
+import { timestampParam } from '../database/sql-dialect.util';
 import {
   INBOX_COLUMNS,
   SAVEPOINT_SQL,
@@ -16,7 +16,7 @@ import {
 } from './inbox-sql-driver.store';
 
 /**
- * The inbox on SQLite through better-sqlite3's prepared statements (issue 14). TypeORM's driver
+ * The inbox on SQLite through better-sqlite3's prepared statements. TypeORM's driver
  * has ONE connection, the same one these statements use: every call runs inside the PartnerUnitOfWork's
  * queue, so a statement here never lands in some other flow's open transaction. Statements are
  * synchronous: a batch insert is BEGIN, n inserts, COMMIT (one fsync: WAL, synchronous=FULL) with

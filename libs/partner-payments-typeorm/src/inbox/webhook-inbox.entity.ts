@@ -2,21 +2,21 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import type { InboxEntryState, PartnerEnvelopeKind } from '@partner-payments/nestjs';
 
 /**
- * One received webhook delivery, stored before the 2xx (spec 6.1.4: deliveries are not retried,
- * so what we fail to keep is lost). The primary key is a digest of data.event_id (issue 9 defect
- * 4: ids of any length and content): a second delivery of the same event cannot insert a second
- * row, even when two race. Partner text is stored in the lossless escaped form of
- * database/inbox-text.util.ts (ordinary ids read as themselves).
+ * One received webhook delivery (`webhook_inbox`), stored before the 2xx (spec 6.1.4: deliveries
+ * are not retried, so what we fail to keep is lost). The primary key is a digest of data.event_id
+ * (ids of any length and content): a second delivery of the same event cannot insert a second
+ * row, even when two race. Partner text is stored in the lossless escaped form of toStoredText
+ * (ordinary ids read as themselves).
  */
 @Entity({ name: 'webhook_inbox' })
-// One partial index per state (migration 1764700000000: a delivery enters one index, and
-// processing moves it to another, instead of every row in three): read them with state = '...'.
+// One partial index per state (a delivery enters one index, and processing moves it to another,
+// instead of every row in three): read them with state = '...'.
 @Index('idx_webhook_inbox_pending', ['receivedAt', 'eventKey'], { where: "state = 'pending'" })
 @Index('idx_webhook_inbox_due', ['nextAttemptAt'], { where: "state = 'failed'" })
 @Index('idx_webhook_inbox_dead', ['receivedAt', 'eventKey'], { where: "state = 'dead'" })
 @Index('idx_webhook_inbox_processed', ['processedAt'], { where: "state = 'processed'" })
 @Index('idx_webhook_inbox_body_key', ['bodyKey'])
-export class WebhookInboxEntity {
+export class PartnerWebhookInboxEntity {
   /** sha256 (hex) over the UTF-16 code units of data.event_id (inboxEventKey). */
   @PrimaryColumn({ name: 'event_key', type: 'varchar', length: 64 })
   eventKey!: string;
@@ -33,8 +33,8 @@ export class WebhookInboxEntity {
   envelope!: PartnerEnvelopeKind;
 
   /**
-   * The exact bytes received, sealed with AES-256-GCM (webhooks/inbox-key-ring.util.ts): no account
-   * number or other partner data at rest in plain text (issue 9 defect 3).
+   * The exact bytes received, sealed with AES-256-GCM (PartnerInboxKeyRing): no account
+   * number or other partner data at rest in plain text.
    */
   @Column({ name: 'sealed_body', type: 'text', nullable: true })
   sealedBody!: string | null;

@@ -10,17 +10,11 @@ import type {
   PartnerInboxStore,
 } from '@partner-payments/nestjs';
 import { Brackets } from 'typeorm';
-import {
-  fromStoredText,
-  inboxEventKey,
-  toStorableMessage,
-  toStoredText,
-  type CommitDurability,
-  type PartnerUnitOfWork,
-} from '@partner-payments/typeorm';
-import { placeholders } from '@partner-payments/typeorm/sql';
+import { fromStoredText, inboxEventKey, toStorableMessage, toStoredText } from '../database/inbox-text.util';
+import { type CommitDurability, type PartnerUnitOfWork } from '../database/unit-of-work.service';
+import { placeholders } from '../database/sql-dialect.util';
 import { InboxBatchRunner } from './inbox-batch-runner.service';
-import type { InboxKeyRing } from './inbox-key-ring.util';
+import type { PartnerInboxKeyRing } from './at-rest/inbox-key-ring.util';
 import { DEFAULT_INBOX_RETRY, decideInboxRetry, type InboxRetryOptions } from './inbox-retry.policy';
 import type {
   InboxFailureUpdate,
@@ -30,59 +24,49 @@ import type {
 } from './inbox-sql-driver.store';
 import { PostgresInboxDriver } from './postgres-inbox-driver.store';
 import { SqliteInboxDriver } from './sqlite-inbox-driver.store';
-import { WebhookInboxEntity } from './webhook-inbox.entity';
+import { PartnerWebhookInboxEntity } from './webhook-inbox.entity';
 import { countInboxStates } from './inbox-state-counts.util';
 import type { InboxWriteHealth } from './inbox-write-health.service';
 
-export interface TypeOrmInboxStoreOptions {
+export interface PartnerTypeOrmInboxStoreOptions {
   retry?: Partial<InboxRetryOptions>;
   /** Longest last_error kept, in characters. Default 2000. */
   maxErrorLength?: number;
   clock?: () => Date;
-  /**
-   * PostgreSQL: longest wait for the insert recording a batch of deliveries, in ms; past it the
-   * batch's deliveries are answered 500 (not stored) and its connection is closed. Default 10000.
-   */
+  /** PostgreSQL: bound of the insert recording a batch, in ms (`inbox.recordTimeoutMs`). Default 10000. */
   recordTimeoutMs?: number;
   /**
-   * How the transactions that PROCESS entries commit (handlers' writes and the processed mark;
-   * INBOX_PROCESSING_DURABILITY). SQLite default 'relaxed': no fsync of their own (PartnerUnitOfWork's
-   * CommitDurability). Recording a delivery always commits 'full' before the 2xx (spec 6.1.4). A
-   * SQLite commit is lost only with the host (a power loss or OS crash), so the app, and the
-   * payout-status de-duplicator's memory (spec 6.4.7), die with it; the entry, still pending, is
-   * processed again at the next start. PostgreSQL: 'full' only, since the app outlives a lost
-   * commit there and the de-duplicator would suppress the entry's second processing.
+   * How processing transactions commit (`inbox.processingDurability`, which says why). Default
+   * 'relaxed' on SQLite, 'full' on PostgreSQL, where 'relaxed' is refused.
    */
   processingDurability?: CommitDurability;
-  /** Told each recording's outcome (readiness: InboxWriteHealth). */
+  /** Told each recording's outcome (readiness: PartnerInboxOperator.checkWrites). */
   writes?: Pick<InboxWriteHealth, 'recorded' | 'failed'>;
 }
 
 /**
- * The webhook inbox on the app's database (SQLite or PostgreSQL), implementing the library's
- * PartnerInboxStore (issue: Webhooks). The row is written before the 2xx; the projection
- * handlers and the processed mark commit in ONE transaction, so a crash leaves either both or
- * neither. Bodies are sealed with `keys` before they reach the database and opened when read back
- * (issue 9 defect 3); the body-at-rest maintenance (re-sealing, retention) is in
- * TypeOrmInboxMaintenance.
- *
- * Issue 14: deliveries are recorded in batches (recordBatch: the library's group commit) and
- * processed in batches (processBatch, claimDue: InboxBatchRunner), on each database's driver
- * directly (SqliteInboxDriver, PostgresInboxDriver); the rarer calls stay on TypeORM.
+ * The durable webhook inbox on your DataSource (SQLite or PostgreSQL), the `PartnerInboxStore` of
+ * `@partner-payments/nestjs`: pass it as `inboxStore` to `PartnerPaymentsModule`. The row is
+ * written before the 2xx; the handlers' writes (through PartnerUnitOfWork) and the processed mark
+ * commit in ONE transaction, so a crash leaves either both or neither. Bodies are sealed with
+ * `keys` before they reach the database and opened when read back. Deliveries are recorded in
+ * batches (recordBatch: the module's group commit) and processed in batches (processBatch,
+ * claimDue), on each database's driver directly; the rarer calls stay on TypeORM. Provided by
+ * `PartnerPaymentsTypeOrmModule` with the `inbox` option; the constructor is for tests and tools.
  */
-export class TypeOrmInboxStore implements PartnerInboxStore {
+export class PartnerTypeOrmInboxStore implements PartnerInboxStore {
   private readonly retry: InboxRetryOptions;
   private readonly maxErrorLength: number;
   private readonly clock: () => Date;
   private readonly sql: InboxSqlDriver;
   private readonly batches: InboxBatchRunner;
   private readonly processing: { durability: CommitDurability };
-  private readonly writes: TypeOrmInboxStoreOptions['writes'];
+  private readonly writes: PartnerTypeOrmInboxStoreOptions['writes'];
 
   constructor(
     private readonly uow: PartnerUnitOfWork,
-    private readonly keys: InboxKeyRing,
-    options: TypeOrmInboxStoreOptions = {},
+    private readonly keys: PartnerInboxKeyRing,
+    options: PartnerTypeOrmInboxStoreOptions = {},
   ) {
     this.retry = { ...DEFAULT_INBOX_RETRY, ...options.retry };
     this.maxErrorLength = options.maxErrorLength ?? 2000;
@@ -90,7 +74,7 @@ export class TypeOrmInboxStore implements PartnerInboxStore {
     this.writes = options.writes;
     if (uow.kind === 'postgres' && options.processingDurability === 'relaxed') {
       throw new Error(
-        "TypeOrmInboxStore: processingDurability 'relaxed' is for SQLite only (see its comment)",
+        "PartnerTypeOrmInboxStore: processingDurability 'relaxed' is for SQLite only (see its comment)",
       );
     }
     this.processing = {
@@ -190,7 +174,7 @@ export class TypeOrmInboxStore implements PartnerInboxStore {
     await this.uow.run((m) =>
       m
         .createQueryBuilder()
-        .update(WebhookInboxEntity)
+        .update(PartnerWebhookInboxEntity)
         .set({ state: 'processed', processedAt: now, nextAttemptAt: null, attempts: () => 'attempts + 1' })
         .where('event_key = :eventKey', { eventKey: inboxEventKey(eventId) })
         .execute(),
@@ -209,12 +193,12 @@ export class TypeOrmInboxStore implements PartnerInboxStore {
     const now = this.clock();
     const eventKey = inboxEventKey(eventId);
     await this.uow.transaction(async (m) => {
-      const row = await m.findOne(WebhookInboxEntity, {
+      const row = await m.findOne(PartnerWebhookInboxEntity, {
         where: { eventKey },
         ...(this.uow.kind === 'postgres' ? { lock: { mode: 'pessimistic_write' as const } } : {}),
       });
       if (!row || row.state === 'processed') return;
-      await m.update(WebhookInboxEntity, { eventKey }, this.failure(row.attempts, error, now));
+      await m.update(PartnerWebhookInboxEntity, { eventKey }, this.failure(row.attempts, error, now));
     });
   }
 
@@ -239,7 +223,7 @@ export class TypeOrmInboxStore implements PartnerInboxStore {
     const youngest = new Date(now.getTime() - (options.minAgeMs ?? 0));
     const rows = await this.uow.run((m) =>
       m
-        .createQueryBuilder(WebhookInboxEntity, 'i')
+        .createQueryBuilder(PartnerWebhookInboxEntity, 'i')
         .where(
           new Brackets((w) => {
             w.where('i.state = :pending AND i.received_at <= :youngest', { pending: 'pending', youngest });
@@ -268,7 +252,7 @@ export class TypeOrmInboxStore implements PartnerInboxStore {
   }
 
   /**
-   * Entries per state, states with none left out: all four by default (GET /inbox). Each count
+   * Entries per state, states with none left out: all four by default. Each count
    * reads its state's partial index, so name only the states you need: `processed` is most of the
    * inbox, and counting it reads all of its index.
    */
@@ -280,7 +264,7 @@ export class TypeOrmInboxStore implements PartnerInboxStore {
 
   async get(eventId: string): Promise<InboxEntry | null> {
     const row = await this.uow.run((m) =>
-      m.findOne(WebhookInboxEntity, { where: { eventKey: inboxEventKey(eventId) } }),
+      m.findOne(PartnerWebhookInboxEntity, { where: { eventKey: inboxEventKey(eventId) } }),
     );
     return row ? this.toEntry(row) : null;
   }

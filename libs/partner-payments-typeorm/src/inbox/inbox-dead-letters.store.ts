@@ -1,7 +1,8 @@
-import { fromStoredText, inboxEventKey, type PartnerUnitOfWork } from '@partner-payments/typeorm';
-import { WebhookInboxEntity } from './webhook-inbox.entity';
+import { fromStoredText, inboxEventKey } from '../database/inbox-text.util';
+import { type PartnerUnitOfWork } from '../database/unit-of-work.service';
+import { PartnerWebhookInboxEntity } from './webhook-inbox.entity';
 
-/** A dead inbox entry as an operator sees it: never its body (sealed at rest, issue 9 defect 3). */
+/** A dead inbox entry as an operator sees it: never its body (sealed at rest). */
 export interface DeadInboxEntry {
   eventId: string;
   eventName: string;
@@ -11,10 +12,10 @@ export interface DeadInboxEntry {
 }
 
 /**
- * The inbox's dead letters (entries whose handlers failed INBOX_MAX_ATTEMPTS times, which nothing
+ * The inbox's dead letters (entries whose handlers failed `inbox.maxAttempts` times, which nothing
  * retries any more): which they are, and putting them back in the redelivery queue once the cause
  * is fixed. The partner never re-sends a delivery (spec 6.1.4), so the stored entry is the only
- * copy of the event: the alternative was editing `webhook_inbox` by hand.
+ * copy of the event, and this is how it is retried without editing `webhook_inbox` by hand.
  */
 export class InboxDeadLetters {
   constructor(
@@ -26,7 +27,7 @@ export class InboxDeadLetters {
   async list(limit: number): Promise<DeadInboxEntry[]> {
     const rows = await this.uow.run((m) =>
       m
-        .createQueryBuilder(WebhookInboxEntity, 'i')
+        .createQueryBuilder(PartnerWebhookInboxEntity, 'i')
         .select(['i.eventKey', 'i.eventId', 'i.eventName', 'i.attempts', 'i.lastError', 'i.receivedAt'])
         .where('i.state = :dead', { dead: 'dead' })
         .orderBy('i.received_at', 'ASC')
@@ -54,7 +55,7 @@ export class InboxDeadLetters {
     const result = await this.uow.run((m) => {
       const update = m
         .createQueryBuilder()
-        .update(WebhookInboxEntity)
+        .update(PartnerWebhookInboxEntity)
         .set({ state: 'failed', nextAttemptAt: this.clock() })
         .where('state = :dead', { dead: 'dead' });
       if (eventIds) update.andWhere('event_key IN (:...keys)', { keys: eventIds.map(inboxEventKey) });

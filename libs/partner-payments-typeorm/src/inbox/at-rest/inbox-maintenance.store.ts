@@ -1,24 +1,25 @@
-import { fromStoredText, type PartnerUnitOfWork } from '@partner-payments/typeorm';
-import { SqlParams } from '@partner-payments/typeorm/sql';
-import { WebhookInboxEntity } from './webhook-inbox.entity';
-import type { InboxKeyRing } from './inbox-key-ring.util';
+import { fromStoredText } from '../../database/inbox-text.util';
+import { type PartnerUnitOfWork } from '../../database/unit-of-work.service';
+import { SqlParams } from '../../database/sql-params.util';
+import { PartnerWebhookInboxEntity } from '../webhook-inbox.entity';
+import type { PartnerInboxKeyRing } from './inbox-key-ring.util';
 
 /**
- * The inbox's bodies at rest (issue 9 defect 3), apart from the delivery path: which keys the
+ * The inbox's bodies at rest, apart from the delivery path: which keys the
  * stored bodies need, re-sealing under the current key, and deleting processed entries past
  * retention. Every method works in bounded batches, each its own short statement or transaction.
  */
 export class InboxMaintenanceStore {
   constructor(
     private readonly uow: PartnerUnitOfWork,
-    private readonly keys: InboxKeyRing,
+    private readonly keys: PartnerInboxKeyRing,
   ) {}
 
   /** Key ids that sealed stored bodies but are not in the key ring, with how many entries each. */
   async missingKeys(): Promise<Array<{ keyId: string; entries: number }>> {
     const rows: Array<{ keyId: string; n: string | number }> = await this.uow.run((m) =>
       m
-        .createQueryBuilder(WebhookInboxEntity, 'i')
+        .createQueryBuilder(PartnerWebhookInboxEntity, 'i')
         .select('i.body_key', 'keyId')
         .addSelect('COUNT(*)', 'n')
         .where('i.body_key IS NOT NULL')
@@ -34,7 +35,7 @@ export class InboxMaintenanceStore {
    * key of the previous batch; null: from the start). An update applies only if the row still has
    * the key it was read with (another replica may be at it). A body no listed key opens (altered
    * in the database) is left as it is and its entry named in `unreadable`: it must not stop the
-   * rows after it from leaving the old key (it used to end the whole pass at its row). `last` is
+   * rows after it from leaving the old key. `last` is
    * the key to continue after; a caller loops until `read` is 0.
    */
   async resealBatch(
@@ -44,7 +45,7 @@ export class InboxMaintenanceStore {
     const current = this.keys.currentId;
     const rows = await this.uow.run((m) => {
       const qb = m
-        .createQueryBuilder(WebhookInboxEntity, 'i')
+        .createQueryBuilder(PartnerWebhookInboxEntity, 'i')
         // Three ranges rather than `<>`, so both databases can read them off the body_key index.
         .where('(i.body_key IS NULL OR i.body_key < :current OR i.body_key > :current)', { current });
       if (after !== null) qb.andWhere('i.event_key > :after', { after });
@@ -64,7 +65,7 @@ export class InboxMaintenanceStore {
       const changed = await this.uow.run((m) => {
         const qb = m
           .createQueryBuilder()
-          .update(WebhookInboxEntity)
+          .update(PartnerWebhookInboxEntity)
           .set({ sealedBody: this.keys.seal(plain, row.eventKey), bodyKey: current, legacyRawBody: null })
           .where('event_key = :eventKey', { eventKey: row.eventKey });
         if (row.bodyKey === null) qb.andWhere('body_key IS NULL');

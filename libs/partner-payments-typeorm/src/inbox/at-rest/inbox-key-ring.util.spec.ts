@@ -1,17 +1,17 @@
 import { inspect } from 'node:util';
 import {
   generateInboxKeyEntry,
-  InboxKeyRing,
-  InboxKeyUnavailableError,
+  PartnerInboxKeyRing,
+  PartnerInboxKeyUnavailableError,
   parseInboxKeys,
 } from './inbox-key-ring.util';
 
-const ring = (value: string) => new InboxKeyRing(parseInboxKeys(value));
+const ring = (value: string) => new PartnerInboxKeyRing(parseInboxKeys(value));
 const K1 = generateInboxKeyEntry('k1');
 const K2 = generateInboxKeyEntry('k2');
 const ROW = 'a'.repeat(64);
 
-describe('InboxKeyRing (AES-256-GCM, issue 9 defect 3)', () => {
+describe('PartnerInboxKeyRing (AES-256-GCM)', () => {
   const body =
     '\ufeff{"event":"virtual_account.created","data":{"account_number":"123456789012","x":"\u{1f600}"}}';
 
@@ -31,8 +31,8 @@ describe('InboxKeyRing (AES-256-GCM, issue 9 defect 3)', () => {
     expect(rotated.currentId).toBe('k2');
     expect(rotated.open(old, ROW)).toBe(body);
     expect(rotated.seal(body, ROW)).toMatch(/^v1\.k2\./);
-    expect(() => ring(K2).open(old, ROW)).toThrow(InboxKeyUnavailableError);
-    expect(() => ring(K2).open(old, ROW)).toThrow(/'k1'.*INBOX_ENCRYPTION_KEYS/);
+    expect(() => ring(K2).open(old, ROW)).toThrow(PartnerInboxKeyUnavailableError);
+    expect(() => ring(K2).open(old, ROW)).toThrow(/'k1'.*sealing keys do not list/);
   });
 
   it('refuses a tampered value, a value moved to another row, and a key with the same id but other bytes', () => {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { SqlParams } from '@partner-payments/typeorm/sql';
-import { type PartnerUnitOfWork } from '@partner-payments/typeorm';
+import { SqlParams } from '../database/sql-params.util';
+import { type PartnerUnitOfWork } from '../database/unit-of-work.service';
 
 /** The smallest write a probe makes: about one delivery's sealed body. */
 const PROBE_BODY_CHARS = 2048;
@@ -24,7 +24,7 @@ export interface InboxWriteState {
  *   read-only database, a revoked INSERT or a refusing trigger fail it, at the cost of one
  *   uncommitted statement pair;
  * - a rolled-back write never reaches the disk, so a full disk shows only in the intake's own
- *   commits: TypeOrmInboxStore reports each batch's outcome here, and after a failure the check
+ *   commits: PartnerTypeOrmInboxStore reports each batch's outcome here, and after a failure the check
  *   commits a write as large as the batch that failed (inserted and deleted in one transaction, so
  *   nothing stays and no job sees it). Readiness is back once that commits: a delivery that size
  *   would now be recorded.
@@ -38,7 +38,7 @@ export class InboxWriteHealth {
     private readonly keyId: string,
   ) {}
 
-  /** A batch of deliveries committed (TypeOrmInboxStore.recordBatch). */
+  /** A batch of deliveries committed (PartnerTypeOrmInboxStore.recordBatch). */
   recorded(): void {
     this.failure = null;
   }

@@ -1,7 +1,8 @@
 import type { EntityManager } from 'typeorm';
-import { BoundedPoolQuery } from '../database/bounded-pool-query.util';
-import { pgConnectionOf, pgPoolOf } from '@partner-payments/typeorm/sql';
-import { type PartnerUnitOfWork } from '@partner-payments/typeorm';
+import { BoundedPoolQuery } from './bounded-pool-query.util';
+import { pgConnectionOf, pgPoolOf } from '../database/prepared-query.util';
+import { type PartnerUnitOfWork } from '../database/unit-of-work.service';
+import { DEFAULT_INBOX_RECORD_TIMEOUT_MS } from './inbox.options';
 import {
   INBOX_COLUMNS,
   SAVEPOINT_SQL,
@@ -16,9 +17,6 @@ import {
 } from './inbox-sql-driver.store';
 
 type InsertedKey = { event_key: string };
-
-/** Default bound of the intake insert (INBOX_RECORD_TIMEOUT_MS): a third of the partner's 30 s. */
-export const DEFAULT_INBOX_RECORD_TIMEOUT_MS = 10_000;
 
 /** Named statements: pg prepares each once per connection. Lists are bound as arrays. */
 const SQL = {
@@ -63,7 +61,7 @@ const SQL = {
 } as const;
 
 /**
- * The inbox on PostgreSQL through pg directly (issue 14), on the connections of TypeORM's pool.
+ * The inbox on PostgreSQL through pg directly, on the connections of TypeORM's pool.
  * A batch of deliveries is ONE multi-row insert-or-ignore (unnest of arrays), a statement of its
  * own: one commit, one WAL flush for the batch. Inside a unit of work the statements run on that
  * transaction's connection. Entries are held with FOR UPDATE SKIP LOCKED, so replicas processing

@@ -1,8 +1,7 @@
-import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
-import { PartnerWebhookProcessingService } from '@partner-payments/nestjs';
-import { APP_CONFIG, type AppConfig } from '../config/app.config';
-import { PartnerJobLockService } from '@partner-payments/typeorm';
-import { TypeOrmInboxStore } from './typeorm-inbox.store';
+import { Logger, type BeforeApplicationShutdown } from '@nestjs/common';
+import type { PartnerWebhookProcessingService } from '@partner-payments/nestjs';
+import type { PartnerJobLockService } from '../job-locks/job-lock.service';
+import type { PartnerTypeOrmInboxStore } from './typeorm-inbox.store';
 
 export const INBOX_REDELIVERY_JOB = 'inbox-redelivery';
 
@@ -12,7 +11,7 @@ export interface RedeliverySummary {
   failed: number;
   /** Entries this process was handling at that moment (left to it), or found processed meanwhile. */
   skipped: number;
-  /** Batches read (INBOX_REDELIVERY_BATCH_SIZE entries each at most). */
+  /** Batches read (`inbox.redeliveryBatchSize` entries each at most). */
   batches: number;
   /** Entries past the attempt limit, left visible for an operator. */
   dead: number;
@@ -23,20 +22,20 @@ export interface RedeliverySummary {
  * (the process died between storing the event and processing it). The partner never redelivers
  * on 2026-04-14 (spec 6.1.4): this is the only second chance.
  *
- * Each run drains, so a crash's backlog is not left at one batch a tick: batch
- * after batch of INBOX_REDELIVERY_BATCH_SIZE until nothing due is left, INBOX_REDELIVERY_CONCURRENCY
- * at once, each entry tried at most once per run (a failure keeps its backoff).
+ * Each run drains, so a crash's backlog is not left at one batch a tick: batch after batch of
+ * `inbox.redeliveryBatchSize` until nothing due is left, `inbox.redeliveryConcurrency` batches at
+ * once, each entry tried at most once per run (a failure keeps its backoff).
  */
-@Injectable()
 export class InboxRedeliveryService implements BeforeApplicationShutdown {
   private readonly logger = new Logger('InboxRedelivery');
   private readonly stopping = new AbortController();
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly inbox: TypeOrmInboxStore,
-    private readonly webhooks: PartnerWebhookProcessingService,
+    private readonly inbox: PartnerTypeOrmInboxStore,
+    /** The module's processing service, found when a run starts (PartnerPaymentsModule boots after this package). */
+    private readonly webhooks: () => PartnerWebhookProcessingService,
     private readonly locks: PartnerJobLockService,
+    private readonly runs: { batchSize: number; concurrency: number },
   ) {}
 
   /**
@@ -45,16 +44,16 @@ export class InboxRedeliveryService implements BeforeApplicationShutdown {
    * process is in flight, so the startup pass uses 0; an entry another replica is processing at
    * that moment is not applied twice (the store holds each entry it processes, and re-reads it).
    *
-   * Every replica runs it (issue 14): each batch is claimed in its own transaction with FOR UPDATE
+   * Every replica runs it: each batch is claimed in its own transaction with FOR UPDATE
    * SKIP LOCKED, so replicas draining at once share the backlog and never take the same entry
    * (no tick bookkeeping either: a replica that finds nothing due ends at its first claim).
    */
   async runOnce(options: { minAgeMs?: number; limit?: number } = {}): Promise<RedeliverySummary> {
     const run = await this.locks.runShared(INBOX_REDELIVERY_JOB, () =>
-      this.webhooks.processPending({
-        limit: options.limit ?? this.config.inbox.redeliveryBatchSize,
+      this.webhooks().processPending({
+        limit: options.limit ?? this.runs.batchSize,
         minAgeMs: options.minAgeMs ?? 10_000,
-        concurrency: this.config.inbox.redeliveryConcurrency,
+        concurrency: this.runs.concurrency,
         untilEmpty: true,
         signal: this.stopping.signal,
       }),

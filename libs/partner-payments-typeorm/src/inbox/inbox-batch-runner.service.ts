@@ -1,11 +1,7 @@
 import type { InboxBatchOutcome, InboxClaimOptions, InboxEntry } from '@partner-payments/nestjs';
 import type { EntityManager } from 'typeorm';
-import {
-  fromStoredText,
-  inboxEventKey,
-  type CommitDurability,
-  type PartnerUnitOfWork,
-} from '@partner-payments/typeorm';
+import { fromStoredText, inboxEventKey } from '../database/inbox-text.util';
+import { type CommitDurability, type PartnerUnitOfWork } from '../database/unit-of-work.service';
 import type {
   InboxFailureUpdate,
   InboxHeldRow,
@@ -16,7 +12,7 @@ import type {
 /** What the runner needs from the store: how a row opens, and what a failure writes. */
 export interface InboxBatchRunnerDeps {
   uow: PartnerUnitOfWork;
-  /** How processing transactions commit (TypeOrmInboxStoreOptions.processingDurability). */
+  /** How processing transactions commit (`inbox.processingDurability`). */
   durability: CommitDurability;
   sql: InboxSqlDriver;
   clock: () => Date;
@@ -34,7 +30,7 @@ interface HeldItem<E> {
 }
 
 /**
- * Batched processing for TypeOrmInboxStore (issue 14): ONE transaction per batch, so a batch of n
+ * Batched processing for PartnerTypeOrmInboxStore: ONE transaction per batch, so a batch of n
  * entries costs one commit (one fsync) instead of n. The handlers run inside the transaction
  * (PartnerUnitOfWork's ambient manager), one entry after the other; the processed marks are one
  * statement at the end.

@@ -1,13 +1,7 @@
-import {
-  Inject,
-  Injectable,
-  Logger,
-  type BeforeApplicationShutdown,
-  type OnApplicationBootstrap,
-} from '@nestjs/common';
-import { APP_CONFIG, ConfigValidationError, type AppConfig } from '../config/app.config';
-import { PartnerJobLockService } from '@partner-payments/typeorm';
-import { InboxMaintenanceStore } from './inbox-maintenance.store';
+import { Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import type { PartnerJobLockService } from '../../job-locks/job-lock.service';
+import { PartnerTypeOrmConfigurationError } from '../../partner-payments-typeorm.errors';
+import type { InboxMaintenanceStore } from './inbox-maintenance.store';
 
 export const INBOX_PRUNE_JOB = 'inbox-prune';
 export const INBOX_RESEAL_JOB = 'inbox-reseal';
@@ -16,15 +10,16 @@ const DAY_MS = 86_400_000;
 
 export interface PruneSummary {
   ran: boolean;
-  /** Processed entries deleted (processed more than INBOX_RETENTION_DAYS ago). */
+  /** Processed entries deleted (processed more than `inbox.retentionDays` ago). */
   deleted: number;
   batches: number;
 }
 
 /**
- * What the inbox keeps, and for how long (issue 9 defect 3).
+ * What the inbox keeps, and for how long: no partner data at rest in plain text, nothing kept
+ * for ever but the keys of pruned events.
  *
- * Retention: the inbox-prune job deletes processed entries older than INBOX_RETENTION_DAYS in
+ * Retention: the inbox-prune job deletes processed entries older than `inbox.retentionDays` in
  * batches of 500, under its job lock (one replica at a time). Failed and dead entries stay for an
  * operator. The key of each deleted entry stays in webhook_inbox_tombstones (about 200 bytes a
  * row with its index entry, never deleted): the signature carries no time (spec 6.1.3), so a body
@@ -32,9 +27,8 @@ export interface PruneSummary {
  *
  * Re-sealing: at start, bodies not sealed under the current key (plain text copied by the
  * migration, or an older key after a rotation) are sealed under it, in the background, so the
- * old key can leave INBOX_ENCRYPTION_KEYS once this start has logged that it is done.
+ * old key can leave `inbox.sealingKeys` once this start has logged that it is done.
  */
-@Injectable()
 export class InboxAtRestService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('InboxAtRest');
   private stopping = false;
@@ -42,22 +36,20 @@ export class InboxAtRestService implements OnApplicationBootstrap, BeforeApplica
   startup: Promise<void> = Promise.resolve();
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly store: InboxMaintenanceStore,
     private readonly locks: PartnerJobLockService,
+    private readonly retentionDays: number,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    // A key removed from INBOX_ENCRYPTION_KEYS while bodies it sealed remain: refuse to start
-    // (listen rejects, main.ts prints this one line) rather than fail their redelivery later.
+    // A key removed from the sealing keys while bodies it sealed remain: refuse to start (the
+    // app's init or listen rejects) rather than fail their redelivery later.
     const missing = await this.store.missingKeys();
     if (missing.length > 0) {
-      throw new ConfigValidationError([
-        {
-          variable: 'INBOX_ENCRYPTION_KEYS',
-          message: `does not list ${missing.map((m) => `'${m.keyId}' (sealed ${m.entries} inbox entries)`).join(', ')}: add it back after the first key`,
-        },
-      ]);
+      throw new PartnerTypeOrmConfigurationError(
+        'inbox.sealingKeys',
+        `does not list ${missing.map((m) => `'${m.keyId}' (sealed ${m.entries} inbox entries)`).join(', ')}: add it back after the first key`,
+      );
     }
     this.startup = this.reseal().then(
       () => undefined,
@@ -90,7 +82,7 @@ export class InboxAtRestService implements OnApplicationBootstrap, BeforeApplica
       }
       if (unreadable > 0) {
         this.logger.warn(
-          `${unreadable} inbox bodies cannot be opened by any key of INBOX_ENCRYPTION_KEYS (altered in ` +
+          `${unreadable} inbox bodies cannot be opened by any sealing key (altered in ` +
             `the database) and stay under their old key: ${named.join(', ')}` +
             `${unreadable > named.length ? ', ...' : ''}; delete those entries to retire it`,
         );
@@ -108,7 +100,7 @@ export class InboxAtRestService implements OnApplicationBootstrap, BeforeApplica
    */
   async prune(options: { tick?: Date; now?: Date; batchSize?: number } = {}): Promise<PruneSummary> {
     const batch = options.batchSize ?? BATCH;
-    const before = new Date((options.now ?? new Date()).getTime() - this.config.inbox.retentionDays * DAY_MS);
+    const before = new Date((options.now ?? new Date()).getTime() - this.retentionDays * DAY_MS);
     const run = await this.locks.runExclusive(
       INBOX_PRUNE_JOB,
       async () => {
@@ -126,7 +118,7 @@ export class InboxAtRestService implements OnApplicationBootstrap, BeforeApplica
     if (!run.ran) return { ran: false, deleted: 0, batches: 0 };
     if (run.result.deleted > 0) {
       this.logger.log(
-        `deleted ${run.result.deleted} processed inbox entries older than ${this.config.inbox.retentionDays} days`,
+        `deleted ${run.result.deleted} processed inbox entries older than ${this.retentionDays} days`,
       );
     }
     return { ran: true, ...run.result };

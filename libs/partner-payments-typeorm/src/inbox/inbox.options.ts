@@ -1,0 +1,105 @@
+import type { PartnerDatabaseKind } from '../database/sql-dialect.util';
+import type { CommitDurability } from '../database/unit-of-work.service';
+import { PartnerInboxKeyRing, parseInboxKeys } from './at-rest/inbox-key-ring.util';
+
+/** The `inbox` options of `PartnerPaymentsTypeOrmModule.forRoot` / `forRootAsync`'s factory. */
+export interface PartnerTypeOrmInboxOptions {
+  /**
+   * The keys that seal webhook bodies at rest (AES-256-GCM): `id:base64` pairs separated by commas,
+   * each key 32 bytes (`openssl rand -base64 32`). The first seals, every one opens: to rotate,
+   * put the new key first and keep the old one until the start has logged that it re-sealed
+   * every body. Or a `PartnerInboxKeyRing` built from them. Required.
+   */
+  sealingKeys: string | PartnerInboxKeyRing;
+  /** Processing runs of an entry before it is left `dead` for an operator. 1 to 100. Default 5. */
+  maxAttempts?: number;
+  /**
+   * PostgreSQL: longest wait for the insert recording a batch of deliveries, in ms; past it the
+   * batch is answered 500 (not stored) and its connection closed. 100 to 25000. Default 10000, a
+   * third of the partner's 30 s (spec 6.1.4: a delivery is never re-sent).
+   */
+  recordTimeoutMs?: number;
+  /**
+   * How the transactions that process entries commit (handlers' writes and the processed mark).
+   * SQLite: 'relaxed' (default) or 'full'; PostgreSQL: 'full' only. Recording a delivery always
+   * commits 'full' before the 2xx (spec 6.1.4). A relaxed SQLite commit is lost only with the host
+   * (power loss, OS crash), so the app and the payout-status de-duplicator's memory (spec 6.4.7)
+   * die with it and the entry, still pending, is processed again at the next start; on PostgreSQL
+   * the app outlives a lost commit and the de-duplicator would suppress that second processing.
+   */
+  processingDurability?: CommitDurability;
+  /** Days a processed entry is kept before `prune` deletes it (its key stays). 1 to 3650. Default 30. */
+  retentionDays?: number;
+  /** Entries per batch of a redelivery run (`redeliver`), which drains until nothing is due. 1 to 1000. Default 100. */
+  redeliveryBatchSize?: number;
+  /** Batches a redelivery run processes at once. 1 to 32. Default 4. */
+  redeliveryConcurrency?: number;
+}
+
+/** The inbox options with their defaults, validated. */
+export interface PartnerTypeOrmInboxResolvedOptions {
+  keys: PartnerInboxKeyRing;
+  maxAttempts: number;
+  recordTimeoutMs: number;
+  processingDurability: CommitDurability;
+  retentionDays: number;
+  redeliveryBatchSize: number;
+  redeliveryConcurrency: number;
+}
+
+/** Default of `inbox.recordTimeoutMs`. */
+export const DEFAULT_INBOX_RECORD_TIMEOUT_MS = 10_000;
+
+const INTEGERS = {
+  maxAttempts: { min: 1, max: 100, default: 5 },
+  recordTimeoutMs: { min: 100, max: 25_000, default: DEFAULT_INBOX_RECORD_TIMEOUT_MS },
+  retentionDays: { min: 1, max: 3650, default: 30 },
+  redeliveryBatchSize: { min: 1, max: 1000, default: 100 },
+  redeliveryConcurrency: { min: 1, max: 32, default: 4 },
+} as const;
+
+/**
+ * Merges the defaults and validates; `fail(field, message)` throws the package's configuration
+ * error naming `inbox.<field>`. The database kind decides the durability's default and bounds.
+ */
+export function resolveInboxOptions(
+  options: PartnerTypeOrmInboxOptions,
+  kind: PartnerDatabaseKind,
+  fail: (field: string, message: string) => never,
+): PartnerTypeOrmInboxResolvedOptions {
+  if (typeof options !== 'object' || options === null) fail('inbox', 'must be an object');
+  const keys = sealingKeys(options.sealingKeys, fail);
+  const integers = {} as Record<keyof typeof INTEGERS, number>;
+  for (const [name, rule] of Object.entries(INTEGERS) as Array<
+    [keyof typeof INTEGERS, (typeof INTEGERS)[keyof typeof INTEGERS]]
+  >) {
+    const value = options[name] ?? rule.default;
+    if (!Number.isInteger(value) || value < rule.min || value > rule.max)
+      fail(`inbox.${name}`, `must be an integer from ${rule.min} to ${rule.max}, got ${String(value)}`);
+    integers[name] = value;
+  }
+  const processingDurability = options.processingDurability ?? (kind === 'sqlite' ? 'relaxed' : 'full');
+  if (processingDurability !== 'full' && processingDurability !== 'relaxed')
+    fail('inbox.processingDurability', `must be 'full' or 'relaxed', got ${String(processingDurability)}`);
+  if (kind === 'postgres' && processingDurability === 'relaxed')
+    fail(
+      'inbox.processingDurability',
+      "must be 'full' on PostgreSQL: the app outlives a lost commit there and would not apply the entry again",
+    );
+  return { keys, processingDurability, ...integers };
+}
+
+function sealingKeys(
+  value: PartnerTypeOrmInboxOptions['sealingKeys'],
+  fail: (field: string, message: string) => never,
+): PartnerInboxKeyRing {
+  if (value instanceof PartnerInboxKeyRing) return value;
+  if (typeof value !== 'string')
+    fail('inbox.sealingKeys', 'is required: `id:base64` keys separated by commas, or a PartnerInboxKeyRing');
+  try {
+    return new PartnerInboxKeyRing(parseInboxKeys(value));
+  } catch (error) {
+    // parseInboxKeys's messages never hold key material.
+    return fail('inbox.sealingKeys', (error as Error).message);
+  }
+}
