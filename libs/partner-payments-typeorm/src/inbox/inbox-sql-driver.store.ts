@@ -1,5 +1,12 @@
-import type { InboxEntryState, PartnerEnvelopeKind } from '@partner-payments/nestjs';
+import type {
+  InboxEntry,
+  InboxEntryState,
+  InboxEventInput,
+  PartnerEnvelopeKind,
+} from '@partner-payments/nestjs';
 import type { EntityManager } from 'typeorm';
+import { fromStoredText, inboxEventKey, toStoredText } from '../database/inbox-text.util';
+import type { PartnerInboxKeyRing } from './at-rest/inbox-key-ring.util';
 import type { PartnerWebhookInboxEntity } from './webhook-inbox.entity';
 
 /** A row to insert: partner text already escaped (toStoredText), body already sealed. */
@@ -98,5 +105,35 @@ export function storedRow(r: Record<string, unknown>, date: (v: unknown) => Date
     lastError: text(r.last_error),
     processedAt: date(r.processed_at),
     nextAttemptAt: date(r.next_attempt_at),
+  };
+}
+
+/** The row recording `event`: partner text escaped (toStoredText), the body sealed under the current key. */
+export function sealedRow(event: InboxEventInput, keys: PartnerInboxKeyRing): InboxInsertRow {
+  const eventKey = inboxEventKey(event.eventId);
+  return {
+    eventKey,
+    eventId: toStoredText(event.eventId),
+    eventName: toStoredText(event.name),
+    envelope: event.envelope,
+    sealedBody: keys.seal(event.rawBody, eventKey),
+    bodyKey: keys.currentId,
+    receivedAt: event.receivedAt,
+  };
+}
+
+/** The entry with its body opened (the exact text received); legacy rows give their plain text. */
+export function openRow(row: InboxStoredRow, keys: PartnerInboxKeyRing): InboxEntry {
+  return {
+    eventId: fromStoredText(row.eventId),
+    name: fromStoredText(row.eventName),
+    envelope: row.envelope,
+    rawBody: row.sealedBody !== null ? keys.open(row.sealedBody, row.eventKey) : (row.legacyRawBody ?? ''),
+    receivedAt: row.receivedAt,
+    state: row.state,
+    attempts: row.attempts,
+    lastError: row.lastError,
+    processedAt: row.processedAt,
+    nextAttemptAt: row.nextAttemptAt,
   };
 }

@@ -10,18 +10,13 @@ import type {
   PartnerInboxStore,
 } from '@partner-payments/nestjs';
 import { Brackets } from 'typeorm';
-import { fromStoredText, inboxEventKey, toStorableMessage, toStoredText } from '../database/inbox-text.util';
+import { fromStoredText, inboxEventKey, toStorableMessage } from '../database/inbox-text.util';
 import { type CommitDurability, type PartnerUnitOfWork } from '../database/unit-of-work.service';
 import { placeholders } from '../database/sql-dialect.util';
 import { InboxBatchRunner } from './inbox-batch-runner.service';
 import type { PartnerInboxKeyRing } from './at-rest/inbox-key-ring.util';
 import { DEFAULT_INBOX_RETRY, decideInboxRetry, type InboxRetryOptions } from './inbox-retry.policy';
-import type {
-  InboxFailureUpdate,
-  InboxInsertRow,
-  InboxSqlDriver,
-  InboxStoredRow,
-} from './inbox-sql-driver.store';
+import { openRow, sealedRow, type InboxFailureUpdate, type InboxSqlDriver } from './inbox-sql-driver.store';
 import { PostgresInboxDriver } from './postgres-inbox-driver.store';
 import { SqliteInboxDriver } from './sqlite-inbox-driver.store';
 import { PartnerWebhookInboxEntity } from './webhook-inbox.entity';
@@ -72,11 +67,8 @@ export class PartnerTypeOrmInboxStore implements PartnerInboxStore {
     this.maxErrorLength = options.maxErrorLength ?? 2000;
     this.clock = options.clock ?? (() => new Date());
     this.writes = options.writes;
-    if (uow.kind === 'postgres' && options.processingDurability === 'relaxed') {
-      throw new Error(
-        "PartnerTypeOrmInboxStore: processingDurability 'relaxed' is for SQLite only (see its comment)",
-      );
-    }
+    if (uow.kind === 'postgres' && options.processingDurability === 'relaxed')
+      throw new Error("PartnerTypeOrmInboxStore: processingDurability 'relaxed' is for SQLite only");
     this.processing = {
       durability: options.processingDurability ?? (uow.kind === 'sqlite' ? 'relaxed' : 'full'),
     };
@@ -89,7 +81,7 @@ export class PartnerTypeOrmInboxStore implements PartnerInboxStore {
       durability: this.processing.durability,
       sql: this.sql,
       clock: this.clock,
-      open: (row) => this.toEntry(row),
+      open: (row) => openRow(row, this.keys),
       failure: (attempts, message) => this.failure(attempts, message),
     });
   }
@@ -104,18 +96,7 @@ export class PartnerTypeOrmInboxStore implements PartnerInboxStore {
    * on data.event_id); within a batch, the first of a repeated id.
    */
   async recordBatch(events: readonly InboxEventInput[]): Promise<InboxRecordResult[]> {
-    const rows: InboxInsertRow[] = events.map((event) => {
-      const eventKey = inboxEventKey(event.eventId);
-      return {
-        eventKey,
-        eventId: toStoredText(event.eventId),
-        eventName: toStoredText(event.name),
-        envelope: event.envelope,
-        sealedBody: this.keys.seal(event.rawBody, eventKey),
-        bodyKey: this.keys.currentId,
-        receivedAt: event.receivedAt,
-      };
-    });
+    const rows = events.map((event) => sealedRow(event, this.keys));
     let inserted: boolean[];
     try {
       inserted = await this.sql.insertBatch(rows);
@@ -182,12 +163,10 @@ export class PartnerTypeOrmInboxStore implements PartnerInboxStore {
   }
 
   /**
-   * A processed entry stays processed (PartnerInboxStore.markFailed). The failure is recorded in
-   * its own transaction after the failed one rolled back, so a drain (the start-up pass, the cron,
-   * another replica) may have taken the entry, run its handlers and marked it processed in
-   * between: overwriting that with `failed` would schedule the handlers to run again (spec 6.1.4:
-   * process each event once). On PostgreSQL the row is read FOR UPDATE, so a drain still holding
-   * it is waited for and its outcome (processed, or its own failure count) is what is read.
+   * A processed entry stays processed (PartnerInboxStore.markFailed): recorded after the failed
+   * transaction rolled back, a drain may have processed the entry in between, and `failed` would
+   * run its handlers again (spec 6.1.4: process each event once). On PostgreSQL the row is read FOR
+   * UPDATE, so a drain still holding it is waited for and its outcome is what is read.
    */
   async markFailed(eventId: string, error: string): Promise<void> {
     const now = this.clock();
@@ -238,7 +217,7 @@ export class PartnerTypeOrmInboxStore implements PartnerInboxStore {
     const entries: InboxEntry[] = [];
     for (const row of rows) {
       try {
-        entries.push(this.toEntry(row));
+        entries.push(openRow(row, this.keys));
       } catch (error) {
         // A body that cannot be opened (altered in the database) must not stall every other
         // entry behind it: it fails like a handler would, backs off, and ends dead and visible.
@@ -252,9 +231,8 @@ export class PartnerTypeOrmInboxStore implements PartnerInboxStore {
   }
 
   /**
-   * Entries per state, states with none left out: all four by default. Each count
-   * reads its state's partial index, so name only the states you need: `processed` is most of the
-   * inbox, and counting it reads all of its index.
+   * Entries per state, states with none left out: all four by default. Each count reads its
+   * state's partial index; `processed` is most of the inbox, so name only the states you need.
    */
   async countByState(
     states: readonly InboxEntryState[] = ['pending', 'processed', 'failed', 'dead'],
@@ -266,23 +244,6 @@ export class PartnerTypeOrmInboxStore implements PartnerInboxStore {
     const row = await this.uow.run((m) =>
       m.findOne(PartnerWebhookInboxEntity, { where: { eventKey: inboxEventKey(eventId) } }),
     );
-    return row ? this.toEntry(row) : null;
-  }
-
-  /** The entry with its body opened (the exact text received); legacy rows give their plain text. */
-  private toEntry(row: InboxStoredRow): InboxEntry {
-    return {
-      eventId: fromStoredText(row.eventId),
-      name: fromStoredText(row.eventName),
-      envelope: row.envelope,
-      rawBody:
-        row.sealedBody !== null ? this.keys.open(row.sealedBody, row.eventKey) : (row.legacyRawBody ?? ''),
-      receivedAt: row.receivedAt,
-      state: row.state,
-      attempts: row.attempts,
-      lastError: row.lastError,
-      processedAt: row.processedAt,
-      nextAttemptAt: row.nextAttemptAt,
-    };
+    return row ? openRow(row, this.keys) : null;
   }
 }
