@@ -187,7 +187,8 @@ export interface PartnerPaymentsModuleOptions {
   /**
    * Where received webhook events are recorded before they are acknowledged.
    * Default: the bounded in-memory store (fine for tests and small apps; not durable; the module
-   * warns at boot when webhooks are configured without a store). Checked at boot: an instance with
+   * warns at boot when webhooks are configured without a store). A durable one on your TypeORM
+   * DataSource: @partner-payments/typeorm's `PartnerTypeOrmInboxStore`. Checked at boot: an instance with
    * record(), markProcessed(), markFailed() and pending() functions (the optional methods, when
    * present, functions too), not a Promise of one nor its class; else PartnerConfigurationError.
    */

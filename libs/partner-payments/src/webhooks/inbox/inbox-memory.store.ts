@@ -28,7 +28,8 @@ const DEFAULT_RETRY_DELAYS_MS = [1_000, 5_000, 30_000, 120_000, 600_000];
 /**
  * The default inbox: bounded, in-process, not durable. Fine for tests and small apps; a restart
  * loses pending entries and the de-duplication memory, so production apps plug a database store
- * (the reference app's TypeORM store) through `inboxStore`.
+ * (`PartnerTypeOrmInboxStore` of @partner-payments/typeorm, on their own TypeORM DataSource)
+ * through `inboxStore`.
  *
  * record() checks and inserts synchronously (no await in between), so two concurrent deliveries of
  * one event_id cannot both get 'new' (spec 6.1.4: de-duplicate on data.event_id).
