@@ -5,6 +5,8 @@ import { PartnerUserEntity } from './webhooks/projections/partner-user.entity';
 import { PayoutRequestEntity } from './payouts/payout-request.entity';
 import { PayoutEntity } from './payouts/payout.entity';
 import { ReconciliationPassEntity } from './reconciliation/reconciliation-pass.entity';
+import { RfiItemEntity } from './rfis/rfi-item.entity';
+import { RfiEntity } from './rfis/rfi.entity';
 import { VirtualAccountEntity } from './webhooks/projections/virtual-account.entity';
 import { WebhookInboxEntity } from './webhooks/webhook-inbox.entity';
 
@@ -15,6 +17,8 @@ export {
   PayoutEntity,
   PayoutRequestEntity,
   ReconciliationPassEntity,
+  RfiEntity,
+  RfiItemEntity,
   VirtualAccountEntity,
   WebhookInboxEntity,
 };
@@ -33,6 +37,8 @@ export const APP_ENTITIES = [
   DepositEntity,
   ApiVersionPinEntity,
   ReconciliationPassEntity,
+  RfiEntity,
+  RfiItemEntity,
   // job_locks, from @partner-payments/typeorm: added as any user adds them.
   ...partnerTypeOrmEntities,
 ];
