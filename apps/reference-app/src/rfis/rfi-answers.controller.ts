@@ -137,7 +137,7 @@ export class RfiAnswersController {
   @ApiParam(RFI_ID)
   @ApiParam(ITEM_ID)
   @ApiParam({ name: 'document_id', schema: { type: 'string', format: 'uuid' } })
-  @ApiOkResponse({ type: RfiDocumentLinkDto })
+  @ApiOkResponse({ type: RfiDocumentLinkDto, description: "the partner's link (minutes; do not store it)" })
   @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'an id is not a UUID' })
   @ApiPartnerFailureResponses()
   async link(

@@ -40,7 +40,7 @@ export class RfisController {
     schema: { type: 'string', example: '2026-12-31T12:00:00Z' },
     description: 'a date or an instant with its zone',
   })
-  @ApiOkResponse({ type: RfiListDto })
+  @ApiOkResponse({ type: RfiListDto, description: 'the open RFIs the app holds' })
   @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'a bad or unknown parameter, each named' })
   async list(@Query() query: Record<string, unknown>): Promise<RfiListDto> {
     const rows = await this.projection.listOpen(parseOpenRfiQuery(query));
@@ -65,7 +65,7 @@ export class RfisController {
   @Get(':rfi_id')
   @ApiOperation({ summary: 'One RFI with its items, as the app holds it (no answer values)' })
   @ApiParam({ name: 'rfi_id', schema: { type: 'string', format: 'uuid' } })
-  @ApiOkResponse({ type: RfiWithItemsDto })
+  @ApiOkResponse({ type: RfiWithItemsDto, description: 'the RFI and its items, in display order' })
   @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'rfi_id is not a UUID' })
   @ApiNotFoundResponse({ type: ErrorBodyDto, description: 'the app holds no such RFI' })
   async get(@Param('rfi_id') rfiIdParam: string): Promise<RfiWithItemsDto> {
