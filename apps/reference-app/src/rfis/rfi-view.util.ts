@@ -1,3 +1,4 @@
+import type { RfiItem } from '@partner-payments/nestjs';
 import type { RfiItemEntity } from './rfi-item.entity';
 import { itemFromRow } from './rfi-mapping.util';
 import type { RfiEntity } from './rfi.entity';
@@ -21,7 +22,7 @@ export function rfiView(row: RfiEntity, now = new Date()) {
 }
 
 /** An item as stored: no answer_value (rfi-item.entity.ts), the documents' metadata only. */
-export function itemView(row: RfiItemEntity) {
+export function itemView(row: RfiItemEntity): Omit<RfiItem, 'answer_value'> {
   const { answer_value: _kept_at_the_partner, ...item } = itemFromRow(row);
   return item;
 }
