@@ -10,7 +10,7 @@ import { CronJob } from 'cron';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { scheduledTick } from '../scheduling/scheduled-tick.util';
 import { RFI_RECONCILIATION_JOB, RfiReconciliationService } from './rfi-reconciliation.service';
-import { settleWithin } from './settle.util';
+import { settleWithin } from './rfi-sync.service';
 
 /** How long shutdown waits for a pass still running before the database closes. */
 const SETTLE_BOUND_MS = 10_000;

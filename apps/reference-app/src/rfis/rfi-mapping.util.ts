@@ -3,15 +3,18 @@ import { columnText } from '../webhooks/projections/column-text.util';
 import { RfiItemEntity } from './rfi-item.entity';
 import { normaliseRfiStatus } from './rfi-status.policy';
 
-/** The parent fields of a partner RFI as the `rfis` row stores them (evidence §7). */
+/**
+ * The parent fields of a partner RFI as the `rfis` row stores them (evidence §7). `blocking` and
+ * `resolutionReason` are undefined when the record does not carry the field at all (spec 2.5: the
+ * parent's fields are not shown; a list entry may carry fewer), so an absent field never clears
+ * what a fuller read recorded.
+ */
 export interface RfiParentColumns {
   userId: string | null;
   status: string | null;
-  blocking: boolean;
-  blockingType: string | null;
-  blockingRef: string | null;
+  blocking?: { type: string | null; ref: string | null } | null;
   dueAt: Date | null;
-  resolutionReason: string | null;
+  resolutionReason?: string | null;
   createdAt: Date | null;
 }
 
@@ -20,15 +23,18 @@ const text = (value: unknown, max: number): string | null =>
 
 /** evidence §7: `blocking{type, transfer_uuid | virtual_account_deposit_uuid}`, null when it holds nothing. */
 export function parentColumns(rfi: RfiListEntry | Rfi): RfiParentColumns {
-  const blocking = typeof rfi.blocking === 'object' && rfi.blocking !== null ? rfi.blocking : null;
+  const held = typeof rfi.blocking === 'object' && rfi.blocking !== null ? rfi.blocking : null;
   return {
     userId: text(rfi.user_id, 64),
     status: normaliseRfiStatus(rfi.status),
-    blocking: blocking !== null,
-    blockingType: text(blocking?.type, 32),
-    blockingRef: text(blocking?.transfer_uuid ?? blocking?.virtual_account_deposit_uuid, 64),
+    blocking: !('blocking' in rfi)
+      ? undefined
+      : held && {
+          type: text(held.type, 32),
+          ref: text(held.transfer_uuid ?? held.virtual_account_deposit_uuid, 64),
+        },
     dueAt: parsePartnerTimestamp(rfi.due_at),
-    resolutionReason: text(rfi.resolution_reason, 32),
+    resolutionReason: 'resolution_reason' in rfi ? text(rfi.resolution_reason, 32) : undefined,
     createdAt: parsePartnerTimestamp(rfi.created_at),
   };
 }

@@ -58,11 +58,13 @@ export class RfiProjection {
       const before = existing ? watched(existing) : null;
       row.userId = cols.userId ?? row.userId;
       row.status = decideRfiStatus(existing?.status ?? null, cols.status) ?? (row.status || 'pending');
-      row.blocking = cols.blocking;
-      row.blockingType = cols.blockingType;
-      row.blockingRef = cols.blockingRef;
+      if (cols.blocking !== undefined) {
+        row.blocking = cols.blocking !== null;
+        row.blockingType = cols.blocking?.type ?? null;
+        row.blockingRef = cols.blocking?.ref ?? null;
+      }
       row.dueAt = cols.dueAt ?? row.dueAt;
-      row.resolutionReason = cols.resolutionReason;
+      if (cols.resolutionReason !== undefined) row.resolutionReason = cols.resolutionReason;
       if (cols.createdAt && !existing) row.openedAt = cols.createdAt;
       if (rfi.items) {
         row.stale = false;

@@ -2,7 +2,6 @@ import { AsyncResource } from 'node:async_hooks';
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { PartnerNotFoundError, PartnerRfisService } from '@partner-payments/nestjs';
 import { RfiProjection, type RfiWriteOutcome } from './rfi-projection.service';
-import { settleWithin } from './settle.util';
 
 /** How long shutdown waits for the reads in flight. */
 const SETTLE_BOUND_MS = 10_000;
@@ -62,5 +61,16 @@ export class RfiSync implements OnApplicationShutdown {
         `reading RFI ${rfiId} failed (${(error as Error).message}); the reconciliation job reads it again`,
       );
     }
+  }
+}
+
+/** Waits for `work` to settle, or for `boundMs`, whichever comes first (a shutdown must not hang on a slow pass). */
+export async function settleWithin(work: ReadonlyArray<Promise<unknown>>, boundMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise((resolve) => (timer = setTimeout(resolve, boundMs)));
+  try {
+    await Promise.race([Promise.allSettled(work), bound]);
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -9,6 +9,7 @@ import {
 } from '@nestjs/common';
 import { PartnerRfisService, type RfiItem } from '@partner-payments/nestjs';
 import busboy from 'busboy';
+import { UPLOAD_BODY_LIMIT_BYTES } from '../common/upload-routes.util';
 import type { Request } from 'express';
 import { RfiAnswering } from './rfi-answering.service';
 import { RfiProjection } from './rfi-projection.service';
@@ -20,7 +21,7 @@ import { RfiSync } from './rfi-sync.service';
  * be larger, so no file in it can pass the limit, and it is refused from its Content-Length before
  * a byte is read or sent.
  */
-export const MAX_UPLOAD_REQUEST_BYTES = 30_000_000;
+export const MAX_UPLOAD_REQUEST_BYTES = UPLOAD_BODY_LIMIT_BYTES;
 
 /**
  * POST /rfis/{rfi_id}/items/{item_id}/documents: one file (field `files`, spec 4.2) streamed from
@@ -131,15 +132,27 @@ export class RfiUpload {
       parser.on('fieldsLimit', () =>
         fail('only the field files is accepted: send one file in it and nothing else'),
       );
-      parser.on('error', (error: Error) => fail(`the multipart body cannot be read: ${error.message}`));
-      parser.on('close', () => {
+      let finished = false;
+      // Once the body has ended (or broken off): the partner's request is ended, or aborted.
+      const finish = (): void => {
+        if (finished) return;
+        finished = true;
         if (!upload) local ??= new BadRequestException(['files is required: one file in the field files']);
         if (local) body.destroy(local);
         else body.end();
         if (!upload) return reject(local);
         upload.then(resolve, (error: unknown) => reject(local ?? error));
+      };
+      parser.on('close', finish);
+      parser.on('error', (error: Error) => {
+        fail(`the multipart body cannot be read: ${error.message}`);
+        finish();
       });
-      req.on('aborted', () => fail('the request was aborted before its body ended'));
+      req.on('close', () => {
+        if (req.complete) return;
+        fail('the request was aborted before its body ended');
+        finish();
+      });
       req.pipe(parser);
     });
   }
