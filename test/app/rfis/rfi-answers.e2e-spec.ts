@@ -183,6 +183,23 @@ describe.each(DATABASE_KINDS)('answering RFIs through the app on %s', (kind) => 
     expect(Buffer.from(await file.arrayBuffer())).toEqual(PDF_BYTES);
   });
 
+  it("refuses a file past the item's max_files before sending it (the files it already holds counted)", async () => {
+    const seeded = await seedProjected(world, {
+      items: [{ answer_type: 'document', answer_spec: { mime_types: ['application/pdf'], max_files: 1 } }],
+    });
+    await upload(seeded, PDF_BYTES, 'first.pdf', 'application/pdf').expect(201);
+    // After an upload the app reads the RFI again in the background (its status may move).
+    await eventually(async () => {
+      const log = (await sandbox.control.requestLog()).filter((l) => l.route.includes('/v1/rfis'));
+      return log[log.length - 1]?.route === 'GET /v1/rfis/:id' ? true : undefined;
+    });
+    const before = await partnerRfiCalls(sandbox);
+    const second = await upload(seeded, PDF_BYTES, 'second.pdf', 'application/pdf').expect(400);
+    expect(JSON.stringify(second.body.message)).toMatch(/max_files|at most 1/);
+    expect(await partnerRfiCalls(sandbox)).toBe(before);
+    expect((await partnerItem(seeded, seeded.itemIds[0]))?.documents).toHaveLength(1);
+  });
+
   it("refuses answers and files to a closed RFI with the partner's 409 passed on", async () => {
     const seeded = await seedProjected(world);
     await sandbox.control.setRfiStatus(seeded.rfiId, 'not_resolved', 'expired');
