@@ -92,13 +92,14 @@ describe.each(DATABASE_KINDS)('the RFI projection on %s', (kind) => {
 
     const overdue = await sandbox.control.seedRfi({
       userId,
-      dueAt: new Date(Date.now() + 1500).toISOString(),
+      dueAt: new Date(Date.now() + 5000).toISOString(),
     });
     await sandbox.control.flushWebhooks();
+    // Read back before its deadline (the sandbox closes an RFI read after it: evidence §7).
     await projectedRfi(running, overdue.rfiId);
     await eventually(
       async () => ((await scrapeMetrics(running)).value('partner_rfis_overdue') >= 1 ? true : undefined),
-      10_000,
+      20_000,
       'overdue gauge',
     );
   });
