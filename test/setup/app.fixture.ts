@@ -85,6 +85,7 @@ export function testAppEnv(databaseUrl: string): Record<string, string> {
     DEPOSIT_RECONCILE_CRON: NEVER,
     PAYOUT_REDRIVE_CRON: NEVER,
     INBOX_PRUNE_CRON: NEVER,
+    RFI_RECONCILE_CRON: NEVER,
     DEMO: 'false',
     OPERATOR_TOKEN: TEST_OPERATOR_TOKEN,
     APP_API_KEYS: TEST_API_KEY,

@@ -5,6 +5,8 @@ import { PartnerUserEntity } from './webhooks/projections/partner-user.entity';
 import { PayoutRequestEntity } from './payouts/payout-request.entity';
 import { PayoutEntity } from './payouts/payout.entity';
 import { ReconciliationPassEntity } from './reconciliation/reconciliation-pass.entity';
+import { RfiItemEntity } from './rfis/rfi-item.entity';
+import { RfiEntity } from './rfis/rfi.entity';
 import { VirtualAccountEntity } from './webhooks/projections/virtual-account.entity';
 
 export {
@@ -14,6 +16,8 @@ export {
   PayoutEntity,
   PayoutRequestEntity,
   ReconciliationPassEntity,
+  RfiEntity,
+  RfiItemEntity,
   VirtualAccountEntity,
 };
 
@@ -30,6 +34,8 @@ export const APP_ENTITIES = [
   DepositEntity,
   ApiVersionPinEntity,
   ReconciliationPassEntity,
+  RfiEntity,
+  RfiItemEntity,
   // webhook_inbox, webhook_inbox_tombstones and job_locks, from @partner-payments/typeorm: added
   // as any user adds them.
   ...partnerTypeOrmEntities,

@@ -23,6 +23,7 @@ import { TracingLifecycle } from './observability/tracing.service';
 import { PayoutsModule } from './payouts/payouts.module';
 import { partnerRateLimitOptions } from './rate-budget/partner-rate-limit.options';
 import { ReconciliationModule } from './reconciliation/reconciliation.module';
+import { RfisModule } from './rfis/rfis.module';
 import { PARTNER_CONNECTION, type PartnerConnection } from './sandbox/partner-connection.providers';
 import { SandboxModule } from './sandbox/sandbox.module';
 import { SchedulingModule } from './scheduling/scheduling.module';
@@ -123,6 +124,7 @@ export class AppModule {
         PayoutsModule,
         WebhooksModule,
         ReconciliationModule,
+        RfisModule,
         VersioningModule,
         HealthModule,
         SchedulingModule,

@@ -2,7 +2,7 @@
  * `npm start` with nothing configured: the embedded sandbox, SQLite, the scripted demo (issue:
  * the demo). Booted through the same startApp as main.ts, on real sockets.
  */
-import { PartnerVirtualAccountsService } from '@partner-payments/nestjs';
+import { PartnerRfisService, PartnerVirtualAccountsService } from '@partner-payments/nestjs';
 import request from 'supertest';
 import { startApp, type RunningApp } from '../../../apps/reference-app/src/app-bootstrap.util';
 import { ConfigValidationError } from '../../../apps/reference-app/src/config/app.config';
@@ -67,6 +67,25 @@ describe('the demo (embedded sandbox, SQLite)', () => {
       status: 'ok',
       details: { partner: { apiVersion: { pinned: '2026-04-14' } } },
     });
+  });
+
+  it("answers the RFI the sandbox seeds on the demo user through the app's endpoints", async () => {
+    const result = await running.demo!;
+    expect(result.rfi.status).toBe('answered');
+    const rfi = await running.app.get(PartnerRfisService).get(result.rfi.rfiId);
+    expect(rfi.user_id).toBe(result.userId);
+    expect(rfi.items.map((i) => [i.answer_type, i.status])).toEqual([
+      ['text_short', 'answered'],
+      ['choice', 'answered'],
+      ['document', 'answered'],
+    ]);
+    expect(rfi.items[2].documents).toHaveLength(1);
+    const calls = (await running.connection.sandbox!.control.requestLog()).map((l) => l.route);
+    expect(calls).toEqual(
+      expect.arrayContaining(['PATCH /v1/rfis/:id/items', 'POST /v1/rfis/:id/items/:id/documents']),
+    );
+    const held = await request(running.app.getHttpServer()).get(`/rfis/${result.rfi.rfiId}`).expect(200);
+    expect(held.body).toMatchObject({ status: 'answered', stale: false });
   });
 
   it('pins a fresh embedded sandbox again when restarted on the same database file, and says the earlier payouts are unknown to it', async () => {

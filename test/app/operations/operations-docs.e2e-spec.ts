@@ -96,6 +96,7 @@ describe('docs/operations.md and the Grafana dashboard', () => {
         'PartnerReconciliationDrift',
         'PartnerApi5xxRate',
         'PartnerTokenFailures',
+        'PartnerRfiBlocking',
       ]),
     );
     const exprs = [...rules.matchAll(/^\s+expr: (.+)$/gm)].map((m) => m[1]);

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { isWebhookPath } from './json-depth.middleware';
+import { isUploadRoute, UPLOAD_BODY_LIMIT_BYTES } from './upload-routes.util';
 
 /**
  * The largest body the app reads on its own routes (its bodies are a few hundred bytes): 100 kB,
@@ -27,10 +28,11 @@ export const REFUSED_BODY_CLOSE_DEADLINE_MS = 5_000;
 export function bodySizeLimit(limit = APP_BODY_LIMIT_BYTES): RequestHandler {
   return (req: Request, res: Response, next: NextFunction): void => {
     if (isWebhookPath(req.url)) return next();
+    const max = isUploadRoute(req) ? UPLOAD_BODY_LIMIT_BYTES : limit;
     const declared = req.headers['content-length'];
-    if (declared !== undefined && Number(declared) > limit) return refuseBody(req, res);
+    if (declared !== undefined && Number(declared) > max) return refuseBody(req, res);
     // Node's parser holds a body with a Content-Length to that length; only a chunked one is open-ended.
-    if (declared === undefined && req.headers['transfer-encoding'] !== undefined) countBody(req, res, limit);
+    if (declared === undefined && req.headers['transfer-encoding'] !== undefined) countBody(req, res, max);
     next();
   };
 }

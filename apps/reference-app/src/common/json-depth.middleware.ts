@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { isUploadRoute } from './upload-routes.util';
 import type { NextFunction, Request, Response } from 'express';
 
 /** Deeper than any body this app accepts (a payout is 1 level); far below what recursion can take. */
@@ -53,7 +54,12 @@ export function jsonDepthLimit(req: Request, res: Response, next: NextFunction):
  * fields arrive as strings and could pass validation; refused 415 before any pipe runs.
  */
 export function jsonOnlyWrites(req: Request, res: Response, next: NextFunction): void {
-  if (req.method !== 'POST' || isWebhookPath(req.path) || req.headers['content-length'] === '0')
+  if (
+    req.method !== 'POST' ||
+    isWebhookPath(req.path) ||
+    isUploadRoute(req) ||
+    req.headers['content-length'] === '0'
+  )
     return next();
   if (req.headers['content-type'] === undefined || /^application\/json\b/i.test(req.headers['content-type']))
     return next();

@@ -115,6 +115,7 @@ describe('loadAppConfig', () => {
     ['INBOX_ENCRYPTION_KEYS', `bad id:${K1}`],
     ['INBOX_RETENTION_DAYS', '0'],
     ['INBOX_PRUNE_CRON', 'daily'],
+    ['RFI_RECONCILE_CRON', 'every five minutes'],
     ['INBOX_REDELIVERY_CONCURRENCY', '0'],
     ['INBOX_REDELIVERY_BATCH_SIZE', '5000'],
     ['INBOX_RECORD_TIMEOUT_MS', '30000'],

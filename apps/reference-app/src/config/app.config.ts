@@ -90,6 +90,8 @@ export interface AppConfig {
     pruneCron: string;
   };
   versionPinCron: string;
+  /** The RFI feature (rfis/): when its reconciliation job reads the partner's RFIs. */
+  rfis: { reconcileCron: string };
   /** The outbox re-drive of POST /payouts (issue 9 defect 1). */
   redrive: {
     cron: string;
@@ -147,6 +149,7 @@ export const CONFIG_DEFAULTS = {
   INBOX_PRUNE_CRON: '0 45 3 * * *',
   VERSION_PIN_CRON: '0 15 3 * * *',
   PAYOUT_REDRIVE_CRON: '45 * * * * *',
+  RFI_RECONCILE_CRON: '20 */5 * * * *',
   PAYOUT_REDRIVE_GRACE_SECONDS: 300,
   PAYOUT_REDRIVE_MAX_AGE_HOURS: 24,
   DEMO: 'auto',
@@ -277,6 +280,7 @@ export function loadAppConfig(env: Record<string, string | undefined>): AppConfi
       pruneCron: vars.INBOX_PRUNE_CRON ?? CONFIG_DEFAULTS.INBOX_PRUNE_CRON,
     },
     versionPinCron: vars.VERSION_PIN_CRON ?? CONFIG_DEFAULTS.VERSION_PIN_CRON,
+    rfis: { reconcileCron: vars.RFI_RECONCILE_CRON ?? CONFIG_DEFAULTS.RFI_RECONCILE_CRON },
     redrive: {
       cron: vars.PAYOUT_REDRIVE_CRON ?? CONFIG_DEFAULTS.PAYOUT_REDRIVE_CRON,
       graceMs: graceSeconds * 1000,

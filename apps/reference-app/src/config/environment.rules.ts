@@ -218,6 +218,11 @@ export class EnvironmentVariables extends HttpServerVariables {
   @Transform(trimmed)
   INBOX_REDELIVERY_CRON?: string;
 
+  /** The RFI reconciliation job (rfis/): a lost rfi.* delivery is never re-sent (spec 6.1.4). */
+  @IsOptional()
+  @Transform(trimmed)
+  RFI_RECONCILE_CRON?: string;
+
   @IsOptional()
   @Transform(toInt)
   @IsInt({ message: 'must be an integer' })
@@ -335,5 +340,6 @@ export const CRON_VARIABLES = [
   'INBOX_PRUNE_CRON',
   'VERSION_PIN_CRON',
   'PAYOUT_REDRIVE_CRON',
+  'RFI_RECONCILE_CRON',
 ] as const;
 export { CRON_MESSAGE, isCron, isSet };

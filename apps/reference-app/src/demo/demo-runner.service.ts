@@ -10,6 +10,7 @@ import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import type { PayoutResponse } from '../payouts/create-payout.dto';
 import { ReconciliationService } from '../reconciliation/reconciliation.service';
 import { PARTNER_CONNECTION, type PartnerConnection } from '../sandbox/partner-connection.providers';
+import { RfiDemo } from './rfi-demo.service';
 
 export interface DemoResult {
   userId: string;
@@ -20,6 +21,8 @@ export interface DemoResult {
   heldStatus: string;
   /** Status after reconciliation read the resource. */
   finalStatus: string;
+  /** The RFI the sandbox asked about the user, answered through the app's endpoints. */
+  rfi: { rfiId: string; status: string };
 }
 
 /**
@@ -39,6 +42,7 @@ export class DemoRunner {
     private readonly virtualAccounts: PartnerVirtualAccountsService,
     private readonly recipients: PartnerRecipientsService,
     private readonly reconciliation: ReconciliationService,
+    private readonly rfiDemo: RfiDemo,
   ) {}
 
   async run(appUrl: string): Promise<DemoResult> {
@@ -135,6 +139,7 @@ export class DemoRunner {
     log(
       `6/6 the hold was released silently; reconciliation checked ${summary.checked}, changed ${summary.changed}: stored status ${final.status} (last source ${final.last_source}, reference ${final.reference_number ?? '-'})`,
     );
+    const rfi = await this.rfiDemo.run(appUrl, user.userId);
     // With APP_API_KEYS set the caller endpoints want one (never printed: the variable's name only).
     const keyHeader = this.config.access.apiKeys.length ? ' -H "X-Api-Key: <one of APP_API_KEYS>"' : '';
     log(
@@ -149,6 +154,7 @@ export class DemoRunner {
       payoutId: created.payout_id,
       heldStatus: held.status,
       finalStatus: final.status,
+      rfi,
     };
   }
 

@@ -40,6 +40,10 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       'reconciliation',
       'payout and deposit reconciliation passes, run now (the cron jobs, under their locks)',
     )
+    .addTag(
+      'rfis',
+      "the partner's requests for information: open RFIs, their items, answers and files (operator)",
+    )
     .addTag('versioning', 'the partner API version pin (spec 9.3)')
     .addTag('inbox', 'the webhook inbox: counts, dead entries, redelivery, pruning')
     .addTag('webhooks', "the partner's deliveries, signed (spec 6.1)")

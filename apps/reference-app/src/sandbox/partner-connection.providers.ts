@@ -46,6 +46,9 @@ export const partnerConnectionProvider: Provider = {
       // for this account (the demo opens a virtual account at bank_a), which the partner does per
       // account on request; its default is none (spec 2.4 `authorizedBanks`: default []).
       authorizedBanks: ['bank_a', 'bank_b', 'bank_c', 'bank_d'],
+      // The partner sends rfi.* on newer versions (evidence §9); the sandbox only when asked. The
+      // demo's RFI reaches the app by its event, as it would from the partner.
+      rfiEvents: true,
       logger: { log: (m) => logger.debug(m), warn: (m) => logger.warn(m) },
     });
     logger.log(

@@ -10,6 +10,7 @@ import { InboxStateIndexes1764700000000 } from './1764700000000-inbox-state-inde
 import { PayoutRequestMemo1764800000000 } from './1764800000000-payout-request-memo.migration';
 import { InboxTombstones1764900000000 } from './1764900000000-inbox-tombstones.migration';
 import { PinAccountDigest1765000000000 } from './1765000000000-pin-account-digest.migration';
+import { Rfis1765400000000 } from './1765400000000-rfis.migration';
 
 /**
  * Checked-in migrations, in order, then @partner-payments/typeorm's: job_locks (it upgrades the
@@ -28,5 +29,6 @@ export const MIGRATIONS = [
   PayoutRequestMemo1764800000000,
   InboxTombstones1764900000000,
   PinAccountDigest1765000000000,
+  Rfis1765400000000,
   ...partnerTypeOrmMigrations,
 ];
