@@ -7,7 +7,7 @@ import { sampleFile } from '../resources/rfis/sample-files.util';
 import { ConformanceContext, ProbeSkipped } from './conformance-context.service';
 import { fixtureRecipient, fixtureUser } from './probe-bodies.util';
 import type { ConformanceRfi, KeyedCreate, ProbeContext } from './probe.types';
-import { files, uploadTo } from './probes/rfi-requests.util';
+import { files, uploadTo } from './probes/rfis/rfi-requests.util';
 
 /** The id a create answered, under the first of `fields` that holds a string. */
 const idIn = (body: unknown, fields: readonly string[]): string | undefined =>

@@ -1,9 +1,9 @@
 /** Recipients as the partner's raw captures show them (evidence §11 N15, N24-N27). */
 import { randomUUID } from 'node:crypto';
-import type { ConformanceProbe, Observation, ProbeContext, ProbeRequest } from '../probe.types';
-import { fixtureRecipient, recipientAddress } from '../probe-bodies.util';
-import { safeValue, t } from '../shape.util';
-import { evidence, postRecipient, typedError, zodError } from './probe-shapes.util';
+import type { ConformanceProbe, Observation, ProbeContext, ProbeRequest } from '../../probe.types';
+import { fixtureRecipient, recipientAddress } from '../../probe-bodies.util';
+import { safeValue, t } from '../../shape.util';
+import { evidence, postRecipient, typedError, zodError } from '../probe-shapes.util';
 
 type Obj = Record<string, unknown>;
 const bodyOf = (o: Observation): Obj => (o.body ?? {}) as Obj;

@@ -1,14 +1,14 @@
 /** Recipients: spec 2.3 and 4.4, evidence §2 and §4. */
 import { randomUUID } from 'node:crypto';
-import type { ConformanceProbe } from '../probe.types';
+import type { ConformanceProbe } from '../../probe.types';
 import {
   fixtureRecipient,
   recipientAddress,
   swiftAccount,
   walletAccount,
   wireAccount,
-} from '../probe-bodies.util';
-import { t, type Shape } from '../shape.util';
+} from '../../probe-bodies.util';
+import { t, type Shape } from '../../shape.util';
 import {
   contract,
   evidence,
@@ -18,7 +18,7 @@ import {
   postRecipient,
   typedError,
   zodError,
-} from './probe-shapes.util';
+} from '../probe-shapes.util';
 
 const recipientShape = (accountType: string, details: Record<string, Shape>) =>
   t.object(
