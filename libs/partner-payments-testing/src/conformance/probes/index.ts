@@ -6,6 +6,7 @@ import { GATEWAY_CAPTURE_PROBES } from './gateway-captures.probes';
 import { IDEMPOTENCY_PROBES } from './idempotency.probes';
 import { PAYOUT_PROBES } from './virtual-accounts/payouts.probes';
 import { RECIPIENT_CAPTURE_PROBES } from './recipients/recipient-captures.probes';
+import { RECIPIENT_RACE_PROBES } from './recipients/recipient-races.probes';
 import { RECIPIENT_RAIL_PROBES } from './recipients/recipient-rails.probes';
 import { RECIPIENTS_PROBES } from './recipients/recipients.probes';
 import { REFERENCE_PROBES } from './reference.probes';
@@ -34,6 +35,7 @@ export const CONFORMANCE_PROBES: readonly ConformanceProbe[] = [
   ...RECIPIENTS_PROBES,
   ...RECIPIENT_RAIL_PROBES,
   ...RECIPIENT_CAPTURE_PROBES,
+  ...RECIPIENT_RACE_PROBES,
   ...REFERENCE_PROBES.filter((p) => !versionPin.includes(p)),
   ...VA_REFUSAL_PROBES,
   ...VIRTUAL_ACCOUNT_PROBES,
