@@ -21,6 +21,8 @@ import { VA_FUNDS_PROBES } from './virtual-accounts/va-funds.probes';
 import { VA_REFUSAL_PROBES } from './virtual-accounts/va-refusals.probes';
 import { VIRTUAL_ACCOUNT_PROBES } from './virtual-accounts/virtual-accounts.probes';
 import { USERS_PROBES } from './users/users.probes';
+import { CROSS_TENANT_PROBES } from './users/cross-tenant.probes';
+import { WEBHOOK_DELIVERY_PROBES } from './webhooks/user-created.probes';
 
 const versionPin = REFERENCE_PROBES.filter((p) => p.id === 'versioning.upgrade-repeat');
 
@@ -29,9 +31,11 @@ export const CONFORMANCE_PROBES: readonly ConformanceProbe[] = [
   ...AUTH_GATEWAY_PROBES,
   ...GATEWAY_CAPTURE_PROBES,
   ...USERS_PROBES,
+  ...CROSS_TENANT_PROBES,
   ...USER_UPDATE_PROBES,
   ...USER_LIFECYCLE_PROBES,
   ...USER_CAPTURE_PROBES,
+  ...WEBHOOK_DELIVERY_PROBES,
   ...RECIPIENTS_PROBES,
   ...RECIPIENT_RAIL_PROBES,
   ...RECIPIENT_CAPTURE_PROBES,
