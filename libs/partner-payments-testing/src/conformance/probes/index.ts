@@ -8,6 +8,7 @@ import { PAYOUT_PROBES } from './virtual-accounts/payouts.probes';
 import { RECIPIENT_CAPTURE_PROBES } from './recipients/recipient-captures.probes';
 import { RECIPIENT_RACE_PROBES } from './recipients/recipient-races.probes';
 import { RECIPIENT_RAIL_PROBES } from './recipients/recipient-rails.probes';
+import { RECIPIENT_READ_PROBES } from './recipients/recipient-reads.probes';
 import { RECIPIENTS_PROBES } from './recipients/recipients.probes';
 import { REFERENCE_PROBES } from './reference.probes';
 import { RFI_DOCUMENT_PROBES } from './rfis/rfi-documents.probes';
@@ -37,6 +38,7 @@ export const CONFORMANCE_PROBES: readonly ConformanceProbe[] = [
   ...USER_CAPTURE_PROBES,
   ...WEBHOOK_DELIVERY_PROBES,
   ...RECIPIENTS_PROBES,
+  ...RECIPIENT_READ_PROBES,
   ...RECIPIENT_RAIL_PROBES,
   ...RECIPIENT_CAPTURE_PROBES,
   ...RECIPIENT_RACE_PROBES,
