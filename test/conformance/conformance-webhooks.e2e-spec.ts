@@ -106,6 +106,24 @@ describe('conformance webhook probes (evidence §11 N22)', () => {
     await sandbox.control.setWebhookUrl(null);
   });
 
+  it('a receiver that cannot listen (its port taken) fails the run before any probe, leaving the target alone', async () => {
+    const taken = createServer();
+    taken.listen(0, '127.0.0.1');
+    await new Promise((resolve) => taken.once('listening', resolve));
+    try {
+      const port = (taken.address() as AddressInfo).port;
+      await expect(
+        runAgainst(sandbox, sandbox.sandboxBaseUrl, {
+          only: ['webhooks.'],
+          webhooks: { ...receiverFor(sandbox), port },
+        }),
+      ).rejects.toThrow(/EADDRINUSE/);
+      expect(await sandbox.control.webhookUrl()).toBeNull();
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
+  });
+
   it('a relay that passes deliveries on unchanged keeps all four matching (the relay itself is not a divergence)', async () => {
     const report = await runThroughRelay((raw, headers) => ({ raw, headers }));
     expect(outcomes(report)).toEqual(Object.fromEntries(PROBES.map((id) => [id, 'match'])));

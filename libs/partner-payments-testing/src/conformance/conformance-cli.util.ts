@@ -146,7 +146,8 @@ export async function runConformanceCli(
   try {
     report = await runConformance(options);
   } catch (error) {
-    // Only a bad --only reaches here: a divergence or a network failure is in the report.
+    // Only a bad --only or a receiver that cannot listen reaches here: a divergence or a network
+    // failure is in the report.
     io.err(`partner-sandbox conformance: ${(error as Error).message}\n`);
     return 2;
   }
