@@ -92,6 +92,38 @@ describe('partner-sandbox conformance (CLI)', () => {
     expect(out).not.toContain('4000123456');
   });
 
+  it('--webhook-listen with --sandbox-control: the sandbox delivers to the receiver, the four webhook probes match, the secret stays out of the output', async () => {
+    const secretEnv = { ...env, CONFORMANCE_WEBHOOK_SECRET: sandbox.webhookSecret };
+    const { code, out } = await run(
+      [
+        '--base-url',
+        sandbox.sandboxBaseUrl,
+        '--allow-writes',
+        '--sandbox-control',
+        sandbox.baseUrl,
+        '--only',
+        'webhooks.',
+        '--webhook-listen',
+        '127.0.0.1:0',
+        '--webhook-secret-env',
+        'CONFORMANCE_WEBHOOK_SECRET',
+        '--json',
+      ],
+      secretEnv,
+    );
+    const report = JSON.parse(out) as ConformanceReport;
+    expect(report.results.map((r) => [r.id, r.outcome])).toEqual([
+      ['webhooks.user-created.after-answer', 'match'],
+      ['webhooks.user-created.headers', 'match'],
+      ['webhooks.user-created.signature', 'match'],
+      ['webhooks.user-created.phone-empty', 'match'],
+    ]);
+    expect(out).not.toContain(sandbox.webhookSecret);
+    expect(code).toBe(0);
+    // The hooks put the sandbox's webhook target back as it was.
+    expect(await sandbox.control.webhookUrl()).toBeNull();
+  });
+
   it('against a production base URL runs read-only and says so, even with --allow-writes', async () => {
     const production = await startPinnedSandbox(PRODUCTION_STAND_IN);
     try {

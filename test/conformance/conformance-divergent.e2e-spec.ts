@@ -23,7 +23,9 @@ describe('conformance kit against a divergent stand-in', () => {
   beforeAll(async () => {
     sandbox = await startPinnedSandbox();
     standIn = await startDivergentStandIn(sandbox.sandboxBaseUrl);
-    report = await runAgainst(sandbox, standIn.baseUrl);
+    // The delivery probes have their own suite (conformance-webhooks.e2e-spec.ts): behind this
+    // proxy the sandbox's at-once delivery can overtake the proxied answer.
+    report = await runAgainst(sandbox, standIn.baseUrl, { skip: ['webhooks.'] });
   });
   afterAll(async () => {
     await standIn.close();

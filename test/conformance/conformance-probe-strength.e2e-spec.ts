@@ -6,10 +6,14 @@
  *  - users.no-instant-verification: CREATED -> VERIFYING -> REVIEW in ~10 s, "then it stays in
  *    REVIEW" [D known-limitations][T3r DRIFT-23]: a user still on its way after the bound is skipped
  *    (saying so), not a match; one that leaves REVIEW for VERIFIED on its own diverges.
+ *  - users.get.other-account: another account's user answers as a missing one [§11 N14], so an
+ *    answer that tells them apart diverges.
+ *  - recipients.idempotency-race.fresh-keys: ten keys make ten recipients [§11 N25], so a partner
+ *    that de-duplicates by content diverges.
  */
-import { startPartnerSandbox, type PartnerSandbox } from '@partner-payments/testing';
+import { sandboxConformanceHooks, startPartnerSandbox, type PartnerSandbox } from '@partner-payments/testing';
 import { runAgainst, usePinnedSandbox } from './conformance.fixture';
-import { startRewritingProxy } from './divergent-stand-in.fixture';
+import { apiHeaders, startRewritingProxy } from './divergent-stand-in.fixture';
 
 const VERIFICATIONS = /^POST \/v1\/users\/[0-9a-f-]{36}\/verifications$/;
 const GET_USER = /^GET \/v1\/users\/[0-9a-f-]{36}$/;
@@ -90,6 +94,74 @@ describe('conformance probes check what their evidence tags say', () => {
       expect(result.differences).toEqual(['body.status a moment later: expected REVIEW, got "VERIFIED"']);
     } finally {
       await flipping.close();
+    }
+  });
+
+  it("users.get.other-account matches the sandbox and diverges when another account's user answers unlike a missing one", async () => {
+    const plain = await runAgainst(sandbox, sandbox.sandboxBaseUrl, { only: ['users.get.other-account'] });
+    expect(plain.results.map((r) => [r.id, r.outcome])).toEqual([['users.get.other-account', 'match']]);
+
+    // A partner that gives away that the id exists, under another account.
+    const foreign = new Set<string>();
+    const hooks = sandboxConformanceHooks(sandbox.baseUrl);
+    const telling = await startRewritingProxy(sandbox.sandboxBaseUrl, {
+      rewrite: (route, _key, _body, answer) => {
+        const id = route.split('/').pop() ?? '';
+        return GET_USER.test(route) && foreign.has(id)
+          ? JSON.stringify({ code: 'not_found', message: 'User belongs to another client' })
+          : answer.text;
+      },
+    });
+    try {
+      const report = await runAgainst(sandbox, telling.baseUrl, {
+        only: ['users.get.other-account'],
+        hooks: {
+          ...hooks,
+          foreignUser: async () => {
+            const id = await (hooks.foreignUser as () => Promise<string>)();
+            foreign.add(id);
+            return id;
+          },
+        },
+      });
+      expect(report.results[0].outcome).toBe('diverge');
+      expect(report.results[0].differences).toEqual([
+        'body: expected the answer a missing id gets (404, its id in the message), got another (404)',
+      ]);
+    } finally {
+      await telling.close();
+    }
+  });
+
+  it('recipients.idempotency-race.fresh-keys matches the sandbox and diverges on a partner that de-duplicates by content', async () => {
+    const id = 'recipients.idempotency-race.fresh-keys';
+    const plain = await runAgainst(sandbox, sandbox.sandboxBaseUrl, { only: [id] });
+    expect(plain.results.map((r) => [r.id, r.outcome])).toEqual([[id, 'match']]);
+
+    // Every create with a body seen before answers the first one's recipient, whatever its key.
+    const byBody = new Map<string, Promise<{ status: number; text: string }>>();
+    const deduplicating = await startRewritingProxy(sandbox.sandboxBaseUrl, {
+      setUp: (app) =>
+        app.post('/sandbox/v1/recipients', async (req, res) => {
+          const body = (req.body as Buffer).toString();
+          let first = byBody.get(body);
+          if (!first) {
+            const headers = apiHeaders(req);
+            first = fetch(`${sandbox.sandboxBaseUrl}/v1/recipients`, { method: 'POST', headers, body }).then(
+              async (a) => ({ status: a.status, text: await a.text() }),
+            );
+            byBody.set(body, first);
+          }
+          const answer = await first;
+          res.status(answer.status).type('json').end(answer.text);
+        }),
+    });
+    try {
+      const report = await runAgainst(sandbox, deduplicating.baseUrl, { only: [id] });
+      expect(report.results[0].outcome).toBe('diverge');
+      expect(report.results[0].differences).toEqual(['body.recipient_id: expected ten recipients, got 1']);
+    } finally {
+      await deduplicating.close();
     }
   });
 });

@@ -7,6 +7,7 @@ import { CONFORMANCE_PROBES, renderReport, type PartnerSandbox } from '@partner-
 import {
   idsWith,
   PRODUCTION_STAND_IN,
+  receiverFor,
   runAgainst,
   startPinnedSandbox,
   usePinnedSandbox,
@@ -17,7 +18,7 @@ describe('conformance kit against the sandbox', () => {
   usePinnedSandbox((s) => (sandbox = s));
 
   it('runs every probe with writes on: every probe matches, none skipped, and it names what it created', async () => {
-    const report = await runAgainst(sandbox, sandbox.sandboxBaseUrl);
+    const report = await runAgainst(sandbox, sandbox.sandboxBaseUrl, { webhooks: receiverFor(sandbox) });
     const explain = renderReport(report);
     expect({ diverge: idsWith(report, 'diverge'), error: idsWith(report, 'error') }).toEqual({
       diverge: [],
@@ -42,7 +43,8 @@ describe('conformance kit against the sandbox', () => {
       ]),
     );
     const counters = await sandbox.control.counters();
-    expect(counters.created.users).toBe(users.length);
+    // Plus the other account's user the foreignUser hook made (users.get.other-account).
+    expect(counters.created.users).toBe(users.length + 1);
     const made = (kind: string) => report.created.filter((c) => c.kind === kind).length;
     expect(counters.created.recipients).toBe(made('recipient'));
     expect(counters.created.virtual_accounts).toBe(made('virtual_account'));
@@ -95,11 +97,22 @@ describe('conformance kit as against the partner (no hooks: no staff, no clock)'
             ? 'clock'
             : /needs a deposit/.test(r.explanation ?? '')
               ? 'deposit'
-              : (r.explanation ?? '');
+              : /needs a webhook receiver/.test(r.explanation ?? '')
+                ? 'receiver'
+                : /another account of yours/.test(r.explanation ?? '')
+                  ? 'other account'
+                  : (r.explanation ?? '');
     const skipped: Record<string, number> = {};
     for (const r of report.results.filter((x) => x.outcome === 'skipped'))
       skipped[why(r)] = (skipped[why(r)] ?? 0) + 1;
-    expect(skipped).toEqual({ rfi: 20, funds: 9, clock: 1, deposit: 1 });
+    expect(skipped).toEqual({
+      rfi: 20,
+      funds: 9,
+      clock: 1,
+      deposit: 1,
+      receiver: 4,
+      'other account': 1,
+    });
     // The preview, deposit-list and virtual-account idempotency probes ran on the activating accounts.
     for (const id of [
       'payouts.preview.fees-exceed',

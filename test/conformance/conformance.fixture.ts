@@ -9,6 +9,7 @@ import {
   startPartnerSandbox,
   type ConformanceOptions,
   type ConformanceReport,
+  type ConformanceWebhookOptions,
   type PartnerSandbox,
   type PartnerSandboxOptions,
 } from '@partner-payments/testing';
@@ -54,3 +55,14 @@ export function runAgainst(
 
 export const idsWith = (report: ConformanceReport, outcome: string) =>
   report.results.filter((r) => r.outcome === outcome).map((r) => r.id);
+
+/**
+ * The kit's webhook receiver on a free loopback port, with the sandbox's secret; the control hooks
+ * point the sandbox's deliveries at it for the run (at the partner the operator registers it).
+ */
+export const receiverFor = (sandbox: PartnerSandbox): ConformanceWebhookOptions => ({
+  host: '127.0.0.1',
+  port: 0,
+  secret: sandbox.webhookSecret,
+  timeoutMs: 20_000,
+});

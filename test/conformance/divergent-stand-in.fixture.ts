@@ -39,6 +39,14 @@ export interface StandIn {
 
 const HOP_HEADERS = new Set(['host', 'content-length', 'connection', 'transfer-encoding']);
 
+/** The request headers the partner reads, for a stand-in route that calls the sandbox itself. */
+export function apiHeaders(req: express.Request): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name of ['x-api-key', 'authorization', 'idempotency-key', 'content-type'])
+    if (typeof req.headers[name] === 'string') headers[name] = req.headers[name];
+  return headers;
+}
+
 /** Changes an answer of the sandbox: the text to send instead of `answer.text`. */
 export type Rewrite = (
   route: string,

@@ -1,3 +1,4 @@
+import { startPartnerSandbox } from '@partner-payments/testing';
 import {
   Api,
   fundedSetup,
@@ -140,5 +141,43 @@ describe('sandbox: Idempotency-Key on every de-duplicating route', () => {
       idempotencyKey: key,
     });
     expect(good.status).toBe(201);
+  });
+});
+
+/**
+ * A key lives 24 h at the partner (evidence §11 N40, its older readme docs): after that the same key
+ * and body are a new request. `idempotencyKeyTtlMs` shortens the life so a test can see it.
+ */
+describe('sandbox: an Idempotency-Key is forgotten after its life (evidence §11 N40)', () => {
+  it('after idempotencyKeyTtlMs the same key and body make a second user; within it they replay', async () => {
+    const world = await startWorld({ idempotencyKeyTtlMs: 100 });
+    try {
+      const key = crypto.randomUUID();
+      const first = await world.api.call('POST', '/v1/users', { body: individual(), idempotencyKey: key });
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      const late = await world.api.call('POST', '/v1/users', { body: individual(), idempotencyKey: key });
+      expect([first.status, late.status]).toEqual([201, 201]);
+      expect(late.body.id).not.toBe(first.body.id);
+      expect((await world.sandbox.control.counters()).created.users).toBe(2);
+    } finally {
+      await stopWorld(world);
+    }
+    // The default life is a day: a replay a moment later answers the first user (the suite above).
+    const day = await startWorld();
+    try {
+      const key = crypto.randomUUID();
+      const first = await day.api.call('POST', '/v1/users', { body: individual(), idempotencyKey: key });
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      const again = await day.api.call('POST', '/v1/users', { body: individual(), idempotencyKey: key });
+      expect(again.body.id).toBe(first.body.id);
+    } finally {
+      await stopWorld(day);
+    }
+  });
+
+  it('refuses a life that is not a positive number of milliseconds, naming the option', async () => {
+    await expect(startPartnerSandbox({ idempotencyKeyTtlMs: 0 })).rejects.toThrow(
+      'idempotencyKeyTtlMs must be a number of milliseconds above 0, got 0',
+    );
   });
 });

@@ -14,9 +14,14 @@ describe('startWebhookReceiver (helper for users’ tests)', () => {
     const receiver = await startWebhookReceiver({ secrets: ['s1'] });
     const sandbox = await startPartnerSandbox({ webhookUrl: receiver.url, webhookSecret: 's1' });
     try {
+      const emittedAt = performance.timeOrigin + performance.now();
       const { eventId } = await sandbox.control.emitEvent('user.updated', { user_id: 'u1' });
       const [got] = await receiver.waitFor(1, { event: 'user.updated' });
       expect(got).toMatchObject({ event: 'user.updated', eventId, validSignature: true });
+      // When it arrived, on the clock a caller compares its own answers with (the conformance kit's
+      // after-answer probe, evidence §11 N22).
+      expect(got.receivedAt).toBeGreaterThan(emittedAt);
+      expect(got.receivedAt).toBeLessThanOrEqual(performance.timeOrigin + performance.now());
       expect(got.headers['x-signature-sha256']).toBe(signPartnerWebhook(got.raw, 's1'));
       receiver.answerStatus = 503;
       await sandbox.control.emitEvent('user.updated', { user_id: 'u2' });

@@ -113,6 +113,10 @@ export type {
   Observation as ProbeObservation,
 } from './conformance/probe.types';
 export type {
+  ConformanceWebhookOptions,
+  UserCreatedDelivery,
+} from './conformance/webhooks/webhook.types';
+export type {
   ConformanceReport,
   CreatedResource,
   ProbeArea,

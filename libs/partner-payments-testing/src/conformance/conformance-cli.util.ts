@@ -1,5 +1,6 @@
 /**
- * `partner-sandbox conformance --base-url URL [--allow-writes] [--json]`. Credentials come from the
+ * `partner-sandbox conformance --base-url URL [--allow-writes] [--json] [--webhook-listen HOST:PORT
+ * --webhook-secret-env VAR]`. Credentials come from the
  * environment variables the module's apps already use (PARTNER_API_KEY, PARTNER_CLIENT_ID,
  * PARTNER_PASSWORD, PARTNER_CLIENT_UUID; PARTNER_BASE_URL + PARTNER_ENV when --base-url is absent).
  * Exit codes: 0 conforms, 1 a probe diverged or could not run, 2 usage.
@@ -9,6 +10,7 @@ import { runConformance } from './conformance.service';
 import type { ConformanceOptions } from './probe.types';
 import { renderReport, reportJson } from './report-render.util';
 import { sandboxConformanceHooks } from './sandbox-hooks.client';
+import { WEBHOOK_CLI_HELP, webhookOptionsFromCli } from './webhooks/webhook-cli.util';
 
 export const CONFORMANCE_HELP = `partner-sandbox conformance: checks a partner API base URL against the documented behaviour
 
@@ -21,10 +23,13 @@ Usage: partner-sandbox conformance --base-url <url> [options]
   --environment <sandbox|production>   default: from the URL (a base ending in /sandbox is a sandbox)
   --verified-user <id>    a user the partner has VERIFIED (virtual-account and payout probes)
   --sandbox-control <url> THIS package's sandbox only: its control API plays the partner's staff and
-                          clock (verifies users, opens and funds accounts, raises RFIs, expires tokens)
+                          clock (verifies users, opens and funds accounts, raises RFIs, expires tokens,
+                          makes another account's user, points webhooks at --webhook-listen)
   --only <prefix,...>     only the probes whose id starts with one of these (e.g. users.,auth.)
   --skip <prefix,...>     not those (e.g. auth.rejected-pair, which sends one wrong password)
   --settle-ms <n>         wait for a new user to settle (default 15000)
+  --foreign-user <id>     a user of another account of yours (the cross-account probe)
+${WEBHOOK_CLI_HELP}
   -h, --help
 
 Credentials: PARTNER_API_KEY, PARTNER_CLIENT_ID, PARTNER_PASSWORD, PARTNER_CLIENT_UUID (optional).
@@ -57,6 +62,10 @@ export function conformanceOptionsFromCli(
         only: { type: 'string' },
         skip: { type: 'string' },
         'settle-ms': { type: 'string' },
+        'foreign-user': { type: 'string' },
+        'webhook-listen': { type: 'string' },
+        'webhook-secret-env': { type: 'string' },
+        'webhook-timeout-ms': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -85,6 +94,15 @@ export function conformanceOptionsFromCli(
   if (settle !== undefined && !/^\d+$/.test(settle)) {
     throw new ConformanceUsageError(`--settle-ms must be a non-negative integer, got "${settle}"`);
   }
+  const webhooks = webhookOptionsFromCli(
+    {
+      listen: values['webhook-listen'],
+      secretEnv: values['webhook-secret-env'],
+      timeoutMs: values['webhook-timeout-ms'],
+    },
+    env,
+    (message) => new ConformanceUsageError(message),
+  );
   return {
     baseUrl,
     credentials: {
@@ -96,6 +114,8 @@ export function conformanceOptionsFromCli(
     allowWrites: values['allow-writes'] === true,
     environment,
     verifiedUserId: values['verified-user'],
+    foreignUserId: values['foreign-user'],
+    webhooks,
     hooks: values['sandbox-control'] ? sandboxConformanceHooks(values['sandbox-control']) : undefined,
     only: list(values.only),
     skip: list(values.skip),
@@ -126,7 +146,8 @@ export async function runConformanceCli(
   try {
     report = await runConformance(options);
   } catch (error) {
-    // Only a bad --only reaches here: a divergence or a network failure is in the report.
+    // Only a bad --only or a receiver that cannot listen reaches here: a divergence or a network
+    // failure is in the report.
     io.err(`partner-sandbox conformance: ${(error as Error).message}\n`);
     return 2;
   }

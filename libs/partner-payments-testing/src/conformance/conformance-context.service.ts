@@ -110,6 +110,7 @@ export class ConformanceContext {
       headers,
       body,
     });
+    const answeredAt = performance.timeOrigin + performance.now();
     const bytes = Buffer.from(await response.arrayBuffer());
     const text = bytes.toString('utf8');
     let parsed: unknown;
@@ -120,7 +121,7 @@ export class ConformanceContext {
     } catch {
       parsed = undefined;
     }
-    return { status: response.status, headers: response.headers, body: parsed, json, bytes };
+    return { status: response.status, headers: response.headers, body: parsed, json, bytes, answeredAt };
   }
 
   private lastRequestAt = 0;

@@ -6,8 +6,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { sampleFile } from '../resources/rfis/sample-files.util';
 import { ConformanceContext, ProbeSkipped } from './conformance-context.service';
 import { fixtureRecipient, fixtureUser } from './probe-bodies.util';
-import type { ConformanceRfi, KeyedCreate, ProbeContext } from './probe.types';
-import { files, uploadTo } from './probes/rfi-requests.util';
+import type { ConformanceRfi, KeyedCreate } from './probe.types';
+import { files, uploadTo } from './probes/rfis/rfi-requests.util';
 
 /** The id a create answered, under the first of `fields` that holds a string. */
 const idIn = (body: unknown, fields: readonly string[]): string | undefined =>
@@ -24,7 +24,7 @@ const skipOnFailure = <T>(made: Promise<T>, why: string): Promise<T> =>
     throw new ProbeSkipped(`${why}: ${error.message}`);
   });
 
-export class ConformanceFixtures extends ConformanceContext implements ProbeContext {
+export class ConformanceFixtures extends ConformanceContext {
   /**
    * POSTs `body` to `path` under a fresh Idempotency-Key (spec 4.7) and answers what made it; the
    * id is read from `idFields` in order (a renamed id shows up in one probe, not in every later one).

@@ -5,7 +5,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ProbeSkipped } from './conformance-context.service';
-import { ConformanceFixtures } from './conformance-fixtures.service';
 import { explainDivergence, formatSource, targetOf } from './explain.util';
 import { CONFORMANCE_PROBES } from './probes';
 import type { ConformanceOptions, ConformanceProbe, Observation } from './probe.types';
@@ -13,6 +12,8 @@ import type { ConformanceReport, ProbeResult } from './report.types';
 import { described, recordWhatItMade } from './created.util';
 import { redact, writePolicy } from './safety.util';
 import { describeShape, matchShape, statusesOf } from './shape.util';
+import { ConformanceRunFixtures } from './webhooks/webhook-fixtures.service';
+import { ConformanceWebhookInbox } from './webhooks/webhook-inbox.service';
 
 /** `201 { id: string, ... }` */
 export function describeExpectation(probe: ConformanceProbe): string {
@@ -36,7 +37,7 @@ function messageOf(body: unknown): string | undefined {
 /** Shapes that do not require a JSON body: a file, or a body the documents do not show. */
 const ANY_BODY = new Set(['nonJson', 'unspecified']);
 
-async function compare(probe: ConformanceProbe, observed: Observation, ctx: ConformanceFixtures) {
+async function compare(probe: ConformanceProbe, observed: Observation, ctx: ConformanceRunFixtures) {
   const differences: string[] = [];
   if (!statusesOf(probe.expect.status).includes(observed.status)) {
     differences.push(
@@ -58,7 +59,7 @@ async function compare(probe: ConformanceProbe, observed: Observation, ctx: Conf
 
 async function runProbe(
   probe: ConformanceProbe,
-  ctx: ConformanceFixtures,
+  ctx: ConformanceRunFixtures,
   writes: boolean,
 ): Promise<ProbeResult> {
   try {
@@ -71,7 +72,7 @@ async function runProbe(
 
 async function attempt(
   probe: ConformanceProbe,
-  ctx: ConformanceFixtures,
+  ctx: ConformanceRunFixtures,
   writes: boolean,
 ): Promise<ProbeResult> {
   const base = {
@@ -142,12 +143,34 @@ async function attempt(
 }
 
 /**
+ * Runs `probes` with the webhook receiver listening when options.webhooks asks for one (a hook
+ * points the deliveries at it on a simulator; at the partner the operator registered its URL).
+ */
+async function withWebhookInbox(
+  options: ConformanceOptions,
+  ctx: ConformanceRunFixtures,
+  probes: () => Promise<void>,
+): Promise<void> {
+  if (!options.webhooks) return probes();
+  const inbox = await ConformanceWebhookInbox.start(options.webhooks);
+  let restore: (() => Promise<void>) | undefined;
+  try {
+    restore = await options.hooks?.pointWebhooksAt?.(inbox.url, options.credentials.clientUuid);
+    ctx.webhookInbox = inbox;
+    await probes();
+  } finally {
+    await restore?.();
+    await inbox.close();
+  }
+}
+
+/**
  * Runs the conformance probes against `baseUrl` and answers the report (never throws for a
  * divergence: read `report.ok`). Write probes run only on a sandbox base URL with `allowWrites`.
  */
 export async function runConformance(options: ConformanceOptions): Promise<ConformanceReport> {
   const policy = writePolicy(options.baseUrl, options.allowWrites === true, options.environment);
-  const ctx = new ConformanceFixtures(
+  const ctx = new ConformanceRunFixtures(
     options,
     policy.writes,
     targetOf(options.baseUrl, options.hooks !== undefined),
@@ -164,9 +187,16 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   }
   const startedAt = new Date().toISOString();
   const results: ProbeResult[] = [];
-  for (const probe of probes) results.push(await runProbe(probe, ctx, policy.writes));
+  await withWebhookInbox(options, ctx, async () => {
+    for (const probe of probes) results.push(await runProbe(probe, ctx, policy.writes));
+  });
 
-  const secrets = [options.credentials.apiKey, options.credentials.password, ...ctx.tokens];
+  const secrets = [
+    options.credentials.apiKey,
+    options.credentials.password,
+    ...(options.webhooks?.secret ? [options.webhooks.secret] : []),
+    ...ctx.tokens,
+  ];
   const clean = (s: string) => redact(s, secrets);
   for (const r of results) {
     r.differences = r.differences.map(clean);

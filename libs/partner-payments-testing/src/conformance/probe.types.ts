@@ -5,6 +5,10 @@
  */
 import type { ProbeArea } from './report.types';
 import type { Shape } from './shape.util';
+import type { ConformanceHooks, ConformanceRfi } from './conformance-hooks.types';
+import type { ConformanceWebhookOptions, UserCreatedDelivery } from './webhooks/webhook.types';
+
+export type { ConformanceHooks, ConformanceRfi } from './conformance-hooks.types';
 
 /** Where an expectation comes from. The kit believes the contract over the evidence (precedence). */
 export interface ProbeSource {
@@ -51,6 +55,8 @@ export interface Observation {
   json: boolean;
   /** The body as received (a downloaded file is compared byte for byte). */
   bytes: Buffer;
+  /** When the status and headers arrived (epoch ms with a fraction, `performance` clock). */
+  answeredAt?: number;
 }
 
 export interface ProbeExpectation {
@@ -74,7 +80,9 @@ export type ProbeNeed =
   | 'liquidationAddress'
   | 'rfi'
   | 'rfiDocument'
-  | 'clientUuid';
+  | 'clientUuid'
+  | 'foreignUser'
+  | 'userCreatedDelivery';
 
 /**
  * A resource made by a keyed POST (spec 4.7), with what made it: replaying `body` under
@@ -87,17 +95,6 @@ export interface KeyedCreate {
   body: Record<string, unknown>;
   /** X-Api-Version the create was sent with (required on liquidation addresses, spec 4.6). */
   version?: string;
-}
-
-/** An RFI raised for the run (by the seedRfi hook): ids of the items probes answer. */
-export interface ConformanceRfi {
-  rfiId: string;
-  textItemId: string;
-  documentItemId: string;
-  /** A `ubo_link` item whose answer_spec has applicant_id and person_id and no url (evidence §7). */
-  uboLinkItemId?: string;
-  /** A `ubo_link` item whose answer_spec already has a url (a link cannot be made, evidence §7). */
-  uboLinkWithUrlItemId?: string;
 }
 
 /** The shared state of one run, handed to each probe. */
@@ -144,6 +141,10 @@ export interface ProbeContext {
   /** Expires the run's bearer token (needs the expireTokens hook); the next request logs in again. */
   expireToken(): Promise<string>;
   clientUuid(): Promise<string>;
+  /** A user of another account (`foreignUserId` or the foreignUser hook; else the probe is skipped). */
+  foreignUser(): Promise<{ id: string }>;
+  /** A user created without a phone and its user.created delivery (needs `webhooks`; else skipped). */
+  userCreatedDelivery(): Promise<UserCreatedDelivery>;
   /** Records something the run created (named in the report). */
   created(kind: string, id: string, probeId: string): void;
 }
@@ -182,26 +183,6 @@ export interface ConformanceProbe {
   sandbox?: string;
 }
 
-/** Hooks that drive a simulator where the partner's own staff would act (never used against the partner). */
-export interface ConformanceHooks {
-  /** Makes a user VERIFIED (the partner's staff do that by hand, evidence §3). */
-  verifyUser?(userId: string): Promise<void>;
-  /**
-   * Raises an RFI on a user with a text_short item and a document item, and ideally two ubo_link
-   * items (one without a url, one with; the ubo-link probes are skipped without them).
-   */
-  seedRfi?(userId: string): Promise<ConformanceRfi>;
-  /** Closes or withdraws an RFI (the partner does that on its own schedule, evidence §7). */
-  setRfiStatus?(rfiId: string, status: 'resolved' | 'not_resolved' | 'withdrawn'): Promise<void>;
-  /**
-   * Opens and credits a new virtual account (evidence §5: it stays `activating` until the partner's
-   * staff open it, and a payout draws on its balance). Without it, payout probes are skipped.
-   */
-  fundVirtualAccount?(virtualAccountId: string): Promise<void>;
-  /** Expires every bearer token now (the partner's last 3600 s, spec 5.5). */
-  expireTokens?(): Promise<void>;
-}
-
 export interface ConformanceCredentials {
   apiKey: string;
   clientId: string;
@@ -223,6 +204,10 @@ export interface ConformanceOptions {
   environment?: 'sandbox' | 'production';
   /** A user the partner has already VERIFIED (virtual-account and payout probes need one). */
   verifiedUserId?: string;
+  /** A user id of another account of yours (cross-tenant probes, evidence §11 N14). */
+  foreignUserId?: string;
+  /** Starts a webhook receiver for the delivery probes; without it they are skipped. */
+  webhooks?: ConformanceWebhookOptions;
   hooks?: ConformanceHooks;
   /** Only the probes whose id starts with one of these. */
   only?: readonly string[];

@@ -12,7 +12,8 @@ export type ProbeArea =
   | 'payouts'
   | 'rfis'
   | 'uploads'
-  | 'versioning';
+  | 'versioning'
+  | 'webhooks';
 
 export type ProbeOutcome = 'match' | 'diverge' | 'skipped' | 'error';
 

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { PartnerSandboxControlClient } from '../control/control.client';
 import { ALL_ANSWER_TYPES } from '../resources/rfis/rfi-seed.service';
 import type { ConformanceHooks } from './probe.types';
+import { fixtureUser } from './probe-bodies.util';
 
 /**
  * One item of every answer_type with its default answer_spec (the default ubo_link already has a
@@ -20,10 +21,40 @@ const conformanceRfiItems = () => [
   },
 ];
 
+/**
+ * A user made under a new client of the sandbox, through its API at `{root}/sandbox` as that
+ * client would make it: another tenant's resource (evidence §11 N14).
+ */
+async function userOfAnotherClient(control: PartnerSandboxControlClient, controlUrl: string) {
+  const other = await control.createClient();
+  const api = `${controlUrl.replace(/\/+$/, '').replace(/\/(__control|sandbox)$/, '')}/sandbox`;
+  const call = async (path: string, body: unknown, headers: Record<string, string>) => {
+    const response = await fetch(`${api}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': other.apiKey, ...headers },
+      body: JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(`the other client's POST ${path} answered ${response.status}`);
+    return (await response.json()) as { data?: { access_token?: string }; id?: string };
+  };
+  const login = await call('/auth', { client_id: other.clientId, password: other.password }, {});
+  const user = await call('/v1/users', fixtureUser('foreign-tenant'), {
+    authorization: `Bearer ${login.data?.access_token}`,
+    'idempotency-key': randomUUID(),
+  });
+  return user.id as string;
+}
+
 /** `controlUrl`: the sandbox's root URL or its `/__control` URL. */
 export function sandboxConformanceHooks(controlUrl: string): ConformanceHooks {
   const control = new PartnerSandboxControlClient(controlUrl);
   return {
+    foreignUser: () => userOfAnotherClient(control, controlUrl),
+    async pointWebhooksAt(url, clientUuid) {
+      const previous = await control.webhookUrl(clientUuid);
+      await control.setWebhookUrl(url, clientUuid);
+      return () => control.setWebhookUrl(previous, clientUuid);
+    },
     async verifyUser(userId) {
       const status = await control.setUserVerificationOutcome(userId, 'approved');
       if (status !== 'VERIFIED') throw new Error(`the sandbox left user ${userId} ${status}`);

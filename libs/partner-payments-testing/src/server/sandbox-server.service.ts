@@ -12,7 +12,7 @@ import { createControlRouter } from '../control/control.routes';
 import { faultsMiddleware } from '../middleware/faults.middleware';
 import { FaultStore } from '../middleware/faults.store';
 import { sendRouteNotMatched } from './http-errors.util';
-import { IdempotencyStore } from '../middleware/idempotency.store';
+import { checkIdempotencyKeyTtlMs, IdempotencyStore } from '../middleware/idempotency.store';
 import { createPartnerRouter } from './partner.routes';
 import { PARTNER_RATE_LIMIT, rateLimitMiddleware } from '../middleware/rate-limit.middleware';
 import { requestLogMiddleware } from '../middleware/request-log.middleware';
@@ -104,7 +104,11 @@ export async function startPartnerSandbox(options: PartnerSandboxOptions = {}): 
           : checkSecretOverlapMs(options.webhookSecretOverlapMs, 'webhookSecretOverlapMs'),
     },
     store,
-    idempotency: new IdempotencyStore(),
+    idempotency: new IdempotencyStore(
+      options.idempotencyKeyTtlMs === undefined
+        ? undefined
+        : checkIdempotencyKeyTtlMs(options.idempotencyKeyTtlMs),
+    ),
     telemetry,
     faults: new FaultStore(),
     webhooks: new WebhookSender(store, telemetry, options.webhookTimeoutMs ?? 10_000, logger),

@@ -81,6 +81,12 @@ export interface PartnerSandboxOptions {
    * test see an expired quote refused.
    */
   quoteTtlMs?: number;
+  /**
+   * How long an Idempotency-Key is remembered (ms); default 86400000, the 24 h of the partner's older
+   * readme docs (evidence §11 N40, docs only). After it the same key and body make a new resource,
+   * as they would at the partner: a short one lets a test see a retry that came too late.
+   */
+  idempotencyKeyTtlMs?: number;
   /** Also emit the (weak, provider-facts) rfi.created / rfi.resolved / rfi.not_resolved events; default false. */
   rfiEvents?: boolean;
   /**

@@ -13,6 +13,8 @@ export interface ReceivedPartnerWebhook {
   eventId: string | undefined;
   /** x-signature-sha256 verified against any of `secrets` (spec 6.1.3). */
   validSignature: boolean;
+  /** When its request line and headers arrived: epoch ms with a fraction (`performance` clock). */
+  receivedAt: number;
 }
 
 export interface WebhookReceiverOptions {
@@ -49,6 +51,7 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
     secrets: typeof options.secrets === 'string' ? [options.secrets] : [...options.secrets],
   };
   const server = createServer((req, res) => {
+    const receivedAt = performance.timeOrigin + performance.now();
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -74,6 +77,7 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
           typeof signature === 'string' ? signature : undefined,
           receiver.secrets,
         ),
+        receivedAt,
       });
       res.statusCode = receiver.answerStatus;
       res.end();

@@ -1,9 +1,9 @@
 /** Document uploads: spec 2.2, 4.2, 7.3, 8 (version 2026-06-01, evidence §7). */
 import { randomUUID } from 'node:crypto';
-import { sampleFile } from '../../resources/rfis/sample-files.util';
-import type { ConformanceProbe } from '../probe.types';
-import { t } from '../shape.util';
-import { anyError, contract, flatError, RFI_VERSION } from './probe-shapes.util';
+import { sampleFile } from '../../../resources/rfis/sample-files.util';
+import type { ConformanceProbe } from '../../probe.types';
+import { t } from '../../shape.util';
+import { anyError, contract, flatError, RFI_VERSION } from '../probe-shapes.util';
 import { documentShape, files, uploadToDocumentItem } from './rfi-requests.util';
 
 export const UPLOAD_PROBES: ConformanceProbe[] = [

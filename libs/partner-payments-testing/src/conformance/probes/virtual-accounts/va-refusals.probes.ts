@@ -2,9 +2,9 @@
  * The virtual-account create's refusals for a user not yet VERIFIED, in the order and shapes the
  * partner's runtime captures show (evidence §11 C6, N31-N33): the body first, then the status.
  */
-import type { ConformanceProbe, Observation, ProbeSource } from '../probe.types';
-import type { Shape } from '../shape.util';
-import { detailMessages, detailSays, evidence, standardError } from './probe-shapes.util';
+import type { ConformanceProbe, Observation, ProbeSource } from '../../probe.types';
+import type { Shape } from '../../shape.util';
+import { detailMessages, detailSays, evidence, standardError } from '../probe-shapes.util';
 
 const VERIFIED_MESSAGE =
   /^User must be in VERIFIED status to create a virtual account\. Current status: [A-Z_]+$/;

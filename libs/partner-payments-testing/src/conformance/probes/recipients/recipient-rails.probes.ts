@@ -1,8 +1,8 @@
 /** Recipient rail details the evidence confirmed at the partner's sandbox (evidence §4). */
-import type { ConformanceProbe, Observation } from '../probe.types';
-import { fixtureRecipient, swiftAccount, wireAccount } from '../probe-bodies.util';
-import { safeValue, t } from '../shape.util';
-import { evidence, hasDetail, namesPath, postRecipient, zodError } from './probe-shapes.util';
+import type { ConformanceProbe, Observation } from '../../probe.types';
+import { fixtureRecipient, swiftAccount, wireAccount } from '../../probe-bodies.util';
+import { safeValue, t } from '../../shape.util';
+import { evidence, hasDetail, namesPath, postRecipient, zodError } from '../probe-shapes.util';
 
 const field = (o: Observation, path: string): unknown =>
   path.split('.').reduce<unknown>((v, k) => (v as Record<string, unknown> | undefined)?.[k], o.body);

@@ -1,8 +1,8 @@
 /** Users after create: the strict PUT update and the verification call (evidence §3). */
 import { randomUUID } from 'node:crypto';
-import type { ConformanceProbe, ProbeContext } from '../probe.types';
-import { safeValue, t } from '../shape.util';
-import { contract, evidence, flatError, zodError } from './probe-shapes.util';
+import type { ConformanceProbe, ProbeContext } from '../../probe.types';
+import { safeValue, t } from '../../shape.util';
+import { contract, evidence, flatError, zodError } from '../probe-shapes.util';
 
 /** The user's status before a verification call, per run (evidence [T3r DRIFT-16]: the call changes nothing). */
 const statusBefore = new Map<string, unknown>();

@@ -2,8 +2,8 @@
  * Virtual account lifecycle (evidence §5): lists, the status vocabulary by version, balance only
  * once active, and the liquidation-address create.
  */
-import type { ConformanceProbe, ProbeContext, ProbeRequest } from '../probe.types';
-import { t } from '../shape.util';
+import type { ConformanceProbe, ProbeContext, ProbeRequest } from '../../probe.types';
+import { t } from '../../shape.util';
 import {
   limitTooLargeProbe,
   anyError,
@@ -11,7 +11,7 @@ import {
   evidence,
   offsetPagination,
   onRunAccount,
-} from './probe-shapes.util';
+} from '../probe-shapes.util';
 
 /**
  * evidence §5 [D state-machines][T1 REVISION-DOCS §2.3]: the status words depend on the version;

@@ -1,9 +1,9 @@
-/** Recipients as the partner's raw captures show them (evidence §11 N15, N24-N27). */
+/** Recipients as the partner's raw captures show them (evidence §11 N12, N15, N24, N26, N27). */
 import { randomUUID } from 'node:crypto';
-import type { ConformanceProbe, Observation, ProbeContext, ProbeRequest } from '../probe.types';
-import { fixtureRecipient, recipientAddress } from '../probe-bodies.util';
-import { safeValue, t } from '../shape.util';
-import { evidence, postRecipient, typedError, zodError } from './probe-shapes.util';
+import type { ConformanceProbe, Observation } from '../../probe.types';
+import { fixtureRecipient, recipientAddress } from '../../probe-bodies.util';
+import { safeValue, t } from '../../shape.util';
+import { evidence, postRecipient, typedError, zodError } from '../probe-shapes.util';
 
 type Obj = Record<string, unknown>;
 const bodyOf = (o: Observation): Obj => (o.body ?? {}) as Obj;
@@ -30,39 +30,6 @@ const ACH_DETAILS = [
   'routing_number',
   'type',
 ];
-
-/** The nine requests a race probe sends beside its own, per run and probe. */
-const racing = new Map<string, Promise<Observation[]>>();
-
-/**
- * N25: nine creates under the probe's key sent at once, the probe's own request the tenth.
- * `changed`: each of the nine with another first_name.
- */
-function race(probeId: string, changed: boolean) {
-  return async (ctx: ProbeContext): Promise<ProbeRequest> => {
-    const key = randomUUID();
-    const base = fixtureRecipient((await ctx.user()).id, ctx.runId);
-    const others = Array.from({ length: 9 }, (_, i) =>
-      ctx.send({
-        method: 'POST',
-        path: '/v1/recipients',
-        idempotencyKey: key,
-        body: changed ? { ...base, first_name: `Racer${i}` } : base,
-      }),
-    );
-    racing.set(`${ctx.runId}:${probeId}`, Promise.all(others));
-    return { method: 'POST', path: '/v1/recipients', idempotencyKey: key, body: base };
-  };
-}
-
-async function raced(probeId: string, o: Observation, ctx: ProbeContext): Promise<Observation[]> {
-  const others = (await racing.get(`${ctx.runId}:${probeId}`)) ?? [];
-  racing.delete(`${ctx.runId}:${probeId}`);
-  return [o, ...others];
-}
-
-const SAME_BODY = 'recipients.idempotency-race.same-body';
-const CHANGED_BODY = 'recipients.idempotency-race.changed-body';
 
 export const RECIPIENT_CAPTURE_PROBES: ConformanceProbe[] = [
   {
@@ -111,54 +78,6 @@ export const RECIPIENT_CAPTURE_PROBES: ConformanceProbe[] = [
       return b.total >= 1 && b.recipients.length === b.total
         ? []
         : [`body: expected every recipient (total ≥ 1), got ${b.recipients.length} of ${b.total}`];
-    },
-  },
-  {
-    id: SAME_BODY,
-    area: 'recipients',
-    behaviour: 'Ten parallel creates with one key and one body: ten 201s naming one recipient',
-    sources: [evidence('§11 N25 [T3raw abuse/idempotency-replay-race/_summary.json]')],
-    writes: true,
-    needs: ['user'],
-    creates: 'recipient',
-    cleanup: 'none possible (no DELETE); tagged metadata.conformance_run',
-    request: race(SAME_BODY, false),
-    expect: { status: 201, shape: t.object({ recipient_id: t.string }) },
-    verify: async (o, ctx) => {
-      const all = await raced(SAME_BODY, o, ctx);
-      const statuses = all.map((a) => a.status);
-      const ids = new Set(all.map((a) => bodyOf(a).recipient_id));
-      const out: string[] = [];
-      if (statuses.some((s) => s !== 201)) out.push(`statuses: expected ten 201, got ${statuses.join(', ')}`);
-      if (ids.size !== 1) out.push(`body.recipient_id: expected one recipient, got ${ids.size}`);
-      return out;
-    },
-  },
-  {
-    id: CHANGED_BODY,
-    area: 'recipients',
-    behaviour:
-      'Ten parallel creates with one key and changed bodies: one 201, nine 409 { error: { code: IDEMPOTENCY_CONFLICT } }',
-    sources: [evidence('§11 N25 [T3raw abuse/idempotency-replay-race/_summary.json]')],
-    writes: true,
-    needs: ['user'],
-    cleanup: 'none possible (no DELETE); tagged metadata.conformance_run',
-    request: race(CHANGED_BODY, true),
-    expect: { status: [201, 409], shape: t.object({}) },
-    verify: async (o, ctx) => {
-      const all = await raced(CHANGED_BODY, o, ctx);
-      const made = all.filter((a) => a.status === 201);
-      const refused = all.filter(
-        (a) => a.status === 409 && (bodyOf(a).error as Obj | undefined)?.code === 'IDEMPOTENCY_CONFLICT',
-      );
-      // The one that won may be any of the ten: name it whichever it was.
-      const id = made[0] && bodyOf(made[0]).recipient_id;
-      if (typeof id === 'string') ctx.created('recipient', id, CHANGED_BODY);
-      return made.length === 1 && refused.length === 9
-        ? []
-        : [
-            `statuses: expected one 201 and nine 409 IDEMPOTENCY_CONFLICT, got ${all.map((a) => a.status).join(', ')}`,
-          ];
     },
   },
   {

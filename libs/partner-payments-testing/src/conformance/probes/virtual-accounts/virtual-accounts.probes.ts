@@ -1,8 +1,8 @@
 /** Virtual accounts: create, read and refusals (evidence §5, spec 4.6, 4.7). */
 import { randomUUID } from 'node:crypto';
-import type { ConformanceProbe } from '../probe.types';
-import { t } from '../shape.util';
-import { anyError, contract, evidence, onRunAccount, standardError } from './probe-shapes.util';
+import type { ConformanceProbe } from '../../probe.types';
+import { t } from '../../shape.util';
+import { anyError, contract, evidence, onRunAccount, standardError } from '../probe-shapes.util';
 
 const vaShape = t.object({
   virtual_account_id: t.string,

@@ -2,10 +2,10 @@
  * Deposits (evidence §5): a bare array per account paged by limit and offset, paged by page across
  * accounts, read one by one, and the sandbox-only simulate-deposit (amount 11 refunds).
  */
-import type { ConformanceProbe, ProbeContext, ProbeRequest } from '../probe.types';
-import { t } from '../shape.util';
-import { ProbeSkipped } from '../conformance-context.service';
-import { contract, evidence, onRunAccount } from './probe-shapes.util';
+import type { ConformanceProbe, ProbeContext, ProbeRequest } from '../../probe.types';
+import { t } from '../../shape.util';
+import { ProbeSkipped } from '../../conformance-context.service';
+import { contract, evidence, onRunAccount } from '../probe-shapes.util';
 
 /** An account's available balance as a number (evidence §5: `available_balance`). */
 async function balanceOf(ctx: ProbeContext, id: string): Promise<number> {

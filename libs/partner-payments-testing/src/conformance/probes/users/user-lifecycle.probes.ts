@@ -1,9 +1,9 @@
 /** User lifecycle corners: automatic rejection, liveness links, field types (evidence §3, spec 3.3, 4.7). */
 import { randomUUID } from 'node:crypto';
-import type { ConformanceProbe, ProbeContext, ProbeRequest } from '../probe.types';
-import { fixtureUser } from '../probe-bodies.util';
-import { t } from '../shape.util';
-import { contract, evidence, flatError, namesPath, zodError } from './probe-shapes.util';
+import type { ConformanceProbe, ProbeContext, ProbeRequest } from '../../probe.types';
+import { fixtureUser } from '../../probe-bodies.util';
+import { t } from '../../shape.util';
+import { contract, evidence, flatError, namesPath, zodError } from '../probe-shapes.util';
 
 /** Creates a user from the run fixture minus `drop`; answers its id (named in the report). */
 async function createUserWithout(ctx: ProbeContext, probe: string, drop: string[]): Promise<string> {

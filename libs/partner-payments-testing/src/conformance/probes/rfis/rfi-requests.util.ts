@@ -1,7 +1,7 @@
 /** Requests and shapes shared by the RFI and upload probes (spec 2.1, 2.2, 4.2, 4.3; version 2026-06-01, evidence §7). */
-import type { ProbeContext, ProbeRequest } from '../probe.types';
-import { t } from '../shape.util';
-import { RFI_VERSION } from './probe-shapes.util';
+import type { ProbeContext, ProbeRequest } from '../../probe.types';
+import { t } from '../../shape.util';
+import { RFI_VERSION } from '../probe-shapes.util';
 
 /** spec 2.2 */
 export const documentShape = t.object(

@@ -1,8 +1,8 @@
 /** Users (sub-clients): evidence §3, spec 3.3 and 4.7. */
 import { randomUUID } from 'node:crypto';
-import { ProbeSkipped } from '../conformance-context.service';
-import type { ConformanceProbe, ProbeContext, ProbeRequest } from '../probe.types';
-import { t } from '../shape.util';
+import { ProbeSkipped } from '../../conformance-context.service';
+import type { ConformanceProbe, ProbeContext, ProbeRequest } from '../../probe.types';
+import { t } from '../../shape.util';
 import {
   limitTooLargeProbe,
   anyError,
@@ -15,7 +15,7 @@ import {
   postUser,
   typedError,
   zodError,
-} from './probe-shapes.util';
+} from '../probe-shapes.util';
 
 const userFields = {
   id: t.string,

@@ -1,9 +1,9 @@
 /** Users as the partner's raw captures and a second tenant's log show them (evidence §11 N16-N21, C3, C4). */
 import { randomUUID } from 'node:crypto';
-import type { ConformanceProbe, Observation, ProbeContext } from '../probe.types';
-import { fixtureUser } from '../probe-bodies.util';
-import { safeValue, t } from '../shape.util';
-import { evidence, flatError, namesPath, postUser, zodError } from './probe-shapes.util';
+import type { ConformanceProbe, Observation, ProbeContext } from '../../probe.types';
+import { fixtureUser } from '../../probe-bodies.util';
+import { safeValue, t } from '../../shape.util';
+import { evidence, flatError, namesPath, postUser, zodError } from '../probe-shapes.util';
 
 type Obj = Record<string, unknown>;
 const bodyOf = (o: Observation): Obj => (o.body ?? {}) as Obj;

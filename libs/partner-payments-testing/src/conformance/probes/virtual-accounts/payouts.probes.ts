@@ -1,8 +1,8 @@
 /** Payouts (evidence §6, spec 3.4, 4.7): create, read, list, and the preview the partner refuses. */
 import { randomUUID } from 'node:crypto';
-import type { ConformanceProbe, ProbeContext, ProbeRequest } from '../probe.types';
-import { t } from '../shape.util';
-import { anyError, contract, evidence, namesField, onRunAccount } from './probe-shapes.util';
+import type { ConformanceProbe, ProbeContext, ProbeRequest } from '../../probe.types';
+import { t } from '../../shape.util';
+import { anyError, contract, evidence, namesField, onRunAccount } from '../probe-shapes.util';
 
 /**
  * POST .../payout of 10.00 from the run's virtual account to its payee (spec 4.7: keyed), with

@@ -1,9 +1,9 @@
 /** RFIs: spec 2.1, 3.2, 4.3, 7.2, 7.4 and evidence §7 (all on version 2026-06-01). */
 import { randomUUID } from 'node:crypto';
-import { ProbeSkipped } from '../conformance-context.service';
-import type { ConformanceProbe } from '../probe.types';
-import { t } from '../shape.util';
-import { contract, evidence, flatError, RFI_VERSION } from './probe-shapes.util';
+import { ProbeSkipped } from '../../conformance-context.service';
+import type { ConformanceProbe } from '../../probe.types';
+import { t } from '../../shape.util';
+import { contract, evidence, flatError, RFI_VERSION } from '../probe-shapes.util';
 import { answerTextItem, itemShape } from './rfi-requests.util';
 
 export const RFI_PROBES: ConformanceProbe[] = [

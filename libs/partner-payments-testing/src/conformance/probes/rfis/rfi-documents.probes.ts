@@ -3,11 +3,11 @@
  * link served without partner auth, DELETE of a file, POST ubo-link (evidence §7; spec 7.3).
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { sampleFile } from '../../resources/rfis/sample-files.util';
-import { ProbeSkipped } from '../conformance-context.service';
-import type { ConformanceProbe, ConformanceRfi, ProbeContext, ProbeRequest } from '../probe.types';
-import { t } from '../shape.util';
-import { anyError, contract, evidence, flatError, RFI_VERSION } from './probe-shapes.util';
+import { sampleFile } from '../../../resources/rfis/sample-files.util';
+import { ProbeSkipped } from '../../conformance-context.service';
+import type { ConformanceProbe, ConformanceRfi, ProbeContext, ProbeRequest } from '../../probe.types';
+import { t } from '../../shape.util';
+import { anyError, contract, evidence, flatError, RFI_VERSION } from '../probe-shapes.util';
 import { files, uploadTo } from './rfi-requests.util';
 
 const documentPath = (d: { rfiId: string; itemId: string; documentId: string }) =>

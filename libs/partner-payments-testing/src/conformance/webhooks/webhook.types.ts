@@ -1,0 +1,27 @@
+/** The conformance kit's opt-in webhook receiver: its options and what it hands to probes. */
+import type { ReceivedPartnerWebhook } from '../../webhooks/webhook-receiver.service';
+
+export interface ConformanceWebhookOptions {
+  /**
+   * Where the receiver listens. The URL registered at the partner must reach it: registration is
+   * out of band (spec 6.1.1), so the operator registers it, or a hook (`pointWebhooksAt`) does.
+   */
+  host: string;
+  /** 0 picks a free port (only useful when a hook points the deliveries at it). */
+  port: number;
+  /** The webhook secret the deliveries are signed with (spec 6.1.3); never printed. */
+  secret: string;
+  /**
+   * How long a probe waits for a delivery (ms). Default 120000: the partner's user.created came
+   * about 37 s after the create (evidence §11 N22 [T3raw webhooks/32]).
+   */
+  timeoutMs?: number;
+}
+
+/** The user.created delivery of a user the run created without a phone (evidence §11 N22). */
+export interface UserCreatedDelivery {
+  userId: string;
+  /** When the create's answer (status and headers) arrived, on the receiver's clock (epoch ms). */
+  answeredAt: number;
+  delivery: ReceivedPartnerWebhook;
+}
