@@ -11,6 +11,7 @@ const SOURCES: Record<string, string> = {
   '@partner-payments/nestjs': join(root, 'libs', 'partner-payments', 'src', 'index.ts'),
   '@partner-payments/testing': join(root, 'libs', 'partner-payments-testing', 'src', 'index.ts'),
   '@partner-payments/typeorm': join(root, 'libs', 'partner-payments-typeorm', 'src', 'index.ts'),
+  '@partner-payments/typeorm/sql': join(root, 'libs', 'partner-payments-typeorm', 'src', 'sql.ts'),
 };
 type Resolve = (request: string, ...rest: unknown[]) => string;
 const internals = Module as unknown as { _resolveFilename: Resolve };

@@ -2,7 +2,6 @@ import { partnerTypeOrmEntities } from '@partner-payments/typeorm';
 import { ApiVersionPinEntity } from './versioning/api-version-pin.entity';
 import { DepositEntity } from './webhooks/projections/deposit.entity';
 import { PartnerUserEntity } from './webhooks/projections/partner-user.entity';
-import { PayoutRequestEntity } from './payouts/payout-request.entity';
 import { PayoutEntity } from './payouts/payout.entity';
 import { ReconciliationPassEntity } from './reconciliation/reconciliation-pass.entity';
 import { VirtualAccountEntity } from './webhooks/projections/virtual-account.entity';
@@ -13,7 +12,6 @@ export {
   DepositEntity,
   PartnerUserEntity,
   PayoutEntity,
-  PayoutRequestEntity,
   ReconciliationPassEntity,
   VirtualAccountEntity,
   WebhookInboxEntity,
@@ -27,12 +25,11 @@ export {
 export const APP_ENTITIES = [
   WebhookInboxEntity,
   PayoutEntity,
-  PayoutRequestEntity,
   PartnerUserEntity,
   VirtualAccountEntity,
   DepositEntity,
   ApiVersionPinEntity,
   ReconciliationPassEntity,
-  // job_locks, from @partner-payments/typeorm: added as any user adds them.
+  // job_locks and partner_payout_requests, from @partner-payments/typeorm: added as any user adds them.
   ...partnerTypeOrmEntities,
 ];

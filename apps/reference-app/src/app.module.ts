@@ -76,9 +76,11 @@ export class AppModule {
         // Global: configuration, database (entities from the feature folders), partner connection, metrics.
         AppConfigModule.forRoot(config),
         DatabaseModule.forRoot({ entities: APP_ENTITIES }),
-        // Job locks on the app's DataSource (the default one: DatabaseModule provides it under
-        // @nestjs/typeorm's token), as any app that imports the package.
-        PartnerPaymentsTypeOrmModule.forRoot(),
+        // Job locks and the payout outbox on the app's DataSource (the default one: DatabaseModule
+        // provides it under @nestjs/typeorm's token), as any app that imports the package.
+        PartnerPaymentsTypeOrmModule.forRoot({
+          payouts: { graceMs: config.redrive.graceMs, maxAgeMs: config.redrive.maxAgeMs },
+        }),
         SandboxModule,
         ObservabilityModule,
         // Handlers must see errors (the inbox marks the entry failed): never swallow them.

@@ -1,5 +1,7 @@
 import { PartnerJobLockEntity } from './job-locks/job-lock.entity';
 import { PartnerJobLocks1765100000000 } from './migrations/1765100000000-partner-job-locks.migration';
+import { PartnerPayoutRequests1765200000000 } from './migrations/1765200000000-partner-payout-requests.migration';
+import { PartnerPayoutRequestEntity } from './payouts/payout-request.entity';
 
 /** DI token of the options as given to forRoot / forRootAsync's factory. */
 export const PARTNER_TYPEORM_OPTIONS = Symbol('PARTNER_TYPEORM_OPTIONS');
@@ -7,7 +9,7 @@ export const PARTNER_TYPEORM_OPTIONS = Symbol('PARTNER_TYPEORM_OPTIONS');
 export const PARTNER_TYPEORM_RESOLVED_OPTIONS = Symbol('PARTNER_TYPEORM_RESOLVED_OPTIONS');
 
 /** The package's entities: add them to your DataSource's `entities`. */
-export const partnerTypeOrmEntities = [PartnerJobLockEntity];
+export const partnerTypeOrmEntities = [PartnerJobLockEntity, PartnerPayoutRequestEntity];
 
 /** The package's migrations, in order: add them to your DataSource's `migrations` beside your own. */
-export const partnerTypeOrmMigrations = [PartnerJobLocks1765100000000];
+export const partnerTypeOrmMigrations = [PartnerJobLocks1765100000000, PartnerPayoutRequests1765200000000];

@@ -1,9 +1,12 @@
 import { ConfigurableModuleBuilder, Module, type DynamicModule, type Provider } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import { getDataSourceToken } from '@nestjs/typeorm';
+import { PartnerPayoutsService } from '@partner-payments/nestjs';
 import type { DataSource } from 'typeorm';
 import { databaseKindOf } from './database/sql-dialect.util';
 import { PartnerUnitOfWork } from './database/unit-of-work.service';
 import { PartnerJobLockService } from './job-locks/job-lock.service';
+import { PartnerPayoutOutbox } from './payouts/payout-outbox.service';
 import {
   PARTNER_TYPEORM_OPTIONS,
   PARTNER_TYPEORM_RESOLVED_OPTIONS,
@@ -15,6 +18,18 @@ import {
   type PartnerPaymentsTypeOrmOptions,
   type PartnerTypeOrmResolvedOptions,
 } from './partner-payments-typeorm.options';
+
+/** The module's PartnerPayoutsService, wherever the app registered PartnerPaymentsModule. */
+function partnerPayoutsOf(ref: ModuleRef): PartnerPayoutsService {
+  try {
+    return ref.get(PartnerPayoutsService, { strict: false });
+  } catch {
+    throw new PartnerTypeOrmConfigurationError(
+      'payouts',
+      'needs PartnerPayoutsService: import PartnerPaymentsModule of @partner-payments/nestjs (isGlobal: true)',
+    );
+  }
+}
 
 function providers(extras: PartnerPaymentsTypeOrmExtras): Provider[] {
   const dataSourceToken = getDataSourceToken(extras.dataSource);
@@ -48,6 +63,16 @@ function providers(extras: PartnerPaymentsTypeOrmExtras): Provider[] {
       useFactory: (dataSource: DataSource, options: PartnerTypeOrmResolvedOptions) =>
         new PartnerJobLockService(dataSource, options),
     },
+    {
+      // PartnerPayoutsService is found when first used: an app that never submits a payout needs
+      // no PartnerPaymentsModule to boot.
+      provide: PartnerPayoutOutbox,
+      inject: [PartnerUnitOfWork, PARTNER_TYPEORM_RESOLVED_OPTIONS, ModuleRef],
+      useFactory: (uow: PartnerUnitOfWork, options: PartnerTypeOrmResolvedOptions, ref: ModuleRef) => {
+        let payouts: PartnerPayoutsService | undefined;
+        return new PartnerPayoutOutbox(uow, options.payouts, () => (payouts ??= partnerPayoutsOf(ref)));
+      },
+    },
   ];
 }
 
@@ -61,7 +86,7 @@ export const { ConfigurableModuleClass, OPTIONS_TYPE, ASYNC_OPTIONS_TYPE } =
       { dataSource: undefined },
       (definition: DynamicModule, extras: PartnerPaymentsTypeOrmExtras): DynamicModule => ({
         ...definition,
-        // Global: every feature module of the app injects PartnerUnitOfWork and PartnerJobLockService without importing this.
+        // Global: every feature module of the app injects PartnerUnitOfWork, PartnerJobLockService and PartnerPayoutOutbox without importing this.
         global: true,
         providers: [...(definition.providers ?? []), ...providers(extras)],
         exports: [
@@ -69,6 +94,7 @@ export const { ConfigurableModuleClass, OPTIONS_TYPE, ASYNC_OPTIONS_TYPE } =
           PARTNER_TYPEORM_RESOLVED_OPTIONS,
           PartnerUnitOfWork,
           PartnerJobLockService,
+          PartnerPayoutOutbox,
         ],
       }),
     )

@@ -1,4 +1,9 @@
 import { hostname } from 'node:os';
+import {
+  resolvePayoutOutboxOptions,
+  type PartnerPayoutOutboxOptions,
+  type PartnerPayoutOutboxResolvedOptions,
+} from './payouts/payout-outbox.options';
 
 /** The options of `PartnerPaymentsTypeOrmModule.forRoot` / `forRootAsync`'s factory. */
 export interface PartnerPaymentsTypeOrmOptions {
@@ -14,6 +19,8 @@ export interface PartnerPaymentsTypeOrmOptions {
    * from 3000 to 3600000. Default 30000. (PostgreSQL needs none: the lock ends with its session.)
    */
   sqliteLeaseMs?: number;
+  /** PartnerPayoutOutbox: the re-drive's grace, maximum age and batch size. */
+  payouts?: PartnerPayoutOutboxOptions;
 }
 
 /** The extras of `forRoot` / `forRootAsync` (outside the options: they shape the module itself). */
@@ -29,6 +36,7 @@ export interface PartnerPaymentsTypeOrmExtras {
 export interface PartnerTypeOrmResolvedOptions {
   holder: string;
   sqliteLeaseMs: number;
+  payouts: PartnerPayoutOutboxResolvedOptions;
 }
 
 export const DEFAULT_SQLITE_LEASE_MS = 30_000;
@@ -68,5 +76,7 @@ export function resolvePartnerTypeOrmOptions(
       'sqliteLeaseMs',
       `must be an integer from ${MIN_SQLITE_LEASE_MS} to ${MAX_SQLITE_LEASE_MS} (ms), got ${String(sqliteLeaseMs)}`,
     );
-  return { holder, sqliteLeaseMs };
+  const payouts = resolvePayoutOutboxOptions(options.payouts);
+  if (Array.isArray(payouts)) throw new PartnerTypeOrmConfigurationError(...payouts);
+  return { holder, sqliteLeaseMs, payouts };
 }

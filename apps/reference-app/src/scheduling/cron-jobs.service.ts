@@ -16,7 +16,6 @@ import {
   DEPOSIT_RECONCILIATION_JOB,
   DepositReconciliationService,
 } from '../reconciliation/deposits/deposit-reconciliation.service';
-import { PAYOUT_REDRIVE_JOB, PayoutRedriveService } from '../payouts/payout-redrive.service';
 import { VERSION_PIN_JOB, VersionPinService } from '../versioning/version-pin.service';
 import { INBOX_PRUNE_JOB, InboxAtRestService } from '../webhooks/inbox-at-rest.service';
 import { INBOX_REDELIVERY_JOB, InboxRedeliveryService } from '../webhooks/inbox-redelivery.service';
@@ -43,7 +42,6 @@ export class CronJobsService implements OnApplicationBootstrap, OnApplicationShu
     private readonly depositReconciliation: DepositReconciliationService,
     private readonly redelivery: InboxRedeliveryService,
     private readonly versionPin: VersionPinService,
-    private readonly payoutRedrive: PayoutRedriveService,
     private readonly tokens: PartnerTokenManager,
     private readonly startup: StartupState,
     private readonly inboxAtRest: InboxAtRestService,
@@ -58,7 +56,6 @@ export class CronJobsService implements OnApplicationBootstrap, OnApplicationShu
     // Every replica runs it: its batches are claimed (SKIP LOCKED), so replicas share the work.
     this.add(INBOX_REDELIVERY_JOB, this.config.inbox.redeliveryCron, () => this.redelivery.runOnce());
     this.add(VERSION_PIN_JOB, this.config.versionPinCron, (tick) => this.versionPin.pin({ tick }));
-    this.add(PAYOUT_REDRIVE_JOB, this.config.redrive.cron, (tick) => this.payoutRedrive.runOnce({ tick }));
     this.add(INBOX_PRUNE_JOB, this.config.inbox.pruneCron, (tick) => this.inboxAtRest.prune({ tick }));
   }
 
@@ -121,7 +118,6 @@ export class CronJobsService implements OnApplicationBootstrap, OnApplicationShu
       DEPOSIT_RECONCILIATION_JOB,
       INBOX_REDELIVERY_JOB,
       VERSION_PIN_JOB,
-      PAYOUT_REDRIVE_JOB,
       INBOX_PRUNE_JOB,
     ]) {
       if (this.registry.doesExist('cron', name)) {

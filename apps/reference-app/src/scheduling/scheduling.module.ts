@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
 import { HealthModule } from '../health/health.module';
-import { PayoutsModule } from '../payouts/payouts.module';
 import { ReconciliationModule } from '../reconciliation/reconciliation.module';
 import { VersioningModule } from '../versioning/versioning.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
@@ -12,14 +11,7 @@ import { CronJobsService } from './cron-jobs.service';
  * runs a feature's pass. The locks they take are PartnerJobLockService's (@partner-payments/typeorm).
  */
 @Module({
-  imports: [
-    ScheduleModule.forRoot(),
-    HealthModule,
-    PayoutsModule,
-    ReconciliationModule,
-    VersioningModule,
-    WebhooksModule,
-  ],
+  imports: [ScheduleModule.forRoot(), HealthModule, ReconciliationModule, VersioningModule, WebhooksModule],
   providers: [CronJobsService],
   exports: [CronJobsService],
 })

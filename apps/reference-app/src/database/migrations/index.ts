@@ -10,10 +10,12 @@ import { InboxStateIndexes1764700000000 } from './1764700000000-inbox-state-inde
 import { PayoutRequestMemo1764800000000 } from './1764800000000-payout-request-memo.migration';
 import { InboxTombstones1764900000000 } from './1764900000000-inbox-tombstones.migration';
 import { PinAccountDigest1765000000000 } from './1765000000000-pin-account-digest.migration';
+import { PayoutRequestsToPackage1765300000000 } from './1765300000000-payout-requests-to-package.migration';
 
 /**
  * Checked-in migrations, in order, then @partner-payments/typeorm's (job_locks: it upgrades the
- * table the initial schema made). Run at start (openDataSource); `synchronize` is never used.
+ * table the initial schema made; partner_payout_requests), then the app's move of its payout
+ * requests into the package's table. Run at start (openDataSource); `synchronize` is never used.
  */
 export const MIGRATIONS = [
   InitialSchema1763794800000,
@@ -28,4 +30,6 @@ export const MIGRATIONS = [
   InboxTombstones1764900000000,
   PinAccountDigest1765000000000,
   ...partnerTypeOrmMigrations,
+  // After the package's: it copies payout_requests into the package's partner_payout_requests.
+  PayoutRequestsToPackage1765300000000,
 ];
