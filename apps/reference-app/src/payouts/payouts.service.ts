@@ -8,6 +8,7 @@ import {
 } from '@nestjs/common';
 import { PartnerPayoutsService, type PartnerPayout } from '@partner-payments/nestjs';
 import {
+  classifyPartnerFailure,
   partnerPayoutFingerprint,
   PartnerPayoutFailedError,
   PartnerPayoutKeyReusedError,
@@ -128,9 +129,8 @@ export class PayoutsService {
  * - in progress (409): 409; the key stays 'pending', a retry with it gets the partner's answer.
  * - our configuration (401/403): 502; nothing was created, the key stays usable.
  * - refused (other 4xx, local validation): the same status, the key marked rejected.
- * Anything else (the database) passes through as it is.
  */
-function translate(error: unknown): unknown {
+function translate(error: unknown): HttpException {
   if (error instanceof PartnerPayoutKeyReusedError)
     return new UnprocessableEntityException('Idempotency-Key was already used with a different request body');
   if (error instanceof PartnerPayoutNeedsReviewError)
@@ -140,8 +140,10 @@ function translate(error: unknown): unknown {
       message:
         'this request stayed pending past PAYOUT_REDRIVE_MAX_AGE_HOURS: whether the partner created it is unknown and an operator must review it; it is not sent again',
     });
-  if (!(error instanceof PartnerPayoutFailedError)) return error;
-  const { kind, message, status } = error.failure;
+  // Anything else (storing the answer failed, the read of an already-created payout) is classified
+  // the same way: a failure to store leaves the row pending, so it is an unknown outcome to retry.
+  const failure = error instanceof PartnerPayoutFailedError ? error.failure : classifyPartnerFailure(error);
+  const { kind, message, status } = failure;
   switch (kind) {
     case 'unknown-outcome':
       return new BadGatewayException(
