@@ -6,6 +6,7 @@
  * sandbox: payouts unknown to the app's own table, and payouts created twice.
  */
 import { randomUUID } from 'node:crypto';
+import { PartnerLocalValidationError } from '@partner-payments/nestjs';
 import type { PartnerSandbox } from '@partner-payments/testing';
 import {
   PartnerPayoutFailedError,
@@ -98,6 +99,19 @@ describe.each(PACKAGE_DATABASE_KINDS)('PartnerPayoutOutbox in a consumer app (%s
       .catch((e: unknown) => e);
     expect(reused).toBeInstanceOf(PartnerPayoutKeyReusedError);
     expect(reused).toMatchObject({ field: 'amount' });
+    // A key or field its column cannot hold: named, nothing stored, nothing sent.
+    const long = 'k'.repeat(65);
+    const refused = await app.ledger
+      .pay(long, { ...req, body: { ...req.body, currency: 'DOLLARS-US' } })
+      .catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(PartnerLocalValidationError);
+    expect((refused as PartnerLocalValidationError).fieldErrors.map((f) => f.field)).toEqual([
+      'idempotencyKey',
+      'currency',
+    ]);
+    expect(
+      await app.dataSource.getRepository(PartnerPayoutRequestEntity).countBy({ idempotencyKey: long }),
+    ).toBe(0);
     expect(await sends()).toBe(before + 1);
   });
 

@@ -4,6 +4,7 @@ import {
   partnerBody,
   partnerPayoutFingerprint,
   requestColumns,
+  storageProblems,
   storedRequest,
   type PartnerOutboxPayoutRequest,
 } from './payout-body.util';
@@ -74,5 +75,33 @@ describe('differingField', () => {
     [request('other'), 'extra_info.memo'],
   ])('names the field of another request under the same key (%#: %s)', (other, field) => {
     expect(differingField(rowOf(request()), other)).toBe(field);
+  });
+});
+
+describe('storageProblems', () => {
+  it('accepts a request its columns hold', () => {
+    expect(storageProblems('8d3c2b9e-1f7a-4c55-9e0a-2b6f3d1c4e5a', request('memo'))).toEqual([]);
+  });
+
+  it('names every field the table could not hold as it is, and the key', () => {
+    const bad = {
+      virtualAccountId: 'v'.repeat(65),
+      body: { recipient_id: '', amount: '1'.repeat(33), currency: 42, extra_info: { memo: 7 } },
+    } as unknown as PartnerOutboxPayoutRequest;
+    expect(storageProblems('k'.repeat(65), bad).map((p) => p.field)).toEqual([
+      'idempotencyKey',
+      'virtualAccountId',
+      'recipient_id',
+      'amount',
+      'currency',
+      'extra_info.memo',
+    ]);
+    expect(storageProblems(undefined, undefined as never).map((p) => p.field)).toEqual([
+      'idempotencyKey',
+      'virtualAccountId',
+      'recipient_id',
+      'amount',
+      'currency',
+    ]);
   });
 });

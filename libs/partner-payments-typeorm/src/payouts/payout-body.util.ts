@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { CreatePartnerPayoutInput } from '@partner-payments/nestjs';
+import type { CreatePartnerPayoutInput, PartnerFieldError } from '@partner-payments/nestjs';
 import { fromStoredText, toStoredText } from '../database/inbox-text.util';
 import type { PartnerPayoutRequestEntity } from './payout-request.entity';
 
@@ -78,4 +78,34 @@ export function differingField(row: PartnerPayoutRequestEntity, request: Partner
   for (const field of ['recipient_id', 'amount', 'currency'] as const)
     if (stored.body[field] !== request.body[field]) return field;
   return 'extra_info.memo';
+}
+
+/** The columns' bounds (partner_payout_requests): a longer value could not be stored as it is. */
+const BOUNDS: ReadonlyArray<[field: string, max: number, read: (r: PartnerOutboxPayoutRequest) => unknown]> =
+  [
+    ['virtualAccountId', 64, (r) => r.virtualAccountId],
+    ['recipient_id', 64, (r) => r.body?.recipient_id],
+    ['amount', 32, (r) => r.body?.amount],
+    ['currency', 8, (r) => r.body?.currency],
+  ];
+
+/**
+ * What keeps a request from being stored exactly (checked before anything is written): the key and
+ * each field a non-empty string within its column, the memo a string when given. The module checks
+ * the rest (UUIDs, the amount's format, the memo's 255 characters) when it sends, before any I/O;
+ * its refusal marks the stored request rejected.
+ */
+export function storageProblems(key: unknown, request: PartnerOutboxPayoutRequest): PartnerFieldError[] {
+  const problems: PartnerFieldError[] = [];
+  if (typeof key !== 'string' || key === '' || key.length > 64)
+    problems.push({ field: 'idempotencyKey', message: 'must be a string of 1 to 64 characters' });
+  for (const [field, max, read] of BOUNDS) {
+    const value = read(request ?? ({} as PartnerOutboxPayoutRequest));
+    if (typeof value !== 'string' || value === '' || value.length > max)
+      problems.push({ field, message: `must be a string of 1 to ${max} characters` });
+  }
+  const memo: unknown = request?.body?.extra_info?.memo;
+  if (memo !== undefined && typeof memo !== 'string')
+    problems.push({ field: 'extra_info.memo', message: 'must be a string' });
+  return problems;
 }

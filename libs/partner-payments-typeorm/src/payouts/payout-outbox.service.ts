@@ -1,9 +1,14 @@
 import { Logger } from '@nestjs/common';
-import type { PartnerPayout, PartnerPayoutsService } from '@partner-payments/nestjs';
+import {
+  PartnerLocalValidationError,
+  type PartnerPayout,
+  type PartnerPayoutsService,
+} from '@partner-payments/nestjs';
 import type { PartnerUnitOfWork } from '../database/unit-of-work.service';
 import {
   partnerBody,
   partnerPayoutFingerprint,
+  storageProblems,
   storedRequest,
   type PartnerOutboxPayoutRequest,
 } from './payout-body.util';
@@ -55,6 +60,7 @@ export class PartnerPayoutOutbox {
   /**
    * Stores the request under `idempotencyKey` (or finds it), sends it with that key, and stores the
    * answer: the row marked created and `hooks.onCreated` in one transaction. Throws
+   * PartnerLocalValidationError naming each field that cannot be stored (nothing stored or sent),
    * PartnerPayoutKeyReusedError (the key holds another request; nothing sent),
    * PartnerPayoutNeedsReviewError (pending past the maximum age; nothing sent) or
    * PartnerPayoutFailedError (the partner's call failed; `failure.kind` says whether a retry with
@@ -66,6 +72,8 @@ export class PartnerPayoutOutbox {
     request: PartnerOutboxPayoutRequest,
     hooks: PartnerPayoutHooks = {},
   ): Promise<PartnerPayoutSubmission> {
+    const problems = storageProblems(idempotencyKey, request);
+    if (problems.length) throw new PartnerLocalValidationError(problems); // nothing stored, nothing sent
     const row = await this.rows.reserve(idempotencyKey, request, partnerPayoutFingerprint(request));
     if (row.state === 'created' && row.payoutId !== null)
       return { outcome: 'already-created', payoutId: row.payoutId };
