@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { PartnerSandbox } from '@partner-payments/testing';
 import type { RunningApp } from '../../apps/reference-app/src/app-bootstrap.util';
-import { PayoutRequestEntity } from '../../apps/reference-app/src/app-entities.constants';
+import { PartnerPayoutRequestEntity } from '@partner-payments/typeorm';
 import { PartnerUnitOfWork } from '@partner-payments/typeorm';
 import { PayoutsService } from '../../apps/reference-app/src/payouts/payouts.service';
 import { appRequest, startTestApp, startTestSandbox } from '../setup/app.fixture';
@@ -59,7 +59,7 @@ describe.each(DATABASE_KINDS)('partner /auth outage during POST /payouts on %s',
   const requestRow = (key: string) =>
     running.app
       .get(PartnerUnitOfWork)
-      .run((m) => m.findOneOrFail(PayoutRequestEntity, { where: { idempotencyKey: key } }));
+      .run((m) => m.findOneOrFail(PartnerPayoutRequestEntity, { where: { idempotencyKey: key } }));
   const payoutsCreated = async () => (await sandbox.control.counters()).created.payouts ?? 0;
 
   it.each([

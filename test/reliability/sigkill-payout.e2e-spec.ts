@@ -10,7 +10,8 @@
  * payout at once and holds its answer; the kill lands while it does.
  */
 import { randomUUID } from 'node:crypto';
-import { PayoutEntity, PayoutRequestEntity } from '../../apps/reference-app/src/app-entities.constants';
+import { PayoutEntity } from '../../apps/reference-app/src/app-entities.constants';
+import { PartnerPayoutRequestEntity } from '@partner-payments/typeorm';
 import { appProcessPerSuite } from '../setup/app-process.fixture';
 import { eventually } from '../setup/app.fixture';
 import { createFundedAccount, partnerClientFor } from '../setup/funded-account.fixture';
@@ -88,7 +89,8 @@ describe.each(DATABASE_KINDS)('SIGKILL mid-POST /payouts, answer and webhook los
       const unknownAtCrash = atPartner.filter((id) => !knownAtCrash.has(id));
       expect(unknownAtCrash).toHaveLength(1);
       expect(
-        (await dataSource.getRepository(PayoutRequestEntity).findOneByOrFail({ idempotencyKey: key })).state,
+        (await dataSource.getRepository(PartnerPayoutRequestEntity).findOneByOrFail({ idempotencyKey: key }))
+          .state,
       ).toBe('pending');
 
       await app.restart();

@@ -7,6 +7,7 @@ import { DataSource, type DataSourceOptions } from 'typeorm';
 import { buildDataSourceOptions, openDataSource } from '../../apps/reference-app/src/app-data-source.util';
 import { parseDatabaseUrl } from '../../apps/reference-app/src/database/database-url.util';
 import { MIGRATIONS } from '../../apps/reference-app/src/database/migrations';
+import { PayoutRequestsToPackage1765300000000 } from '../../apps/reference-app/src/database/migrations/1765300000000-payout-requests-to-package.migration';
 import { placeholders, timestampParam } from '@partner-payments/typeorm/sql';
 import { DATABASE_KINDS, databaseUrlFor } from '../setup/test-database.fixture';
 
@@ -51,7 +52,11 @@ describe.each(DATABASE_KINDS)(
         // The schema the app's own migrations made, before the package's.
         const before = new DataSource({
           ...buildDataSourceOptions(db),
-          migrations: MIGRATIONS.filter((m) => !partnerTypeOrmMigrations.includes(m as never)),
+          // (and before the app's later move of its payout requests into the package's table)
+          migrations: MIGRATIONS.filter(
+            (m) =>
+              !partnerTypeOrmMigrations.includes(m as never) && m !== PayoutRequestsToPackage1765300000000,
+          ),
         } as DataSourceOptions);
         opened.push(await before.initialize());
         await before.runMigrations();

@@ -24,7 +24,10 @@ const STATES: Record<string, string[]> = {
 export const MOVED_TABLES: Record<
   string,
   { to: string; carried: (rows: Record<string, string | null>[]) => Record<string, string | null>[] }
-> = {};
+> = {
+  // The payout outbox's requests: the package's table has the app's columns, renamed as a whole.
+  payout_requests: { to: 'partner_payout_requests', carried: (rows) => rows },
+};
 
 function kindOf(ds: DataSource): PartnerDatabaseKind {
   return ds.options.type === 'postgres' ? 'postgres' : 'sqlite';

@@ -2,7 +2,6 @@ import { partnerTypeOrmEntities } from '@partner-payments/typeorm';
 import { ApiVersionPinEntity } from './versioning/api-version-pin.entity';
 import { DepositEntity } from './webhooks/projections/deposit.entity';
 import { PartnerUserEntity } from './webhooks/projections/partner-user.entity';
-import { PayoutRequestEntity } from './payouts/payout-request.entity';
 import { PayoutEntity } from './payouts/payout.entity';
 import { ReconciliationPassEntity } from './reconciliation/reconciliation-pass.entity';
 import { RfiItemEntity } from './rfis/rfi-item.entity';
@@ -14,7 +13,6 @@ export {
   DepositEntity,
   PartnerUserEntity,
   PayoutEntity,
-  PayoutRequestEntity,
   ReconciliationPassEntity,
   RfiEntity,
   RfiItemEntity,
@@ -28,7 +26,6 @@ export {
  */
 export const APP_ENTITIES = [
   PayoutEntity,
-  PayoutRequestEntity,
   PartnerUserEntity,
   VirtualAccountEntity,
   DepositEntity,
@@ -36,7 +33,7 @@ export const APP_ENTITIES = [
   ReconciliationPassEntity,
   RfiEntity,
   RfiItemEntity,
-  // webhook_inbox, webhook_inbox_tombstones and job_locks, from @partner-payments/typeorm: added
-  // as any user adds them.
+  // webhook_inbox, webhook_inbox_tombstones, partner_payout_requests and job_locks, from
+  // @partner-payments/typeorm: added as any user adds them.
   ...partnerTypeOrmEntities,
 ];

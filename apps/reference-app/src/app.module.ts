@@ -79,12 +79,15 @@ export class AppModule {
         // Global: configuration, database (entities from the feature folders), partner connection, metrics.
         AppConfigModule.forRoot(config),
         DatabaseModule.forRoot({ entities: APP_ENTITIES }),
-        // The durable inbox and job locks on the app's DataSource (the default one: DatabaseModule
-        // provides it under @nestjs/typeorm's token), as any app that imports the package; the
-        // inbox's options come from the environment (INBOX_*).
+        // The durable inbox, the payout outbox and job locks on the app's DataSource (the default
+        // one: DatabaseModule provides it under @nestjs/typeorm's token), as any app that imports
+        // the package; their options come from the environment (INBOX_*, PAYOUT_REDRIVE_*).
         PartnerPaymentsTypeOrmModule.forRootAsync({
           inject: [APP_CONFIG],
-          useFactory: (cfg: AppConfig) => ({ inbox: appInboxOptions(cfg) }),
+          useFactory: (cfg: AppConfig) => ({
+            inbox: appInboxOptions(cfg),
+            payouts: { graceMs: cfg.redrive.graceMs, maxAgeMs: cfg.redrive.maxAgeMs },
+          }),
         }),
         SandboxModule,
         ObservabilityModule,

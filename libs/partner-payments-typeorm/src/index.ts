@@ -1,7 +1,8 @@
 /**
  * @partner-payments/typeorm: the durable parts of @partner-payments/nestjs on your own TypeORM
  * DataSource (PostgreSQL or better-sqlite3): the crash-safe webhook inbox and its operator
- * service, job locks for your scheduled jobs, and the entities and migrations they need.
+ * service, the payout request outbox (a crash-safe payout call), job locks for your scheduled
+ * jobs, and the entities and migrations they need.
  */
 export {
   PartnerPaymentsTypeOrmModule,
@@ -73,3 +74,37 @@ export {
   keepConnectionBusy,
   partnerJobLockKey,
 } from './job-locks/advisory-lock.util';
+export { PartnerPayoutOutbox } from './payouts/payout-outbox.service';
+export {
+  partnerPayoutFingerprint,
+  type PartnerOutboxPayoutBody,
+  type PartnerOutboxPayoutRequest,
+} from './payouts/payout-body.util';
+export {
+  classifyPartnerFailure,
+  type PartnerFailure,
+  type PartnerFailureKind,
+} from './payouts/partner-failure.util';
+export {
+  PartnerPayoutFailedError,
+  PartnerPayoutKeyReusedError,
+  PartnerPayoutNeedsReviewError,
+  PartnerPayoutStateError,
+} from './payouts/payout-outbox.errors';
+export {
+  DEFAULT_PAYOUT_BATCH_SIZE,
+  DEFAULT_PAYOUT_GRACE_MS,
+  DEFAULT_PAYOUT_MAX_AGE_MS,
+  type PartnerPayoutOutboxOptions,
+  type PartnerPayoutOutboxResolvedOptions,
+} from './payouts/payout-outbox.options';
+export type {
+  PartnerOutboxPayoutContext,
+  PartnerPayoutCreatedHook,
+  PartnerPayoutHooks,
+  PartnerPayoutRedriveSummary,
+  PartnerPayoutResolution,
+  PartnerPayoutSubmission,
+} from './payouts/payout-outbox.types';
+export { PartnerPayoutRequestEntity, type PartnerPayoutRequestState } from './payouts/payout-request.entity';
+export { PartnerPayoutRequests1765210000000 } from './migrations/1765210000000-partner-payout-requests.migration';

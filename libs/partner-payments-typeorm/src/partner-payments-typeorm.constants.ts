@@ -3,6 +3,8 @@ import { PartnerWebhookInboxEntity } from './inbox/webhook-inbox.entity';
 import { PartnerJobLockEntity } from './job-locks/job-lock.entity';
 import { PartnerJobLocks1765100000000 } from './migrations/1765100000000-partner-job-locks.migration';
 import { PartnerWebhookInbox1765200000000 } from './migrations/1765200000000-partner-webhook-inbox.migration';
+import { PartnerPayoutRequests1765210000000 } from './migrations/1765210000000-partner-payout-requests.migration';
+import { PartnerPayoutRequestEntity } from './payouts/payout-request.entity';
 
 /** DI token of the options as given to forRoot / forRootAsync's factory. */
 export const PARTNER_TYPEORM_OPTIONS = Symbol('PARTNER_TYPEORM_OPTIONS');
@@ -14,7 +16,12 @@ export const partnerTypeOrmEntities = [
   PartnerJobLockEntity,
   PartnerWebhookInboxEntity,
   PartnerWebhookInboxTombstoneEntity,
+  PartnerPayoutRequestEntity,
 ];
 
 /** The package's migrations, in order: add them to your DataSource's `migrations` beside your own. */
-export const partnerTypeOrmMigrations = [PartnerJobLocks1765100000000, PartnerWebhookInbox1765200000000];
+export const partnerTypeOrmMigrations = [
+  PartnerJobLocks1765100000000,
+  PartnerWebhookInbox1765200000000,
+  PartnerPayoutRequests1765210000000,
+];

@@ -6,6 +6,8 @@ import { PartnerInboxOperator } from './inbox/inbox-operator.service';
 import { PartnerTypeOrmInboxStore } from './inbox/typeorm-inbox.store';
 import { PartnerJobLockService } from './job-locks/job-lock.service';
 import { PartnerPaymentsTypeOrmModule } from './partner-payments-typeorm.module';
+import { PartnerTypeOrmConfigurationError } from './partner-payments-typeorm.options';
+import { PartnerPayoutOutbox } from './payouts/payout-outbox.service';
 
 /**
  * What @nestjs/typeorm's TypeOrmModule.forRoot registers: a DataSource under its token. Never
@@ -53,9 +55,34 @@ describe('PartnerPaymentsTypeOrmModule', () => {
     await expect(boot).rejects.toThrow(/dataSource reports uses the TypeORM driver mysql/);
   });
 
+  it('refuses bad payout options at boot, naming the field', async () => {
+    const sqlite = new DataSource({ type: 'better-sqlite3', database: ':memory:' });
+    const boot = Test.createTestingModule({
+      imports: [
+        dataSources({ default: sqlite }),
+        PartnerPaymentsTypeOrmModule.forRoot({ payouts: { graceMs: 600_000, maxAgeMs: 300_000 } }),
+      ],
+    }).compile();
+    await expect(boot).rejects.toBeInstanceOf(PartnerTypeOrmConfigurationError);
+    await expect(boot).rejects.toMatchObject({ field: 'payouts.maxAgeMs' });
+  });
+
+  it('gives PartnerPayoutOutbox without PartnerPaymentsModule, and names the missing module on first use', async () => {
+    const sqlite = new DataSource({ type: 'better-sqlite3', database: ':memory:' });
+    const ref = await Test.createTestingModule({
+      imports: [dataSources({ default: sqlite }), PartnerPaymentsTypeOrmModule.forRoot()],
+    }).compile();
+    const outbox = ref.get(PartnerPayoutOutbox);
+    const lookup = (outbox as unknown as { partnerPayouts: () => unknown }).partnerPayouts;
+    expect(lookup).toThrow(PartnerTypeOrmConfigurationError);
+    expect(lookup).toThrow(/payouts needs PartnerPayoutsService: import PartnerPaymentsModule/);
+  });
+
   it('is global', () => {
     expect(PartnerPaymentsTypeOrmModule.forRoot()).toMatchObject({ global: true });
-    expect(PartnerPaymentsTypeOrmModule.forRoot().exports).toContain(PartnerJobLockService);
+    expect(PartnerPaymentsTypeOrmModule.forRoot().exports).toEqual(
+      expect.arrayContaining([PartnerJobLockService, PartnerPayoutOutbox]),
+    );
   });
 
   it('without the inbox option, gives an inbox store and operator that refuse every use, naming it', async () => {

@@ -1,5 +1,7 @@
 import { ConfigurableModuleBuilder, Module, type DynamicModule, type Provider } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import { getDataSourceToken } from '@nestjs/typeorm';
+import { PartnerPayoutsService } from '@partner-payments/nestjs';
 import type { DataSource } from 'typeorm';
 import { databaseKindOf } from './database/sql-dialect.util';
 import { PartnerUnitOfWork } from './database/unit-of-work.service';
@@ -7,6 +9,7 @@ import { PartnerJobLockService } from './job-locks/job-lock.service';
 import { PartnerInboxOperator } from './inbox/inbox-operator.service';
 import { inboxProviders } from './inbox/inbox.providers';
 import { PartnerTypeOrmInboxStore } from './inbox/typeorm-inbox.store';
+import { PartnerPayoutOutbox } from './payouts/payout-outbox.service';
 import {
   PARTNER_TYPEORM_OPTIONS,
   PARTNER_TYPEORM_RESOLVED_OPTIONS,
@@ -18,6 +21,18 @@ import {
   type PartnerPaymentsTypeOrmOptions,
   type PartnerTypeOrmResolvedOptions,
 } from './partner-payments-typeorm.options';
+
+/** The module's PartnerPayoutsService, wherever the app registered PartnerPaymentsModule. */
+function partnerPayoutsOf(ref: ModuleRef): PartnerPayoutsService {
+  try {
+    return ref.get(PartnerPayoutsService, { strict: false });
+  } catch {
+    throw new PartnerTypeOrmConfigurationError(
+      'payouts',
+      'needs PartnerPayoutsService: import PartnerPaymentsModule of @partner-payments/nestjs (isGlobal: true)',
+    );
+  }
+}
 
 function providers(extras: PartnerPaymentsTypeOrmExtras): Provider[] {
   const dataSourceToken = getDataSourceToken(extras.dataSource);
@@ -53,6 +68,16 @@ function providers(extras: PartnerPaymentsTypeOrmExtras): Provider[] {
         new PartnerJobLockService(dataSource, options),
     },
     ...inboxProviders(),
+    {
+      // PartnerPayoutsService is found when first used: an app that never submits a payout needs
+      // no PartnerPaymentsModule to boot.
+      provide: PartnerPayoutOutbox,
+      inject: [PartnerUnitOfWork, PARTNER_TYPEORM_RESOLVED_OPTIONS, ModuleRef],
+      useFactory: (uow: PartnerUnitOfWork, options: PartnerTypeOrmResolvedOptions, ref: ModuleRef) => {
+        let payouts: PartnerPayoutsService | undefined;
+        return new PartnerPayoutOutbox(uow, options.payouts, () => (payouts ??= partnerPayoutsOf(ref)));
+      },
+    },
   ];
 }
 
@@ -66,8 +91,8 @@ export const { ConfigurableModuleClass, OPTIONS_TYPE, ASYNC_OPTIONS_TYPE } =
       { dataSource: undefined },
       (definition: DynamicModule, extras: PartnerPaymentsTypeOrmExtras): DynamicModule => ({
         ...definition,
-        // Global: every feature module of the app injects PartnerUnitOfWork, PartnerJobLockService
-        // and the inbox's store and operator without importing this.
+        // Global: every feature module of the app injects PartnerUnitOfWork, PartnerJobLockService,
+        // PartnerPayoutOutbox and the inbox's store and operator without importing this.
         global: true,
         providers: [...(definition.providers ?? []), ...providers(extras)],
         exports: [
@@ -77,6 +102,7 @@ export const { ConfigurableModuleClass, OPTIONS_TYPE, ASYNC_OPTIONS_TYPE } =
           PartnerJobLockService,
           PartnerTypeOrmInboxStore,
           PartnerInboxOperator,
+          PartnerPayoutOutbox,
         ],
       }),
     )

@@ -10,13 +10,21 @@ describe('resolvePartnerTypeOrmOptions', () => {
     expect(resolvePartnerTypeOrmOptions()).toEqual({
       holder: `${hostname()}:${process.pid}`,
       sqliteLeaseMs: DEFAULT_SQLITE_LEASE_MS,
+      payouts: { graceMs: 300_000, maxAgeMs: 86_400_000, batchSize: 50 },
     });
   });
 
   it('keeps what is given', () => {
-    expect(resolvePartnerTypeOrmOptions({ holder: 'replica-a', sqliteLeaseMs: 5_000 })).toEqual({
+    expect(
+      resolvePartnerTypeOrmOptions({
+        holder: 'replica-a',
+        sqliteLeaseMs: 5_000,
+        payouts: { graceMs: 12_000, maxAgeMs: 3_600_000, batchSize: 1 },
+      }),
+    ).toEqual({
       holder: 'replica-a',
       sqliteLeaseMs: 5_000,
+      payouts: { graceMs: 12_000, maxAgeMs: 3_600_000, batchSize: 1 },
     });
   });
 
@@ -27,10 +35,20 @@ describe('resolvePartnerTypeOrmOptions', () => {
     [{ sqliteLeaseMs: 1.5e3 }, 'sqliteLeaseMs'],
     [{ sqliteLeaseMs: Number.NaN }, 'sqliteLeaseMs'],
     [{ sqliteLeaseMs: 3_600_001 }, 'sqliteLeaseMs'],
+    [{ payouts: 'soon' }, 'payouts'],
+    [{ payouts: { graceMs: 999 } }, 'payouts.graceMs'],
+    [{ payouts: { graceMs: 1_500.5 } }, 'payouts.graceMs'],
+    [{ payouts: { graceMs: Number.NaN } }, 'payouts.graceMs'],
+    // No time between the grace and the maximum age: every request would go to review unsent.
+    [{ payouts: { graceMs: 60_000, maxAgeMs: 60_000 } }, 'payouts.maxAgeMs'],
+    [{ payouts: { maxAgeMs: 200_000 } }, 'payouts.maxAgeMs'],
+    [{ payouts: { batchSize: 0 } }, 'payouts.batchSize'],
+    [{ payouts: { batchSize: 1001 } }, 'payouts.batchSize'],
+    [{ payouts: { batchSize: 2.5 } }, 'payouts.batchSize'],
   ])('refuses %j, naming %s', (options, field) => {
     let caught: unknown;
     try {
-      resolvePartnerTypeOrmOptions(options);
+      resolvePartnerTypeOrmOptions(options as never);
     } catch (error) {
       caught = error;
     }

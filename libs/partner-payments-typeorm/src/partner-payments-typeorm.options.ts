@@ -6,6 +6,11 @@ import {
   type PartnerTypeOrmInboxOptions,
   type PartnerTypeOrmInboxResolvedOptions,
 } from './inbox/inbox.options';
+import {
+  resolvePayoutOutboxOptions,
+  type PartnerPayoutOutboxOptions,
+  type PartnerPayoutOutboxResolvedOptions,
+} from './payouts/payout-outbox.options';
 
 /** The options of `PartnerPaymentsTypeOrmModule.forRoot` / `forRootAsync`'s factory. */
 export interface PartnerPaymentsTypeOrmOptions {
@@ -26,6 +31,8 @@ export interface PartnerPaymentsTypeOrmOptions {
    * inbox's services are provided but refuse every call, naming this option.
    */
   inbox?: PartnerTypeOrmInboxOptions;
+  /** PartnerPayoutOutbox: the re-drive's grace, maximum age and batch size. */
+  payouts?: PartnerPayoutOutboxOptions;
 }
 
 /** The extras of `forRoot` / `forRootAsync` (outside the options: they shape the module itself). */
@@ -41,6 +48,7 @@ export interface PartnerPaymentsTypeOrmExtras {
 export interface PartnerTypeOrmResolvedOptions {
   holder: string;
   sqliteLeaseMs: number;
+  payouts: PartnerPayoutOutboxResolvedOptions;
   /** Present when `inbox` was given. */
   inbox?: PartnerTypeOrmInboxResolvedOptions;
 }
@@ -73,9 +81,11 @@ export function resolvePartnerTypeOrmOptions(
       'sqliteLeaseMs',
       `must be an integer from ${MIN_SQLITE_LEASE_MS} to ${MAX_SQLITE_LEASE_MS} (ms), got ${String(sqliteLeaseMs)}`,
     );
-  if (options.inbox === undefined) return { holder, sqliteLeaseMs };
+  const payouts = resolvePayoutOutboxOptions(options.payouts);
+  if (Array.isArray(payouts)) throw new PartnerTypeOrmConfigurationError(...payouts);
+  if (options.inbox === undefined) return { holder, sqliteLeaseMs, payouts };
   const inbox = resolveInboxOptions(options.inbox, kind, (field, message) => {
     throw new PartnerTypeOrmConfigurationError(field, message);
   });
-  return { holder, sqliteLeaseMs, inbox };
+  return { holder, sqliteLeaseMs, payouts, inbox };
 }

@@ -10,13 +10,14 @@ import { MIGRATIONS } from '../../../apps/reference-app/src/database/migrations'
 import { InboxEventKey1764300000000 } from '../../../apps/reference-app/src/database/migrations/1764300000000-inbox-event-key.migration';
 import { InboxStateIndexes1764700000000 } from '../../../apps/reference-app/src/database/migrations/1764700000000-inbox-state-indexes.migration';
 import { PayoutRequestMemo1764800000000 } from '../../../apps/reference-app/src/database/migrations/1764800000000-payout-request-memo.migration';
-import { PayoutRequestEntity } from '../../../apps/reference-app/src/payouts/payout-request.entity';
-import {
-  payoutRequestFingerprint,
-  storedPayoutBody,
-} from '../../../apps/reference-app/src/payouts/payouts.service';
 import { placeholders, timestampParam } from '@partner-payments/typeorm/sql';
-import { partnerJobLockKey, PartnerUnitOfWork, PartnerTypeOrmInboxStore } from '@partner-payments/typeorm';
+import {
+  partnerJobLockKey,
+  partnerPayoutFingerprint,
+  PartnerPayoutRequestEntity,
+  PartnerTypeOrmInboxStore,
+  PartnerUnitOfWork,
+} from '@partner-payments/typeorm';
 import { InboxMaintenanceStore } from '../../../libs/partner-payments-typeorm/src/inbox/at-rest/inbox-maintenance.store';
 import { testInboxKeyRing } from '../../setup/app.fixture';
 import { DATABASE_KINDS, databaseUrlFor } from '../../setup/test-database.fixture';
@@ -303,7 +304,8 @@ describe.each(DATABASE_KINDS)('the payout request memo migration on a database w
       after = await openDataSource(parsed);
       expect(await after.showMigrations()).toBe(false);
       const uow = new PartnerUnitOfWork(after);
-      const stored = await uow.run((m) => m.find(PayoutRequestEntity));
+      // Now in the package's table (PayoutRequestsToPackage1765300000000 moved them).
+      const stored = await uow.run((m) => m.find(PartnerPayoutRequestEntity));
       expect(stored).toHaveLength(rows.length);
       const byKey = new Map(stored.map((s) => [s.idempotencyKey, s]));
       for (const r of rows) {
@@ -318,26 +320,30 @@ describe.each(DATABASE_KINDS)('the payout request memo migration on a database w
         });
         // The re-drive re-sends what the previous version sent, and the caller's retry with the
         // same body is that request (its fingerprint unchanged), not the 422 of another body.
-        const body = storedPayoutBody(row);
-        expect(body).not.toHaveProperty('extra_info');
-        expect(payoutRequestFingerprint(body)).toBe(row.fingerprint);
+        const body = { recipient_id: row.recipientId, amount: row.amount, currency: row.currency };
+        expect(partnerPayoutFingerprint({ virtualAccountId: row.virtualAccountId, body })).toBe(
+          row.fingerprint,
+        );
       }
-      const table = async (ds: DataSource) => {
+      const table = async (ds: DataSource, name = 'payout_requests') => {
         const runner = ds.createQueryRunner();
         try {
-          return await runner.getTable('payout_requests');
+          return await runner.getTable(name);
         } finally {
           await runner.release();
         }
       };
-      const migrated = await table(after);
-      expect(migrated?.indices.map((i) => i.name)).toContain('idx_payout_requests_state_created');
+      const migrated = await table(after, 'partner_payout_requests');
+      expect(migrated?.indices.map((i) => i.name)).toContain('idx_partner_payout_requests_state_created');
       expect(migrated?.columns.find((c) => c.name === 'memo')).toMatchObject({ isNullable: true });
 
       // The column holds a memo from now on, and the migration reverts (the column dropped, rows kept).
-      await uow.run((m) => m.update(PayoutRequestEntity, { idempotencyKey: rows[0].key }, { memo: 'x' }));
+      await uow.run((m) =>
+        m.update(PartnerPayoutRequestEntity, { idempotencyKey: rows[0].key }, { memo: 'x' }),
+      );
       expect(
-        (await uow.run((m) => m.findOneByOrFail(PayoutRequestEntity, { idempotencyKey: rows[0].key }))).memo,
+        (await uow.run((m) => m.findOneByOrFail(PartnerPayoutRequestEntity, { idempotencyKey: rows[0].key })))
+          .memo,
       ).toBe('x');
       // Back to before the memo migration: the later ones first.
       for (let n = MIGRATIONS.length - MIGRATIONS.indexOf(PayoutRequestMemo1764800000000); n > 0; n--)

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { PartnerSandbox } from '@partner-payments/testing';
 import type { RunningApp } from '../../../apps/reference-app/src/app-bootstrap.util';
-import { PayoutRequestEntity } from '../../../apps/reference-app/src/app-entities.constants';
+import { PartnerPayoutRequestEntity } from '@partner-payments/typeorm';
 import { PartnerUnitOfWork } from '@partner-payments/typeorm';
 import { payoutRequestFingerprint } from '../../../apps/reference-app/src/payouts/payouts.service';
 import { appRequest, startTestApp, startTestSandbox } from '../../setup/app.fixture';
@@ -127,7 +127,8 @@ describe('reference app endpoints (SQLite file)', () => {
     // Polled for 2 s, well inside the partner's 3 s answer (a fixed 150 ms against 400 ms was a race
     // on a loaded machine): a key stored only after the answer is not there yet when this gives up.
     const uow = running.app.get(PartnerUnitOfWork);
-    const stored = () => uow.run((m) => m.findOne(PayoutRequestEntity, { where: { idempotencyKey: key } }));
+    const stored = () =>
+      uow.run((m) => m.findOne(PartnerPayoutRequestEntity, { where: { idempotencyKey: key } }));
     let row = await stored();
     while (!row && Date.now() - started < 2000) {
       await new Promise((r) => setTimeout(r, 25));
@@ -137,7 +138,7 @@ describe('reference app endpoints (SQLite file)', () => {
     const res = await pending;
     expect(res.status).toBe(201);
     expect(
-      await uow.run((m) => m.findOne(PayoutRequestEntity, { where: { idempotencyKey: key } })),
+      await uow.run((m) => m.findOne(PartnerPayoutRequestEntity, { where: { idempotencyKey: key } })),
     ).toMatchObject({ state: 'created', payoutId: res.body.payout_id });
   });
 
@@ -147,7 +148,7 @@ describe('reference app endpoints (SQLite file)', () => {
     const uow = running.app.get(PartnerUnitOfWork);
     const now = new Date();
     await uow.run((m) =>
-      m.insert(PayoutRequestEntity, {
+      m.insert(PartnerPayoutRequestEntity, {
         idempotencyKey: key,
         fingerprint: payoutRequestFingerprint(body()),
         ...snake(body()),
@@ -200,7 +201,7 @@ describe('reference app endpoints (SQLite file)', () => {
     await sandbox.control.clearFaults();
     const uow = running.app.get(PartnerUnitOfWork);
     expect(
-      await uow.run((m) => m.findOne(PayoutRequestEntity, { where: { idempotencyKey: key } })),
+      await uow.run((m) => m.findOne(PartnerPayoutRequestEntity, { where: { idempotencyKey: key } })),
     ).toMatchObject({ state: 'pending' });
     const retried = await http().post('/payouts').set('Idempotency-Key', key).send(body()).expect(201);
     expect(await partnerPayoutsCreated()).toBe(before + 1);
@@ -232,7 +233,7 @@ describe('reference app endpoints (SQLite file)', () => {
     expect(ids.size).toBe(1);
     const uow = running.app.get(PartnerUnitOfWork);
     expect(
-      await uow.run((m) => m.findOne(PayoutRequestEntity, { where: { idempotencyKey: key } })),
+      await uow.run((m) => m.findOne(PartnerPayoutRequestEntity, { where: { idempotencyKey: key } })),
     ).toMatchObject({ state: 'created', payoutId: [...ids][0] });
     const replay = await http().post('/payouts').set('Idempotency-Key', key).send(body()).expect(201);
     expect(replay.body.payout_id).toBe([...ids][0]);
@@ -251,7 +252,7 @@ describe('reference app endpoints (SQLite file)', () => {
       .expect(404);
     expect(notFound.body).toMatchObject({ error: 'PartnerRefused' });
     expect(
-      await uow.run((m) => m.findOne(PayoutRequestEntity, { where: { idempotencyKey: key } })),
+      await uow.run((m) => m.findOne(PartnerPayoutRequestEntity, { where: { idempotencyKey: key } })),
     ).toMatchObject({ state: 'rejected', payoutId: null });
 
     await sandbox.control.addFault({
@@ -287,7 +288,7 @@ describe('reference app endpoints (SQLite file)', () => {
     const busy = await http().post('/payouts').set('Idempotency-Key', key).send(body()).expect(409);
     expect(busy.body.message).toContain('same Idempotency-Key');
     expect(
-      await uow.run((m) => m.findOne(PayoutRequestEntity, { where: { idempotencyKey: key } })),
+      await uow.run((m) => m.findOne(PartnerPayoutRequestEntity, { where: { idempotencyKey: key } })),
     ).toMatchObject({ state: 'pending' });
     const retried = await http().post('/payouts').set('Idempotency-Key', key).send(body()).expect(201);
     expect(retried.body.idempotency_key).toBe(key);

@@ -11,7 +11,8 @@ import { randomUUID } from 'node:crypto';
 import { PartnerPayoutsService, PartnerVirtualAccountsService } from '@partner-payments/nestjs';
 import type { PartnerSandbox } from '@partner-payments/testing';
 import type { RunningApp } from '../../../apps/reference-app/src/app-bootstrap.util';
-import { PayoutEntity, PayoutRequestEntity } from '../../../apps/reference-app/src/app-entities.constants';
+import { PayoutEntity } from '../../../apps/reference-app/src/app-entities.constants';
+import { PartnerPayoutRequestEntity } from '@partner-payments/typeorm';
 import { PartnerUnitOfWork } from '@partner-payments/typeorm';
 import {
   payoutRequestFingerprint,
@@ -89,7 +90,7 @@ describe.each(DATABASE_KINDS)('POST /payouts with extra_info.memo on %s', (kind)
     ...extra,
   });
   const request = (key: string) =>
-    uow().run((m) => m.findOne(PayoutRequestEntity, { where: { idempotencyKey: key } }));
+    uow().run((m) => m.findOne(PartnerPayoutRequestEntity, { where: { idempotencyKey: key } }));
   /** The partner's log of the payout creates sent with this key. */
   const sendsOf = async (key: string) =>
     (await sandbox.control.requestLog()).filter(
@@ -109,7 +110,7 @@ describe.each(DATABASE_KINDS)('POST /payouts with extra_info.memo on %s', (kind)
   const agePending = (key: string) => {
     const at = new Date(Date.now() - PAST_GRACE_MS);
     return uow().run((m) =>
-      m.update(PayoutRequestEntity, { idempotencyKey: key }, { createdAt: at, nextAttemptAt: null }),
+      m.update(PartnerPayoutRequestEntity, { idempotencyKey: key }, { createdAt: at, nextAttemptAt: null }),
     );
   };
 
@@ -275,7 +276,7 @@ describe.each(DATABASE_KINDS)('POST /payouts with extra_info.memo on %s', (kind)
     const body = actBody({ extra_info: { memo: memoText('review') } });
     const at = new Date(Date.now() - 25 * 3_600_000);
     await uow().run((m) =>
-      m.insert(PayoutRequestEntity, {
+      m.insert(PartnerPayoutRequestEntity, {
         idempotencyKey: key,
         fingerprint: payoutRequestFingerprint(body),
         virtualAccountId: body.virtual_account_id,

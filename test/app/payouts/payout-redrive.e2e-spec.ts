@@ -9,7 +9,8 @@ import { randomUUID } from 'node:crypto';
 import { PartnerPayoutsService } from '@partner-payments/nestjs';
 import type { PartnerSandbox } from '@partner-payments/testing';
 import type { RunningApp } from '../../../apps/reference-app/src/app-bootstrap.util';
-import { PayoutEntity, PayoutRequestEntity } from '../../../apps/reference-app/src/app-entities.constants';
+import { PayoutEntity } from '../../../apps/reference-app/src/app-entities.constants';
+import { PartnerPayoutRequestEntity } from '@partner-payments/typeorm';
 import { PartnerUnitOfWork } from '@partner-payments/typeorm';
 import { payoutRequestFingerprint } from '../../../apps/reference-app/src/payouts/payouts.service';
 import { appRequest, startTestApp, startTestSandbox } from '../../setup/app.fixture';
@@ -59,7 +60,7 @@ describe.each(DATABASE_KINDS)('payout re-drive on %s', (kind) => {
   const insertPending = async (key: string, b: ReturnType<typeof body>, ageMs = PAST_GRACE_MS) => {
     const at = new Date(Date.now() - ageMs);
     await uow().run((m) =>
-      m.insert(PayoutRequestEntity, {
+      m.insert(PartnerPayoutRequestEntity, {
         idempotencyKey: key,
         fingerprint: payoutRequestFingerprint(b),
         virtualAccountId: b.virtual_account_id,
@@ -75,9 +76,11 @@ describe.each(DATABASE_KINDS)('payout re-drive on %s', (kind) => {
     );
   };
   const request = (key: string) =>
-    uow().run((m) => m.findOneOrFail(PayoutRequestEntity, { where: { idempotencyKey: key } }));
+    uow().run((m) => m.findOneOrFail(PartnerPayoutRequestEntity, { where: { idempotencyKey: key } }));
   const makeDue = (key: string) =>
-    uow().run((m) => m.update(PayoutRequestEntity, { idempotencyKey: key }, { nextAttemptAt: new Date(0) }));
+    uow().run((m) =>
+      m.update(PartnerPayoutRequestEntity, { idempotencyKey: key }, { nextAttemptAt: new Date(0) }),
+    );
   const counters = () => sandbox.control.counters();
   const payoutCalls = async () => (await counters()).requests[PAYOUT_ROUTE] ?? 0;
   /** The partner's payouts of our user with this amount. */
@@ -134,7 +137,7 @@ describe.each(DATABASE_KINDS)('payout re-drive on %s', (kind) => {
     expect(await payoutCalls()).toBe(calls);
     expect(await request(key)).toMatchObject({ state: 'pending', attempts: 0 });
     // Gone before it ages past the grace period and a later test's pass picks it up.
-    await uow().run((m) => m.delete(PayoutRequestEntity, { idempotencyKey: key }));
+    await uow().run((m) => m.delete(PartnerPayoutRequestEntity, { idempotencyKey: key }));
   });
 
   it('a request the partner refuses is marked rejected with the reason', async () => {
@@ -202,7 +205,9 @@ describe.each(DATABASE_KINDS)('payout re-drive on %s', (kind) => {
     const other = await startTestApp(dbUrl, ENV, sandbox);
     try {
       // Only this test's rows are pending: the counts below are theirs.
-      expect(await uow().run((m) => m.count(PayoutRequestEntity, { where: { state: 'pending' } }))).toBe(0);
+      expect(
+        await uow().run((m) => m.count(PartnerPayoutRequestEntity, { where: { state: 'pending' } })),
+      ).toBe(0);
       const rows = Array.from({ length: 6 }, () => ({ key: randomUUID(), b: body() }));
       for (const { key, b } of rows) await insertPending(key, b);
       const calls = await payoutCalls();

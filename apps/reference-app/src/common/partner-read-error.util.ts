@@ -1,10 +1,10 @@
 import { BadGatewayException, BadRequestException, HttpException, type LoggerService } from '@nestjs/common';
 import { PartnerLocalValidationError, PartnerVirtualAccountNotActiveError } from '@partner-payments/nestjs';
-import { classifyPartnerFailure } from '../payouts/partner-failure.util';
+import { classifyPartnerFailure } from '@partner-payments/typeorm';
 
 /**
- * A partner failure as this app's answer, by cause (issue 9 defect 2; the classification POST
- * /payouts and its re-drive use too, payouts/partner-failure.util.ts):
+ * A partner failure as this app's answer, by cause (classifyPartnerFailure of
+ * @partner-payments/typeorm, the classification its payout outbox uses too):
  * - the partner unavailable (5xx, 429, timeout, reset): 502 "retry later", never its 429 or 5xx
  *   handed to our caller as if the caller had been refused or rate limited;
  * - our credentials or account refused (401/403 after re-authentication, or the token call

@@ -28,7 +28,7 @@ describe('openDataSource (SQLite file)', () => {
     for (const table of [
       'webhook_inbox',
       'payouts',
-      'payout_requests',
+      'partner_payout_requests',
       'partner_users',
       'virtual_accounts',
       'deposits',

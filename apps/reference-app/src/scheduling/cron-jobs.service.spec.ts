@@ -11,7 +11,6 @@ import type { AppConfig } from '../config/app.config';
 import type { StartupState } from '../health/startup-state.service';
 import type { DepositReconciliationService } from '../reconciliation/deposits/deposit-reconciliation.service';
 import type { ReconciliationService } from '../reconciliation/reconciliation.service';
-import type { PayoutRedriveService } from '../payouts/payout-redrive.service';
 import type { VersionPinService } from '../versioning/version-pin.service';
 import { CronJobsService } from './cron-jobs.service';
 import { ScheduledJobs } from './scheduled-jobs.service';
@@ -34,7 +33,6 @@ function serviceWithDrain(drain: Promise<void>) {
     {} as ReconciliationService,
     {} as DepositReconciliationService,
     { pin: async () => undefined } as unknown as VersionPinService,
-    {} as PayoutRedriveService,
     { getToken: async () => 'token' } as unknown as PartnerTokenManager,
     { markFinished: () => undefined } as unknown as StartupState,
   );

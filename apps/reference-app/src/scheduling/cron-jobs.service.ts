@@ -13,13 +13,12 @@ import {
   DEPOSIT_RECONCILIATION_JOB,
   DepositReconciliationService,
 } from '../reconciliation/deposits/deposit-reconciliation.service';
-import { PAYOUT_REDRIVE_JOB, PayoutRedriveService } from '../payouts/payout-redrive.service';
 import { VERSION_PIN_JOB, VersionPinService } from '../versioning/version-pin.service';
 import { ScheduledJobs } from './scheduled-jobs.service';
 
 /**
- * The reconciliation, version-pin and payout re-drive jobs, registered with ScheduledJobs, and the
- * start-up warm-up. The webhooks feature registers its inbox jobs itself (InboxJobs).
+ * The reconciliation and version-pin jobs, registered with ScheduledJobs, and the start-up
+ * warm-up. The webhooks feature registers its inbox jobs itself (InboxJobs).
  */
 @Injectable()
 export class CronJobsService implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -31,7 +30,6 @@ export class CronJobsService implements OnApplicationBootstrap, OnApplicationShu
     private readonly reconciliation: ReconciliationService,
     private readonly depositReconciliation: DepositReconciliationService,
     private readonly versionPin: VersionPinService,
-    private readonly payoutRedrive: PayoutRedriveService,
     private readonly tokens: PartnerTokenManager,
     private readonly startup: StartupState,
   ) {}
@@ -45,9 +43,6 @@ export class CronJobsService implements OnApplicationBootstrap, OnApplicationShu
       this.depositReconciliation.runOnce({ tick }),
     );
     this.jobs.add(VERSION_PIN_JOB, this.config.versionPinCron, (tick) => this.versionPin.pin({ tick }));
-    this.jobs.add(PAYOUT_REDRIVE_JOB, this.config.redrive.cron, (tick) =>
-      this.payoutRedrive.runOnce({ tick }),
-    );
   }
 
   /**

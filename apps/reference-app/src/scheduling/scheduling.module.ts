@@ -1,18 +1,17 @@
 import { Module } from '@nestjs/common';
 import { HealthModule } from '../health/health.module';
-import { PayoutsModule } from '../payouts/payouts.module';
 import { ReconciliationModule } from '../reconciliation/reconciliation.module';
 import { VersioningModule } from '../versioning/versioning.module';
 import { CronJobsService } from './cron-jobs.service';
 import { JobScheduleModule } from './job-schedule.module';
 
 /**
- * The reconciliation, version-pin and payout re-drive jobs and the start-up warm-up; the registry
+ * The reconciliation and version-pin jobs and the start-up warm-up; the registry
  * every feature registers its jobs with is JobScheduleModule's. The locks the jobs take are
  * PartnerJobLockService's (@partner-payments/typeorm).
  */
 @Module({
-  imports: [JobScheduleModule, HealthModule, PayoutsModule, ReconciliationModule, VersioningModule],
+  imports: [JobScheduleModule, HealthModule, ReconciliationModule, VersioningModule],
   providers: [CronJobsService],
   exports: [CronJobsService],
 })

@@ -3,9 +3,8 @@ import { PartnerApiVersionState, PartnerVersioningService } from '@partner-payme
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { ApiVersionPinEntity } from './api-version-pin.entity';
 import { pinAccountKey } from './pin-account.util';
-import { PartnerJobLockService, PartnerUnitOfWork } from '@partner-payments/typeorm';
+import { classifyPartnerFailure, PartnerJobLockService, PartnerUnitOfWork } from '@partner-payments/typeorm';
 import { PARTNER_CONNECTION, type PartnerConnection } from '../sandbox/partner-connection.providers';
-import { classifyPartnerFailure } from '../payouts/partner-failure.util';
 
 export const VERSION_PIN_JOB = 'version-pin';
 

@@ -10,12 +10,15 @@ import { InboxStateIndexes1764700000000 } from './1764700000000-inbox-state-inde
 import { PayoutRequestMemo1764800000000 } from './1764800000000-payout-request-memo.migration';
 import { InboxTombstones1764900000000 } from './1764900000000-inbox-tombstones.migration';
 import { PinAccountDigest1765000000000 } from './1765000000000-pin-account-digest.migration';
+import { PayoutRequestsToPackage1765300000000 } from './1765300000000-payout-requests-to-package.migration';
 import { Rfis1765400000000 } from './1765400000000-rfis.migration';
 
 /**
- * Checked-in migrations, in order, then @partner-payments/typeorm's: job_locks (it upgrades the
- * table the initial schema made) and the inbox's tables (which the migrations above made, so it
- * leaves them as they are). Run at start (openDataSource); `synchronize` is never used.
+ * Checked-in migrations and @partner-payments/typeorm's, run in timestamp order: the package's
+ * job_locks (it upgrades the table the initial schema made), its inbox tables (which the
+ * migrations above made, so it leaves them as they are) and partner_payout_requests; then the
+ * app's move of its payout requests into that table, then the RFI projection. Run at start
+ * (openDataSource); `synchronize` is never used.
  */
 export const MIGRATIONS = [
   InitialSchema1763794800000,
@@ -31,4 +34,6 @@ export const MIGRATIONS = [
   PinAccountDigest1765000000000,
   Rfis1765400000000,
   ...partnerTypeOrmMigrations,
+  // After the package's: it copies payout_requests into the package's partner_payout_requests.
+  PayoutRequestsToPackage1765300000000,
 ];
