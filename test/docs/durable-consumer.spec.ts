@@ -91,7 +91,11 @@ describe('a consumer app following only the @partner-payments/typeorm README (ta
     let databaseUrl = '';
 
     beforeAll(async () => {
-      sandbox = await startPartnerSandbox({ quiet: true, authorizedBanks: ['bank_a'], verificationDelayMs: 0 });
+      sandbox = await startPartnerSandbox({
+        quiet: true,
+        authorizedBanks: ['bank_a'],
+        verificationDelayMs: 0,
+      });
       databaseUrl =
         kind === 'postgres'
           ? await createDatabase(pgBase, `durable_${randomUUID().slice(0, 8)}`)
@@ -163,7 +167,9 @@ describe('a consumer app following only the @partner-payments/typeorm README (ta
       try {
         await eventually(
           async () => {
-            const [{ n }] = await db.query("SELECT COUNT(*) AS n FROM webhook_inbox WHERE state <> 'processed'");
+            const [{ n }] = await db.query(
+              "SELECT COUNT(*) AS n FROM webhook_inbox WHERE state <> 'processed'",
+            );
             return Number(n) === 0 ? true : undefined;
           },
           60_000,
@@ -207,7 +213,8 @@ describe('a consumer app following only the @partner-payments/typeorm README (ta
       for (const amount of ['20.00', '21.00']) expect((await post(randomUUID(), amount)).status).toBe(201);
       const partnerPayouts = async () => {
         const ids: string[] = [];
-        for await (const p of client.payouts.iterate({ user_id: account.userId, limit: 100 })) ids.push(p.payoutId);
+        for await (const p of client.payouts.iterate({ user_id: account.userId, limit: 100 }))
+          ids.push(p.payoutId);
         return ids;
       };
 
@@ -230,7 +237,11 @@ describe('a consumer app following only the @partner-payments/typeorm README (ta
       const db = await observer(databaseUrl);
       try {
         const known = async () =>
-          new Set(((await db.query('SELECT payout_id FROM payouts')) as Array<{ payout_id: string }>).map((r) => r.payout_id));
+          new Set(
+            ((await db.query('SELECT payout_id FROM payouts')) as Array<{ payout_id: string }>).map(
+              (r) => r.payout_id,
+            ),
+          );
         const atPartner = await partnerPayouts();
         expect(atPartner).toHaveLength(3);
         expect((await known()).size).toBe(2); // the crash really lost one

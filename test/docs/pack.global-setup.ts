@@ -1,6 +1,6 @@
 /**
- * globalSetup of the `docs` Jest project: builds both libraries and packs them as a user would
- * (the commands of libs/partner-payments/README.md's install section), into a temp folder the
+ * globalSetup of the `docs` Jest project: builds the three packages and packs them as a user would
+ * (the commands of the packages' README install sections), into a temp folder the
  * consumer-app spec installs from. Done here, once and before any test runs, so the build never
  * races the sandbox CLI suite's own `tsc -b` of the same dist/.
  */
@@ -21,6 +21,8 @@ export default function packPackages(): void {
     '@partner-payments/nestjs',
     '-w',
     '@partner-payments/testing',
+    '-w',
+    '@partner-payments/typeorm',
     '--pack-destination',
     destination,
   ]);
