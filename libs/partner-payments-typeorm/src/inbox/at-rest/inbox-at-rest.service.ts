@@ -51,6 +51,14 @@ export class InboxAtRestService implements OnApplicationBootstrap, BeforeApplica
         `does not list ${missing.map((m) => `'${m.keyId}' (sealed ${m.entries} inbox entries)`).join(', ')}: add it back after the first key`,
       );
     }
+    // The id listed with other key material: its bodies would fail at processing and go dead.
+    const wrong = await this.store.keysThatOpenNothing();
+    if (wrong.length > 0) {
+      throw new PartnerTypeOrmConfigurationError(
+        'inbox.sealingKeys',
+        `lists ${wrong.map((w) => `'${w.keyId}' with a key that opens none of the ${w.entries} inbox entries sealed under that id`).join(', ')}: give the key that sealed them`,
+      );
+    }
     this.startup = this.reseal().then(
       () => undefined,
       (error: Error) => this.logger.error(`re-sealing inbox bodies failed: ${error.message}`),

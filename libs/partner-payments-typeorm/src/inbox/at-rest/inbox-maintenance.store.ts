@@ -17,6 +17,40 @@ export class InboxMaintenanceStore {
 
   /** Key ids that sealed stored bodies but are not in the key ring, with how many entries each. */
   async missingKeys(): Promise<Array<{ keyId: string; entries: number }>> {
+    const used = await this.keysInUse();
+    return used.filter((r) => !this.keys.has(r.keyId));
+  }
+
+  /**
+   * Listed key ids whose key opens none of a few bodies it is named on: the id is right but the
+   * key material is not the one that sealed them (a key made anew at each start under the same
+   * id). Sampled: one body altered in the database does not count against its key.
+   */
+  async keysThatOpenNothing(sample = 3): Promise<Array<{ keyId: string; entries: number }>> {
+    const wrong: Array<{ keyId: string; entries: number }> = [];
+    for (const used of (await this.keysInUse()).filter((r) => this.keys.has(r.keyId))) {
+      const rows = await this.uow.run((m) =>
+        m
+          .createQueryBuilder(PartnerWebhookInboxEntity, 'i')
+          .where('i.body_key = :keyId AND i.sealed_body IS NOT NULL', { keyId: used.keyId })
+          .limit(sample)
+          .getMany(),
+      );
+      if (rows.length > 0 && !rows.some((row) => this.opens(row))) wrong.push(used);
+    }
+    return wrong;
+  }
+
+  private opens(row: PartnerWebhookInboxEntity): boolean {
+    try {
+      this.keys.open(row.sealedBody!, row.eventKey);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private async keysInUse(): Promise<Array<{ keyId: string; entries: number }>> {
     const rows: Array<{ keyId: string; n: string | number }> = await this.uow.run((m) =>
       m
         .createQueryBuilder(PartnerWebhookInboxEntity, 'i')
@@ -26,7 +60,7 @@ export class InboxMaintenanceStore {
         .groupBy('i.body_key')
         .getRawMany(),
     );
-    return rows.filter((r) => !this.keys.has(r.keyId)).map((r) => ({ keyId: r.keyId, entries: Number(r.n) }));
+    return rows.map((r) => ({ keyId: r.keyId, entries: Number(r.n) }));
   }
 
   /**
