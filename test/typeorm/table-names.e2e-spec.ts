@@ -14,6 +14,7 @@ import {
   PartnerTypeOrmInboxStore,
   generateInboxKeyEntry,
   partnerTypeOrmEntities,
+  partnerTypeOrmMigrations,
 } from '@partner-payments/typeorm';
 import { DataSource, DefaultNamingStrategy } from 'typeorm';
 import { packageLocationFor } from './typeorm-database.fixture';
@@ -26,7 +27,7 @@ const inbox = { sealingKeys: generateInboxKeyEntry('k1') };
 async function boot(database: TypeOrmModuleOptions) {
   @Module({
     imports: [
-      TypeOrmModule.forRoot({ ...database, entities: [...partnerTypeOrmEntities], synchronize: true }),
+      TypeOrmModule.forRoot({ entities: [...partnerTypeOrmEntities], synchronize: true, ...database }),
       PartnerPaymentsTypeOrmModule.forRoot({ inbox }),
     ],
   })
@@ -42,6 +43,12 @@ const event = (eventId: string): InboxEventInput => ({
   rawBody: JSON.stringify({ event: 'payout.completed', data: { event_id: eventId } }),
   receivedAt: new Date(),
 });
+
+class PrefixedColumns extends DefaultNamingStrategy {
+  override columnName(propertyName: string, customName: string, prefixes: string[]): string {
+    return `c_${super.columnName(propertyName, customName, prefixes)}`;
+  }
+}
 
 class PluralTables extends DefaultNamingStrategy {
   override tableName(targetName: string, userSpecifiedName: string | undefined): string {
@@ -82,6 +89,21 @@ describe('a DataSource that maps the package tables elsewhere', () => {
     await expect(
       boot({ type: 'better-sqlite3', database, namingStrategy: new PluralTables() }),
     ).rejects.toThrow(/dataSource maps PartnerJobLockEntity to job_lockss, not job_locks/);
+  });
+
+  it('is refused at boot on a naming strategy that renames the columns named in the entities', async () => {
+    const database = await sqlite('columns');
+    await expect(
+      // The package's migrations (synchronize would stop at the partial indexes' WHERE state = ...).
+      boot({
+        type: 'better-sqlite3',
+        database,
+        namingStrategy: new PrefixedColumns(),
+        synchronize: false,
+        migrations: [...partnerTypeOrmMigrations],
+        migrationsRun: true,
+      }),
+    ).rejects.toThrow(/dataSource maps PartnerJobLockEntity\.name to the column c_name, not name/);
   });
 
   it('is refused at boot on PostgreSQL with a schema the search_path does not lead to', async () => {

@@ -14,7 +14,7 @@ const TABLES = [
 /**
  * Why the DataSource's mapping of the package's entities would split them from the package's SQL,
  * or null when it does not: the statements name the tables unqualified, so the entities must map
- * to the same names (no `entityPrefix`, no naming strategy renaming them) and, on PostgreSQL, to
+ * to the same table and column names (no `entityPrefix`, no naming strategy renaming them) and, on PostgreSQL, to
  * the schema the connection's search_path resolves them in. Said at boot instead of at the first
  * delivery, which would be answered 500 and lost (spec 6.1.4). A DataSource not initialised yet
  * (`manualInitialization`) has no mapping to read and is not checked.
@@ -30,6 +30,11 @@ export async function packageTablesMismatch(
     const metadata = dataSource.getMetadata(entity);
     if (metadata.tableName !== table)
       return `maps ${entity.name} to ${metadata.tableName}, not ${table}: the package's SQL names ${table} (an entityPrefix or a naming strategy renaming tables cannot apply to it)`;
+    const renamed = metadata.columns.find(
+      (c) => c.givenDatabaseName !== undefined && c.databaseName !== c.givenDatabaseName,
+    );
+    if (renamed)
+      return `maps ${entity.name}.${renamed.propertyName} to the column ${renamed.databaseName}, not ${renamed.givenDatabaseName}: the package's SQL names ${renamed.givenDatabaseName} (a naming strategy renaming columns cannot apply to it)`;
     if (kind !== 'postgres' || !metadata.schema) continue;
     if (current === undefined) {
       const rows: Array<{ schema: string | null }> = await dataSource.query(
