@@ -44,7 +44,8 @@ export class InboxAtRestService implements OnApplicationBootstrap, BeforeApplica
   async onApplicationBootstrap(): Promise<void> {
     // A key removed from the sealing keys while bodies it sealed remain: refuse to start (the
     // app's init or listen rejects) rather than fail their redelivery later.
-    const missing = await this.store.missingKeys();
+    const used = await this.store.keysInUse();
+    const missing = await this.store.missingKeys(used);
     if (missing.length > 0) {
       throw new PartnerTypeOrmConfigurationError(
         'inbox.sealingKeys',
@@ -52,7 +53,7 @@ export class InboxAtRestService implements OnApplicationBootstrap, BeforeApplica
       );
     }
     // The id listed with other key material: its bodies would fail at processing and go dead.
-    const wrong = await this.store.keysThatOpenNothing();
+    const wrong = await this.store.keysThatOpenNothing(used);
     if (wrong.length > 0) {
       throw new PartnerTypeOrmConfigurationError(
         'inbox.sealingKeys',

@@ -4,6 +4,12 @@ import { SqlParams } from '../../database/sql-params.util';
 import { PartnerWebhookInboxEntity } from '../webhook-inbox.entity';
 import type { PartnerInboxKeyRing } from './inbox-key-ring.util';
 
+/** A key id named on stored bodies, and on how many entries. */
+export interface KeyUse {
+  keyId: string;
+  entries: number;
+}
+
 /**
  * The inbox's bodies at rest, apart from the delivery path: which keys the
  * stored bodies need, re-sealing under the current key, and deleting processed entries past
@@ -16,9 +22,8 @@ export class InboxMaintenanceStore {
   ) {}
 
   /** Key ids that sealed stored bodies but are not in the key ring, with how many entries each. */
-  async missingKeys(): Promise<Array<{ keyId: string; entries: number }>> {
-    const used = await this.keysInUse();
-    return used.filter((r) => !this.keys.has(r.keyId));
+  async missingKeys(used?: KeyUse[]): Promise<KeyUse[]> {
+    return (used ?? (await this.keysInUse())).filter((r) => !this.keys.has(r.keyId));
   }
 
   /**
@@ -26,17 +31,17 @@ export class InboxMaintenanceStore {
    * key material is not the one that sealed them (a key made anew at each start under the same
    * id). Sampled: one body altered in the database does not count against its key.
    */
-  async keysThatOpenNothing(sample = 3): Promise<Array<{ keyId: string; entries: number }>> {
-    const wrong: Array<{ keyId: string; entries: number }> = [];
-    for (const used of (await this.keysInUse()).filter((r) => this.keys.has(r.keyId))) {
+  async keysThatOpenNothing(used?: KeyUse[], sample = 3): Promise<KeyUse[]> {
+    const wrong: KeyUse[] = [];
+    for (const use of (used ?? (await this.keysInUse())).filter((r) => this.keys.has(r.keyId))) {
       const rows = await this.uow.run((m) =>
         m
           .createQueryBuilder(PartnerWebhookInboxEntity, 'i')
-          .where('i.body_key = :keyId AND i.sealed_body IS NOT NULL', { keyId: used.keyId })
+          .where('i.body_key = :keyId AND i.sealed_body IS NOT NULL', { keyId: use.keyId })
           .limit(sample)
           .getMany(),
       );
-      if (rows.length > 0 && !rows.some((row) => this.opens(row))) wrong.push(used);
+      if (rows.length > 0 && !rows.some((row) => this.opens(row))) wrong.push(use);
     }
     return wrong;
   }
@@ -50,7 +55,8 @@ export class InboxMaintenanceStore {
     }
   }
 
-  private async keysInUse(): Promise<Array<{ keyId: string; entries: number }>> {
+  /** Each key id named on stored bodies, with how many entries (one pass over the body_key index). */
+  async keysInUse(): Promise<KeyUse[]> {
     const rows: Array<{ keyId: string; n: string | number }> = await this.uow.run((m) =>
       m
         .createQueryBuilder(PartnerWebhookInboxEntity, 'i')
