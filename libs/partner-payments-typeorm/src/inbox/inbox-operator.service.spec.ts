@@ -65,6 +65,16 @@ describe('PartnerInboxOperator arguments', () => {
     },
   );
 
+  it('refuses redeliverDead with more than 1000 ids, or an id that is not a string, naming it', async () => {
+    const many = Array.from({ length: 1001 }, (_, i) => `e-${i}`);
+    await expect(operator.redeliverDead(many)).rejects.toEqual(refusal('eventIds'));
+    await expect(operator.redeliverDead(['e-1', 42 as unknown as string])).rejects.toEqual(
+      refusal('eventIds[1]'),
+    );
+    // Accepted ids reach the drain (here without PartnerPaymentsModule to drain through).
+    await expect(operator.redeliverDead(['e-1'])).rejects.toThrow(/PartnerWebhookProcessingService/);
+  });
+
   it('refuses prune at an invalid date, naming now', async () => {
     await expect(operator.prune({ now: new Date(Number.NaN) })).rejects.toEqual(refusal('now'));
   });

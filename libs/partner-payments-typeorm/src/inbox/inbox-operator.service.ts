@@ -76,11 +76,12 @@ export class PartnerInboxOperator implements OnApplicationBootstrap, BeforeAppli
    * Makes these dead entries (all of them when `eventIds` is null) due again and drains now. Their
    * attempts are kept: a handler still failing leaves the entry dead after one more try. Ids that
    * are not dead are left alone. When another run holds the drain (`redelivery.ran` false), it or
-   * the next takes them.
+   * the next takes them. At most 1000 ids a call.
    */
   async redeliverDead(
     eventIds: readonly string[] | null = null,
   ): Promise<{ requeued: number; redelivery: RedeliverySummary }> {
+    if (eventIds !== null) checkEventIds(eventIds);
     const requeued = await this.parts.deadLetters.requeue(eventIds);
     return { requeued, redelivery: await this.drain() };
   }
@@ -142,6 +143,14 @@ const MAX_BATCH = 10_000;
 function checkInteger(field: string, value: number, min: number, max: number): void {
   if (!Number.isInteger(value) || value < min || value > max)
     throw invalid(field, `must be an integer from ${min} to ${max}, got ${String(value)}`);
+}
+
+/** One statement binds every id: past the bound, the database's own parameter limit would refuse it, unnamed. */
+function checkEventIds(eventIds: readonly string[]): void {
+  if (!Array.isArray(eventIds) || eventIds.length > MAX_READ)
+    throw invalid('eventIds', `must be null or an array of at most ${MAX_READ} event ids`);
+  const bad = eventIds.findIndex((id) => typeof id !== 'string');
+  if (bad >= 0) throw invalid(`eventIds[${bad}]`, 'must be a string');
 }
 
 function invalid(field: string, message: string): PartnerLocalValidationError {
