@@ -147,6 +147,7 @@ describe('the README inbox endpoint on PostgreSQL', () => {
     const payoutId = randomUUID();
     const { status, eventId } = await deliver(payoutId);
     expect(status).toBeLessThan(300);
+    expect(await app.get(PartnerTypeOrmInboxStore).get(eventId)).not.toBeNull();
     expect(await settled(eventId)).toBe('processed');
     expect(await statusOf(payoutId)).toBe('COMPLETED');
   });
@@ -160,7 +161,9 @@ describe('the README inbox endpoint on PostgreSQL', () => {
     expect(await statusOf(payoutId)).toBe('PENDING');
     // Fixed downstream: an operator's retry applies it once.
     PayoutHandler.failAfterWrite.delete(payoutId);
-    await ds.query("UPDATE webhook_inbox SET next_attempt_at = now() - interval '1 second'");
+    await ds.query(
+      "UPDATE webhook_inbox SET next_attempt_at = now() - interval '1 second' WHERE state = 'failed'",
+    );
     await app.get(PartnerInboxOperator).drain({ minAgeMs: 0 });
     expect(await settled(eventId)).toBe('processed');
     expect(await statusOf(payoutId)).toBe('COMPLETED');
