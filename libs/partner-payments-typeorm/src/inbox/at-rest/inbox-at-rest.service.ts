@@ -57,7 +57,7 @@ export class InboxAtRestService implements OnApplicationBootstrap, BeforeApplica
     if (wrong.length > 0) {
       throw new PartnerTypeOrmConfigurationError(
         'inbox.sealingKeys',
-        `lists ${wrong.map((w) => `'${w.keyId}' with a key that opens none of the ${w.entries} inbox entries sealed under that id`).join(', ')}: give the key that sealed them`,
+        `lists ${wrong.map((w) => `'${w.keyId}' with a key that opens none of the ${w.entries} inbox entries sealed under that id`).join(', ')}: give the key that sealed them (if it is lost, their bodies are too: delete those entries, WHERE body_key = the id)`,
       );
     }
     this.startup = this.reseal().then(
