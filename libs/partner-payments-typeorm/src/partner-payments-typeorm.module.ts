@@ -8,6 +8,7 @@ import { PartnerUnitOfWork } from './database/unit-of-work.service';
 import { PartnerJobLockService } from './job-locks/job-lock.service';
 import { PartnerInboxOperator } from './inbox/inbox-operator.service';
 import { inboxProviders } from './inbox/inbox.providers';
+import { packageTablesMismatch } from './package-tables.util';
 import { PartnerTypeOrmInboxStore } from './inbox/typeorm-inbox.store';
 import { PartnerPayoutOutbox } from './payouts/payout-outbox.service';
 import {
@@ -42,17 +43,20 @@ function providers(extras: PartnerPaymentsTypeOrmExtras): Provider[] {
       // support, fails the boot with a message naming the field.
       provide: PARTNER_TYPEORM_RESOLVED_OPTIONS,
       inject: [PARTNER_TYPEORM_OPTIONS, dataSourceToken],
-      useFactory: (
+      useFactory: async (
         options: PartnerPaymentsTypeOrmOptions,
         dataSource: DataSource,
-      ): PartnerTypeOrmResolvedOptions => {
+      ): Promise<PartnerTypeOrmResolvedOptions> => {
         const kind = databaseKindOf(dataSource);
         if (!kind)
           throw new PartnerTypeOrmConfigurationError(
             'dataSource',
             `${extras.dataSource ?? 'default'} uses the TypeORM driver ${String(dataSource.options.type)}; supported: postgres, better-sqlite3`,
           );
-        return resolvePartnerTypeOrmOptions(options, kind);
+        const resolved = resolvePartnerTypeOrmOptions(options, kind);
+        const mismatch = await packageTablesMismatch(dataSource, kind);
+        if (mismatch) throw new PartnerTypeOrmConfigurationError('dataSource', mismatch);
+        return resolved;
       },
     },
     {

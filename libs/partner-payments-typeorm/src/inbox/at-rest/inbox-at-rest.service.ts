@@ -44,11 +44,20 @@ export class InboxAtRestService implements OnApplicationBootstrap, BeforeApplica
   async onApplicationBootstrap(): Promise<void> {
     // A key removed from the sealing keys while bodies it sealed remain: refuse to start (the
     // app's init or listen rejects) rather than fail their redelivery later.
-    const missing = await this.store.missingKeys();
+    const used = await this.store.keysInUse();
+    const missing = await this.store.missingKeys(used);
     if (missing.length > 0) {
       throw new PartnerTypeOrmConfigurationError(
         'inbox.sealingKeys',
         `does not list ${missing.map((m) => `'${m.keyId}' (sealed ${m.entries} inbox entries)`).join(', ')}: add it back after the first key`,
+      );
+    }
+    // The id listed with other key material: its bodies would fail at processing and go dead.
+    const wrong = await this.store.keysThatOpenNothing(used);
+    if (wrong.length > 0) {
+      throw new PartnerTypeOrmConfigurationError(
+        'inbox.sealingKeys',
+        `lists ${wrong.map((w) => `'${w.keyId}' with a key that opens none of the ${w.entries} inbox entries sealed under that id`).join(', ')}: give the key that sealed them (if it is lost, their bodies are too: delete those entries, WHERE body_key = the id)`,
       );
     }
     this.startup = this.reseal().then(

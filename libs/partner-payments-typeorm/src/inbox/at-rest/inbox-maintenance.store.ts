@@ -4,6 +4,12 @@ import { SqlParams } from '../../database/sql-params.util';
 import { PartnerWebhookInboxEntity } from '../webhook-inbox.entity';
 import type { PartnerInboxKeyRing } from './inbox-key-ring.util';
 
+/** A key id named on stored bodies, and on how many entries. */
+export interface KeyUse {
+  keyId: string;
+  entries: number;
+}
+
 /**
  * The inbox's bodies at rest, apart from the delivery path: which keys the
  * stored bodies need, re-sealing under the current key, and deleting processed entries past
@@ -16,7 +22,41 @@ export class InboxMaintenanceStore {
   ) {}
 
   /** Key ids that sealed stored bodies but are not in the key ring, with how many entries each. */
-  async missingKeys(): Promise<Array<{ keyId: string; entries: number }>> {
+  async missingKeys(used?: KeyUse[]): Promise<KeyUse[]> {
+    return (used ?? (await this.keysInUse())).filter((r) => !this.keys.has(r.keyId));
+  }
+
+  /**
+   * Listed key ids whose key opens none of a few bodies it is named on: the id is right but the
+   * key material is not the one that sealed them (a key made anew at each start under the same
+   * id). Sampled: one body altered in the database does not count against its key.
+   */
+  async keysThatOpenNothing(used?: KeyUse[], sample = 3): Promise<KeyUse[]> {
+    const wrong: KeyUse[] = [];
+    for (const use of (used ?? (await this.keysInUse())).filter((r) => this.keys.has(r.keyId))) {
+      const rows = await this.uow.run((m) =>
+        m
+          .createQueryBuilder(PartnerWebhookInboxEntity, 'i')
+          .where('i.body_key = :keyId AND i.sealed_body IS NOT NULL', { keyId: use.keyId })
+          .limit(sample)
+          .getMany(),
+      );
+      if (rows.length > 0 && !rows.some((row) => this.opens(row))) wrong.push(use);
+    }
+    return wrong;
+  }
+
+  private opens(row: PartnerWebhookInboxEntity): boolean {
+    try {
+      this.keys.open(row.sealedBody!, row.eventKey);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Each key id named on stored bodies, with how many entries (one pass over the body_key index). */
+  async keysInUse(): Promise<KeyUse[]> {
     const rows: Array<{ keyId: string; n: string | number }> = await this.uow.run((m) =>
       m
         .createQueryBuilder(PartnerWebhookInboxEntity, 'i')
@@ -26,7 +66,7 @@ export class InboxMaintenanceStore {
         .groupBy('i.body_key')
         .getRawMany(),
     );
-    return rows.filter((r) => !this.keys.has(r.keyId)).map((r) => ({ keyId: r.keyId, entries: Number(r.n) }));
+    return rows.map((r) => ({ keyId: r.keyId, entries: Number(r.n) }));
   }
 
   /**
