@@ -36,14 +36,16 @@ export class ProjectionHandlers {
   /**
    * One stream for both payout families (spec 6.4.7): the library emits it for each payout.* and
    * payout.status_changed delivery, so one transition usually arrives twice. The projection takes
-   * the first and finds the second unchanged (decidePayoutStatusChange); reconciliation writes the
-   * projection itself (payout-settler.service.ts).
+   * the first and finds the second unchanged, and a granular twin that arrives after a hold names
+   * no previous status, so it cannot move the hold sideways (decidePayoutStatusChange).
+   * Reconciliation writes the projection itself (payout-settler.service.ts).
    */
   @OnPartnerEvent(PartnerDerivedEvent.PayoutStatus)
   async onPayoutStatus(event: PartnerPayoutStatusEvent): Promise<void> {
     await this.payouts.apply({
       payoutId: event.payoutId,
       status: event.status,
+      previousStatus: event.previousStatus,
       source: 'webhook',
       referenceNumber: event.referenceNumber,
       errorCode: event.errorCode,
