@@ -66,11 +66,20 @@ describe('partner webhooks over HTTP (spec 6)', () => {
       rawStatus: 'completed',
       payload: { reference_number: 'IMAD-1' },
     });
-    // one unified status per distinct status: CREATED, PENDING, PROCESSING, IN_REVIEW, COMPLETED, FAILED (failed+returned)
+    // one unified status per payout delivery, nothing remembered between them: failed and returned
+    // both resolve the payout to FAILED (spec 3.4), so FAILED comes twice
     const statuses = t.handlers.log.calls
       .filter((c) => c.handler === PartnerDerivedEvent.PayoutStatus)
       .map((c) => (c.event as { status: string }).status);
-    expect(statuses).toEqual(['CREATED', 'PENDING', 'PROCESSING', 'IN_REVIEW', 'COMPLETED', 'FAILED']);
+    expect(statuses).toEqual([
+      'CREATED',
+      'PENDING',
+      'PROCESSING',
+      'IN_REVIEW',
+      'COMPLETED',
+      'FAILED',
+      'FAILED',
+    ]);
   });
 
   it('absorbs duplicate deliveries, also concurrent ones (spec 6.1.4)', async () => {

@@ -91,14 +91,16 @@ describe('sandbox -> webhook pipeline (spec 6)', () => {
       expect({ name, calls: t.handlers.log.count(name) }).toEqual({ name, calls: 1 });
     const v2 = t.handlers.log.calls.find((c) => c.handler === 'payout.status_changed')?.event;
     expect(v2).toMatchObject({ envelope: 'v2', status: 'KYT_PENDING', previousStatus: 'PROCESSING' });
-    // failed and returned both resolve the payout to FAILED (spec 3.4): one unified FAILED.
-    expect(statuses().map((s) => s.status)).toEqual([
-      'CREATED',
-      'PENDING',
-      'PROCESSING',
-      'KYT_PENDING',
-      'COMPLETED',
-      'FAILED',
+    // One unified status per payout delivery: failed and returned both resolve the payout to
+    // FAILED (spec 3.4), each announced from its own delivery.
+    expect(statuses().map((s) => [s.status, s.eventName])).toEqual([
+      ['CREATED', 'payout.created'],
+      ['PENDING', 'payout.pending'],
+      ['PROCESSING', 'payout.processing'],
+      ['KYT_PENDING', 'payout.status_changed'],
+      ['COMPLETED', 'payout.completed'],
+      ['FAILED', 'payout.failed'],
+      ['FAILED', 'payout.returned'],
     ]);
   });
 
@@ -127,8 +129,8 @@ describe('sandbox -> webhook pipeline (spec 6)', () => {
     await settle();
     const arrived = t.handlers.log.calls.filter((c) => c.handler.startsWith('payout.')).map((c) => c.handler);
     expect(arrived).toEqual(['payout.completed', 'payout.processing', 'payout.pending']);
-    // The unified stream reports what arrived, in arrival order, each once; occurredAt/source let a
-    // projection ignore regressions (the reference app's transition rules do).
+    // The unified stream reports what arrived, in arrival order, each once; a projection ignores
+    // regressions by its own transition rule (decidePayoutStatusChange; the reference app does).
     expect(statuses().map((s) => s.status)).toEqual(['COMPLETED', 'PROCESSING', 'PENDING']);
   });
 

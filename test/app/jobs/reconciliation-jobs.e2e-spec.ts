@@ -1,13 +1,15 @@
 /**
  * The reconciliation job through its endpoint, on a SQLite file and on PostgreSQL: a payout
  * cancelled or released from a hold only on the resource (spec 6.4.8) is settled from the resource,
- * a throwing handler or an unreadable payout is counted and backed off; and, on SQLite, the order and
+ * a payout whose write throws or that cannot be read is counted and backed off; and, on SQLite, the order and
  * batches of the per-payout path.
  */
 import { randomUUID } from 'node:crypto';
-import { EventEmitter2 } from '@nestjs/event-emitter';
-import { PartnerDerivedEvent, type PartnerPayoutStatusEvent } from '@partner-payments/nestjs';
 import { PayoutEntity } from '../../../apps/reference-app/src/app-entities.constants';
+import {
+  PayoutProjection,
+  type PayoutObservation,
+} from '../../../apps/reference-app/src/payouts/payout-projection.service';
 import { PartnerUnitOfWork } from '@partner-payments/typeorm';
 import { appRequest, eventually, startTestApp, startTestSandbox } from '../../setup/app.fixture';
 import { createFundedAccount } from '../../setup/funded-account.fixture';
@@ -49,7 +51,7 @@ describe.each(DATABASE_KINDS)('the reconciliation job on %s', (kind) => {
     expect((await payout(viaEvent)).lastSource).toBe('webhook');
   });
 
-  it('reconciliation applies a hold outcome that exists only on the resource, through the unified status event', async () => {
+  it('reconciliation applies a hold outcome that exists only on the resource, once, straight to the projection', async () => {
     const payoutId = await createPayout();
     await jobs.sandbox.control.advancePayout(payoutId, ['PENDING', { status: 'KYT_PENDING' }]);
     await eventually(
@@ -59,58 +61,49 @@ describe.each(DATABASE_KINDS)('the reconciliation job on %s', (kind) => {
     );
     await jobs.sandbox.control.advancePayout(payoutId, { status: 'COMPLETED', events: 'none' });
     await jobs.sandbox.control.flushWebhooks();
-    expect((await payout(payoutId)).status).toBe('KYT_PENDING'); // no event came
+    const held = await payout(payoutId);
+    expect(held.status).toBe('KYT_PENDING'); // no event came
 
-    const seen: PartnerPayoutStatusEvent[] = [];
-    const listener = (e: PartnerPayoutStatusEvent) => void seen.push(e);
-    jobs.running.app.get(EventEmitter2).on(PartnerDerivedEvent.PayoutStatus, listener);
-    try {
-      const first = await http().post('/reconciliation/run').expect(200);
-      expect(first.body).toMatchObject({ ran: true, failed: 0 });
-      expect(first.body.changed).toBeGreaterThanOrEqual(1);
-      expect(await payout(payoutId)).toMatchObject({
-        status: 'COMPLETED',
-        previousStatus: 'KYT_PENDING',
-        lastSource: 'reconciliation',
-      });
-      expect(seen.filter((e) => e.payoutId === payoutId)).toEqual([
-        expect.objectContaining({
-          status: 'COMPLETED',
-          source: 'reconciliation',
-          previousStatus: 'KYT_PENDING',
-        }),
-      ]);
-      const second = await http().post('/reconciliation/run').expect(200);
-      expect(second.body.changed).toBe(0);
-    } finally {
-      jobs.running.app.get(EventEmitter2).off(PartnerDerivedEvent.PayoutStatus, listener);
-    }
+    const first = await http().post('/reconciliation/run').expect(200);
+    expect(first.body).toMatchObject({ ran: true, failed: 0 });
+    expect(first.body.changed).toBeGreaterThanOrEqual(1);
+    expect(await payout(payoutId)).toMatchObject({
+      status: 'COMPLETED',
+      previousStatus: 'KYT_PENDING',
+      lastSource: 'reconciliation',
+      version: held.version + 1, // one write
+    });
+    const second = await http().post('/reconciliation/run').expect(200);
+    expect(second.body.changed).toBe(0);
+    expect((await payout(payoutId)).version).toBe(held.version + 1);
   });
 
-  it('reconciliation survives a handler that throws on one payout: counted, backed off, the others applied', async () => {
+  it('reconciliation survives a payout whose write throws: counted, backed off, the others applied', async () => {
     const poisoned = await createPayout();
     const healthy = await createPayout();
     for (const id of [poisoned, healthy])
       await jobs.sandbox.control.advancePayout(id, { status: 'PROCESSING', events: 'none' });
-    const emitter = jobs.running.app.get(EventEmitter2);
-    const listener = async (e: PartnerPayoutStatusEvent): Promise<void> => {
-      if (e.payoutId === poisoned) throw new Error('handler exploded');
-    };
-    emitter.on(PartnerDerivedEvent.PayoutStatus, listener);
+    const projection = jobs.running.app.get(PayoutProjection);
+    const apply = projection.apply.bind(projection);
+    // The write goes through, then throws: it must be rolled back with its savepoint.
+    const spy = jest.spyOn(projection, 'apply').mockImplementation(async (obs: PayoutObservation) => {
+      const result = await apply(obs);
+      if (obs.payoutId === poisoned) throw new Error('write exploded');
+      return result;
+    });
     try {
       const res = await http().post('/reconciliation/run').expect(200);
       expect(res.body).toMatchObject({ ran: true, failed: 1 });
       expect((await payout(healthy)).status).toBe('PROCESSING');
       const p = await payout(poisoned);
-      // The dispatcher waits for every handler before rolling back, so the projection's write for
-      // the poisoned payout is rolled back with the rest of its unit of work: still as created.
+      // The poisoned payout's write is rolled back with its savepoint: still as created.
       expect(p.status).toBe('CREATED');
       expect(p.checkFailures).toBe(1);
       expect(p.nextCheckAt!.getTime()).toBeGreaterThan(Date.now());
     } finally {
-      emitter.off(PartnerDerivedEvent.PayoutStatus, listener);
+      spy.mockRestore();
     }
-    // Once due again (and the handler healthy), it is checked and its failures cleared.
+    // Once due again (and the write healthy), it is checked and its failures cleared.
     await uow().run((m) => m.update(PayoutEntity, { payoutId: poisoned }, { nextCheckAt: new Date(0) }));
     expect((await http().post('/reconciliation/run').expect(200)).body.failed).toBe(0);
     expect(await payout(poisoned)).toMatchObject({ status: 'PROCESSING', checkFailures: 0 });

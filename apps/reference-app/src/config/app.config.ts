@@ -207,9 +207,8 @@ export function loadAppConfig(env: Record<string, string | undefined>): AppConfi
     }
   }
   if (database?.kind === 'postgres' && vars.INBOX_PROCESSING_DURABILITY === 'relaxed') {
-    // A lost relaxed commit on PostgreSQL (the database host's OS crash or power loss) leaves the
-    // app running with the payout-status de-duplicator (spec 6.4.7) still remembering statuses
-    // whose writes were lost: the entry's second processing would be suppressed, not applied.
+    // A relaxed commit lost on PostgreSQL (the database host's OS crash or power loss) is lost
+    // while the app keeps running, past handlers it saw succeed: processing commits stay full.
     problems.push({
       variable: 'INBOX_PROCESSING_DURABILITY',
       message:

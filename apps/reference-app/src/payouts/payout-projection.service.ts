@@ -15,6 +15,11 @@ export interface PayoutObservation {
   payoutId: string;
   /** As received, any casing. */
   status: string;
+  /**
+   * From an event: the status it says the payout left (V2 previous_status), null when it names
+   * none (granular payout.*). Guards sideways moves (decidePayoutStatusChange); absent for reads.
+   */
+  previousStatus?: string | null;
   source: PayoutSource;
   referenceNumber?: string | null;
   errorCode?: string | null;
@@ -169,7 +174,9 @@ export class PayoutProjection {
             row: created,
           };
         }
-        const decision = decidePayoutStatusChange(row.status, obs.status);
+        const decision = decidePayoutStatusChange(row.status, obs.status, {
+          previousStatus: obs.previousStatus,
+        });
         const patch: Partial<PayoutEntity> = {};
         for (const field of DETAIL_FIELDS) {
           const value = obs[field];

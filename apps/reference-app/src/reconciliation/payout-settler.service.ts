@@ -1,9 +1,5 @@
 import type { Logger } from '@nestjs/common';
-import {
-  decidePayoutStatusChange,
-  type PartnerPayout,
-  type PartnerWebhookDispatcher,
-} from '@partner-payments/nestjs';
+import { decidePayoutStatusChange, type PartnerPayout } from '@partner-payments/nestjs';
 import type { PayoutEntity } from '../payouts/payout.entity';
 import { type PartnerUnitOfWork } from '@partner-payments/typeorm';
 import { withLogFields } from '../observability/log-context.util';
@@ -29,21 +25,19 @@ const changedOrNot = (changed: ReadonlySet<string>, s: Sighting): SettleOutcome 
   changed.has(s.row.payoutId) ? 'changed' : 'unchanged';
 
 /**
- * Applies what the partner says about a batch of claimed payouts, with the same rule as every other
- * writer (decidePayoutStatusChange: never backwards, FAILED and CANCELLED final). A change goes out
- * as the unified payout-status event the webhook path emits (source 'reconciliation'), so the
- * projection and any other handler see one stream. The batch is one transaction (one commit, one
- * fsync on SQLite); the projection starts from the claimed rows and writes them all in one
- * statement (withKnownRows, deferWrites). If anything in it throws, the batch is redone with a
- * savepoint per payout: a handler that throws for one payout rolls back that payout only, which is
- * counted and backed off, never thrown (it must not stall the batch nor, first in line again,
- * every later pass).
+ * Applies what the partner says about a batch of claimed payouts to the payout projection directly,
+ * with the same rule as every other writer (decidePayoutStatusChange: never backwards, FAILED and
+ * CANCELLED final; optimistic version checks against a webhook writing the same row). The batch is
+ * one transaction (one commit, one fsync on SQLite); the projection starts from the claimed rows
+ * and writes them all in one statement (withKnownRows, deferWrites). If anything in it throws, the
+ * batch is redone with a savepoint per payout: a write that fails for one payout rolls back that
+ * payout only, which is counted and backed off, never thrown (it must not stall the batch nor,
+ * first in line again, every later pass).
  */
 export class PayoutSettler {
   constructor(
     private readonly uow: PartnerUnitOfWork,
     private readonly projection: PayoutProjection,
-    private readonly dispatcher: PartnerWebhookDispatcher,
     private readonly claims: PayoutClaims,
     private readonly logger: Logger,
   ) {}
@@ -51,8 +45,8 @@ export class PayoutSettler {
   async settle(sightings: readonly Sighting[], now: Date): Promise<Map<string, SettleOutcome>> {
     const outcomes = new Map<string, SettleOutcome>();
     if (sightings.every((s) => !this.needsWrite(s))) {
-      // The claim already recorded the check: no event, no write, so no transaction (issue 14:
-      // most pages of a pass hold payouts that did not move, and BEGIN + COMMIT are two round trips).
+      // The claim already recorded the check: no write, so no transaction (most pages of a pass
+      // hold payouts that did not move, and BEGIN + COMMIT are two round trips).
       for (const s of sightings) outcomes.set(s.row.payoutId, 'unchanged');
       return outcomes;
     }
@@ -60,8 +54,8 @@ export class PayoutSettler {
     try {
       await this.inOneTransaction(sightings, outcomes);
     } catch {
-      // A handler threw (or the batch write failed): again, one savepoint per payout, so only the
-      // payouts that fail are rolled back. Handlers may see an event twice: they run at least once.
+      // A payout's write threw (or the batch write failed): again, one savepoint per payout, so
+      // only the payouts that fail are rolled back.
       outcomes.clear();
       try {
         failures = await this.payoutByPayout(sightings, outcomes);
@@ -90,7 +84,7 @@ export class PayoutSettler {
     return outcomes;
   }
 
-  /** The usual case: every event published, the projection's writes deferred and made in one statement. */
+  /** The usual case: every sighting applied, the projection's writes deferred and made in one statement. */
   private async inOneTransaction(
     sightings: readonly Sighting[],
     outcomes: Map<string, SettleOutcome>,
@@ -100,7 +94,7 @@ export class PayoutSettler {
       sightings.map((s) => s.row),
       () =>
         this.uow.transaction(async () => {
-          for (const s of sightings) if (this.worthApplying(s)) await this.publish(s);
+          for (const s of sightings) if (this.worthApplying(s)) await this.applySighting(s);
           await this.projection.flushDeferred();
           await this.checked(sightings);
         }),
@@ -109,7 +103,7 @@ export class PayoutSettler {
     for (const s of sightings) outcomes.set(s.row.payoutId, changedOrNot(changed, s));
   }
 
-  /** After a failure: a savepoint per payout; answers the payouts whose handlers failed. */
+  /** After a failure: a savepoint per payout; answers the payouts whose writes failed. */
   private async payoutByPayout(
     sightings: readonly Sighting[],
     outcomes: Map<string, SettleOutcome>,
@@ -124,7 +118,7 @@ export class PayoutSettler {
             if (!this.worthApplying(s)) continue;
             await m.query('SAVEPOINT reconcile_payout');
             try {
-              await this.publish(s);
+              await this.applySighting(s);
               await m.query('RELEASE SAVEPOINT reconcile_payout');
             } catch (error) {
               await m.query('ROLLBACK TO SAVEPOINT reconcile_payout');
@@ -149,7 +143,7 @@ export class PayoutSettler {
     );
   }
 
-  /** Whether settling `s` writes anything: an event to publish, or the bookkeeping of checked(). */
+  /** Whether settling `s` writes anything: a sighting to apply, or the bookkeeping of checked(). */
   private needsWrite(s: Sighting): boolean {
     return this.worthApplying(s) || s.byGet || s.row.checkFailures > 0;
   }
@@ -168,23 +162,16 @@ export class PayoutSettler {
     );
   }
 
-  /** In a log scope of its own (issue 13): the handlers' lines carry this payout's id. */
-  private publish({ row, seen }: Sighting): Promise<void> {
-    return withLogFields({ payout_id: row.payoutId }, () => this.publishEvent(row, seen));
-  }
-
-  private publishEvent(row: PayoutEntity, seen: PartnerPayout): Promise<void> {
-    return this.dispatcher.publishPayoutStatus({
-      payoutId: row.payoutId,
-      status: seen.status,
-      previousStatus: row.status,
-      rawStatus: seen.rawStatus,
-      source: 'reconciliation',
-      eventName: null,
-      eventId: null,
-      occurredAt: new Date().toISOString(),
-      referenceNumber: seen.referenceNumber,
-      errorCode: seen.errorCode,
-    });
+  /** In a log scope of its own: the projection's lines and span carry this payout's id. */
+  private async applySighting({ row, seen }: Sighting): Promise<void> {
+    await withLogFields({ payout_id: row.payoutId }, () =>
+      this.projection.apply({
+        payoutId: row.payoutId,
+        status: seen.status,
+        source: 'reconciliation',
+        referenceNumber: seen.referenceNumber,
+        errorCode: seen.errorCode,
+      }),
+    );
   }
 }

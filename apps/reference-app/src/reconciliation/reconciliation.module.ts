@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { PayoutsModule } from '../payouts/payouts.module';
+import { ProjectionsModule } from '../webhooks/projections/projections.module';
 import { DepositReconciliationService } from './deposits/deposit-reconciliation.service';
 import {
   DepositReconciliationController,
@@ -14,7 +15,7 @@ import { ReconciliationService } from './reconciliation.service';
  * and the virtual-account balance read-through.
  */
 @Module({
-  imports: [PayoutsModule],
+  imports: [PayoutsModule, ProjectionsModule],
   controllers: [ReconciliationController, DepositReconciliationController, VirtualAccountsController],
   providers: [ReconciliationService, DepositReconciliationService],
   exports: [ReconciliationService, DepositReconciliationService],

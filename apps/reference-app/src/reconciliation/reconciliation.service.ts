@@ -1,9 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import {
-  PartnerPayoutsService,
-  PartnerWebhookDispatcher,
-  type PartnerPayout,
-} from '@partner-payments/nestjs';
+import { PartnerPayoutsService, type PartnerPayout } from '@partner-payments/nestjs';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import type { PayoutEntity } from '../payouts/payout.entity';
 import { PartnerUnitOfWork } from '@partner-payments/typeorm';
@@ -53,7 +49,6 @@ export class ReconciliationService {
     uow: PartnerUnitOfWork,
     projection: PayoutProjection,
     private readonly partnerPayouts: PartnerPayoutsService,
-    dispatcher: PartnerWebhookDispatcher,
     private readonly metrics: AppMetrics,
   ) {
     this.passes = new ReconciliationPassStore(uow, RECONCILIATION_JOB);
@@ -62,7 +57,7 @@ export class ReconciliationService {
       config.reconcile.completedWindowHours,
       config.reconcile.returnHorizonDays,
     );
-    this.settler = new PayoutSettler(uow, projection, dispatcher, this.claims, this.logger);
+    this.settler = new PayoutSettler(uow, projection, this.claims, this.logger);
   }
 
   /**

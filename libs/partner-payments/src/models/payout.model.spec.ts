@@ -129,6 +129,32 @@ describe('decidePayoutStatusChange', () => {
     expect(decidePayoutStatusChange(from, to)).toMatchObject({ apply: false, reason: 'stale' });
   });
 
+  it('moves an event sideways inside the holds only from the status it names as previous (spec 6.4.7)', () => {
+    // The granular twin of PENDING -> PROCESSING, arriving after the V2 IN_REVIEW: names no previous.
+    expect(decidePayoutStatusChange('IN_REVIEW', 'processing', { previousStatus: null })).toMatchObject({
+      apply: false,
+      reason: 'stale',
+    });
+    expect(decidePayoutStatusChange('IN_REVIEW', 'PROCESSING', { previousStatus: 'PENDING' })).toMatchObject({
+      apply: false,
+      reason: 'stale',
+    });
+    // The release of the hold, as V2 reports it.
+    expect(decidePayoutStatusChange('IN_REVIEW', 'PROCESSING', { previousStatus: 'in_review' })).toEqual({
+      apply: true,
+      next: 'PROCESSING',
+      reason: 'advance',
+    });
+    // Forward moves and reads of the resource (no previous status given) are not affected.
+    expect(decidePayoutStatusChange('PENDING', 'processing', { previousStatus: null })).toMatchObject({
+      apply: true,
+    });
+    expect(decidePayoutStatusChange('IN_REVIEW', 'PROCESSING')).toMatchObject({ apply: true });
+    expect(decidePayoutStatusChange('IN_REVIEW', 'COMPLETED', { previousStatus: null })).toMatchObject({
+      apply: true,
+    });
+  });
+
   it('lets a bank return move COMPLETED to FAILED, from either family (spec 3.4, 6.4.6)', () => {
     expect(decidePayoutStatusChange('COMPLETED', 'FAILED')).toEqual({
       apply: true,

@@ -163,11 +163,17 @@ export interface PartnerPayoutStatusChange {
  *   late in-flight event does not undo a completion.
  * - otherwise only forward in RANK (or sideways inside PROCESSING / KYT_PENDING / IN_REVIEW).
  * - a status this version cannot place is not applied (it cannot be known to be forward); it still
- *   reaches event handlers, and reconciliation keeps reading the payout until a known one arrives.
+ *   reaches event handlers, and a later read of the payout resource (spec 6.4.8) can place it.
+ *
+ * `options.previousStatus`: for an event, the status it says the payout left (a V2
+ * previous_status; null for a granular payout.* event, which names none). Given, a sideways move is
+ * applied only from that status, so the granular twin of an earlier transition (spec 6.4.7)
+ * arriving after a hold does not undo the hold. Leave it out for a read of the resource.
  */
 export function decidePayoutStatusChange(
   current: string | null | undefined,
   incoming: string,
+  options: { previousStatus?: string | null } = {},
 ): PartnerPayoutStatusChange {
   const next = normalisePayoutStatus(incoming);
   const to = payoutStatusRank(next);
@@ -184,6 +190,9 @@ export function decidePayoutStatusChange(
       : { apply: false, next, reason: 'stale' };
   }
   const fromRank = payoutStatusRank(from);
+  const sidewaysUnconfirmed =
+    options.previousStatus !== undefined && normalisePayoutStatus(options.previousStatus) !== from;
+  if (to === fromRank && sidewaysUnconfirmed) return { apply: false, next, reason: 'stale' };
   // A stored status this version cannot place (written by an older one): any known status wins.
   if (fromRank === null || to >= fromRank) return { apply: true, next, reason: 'advance' };
   return { apply: false, next, reason: 'stale' };

@@ -149,7 +149,7 @@ export class PartnerWebhookIngestService {
       const failure = new PartnerWebhookInboxError(event.eventId, event.name, { cause: error });
       this.config.logger.error(
         `${failure.message} (answered 500; the partner does not retry, replay it from the partner ` +
-          `or reconcile): ${error instanceof Error ? error.message : String(error)}`,
+          `or read the resource, spec 6.4.8): ${error instanceof Error ? error.message : String(error)}`,
       );
       throw failure;
     }

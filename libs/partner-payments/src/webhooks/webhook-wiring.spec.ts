@@ -22,7 +22,6 @@ import { PartnerWebhookProcessingService } from './partner-webhook-processing.se
 import { computePartnerSignature } from './signature.util';
 import { PartnerWebhookBootCheck } from './webhook-boot-check.service';
 import { resolvePartnerWebhookConfig, type PartnerWebhookConfig } from './webhook.config';
-import { PartnerWebhookDispatcher } from './events/webhook-dispatcher.service';
 import { partnerWebhookProviders } from './webhook.providers';
 
 @Injectable()
@@ -140,35 +139,33 @@ describe('webhook providers wired in a Nest app', () => {
     }
   });
 
-  it('publishes reconciliation statuses and then suppresses the same webhook status', async () => {
+  it('emits the unified status of each delivery of one transition, both families, remembering nothing (spec 6.4.7)', async () => {
     const app = await boot({ webhooks: { secrets: ['s'] } }, { providers: [TypedHandlers] });
     try {
-      const dispatcher = app.get(PartnerWebhookDispatcher);
-      await dispatcher.publishPayoutStatus({
-        payoutId: 'p1',
-        status: 'completed',
-        previousStatus: 'PROCESSING',
-        rawStatus: 'COMPLETED',
-        source: 'reconciliation',
-        eventName: null,
-        eventId: null,
-        occurredAt: null,
-      });
-      const handlers = app.get(TypedHandlers);
-      expect(handlers.statuses).toEqual([
-        expect.objectContaining({ status: 'COMPLETED', source: 'reconciliation' }),
-      ]);
-      const service = {
-        ingest: app.get(PartnerWebhookIngestService),
-        processing: app.get(PartnerWebhookProcessingService),
-      };
-      await service.ingest.handle(
-        completed,
-        { 'x-signature-sha256': computePartnerSignature(completed, 's') },
-        { waitForProcessing: true },
+      const ingest = app.get(PartnerWebhookIngestService);
+      const statusChanged = Buffer.from(
+        JSON.stringify({
+          event: 'payout.status_changed',
+          data: {
+            event_id: 'e2',
+            event_type: 'payout.status_changed',
+            created_at: '2026-04-14T12:00:00Z',
+            data: { payout_id: 'p1', status: 'COMPLETED', previous_status: 'PROCESSING' },
+          },
+        }),
       );
-      expect(handlers.completed).toEqual(['R1']);
-      expect(handlers.statuses).toHaveLength(1);
+      for (const body of [completed, statusChanged, completed])
+        await ingest.handle(
+          body,
+          { 'x-signature-sha256': computePartnerSignature(body, 's') },
+          { waitForProcessing: true },
+        );
+      // The twin is announced too (the app's projection finds it unchanged); the repeated delivery
+      // of e1 is not (the inbox runs each event id once, spec 6.1.4).
+      expect(app.get(TypedHandlers).statuses).toEqual([
+        expect.objectContaining({ payoutId: 'p1', status: 'COMPLETED', eventId: 'e1' }),
+        expect.objectContaining({ payoutId: 'p1', status: 'COMPLETED', eventId: 'e2' }),
+      ]);
     } finally {
       await app.close();
     }

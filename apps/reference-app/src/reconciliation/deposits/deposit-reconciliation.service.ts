@@ -1,11 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
-  PartnerEvent,
   PartnerVirtualAccountsService,
-  PartnerWebhookDispatcher,
   canonicalPartnerStatus,
   type PartnerDeposit,
-  type PartnerWebhookEvent,
 } from '@partner-payments/nestjs';
 import {
   And,
@@ -22,6 +19,8 @@ import {
 import { APP_CONFIG, type AppConfig } from '../../config/app.config';
 import { DepositEntity } from '../../webhooks/projections/deposit.entity';
 import { DEPOSIT_RECEIVED, decideDepositStatus } from '../../webhooks/projections/deposit-status.policy';
+import { toDepositObservation } from '../../webhooks/projections/deposit-observation.util';
+import { ResourceProjections } from '../../webhooks/projections/resource-projections.service';
 import { PartnerJobLockEntity, PartnerJobLockService, PartnerUnitOfWork } from '@partner-payments/typeorm';
 import { AppMetrics } from '../../observability/app-metrics.service';
 
@@ -83,7 +82,7 @@ export class DepositReconciliationService {
     private readonly uow: PartnerUnitOfWork,
     private readonly locks: PartnerJobLockService,
     private readonly virtualAccounts: PartnerVirtualAccountsService,
-    private readonly dispatcher: PartnerWebhookDispatcher,
+    private readonly projections: ResourceProjections,
     private readonly metrics: AppMetrics,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -295,45 +294,22 @@ export class DepositReconciliationService {
     return { changed, cursor };
   }
 
-  /** Emits the webhook path's own deposit event when the app lacks the deposit or holds another status. */
+  /** Projects the deposit when the app lacks it or holds another status, as its webhook would. */
   private async project(resource: PartnerDeposit): Promise<'missing' | 'changed' | 'same'> {
     const depositId = resource.deposit_id ?? (resource.id as string | undefined);
     if (typeof depositId !== 'string') return 'same';
     const status = canonicalPartnerStatus(resource.status ?? null);
     const local = await this.uow.run((m) => m.findOne(DepositEntity, { where: { depositId } }));
     // Same rule as the webhook path (deposit-status.policy.ts): a status the projection would not
-    // take (a final one stored, or a list row read before a newer webhook) is no drift and no event.
+    // take (a final one stored, or a list row read before a newer webhook) is no drift and no write.
     if (local && decideDepositStatus(local.status, status) === local.status) return 'same';
-    const name =
-      local?.kind === 'microdeposit'
-        ? PartnerEvent.VirtualAccountMicrodepositFundsReceived
-        : PartnerEvent.VirtualAccountDepositFundsReceived;
-    const eventId = `reconciliation:${depositId}:${status ?? 'unknown'}`;
-    const payload = {
-      event_id: eventId,
-      deposit_id: depositId,
-      user_id: resource.user_id,
-      virtual_account_id: resource.virtual_account_id ?? local?.virtualAccountId ?? undefined,
-      amount: resource.amount,
-      currency: resource.currency,
-      status: resource.status,
-      created_at: resource.created_at as string | undefined,
-      source: resource.source,
-    };
-    const event: PartnerWebhookEvent<string, unknown> = {
-      name,
-      eventId,
-      envelope: 'flat',
-      known: true,
-      status,
-      rawStatus: resource.status ?? null,
-      previousStatus: local?.status ?? null,
-      occurredAt: (resource.created_at as string | undefined) ?? null,
-      payload,
-      body: { event: name, data: payload, source: 'reconciliation' },
-    };
-    // The projection handler writes inside this transaction; the event and the row agree.
-    await this.uow.transaction(() => this.dispatcher.dispatch(event));
+    const kind = local?.kind === 'microdeposit' ? 'microdeposit' : 'deposit';
+    const observation = toDepositObservation(depositId, kind, {
+      ...resource,
+      virtual_account_id: resource.virtual_account_id ?? local?.virtualAccountId,
+    });
+    // In its own unit of work, where the projection re-reads the row under its lock and decides again.
+    await this.projections.applyDeposit(observation);
     return local ? 'changed' : 'missing';
   }
 

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import {
-  canonicalPartnerStatus,
   OnPartnerEvent,
   parsePartnerTimestamp,
   PartnerDerivedEvent,
@@ -9,8 +8,8 @@ import {
   type PartnerPayoutStatusEvent,
 } from '@partner-payments/nestjs';
 import { PayoutProjection } from '../../payouts/payout-projection.service';
-import { columnText, eventDerivedKey } from './column-text.util';
-import { DEPOSIT_RECEIVED } from './deposit-status.policy';
+import { eventDerivedKey } from './column-text.util';
+import { toDepositObservation } from './deposit-observation.util';
 import { ResourceProjections } from './resource-projections.service';
 
 type UserEventName =
@@ -35,15 +34,19 @@ export class ProjectionHandlers {
   ) {}
 
   /**
-   * One stream for both payout families (spec 6.4.7) and reconciliation: the library emits it for
-   * payout.* and payout.status_changed, the reconciliation job for resource reads.
+   * One stream for both payout families (spec 6.4.7): the library emits it for each payout.* and
+   * payout.status_changed delivery, so one transition usually arrives twice. The projection takes
+   * the first and finds the second unchanged, and a granular twin that arrives after a hold names
+   * no previous status, so it cannot move the hold sideways (decidePayoutStatusChange).
+   * Reconciliation writes the projection itself (payout-settler.service.ts).
    */
   @OnPartnerEvent(PartnerDerivedEvent.PayoutStatus)
   async onPayoutStatus(event: PartnerPayoutStatusEvent): Promise<void> {
     await this.payouts.apply({
       payoutId: event.payoutId,
       status: event.status,
-      source: event.source,
+      previousStatus: event.previousStatus,
+      source: 'webhook',
       referenceNumber: event.referenceNumber,
       errorCode: event.errorCode,
       reviewReason: event.reviewReason,
@@ -161,21 +164,10 @@ export class ProjectionHandlers {
     kind: 'deposit' | 'microdeposit',
   ): Promise<void> {
     const p = event.payload;
-    const occurred = p.created_at ? new Date(p.created_at) : null;
-    await this.resources.applyDeposit({
-      // Without a deposit_id the event itself is the key, so a replay still lands on one row; an
-      // id too long for the column (or with U+0000) is keyed on its digest.
-      depositId: p.deposit_id ?? eventDerivedKey('event:', event.eventId),
-      kind,
-      virtualAccountId: p.virtual_account_id,
-      userId: p.user_id ?? null,
-      amount: p.amount === undefined ? null : String(p.amount),
-      currency: p.currency ?? null,
-      status: canonicalPartnerStatus(p.status) ?? DEPOSIT_RECEIVED,
-      paymentRail: p.source?.payment_rail ? p.source.payment_rail.toUpperCase() : null,
-      senderName: columnText(p.source?.sender_name, 200),
-      occurredAt: occurred && !Number.isNaN(occurred.getTime()) ? occurred : null,
-    });
+    // Without a deposit_id the event itself is the key, so a replay still lands on one row; an
+    // id too long for the column (or with U+0000) is keyed on its digest.
+    const depositId = p.deposit_id ?? eventDerivedKey('event:', event.eventId);
+    await this.resources.applyDeposit(toDepositObservation(depositId, kind, p));
   }
 }
 

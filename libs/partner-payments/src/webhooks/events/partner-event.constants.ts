@@ -46,11 +46,14 @@ export const PARTNER_CONTRACT_EVENTS: readonly string[] = Object.values(PartnerE
 );
 
 /**
- * Events the module itself emits, derived from what the partner sent (or from reconciliation).
- * Prefixed so they can never collide with a future partner event name.
+ * Events the module itself emits, derived from each delivery the partner sent. Prefixed so they can
+ * never collide with a future partner event name.
  */
 export const PartnerDerivedEvent = {
-  /** One stream of payout statuses from both families (payout.* and payout.status_changed). */
+  /**
+   * The payout status of every payout.* and payout.status_changed delivery, in one shape (spec
+   * 6.4.7). One transition usually comes once per family: handlers must be idempotent.
+   */
   PayoutStatus: 'partner-payments.payout.status',
   /** An event type this version does not know (spec 6.1.5): acknowledged, recorded, emitted here. */
   Unknown: 'partner-payments.unknown',

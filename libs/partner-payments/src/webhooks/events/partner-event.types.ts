@@ -242,19 +242,21 @@ export type AnyPartnerEvent = { [N in PartnerEventName]: PartnerEventOf<N> }[Par
 export type PartnerUnknownEvent = PartnerWebhookEvent<string, Record<string, unknown>>;
 
 /**
- * The unified payout status (PartnerDerivedEvent.PayoutStatus), from both families (spec 6.4.7) or
- * from reconciliation. `status` is in the payout resource's UPPERCASE vocabulary (spec 3.4).
+ * The unified payout status (PartnerDerivedEvent.PayoutStatus) of one payout.* or
+ * payout.status_changed delivery (spec 6.4.7). `status` is in the payout resource's UPPERCASE
+ * vocabulary (spec 3.4). Emitted for every delivery, so one transition that both families report
+ * arrives twice (and deliveries in any order): apply it with a forward-only rule such as
+ * decidePayoutStatusChange.
  */
 export interface PartnerPayoutStatusEvent {
   payoutId: string;
   status: string;
   previousStatus: string | null;
-  /** The status as the source gave it (e.g. 'returned', 'cancelled', 'KYT_PENDING'). */
+  /** The status as the delivery gave it (e.g. 'returned', 'cancelled', 'KYT_PENDING'). */
   rawStatus: string;
-  source: 'webhook' | 'reconciliation';
-  /** The partner event it came from; null from reconciliation. */
-  eventName: string | null;
-  eventId: string | null;
+  /** The partner event it came from. */
+  eventName: string;
+  eventId: string;
   occurredAt: string | null;
   referenceNumber?: string | null;
   errorCode?: string | null;

@@ -1,5 +1,4 @@
 import { parsePartnerEnvelope } from './envelope.util';
-import { PartnerPayoutStatusDeduper } from './payout-status-deduper.service';
 import { toPartnerPayoutStatusEvent } from './payout-status.util';
 
 const flat = (event: string, data: Record<string, unknown>) =>
@@ -35,7 +34,6 @@ describe('toPartnerPayoutStatusEvent (spec 3.4, 6.4.4-6.4.7)', () => {
       status,
       previousStatus: null,
       rawStatus: raw,
-      source: 'webhook',
       eventName: name,
       eventId: `e_${name}`,
       occurredAt: null,
@@ -76,15 +74,12 @@ describe('toPartnerPayoutStatusEvent (spec 3.4, 6.4.4-6.4.7)', () => {
   });
 
   it.each([['RETURNED', 'payout.returned', 'returned']])(
-    'V2 %s is FAILED like its granular twin %s, raw status kept, announced once',
+    'V2 %s is FAILED like its granular twin %s, raw status kept',
     (raw, twin, flatRaw) => {
       const fromV2 = toPartnerPayoutStatusEvent(v2({ payout_id: 'p3', status: raw }));
       const fromFlat = toPartnerPayoutStatusEvent(flat(twin, { payout_id: 'p3', status: flatRaw }));
       expect(fromV2).toMatchObject({ status: 'FAILED', rawStatus: raw });
       expect(fromFlat).toMatchObject({ status: 'FAILED' });
-      const deduper = new PartnerPayoutStatusDeduper();
-      expect(deduper.claim(fromFlat!.payoutId, fromFlat!.status)).toBe(true);
-      expect(deduper.claim(fromV2!.payoutId, fromV2!.status)).toBe(false);
     },
   );
 
@@ -92,41 +87,5 @@ describe('toPartnerPayoutStatusEvent (spec 3.4, 6.4.4-6.4.7)', () => {
     expect(toPartnerPayoutStatusEvent(flat('user.created', { user_id: 'u', metadata: {} }))).toBeNull();
     expect(toPartnerPayoutStatusEvent(flat('payout.completed', { status: 'completed' }))).toBeNull();
     expect(toPartnerPayoutStatusEvent(v2({ payout_id: 'p3' }))).toBeNull();
-  });
-});
-
-describe('PartnerPayoutStatusDeduper (spec 6.4.7)', () => {
-  it('lets the first of payout.completed / payout.status_changed COMPLETED through, not the second', () => {
-    const d = new PartnerPayoutStatusDeduper();
-    const a = toPartnerPayoutStatusEvent(flat('payout.completed', { payout_id: 'p1', status: 'completed' }));
-    const b = toPartnerPayoutStatusEvent(
-      v2({ payout_id: 'p1', status: 'COMPLETED', previous_status: 'PROCESSING' }),
-    );
-    expect(d.claim(a!.payoutId, a!.status)).toBe(true);
-    expect(d.claim(b!.payoutId, b!.status)).toBe(false);
-    expect(d.claim('p1', 'FAILED')).toBe(true); // a later bank return is a new transition
-    expect(d.claim('p2', 'COMPLETED')).toBe(true); // another payout
-  });
-
-  it('forgets after the window, and on forget()', () => {
-    let now = 0;
-    const d = new PartnerPayoutStatusDeduper({ windowMs: 1_000, now: () => now });
-    expect(d.claim('p', 'PENDING')).toBe(true);
-    now = 999;
-    expect(d.claim('p', 'PENDING')).toBe(false);
-    now = 2_100;
-    expect(d.claim('p', 'PENDING')).toBe(true);
-    d.forget('p', 'PENDING');
-    expect(d.claim('p', 'PENDING')).toBe(true);
-  });
-
-  it('is bounded: the least recently seen key is evicted', () => {
-    const d = new PartnerPayoutStatusDeduper({ maxKeys: 2 });
-    d.claim('a', 'X');
-    d.claim('b', 'X');
-    d.claim('c', 'X');
-    expect(d.size).toBe(2);
-    expect(d.claim('a', 'X')).toBe(true); // evicted, so no longer suppressed
-    expect(d.claim('c', 'X')).toBe(false);
   });
 });

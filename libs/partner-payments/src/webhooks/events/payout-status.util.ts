@@ -18,8 +18,8 @@ const FLAT_PAYOUT_STATUS: Readonly<Record<string, string>> = {
 
 /**
  * spec 3.4: a bank return resolves the resource to FAILED. Should a V2 body ever spell it out, the
- * unified status still uses the resource's word, so it matches (and is de-duplicated against, spec
- * 6.4.7) the granular twin payout.returned. A V2 CANCELLED is the resource's own final status
+ * unified status still uses the resource's word, so it matches the granular twin payout.returned
+ * (spec 6.4.7). A V2 CANCELLED is the resource's own final status
  * (stopped before sending, evidence §6 [D get-a-payout]) and stays CANCELLED; only the flat
  * payout.failed with status cancelled (the ACT rail's provider cancellation, spec 6.4.6) is FAILED.
  */
@@ -48,7 +48,6 @@ export function toPartnerPayoutStatusEvent(
       status,
       previousStatus: canonicalPartnerStatus(inner.previous_status),
       rawStatus: String(inner.status),
-      source: 'webhook',
       eventName: event.name,
       eventId: event.eventId,
       occurredAt: event.occurredAt,
@@ -66,7 +65,6 @@ export function toPartnerPayoutStatusEvent(
     status: mapped,
     previousStatus: null,
     rawStatus: str(data.status) ?? mapped.toLowerCase(),
-    source: 'webhook',
     eventName: event.name,
     eventId: event.eventId,
     occurredAt: event.occurredAt,

@@ -79,18 +79,12 @@ export class InboxProcessor {
   async claim(options: InboxClaimOptions): Promise<PartnerProcessOutcome[]> {
     const inbox = this.inbox;
     if (!inbox.claimDue) throw new Error('the inbox store cannot claim entries (no claimDue)');
-    const batch = new DispatchBatch(this.dispatcher);
     const names = new Map<string, string>();
-    try {
-      const outcomes = await inbox.claimDue<PartnerDispatchResult>(options, (entry: InboxEntry) => {
-        names.set(entry.eventId, entry.name);
-        return this.observeRedelivery(storedEvent(entry), batch);
-      });
-      return outcomes.map((o) => this.settle(o, batch, names.get(o.eventId) ?? 'stored event'));
-    } catch (error) {
-      batch.releaseAll();
-      throw error;
-    }
+    const outcomes = await inbox.claimDue<PartnerDispatchResult>(options, (entry: InboxEntry) => {
+      names.set(entry.eventId, entry.name);
+      return this.observeRedelivery(storedEvent(entry));
+    });
+    return outcomes.map((o) => this.settle(o, names.get(o.eventId) ?? 'stored event'));
   }
 
   private async pump(): Promise<void> {
@@ -124,38 +118,29 @@ export class InboxProcessor {
     const inbox = this.inbox;
     if (!inbox.processBatch) throw new Error('the inbox store cannot process a batch (no processBatch)');
     const byId = new Map(items.map((i) => [i.event.eventId, i]));
-    const batch = new DispatchBatch(this.dispatcher);
-    try {
-      const outcomes = await inbox.processBatch<PartnerDispatchResult>(
-        items.map((i) => i.event.eventId),
-        (eventId: string) => {
-          const item = byId.get(eventId) as Queued;
-          return (item.within ?? direct)(() =>
-            batch.dispatch(item.event).catch((error: unknown) => {
-              if (threw.eventId === undefined) Object.assign(threw, { eventId, error });
-              throw error;
-            }),
-          );
-        },
-      );
-      if (outcomes.length !== items.length) {
-        throw new Error(
-          `inbox processBatch answered ${outcomes.length} outcomes for ${items.length} entries`,
+    const outcomes = await inbox.processBatch<PartnerDispatchResult>(
+      items.map((i) => i.event.eventId),
+      (eventId: string) => {
+        const item = byId.get(eventId) as Queued;
+        return (item.within ?? direct)(() =>
+          this.dispatcher.dispatch(item.event).catch((error: unknown) => {
+            if (threw.eventId === undefined) Object.assign(threw, { eventId, error });
+            throw error;
+          }),
         );
-      }
-      return outcomes.map((o) => this.settle(o, batch, byId.get(o.eventId)?.event.name ?? 'event'));
-    } catch (error) {
-      batch.releaseAll();
-      throw error;
+      },
+    );
+    if (outcomes.length !== items.length) {
+      throw new Error(`inbox processBatch answered ${outcomes.length} outcomes for ${items.length} entries`);
     }
+    return outcomes.map((o) => this.settle(o, byId.get(o.eventId)?.event.name ?? 'event'));
   }
 
   /** One entry in its own unit of work: a batch of one, or the store's runProcessing, or bare. */
   private async processAlone(event: AnyEvent, deferred: boolean): Promise<PartnerProcessOutcome> {
     if (deferred) await new Promise<void>((resolve) => setImmediate(resolve));
-    let dispatched: PartnerDispatchResult | undefined;
     const work = async (): Promise<PartnerDispatchResult> => {
-      dispatched = await this.dispatcher.dispatch(event);
+      const dispatched = await this.dispatcher.dispatch(event);
       await traceInboxCall('mark_processed', event.eventId, () => this.inbox.markProcessed(event.eventId));
       return dispatched;
     };
@@ -167,9 +152,6 @@ export class InboxProcessor {
       if (!result.ran) return { outcome: 'skipped', eventId: event.eventId };
       return { outcome: 'processed', eventId: event.eventId, dispatch: result.value };
     } catch (error) {
-      // The unit of work failed after the unified status was announced (e.g. the commit): its
-      // handlers' writes are gone, so let the retry announce it again (spec 6.4.7 de-dup).
-      if (dispatched) this.dispatcher.release(dispatched);
       return this.recordFailure(event, error);
     }
   }
@@ -186,13 +168,8 @@ export class InboxProcessor {
     return { outcome: 'failed', eventId: event.eventId, error: message };
   }
 
-  private settle(
-    o: InboxBatchOutcome<PartnerDispatchResult>,
-    batch: DispatchBatch,
-    name: string,
-  ): PartnerProcessOutcome {
+  private settle(o: InboxBatchOutcome<PartnerDispatchResult>, name: string): PartnerProcessOutcome {
     if (o.outcome === 'processed') return { outcome: 'processed', eventId: o.eventId, dispatch: o.value };
-    batch.release(o.eventId); // not kept: let the retry announce its unified status again (spec 6.4.7)
     if (o.outcome === 'skipped') return { outcome: 'skipped', eventId: o.eventId };
     this.logFailure(name, o.eventId, o.error);
     const failed: PartnerProcessOutcome = { outcome: 'failed', eventId: o.eventId, error: o.error };
@@ -204,12 +181,12 @@ export class InboxProcessor {
    * its log context and the processing hook. The outcome reported is the handlers': the batch's
    * commit comes later, and an entry whose savepoint or commit fails stays due and is tried again.
    */
-  private async observeRedelivery(event: AnyEvent, batch: DispatchBatch): Promise<PartnerDispatchResult> {
+  private async observeRedelivery(event: AnyEvent): Promise<PartnerDispatchResult> {
     let failure: unknown;
     let value: PartnerDispatchResult | undefined;
     const observed = await observeWebhookProcessing(this.onEvent, event, true, async () => {
       try {
-        value = await batch.dispatch(event);
+        value = await this.dispatcher.dispatch(event);
         this.logger.debug?.(`Partner webhook ${event.name} (${event.eventId}) handlers ran (redelivery)`);
         return { outcome: 'processed' as const };
       } catch (error) {
@@ -223,29 +200,6 @@ export class InboxProcessor {
 
   private logFailure(name: string, eventId: string, message: string): void {
     this.logger.error(`Partner webhook ${name} (${eventId}) processing failed: ${message}`);
-  }
-}
-
-/** The dispatches of one batch, so those whose writes were not kept can be released. */
-class DispatchBatch {
-  private readonly dispatched = new Map<string, PartnerDispatchResult>();
-
-  constructor(private readonly dispatcher: PartnerWebhookDispatcher) {}
-
-  async dispatch(event: AnyEvent): Promise<PartnerDispatchResult> {
-    const result = await this.dispatcher.dispatch(event);
-    this.dispatched.set(event.eventId, result);
-    return result;
-  }
-
-  release(eventId: string): void {
-    const result = this.dispatched.get(eventId);
-    this.dispatched.delete(eventId);
-    if (result) this.dispatcher.release(result);
-  }
-
-  releaseAll(): void {
-    for (const eventId of [...this.dispatched.keys()]) this.release(eventId);
   }
 }
 
