@@ -27,8 +27,9 @@ import { UUID_V4_PATTERN } from '../validation/validation.util';
  */
 
 function checkPerCallOptions(req: PartnerRequest): void {
-  const errors: PartnerFieldError[] = [];
   const { maxRetries, timeoutMs, idempotencyKey } = req;
+  if (maxRetries === undefined && timeoutMs === undefined && idempotencyKey === undefined) return;
+  const errors: PartnerFieldError[] = [];
   if (maxRetries !== undefined && !(Number.isSafeInteger(maxRetries) && maxRetries >= 0))
     errors.push({ field: 'maxRetries', message: `must be an integer >= 0, got ${String(maxRetries)}` });
   if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0))
@@ -71,7 +72,18 @@ export class PartnerHttpClient {
     return this.options.environment;
   }
 
-  async request<T>(req: PartnerRequest): Promise<PartnerResponse<T>> {
+  request<T>(req: PartnerRequest): Promise<PartnerResponse<T>> {
+    // Not an async function (one promise and resumption fewer per call), so a synchronous throw of
+    // the preparation (a refused option, a body JSON cannot serialise) is turned into the rejection.
+    try {
+      return this.start<T>(req);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  /** Checks and prepares the call (everything decided once), then runs its attempts. */
+  private start<T>(req: PartnerRequest): Promise<PartnerResponse<T>> {
     checkPerCallOptions(req);
     const method = req.method.toUpperCase() as PartnerRequest['method'];
     // A query written into the path is kept, before `query`'s.
