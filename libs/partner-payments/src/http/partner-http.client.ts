@@ -50,7 +50,7 @@ function checkPerCallOptions(req: PartnerRequest): void {
 /**
  * Every authenticated call to the partner (spec 4 common headers, 5 auth, 9 versioning):
  * headers, one Idempotency-Key per logical call, one retry loop whose every attempt takes the token
- * then sends (runAttempts), one re-auth and re-send on a 401 (spec 5.7), typed errors (spec 7).
+ * then sends, one re-auth and re-send on a 401 (spec 5.7), typed errors (spec 7).
  * Provided by PartnerPaymentsModule through a factory provider (inject it by class); it carries no
  * decorators so the core runs, and is unit-tested, without Nest.
  */
