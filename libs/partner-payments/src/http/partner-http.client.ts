@@ -161,7 +161,8 @@ export class PartnerHttpClient {
         });
       } catch (err) {
         // send() throws only what the headers step threw: the token step failed after the wait.
-        return this.tokenStepFailed(err, callRetries);
+        // The body was built for this attempt by then: one that cannot be built twice is not.
+        return this.tokenStepFailed(err, replayable ? callRetries : 0);
       }
       const res = sent;
       const success = res.kind === 'response' && res.status >= 200 && res.status < 300;
@@ -169,13 +170,11 @@ export class PartnerHttpClient {
       const nonJson = success && req.responseType !== 'stream' && isNonJsonSuccess(res);
       if (success && !nonJson) {
         this.transport.emitOutcome(method, path, attempt, res, false);
-        const meta = { status: res.status, headers: res.headers, requestId: res.requestId };
         // A string left here is empty or whitespace (isNonJsonSuccess refused any other): no body.
-        const body = (typeof res.data === 'string' ? null : res.data) as T;
-        return {
-          kind: 'done',
-          value: { data: body, meta: { ...meta, idempotencyKey, apiVersion, attempts: attempt } },
-        };
+        const data = (typeof res.data === 'string' ? null : res.data) as T;
+        const { status, headers, requestId } = res;
+        const meta = { status, headers, requestId, idempotencyKey, apiVersion, attempts: attempt };
+        return { kind: 'done', value: { data, meta } };
       }
       // spec 5.7: on a 401 re-authenticate and re-send once; never loop. Does not use a retry.
       if (res.kind === 'response' && res.status === 401 && !reauthenticated && replayable) {
