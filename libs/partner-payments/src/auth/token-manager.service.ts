@@ -1,23 +1,19 @@
 import type { LoggerService } from '@nestjs/common';
 import type { Context } from '@opentelemetry/api';
 import type { ResolvedPartnerOptions } from '../options-resolver.util';
-import {
-  PartnerApiError,
-  PartnerAuthenticationError,
-  PartnerConnectionError,
-  PartnerRateLimitError,
-  PartnerServerError,
-} from '../errors/partner-api.errors';
+import { PartnerAuthenticationError } from '../errors/partner-api.errors';
+import { isUnavailable, toAuthError } from './auth-failure.util';
 import {
   isNonJsonSuccess,
   NON_JSON_SUCCESS_OUTCOME,
+  runAttempts,
   toAttemptOutcome,
   toNonJsonSuccessError,
   toPartnerError,
+  type AttemptVerdict,
 } from '../http/attempt.util';
 import { buildPartnerHeaders } from '../http/headers.util';
 import { PartnerTransport } from '../http/partner-transport.client';
-import { computeBackoffMs, shouldRetry } from '../http/retry.policy';
 import { observeTokenRefresh } from '../observability/http-instrumentation.util';
 import { systemClock, type Clock } from '../http/rate-limiter.policy';
 
@@ -25,15 +21,6 @@ import { systemClock, type Clock } from '../http/rate-limiter.policy';
 interface AuthResponseBody {
   message?: string;
   data?: { access_token?: unknown; expires_in?: unknown; token_type?: unknown };
-}
-
-/** The partner unavailable (5xx, no answer, 429), as opposed to our credentials refused. */
-function isUnavailable(err: unknown): boolean {
-  return (
-    err instanceof PartnerServerError ||
-    err instanceof PartnerConnectionError ||
-    err instanceof PartnerRateLimitError
-  );
 }
 
 interface CachedToken {
@@ -97,8 +84,25 @@ export class PartnerTokenManager {
   async getToken(): Promise<string> {
     const current = this.current();
     if (current !== null) return current;
+    return this.orHeldToken(this.refresh());
+  }
+
+  /**
+   * The token step of one attempt of a call (PartnerHttpClient runs it inside each attempt of its
+   * retry loop): the held token, else one POST /auth attempt shared by every concurrent caller (or
+   * the refresh already in flight). Its failure is the call's failed attempt, so the call's own
+   * retry budget covers the token and the request together. Same fallback as getToken().
+   */
+  tokenForAttempt(): Promise<string> {
+    const current = this.current();
+    if (current !== null) return Promise.resolve(current);
+    return this.orHeldToken(this.flight(0));
+  }
+
+  /** The partner unavailable while the token in hand has not expired: carry on with it. */
+  private async orHeldToken(refreshed: Promise<string>): Promise<string> {
     try {
-      return await this.refresh();
+      return await refreshed;
     } catch (err) {
       const held = this.token;
       if (held && held.expiresAt > this.clock.now() && isUnavailable(err)) return held.value;
@@ -148,11 +152,16 @@ export class PartnerTokenManager {
     });
   }
 
-  /** Forces a new token; concurrent callers share the same POST /auth. */
+  /** Forces a new token (POST /auth with up to maxRetries retries); concurrent callers share it. */
   refresh(): Promise<string> {
+    return this.flight(this.options.maxRetries);
+  }
+
+  /** The one refresh in flight, or a new one of 1 + maxRetries attempts. */
+  private flight(maxRetries: number): Promise<string> {
     if (!this.inflight) {
       this.inflight = observeTokenRefresh(this.options.onTokenEvent, (traceParent) =>
-        this.authenticate(traceParent),
+        this.authenticate(traceParent, maxRetries),
       )
         .catch((err: unknown) => {
           // Credentials refused (or an unusable answer): nothing cached survives. The partner
@@ -180,108 +189,60 @@ export class PartnerTokenManager {
     return this.token?.expiresAt ?? null;
   }
 
-  private async authenticate(traceParent: Context): Promise<string> {
+  private authenticate(traceParent: Context, maxRetries: number): Promise<string> {
     // An expired token is dropped; one still valid (refreshed early, inside the skew) is kept until
     // the new one is stored, as the fallback getToken() uses if this refresh fails.
     if (this.token && this.token.expiresAt <= this.clock.now()) this.token = null;
-    const maxRetries = this.options.maxRetries;
-    for (let attempt = 1; ; attempt++) {
-      const res = await this.transport.send({
-        method: 'POST',
-        path: '/auth',
-        queryString: '',
-        // spec 4.1 / 5.3: x-api-key only, no bearer, no version, no idempotency key.
-        headers: buildPartnerHeaders({
-          apiKey: this.options.apiKey,
-          accessToken: null,
-          apiVersion: null,
-          idempotencyKey: null,
-          contentType: 'application/json',
-        }),
-        data: JSON.stringify({ client_id: this.options.clientId, password: this.options.password }),
-        timeoutMs: this.options.timeoutMs,
-        attempt,
-        traceParent,
-      });
-      // A gateway's text page with a 2xx is the partner unavailable (evidence §8), not a refusal of
-      // our credentials: retried, and a held token carries on.
-      const nonJson =
-        res.kind === 'response' && res.status >= 200 && res.status < 300 && isNonJsonSuccess(res);
-      if (res.kind === 'response' && res.status >= 200 && res.status < 300 && !nonJson) {
-        this.transport.emitOutcome('POST', '/auth', attempt, res, false);
-        return this.store(res.data);
-      }
-      // POST /auth creates nothing, so replaying it is safe: treat it like a keyed write. A 401 is a
-      // refused credential pair (spec 5.7), and so is a 500 before the client_id was ever accepted
-      // (the partner's answer to an unknown one, evidence §1 [T1]): asking again cannot help, and
-      // each attempt spends the account's shared rate budget (refusesPair).
-      const decision = shouldRetry({
-        attempt,
-        maxRetries,
-        method: 'POST',
-        hasIdempotencyKey: true,
-        outcome: nonJson ? NON_JSON_SUCCESS_OUTCOME : toAttemptOutcome(res),
-      });
-      const willRetry = decision.retry && !(res.kind === 'response' && this.refusesPair(res.status));
-      this.transport.emitOutcome('POST', '/auth', attempt, res, willRetry);
-      if (willRetry) {
-        await this.clock.sleep(computeBackoffMs(attempt, this.options.retry, decision.retryAfterMs));
-        continue;
-      }
-      const where = { method: 'POST', path: '/auth', idempotencyKey: null };
-      const cause =
-        nonJson && res.kind === 'response' ? toNonJsonSuccessError(res, where) : toPartnerError(res, where);
-      throw this.authError(cause);
-    }
+    return runAttempts(
+      { maxRetries, backoff: this.options.retry, sleep: (ms) => this.clock.sleep(ms) },
+      (attempt) => this.authenticateOnce(attempt, traceParent),
+    );
   }
 
-  /**
-   * Classifies a failed POST /auth by cause (issue 9, defect 2): the partner unavailable (5xx,
-   * timeout, reset, 429) keeps its class (PartnerServerError, PartnerConnectionError,
-   * PartnerRateLimitError), so callers treat it as "retry later, same key" and never as a refusal of
-   * their request; the request itself was never sent. Our credentials refused (401, and any other
-   * 4xx of /auth) is a PartnerAuthenticationError: a configuration problem.
-   */
-  private authError(cause: PartnerApiError): PartnerApiError {
-    if (cause instanceof PartnerAuthenticationError) return cause;
-    if (cause.status === 500 && this.refusesPair(500)) {
-      // evidence §1: "the client should also treat a 500 from /auth as a credential failure"
-      // (an unknown client_id answers 500 there), until the client_id has been accepted once: after
-      // that a 500 is the partner failing and keeps its class below, as a 502/503/504, a timeout or
-      // a reset do.
-      this.logger.warn(
-        'Partner authentication failed: POST /auth answered 500, which the partner answers for an unknown client_id; check the configured client id',
-      );
-      return new PartnerAuthenticationError({
-        status: 500,
-        code: cause.code,
-        message: `Authentication failed: POST /auth answered 500, the partner's answer to an unknown client_id (${cause.message})`,
-        details: cause.details,
-        body: cause.body,
-        requestId: cause.requestId,
-        cause,
-      });
-    }
-    if (isUnavailable(cause)) {
-      this.logger.warn(`Partner authentication unavailable: ${cause.message}`);
-      return cause;
-    }
-    // evidence §11 N1, C2: a key of the other stage gets the gateway's 403 on POST /auth; sandbox
-    // keys work only under {base_url}/sandbox, production keys only on the bare base.
-    const stageHint =
-      cause.status === 403
-        ? ' (an api key of the other stage? sandbox credentials work only under {base_url}/sandbox: check environment and baseUrl)'
-        : '';
-    this.logger.warn(`Partner authentication failed: ${cause.message}${stageHint}`);
-    return new PartnerAuthenticationError({
-      status: cause.status,
-      code: cause.status === null ? `auth_${cause.code}` : cause.code,
-      message: `Authentication failed: ${cause.message}${stageHint}`,
-      details: cause.details,
-      body: cause.body,
-      requestId: cause.requestId,
-      cause,
+  /** One POST /auth on the wire (spec 4.1 / 5.3: x-api-key only, no bearer, version or key). */
+  private async authenticateOnce(attempt: number, traceParent: Context): Promise<AttemptVerdict<string>> {
+    const res = await this.transport.send({
+      method: 'POST',
+      path: '/auth',
+      queryString: '',
+      headers: buildPartnerHeaders({
+        apiKey: this.options.apiKey,
+        accessToken: null,
+        apiVersion: null,
+        idempotencyKey: null,
+        contentType: 'application/json',
+      }),
+      data: JSON.stringify({ client_id: this.options.clientId, password: this.options.password }),
+      timeoutMs: this.options.timeoutMs,
+      attempt,
+      traceParent,
     });
+    // A gateway's text page with a 2xx is the partner unavailable (evidence §8), not a refusal of
+    // our credentials: retried, and a held token carries on.
+    const nonJson = res.kind === 'response' && res.status >= 200 && res.status < 300 && isNonJsonSuccess(res);
+    if (res.kind === 'response' && res.status >= 200 && res.status < 300 && !nonJson) {
+      this.transport.emitOutcome('POST', '/auth', attempt, res, false);
+      return { kind: 'done', value: this.store(res.data) };
+    }
+    // POST /auth creates nothing, so replaying it is safe: judged like a keyed write. A 401 is a
+    // refused credential pair (spec 5.7), and so is a 500 before the client_id was ever accepted
+    // (the partner's answer to an unknown one, evidence §1 [T1]): asking again cannot help, and
+    // each attempt spends the account's shared rate budget (refusesPair).
+    const where = { method: 'POST', path: '/auth', idempotencyKey: null };
+    return {
+      kind: 'failed',
+      method: 'POST',
+      hasIdempotencyKey: true,
+      outcome: nonJson ? NON_JSON_SUCCESS_OUTCOME : toAttemptOutcome(res),
+      retryable: !(res.kind === 'response' && this.refusesPair(res.status)),
+      decided: (willRetry) => this.transport.emitOutcome('POST', '/auth', attempt, res, willRetry),
+      error: () =>
+        toAuthError(
+          nonJson && res.kind === 'response' ? toNonJsonSuccessError(res, where) : toPartnerError(res, where),
+          this.accepted,
+          this.logger,
+        ),
+    };
   }
 
   /** A POST /auth answer that refuses the credential pair: 401 (spec 5.7); 500 until accepted once (evidence §1). */

@@ -2,7 +2,13 @@ import { createPartnerApiError, createPartnerNetworkError } from '../errors/erro
 import { PartnerServerError, type PartnerApiError } from '../errors/partner-api.errors';
 import type { PartnerHttpEvent, TransportResult } from './http.types';
 import { partnerRouteTemplate } from '../observability/route-template.util';
-import { parseRetryAfter, type AttemptOutcome } from './retry.policy';
+import {
+  computeBackoffMs,
+  parseRetryAfter,
+  shouldRetry,
+  type AttemptOutcome,
+  type BackoffOptions,
+} from './retry.policy';
 
 /**
  * What one attempt's result means, shared by PartnerHttpClient and PartnerTokenManager (POST /auth), so
@@ -133,4 +139,61 @@ export function toNonJsonSuccessError(
     requestId: res.requestId,
     idempotencyKey: context.idempotencyKey,
   });
+}
+
+/** What one attempt of a call came to, for runAttempts. */
+export type AttemptVerdict<T> =
+  | { kind: 'done'; value: T }
+  /** spec 5.7: the one re-authentication and re-send after a 401; it does not use a retry. */
+  | { kind: 'resend' }
+  | {
+      kind: 'failed';
+      /** What the retry policy judges the failure by (POST /auth for a failed token step). */
+      method: string;
+      hasIdempotencyKey: boolean;
+      outcome: AttemptOutcome;
+      /** This failure's retry budget, when it differs from the call's. */
+      maxRetries?: number;
+      /** False when the failure must not be retried whatever the policy says (a refused credential pair). */
+      retryable?: boolean;
+      /** Told whether the failure is retried, before the backoff (the outcome event). */
+      decided?: (willRetry: boolean) => void;
+      /** The error the call ends with when the failure is not retried. */
+      error: () => Error;
+    };
+
+export interface AttemptLoopOptions {
+  maxRetries: number;
+  backoff: BackoffOptions;
+  sleep: (ms: number) => Promise<void>;
+}
+
+/**
+ * The one retry loop of the client (stripe-node's shape): every attempt runs its steps (the token,
+ * then the request) and says what it came to; failures share one budget of `maxRetries`, so a call
+ * makes at most 1 + maxRetries failed attempts whichever step failed, plus the one re-send after a
+ * 401 (spec 5.7). Backoff per the pure retry policy.
+ */
+export async function runAttempts<T>(
+  options: AttemptLoopOptions,
+  attemptOnce: (attempt: number) => Promise<AttemptVerdict<T>>,
+): Promise<T> {
+  let failures = 0;
+  for (let attempt = 1; ; attempt++) {
+    const verdict = await attemptOnce(attempt);
+    if (verdict.kind === 'done') return verdict.value;
+    if (verdict.kind === 'resend') continue;
+    failures++;
+    const decision = shouldRetry({
+      attempt: failures,
+      maxRetries: verdict.maxRetries ?? options.maxRetries,
+      method: verdict.method,
+      hasIdempotencyKey: verdict.hasIdempotencyKey,
+      outcome: verdict.outcome,
+    });
+    const retry = decision.retry && verdict.retryable !== false;
+    verdict.decided?.(retry);
+    if (!retry) throw verdict.error();
+    await options.sleep(computeBackoffMs(failures, options.backoff, decision.retryAfterMs));
+  }
 }

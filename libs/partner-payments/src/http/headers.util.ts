@@ -38,9 +38,9 @@ const RESERVED = new Set(['x-api-key', 'authorization', 'x-api-version', 'idempo
 /** The headers of one attempt (spec 4 "Common headers"). Extra headers never override the reserved ones. */
 export function buildPartnerHeaders(input: HeaderInput): Record<string, string> {
   const headers: Record<string, string> = { Accept: 'application/json' };
-  for (const [k, v] of Object.entries(input.extra ?? {})) {
-    if (!RESERVED.has(k.toLowerCase())) headers[k] = v;
-  }
+  const extra = input.extra;
+  if (extra !== undefined)
+    for (const k of Object.keys(extra)) if (!RESERVED.has(k.toLowerCase())) headers[k] = extra[k];
   if (input.contentType) headers['Content-Type'] = input.contentType;
   headers['x-api-key'] = input.apiKey;
   if (input.accessToken !== null) headers['Authorization'] = `Bearer ${input.accessToken}`;

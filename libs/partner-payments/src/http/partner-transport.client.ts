@@ -172,22 +172,35 @@ export class PartnerTransport {
    * is answered 401), then sends inside the attempt's span. Throws only what that function throws
    * (e.g. a failed POST /auth), before anything is sent.
    */
-  async send(req: TransportRequest): Promise<TransportResult> {
-    let waitMs = 0;
-    if (this.limiter) {
-      const started = performance.now();
-      await this.limiter.acquire();
-      // Timed here rather than asked of the limiter, so any budget implementation is observed.
-      waitMs = Math.round(performance.now() - started);
-      if (waitMs >= 1) reportRateLimitWait(this.options.onRateLimitWait, req.method, req.path, waitMs);
+  send(req: TransportRequest): Promise<TransportResult> {
+    // Without a limiter and with the token in hand, no await of its own: each async layer is a
+    // promise and a resumption on every call.
+    return this.limiter ? this.sendAfterWait(req, this.limiter) : this.sendWithHeaders(req, 0);
+  }
+
+  private async sendAfterWait(req: TransportRequest, limiter: PartnerRateLimiter): Promise<TransportResult> {
+    const started = performance.now();
+    await limiter.acquire();
+    // Timed here rather than asked of the limiter, so any budget implementation is observed.
+    const waitMs = Math.round(performance.now() - started);
+    if (waitMs >= 1) reportRateLimitWait(this.options.onRateLimitWait, req.method, req.path, waitMs);
+    return this.sendWithHeaders(req, waitMs);
+  }
+
+  private sendWithHeaders(req: TransportRequest, waitMs: number): Promise<TransportResult> {
+    if (typeof req.headers !== 'function') return this.sendTraced(req as ReadyTransportRequest, waitMs);
+    let built: ReturnType<typeof req.headers>;
+    try {
+      built = req.headers();
+    } catch (err) {
+      return Promise.reject(err);
     }
-    let ready: ReadyTransportRequest;
-    if (typeof req.headers === 'function') {
-      const built = req.headers();
-      ready = { ...req, headers: built instanceof Promise ? await built : built };
-    } else {
-      ready = req as ReadyTransportRequest;
-    }
+    if (built instanceof Promise)
+      return built.then((headers) => this.sendTraced({ ...req, headers }, waitMs));
+    return this.sendTraced({ ...req, headers: built }, waitMs);
+  }
+
+  private sendTraced(ready: ReadyTransportRequest, waitMs: number): Promise<TransportResult> {
     return traceAttempt(ready, waitMs, () => this.sendOnce(ready));
   }
 
@@ -210,7 +223,9 @@ export class PartnerTransport {
       headers: req.headers,
       data: req.data,
       responseType: req.responseType ?? 'json',
-      timeout: req.timeoutMs,
+      // The deadline above ends the attempt first, so axios's own idle timer (a socket timer
+      // re-armed on every chunk) is needed only where there is no deadline: uploads.
+      timeout: req.idleTimeoutOnly ? req.timeoutMs : 0,
       signal: deadline.signal,
       validateStatus: ACCEPT_EVERY_STATUS,
       // Redirects would re-send x-api-key and the bearer token to wherever Location points.
@@ -234,7 +249,9 @@ export class PartnerTransport {
     try {
       const res = await this.axios.request(config);
       const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries((res.headers ?? {}) as Record<string, unknown>)) {
+      const received = (res.headers ?? {}) as Record<string, unknown>;
+      for (const k of Object.keys(received)) {
+        const v = received[k];
         if (v !== undefined && v !== null)
           headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
       }

@@ -6,7 +6,10 @@
  */
 import type { PartnerSignatureFailureReason } from '../webhooks/webhook.errors';
 
-/** A token refresh (POST /auth, with its retries) that finished. */
+/**
+ * A token refresh that finished: POST /auth with its retries (getToken(), refresh(), the background
+ * refresh), or the one attempt of a call's token step (the call retries it within its own attempts).
+ */
 export interface PartnerTokenEvent {
   type: 'refreshed' | 'failed';
   /** From the refresh's start to its outcome, retries and backoff included. */

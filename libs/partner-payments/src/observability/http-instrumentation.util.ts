@@ -13,6 +13,7 @@ import {
   PartnerSpanAttribute as A,
   SpanKind,
   startPartnerSpan,
+  tracingOff,
 } from './partner-tracing.util';
 import { partnerRouteTemplate } from './route-template.util';
 
@@ -43,6 +44,7 @@ export function traceAttempt<R extends AttemptResultLike>(
   rateLimitWaitMs: number,
   send: () => Promise<R>,
 ): Promise<R> {
+  if (tracingOff()) return send();
   const route = partnerRouteTemplate(req.path);
   const span = startPartnerSpan(`${req.method} ${route}`, SpanKind.CLIENT, req.traceParent);
   if (span.isRecording()) {

@@ -9,6 +9,7 @@ import {
   context,
   INVALID_SPAN_CONTEXT,
   INVALID_TRACEID,
+  ProxyTracerProvider,
   type Context,
   SpanKind,
   SpanStatusCode,
@@ -56,6 +57,19 @@ export function partnerTracer(): Tracer {
   if (tracerOf?.provider !== provider)
     tracerOf = { provider, tracer: provider.getTracer(PARTNER_TRACER_NAME) };
   return tracerOf.tracer;
+}
+
+/** The provider the API's global proxy hands out while no SDK is registered. */
+const NO_SDK = new ProxyTracerProvider().getDelegate();
+
+/**
+ * Whether no SDK is registered: every span would be a non-recording no-op. The client's attempt
+ * span is checked against it first, so a call pays neither its name nor a span object for nothing.
+ * A provider registered later (or the global replaced) is seen by the next call.
+ */
+export function tracingOff(): boolean {
+  const provider = trace.getTracerProvider();
+  return provider instanceof ProxyTracerProvider && provider.getDelegate() === NO_SDK;
 }
 
 const INTERNAL: SpanOptions = { kind: SpanKind.INTERNAL };
