@@ -9,9 +9,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { PartnerSandbox } from '@partner-payments/testing';
-import { inboxEventKey, PartnerUnitOfWork } from '@partner-payments/typeorm';
+import { inboxEventKey, PartnerUnitOfWork, PartnerWebhookInboxEntity } from '@partner-payments/typeorm';
 import type { RunningApp } from '../../../apps/reference-app/src/app-bootstrap.util';
-import { PayoutEntity, WebhookInboxEntity } from '../../../apps/reference-app/src/app-entities.constants';
+import { PayoutEntity } from '../../../apps/reference-app/src/app-entities.constants';
 import { appRequest, deliverSignedWebhook, eventually } from '../../setup/app.fixture';
 import { postPayout, useFundedApp, type FundedAccount } from '../../setup/funded-account.fixture';
 import { DATABASE_KINDS } from '../../setup/test-database.fixture';
@@ -61,7 +61,7 @@ describe.each(DATABASE_KINDS)('both payout event families racing with reconcilia
         eventually(
           async () => {
             const eventKey = inboxEventKey(String(b.data.event_id));
-            const entry = await uow.run((m) => m.findOneBy(WebhookInboxEntity, { eventKey }));
+            const entry = await uow.run((m) => m.findOneBy(PartnerWebhookInboxEntity, { eventKey }));
             return entry && entry.state !== 'pending' ? entry : undefined;
           },
           15_000,
