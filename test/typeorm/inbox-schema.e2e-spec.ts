@@ -16,12 +16,12 @@ import {
   PartnerUnitOfWork,
   generateInboxKeyEntry,
   partnerTypeOrmEntities,
-  partnerTypeOrmMigrations,
 } from '@partner-payments/typeorm';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { buildDataSourceOptions } from '../../apps/reference-app/src/app-data-source.util';
 import { parseDatabaseUrl } from '../../apps/reference-app/src/database/database-url.util';
 import { MIGRATIONS } from '../../apps/reference-app/src/database/migrations';
+import { RELEASED_MIGRATIONS } from './upgrade-rows.fixture';
 import { testInboxKeyRing } from '../setup/app.fixture';
 import { DATABASE_KINDS, databaseUrlFor } from '../setup/test-database.fixture';
 import { packageLocationFor, openPackageDatabase } from './typeorm-database.fixture';
@@ -149,7 +149,8 @@ describe.each(DATABASE_KINDS)('the package migrations and the inbox (%s)', (kind
     const options = buildDataSourceOptions(parseDatabaseUrl(url));
     const before = new DataSource({
       ...options,
-      migrations: MIGRATIONS.filter((m) => !partnerTypeOrmMigrations.includes(m as never)),
+      // The schema of a released reference-app database: the inbox's tables made by the app's own migrations.
+      migrations: RELEASED_MIGRATIONS,
     } as DataSourceOptions);
     const after = new DataSource({ ...options, migrations: MIGRATIONS } as DataSourceOptions);
     try {

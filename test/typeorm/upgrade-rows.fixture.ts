@@ -4,7 +4,20 @@
  * length; state columns get the states their code writes.
  */
 import type { DataSource, TableColumn } from 'typeorm';
+import { MIGRATIONS } from '../../apps/reference-app/src/database/migrations';
 import { placeholders, timestampParam, type PartnerDatabaseKind } from '@partner-payments/typeorm/sql';
+
+/** The last migration of the released schema (the package's job locks). */
+const RELEASED_UP_TO = 1765100000000;
+
+function timestampOf(migration: (typeof MIGRATIONS)[number]): number {
+  const found = /(\d{13})$/.exec(migration.name);
+  if (!found) throw new Error(`migration ${migration.name} has no timestamp`);
+  return Number(found[1]);
+}
+
+/** The migrations that made a released reference-app database: the app's own and the job locks'. */
+export const RELEASED_MIGRATIONS = MIGRATIONS.filter((m) => timestampOf(m) <= RELEASED_UP_TO);
 
 export type TableRows = Record<string, Record<string, string | null>[]>;
 
