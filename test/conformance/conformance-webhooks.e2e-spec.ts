@@ -1,6 +1,7 @@
 /**
  * The kit's webhook receiver against the sandbox over real sockets (evidence §11 N22): skipped,
- * saying why, without one; with one, the four delivery probes match the sandbox; and each fails
+ * saying why, without one; with one, the four delivery probes (and the registration probe, whose
+ * own suite is conformance-webhooks-registration) match the sandbox; and each delivery probe fails
  * against a sandbox variant that does what the probe rules out (an extra header, a null phone, a
  * body that is not the one signed, a delivery before the answer).
  */
