@@ -92,7 +92,7 @@ describe('partner-sandbox conformance (CLI)', () => {
     expect(out).not.toContain('4000123456');
   });
 
-  it('--webhook-listen with --sandbox-control: the sandbox delivers to the receiver, the four webhook probes match, the secret stays out of the output', async () => {
+  it('--webhook-listen and --webhook-previous-listen with --sandbox-control: the sandbox delivers to the receiver, the five webhook probes match, the secret stays out of the output', async () => {
     const secretEnv = { ...env, CONFORMANCE_WEBHOOK_SECRET: sandbox.webhookSecret };
     const { code, out } = await run(
       [
@@ -107,6 +107,8 @@ describe('partner-sandbox conformance (CLI)', () => {
         '127.0.0.1:0',
         '--webhook-secret-env',
         'CONFORMANCE_WEBHOOK_SECRET',
+        '--webhook-previous-listen',
+        '127.0.0.1:0',
         '--json',
       ],
       secretEnv,
@@ -117,6 +119,7 @@ describe('partner-sandbox conformance (CLI)', () => {
       ['webhooks.user-created.headers', 'match'],
       ['webhooks.user-created.signature', 'match'],
       ['webhooks.user-created.phone-empty', 'match'],
+      ['webhooks.registration.last-wins', 'match'],
     ]);
     expect(out).not.toContain(sandbox.webhookSecret);
     expect(code).toBe(0);

@@ -110,7 +110,7 @@ describe('conformance kit as against the partner (no hooks: no staff, no clock)'
       funds: 9,
       clock: 1,
       deposit: 1,
-      receiver: 4,
+      receiver: 5,
       'other account': 1,
     });
     // The preview, deposit-list and virtual-account idempotency probes ran on the activating accounts.

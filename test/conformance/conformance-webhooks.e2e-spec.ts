@@ -1,6 +1,7 @@
 /**
  * The kit's webhook receiver against the sandbox over real sockets (evidence §11 N22): skipped,
- * saying why, without one; with one, the four delivery probes match the sandbox; and each fails
+ * saying why, without one; with one, the four delivery probes (and the registration probe, whose
+ * own suite is conformance-webhooks-registration) match the sandbox; and each delivery probe fails
  * against a sandbox variant that does what the probe rules out (an extra header, a null phone, a
  * body that is not the one signed, a delivery before the answer).
  */
@@ -14,6 +15,7 @@ import {
 } from '@partner-payments/testing';
 import { receiverFor, runAgainst, usePinnedSandbox } from './conformance.fixture';
 import { apiHeaders, startRewritingProxy } from './divergent-stand-in.fixture';
+import { startRelay, type Change } from './webhook-relay.fixture';
 
 const PROBES = [
   'webhooks.user-created.after-answer',
@@ -21,40 +23,12 @@ const PROBES = [
   'webhooks.user-created.signature',
   'webhooks.user-created.phone-empty',
 ];
+/** The delivery probes and the registration one (evidence §11 N23), which reads the same delivery. */
+const ALL = [...PROBES, 'webhooks.registration.last-wins'];
 const outcomes = (report: ConformanceReport) =>
   Object.fromEntries(report.results.map((r) => [r.id, r.outcome]));
 const differencesOf = (report: ConformanceReport, id: string) =>
   report.results.find((r) => r.id === id)?.differences;
-
-type Change = (
-  raw: string,
-  headers: Record<string, string>,
-) => { raw: string; headers: Record<string, string> };
-
-/** A relay between the sandbox and the kit's receiver that changes each delivery as `change` says. */
-async function startRelay(change: Change) {
-  let target = '';
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const headers: Record<string, string> = {};
-      for (const name of ['content-type', 'x-signature-sha256']) headers[name] = String(req.headers[name]);
-      const changed = change(Buffer.concat(chunks).toString('utf8'), headers);
-      void fetch(target, { method: 'POST', headers: changed.headers, body: changed.raw }).then(
-        (answer) => res.writeHead(answer.status).end(),
-        () => res.writeHead(502).end(),
-      );
-    });
-  });
-  server.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/relay`,
-    setTarget: (url: string) => void (target = url),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 describe('conformance webhook probes (evidence §11 N22)', () => {
   let sandbox: PartnerSandbox;
@@ -82,9 +56,9 @@ describe('conformance webhook probes (evidence §11 N22)', () => {
     }
   }
 
-  it('without a receiver the four are skipped, saying what to pass, never matched', async () => {
+  it('without a receiver the five are skipped, saying what to pass, never matched', async () => {
     const report = await runAgainst(sandbox, sandbox.sandboxBaseUrl, { only: ['webhooks.'] });
-    expect(outcomes(report)).toEqual(Object.fromEntries(PROBES.map((id) => [id, 'skipped'])));
+    expect(outcomes(report)).toEqual(Object.fromEntries(ALL.map((id) => [id, 'skipped'])));
     for (const r of report.results)
       expect(r.explanation).toMatch(
         /needs a webhook receiver: --webhook-listen <host:port> and --webhook-secret-env/,
@@ -92,14 +66,14 @@ describe('conformance webhook probes (evidence §11 N22)', () => {
     expect((await sandbox.control.counters()).created.users).toBe(0);
   });
 
-  it('with the receiver, the hooks point the sandbox at it: all four match, the target is put back and the secret is never in the report', async () => {
+  it('with the receiver, the hooks point the sandbox at it: all five match, the target is put back and the secret is never in the report', async () => {
     await sandbox.control.setWebhookUrl('http://127.0.0.1:9/before');
     const report = await runAgainst(sandbox, sandbox.sandboxBaseUrl, {
       only: ['webhooks.'],
       webhooks: receiverFor(sandbox),
     });
-    expect(outcomes(report)).toEqual(Object.fromEntries(PROBES.map((id) => [id, 'match'])));
-    // One user for the four: they share the delivery.
+    expect(outcomes(report)).toEqual(Object.fromEntries(ALL.map((id) => [id, 'match'])));
+    // One user for the five: they share the delivery.
     expect(report.created.filter((c) => c.kind === 'user')).toHaveLength(1);
     expect(await sandbox.control.webhookUrl()).toBe('http://127.0.0.1:9/before');
     expect(JSON.stringify(report)).not.toContain(sandbox.webhookSecret);

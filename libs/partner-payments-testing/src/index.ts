@@ -112,7 +112,11 @@ export type {
   ProbeSource,
   Observation as ProbeObservation,
 } from './conformance/probe.types';
-export type { ConformanceWebhookOptions, UserCreatedDelivery } from './conformance/webhooks/webhook.types';
+export type {
+  ConformanceWebhookOptions,
+  PreviousTargetWatch,
+  UserCreatedDelivery,
+} from './conformance/webhooks/webhook.types';
 export type {
   ConformanceReport,
   CreatedResource,

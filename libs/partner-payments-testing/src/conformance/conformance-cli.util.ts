@@ -1,6 +1,6 @@
 /**
  * `partner-sandbox conformance --base-url URL [--allow-writes] [--json] [--webhook-listen HOST:PORT
- * --webhook-secret-env VAR]`. Credentials come from the
+ * --webhook-secret-env VAR [--webhook-previous-listen HOST:PORT]]`. Credentials come from the
  * environment variables the module's apps already use (PARTNER_API_KEY, PARTNER_CLIENT_ID,
  * PARTNER_PASSWORD, PARTNER_CLIENT_UUID; PARTNER_BASE_URL + PARTNER_ENV when --base-url is absent).
  * Exit codes: 0 conforms, 1 a probe diverged or could not run, 2 usage.
@@ -66,6 +66,7 @@ export function conformanceOptionsFromCli(
         'webhook-listen': { type: 'string' },
         'webhook-secret-env': { type: 'string' },
         'webhook-timeout-ms': { type: 'string' },
+        'webhook-previous-listen': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -99,6 +100,7 @@ export function conformanceOptionsFromCli(
       listen: values['webhook-listen'],
       secretEnv: values['webhook-secret-env'],
       timeoutMs: values['webhook-timeout-ms'],
+      previousListen: values['webhook-previous-listen'],
     },
     env,
     (message) => new ConformanceUsageError(message),

@@ -13,7 +13,7 @@ import { described, recordWhatItMade } from './created.util';
 import { redact, writePolicy } from './safety.util';
 import { describeShape, matchShape, statusesOf } from './shape.util';
 import { ConformanceRunFixtures } from './webhooks/webhook-fixtures.service';
-import { ConformanceWebhookInbox } from './webhooks/webhook-inbox.service';
+import { withWebhookInbox } from './webhooks/webhook-session.util';
 
 /** `201 { id: string, ... }` */
 export function describeExpectation(probe: ConformanceProbe): string {
@@ -139,28 +139,6 @@ async function attempt(
       differences: [message],
       explanation: `the probe could not run: ${message}`,
     };
-  }
-}
-
-/**
- * Runs `probes` with the webhook receiver listening when options.webhooks asks for one (a hook
- * points the deliveries at it on a simulator; at the partner the operator registered its URL).
- */
-async function withWebhookInbox(
-  options: ConformanceOptions,
-  ctx: ConformanceRunFixtures,
-  probes: () => Promise<void>,
-): Promise<void> {
-  if (!options.webhooks) return probes();
-  const inbox = await ConformanceWebhookInbox.start(options.webhooks);
-  let restore: (() => Promise<void>) | undefined;
-  try {
-    restore = await options.hooks?.pointWebhooksAt?.(inbox.url, options.credentials.clientUuid);
-    ctx.webhookInbox = inbox;
-    await probes();
-  } finally {
-    await restore?.();
-    await inbox.close();
   }
 }
 

@@ -6,7 +6,11 @@
 import type { ProbeArea } from './report.types';
 import type { Shape } from './shape.util';
 import type { ConformanceHooks, ConformanceRfi } from './conformance-hooks.types';
-import type { ConformanceWebhookOptions, UserCreatedDelivery } from './webhooks/webhook.types';
+import type {
+  ConformanceWebhookOptions,
+  PreviousTargetWatch,
+  UserCreatedDelivery,
+} from './webhooks/webhook.types';
 
 export type { ConformanceHooks, ConformanceRfi } from './conformance-hooks.types';
 
@@ -82,7 +86,8 @@ export type ProbeNeed =
   | 'rfiDocument'
   | 'clientUuid'
   | 'foreignUser'
-  | 'userCreatedDelivery';
+  | 'userCreatedDelivery'
+  | 'previousRegistration';
 
 /**
  * A resource made by a keyed POST (spec 4.7), with what made it: replaying `body` under
@@ -145,6 +150,11 @@ export interface ProbeContext {
   foreignUser(): Promise<{ id: string }>;
   /** A user created without a phone and its user.created delivery (needs `webhooks`; else skipped). */
   userCreatedDelivery(): Promise<UserCreatedDelivery>;
+  /**
+   * What reached the receiver of the previously registered URL while that delivery came (needs
+   * `webhooks.previous` or the pointWebhooksAt hook; else skipped).
+   */
+  previousRegistration(): Promise<PreviousTargetWatch>;
   /** Records something the run created (named in the report). */
   created(kind: string, id: string, probeId: string): void;
 }

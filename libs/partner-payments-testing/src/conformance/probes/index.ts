@@ -24,6 +24,7 @@ import { VIRTUAL_ACCOUNT_PROBES } from './virtual-accounts/virtual-accounts.prob
 import { USERS_PROBES } from './users/users.probes';
 import { CROSS_TENANT_PROBES } from './users/cross-tenant.probes';
 import { WEBHOOK_DELIVERY_PROBES } from './webhooks/user-created.probes';
+import { WEBHOOK_REGISTRATION_PROBES } from './webhooks/registration.probes';
 
 const versionPin = REFERENCE_PROBES.filter((p) => p.id === 'versioning.upgrade-repeat');
 
@@ -37,6 +38,7 @@ export const CONFORMANCE_PROBES: readonly ConformanceProbe[] = [
   ...USER_LIFECYCLE_PROBES,
   ...USER_CAPTURE_PROBES,
   ...WEBHOOK_DELIVERY_PROBES,
+  ...WEBHOOK_REGISTRATION_PROBES,
   ...RECIPIENTS_PROBES,
   ...RECIPIENT_READ_PROBES,
   ...RECIPIENT_RAIL_PROBES,

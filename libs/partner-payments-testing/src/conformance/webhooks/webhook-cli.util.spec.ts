@@ -59,6 +59,23 @@ describe('conformance CLI: webhook receiver options', () => {
     );
   });
 
+  it('takes --webhook-previous-listen for the registration probe, checked like --webhook-listen', () => {
+    const hook = ['--webhook-listen', '127.0.0.1:4020', '--webhook-secret-env', 'HOOK_SECRET'];
+    const options = parse(...hook, '--webhook-previous-listen', '[::1]:4021');
+    expect(options !== 'help' && options.webhooks?.previous).toEqual({ host: '::1', port: 4021 });
+    const without = parse(...hook);
+    expect(without !== 'help' && without.webhooks).not.toHaveProperty('previous');
+    expect(usage(...hook, '--webhook-previous-listen', '4021')).toMatch(
+      /^--webhook-previous-listen must be <host:port>/,
+    );
+    expect(usage(...hook, '--webhook-previous-listen', '127.0.0.1:4020')).toBe(
+      '--webhook-previous-listen must differ from --webhook-listen',
+    );
+    expect(usage('--webhook-previous-listen', '127.0.0.1:4021')).toBe(
+      '--webhook-previous-listen needs --webhook-listen',
+    );
+  });
+
   it('takes --foreign-user for the cross-account probe', () => {
     const options = parse('--foreign-user', '0b5f6d1e-1c1d-4c8e-9a55-111111111111');
     expect(options !== 'help' && options.foreignUserId).toBe('0b5f6d1e-1c1d-4c8e-9a55-111111111111');

@@ -8,12 +8,19 @@ import { ProbeSkipped } from '../conformance-context.service';
 import { ConformanceFixtures } from '../conformance-fixtures.service';
 import { fixtureUser } from '../probe-bodies.util';
 import type { ConformanceWebhookInbox } from './webhook-inbox.service';
-import type { UserCreatedDelivery } from './webhook.types';
+import type { PreviousTargetWatch, UserCreatedDelivery } from './webhook.types';
 import type { ProbeContext } from '../probe.types';
 
 /** Why a delivery probe cannot run without the receiver options. */
 export const NO_RECEIVER =
   'needs a webhook receiver: --webhook-listen <host:port> and --webhook-secret-env <VAR> (options.webhooks), at a URL registered at the partner (registration is out of band, spec 6.1.1)';
+
+/** Why the registration probe cannot run at the partner without the previous receiver. */
+export const NO_PREVIOUS_RECEIVER =
+  'needs the URL registered before the current one: registration is out of band (spec 6.1.1), so register a URL reaching --webhook-previous-listen <host:port> at the partner, then re-register the one reaching --webhook-listen, and run with both (options.webhooks.previous)';
+
+/** The shortest watch of the previous receiver after the current one's delivery (ms). */
+const MIN_GRACE_MS = 2000;
 
 /** The delivery names the user by its id (`user_id`, or `id`), as the sandbox's does. */
 function namesUser(d: ReceivedPartnerWebhook, userId: string, email: string): boolean {
@@ -27,6 +34,8 @@ function namesUser(d: ReceivedPartnerWebhook, userId: string, email: string): bo
 export class ConformanceRunFixtures extends ConformanceFixtures implements ProbeContext {
   /** Set by the runner when options.webhooks asks for a receiver. */
   webhookInbox: ConformanceWebhookInbox | undefined;
+  /** The receiver behind the URL registered before the current one (options.webhooks.previous). */
+  previousWebhookInbox: ConformanceWebhookInbox | undefined;
 
   foreignUser() {
     return this.shared('foreignUser', async () => {
@@ -71,6 +80,29 @@ export class ConformanceRunFixtures extends ConformanceFixtures implements Probe
         );
       }
       return { userId: id, answeredAt: answer.answeredAt ?? Number.NaN, delivery };
+    });
+  }
+
+  /**
+   * The previous receiver, watched after the run's user.created reached the current one: for as
+   * long again as that delivery took after the create (at least MIN_GRACE_MS), never past the
+   * webhook timeout counted from the create. A partner delivering to every URL ever registered, or
+   * to the first, would have reached both within that time.
+   */
+  previousRegistration() {
+    return this.shared('previousRegistration', async (): Promise<PreviousTargetWatch> => {
+      const previous = this.previousWebhookInbox;
+      if (!this.webhookInbox) throw new ProbeSkipped(NO_RECEIVER);
+      if (!previous) throw new ProbeSkipped(NO_PREVIOUS_RECEIVER);
+      const { answeredAt, delivery } = await this.userCreatedDelivery();
+      const now = performance.timeOrigin + performance.now();
+      const from = Number.isFinite(answeredAt) ? answeredAt : now;
+      const lag = Math.max(0, delivery.receivedAt - from);
+      const until = from + Math.min(previous.timeoutMs, lag + Math.max(lag, MIN_GRACE_MS));
+      // Ends early once anything has arrived there: one delivery is enough to diverge.
+      await previous.first(() => true, Math.max(0, until - now));
+      const watchedMs = performance.timeOrigin + performance.now() - from;
+      return { url: previous.url, watchedMs, deliveries: [...previous.received] };
     });
   }
 }

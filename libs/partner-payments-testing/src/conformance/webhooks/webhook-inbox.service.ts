@@ -70,9 +70,17 @@ export class ConformanceWebhookInbox {
     return this.receiver.url;
   }
 
-  /** The first delivery that `matches`, waiting up to the timeout; undefined when none came. */
-  async first(matches: (d: ReceivedPartnerWebhook) => boolean): Promise<ReceivedPartnerWebhook | undefined> {
-    const deadline = Date.now() + this.timeoutMs;
+  /** Every delivery so far, signed or not, in arrival order. */
+  get received(): readonly ReceivedPartnerWebhook[] {
+    return this.receiver.received;
+  }
+
+  /** The first delivery that `matches`, waiting up to `withinMs` (the timeout); undefined when none came. */
+  async first(
+    matches: (d: ReceivedPartnerWebhook) => boolean,
+    withinMs = this.timeoutMs,
+  ): Promise<ReceivedPartnerWebhook | undefined> {
+    const deadline = Date.now() + withinMs;
     for (;;) {
       const found = this.receiver.received.find(matches);
       if (found || Date.now() > deadline) return found;

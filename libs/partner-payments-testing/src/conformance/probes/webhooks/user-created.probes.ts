@@ -15,11 +15,11 @@ const N22 = evidence('§11 N22 [T3raw webhooks/32-success-P1-stepC-webhook-recei
 const DELIVERY_HEADERS = ['content-type', 'x-signature-sha256'];
 
 /** A probe that reads the delivery's user back and checks the delivery with `check`. */
-function deliveryProbe(
+export function deliveryProbe(
   id: string,
   behaviour: string,
   sources: ConformanceProbe['sources'],
-  check: (d: UserCreatedDelivery) => string[],
+  check: (d: UserCreatedDelivery, ctx: ProbeContext) => Promise<string[]> | string[],
 ): ConformanceProbe {
   return {
     id,
@@ -34,7 +34,7 @@ function deliveryProbe(
       path: `/v1/users/${(await ctx.userCreatedDelivery()).userId}`,
     }),
     expect: { status: 200, shape: t.object({ id: t.string }) },
-    verify: async (_o: Observation, ctx: ProbeContext) => check(await ctx.userCreatedDelivery()),
+    verify: async (_o: Observation, ctx: ProbeContext) => check(await ctx.userCreatedDelivery(), ctx),
     sandbox:
       'same once told where to deliver (control.setWebhookUrl; the sandbox delivers at once, after the answer, where the partner took ~37 s)',
   };
