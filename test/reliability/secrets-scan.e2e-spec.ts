@@ -19,12 +19,12 @@ import {
 import { signPartnerWebhook, type PartnerSandbox } from '@partner-payments/testing';
 import { PartnerTokenManager } from '../../libs/partner-payments/src/auth/token-manager.service';
 import type { RunningApp } from '../../apps/reference-app/src/app-bootstrap.util';
+import { DepositEntity, VirtualAccountEntity } from '../../apps/reference-app/src/app-entities.constants';
 import {
-  ApiVersionPinEntity,
-  DepositEntity,
-  VirtualAccountEntity,
-} from '../../apps/reference-app/src/app-entities.constants';
-import { PartnerUnitOfWork, PartnerTypeOrmInboxStore } from '@partner-payments/typeorm';
+  PartnerTypeOrmInboxStore,
+  PartnerUnitOfWork,
+  PartnerVersionPinEntity,
+} from '@partner-payments/typeorm';
 import {
   appRequest,
   CapturingLogger,
@@ -177,7 +177,7 @@ describe.each(DATABASE_KINDS)('secrets scan after a full flow (%s)', (kind) => {
       expect(account.accountNumberLast4).toBe(vaNumber.slice(-4));
       expect(await uow.run((m) => m.countBy(DepositEntity, { depositId }))).toBe(1);
       expect((await app.get(PartnerTypeOrmInboxStore).countByState()).processed).toBeGreaterThanOrEqual(8);
-      expect(await uow.run((m) => m.count(ApiVersionPinEntity))).toBe(1);
+      expect(await uow.run((m) => m.count(PartnerVersionPinEntity))).toBe(1);
 
       const credentials = sandbox.credentials;
       needles.push(

@@ -4,10 +4,10 @@
  * the sandbox, PartnerPaymentsTypeOrmModule with the `payouts` options. Two apps on one database
  * are two replicas (or the app before and after a crash).
  */
-import { Injectable, type INestApplicationContext } from '@nestjs/common';
+import { Injectable, type DynamicModule, type INestApplicationContext } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
-import { PartnerPaymentsModule } from '@partner-payments/nestjs';
+import { PartnerPaymentsModule, type PartnerPaymentsModuleOptions } from '@partner-payments/nestjs';
 import type { PartnerSandbox } from '@partner-payments/testing';
 import {
   PartnerPaymentsTypeOrmModule,
@@ -102,7 +102,25 @@ export interface PayoutConsumer {
   close(): Promise<void>;
 }
 
-const silent = { log: () => undefined, warn: () => undefined, error: () => undefined };
+export const silent = { log: () => undefined, warn: () => undefined, error: () => undefined };
+
+/** PartnerPaymentsModule (global) signed in to `sandbox`, with no webhook route and no log. */
+export function sandboxPartnerModule(
+  sandbox: PartnerSandbox,
+  extra: Partial<PartnerPaymentsModuleOptions> = {},
+): DynamicModule {
+  return PartnerPaymentsModule.forRoot({
+    isGlobal: true,
+    baseUrl: sandbox.baseUrl,
+    apiKey: sandbox.credentials.apiKey,
+    clientId: sandbox.credentials.clientId,
+    password: sandbox.credentials.password,
+    clientUuid: sandbox.credentials.clientUuid,
+    webhookController: false,
+    logger: silent,
+    ...extra,
+  });
+}
 
 /** The consumer app on `location`; partner calls time out after `timeoutMs`, never retried. */
 export async function startPayoutConsumer(
@@ -121,18 +139,7 @@ export async function startPayoutConsumer(
         }),
         migrationsRun: true,
       }),
-      PartnerPaymentsModule.forRoot({
-        isGlobal: true,
-        baseUrl: sandbox.baseUrl,
-        apiKey: sandbox.credentials.apiKey,
-        clientId: sandbox.credentials.clientId,
-        password: sandbox.credentials.password,
-        clientUuid: sandbox.credentials.clientUuid,
-        webhookController: false,
-        timeoutMs,
-        maxRetries: 0,
-        logger: silent,
-      }),
+      sandboxPartnerModule(sandbox, { timeoutMs, maxRetries: 0 }),
       PartnerPaymentsTypeOrmModule.forRoot({ payouts }),
     ],
     providers: [LedgerPayouts],

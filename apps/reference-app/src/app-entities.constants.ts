@@ -1,5 +1,4 @@
 import { partnerTypeOrmEntities } from '@partner-payments/typeorm';
-import { ApiVersionPinEntity } from './versioning/api-version-pin.entity';
 import { DepositEntity } from './webhooks/projections/deposit.entity';
 import { PartnerUserEntity } from './webhooks/projections/partner-user.entity';
 import { PayoutEntity } from './payouts/payout.entity';
@@ -9,7 +8,6 @@ import { RfiEntity } from './rfis/rfi.entity';
 import { VirtualAccountEntity } from './webhooks/projections/virtual-account.entity';
 
 export {
-  ApiVersionPinEntity,
   DepositEntity,
   PartnerUserEntity,
   PayoutEntity,
@@ -29,11 +27,10 @@ export const APP_ENTITIES = [
   PartnerUserEntity,
   VirtualAccountEntity,
   DepositEntity,
-  ApiVersionPinEntity,
   ReconciliationPassEntity,
   RfiEntity,
   RfiItemEntity,
-  // webhook_inbox, webhook_inbox_tombstones, partner_payout_requests and job_locks, from
+  // webhook_inbox, webhook_inbox_tombstones, partner_payout_requests, api_version_pins and job_locks, from
   // @partner-payments/typeorm: added as any user adds them.
   ...partnerTypeOrmEntities,
 ];

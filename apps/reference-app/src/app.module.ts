@@ -28,6 +28,7 @@ import { PARTNER_CONNECTION, type PartnerConnection } from './sandbox/partner-co
 import { SandboxModule } from './sandbox/sandbox.module';
 import { SchedulingModule } from './scheduling/scheduling.module';
 import { ShutdownCoordinator } from './shutdown-coordinator.service';
+import { appVersionPinOptions } from './versioning/version-pin.config';
 import { VersioningModule } from './versioning/versioning.module';
 import { appInboxOptions } from './webhooks/inbox-options.config';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -79,14 +80,16 @@ export class AppModule {
         // Global: configuration, database (entities from the feature folders), partner connection, metrics.
         AppConfigModule.forRoot(config),
         DatabaseModule.forRoot({ entities: APP_ENTITIES }),
-        // The durable inbox, the payout outbox and job locks on the app's DataSource (the default
-        // one: DatabaseModule provides it under @nestjs/typeorm's token), as any app that imports
-        // the package; their options come from the environment (INBOX_*, PAYOUT_REDRIVE_*).
+        // The durable inbox, the payout outbox, job locks and the version-pin job on the app's
+        // DataSource (the default one: DatabaseModule provides it under @nestjs/typeorm's token), as
+        // any app that imports the package; their options come from the environment (INBOX_*,
+        // PAYOUT_REDRIVE_*, PARTNER_API_VERSION, VERSION_PIN_CRON).
         PartnerPaymentsTypeOrmModule.forRootAsync({
-          inject: [APP_CONFIG],
-          useFactory: (cfg: AppConfig) => ({
+          inject: [APP_CONFIG, PARTNER_CONNECTION],
+          useFactory: (cfg: AppConfig, conn: PartnerConnection) => ({
             inbox: appInboxOptions(cfg),
             payouts: { graceMs: cfg.redrive.graceMs, maxAgeMs: cfg.redrive.maxAgeMs },
+            versionPin: appVersionPinOptions(cfg, conn),
           }),
         }),
         SandboxModule,

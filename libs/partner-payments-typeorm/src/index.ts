@@ -2,7 +2,7 @@
  * @partner-payments/typeorm: the durable parts of @partner-payments/nestjs on your own TypeORM
  * DataSource (PostgreSQL or better-sqlite3): the crash-safe webhook inbox and its operator
  * service, the payout request outbox (a crash-safe payout call), job locks for your scheduled
- * jobs, and the entities and migrations they need.
+ * jobs, the opt-in version-pin job, and the entities and migrations they need.
  */
 export {
   PartnerPaymentsTypeOrmModule,
@@ -108,3 +108,16 @@ export type {
 } from './payouts/payout-outbox.types';
 export { PartnerPayoutRequestEntity, type PartnerPayoutRequestState } from './payouts/payout-request.entity';
 export { PartnerPayoutRequests1765210000000 } from './migrations/1765210000000-partner-payout-requests.migration';
+export {
+  PARTNER_VERSION_PIN_JOB,
+  PartnerVersionPin,
+  type PartnerVersionPinState,
+} from './version-pin/version-pin.service';
+export {
+  DEFAULT_VERSION_PIN_CRON,
+  type PartnerVersionPinOptions,
+  type PartnerVersionPinResolvedOptions,
+} from './version-pin/version-pin.options';
+export { PartnerVersionPinEntity, type PartnerVersionPinOutcome } from './version-pin/version-pin.entity';
+export { partnerVersionPinKey } from './version-pin/version-pin-key.util';
+export { PartnerVersionPins1765220000000 } from './migrations/1765220000000-partner-version-pins.migration';

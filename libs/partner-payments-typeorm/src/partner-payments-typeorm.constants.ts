@@ -4,7 +4,9 @@ import { PartnerJobLockEntity } from './job-locks/job-lock.entity';
 import { PartnerJobLocks1765100000000 } from './migrations/1765100000000-partner-job-locks.migration';
 import { PartnerWebhookInbox1765200000000 } from './migrations/1765200000000-partner-webhook-inbox.migration';
 import { PartnerPayoutRequests1765210000000 } from './migrations/1765210000000-partner-payout-requests.migration';
+import { PartnerVersionPins1765220000000 } from './migrations/1765220000000-partner-version-pins.migration';
 import { PartnerPayoutRequestEntity } from './payouts/payout-request.entity';
+import { PartnerVersionPinEntity } from './version-pin/version-pin.entity';
 
 /** DI token of the options as given to forRoot / forRootAsync's factory. */
 export const PARTNER_TYPEORM_OPTIONS = Symbol('PARTNER_TYPEORM_OPTIONS');
@@ -17,6 +19,7 @@ export const partnerTypeOrmEntities = [
   PartnerWebhookInboxEntity,
   PartnerWebhookInboxTombstoneEntity,
   PartnerPayoutRequestEntity,
+  PartnerVersionPinEntity,
 ];
 
 /** The package's migrations, in order: add them to your DataSource's `migrations` beside your own. */
@@ -24,4 +27,5 @@ export const partnerTypeOrmMigrations = [
   PartnerJobLocks1765100000000,
   PartnerWebhookInbox1765200000000,
   PartnerPayoutRequests1765210000000,
+  PartnerVersionPins1765220000000,
 ];

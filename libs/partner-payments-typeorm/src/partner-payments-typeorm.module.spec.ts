@@ -8,6 +8,7 @@ import { PartnerJobLockService } from './job-locks/job-lock.service';
 import { PartnerPaymentsTypeOrmModule } from './partner-payments-typeorm.module';
 import { PartnerTypeOrmConfigurationError } from './partner-payments-typeorm.options';
 import { PartnerPayoutOutbox } from './payouts/payout-outbox.service';
+import { PartnerVersionPin } from './version-pin/version-pin.service';
 
 /**
  * What @nestjs/typeorm's TypeOrmModule.forRoot registers: a DataSource under its token. Never
@@ -94,5 +95,28 @@ describe('PartnerPaymentsTypeOrmModule', () => {
     expect(() => ref.get(PartnerTypeOrmInboxStore).record).toThrow(/inbox is not configured/);
     await expect(ref.get(PartnerInboxOperator).drain()).rejects.toThrow(/inbox is not configured/);
     await expect(ref.get(PartnerInboxOperator).countByState()).rejects.toThrow(/inbox is not configured/);
+  });
+
+  it('without versionPin, gives a PartnerVersionPin that schedules nothing and refuses every call, naming it', async () => {
+    const sqlite = new DataSource({ type: 'better-sqlite3', database: ':memory:' });
+    const ref = await Test.createTestingModule({
+      imports: [dataSources({ default: sqlite }), PartnerPaymentsTypeOrmModule.forRoot()],
+    }).compile();
+    const pins = ref.get(PartnerVersionPin);
+    expect(pins.enabled).toBe(false);
+    await pins.onApplicationBootstrap(); // never connected: a read would fail here
+    await expect(pins.pin()).rejects.toThrow(/versionPin is not configured/);
+    await expect(pins.state()).rejects.toThrow(/versionPin is not configured/);
+  });
+
+  it('refuses a bad versionPin at boot, naming the field', async () => {
+    const sqlite = new DataSource({ type: 'better-sqlite3', database: ':memory:' });
+    const boot = Test.createTestingModule({
+      imports: [
+        dataSources({ default: sqlite }),
+        PartnerPaymentsTypeOrmModule.forRoot({ versionPin: { version: 'latest', account: 'client-1' } }),
+      ],
+    }).compile();
+    await expect(boot).rejects.toMatchObject({ field: 'versionPin.version' });
   });
 });

@@ -1,7 +1,11 @@
 import { ConfigurableModuleBuilder, Module, type DynamicModule, type Provider } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { getDataSourceToken } from '@nestjs/typeorm';
-import { PartnerPayoutsService } from '@partner-payments/nestjs';
+import {
+  PartnerApiVersionState,
+  PartnerPayoutsService,
+  PartnerVersioningService,
+} from '@partner-payments/nestjs';
 import type { DataSource } from 'typeorm';
 import { databaseKindOf } from './database/sql-dialect.util';
 import { PartnerUnitOfWork } from './database/unit-of-work.service';
@@ -11,6 +15,7 @@ import { inboxProviders } from './inbox/inbox.providers';
 import { packageTablesMismatch } from './package-tables.util';
 import { PartnerTypeOrmInboxStore } from './inbox/typeorm-inbox.store';
 import { PartnerPayoutOutbox } from './payouts/payout-outbox.service';
+import { PartnerVersionPin } from './version-pin/version-pin.service';
 import {
   PARTNER_TYPEORM_OPTIONS,
   PARTNER_TYPEORM_RESOLVED_OPTIONS,
@@ -23,14 +28,14 @@ import {
   type PartnerTypeOrmResolvedOptions,
 } from './partner-payments-typeorm.options';
 
-/** The module's PartnerPayoutsService, wherever the app registered PartnerPaymentsModule. */
-function partnerPayoutsOf(ref: ModuleRef): PartnerPayoutsService {
+/** A service of PartnerPaymentsModule, wherever the app registered it; `field` names who needs it. */
+function partnerServiceOf<T>(ref: ModuleRef, type: abstract new (...args: never[]) => T, field: string): T {
   try {
-    return ref.get(PartnerPayoutsService, { strict: false });
+    return ref.get(type, { strict: false });
   } catch {
     throw new PartnerTypeOrmConfigurationError(
-      'payouts',
-      'needs PartnerPayoutsService: import PartnerPaymentsModule of @partner-payments/nestjs (isGlobal: true)',
+      field,
+      `needs ${type.name}: import PartnerPaymentsModule of @partner-payments/nestjs (isGlobal: true)`,
     );
   }
 }
@@ -79,8 +84,27 @@ function providers(extras: PartnerPaymentsTypeOrmExtras): Provider[] {
       inject: [PartnerUnitOfWork, PARTNER_TYPEORM_RESOLVED_OPTIONS, ModuleRef],
       useFactory: (uow: PartnerUnitOfWork, options: PartnerTypeOrmResolvedOptions, ref: ModuleRef) => {
         let payouts: PartnerPayoutsService | undefined;
-        return new PartnerPayoutOutbox(uow, options.payouts, () => (payouts ??= partnerPayoutsOf(ref)));
+        return new PartnerPayoutOutbox(
+          uow,
+          options.payouts,
+          () => (payouts ??= partnerServiceOf(ref, PartnerPayoutsService, 'payouts')),
+        );
       },
+    },
+    {
+      // Opt-in: without `versionPin` it schedules nothing and refuses every call.
+      provide: PartnerVersionPin,
+      inject: [PartnerUnitOfWork, PartnerJobLockService, PARTNER_TYPEORM_RESOLVED_OPTIONS, ModuleRef],
+      useFactory: (
+        uow: PartnerUnitOfWork,
+        locks: PartnerJobLockService,
+        options: PartnerTypeOrmResolvedOptions,
+        ref: ModuleRef,
+      ) =>
+        new PartnerVersionPin(uow, locks, options.versionPin, {
+          versioning: () => partnerServiceOf(ref, PartnerVersioningService, 'versionPin'),
+          versionState: () => partnerServiceOf(ref, PartnerApiVersionState, 'versionPin'),
+        }),
     },
   ];
 }
@@ -96,7 +120,7 @@ export const { ConfigurableModuleClass, OPTIONS_TYPE, ASYNC_OPTIONS_TYPE } =
       (definition: DynamicModule, extras: PartnerPaymentsTypeOrmExtras): DynamicModule => ({
         ...definition,
         // Global: every feature module of the app injects PartnerUnitOfWork, PartnerJobLockService,
-        // PartnerPayoutOutbox and the inbox's store and operator without importing this.
+        // PartnerPayoutOutbox, PartnerVersionPin and the inbox's store and operator without importing this.
         global: true,
         providers: [...(definition.providers ?? []), ...providers(extras)],
         exports: [
@@ -107,6 +131,7 @@ export const { ConfigurableModuleClass, OPTIONS_TYPE, ASYNC_OPTIONS_TYPE } =
           PartnerTypeOrmInboxStore,
           PartnerInboxOperator,
           PartnerPayoutOutbox,
+          PartnerVersionPin,
         ],
       }),
     )

@@ -11,6 +11,11 @@ import {
   type PartnerPayoutOutboxOptions,
   type PartnerPayoutOutboxResolvedOptions,
 } from './payouts/payout-outbox.options';
+import {
+  resolveVersionPinOptions,
+  type PartnerVersionPinOptions,
+  type PartnerVersionPinResolvedOptions,
+} from './version-pin/version-pin.options';
 
 /** The options of `PartnerPaymentsTypeOrmModule.forRoot` / `forRootAsync`'s factory. */
 export interface PartnerPaymentsTypeOrmOptions {
@@ -33,6 +38,12 @@ export interface PartnerPaymentsTypeOrmOptions {
   inbox?: PartnerTypeOrmInboxOptions;
   /** PartnerPayoutOutbox: the re-drive's grace, maximum age and batch size. */
   payouts?: PartnerPayoutOutboxOptions;
+  /**
+   * The opt-in version-pin job (PartnerVersionPin): restores the stored pin at start and pins the
+   * account on its schedule, once across replicas. Without it nothing is scheduled and
+   * PartnerVersionPin refuses every call, naming this option.
+   */
+  versionPin?: PartnerVersionPinOptions;
 }
 
 /** The extras of `forRoot` / `forRootAsync` (outside the options: they shape the module itself). */
@@ -51,6 +62,8 @@ export interface PartnerTypeOrmResolvedOptions {
   payouts: PartnerPayoutOutboxResolvedOptions;
   /** Present when `inbox` was given. */
   inbox?: PartnerTypeOrmInboxResolvedOptions;
+  /** Present when `versionPin` was given. */
+  versionPin?: PartnerVersionPinResolvedOptions;
 }
 
 export const DEFAULT_SQLITE_LEASE_MS = 30_000;
@@ -83,9 +96,15 @@ export function resolvePartnerTypeOrmOptions(
     );
   const payouts = resolvePayoutOutboxOptions(options.payouts);
   if (Array.isArray(payouts)) throw new PartnerTypeOrmConfigurationError(...payouts);
-  if (options.inbox === undefined) return { holder, sqliteLeaseMs, payouts };
+  const resolved: PartnerTypeOrmResolvedOptions = { holder, sqliteLeaseMs, payouts };
+  if (options.versionPin !== undefined) {
+    const versionPin = resolveVersionPinOptions(options.versionPin);
+    if (Array.isArray(versionPin)) throw new PartnerTypeOrmConfigurationError(...versionPin);
+    resolved.versionPin = versionPin;
+  }
+  if (options.inbox === undefined) return resolved;
   const inbox = resolveInboxOptions(options.inbox, kind, (field, message) => {
     throw new PartnerTypeOrmConfigurationError(field, message);
   });
-  return { holder, sqliteLeaseMs, payouts, inbox };
+  return { ...resolved, inbox };
 }

@@ -5,8 +5,8 @@
  * upgrade, and no row holds the id. On a SQLite file and on PostgreSQL.
  */
 import type { PartnerSandbox } from '@partner-payments/testing';
+import { partnerVersionPinKey } from '@partner-payments/typeorm';
 import { DataSource } from 'typeorm';
-import { pinAccountKey } from '../../../apps/reference-app/src/versioning/pin-account.util';
 import { appRequest, startTestApp, startTestSandbox } from '../../setup/app.fixture';
 import { DATABASE_KINDS, databaseUrlFor } from '../../setup/test-database.fixture';
 import { seedPlainClientIdPin } from './pin-seed.fixture';
@@ -34,7 +34,7 @@ describe.each(DATABASE_KINDS)('the version pin keyed by a digest (%s)', (kind) =
       const rows: Array<{ account: string }> = await running.app
         .get(DataSource)
         .query('SELECT account FROM api_version_pins');
-      expect(rows).toEqual([{ account: pinAccountKey(clientId) }]);
+      expect(rows).toEqual([{ account: partnerVersionPinKey(clientId) }]);
       expect(JSON.stringify(rows)).not.toContain(clientId);
     } finally {
       await running.close();

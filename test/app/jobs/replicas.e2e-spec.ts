@@ -8,8 +8,7 @@ import { PartnerApiVersionState } from '@partner-payments/nestjs';
 import type { PartnerSandbox } from '@partner-payments/testing';
 import type { RunningApp } from '../../../apps/reference-app/src/app-bootstrap.util';
 import { ReconciliationPassEntity } from '../../../apps/reference-app/src/app-entities.constants';
-import { partnerJobLockKey, PartnerUnitOfWork } from '@partner-payments/typeorm';
-import { VERSION_PIN_JOB } from '../../../apps/reference-app/src/versioning/version-pin.service';
+import { PARTNER_VERSION_PIN_JOB, partnerJobLockKey, PartnerUnitOfWork } from '@partner-payments/typeorm';
 import { newPgClient } from '../../../scripts/pg-client.util';
 import { appRequest, startTestApp, startTestSandbox } from '../../setup/app.fixture';
 import { createFundedAccount, type FundedAccount } from '../../setup/funded-account.fixture';
@@ -55,7 +54,7 @@ describe('two replicas on one PostgreSQL database', () => {
     });
     await pg.connect();
     try {
-      await pg.query('SELECT pg_advisory_lock($1::bigint)', [partnerJobLockKey(VERSION_PIN_JOB)]);
+      await pg.query('SELECT pg_advisory_lock($1::bigint)', [partnerJobLockKey(PARTNER_VERSION_PIN_JOB)]);
       const res = await appRequest(b).post('/versioning/pin').expect(200);
       expect(res.body).toMatchObject({ action: 'locked', pinned: '2026-04-14' });
       expect(versionState.pinnedVersion).toBe('2026-04-14');

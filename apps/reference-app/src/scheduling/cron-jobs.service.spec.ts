@@ -11,7 +11,7 @@ import type { AppConfig } from '../config/app.config';
 import type { StartupState } from '../health/startup-state.service';
 import type { DepositReconciliationService } from '../reconciliation/deposits/deposit-reconciliation.service';
 import type { ReconciliationService } from '../reconciliation/reconciliation.service';
-import type { VersionPinService } from '../versioning/version-pin.service';
+import type { PartnerVersionPin } from '@partner-payments/typeorm';
 import { CronJobsService } from './cron-jobs.service';
 import { ScheduledJobs } from './scheduled-jobs.service';
 
@@ -32,7 +32,7 @@ function serviceWithDrain(drain: Promise<void>) {
     jobs,
     {} as ReconciliationService,
     {} as DepositReconciliationService,
-    { pin: async () => undefined } as unknown as VersionPinService,
+    { pin: async () => undefined } as unknown as PartnerVersionPin,
     { getToken: async () => 'token' } as unknown as PartnerTokenManager,
     { markFinished: () => undefined } as unknown as StartupState,
   );

@@ -6,6 +6,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { PartnerTokenManager } from '@partner-payments/nestjs';
+import { PARTNER_VERSION_PIN_JOB, PartnerVersionPin } from '@partner-payments/typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { StartupState } from '../health/startup-state.service';
 import { RECONCILIATION_JOB, ReconciliationService } from '../reconciliation/reconciliation.service';
@@ -13,12 +14,12 @@ import {
   DEPOSIT_RECONCILIATION_JOB,
   DepositReconciliationService,
 } from '../reconciliation/deposits/deposit-reconciliation.service';
-import { VERSION_PIN_JOB, VersionPinService } from '../versioning/version-pin.service';
 import { ScheduledJobs } from './scheduled-jobs.service';
 
 /**
- * The reconciliation and version-pin jobs, registered with ScheduledJobs, and the start-up
- * warm-up. The webhooks feature registers its inbox jobs itself (InboxJobs).
+ * The reconciliation jobs, registered with ScheduledJobs, and the start-up warm-up. The webhooks
+ * feature registers its inbox jobs itself (InboxJobs); @partner-payments/typeorm restores the
+ * version pin at start and schedules its job (PartnerVersionPin, the `versionPin` option).
  */
 @Injectable()
 export class CronJobsService implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -29,20 +30,18 @@ export class CronJobsService implements OnApplicationBootstrap, OnApplicationShu
     private readonly jobs: ScheduledJobs,
     private readonly reconciliation: ReconciliationService,
     private readonly depositReconciliation: DepositReconciliationService,
-    private readonly versionPin: VersionPinService,
+    private readonly versionPin: PartnerVersionPin,
     private readonly tokens: PartnerTokenManager,
     private readonly startup: StartupState,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.versionPin.restore();
     this.jobs.add(RECONCILIATION_JOB, this.config.reconcile.cron, (tick) =>
       this.reconciliation.runOnce({ tick }),
     );
     this.jobs.add(DEPOSIT_RECONCILIATION_JOB, this.config.depositReconcileCron, (tick) =>
       this.depositReconciliation.runOnce({ tick }),
     );
-    this.jobs.add(VERSION_PIN_JOB, this.config.versionPinCron, (tick) => this.versionPin.pin({ tick }));
   }
 
   /**
@@ -56,7 +55,7 @@ export class CronJobsService implements OnApplicationBootstrap, OnApplicationShu
   async warmUp(): Promise<void> {
     const started = Date.now();
     const passes = this.jobs.runStartPasses();
-    await this.jobs.guard(VERSION_PIN_JOB, () => this.versionPin.pin());
+    await this.jobs.guard(PARTNER_VERSION_PIN_JOB, () => this.versionPin.pin());
     await this.jobs.guard('first-authentication', () => this.tokens.getToken());
     this.logger.log(
       `start-up partner calls (version pin, authentication) finished in ${Date.now() - started} ms`,

@@ -1,10 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { PinState } from './version-pin.service';
+import type { PartnerVersionPinState } from '@partner-payments/typeorm';
 
 const nullableString = { type: 'string', nullable: true } as const;
 
 /** The version pin (GET /versioning, POST /versioning/pin; spec 9.3). */
-export class PinStateDto implements PinState {
+export class PinStateDto implements PartnerVersionPinState {
   @ApiProperty({ type: 'string', description: 'PARTNER_API_VERSION', example: '2026-04-14' })
   configured!: string;
   @ApiProperty({
@@ -25,5 +25,5 @@ export class PinStateDto implements PinState {
     enum: ['upgraded', 'already-pinned', 'refused', 'skipped-refused', 'error', 'locked', 'read'],
     description: 'what this run did; `read` for GET /versioning, which calls nothing',
   })
-  action!: PinState['action'];
+  action!: PartnerVersionPinState['action'];
 }

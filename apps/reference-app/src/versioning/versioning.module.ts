@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
-import { VersionPinService } from './version-pin.service';
 import { VersioningController } from './versioning.controller';
 
-/** API version pinning (api_version_pins): the pin job and GET/POST /versioning. */
+/**
+ * API version pinning: GET/POST /versioning on @partner-payments/typeorm's PartnerVersionPin,
+ * which keeps the pin in api_version_pins, restores it at start and pins on its schedule once
+ * across replicas (its options: version-pin.config.ts, given in app.module.ts).
+ */
 @Module({
   controllers: [VersioningController],
-  providers: [VersionPinService],
-  exports: [VersionPinService],
 })
 export class VersioningModule {}

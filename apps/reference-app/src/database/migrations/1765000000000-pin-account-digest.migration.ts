@@ -7,8 +7,8 @@ const EMBEDDED = /^(embedded:\d+:)(.*)$/s;
 /**
  * api_version_pins.account held the account's identifier in plain text: PARTNER_CLIENT_ID, half of
  * the POST /auth pair (spec 4.1), when PARTNER_CLIENT_UUID is unset. Each row's key is replaced in
- * place by its digest, the rule of versioning/pin-account.util.ts (copied here: a migration must
- * keep doing what it did), which the app computes from the same configuration, so an existing
+ * place by its digest, the rule of partnerVersionPinKey (@partner-payments/typeorm; copied here: a
+ * migration must keep doing what it did), which the app computes from the same configuration, so an existing
  * database keeps its pin (and a refused target) across the upgrade. `embedded:<port>:` keys keep
  * their prefix. One row per account: a handful of rows. Not reversible: the digest does not give
  * the identifier back.

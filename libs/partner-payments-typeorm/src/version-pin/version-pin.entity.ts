@@ -1,10 +1,15 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
-export type PinOutcome = 'pinned' | 'refused' | 'error';
+/** What the last pin run ended with. */
+export type PartnerVersionPinOutcome = 'pinned' | 'refused' | 'error';
 
-/** What we know of the account's version pin (spec 9.3, provider-facts "versions"). One row per account. */
+/**
+ * What is known of the account's version pin (spec 9.3): one row per account, keyed by
+ * partnerVersionPinKey (a digest, never the identifier). The table is the one the reference app
+ * created under this name and shape, so its rows carry over as they are.
+ */
 @Entity({ name: 'api_version_pins' })
-export class ApiVersionPinEntity {
+export class PartnerVersionPinEntity {
   @PrimaryColumn({ name: 'account', type: 'varchar', length: 64 })
   account!: string;
 
@@ -18,9 +23,9 @@ export class ApiVersionPinEntity {
   previousVersion!: string | null;
 
   @Column({ name: 'last_outcome', type: 'varchar', length: 16, nullable: true })
-  lastOutcome!: PinOutcome | null;
+  lastOutcome!: PartnerVersionPinOutcome | null;
 
-  /** A refused target is remembered so the daily job does not ask again (no retry loop). */
+  /** A refused target is remembered so the scheduled job does not ask again (no retry loop). */
   @Column({ name: 'refused_target', type: 'varchar', length: 16, nullable: true })
   refusedTarget!: string | null;
 
