@@ -9,8 +9,6 @@ import { SchedulerRegistry } from '@nestjs/schedule';
 import type { PartnerTokenManager } from '@partner-payments/nestjs';
 import type { AppConfig } from '../config/app.config';
 import type { StartupState } from '../health/startup-state.service';
-import type { DepositReconciliationService } from '../reconciliation/deposits/deposit-reconciliation.service';
-import type { ReconciliationService } from '../reconciliation/reconciliation.service';
 import type { VersionPinService } from '../versioning/version-pin.service';
 import { CronJobsService } from './cron-jobs.service';
 import { ScheduledJobs } from './scheduled-jobs.service';
@@ -30,8 +28,6 @@ function serviceWithDrain(drain: Promise<void>) {
   const service = new CronJobsService(
     {} as AppConfig,
     jobs,
-    {} as ReconciliationService,
-    {} as DepositReconciliationService,
     { pin: async () => undefined } as unknown as VersionPinService,
     { getToken: async () => 'token' } as unknown as PartnerTokenManager,
     { markFinished: () => undefined } as unknown as StartupState,

@@ -1,34 +1,22 @@
-import {
-  Inject,
-  Injectable,
-  Logger,
-  type OnApplicationBootstrap,
-  type OnApplicationShutdown,
-} from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { PartnerTokenManager } from '@partner-payments/nestjs';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { StartupState } from '../health/startup-state.service';
-import { RECONCILIATION_JOB, ReconciliationService } from '../reconciliation/reconciliation.service';
-import {
-  DEPOSIT_RECONCILIATION_JOB,
-  DepositReconciliationService,
-} from '../reconciliation/deposits/deposit-reconciliation.service';
 import { VERSION_PIN_JOB, VersionPinService } from '../versioning/version-pin.service';
 import { ScheduledJobs } from './scheduled-jobs.service';
 
 /**
- * The reconciliation and version-pin jobs, registered with ScheduledJobs, and the start-up
- * warm-up. The webhooks feature registers its inbox jobs itself (InboxJobs).
+ * The version-pin job, registered with ScheduledJobs, and the start-up warm-up. Every feature
+ * registers its own jobs and start passes (InboxJobs, PayoutRedriveJob, ReconciliationJobs,
+ * RfiJobs); the warm-up runs those start passes without knowing whose they are.
  */
 @Injectable()
-export class CronJobsService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class CronJobsService implements OnApplicationBootstrap {
   private readonly logger = new Logger('Scheduler');
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly jobs: ScheduledJobs,
-    private readonly reconciliation: ReconciliationService,
-    private readonly depositReconciliation: DepositReconciliationService,
     private readonly versionPin: VersionPinService,
     private readonly tokens: PartnerTokenManager,
     private readonly startup: StartupState,
@@ -36,12 +24,6 @@ export class CronJobsService implements OnApplicationBootstrap, OnApplicationShu
 
   async onApplicationBootstrap(): Promise<void> {
     await this.versionPin.restore();
-    this.jobs.add(RECONCILIATION_JOB, this.config.reconcile.cron, (tick) =>
-      this.reconciliation.runOnce({ tick }),
-    );
-    this.jobs.add(DEPOSIT_RECONCILIATION_JOB, this.config.depositReconcileCron, (tick) =>
-      this.depositReconciliation.runOnce({ tick }),
-    );
     this.jobs.add(VERSION_PIN_JOB, this.config.versionPinCron, (tick) => this.versionPin.pin({ tick }));
   }
 
@@ -63,10 +45,6 @@ export class CronJobsService implements OnApplicationBootstrap, OnApplicationShu
     );
     await passes;
     this.startup.markFinished();
-  }
-
-  onApplicationShutdown(): void {
-    this.jobs.stop();
   }
 
   /** Stops the schedules and waits, bounded, for the passes running (ScheduledJobs.settle). */

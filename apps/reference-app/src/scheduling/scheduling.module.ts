@@ -1,17 +1,16 @@
 import { Module } from '@nestjs/common';
 import { HealthModule } from '../health/health.module';
-import { ReconciliationModule } from '../reconciliation/reconciliation.module';
 import { VersioningModule } from '../versioning/versioning.module';
 import { CronJobsService } from './cron-jobs.service';
 import { JobScheduleModule } from './job-schedule.module';
 
 /**
- * The reconciliation and version-pin jobs and the start-up warm-up; the registry
- * every feature registers its jobs with is JobScheduleModule's. The locks the jobs take are
- * PartnerJobLockService's (@partner-payments/typeorm).
+ * The version-pin job and the start-up warm-up; the registry every feature registers its own
+ * jobs with is JobScheduleModule's. The locks the jobs take are PartnerJobLockService's
+ * (@partner-payments/typeorm).
  */
 @Module({
-  imports: [JobScheduleModule, HealthModule, ReconciliationModule, VersioningModule],
+  imports: [JobScheduleModule, HealthModule, VersioningModule],
   providers: [CronJobsService],
   exports: [CronJobsService],
 })
