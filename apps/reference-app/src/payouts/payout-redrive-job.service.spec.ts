@@ -1,11 +1,13 @@
 /**
  * The payouts feature's own re-drive schedule: registered under its name from the configuration,
  * and at shutdown stopped, its running pass told to stop (the signal) and awaited before the
- * database closes. The pass is a promise the test ends itself; the registry is @nestjs/schedule's.
+ * database closes (ScheduledJobs.settle). The pass is a promise the test ends itself; the registry
+ * is @nestjs/schedule's.
  */
 import { Logger } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import type { AppConfig } from '../config/app.config';
+import { ScheduledJobs } from '../scheduling/scheduled-jobs.service';
 import { PayoutRedriveJob } from './payout-redrive-job.service';
 import { PAYOUT_REDRIVE_JOB, type PayoutRedriveService } from './payout-redrive.service';
 
@@ -25,7 +27,9 @@ describe('PayoutRedriveJob', () => {
       },
     } as unknown as PayoutRedriveService;
     const registry = new SchedulerRegistry();
-    const job = new PayoutRedriveJob({ redrive: { cron: '45 * * * * *' } } as AppConfig, registry, redrive);
+    const jobs = new ScheduledJobs(registry);
+    const config = { redrive: { cron: '45 * * * * *' } } as AppConfig;
+    const job = new PayoutRedriveJob(config, jobs, redrive);
     job.onApplicationBootstrap();
     const cron = registry.getCronJob(PAYOUT_REDRIVE_JOB);
     expect(cron.cronTime.source).toBe('45 * * * * *');
@@ -35,7 +39,7 @@ describe('PayoutRedriveJob', () => {
     expect(ticks).toHaveLength(1);
     expect(ticks[0]).toBeInstanceOf(Date); // the tick it serves, for the job lock
     let closed = false;
-    const shutdown = job.beforeApplicationShutdown().then(() => (closed = true));
+    const shutdown = jobs.settle().then(() => (closed = true));
     try {
       await new Promise((r) => setTimeout(r, 50));
       expect(signals[0].aborted).toBe(true);

@@ -7,10 +7,7 @@
 import { Logger } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import type { PartnerTokenManager } from '@partner-payments/nestjs';
-import type { AppConfig } from '../config/app.config';
 import type { StartupState } from '../health/startup-state.service';
-import type { DepositReconciliationService } from '../reconciliation/deposits/deposit-reconciliation.service';
-import type { ReconciliationService } from '../reconciliation/reconciliation.service';
 import type { PartnerVersionPin } from '@partner-payments/typeorm';
 import { CronJobsService } from './cron-jobs.service';
 import { ScheduledJobs } from './scheduled-jobs.service';
@@ -28,10 +25,7 @@ function serviceWithDrain(drain: Promise<void>) {
   // A feature's start pass, as the webhooks feature registers its inbox drain.
   jobs.addStartPass('inbox-redelivery', () => drain);
   const service = new CronJobsService(
-    {} as AppConfig,
     jobs,
-    {} as ReconciliationService,
-    {} as DepositReconciliationService,
     { pin: async () => undefined } as unknown as PartnerVersionPin,
     { getToken: async () => 'token' } as unknown as PartnerTokenManager,
     { markFinished: () => undefined } as unknown as StartupState,

@@ -1,48 +1,25 @@
-import {
-  Inject,
-  Injectable,
-  Logger,
-  type OnApplicationBootstrap,
-  type OnApplicationShutdown,
-} from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { PartnerTokenManager } from '@partner-payments/nestjs';
 import { PARTNER_VERSION_PIN_JOB, PartnerVersionPin } from '@partner-payments/typeorm';
-import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { StartupState } from '../health/startup-state.service';
-import { RECONCILIATION_JOB, ReconciliationService } from '../reconciliation/reconciliation.service';
-import {
-  DEPOSIT_RECONCILIATION_JOB,
-  DepositReconciliationService,
-} from '../reconciliation/deposits/deposit-reconciliation.service';
 import { ScheduledJobs } from './scheduled-jobs.service';
 
 /**
- * The reconciliation jobs, registered with ScheduledJobs, and the start-up warm-up. The webhooks
- * feature registers its inbox jobs itself (InboxJobs); @partner-payments/typeorm restores the
- * version pin at start and schedules its job (PartnerVersionPin, the `versionPin` option).
+ * The start-up warm-up. Every feature registers its own jobs and start passes (InboxJobs,
+ * PayoutRedriveJob, ReconciliationJobs, RfiJobs); the warm-up runs those start passes without
+ * knowing whose they are. @partner-payments/typeorm restores the version pin at start and
+ * schedules its job (PartnerVersionPin, the `versionPin` option).
  */
 @Injectable()
-export class CronJobsService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class CronJobsService {
   private readonly logger = new Logger('Scheduler');
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly jobs: ScheduledJobs,
-    private readonly reconciliation: ReconciliationService,
-    private readonly depositReconciliation: DepositReconciliationService,
     private readonly versionPin: PartnerVersionPin,
     private readonly tokens: PartnerTokenManager,
     private readonly startup: StartupState,
   ) {}
-
-  async onApplicationBootstrap(): Promise<void> {
-    this.jobs.add(RECONCILIATION_JOB, this.config.reconcile.cron, (tick) =>
-      this.reconciliation.runOnce({ tick }),
-    );
-    this.jobs.add(DEPOSIT_RECONCILIATION_JOB, this.config.depositReconcileCron, (tick) =>
-      this.depositReconciliation.runOnce({ tick }),
-    );
-  }
 
   /**
    * Called once the port is open (app-bootstrap.util.ts), never awaited there. Pins the version
@@ -62,10 +39,6 @@ export class CronJobsService implements OnApplicationBootstrap, OnApplicationShu
     );
     await passes;
     this.startup.markFinished();
-  }
-
-  onApplicationShutdown(): void {
-    this.jobs.stop();
   }
 
   /** Stops the schedules and waits, bounded, for the passes running (ScheduledJobs.settle). */
