@@ -57,6 +57,8 @@ describe('the RFI console in Chromium on sqlite', () => {
     expect(csp).toMatch(/default-src 'none'/);
     expect(csp).toMatch(/style-src 'sha256-[A-Za-z0-9+/=]+'/);
     expect(csp).not.toMatch(/unsafe-inline|script-src/);
+    // The stylesheet's hash matches: the CSP lets the page's own style apply.
+    await expect(page.evaluate('getComputedStyle(document.body).maxWidth')).resolves.toBe('960px');
     await signIn('not-the-token');
     await expect(page.locator('.error').textContent()).resolves.toMatch(/not the operator token/);
     await signIn();
