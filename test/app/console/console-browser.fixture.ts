@@ -1,6 +1,7 @@
 /** A real headless Chromium for the console suites: the distribution's package, never a download. */
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { TEST_OPERATOR_TOKEN } from '../../setup/app.fixture';
 
 /** CHROMIUM_PATH, or where Debian's `chromium` package puts it (.ci/run installs it). */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -16,4 +17,11 @@ export async function launchChromium(): Promise<Browser> {
     );
   // --no-sandbox: CI runs as root, where Chromium's own sandbox cannot start.
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ['--no-sandbox'] });
+}
+
+/** Signs in through the console's form (the page's base URL is the app's). */
+export async function signIn(page: Page, token = TEST_OPERATOR_TOKEN): Promise<void> {
+  await page.goto('/console');
+  await page.fill('#token', token);
+  await page.click('button[type=submit]');
 }

@@ -15,7 +15,7 @@ import {
   useRfiApp,
   type RfiAppWorld,
 } from '../rfis/rfi-app.fixture';
-import { launchChromium } from './console-browser.fixture';
+import { launchChromium, signIn as signInWith } from './console-browser.fixture';
 
 jest.setTimeout(90_000);
 
@@ -39,11 +39,7 @@ describe('the RFI console in Chromium on sqlite', () => {
     await page?.context().close();
   });
 
-  const signIn = async (token = TEST_OPERATOR_TOKEN) => {
-    await page.goto('/console');
-    await page.fill('#token', token);
-    await page.click('button[type=submit]');
-  };
+  const signIn = (token?: string) => signInWith(page, token);
   const item = (itemId: string) => page.locator(`#item-${itemId}`);
   const partnerItem = async (seeded: SeededRfi, itemId: string) =>
     (await world.running.app.get(PartnerRfisService).get(seeded.rfiId)).items.find(

@@ -86,6 +86,7 @@ export function page(title: string, body: Html, signOut?: { csrf: string }): Htm
       <body>
         <header>
           <h1>RFI console</h1>
+          <nav><a href="/console">Open RFIs</a> · <a href="/console/operations">Payouts and inbox</a></nav>
           ${
             signOut
               ? html`<form method="post" action="/console/sign-out">
@@ -105,4 +106,18 @@ export function page(title: string, body: Html, signOut?: { csrf: string }): Htm
 export function sendPage(res: Response, status: number, markup: Html): void {
   setConsoleHeaders(res);
   res.status(status).type('html').send(markup.value);
+}
+
+/** A table of `rows` under `headers`, with an id for links and tests. */
+export function table(id: string, headers: string[], rows: Html[]): Html {
+  return html`<table id="${id}">
+    <thead>
+      <tr>
+        ${headers.map((h) => html`<th>${h}</th>`)}
+      </tr>
+    </thead>
+    <tbody>
+      ${rows}
+    </tbody>
+  </table>`;
 }

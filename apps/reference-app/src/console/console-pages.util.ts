@@ -1,6 +1,6 @@
 import type { RfiItem } from '@partner-payments/nestjs';
 import type { RfiEntity } from '../rfis/rfi.entity';
-import { html, page, type Html } from './console-html.util';
+import { html, page, table, type Html } from './console-html.util';
 import { answerInput, specHint } from './console-items.util';
 
 type ShownItem = Omit<RfiItem, 'answer_value'>;
@@ -45,20 +45,7 @@ export function listPage(rfis: RfiEntity[], csrf: string, now = new Date()): Htm
     html`<h2>Open RFIs</h2>
       ${
         rows.length
-          ? html`<table>
-              <thead>
-                <tr>
-                  <th>Due</th>
-                  <th>Blocking</th>
-                  <th>Status</th>
-                  <th>Sub-client</th>
-                  <th>RFI</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${rows}
-              </tbody>
-            </table>`
+          ? table('open-rfis', ['Due', 'Blocking', 'Status', 'Sub-client', 'RFI'], rows)
           : html`<p>No open RFIs.</p>`
       }`,
     { csrf },
