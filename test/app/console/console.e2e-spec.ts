@@ -7,6 +7,7 @@
 import { PartnerRfisService } from '@partner-payments/nestjs';
 import type { SeededRfi } from '@partner-payments/testing';
 import type { Browser, Page } from 'playwright-core';
+import { RfiSync } from '../../../apps/reference-app/src/rfis/rfi-sync.service';
 import { TEST_OPERATOR_TOKEN } from '../../setup/app.fixture';
 import {
   partnerRfiCalls,
@@ -141,12 +142,22 @@ describe('the RFI console in Chromium on sqlite', () => {
     expect((await partnerItem(seeded, text))?.answer_value ?? null).toBeNull();
   });
 
-  it('shows a partner string with markup as text', async () => {
+  it('shows partner strings with markup (a label, a review note) as text', async () => {
     const label = '<img src=x onerror=alert(1)>';
     const seeded = await seedProjected(world, { items: [{ answer_type: 'text_short', prompt: label }] });
     await signIn();
     await page.goto(`/console/rfis/${seeded.rfiId}`);
     expect(await page.locator('img').count()).toBe(0);
     await expect(page.getByText(label, { exact: true }).isVisible()).resolves.toBe(true);
+
+    // A returned item shows its review_note, as text too.
+    const note = '<script>document.title="x"</script> Please give the registered name.';
+    await world.sandbox.control.returnRfiItem(seeded.rfiId, seeded.itemIds[0]!, note);
+    await world.running.app.get(RfiSync).read(seeded.rfiId);
+    await page.goto(`/console/rfis/${seeded.rfiId}`);
+    await expect(item(seeded.itemIds[0]!).locator('.returned').textContent()).resolves.toBe(
+      `Returned: ${note}`,
+    );
+    expect(await page.locator('script').count()).toBe(0);
   });
 });
