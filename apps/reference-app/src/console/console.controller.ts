@@ -1,6 +1,5 @@
-import { Controller, Get, HttpException, Logger, Param, Post, Req, Res } from '@nestjs/common';
+import { Controller, Get, Logger, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { PartnerError, PartnerLocalValidationError } from '@partner-payments/nestjs';
 import type { Request, Response } from 'express';
 import { Access } from '../common/access.guard';
 import { RfiAnswering } from '../rfis/rfi-answering.service';
@@ -11,6 +10,7 @@ import { itemView } from '../rfis/rfi-view.util';
 import { sendPage, setConsoleHeaders } from './console-html.util';
 import { answersFromForm } from './console-items.util';
 import { listPage, rfiPage, signInPage, type PageMessages } from './console-pages.util';
+import { pageRefusal } from './console-refusal.util';
 import { ConsoleSessions, PRE_SESSION_COOKIE, readCookie } from './console-session.service';
 
 type Form = Record<string, unknown>;
@@ -88,7 +88,7 @@ export class ConsoleController {
     try {
       await this.answering.answer(rfiId, { items: answers });
     } catch (error) {
-      return this.showRfi(res, session!, rfiId, ...this.refusal(error, answers));
+      return this.showRfi(res, session!, rfiId, ...pageRefusal(error, answers, this.logger));
     }
     res.redirect(303, `/console/rfis/${encodeURIComponent(rfiId)}?done=answered`);
   }
@@ -105,7 +105,7 @@ export class ConsoleController {
     try {
       await this.uploads.upload(rfiId, itemId, req);
     } catch (error) {
-      const [status, messages] = this.refusal(error, []);
+      const [status, messages] = pageRefusal(error, [], this.logger);
       const itemErrors = new Map([[itemId, messages.errors ?? []]]);
       return this.showRfi(res, session!, rfiId, status, { itemErrors });
     }
@@ -123,42 +123,6 @@ export class ConsoleController {
     if (!found) return sendPage(res, 404, listPage([], this.sessions.csrfToken(session)));
     const items = found.items.map(itemView);
     sendPage(res, status, rfiPage(found.rfi, items, this.sessions.csrfToken(session), messages));
-  }
-
-  /**
-   * A refusal as the page shows it: the library's per-answer errors (`items[i].answer_value`) and
-   * the partner's per-item errors beside their items, anything else above the form.
-   */
-  private refusal(error: unknown, sent: Array<{ item_id: string }>): [number, PageMessages] {
-    const itemErrors = new Map<string, string[]>();
-    const add = (id: string, message: string) => itemErrors.set(id, [...(itemErrors.get(id) ?? []), message]);
-    if (error instanceof PartnerLocalValidationError) {
-      const errors: string[] = [];
-      for (const e of error.fieldErrors) {
-        const at = /^items\[(\d+)\]\.\w+/.exec(e.field);
-        const id = at ? sent[Number(at[1])]?.item_id : undefined;
-        if (id) add(id, e.message);
-        else errors.push(`${e.field}: ${e.message}`);
-      }
-      return [400, { itemErrors, errors }];
-    }
-    if (error instanceof HttpException) {
-      const response = error.getResponse() as { message?: unknown; item_errors?: unknown };
-      if (Array.isArray(response.item_errors)) {
-        for (const e of response.item_errors as Array<{ item_id: string; message: string }>)
-          add(e.item_id, e.message);
-        return [error.getStatus(), { itemErrors }];
-      }
-      const message = response.message ?? error.message;
-      return [
-        error.getStatus(),
-        { itemErrors, errors: Array.isArray(message) ? message.map(String) : [String(message)] },
-      ];
-    }
-    if (error instanceof PartnerError)
-      return [502, { errors: [`The partner could not answer: ${error.message}`] }];
-    this.logger.error(error);
-    return [500, { errors: ['Unexpected error: see the application log.'] }];
   }
 
   private showSignIn(req: Request, res: Response, status: number, error?: string): void {
