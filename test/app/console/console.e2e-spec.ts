@@ -79,6 +79,9 @@ describe('the RFI console in Chromium on sqlite', () => {
     const seeded = await seedProjected(world);
     const { text_short: text, choice, document } = seeded.itemIdsByType as Record<string, string>;
     await signIn();
+    const unknown = await page.goto('/console/rfis/0b5c2f0e-4a1d-4f5e-9a3b-7c6d5e4f3a2b');
+    expect(unknown!.status()).toBe(404);
+    await expect(page.locator('main').textContent()).resolves.toMatch(/holds no RFI 0b5c2f0e/);
     await page.goto(`/console/rfis/${seeded.rfiId}`);
     await expect(item(choice).locator('select option').allTextContents()).resolves.toContain('savings');
     await expect(item(document).locator('input[type=file]').getAttribute('accept')).resolves.toBe(

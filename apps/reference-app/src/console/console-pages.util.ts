@@ -52,6 +52,17 @@ export function listPage(rfis: RfiEntity[], csrf: string, now = new Date()): Htm
   );
 }
 
+export function notFoundPage(rfiId: string, csrf: string): Html {
+  return page(
+    'Not found',
+    html`<p><a href="/console">← Open RFIs</a></p>
+      <p>The app holds no RFI ${rfiId}.</p>`,
+    {
+      csrf,
+    },
+  );
+}
+
 function errorList(messages: string[] | undefined): Html | string {
   if (!messages?.length) return '';
   return html`<ul class="error" role="alert">

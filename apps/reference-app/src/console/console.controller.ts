@@ -9,7 +9,7 @@ import { RfiUpload } from '../rfis/rfi-upload.service';
 import { itemView } from '../rfis/rfi-view.util';
 import { sendPage, setConsoleHeaders } from './console-html.util';
 import { answersFromForm } from './console-items.util';
-import { listPage, rfiPage, signInPage, type PageMessages } from './console-pages.util';
+import { listPage, notFoundPage, rfiPage, signInPage, type PageMessages } from './console-pages.util';
 import { pageRefusal } from './console-refusal.util';
 import { ConsoleSessions, PRE_SESSION_COOKIE, readCookie } from './console-session.service';
 
@@ -120,7 +120,7 @@ export class ConsoleController {
     messages: PageMessages,
   ) {
     const found = await this.projection.find(requireUuid(rfiId, 'rfi_id'));
-    if (!found) return sendPage(res, 404, listPage([], this.sessions.csrfToken(session)));
+    if (!found) return sendPage(res, 404, notFoundPage(rfiId, this.sessions.csrfToken(session)));
     const items = found.items.map(itemView);
     sendPage(res, status, rfiPage(found.rfi, items, this.sessions.csrfToken(session), messages));
   }
