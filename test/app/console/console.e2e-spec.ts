@@ -106,6 +106,16 @@ describe('the RFI console in Chromium on sqlite', () => {
     expect((await partnerItem(seeded, text))?.answer_value).toBe('Acme Trading');
     expect((await partnerItem(seeded, choice))?.answer_value).toBe('savings');
 
+    // A type the item does not take (answer_spec.mime_types), past the input's accept: refused
+    // beside the item before anything is sent.
+    const beforeUpload = await partnerRfiCalls(world.sandbox);
+    await item(document)
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('plain words') });
+    await item(document).locator('button[type=submit]').click();
+    await expect(item(document).locator('.error').textContent()).resolves.toMatch(/files\[0\]/);
+    expect(await partnerRfiCalls(world.sandbox)).toBe(beforeUpload);
+
     await item(document)
       .locator('input[type=file]')
       .setInputFiles({ name: 'address.pdf', mimeType: 'application/pdf', buffer: PDF_BYTES });

@@ -105,9 +105,10 @@ export class ConsoleController {
     try {
       await this.uploads.upload(rfiId, itemId, req);
     } catch (error) {
+      // The upload concerns one item: every message of its refusal is shown beside it.
       const [status, messages] = pageRefusal(error, [], this.logger);
-      const itemErrors = new Map([[itemId, messages.errors ?? []]]);
-      return this.showRfi(res, session!, rfiId, status, { itemErrors });
+      const shown = [...(messages.itemErrors?.values() ?? [])].flat().concat(messages.errors ?? []);
+      return this.showRfi(res, session!, rfiId, status, { itemErrors: new Map([[itemId, shown]]) });
     }
     res.redirect(303, `/console/rfis/${encodeURIComponent(rfiId)}?done=uploaded`);
   }
