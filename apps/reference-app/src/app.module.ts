@@ -11,6 +11,7 @@ import {
 import { APP_ENTITIES } from './app-entities.constants';
 import { AccessGuard } from './common/access.guard';
 import { PartnerErrorFilter } from './common/partner-error.filter';
+import { ConsoleModule } from './console/console.module';
 import { AppConfigModule } from './config/app-config.module';
 import { APP_CONFIG, loadAppConfig, type AppConfig } from './config/app.config';
 import { DatabaseModule } from './database/database.module';
@@ -131,6 +132,7 @@ export class AppModule {
         WebhooksModule,
         ReconciliationModule,
         RfisModule,
+        ConsoleModule,
         VersioningModule,
         HealthModule,
         SchedulingModule,

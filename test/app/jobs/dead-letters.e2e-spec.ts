@@ -4,9 +4,8 @@
  * cause is fixed POST /inbox/dead/retry processes it; bad input is a 400 naming the field. On a
  * SQLite file and on PostgreSQL.
  */
-import { EventEmitter2 } from '@nestjs/event-emitter';
 import { DATABASE_KINDS } from '../../setup/test-database.fixture';
-import { useJobsApp } from './jobs-app.fixture';
+import { breakableDepositHandler, useJobsApp } from './jobs-app.fixture';
 
 jest.setTimeout(30_000);
 
@@ -27,12 +26,7 @@ describe.each(DATABASE_KINDS)('inbox dead letters on %s', (kind) => {
   };
 
   it('lists a dead entry without its body and processes it again once the handler is fixed', async () => {
-    const emitter = jobs.running.app.get(EventEmitter2);
-    let broken = true;
-    const handler = async () => {
-      if (broken) throw new Error('ledger unavailable');
-    };
-    emitter.on('virtual_account.deposit_funds_received', handler);
+    const handler = breakableDepositHandler(jobs.running);
     try {
       const first = await deadDeposit('7.00');
       const second = await deadDeposit('8.00');
@@ -53,7 +47,7 @@ describe.each(DATABASE_KINDS)('inbox dead letters on %s', (kind) => {
       expect((await http().get('/inbox/dead?limit=1').expect(200)).body.entries).toHaveLength(1);
 
       // Named ones only; an unknown or not-dead id changes nothing.
-      broken = false;
+      handler.broken = false;
       const one = await http()
         .post('/inbox/dead/retry')
         .send({ event_ids: [first.eventId, 'no-such-event'] })
@@ -63,11 +57,11 @@ describe.each(DATABASE_KINDS)('inbox dead letters on %s', (kind) => {
       expect(await entryOf(second.depositId)).toMatchObject({ state: 'dead', attempts: 2 });
 
       // Without event_ids: every dead entry. A handler still failing leaves it dead after one more try.
-      broken = true;
+      handler.broken = true;
       const all = await http().post('/inbox/dead/retry').send({}).expect(200);
       expect(all.body).toMatchObject({ requeued: 1, redelivery: { failed: 1, dead: 1 } });
       expect(await entryOf(second.depositId)).toMatchObject({ state: 'dead', attempts: 3 });
-      broken = false;
+      handler.broken = false;
       expect((await http().post('/inbox/dead/retry').expect(200)).body).toMatchObject({
         requeued: 1,
         redelivery: { processed: 1, dead: 0 },
@@ -75,7 +69,7 @@ describe.each(DATABASE_KINDS)('inbox dead letters on %s', (kind) => {
       expect((await http().get('/inbox/dead').expect(200)).body.entries).toEqual([]);
       expect((await http().get('/inbox').expect(200)).body.dead ?? 0).toBe(0);
     } finally {
-      emitter.off('virtual_account.deposit_funds_received', handler);
+      handler.off();
     }
   });
 

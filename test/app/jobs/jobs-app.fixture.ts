@@ -4,6 +4,7 @@
  * after 2 attempts (INBOX_MAX_ATTEMPTS), so the dead limit is reached in a test.
  */
 import { randomUUID } from 'node:crypto';
+import { EventEmitter2 } from '@nestjs/event-emitter';
 import type { PartnerSandbox } from '@partner-payments/testing';
 import type { RunningApp } from '../../../apps/reference-app/src/app-bootstrap.util';
 import { PayoutEntity } from '../../../apps/reference-app/src/app-entities.constants';
@@ -95,4 +96,19 @@ export function useJobsApp(kind: DatabaseKind, prefix: string) {
   };
 
   return { jobs, http, uow, payout, upgradeCalls, createPayout, inboxEntryOf, failedEntryMadeDue };
+}
+
+/**
+ * A handler of deposit events that throws `ledger unavailable` while `broken` is true: the cause an
+ * operator fixes before retrying dead entries. `off()` removes it.
+ */
+export function breakableDepositHandler(running: RunningApp) {
+  const event = 'virtual_account.deposit_funds_received';
+  const emitter = running.app.get(EventEmitter2);
+  const state = { broken: true, off: () => void emitter.off(event, handler) };
+  const handler = async () => {
+    if (state.broken) throw new Error('ledger unavailable');
+  };
+  emitter.on(event, handler);
+  return state;
 }

@@ -51,13 +51,15 @@ export function jsonDepthLimit(req: Request, res: Response, next: NextFunction):
 
 /**
  * Issue 9 defect 12: the app's own writes take JSON only. Nest also parses form bodies, whose
- * fields arrive as strings and could pass validation; refused 415 before any pipe runs.
+ * fields arrive as strings and could pass validation; refused 415 before any pipe runs. The
+ * console's HTML forms (console/) are the exception: it reads their fields itself.
  */
 export function jsonOnlyWrites(req: Request, res: Response, next: NextFunction): void {
   if (
     req.method !== 'POST' ||
     isWebhookPath(req.path) ||
     isUploadRoute(req) ||
+    /^\/console\//i.test(req.path) ||
     req.headers['content-length'] === '0'
   )
     return next();

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 
-/** POST /rfis/{rfi_id}/items/{item_id}/documents (rfis/rfi-upload.service.ts). */
-const RFI_UPLOAD_PATH = /^\/rfis\/[^/?#]+\/items\/[^/?#]+\/documents\/?(?:[?#].*)?$/i;
+/** POST /rfis/{rfi_id}/items/{item_id}/documents (rfis/rfi-upload.service.ts), and the console's. */
+const RFI_UPLOAD_PATH = /^(?:\/console)?\/rfis\/[^/?#]+\/items\/[^/?#]+\/documents\/?(?:[?#].*)?$/i;
 
 /**
  * The largest body of an upload route: spec 8's 30 MB per file (decimal), for a request carrying one

@@ -28,6 +28,6 @@ import { RfisController } from './rfis.controller';
     RfiUpload,
     RfiMetrics,
   ],
-  exports: [RfiProjection, RfiSync, RfiReconciliationService],
+  exports: [RfiProjection, RfiSync, RfiReconciliationService, RfiAnswering, RfiUpload],
 })
 export class RfisModule {}
