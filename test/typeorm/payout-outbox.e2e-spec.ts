@@ -77,6 +77,38 @@ describe.each(PACKAGE_DATABASE_KINDS)('PartnerPayoutOutbox in a consumer app (%s
       .getRepository(PartnerPayoutRequestEntity)
       .update({ idempotencyKey: key }, { createdAt: new Date(Date.now() - ms), nextAttemptAt: null });
 
+  /** A row as the outbox left it `agoMs` ago, in `state`. */
+  const stored = (key: string, r: PartnerOutboxPayoutRequest, state: 'pending' | 'rejected', agoMs: number) =>
+    app.dataSource.getRepository(PartnerPayoutRequestEntity).insert({
+      idempotencyKey: key,
+      fingerprint: partnerPayoutFingerprint(r),
+      virtualAccountId: r.virtualAccountId,
+      recipientId: r.body.recipient_id,
+      amount: r.body.amount,
+      currency: r.body.currency,
+      memo: null,
+      state,
+      payoutId: null,
+      lastError: state === 'rejected' ? 'insufficient funds' : null,
+      attempts: 3,
+      nextAttemptAt: null,
+      createdAt: new Date(Date.now() - agoMs),
+      updatedAt: new Date(),
+    });
+
+  /** `pay` from an app that dies while the partner, having created the payout, holds its answer. */
+  const payAndCrash = async (key: string, req: PartnerOutboxPayoutRequest) => {
+    await sandbox.control.addFault({ kind: 'accepted_then_stall', route: PAYOUT_ROUTE, latencyMs: 20_000 });
+    const crashed = await startPayoutConsumer(kind, location, sandbox, {
+      graceMs: GRACE_MS,
+      maxAgeMs: MAX_AGE_MS,
+    });
+    const abandoned = await crashed.ledger.pay(key, req).catch((e: unknown) => e);
+    await crashed.close();
+    await sandbox.control.clearFaults();
+    return abandoned;
+  };
+
   it('sends once with the key; the row and the user’s own write commit together; a replay sends nothing', async () => {
     const key = randomUUID();
     const req = request('rent \u0000 \ud800');
@@ -147,14 +179,7 @@ describe.each(PACKAGE_DATABASE_KINDS)('PartnerPayoutOutbox in a consumer app (%s
     const key = randomUUID();
     const req = request();
     const createdBefore = await created();
-    await sandbox.control.addFault({ kind: 'accepted_then_stall', route: PAYOUT_ROUTE, latencyMs: 20_000 });
-    const crashed = await startPayoutConsumer(kind, location, sandbox, {
-      graceMs: GRACE_MS,
-      maxAgeMs: MAX_AGE_MS,
-    });
-    const abandoned = await crashed.ledger.pay(key, req).catch((e: unknown) => e);
-    await crashed.close();
-    await sandbox.control.clearFaults();
+    const abandoned = await payAndCrash(key, req);
     // The partner created it; the app never heard: its call timed out, its row is pending, its ledger empty.
     expect(abandoned).toBeInstanceOf(PartnerPayoutFailedError);
     expect((abandoned as PartnerPayoutFailedError).failure.kind).toBe('unknown-outcome');
@@ -185,6 +210,26 @@ describe.each(PACKAGE_DATABASE_KINDS)('PartnerPayoutOutbox in a consumer app (%s
     expect(await row(key)).toMatchObject({ state: 'created' });
   });
 
+  it('a rejected request submitted again is pending while sent: a crash leaves it to the re-drive, none unknown', async () => {
+    const key = randomUUID();
+    const req = request();
+    // Refused once (say, the account was short of funds); the caller submits it again later.
+    await stored(key, req, 'rejected', 60_000);
+    const abandoned = await payAndCrash(key, req);
+    expect((abandoned as PartnerPayoutFailedError).failure.kind).toBe('unknown-outcome');
+    expect((await atPartner(req.body.amount)).length).toBe(1);
+    expect(await row(key)).toMatchObject({ state: 'pending' });
+
+    await age(key, GRACE_MS + 1_000);
+    expect(await app.ledger.redrive()).toMatchObject({ resent: 1, created: 1 });
+    const [payout] = await atPartner(req.body.amount);
+    expect(await row(key)).toMatchObject({ state: 'created', payoutId: payout.payoutId });
+    expect((await ledger()).filter((l) => l.idempotencyKey === key).map((l) => l.payoutId)).toEqual([
+      payout.payoutId,
+    ]);
+    expect((await atPartner(req.body.amount)).length).toBe(1);
+  });
+
   it('past the maximum age: needs_review, never sent; listed; an operator resolves it both ways', async () => {
     const stale = randomUUID();
     const gone = randomUUID();
@@ -199,22 +244,7 @@ describe.each(PACKAGE_DATABASE_KINDS)('PartnerPayoutOutbox in a consumer app (%s
       [stale, req],
       [gone, lost],
     ] as const) {
-      await app.dataSource.getRepository(PartnerPayoutRequestEntity).insert({
-        idempotencyKey: key,
-        fingerprint: partnerPayoutFingerprint(r),
-        virtualAccountId: r.virtualAccountId,
-        recipientId: r.body.recipient_id,
-        amount: r.body.amount,
-        currency: r.body.currency,
-        memo: null,
-        state: 'pending',
-        payoutId: null,
-        lastError: null,
-        attempts: 3,
-        nextAttemptAt: null,
-        createdAt: new Date(Date.now() - MAX_AGE_MS - 60_000),
-        updatedAt: new Date(),
-      });
+      await stored(key, r, 'pending', MAX_AGE_MS + 60_000);
     }
     const before = await sends();
     expect(await app.ledger.redrive()).toMatchObject({ resent: 0, needsReview: 2 });

@@ -65,7 +65,7 @@ export class PartnerPayoutOutbox {
    * PartnerPayoutNeedsReviewError (pending past the maximum age; nothing sent) or
    * PartnerPayoutFailedError (the partner's call failed; `failure.kind` says whether a retry with
    * the same key is safe; `refused` marks the row rejected). A rejected request is sent again
-   * when submitted again: the partner answers for its key.
+   * when submitted again (the partner answers for its key), pending again while it is sent.
    */
   async submit(
     idempotencyKey: string,
@@ -84,6 +84,7 @@ export class PartnerPayoutOutbox {
         await this.rows.settle(idempotencyKey, 'needs_review', 'a retry came past the maximum age');
       throw new PartnerPayoutNeedsReviewError(idempotencyKey);
     }
+    if (row.state === 'rejected') await this.rows.reopen(idempotencyKey, this.options.graceMs);
     try {
       return await this.send(idempotencyKey, request, hooks);
     } catch (error) {

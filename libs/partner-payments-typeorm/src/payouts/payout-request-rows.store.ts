@@ -64,6 +64,22 @@ export class PayoutRequestRows {
     return result.affected === 1;
   }
 
+  /**
+   * A rejected request submitted again: pending once more before it is sent, so a crash while the
+   * partner answers leaves it to the re-drive, and claimed for `holdMs` (its created_at is past the
+   * grace already) so the re-drive does not send it beside the caller.
+   */
+  async reopen(key: string, holdMs: number): Promise<void> {
+    const now = new Date();
+    await this.uow.run((m) =>
+      m.update(
+        PartnerPayoutRequestEntity,
+        { idempotencyKey: key, state: 'rejected' },
+        { state: 'pending', nextAttemptAt: new Date(now.getTime() + holdMs), updatedAt: now },
+      ),
+    );
+  }
+
   /** A failed re-send: due again at `next`, still pending. */
   async backOff(key: string, next: Date, reason: string): Promise<void> {
     await this.uow.run((m) =>
