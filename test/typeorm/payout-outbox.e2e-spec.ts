@@ -147,6 +147,24 @@ describe.each(PACKAGE_DATABASE_KINDS)('PartnerPayoutOutbox in a consumer app (%s
     expect(await sends()).toBe(before + 1);
   });
 
+  it('two sends of one key answered at once (a retry beside the first call): onCreated runs once, with the created mark', async () => {
+    const key = randomUUID();
+    const req = request();
+    const calls: string[] = [];
+    const hooks = {
+      onCreated: async (...args: Parameters<typeof app.ledger.onCreated>) => {
+        calls.push(args[0].payoutId);
+        await app.ledger.onCreated(...args);
+      },
+    };
+    const results = await Promise.all([0, 1, 2].map(() => app.outbox.submit(key, req, hooks)));
+    const [payout] = await atPartner(req.body.amount);
+    expect((await atPartner(req.body.amount)).length).toBe(1);
+    expect(results.map((r) => r.payoutId)).toEqual([payout.payoutId, payout.payoutId, payout.payoutId]);
+    expect(calls).toEqual([payout.payoutId]);
+    expect(await row(key)).toMatchObject({ state: 'created', payoutId: payout.payoutId });
+  });
+
   it('a refusal marks the row rejected and is a typed failure with the partner’s status', async () => {
     const key = randomUUID();
     const req = { ...request(), body: { ...request().body, recipient_id: randomUUID() } };

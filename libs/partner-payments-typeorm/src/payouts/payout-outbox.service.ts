@@ -194,7 +194,8 @@ export class PartnerPayoutOutbox {
         });
         if (!held) return;
       }
-      await this.rows.markCreated(m, key, payout.payoutId);
+      // Another send of the key stored it first: its transaction ran the hook.
+      if (!(await this.rows.markCreated(m, key, payout.payoutId))) return;
       await hooks.onCreated?.(payout, m, { idempotencyKey: key, ...request });
     });
   }

@@ -1,4 +1,4 @@
-import { In, type EntityManager } from 'typeorm';
+import { In, Not, type EntityManager } from 'typeorm';
 import { toStorableMessage } from '../database/inbox-text.util';
 import { insertIfAbsent } from '../database/insert-if-absent.util';
 import type { PartnerUnitOfWork } from '../database/unit-of-work.service';
@@ -43,13 +43,18 @@ export class PayoutRequestRows {
     });
   }
 
-  /** Inside the caller's transaction: the request is created, with the partner's payout id. */
-  async markCreated(m: EntityManager, key: string, payoutId: string): Promise<void> {
-    await m.update(
+  /**
+   * Inside the caller's transaction: the request is created, with the partner's payout id. False
+   * when it was already: two sends of one key both answered (a retry beside the first call, or
+   * beside the re-drive) store it once. PostgreSQL re-checks the state on the row it waited for.
+   */
+  async markCreated(m: EntityManager, key: string, payoutId: string): Promise<boolean> {
+    const result = await m.update(
       PartnerPayoutRequestEntity,
-      { idempotencyKey: key },
+      { idempotencyKey: key, state: Not('created') },
       { state: 'created', payoutId, lastError: null, nextAttemptAt: null, updatedAt: new Date() },
     );
+    return result.affected === 1;
   }
 
   /** Moves a pending (or rejected) request to `state`; never one already created. True when this call moved it. */
