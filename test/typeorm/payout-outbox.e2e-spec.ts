@@ -248,6 +248,27 @@ describe.each(PACKAGE_DATABASE_KINDS)('PartnerPayoutOutbox in a consumer app (%s
     expect((await atPartner(req.body.amount)).length).toBe(1);
   });
 
+  it('a re-drive stops at its signal: the rows not yet sent stay unclaimed, due for the next pass', async () => {
+    const keys = Array.from({ length: 8 }, () => randomUUID());
+    const reqs = keys.map(() => request());
+    for (const [i, key] of keys.entries()) await stored(key, reqs[i], 'pending', GRACE_MS + 60_000);
+    const before = await sends();
+    await sandbox.control.addFault({ kind: 'latency', route: PAYOUT_ROUTE, latencyMs: 800 });
+    const stop = new AbortController();
+    const pass = app.outbox.redrive({ onCreated: app.ledger.onCreated, signal: stop.signal });
+    setTimeout(() => stop.abort(), 300);
+    await expect(pass).rejects.toMatchObject({ name: 'AbortError' });
+    await sandbox.control.clearFaults();
+    const sent = (await sends()) - before;
+    expect(sent).toBeLessThan(keys.length);
+    const left = (await Promise.all(keys.map((k) => row(k)))).filter((r) => r.state === 'pending');
+    expect(left.length).toBe(keys.length - sent);
+    for (const r of left) expect(r).toMatchObject({ attempts: 3, nextAttemptAt: null });
+
+    expect(await app.ledger.redrive()).toMatchObject({ created: keys.length - sent });
+    for (const key of keys) expect(await row(key)).toMatchObject({ state: 'created' });
+  });
+
   it('past the maximum age: needs_review, never sent; listed; an operator resolves it both ways', async () => {
     const stale = randomUUID();
     const gone = randomUUID();

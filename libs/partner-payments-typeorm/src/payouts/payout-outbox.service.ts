@@ -103,7 +103,8 @@ export class PartnerPayoutOutbox {
    * One re-drive pass: every request pending past `payouts.graceMs` and due is claimed (one
    * replica sends it; a claim holds for a grace) and sent again with its key and body; one past
    * `payouts.maxAgeMs` is marked needs_review instead, never sent. Run it on a schedule under
-   * PartnerJobLockService; `signal` stops it before its next batch.
+   * PartnerJobLockService; `signal` stops it before its next send (the sends in flight end
+   * and are stored; it then rejects with the signal's reason).
    */
   redrive(options: PartnerPayoutHooks & { signal?: AbortSignal } = {}): Promise<PartnerPayoutRedriveSummary> {
     return this.pass.run(options);

@@ -61,7 +61,11 @@ export class PayoutRedrivePass {
     return summary;
   }
 
-  private async one(row: PartnerPayoutRequestEntity, now: Date, hooks: PartnerPayoutHooks): Promise<Outcome> {
+  private async one(
+    row: PartnerPayoutRequestEntity,
+    now: Date,
+    hooks: PartnerPayoutHooks & { signal?: AbortSignal },
+  ): Promise<Outcome> {
     const key = row.idempotencyKey;
     if (now.getTime() - row.createdAt.getTime() > this.options.maxAgeMs) {
       const marked = await this.rows.settle(
@@ -75,6 +79,8 @@ export class PayoutRedrivePass {
       );
       return 'needs-review';
     }
+    // Stopped (shutdown, or the job lock lost): a row not yet claimed stays due for the next pass.
+    if (hooks.signal?.aborted) return 'not-claimed';
     // The claim holds for a grace from now (not from the batch's start: a row may wait for a slot).
     if (!(await this.rows.claim(key, this.options.graceMs))) return 'not-claimed';
     try {
