@@ -269,6 +269,36 @@ describe.each(PACKAGE_DATABASE_KINDS)('PartnerPayoutOutbox in a consumer app (%s
     for (const key of keys) expect(await row(key)).toMatchObject({ state: 'created' });
   });
 
+  it('a re-drive answered 429 stops sending until the Retry-After has passed', async () => {
+    const keys = Array.from({ length: 8 }, () => randomUUID());
+    const reqs = keys.map(() => request());
+    for (const [i, key] of keys.entries()) await stored(key, reqs[i], 'pending', GRACE_MS + 60_000);
+    const before = await sends();
+    await sandbox.control.addFault({
+      kind: 'rate_limit',
+      route: PAYOUT_ROUTE,
+      times: 100,
+      retryAfterSeconds: 3,
+    });
+    const throttled = await app.ledger.redrive();
+    const sent = (await sends()) - before;
+    expect(sent).toBeLessThan(keys.length);
+    expect(throttled).toMatchObject({ created: 0, retrying: sent });
+    const rows = await Promise.all(keys.map((k) => row(k)));
+    const tried = rows.filter((r) => r.attempts === 4);
+    expect(tried.length).toBe(sent);
+    for (const r of tried) expect(r.nextAttemptAt!.getTime()).toBeGreaterThan(Date.now() + 1_500);
+    // Within the Retry-After a pass sends nothing, even rows due.
+    for (const key of keys) await age(key, GRACE_MS + 60_000);
+    expect(await app.ledger.redrive()).toMatchObject({ resent: 0 });
+    expect(await sends()).toBe(before + sent);
+
+    await sandbox.control.clearFaults();
+    await new Promise((r) => setTimeout(r, 3_500));
+    for (const key of keys) await age(key, GRACE_MS + 60_000);
+    expect(await app.ledger.redrive()).toMatchObject({ created: keys.length });
+  });
+
   it('past the maximum age: needs_review, never sent; listed; an operator resolves it both ways', async () => {
     const stale = randomUUID();
     const gone = randomUUID();

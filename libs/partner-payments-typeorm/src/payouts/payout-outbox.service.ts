@@ -104,7 +104,8 @@ export class PartnerPayoutOutbox {
    * replica sends it; a claim holds for a grace) and sent again with its key and body; one past
    * `payouts.maxAgeMs` is marked needs_review instead, never sent. Run it on a schedule under
    * PartnerJobLockService; `signal` stops it before its next send (the sends in flight end
-   * and are stored; it then rejects with the signal's reason).
+   * and are stored; it then rejects with the signal's reason). A 429 ends the pass, and this
+   * process sends nothing more until its Retry-After (at most 15 min) has passed.
    */
   redrive(options: PartnerPayoutHooks & { signal?: AbortSignal } = {}): Promise<PartnerPayoutRedriveSummary> {
     return this.pass.run(options);
