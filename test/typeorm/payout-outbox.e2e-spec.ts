@@ -327,7 +327,20 @@ describe.each(PACKAGE_DATABASE_KINDS)('PartnerPayoutOutbox in a consumer app (%s
     await expect(app.ledger.pay(stale, req)).rejects.toBeInstanceOf(PartnerPayoutNeedsReviewError);
     expect(await sends()).toBe(before);
 
+    // Another request's payout (a typo in the id) is refused, naming what differs; nothing stored.
+    const mismatch = await app.outbox
+      .resolve(gone, { payoutId }, { onCreated: app.ledger.onCreated })
+      .catch((e: unknown) => e);
+    expect(mismatch).toBeInstanceOf(PartnerLocalValidationError);
+    expect((mismatch as PartnerLocalValidationError).fieldErrors).toEqual([
+      { field: 'payoutId', message: expect.stringContaining('amount') },
+    ]);
+    expect(await row(gone)).toMatchObject({ state: 'needs_review', payoutId: null });
+    expect((await ledger()).some((l) => l.idempotencyKey === gone)).toBe(false);
+
     await app.outbox.resolve(stale, { payoutId }, { onCreated: app.ledger.onCreated });
+    // The payout now stands for `stale`: no other request may take it.
+    await expect(app.outbox.resolve(gone, { payoutId })).rejects.toBeInstanceOf(PartnerLocalValidationError);
     await app.outbox.resolve(gone, { payoutId: null, reason: 'not at the partner' });
     expect(await row(stale)).toMatchObject({ state: 'created', payoutId });
     expect(await row(gone)).toMatchObject({

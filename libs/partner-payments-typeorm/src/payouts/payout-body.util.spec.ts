@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
+import type { PartnerPayout } from '@partner-payments/nestjs';
 import {
   differingField,
   partnerBody,
   partnerPayoutFingerprint,
+  payoutMismatch,
   requestColumns,
   storageProblems,
   storedRequest,
@@ -130,5 +132,31 @@ describe('storageProblems, what the module would refuse when it sends', () => {
         expect.objectContaining({ field: 'amount' }),
       ]);
     expect(storageProblems(KEY, request('m'.repeat(255)))).toEqual([]);
+  });
+});
+
+describe('payoutMismatch', () => {
+  const payout = (fields: Partial<PartnerPayout>) =>
+    ({
+      payoutId: 'p1',
+      virtualAccountId: null,
+      recipientId: RECIPIENT,
+      amount: '100.25',
+      currency: 'USD',
+      ...fields,
+    }) as PartnerPayout;
+
+  it('accepts the request’s payout: the same amount written otherwise, fields GET leaves out', () => {
+    expect(payoutMismatch(rowOf(request()), payout({ amount: '100.250', currency: 'usd' }))).toBeNull();
+    expect(payoutMismatch(rowOf(request()), payout({ recipientId: null, amount: null }))).toBeNull();
+  });
+
+  it.each([
+    [{ virtualAccountId: RECIPIENT }, 'virtual account'],
+    [{ recipientId: VA }, 'recipient_id'],
+    [{ amount: '100.26' }, 'amount'],
+    [{ currency: 'EUR' }, 'currency'],
+  ])('names what differs in another request’s payout (%j)', (fields, field) => {
+    expect(payoutMismatch(rowOf(request()), payout(fields))).toContain(field);
   });
 });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { CreatePartnerPayoutInput, PartnerFieldError } from '@partner-payments/nestjs';
+import type { CreatePartnerPayoutInput, PartnerFieldError, PartnerPayout } from '@partner-payments/nestjs';
 import { fromStoredText, toStoredText } from '../database/inbox-text.util';
 import type { PartnerPayoutRequestEntity } from './payout-request.entity';
 
@@ -133,4 +133,24 @@ export function storageProblems(key: unknown, request: PartnerOutboxPayoutReques
       message: `must be a string of at most ${MEMO_MAX} characters`,
     });
   return problems;
+}
+
+/**
+ * Why the partner's `payout` cannot be the stored request (an operator's resolution naming a
+ * payout), or null. A field the partner's GET leaves out (null) is not compared.
+ */
+export function payoutMismatch(row: PartnerPayoutRequestEntity, payout: PartnerPayout): string | null {
+  const pairs: Array<[field: string, theirs: string | null, ours: string]> = [
+    ['virtual account', payout.virtualAccountId, row.virtualAccountId],
+    ['recipient_id', payout.recipientId, row.recipientId],
+    ['amount', payout.amount, row.amount],
+    ['currency', payout.currency, row.currency],
+  ];
+  for (const [field, theirs, ours] of pairs) {
+    if (theirs === null) continue;
+    const same =
+      field === 'amount' ? Number(theirs) === Number(ours) : theirs.toLowerCase() === ours.toLowerCase();
+    if (!same) return `payout ${payout.payoutId} has another ${field} than the request`;
+  }
+  return null;
 }

@@ -8,6 +8,7 @@ import type { PartnerUnitOfWork } from '../database/unit-of-work.service';
 import {
   partnerBody,
   partnerPayoutFingerprint,
+  payoutMismatch,
   storageProblems,
   storedRequest,
   type PartnerOutboxPayoutRequest,
@@ -130,7 +131,8 @@ export class PartnerPayoutOutbox {
    * An operator's finding for a needs_review request, after checking the partner: `{ payoutId }`
    * reads that payout from the partner and stores it (the row created and `hooks.onCreated` in one
    * transaction); `{ payoutId: null, reason }` closes it as rejected. PartnerPayoutStateError when
-   * the request is not needs_review.
+   * the request is not needs_review; PartnerLocalValidationError naming `payoutId` when that payout
+   * is stored for another request or differs from this one (account, recipient, amount, currency).
    */
   async resolve(
     idempotencyKey: string,
@@ -153,6 +155,13 @@ export class PartnerPayoutOutbox {
       );
     } else {
       const payout = await this.partnerPayouts().get(resolution.payoutId);
+      // A mistyped id must not file another request's payout here (and leave this one's unknown).
+      const holder = await this.rows.holderOf(payout.payoutId);
+      const problem =
+        holder !== null && holder !== idempotencyKey
+          ? `payout ${payout.payoutId} is stored for another request`
+          : payoutMismatch(row, payout);
+      if (problem) throw new PartnerLocalValidationError([{ field: 'payoutId', message: problem }]);
       await this.store(idempotencyKey, storedRequest(row), payout, hooks, 'needs_review');
     }
     const after = await this.rows.find(idempotencyKey);

@@ -135,6 +135,12 @@ export class PayoutRequestRows {
     return result.affected === 1;
   }
 
+  /** The key of the request a payout is stored for, or null. */
+  async holderOf(payoutId: string): Promise<string | null> {
+    const row = await this.uow.run((m) => m.findOne(PartnerPayoutRequestEntity, { where: { payoutId } }));
+    return row?.idempotencyKey ?? null;
+  }
+
   find(key: string): Promise<PartnerPayoutRequestEntity | null> {
     return this.uow.run((m) => m.findOne(PartnerPayoutRequestEntity, { where: { idempotencyKey: key } }));
   }
