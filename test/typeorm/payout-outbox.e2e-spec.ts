@@ -327,6 +327,18 @@ describe.each(PACKAGE_DATABASE_KINDS)('PartnerPayoutOutbox in a consumer app (%s
     await expect(app.ledger.pay(stale, req)).rejects.toBeInstanceOf(PartnerPayoutNeedsReviewError);
     expect(await sends()).toBe(before);
 
+    // A malformed finding is refused naming the field, before the partner is asked.
+    for (const [finding, field] of [
+      [null, 'resolution'],
+      [{ payoutId: null, reason: ' ' }, 'reason'],
+      [{ payoutId: 42 }, 'payoutId'],
+    ] as const)
+      await expect(app.outbox.resolve(gone, finding as never)).rejects.toMatchObject({
+        name: 'PartnerLocalValidationError',
+        fieldErrors: [expect.objectContaining({ field })],
+      });
+    expect(await row(gone)).toMatchObject({ state: 'needs_review' });
+
     // Another request's payout (a typo in the id) is refused, naming what differs; nothing stored.
     const mismatch = await app.outbox
       .resolve(gone, { payoutId }, { onCreated: app.ledger.onCreated })

@@ -154,3 +154,18 @@ export function payoutMismatch(row: PartnerPayoutRequestEntity, payout: PartnerP
   }
   return null;
 }
+
+/** An operator's finding (PartnerPayoutOutbox.resolve): a payout id, or null with a reason. */
+export function resolutionProblems(resolution: unknown): PartnerFieldError[] {
+  if (typeof resolution !== 'object' || resolution === null)
+    return [{ field: 'resolution', message: 'must be { payoutId } or { payoutId: null, reason }' }];
+  const { payoutId, reason } = resolution as Record<string, unknown>;
+  if (payoutId === null)
+    return typeof reason === 'string' && reason.trim() !== '' && reason.length <= 1000
+      ? []
+      : [{ field: 'reason', message: 'must be a non-blank string of at most 1000 characters' }];
+  // payout_id's column holds 64 characters.
+  return typeof payoutId === 'string' && payoutId.trim() !== '' && payoutId.length <= 64
+    ? []
+    : [{ field: 'payoutId', message: 'must be a payout id of 1 to 64 characters, or null with a reason' }];
+}

@@ -9,6 +9,7 @@ import {
   partnerBody,
   partnerPayoutFingerprint,
   payoutMismatch,
+  resolutionProblems,
   storageProblems,
   storedRequest,
   type PartnerOutboxPayoutRequest,
@@ -131,7 +132,8 @@ export class PartnerPayoutOutbox {
    * An operator's finding for a needs_review request, after checking the partner: `{ payoutId }`
    * reads that payout from the partner and stores it (the row created and `hooks.onCreated` in one
    * transaction); `{ payoutId: null, reason }` closes it as rejected. PartnerPayoutStateError when
-   * the request is not needs_review; PartnerLocalValidationError naming `payoutId` when that payout
+   * the request is not needs_review; PartnerLocalValidationError naming `resolution`, `reason` or
+   * `payoutId` for a malformed finding, and naming `payoutId` when that payout
    * is stored for another request or differs from this one (account, recipient, amount, currency).
    */
   async resolve(
@@ -139,6 +141,8 @@ export class PartnerPayoutOutbox {
     resolution: PartnerPayoutResolution,
     hooks: PartnerPayoutHooks = {},
   ): Promise<PartnerPayoutRequestEntity> {
+    const problems = resolutionProblems(resolution);
+    if (problems.length) throw new PartnerLocalValidationError(problems);
     const row = await this.rows.find(idempotencyKey);
     if (row?.state !== 'needs_review') throw new PartnerPayoutStateError(idempotencyKey, row?.state ?? null);
     if (resolution.payoutId === null) {
