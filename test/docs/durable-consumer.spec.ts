@@ -211,6 +211,21 @@ describe('a consumer app following only the @partner-payments/typeorm README (ta
           signal: AbortSignal.timeout(30_000),
         });
       for (const amount of ['20.00', '21.00']) expect((await post(randomUUID(), amount)).status).toBe(201);
+      // Malformed input is a 400 naming each field, nothing stored; a partner refusal a 422 that does
+      // not pass on the partner's own status and text.
+      const malformed = await post('order-1', '20.001');
+      expect(malformed.status).toBe(400);
+      expect(
+        ((await malformed.json()) as { errors: Array<{ field: string }> }).errors.map((e) => e.field),
+      ).toEqual(['idempotencyKey', 'amount']);
+      const refused = await fetch(`${consumer.url}/payouts`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+        body: JSON.stringify({ ...body('22.00'), recipient_id: randomUUID() }),
+        signal: AbortSignal.timeout(30_000),
+      });
+      expect(refused.status).toBe(422);
+      expect(await refused.json()).toMatchObject({ message: 'the partner refused this payout' });
       const partnerPayouts = async () => {
         const ids: string[] = [];
         for await (const p of client.payouts.iterate({ user_id: account.userId, limit: 100 }))

@@ -77,6 +77,38 @@ describe.each(PACKAGE_DATABASE_KINDS)('PartnerPayoutOutbox in a consumer app (%s
       .getRepository(PartnerPayoutRequestEntity)
       .update({ idempotencyKey: key }, { createdAt: new Date(Date.now() - ms), nextAttemptAt: null });
 
+  /** A row as the outbox left it `agoMs` ago, in `state`. */
+  const stored = (key: string, r: PartnerOutboxPayoutRequest, state: 'pending' | 'rejected', agoMs: number) =>
+    app.dataSource.getRepository(PartnerPayoutRequestEntity).insert({
+      idempotencyKey: key,
+      fingerprint: partnerPayoutFingerprint(r),
+      virtualAccountId: r.virtualAccountId,
+      recipientId: r.body.recipient_id,
+      amount: r.body.amount,
+      currency: r.body.currency,
+      memo: null,
+      state,
+      payoutId: null,
+      lastError: state === 'rejected' ? 'insufficient funds' : null,
+      attempts: 3,
+      nextAttemptAt: null,
+      createdAt: new Date(Date.now() - agoMs),
+      updatedAt: new Date(),
+    });
+
+  /** `pay` from an app that dies while the partner, having created the payout, holds its answer. */
+  const payAndCrash = async (key: string, req: PartnerOutboxPayoutRequest) => {
+    await sandbox.control.addFault({ kind: 'accepted_then_stall', route: PAYOUT_ROUTE, latencyMs: 20_000 });
+    const crashed = await startPayoutConsumer(kind, location, sandbox, {
+      graceMs: GRACE_MS,
+      maxAgeMs: MAX_AGE_MS,
+    });
+    const abandoned = await crashed.ledger.pay(key, req).catch((e: unknown) => e);
+    await crashed.close();
+    await sandbox.control.clearFaults();
+    return abandoned;
+  };
+
   it('sends once with the key; the row and the user’s own write commit together; a replay sends nothing', async () => {
     const key = randomUUID();
     const req = request('rent \u0000 \ud800');
@@ -115,6 +147,24 @@ describe.each(PACKAGE_DATABASE_KINDS)('PartnerPayoutOutbox in a consumer app (%s
     expect(await sends()).toBe(before + 1);
   });
 
+  it('two sends of one key answered at once (a retry beside the first call): onCreated runs once, with the created mark', async () => {
+    const key = randomUUID();
+    const req = request();
+    const calls: string[] = [];
+    const hooks = {
+      onCreated: async (...args: Parameters<typeof app.ledger.onCreated>) => {
+        calls.push(args[0].payoutId);
+        await app.ledger.onCreated(...args);
+      },
+    };
+    const results = await Promise.all([0, 1, 2].map(() => app.outbox.submit(key, req, hooks)));
+    const [payout] = await atPartner(req.body.amount);
+    expect((await atPartner(req.body.amount)).length).toBe(1);
+    expect(results.map((r) => r.payoutId)).toEqual([payout.payoutId, payout.payoutId, payout.payoutId]);
+    expect(calls).toEqual([payout.payoutId]);
+    expect(await row(key)).toMatchObject({ state: 'created', payoutId: payout.payoutId });
+  });
+
   it('a refusal marks the row rejected and is a typed failure with the partner’s status', async () => {
     const key = randomUUID();
     const req = { ...request(), body: { ...request().body, recipient_id: randomUUID() } };
@@ -147,14 +197,7 @@ describe.each(PACKAGE_DATABASE_KINDS)('PartnerPayoutOutbox in a consumer app (%s
     const key = randomUUID();
     const req = request();
     const createdBefore = await created();
-    await sandbox.control.addFault({ kind: 'accepted_then_stall', route: PAYOUT_ROUTE, latencyMs: 20_000 });
-    const crashed = await startPayoutConsumer(kind, location, sandbox, {
-      graceMs: GRACE_MS,
-      maxAgeMs: MAX_AGE_MS,
-    });
-    const abandoned = await crashed.ledger.pay(key, req).catch((e: unknown) => e);
-    await crashed.close();
-    await sandbox.control.clearFaults();
+    const abandoned = await payAndCrash(key, req);
     // The partner created it; the app never heard: its call timed out, its row is pending, its ledger empty.
     expect(abandoned).toBeInstanceOf(PartnerPayoutFailedError);
     expect((abandoned as PartnerPayoutFailedError).failure.kind).toBe('unknown-outcome');
@@ -185,6 +228,77 @@ describe.each(PACKAGE_DATABASE_KINDS)('PartnerPayoutOutbox in a consumer app (%s
     expect(await row(key)).toMatchObject({ state: 'created' });
   });
 
+  it('a rejected request submitted again is pending while sent: a crash leaves it to the re-drive, none unknown', async () => {
+    const key = randomUUID();
+    const req = request();
+    // Refused once (say, the account was short of funds); the caller submits it again later.
+    await stored(key, req, 'rejected', 60_000);
+    const abandoned = await payAndCrash(key, req);
+    expect((abandoned as PartnerPayoutFailedError).failure.kind).toBe('unknown-outcome');
+    expect((await atPartner(req.body.amount)).length).toBe(1);
+    expect(await row(key)).toMatchObject({ state: 'pending' });
+
+    await age(key, GRACE_MS + 1_000);
+    expect(await app.ledger.redrive()).toMatchObject({ resent: 1, created: 1 });
+    const [payout] = await atPartner(req.body.amount);
+    expect(await row(key)).toMatchObject({ state: 'created', payoutId: payout.payoutId });
+    expect((await ledger()).filter((l) => l.idempotencyKey === key).map((l) => l.payoutId)).toEqual([
+      payout.payoutId,
+    ]);
+    expect((await atPartner(req.body.amount)).length).toBe(1);
+  });
+
+  it('a re-drive stops at its signal: the rows not yet sent stay unclaimed, due for the next pass', async () => {
+    const keys = Array.from({ length: 8 }, () => randomUUID());
+    const reqs = keys.map(() => request());
+    for (const [i, key] of keys.entries()) await stored(key, reqs[i], 'pending', GRACE_MS + 60_000);
+    const before = await sends();
+    await sandbox.control.addFault({ kind: 'latency', route: PAYOUT_ROUTE, latencyMs: 800 });
+    const stop = new AbortController();
+    const pass = app.outbox.redrive({ onCreated: app.ledger.onCreated, signal: stop.signal });
+    setTimeout(() => stop.abort(), 300);
+    await expect(pass).rejects.toMatchObject({ name: 'AbortError' });
+    await sandbox.control.clearFaults();
+    const sent = (await sends()) - before;
+    expect(sent).toBeLessThan(keys.length);
+    const left = (await Promise.all(keys.map((k) => row(k)))).filter((r) => r.state === 'pending');
+    expect(left.length).toBe(keys.length - sent);
+    for (const r of left) expect(r).toMatchObject({ attempts: 3, nextAttemptAt: null });
+
+    expect(await app.ledger.redrive()).toMatchObject({ created: keys.length - sent });
+    for (const key of keys) expect(await row(key)).toMatchObject({ state: 'created' });
+  });
+
+  it('a re-drive answered 429 stops sending until the Retry-After has passed', async () => {
+    const keys = Array.from({ length: 8 }, () => randomUUID());
+    const reqs = keys.map(() => request());
+    for (const [i, key] of keys.entries()) await stored(key, reqs[i], 'pending', GRACE_MS + 60_000);
+    const before = await sends();
+    await sandbox.control.addFault({
+      kind: 'rate_limit',
+      route: PAYOUT_ROUTE,
+      times: 100,
+      retryAfterSeconds: 3,
+    });
+    const throttled = await app.ledger.redrive();
+    const sent = (await sends()) - before;
+    expect(sent).toBeLessThan(keys.length);
+    expect(throttled).toMatchObject({ created: 0, retrying: sent });
+    const rows = await Promise.all(keys.map((k) => row(k)));
+    const tried = rows.filter((r) => r.attempts === 4);
+    expect(tried.length).toBe(sent);
+    for (const r of tried) expect(r.nextAttemptAt!.getTime()).toBeGreaterThan(Date.now() + 1_500);
+    // Within the Retry-After a pass sends nothing, even rows due.
+    for (const key of keys) await age(key, GRACE_MS + 60_000);
+    expect(await app.ledger.redrive()).toMatchObject({ resent: 0 });
+    expect(await sends()).toBe(before + sent);
+
+    await sandbox.control.clearFaults();
+    await new Promise((r) => setTimeout(r, 3_500));
+    for (const key of keys) await age(key, GRACE_MS + 60_000);
+    expect(await app.ledger.redrive()).toMatchObject({ created: keys.length });
+  });
+
   it('past the maximum age: needs_review, never sent; listed; an operator resolves it both ways', async () => {
     const stale = randomUUID();
     const gone = randomUUID();
@@ -199,22 +313,7 @@ describe.each(PACKAGE_DATABASE_KINDS)('PartnerPayoutOutbox in a consumer app (%s
       [stale, req],
       [gone, lost],
     ] as const) {
-      await app.dataSource.getRepository(PartnerPayoutRequestEntity).insert({
-        idempotencyKey: key,
-        fingerprint: partnerPayoutFingerprint(r),
-        virtualAccountId: r.virtualAccountId,
-        recipientId: r.body.recipient_id,
-        amount: r.body.amount,
-        currency: r.body.currency,
-        memo: null,
-        state: 'pending',
-        payoutId: null,
-        lastError: null,
-        attempts: 3,
-        nextAttemptAt: null,
-        createdAt: new Date(Date.now() - MAX_AGE_MS - 60_000),
-        updatedAt: new Date(),
-      });
+      await stored(key, r, 'pending', MAX_AGE_MS + 60_000);
     }
     const before = await sends();
     expect(await app.ledger.redrive()).toMatchObject({ resent: 0, needsReview: 2 });
@@ -228,7 +327,32 @@ describe.each(PACKAGE_DATABASE_KINDS)('PartnerPayoutOutbox in a consumer app (%s
     await expect(app.ledger.pay(stale, req)).rejects.toBeInstanceOf(PartnerPayoutNeedsReviewError);
     expect(await sends()).toBe(before);
 
+    // A malformed finding is refused naming the field, before the partner is asked.
+    for (const [finding, field] of [
+      [null, 'resolution'],
+      [{ payoutId: null, reason: ' ' }, 'reason'],
+      [{ payoutId: 42 }, 'payoutId'],
+    ] as const)
+      await expect(app.outbox.resolve(gone, finding as never)).rejects.toMatchObject({
+        name: 'PartnerLocalValidationError',
+        fieldErrors: [expect.objectContaining({ field })],
+      });
+    expect(await row(gone)).toMatchObject({ state: 'needs_review' });
+
+    // Another request's payout (a typo in the id) is refused, naming what differs; nothing stored.
+    const mismatch = await app.outbox
+      .resolve(gone, { payoutId }, { onCreated: app.ledger.onCreated })
+      .catch((e: unknown) => e);
+    expect(mismatch).toBeInstanceOf(PartnerLocalValidationError);
+    expect((mismatch as PartnerLocalValidationError).fieldErrors).toEqual([
+      { field: 'payoutId', message: expect.stringContaining('amount') },
+    ]);
+    expect(await row(gone)).toMatchObject({ state: 'needs_review', payoutId: null });
+    expect((await ledger()).some((l) => l.idempotencyKey === gone)).toBe(false);
+
     await app.outbox.resolve(stale, { payoutId }, { onCreated: app.ledger.onCreated });
+    // The payout now stands for `stale`: no other request may take it.
+    await expect(app.outbox.resolve(gone, { payoutId })).rejects.toBeInstanceOf(PartnerLocalValidationError);
     await app.outbox.resolve(gone, { payoutId: null, reason: 'not at the partner' });
     expect(await row(stale)).toMatchObject({ state: 'created', payoutId });
     expect(await row(gone)).toMatchObject({

@@ -42,6 +42,8 @@ describe('resolvePartnerTypeOrmOptions', () => {
     // No time between the grace and the maximum age: every request would go to review unsent.
     [{ payouts: { graceMs: 60_000, maxAgeMs: 60_000 } }, 'payouts.maxAgeMs'],
     [{ payouts: { maxAgeMs: 200_000 } }, 'payouts.maxAgeMs'],
+    // Past the partner's 24 h key TTL a re-send could create a second payout.
+    [{ payouts: { maxAgeMs: 86_400_001 } }, 'payouts.maxAgeMs'],
     [{ payouts: { batchSize: 0 } }, 'payouts.batchSize'],
     [{ payouts: { batchSize: 1001 } }, 'payouts.batchSize'],
     [{ payouts: { batchSize: 2.5 } }, 'payouts.batchSize'],

@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
+import type { PartnerPayout } from '@partner-payments/nestjs';
 import {
   differingField,
   partnerBody,
   partnerPayoutFingerprint,
+  payoutMismatch,
   requestColumns,
   storageProblems,
   storedRequest,
@@ -103,5 +105,58 @@ describe('storageProblems', () => {
       'amount',
       'currency',
     ]);
+  });
+});
+
+describe('storageProblems, what the module would refuse when it sends', () => {
+  const KEY = '8d3c2b9e-1f7a-4c55-9e0a-2b6f3d1c4e5a';
+
+  it('names a key that is not a UUID v4 (spec 4.7), so no row is stored for it', () => {
+    for (const key of ['order-1', 'line\r\nbreak', '8d3c2b9e-1f7a-1c55-9e0a-2b6f3d1c4e5a'])
+      expect(storageProblems(key, request()).map((p) => p.field)).toEqual(['idempotencyKey']);
+  });
+
+  it('names ids that are not UUIDs, an amount that is not a positive decimal string, a memo past 255', () => {
+    const bad = {
+      virtualAccountId: 'va-1',
+      body: { recipient_id: 'bob', amount: '1e3', currency: 'USD', extra_info: { memo: 'm'.repeat(256) } },
+    };
+    expect(storageProblems(KEY, bad).map((p) => p.field)).toEqual([
+      'virtualAccountId',
+      'recipient_id',
+      'amount',
+      'extra_info.memo',
+    ]);
+    for (const amount of ['0', '0.00', '-1.00', '1.005', ' 1.00'])
+      expect(storageProblems(KEY, { ...request(), body: { ...request().body, amount } })).toEqual([
+        expect.objectContaining({ field: 'amount' }),
+      ]);
+    expect(storageProblems(KEY, request('m'.repeat(255)))).toEqual([]);
+  });
+});
+
+describe('payoutMismatch', () => {
+  const payout = (fields: Partial<PartnerPayout>) =>
+    ({
+      payoutId: 'p1',
+      virtualAccountId: null,
+      recipientId: RECIPIENT,
+      amount: '100.25',
+      currency: 'USD',
+      ...fields,
+    }) as PartnerPayout;
+
+  it('accepts the request’s payout: the same amount written otherwise, fields GET leaves out', () => {
+    expect(payoutMismatch(rowOf(request()), payout({ amount: '100.250', currency: 'usd' }))).toBeNull();
+    expect(payoutMismatch(rowOf(request()), payout({ recipientId: null, amount: null }))).toBeNull();
+  });
+
+  it.each([
+    [{ virtualAccountId: RECIPIENT }, 'virtual account'],
+    [{ recipientId: VA }, 'recipient_id'],
+    [{ amount: '100.26' }, 'amount'],
+    [{ currency: 'EUR' }, 'currency'],
+  ])('names what differs in another request’s payout (%j)', (fields, field) => {
+    expect(payoutMismatch(rowOf(request()), payout(fields))).toContain(field);
   });
 });

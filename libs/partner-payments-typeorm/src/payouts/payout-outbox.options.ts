@@ -10,8 +10,8 @@ export interface PartnerPayoutOutboxOptions {
   /**
    * How old a pending request may get and still be sent again, in ms; past it the request is
    * marked `needs_review` and never sent (the contract does not say how long the partner keeps a
-   * key, and a forgotten key would create a second payout). Greater than `graceMs`. Default
-   * 86400000 (24 h).
+   * key, and a forgotten key would create a second payout). Greater than `graceMs`, and at most
+   * 86400000 (24 h, the partner's key TTL: evidence §11 N40), the default.
    */
   maxAgeMs?: number;
   /** Requests `redrive()` reads per batch. An integer from 1 to 1000. Default 50. */
@@ -25,7 +25,9 @@ export interface PartnerPayoutOutboxResolvedOptions {
 }
 
 export const DEFAULT_PAYOUT_GRACE_MS = 300_000;
-export const DEFAULT_PAYOUT_MAX_AGE_MS = 86_400_000;
+/** How long the partner keeps an Idempotency-Key (evidence §11 N40). */
+const KEY_TTL_MS = 86_400_000;
+export const DEFAULT_PAYOUT_MAX_AGE_MS = KEY_TTL_MS;
 export const DEFAULT_PAYOUT_BATCH_SIZE = 50;
 const MAX_BATCH_SIZE = 1000;
 
@@ -46,6 +48,12 @@ export function resolvePayoutOutboxOptions(
     return [
       'payouts.maxAgeMs',
       `must be an integer greater than payouts.graceMs (${graceMs} ms), got ${String(maxAgeMs)}: with no time between them every request would be marked needs_review without a re-send`,
+    ];
+  // The partner keeps a key 24 h (evidence §11 N40): a key re-sent later may create a second payout.
+  if (maxAgeMs > KEY_TTL_MS)
+    return [
+      'payouts.maxAgeMs',
+      `must be at most ${KEY_TTL_MS} (the partner's 24 h Idempotency-Key TTL), got ${String(maxAgeMs)}`,
     ];
   const batchSize = options?.batchSize ?? DEFAULT_PAYOUT_BATCH_SIZE;
   if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > MAX_BATCH_SIZE)

@@ -8,6 +8,8 @@ import type { PartnerUnitOfWork } from '../database/unit-of-work.service';
 import {
   partnerBody,
   partnerPayoutFingerprint,
+  payoutMismatch,
+  resolutionProblems,
   storageProblems,
   storedRequest,
   type PartnerOutboxPayoutRequest,
@@ -65,7 +67,7 @@ export class PartnerPayoutOutbox {
    * PartnerPayoutNeedsReviewError (pending past the maximum age; nothing sent) or
    * PartnerPayoutFailedError (the partner's call failed; `failure.kind` says whether a retry with
    * the same key is safe; `refused` marks the row rejected). A rejected request is sent again
-   * when submitted again: the partner answers for its key.
+   * when submitted again (the partner answers for its key), pending again while it is sent.
    */
   async submit(
     idempotencyKey: string,
@@ -84,6 +86,7 @@ export class PartnerPayoutOutbox {
         await this.rows.settle(idempotencyKey, 'needs_review', 'a retry came past the maximum age');
       throw new PartnerPayoutNeedsReviewError(idempotencyKey);
     }
+    if (row.state === 'rejected') await this.rows.reopen(idempotencyKey, this.options.graceMs);
     try {
       return await this.send(idempotencyKey, request, hooks);
     } catch (error) {
@@ -102,7 +105,9 @@ export class PartnerPayoutOutbox {
    * One re-drive pass: every request pending past `payouts.graceMs` and due is claimed (one
    * replica sends it; a claim holds for a grace) and sent again with its key and body; one past
    * `payouts.maxAgeMs` is marked needs_review instead, never sent. Run it on a schedule under
-   * PartnerJobLockService; `signal` stops it before its next batch.
+   * PartnerJobLockService; `signal` stops it before its next send (the sends in flight end
+   * and are stored; it then rejects with the signal's reason). A 429 ends the pass, and this
+   * process sends nothing more until its Retry-After (at most 15 min) has passed.
    */
   redrive(options: PartnerPayoutHooks & { signal?: AbortSignal } = {}): Promise<PartnerPayoutRedriveSummary> {
     return this.pass.run(options);
@@ -127,13 +132,17 @@ export class PartnerPayoutOutbox {
    * An operator's finding for a needs_review request, after checking the partner: `{ payoutId }`
    * reads that payout from the partner and stores it (the row created and `hooks.onCreated` in one
    * transaction); `{ payoutId: null, reason }` closes it as rejected. PartnerPayoutStateError when
-   * the request is not needs_review.
+   * the request is not needs_review; PartnerLocalValidationError naming `resolution`, `reason` or
+   * `payoutId` for a malformed finding, and naming `payoutId` when that payout
+   * is stored for another request or differs from this one (account, recipient, amount, currency).
    */
   async resolve(
     idempotencyKey: string,
     resolution: PartnerPayoutResolution,
     hooks: PartnerPayoutHooks = {},
   ): Promise<PartnerPayoutRequestEntity> {
+    const problems = resolutionProblems(resolution);
+    if (problems.length) throw new PartnerLocalValidationError(problems);
     const row = await this.rows.find(idempotencyKey);
     if (row?.state !== 'needs_review') throw new PartnerPayoutStateError(idempotencyKey, row?.state ?? null);
     if (resolution.payoutId === null) {
@@ -150,6 +159,13 @@ export class PartnerPayoutOutbox {
       );
     } else {
       const payout = await this.partnerPayouts().get(resolution.payoutId);
+      // A mistyped id must not file another request's payout here (and leave this one's unknown).
+      const holder = await this.rows.holderOf(payout.payoutId);
+      const problem =
+        holder !== null && holder !== idempotencyKey
+          ? `payout ${payout.payoutId} is stored for another request`
+          : payoutMismatch(row, payout);
+      if (problem) throw new PartnerLocalValidationError([{ field: 'payoutId', message: problem }]);
       await this.store(idempotencyKey, storedRequest(row), payout, hooks, 'needs_review');
     }
     const after = await this.rows.find(idempotencyKey);
@@ -193,7 +209,8 @@ export class PartnerPayoutOutbox {
         });
         if (!held) return;
       }
-      await this.rows.markCreated(m, key, payout.payoutId);
+      // Another send of the key stored it first: its transaction ran the hook.
+      if (!(await this.rows.markCreated(m, key, payout.payoutId))) return;
       await hooks.onCreated?.(payout, m, { idempotencyKey: key, ...request });
     });
   }

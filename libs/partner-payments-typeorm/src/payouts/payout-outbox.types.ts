@@ -11,8 +11,9 @@ export interface PartnerOutboxPayoutContext extends PartnerOutboxPayoutRequest {
  * Your write for a payout the partner answered (your payouts table, a ledger line). It runs in the
  * transaction that marks the outbox row created, through PartnerUnitOfWork (write with `manager`,
  * or with `uow.run`/`uow.transaction`, which join it): both commit, or neither does and the row
- * stays pending for the re-drive. Called again for the same payout if that transaction failed, so
- * make it idempotent on `payout.payoutId`.
+ * stays pending for the re-drive. Once per request when that transaction commits (a send of the
+ * same key answered beside it finds the row created and skips it); called again for the same
+ * payout if that transaction failed, so make it idempotent on `payout.payoutId`.
  */
 export type PartnerPayoutCreatedHook = (
   payout: PartnerPayout,

@@ -1,4 +1,5 @@
 import type { Logger } from '@nestjs/common';
+import { PartnerRateLimitError } from '@partner-payments/nestjs';
 import type { PartnerFailure } from './partner-failure.util';
 import { PartnerPayoutFailedError } from './payout-outbox.errors';
 import type { PartnerPayoutOutboxResolvedOptions } from './payout-outbox.options';
@@ -10,6 +11,9 @@ import { mapWithLimit } from './map-with-limit.util';
 
 /** Re-sends in flight at once: the partner allows 20 requests/s (spec 8), shared with the app's own calls. */
 const CONCURRENCY = 4;
+/** A 429's wait when it names none, and the longest one honoured (a re-drive held off longer nears maxAgeMs). */
+const RATE_LIMIT_WAIT_MS = 60_000;
+const MAX_RATE_LIMIT_WAIT_MS = 900_000;
 
 type Outcome = 'created' | 'rejected' | 'retrying' | 'needs-review' | 'not-claimed';
 type Send = (row: PartnerPayoutRequestEntity, hooks: PartnerPayoutHooks) => Promise<unknown>;
@@ -22,6 +26,9 @@ type Send = (row: PartnerPayoutRequestEntity, hooks: PartnerPayoutHooks) => Prom
  * needs_review and logged as an error for an operator.
  */
 export class PayoutRedrivePass {
+  /** Until when the partner asked this process to send nothing (a 429's Retry-After). */
+  private quietUntil = 0;
+
   constructor(
     private readonly rows: PayoutRequestRows,
     private readonly options: PartnerPayoutOutboxResolvedOptions,
@@ -39,6 +46,7 @@ export class PayoutRedrivePass {
     };
     for (;;) {
       options.signal?.throwIfAborted();
+      if (Date.now() < this.quietUntil) break; // the rows left stay due for a later pass
       const now = new Date();
       const due = await this.rows.due(now, this.options.graceMs, this.options.batchSize);
       if (due.length === 0) break;
@@ -61,7 +69,11 @@ export class PayoutRedrivePass {
     return summary;
   }
 
-  private async one(row: PartnerPayoutRequestEntity, now: Date, hooks: PartnerPayoutHooks): Promise<Outcome> {
+  private async one(
+    row: PartnerPayoutRequestEntity,
+    now: Date,
+    hooks: PartnerPayoutHooks & { signal?: AbortSignal },
+  ): Promise<Outcome> {
     const key = row.idempotencyKey;
     if (now.getTime() - row.createdAt.getTime() > this.options.maxAgeMs) {
       const marked = await this.rows.settle(
@@ -75,6 +87,8 @@ export class PayoutRedrivePass {
       );
       return 'needs-review';
     }
+    // Stopped (shutdown, the job lock lost) or rate-limited: a row not yet claimed stays due.
+    if (hooks.signal?.aborted || Date.now() < this.quietUntil) return 'not-claimed';
     // The claim holds for a grace from now (not from the batch's start: a row may wait for a slot).
     if (!(await this.rows.claim(key, this.options.graceMs))) return 'not-claimed';
     try {
@@ -96,7 +110,14 @@ export class PayoutRedrivePass {
         this.logger.warn(`payout request ${key} re-sent: refused (${failure.status}): ${failure.message}`);
         return 'rejected';
       }
-      const next = payoutRetryAt(row.attempts + 1, new Date());
+      let next = payoutRetryAt(row.attempts + 1, new Date());
+      const cause = error instanceof Error ? error.cause : undefined;
+      if (cause instanceof PartnerRateLimitError) {
+        // The limit is per account (spec 8: 20 req/s), so a 429 holds back every send, not only this one.
+        const wait = Math.min(cause.retryAfterMs ?? RATE_LIMIT_WAIT_MS, MAX_RATE_LIMIT_WAIT_MS);
+        this.quietUntil = Math.max(this.quietUntil, Date.now() + wait);
+        next = new Date(Math.max(next.getTime(), this.quietUntil));
+      }
       await this.rows.backOff(key, next, failure.message);
       this.logger[failure.kind === 'our-configuration' ? 'error' : 'warn'](
         `payout request ${key} re-sent: ${failure.kind} (${failure.message}); next try at ${next.toISOString()}`,

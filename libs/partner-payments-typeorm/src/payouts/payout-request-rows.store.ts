@@ -1,4 +1,4 @@
-import { In, type EntityManager } from 'typeorm';
+import { In, Not, type EntityManager } from 'typeorm';
 import { toStorableMessage } from '../database/inbox-text.util';
 import { insertIfAbsent } from '../database/insert-if-absent.util';
 import type { PartnerUnitOfWork } from '../database/unit-of-work.service';
@@ -43,13 +43,18 @@ export class PayoutRequestRows {
     });
   }
 
-  /** Inside the caller's transaction: the request is created, with the partner's payout id. */
-  async markCreated(m: EntityManager, key: string, payoutId: string): Promise<void> {
-    await m.update(
+  /**
+   * Inside the caller's transaction: the request is created, with the partner's payout id. False
+   * when it was already: two sends of one key both answered (a retry beside the first call, or
+   * beside the re-drive) store it once. PostgreSQL re-checks the state on the row it waited for.
+   */
+  async markCreated(m: EntityManager, key: string, payoutId: string): Promise<boolean> {
+    const result = await m.update(
       PartnerPayoutRequestEntity,
-      { idempotencyKey: key },
+      { idempotencyKey: key, state: Not('created') },
       { state: 'created', payoutId, lastError: null, nextAttemptAt: null, updatedAt: new Date() },
     );
+    return result.affected === 1;
   }
 
   /** Moves a pending (or rejected) request to `state`; never one already created. True when this call moved it. */
@@ -62,6 +67,22 @@ export class PayoutRequestRows {
       ),
     );
     return result.affected === 1;
+  }
+
+  /**
+   * A rejected request submitted again: pending once more before it is sent, so a crash while the
+   * partner answers leaves it to the re-drive, and claimed for `holdMs` (its created_at is past the
+   * grace already) so the re-drive does not send it beside the caller.
+   */
+  async reopen(key: string, holdMs: number): Promise<void> {
+    const now = new Date();
+    await this.uow.run((m) =>
+      m.update(
+        PartnerPayoutRequestEntity,
+        { idempotencyKey: key, state: 'rejected' },
+        { state: 'pending', nextAttemptAt: new Date(now.getTime() + holdMs), updatedAt: now },
+      ),
+    );
   }
 
   /** A failed re-send: due again at `next`, still pending. */
@@ -112,6 +133,12 @@ export class PayoutRequestRows {
         .execute(),
     );
     return result.affected === 1;
+  }
+
+  /** The key of the request a payout is stored for, or null. */
+  async holderOf(payoutId: string): Promise<string | null> {
+    const row = await this.uow.run((m) => m.findOne(PartnerPayoutRequestEntity, { where: { payoutId } }));
+    return row?.idempotencyKey ?? null;
   }
 
   find(key: string): Promise<PartnerPayoutRequestEntity | null> {
