@@ -225,6 +225,10 @@ describe('loadAppConfig', () => {
         PAYOUT_REDRIVE_MAX_AGE_HOURS: '24',
       }).redrive.graceMs,
     ).toBe(4_980_000);
+    // Past 24 h the partner has forgotten the key (evidence §11 N40): a re-send could pay twice.
+    expect(problemsOf({ ...remote, PAYOUT_REDRIVE_MAX_AGE_HOURS: '25' })).toEqual([
+      'PAYOUT_REDRIVE_MAX_AGE_HOURS',
+    ]);
     expect(problemsOf({ ...remote, PAYOUT_REDRIVE_GRACE_SECONDS: '200' })).toEqual([
       'PAYOUT_REDRIVE_GRACE_SECONDS',
     ]);

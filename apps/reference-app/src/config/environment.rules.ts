@@ -316,8 +316,9 @@ export class EnvironmentVariables extends HttpServerVariables {
   @IsOptional()
   @Transform(toInt)
   @IsInt({ message: 'must be an integer' })
-  @Min(1, { message: 'must be between 1 and 720' })
-  @Max(720, { message: 'must be between 1 and 720' })
+  @Min(1, { message: 'must be between 1 and 24' })
+  // The partner keeps an Idempotency-Key for 24 h (evidence §11 N40): a later re-send could pay twice.
+  @Max(24, { message: 'must be between 1 and 24: the partner forgets an Idempotency-Key after 24 h' })
   PAYOUT_REDRIVE_MAX_AGE_HOURS?: number;
 
   @IsOptional()
