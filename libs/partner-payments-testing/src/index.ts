@@ -2,7 +2,7 @@
  * @partner-payments/testing: a contract-faithful simulator of the partner payments API (sandbox),
  * its control API, webhook helpers and the conformance kit, for tests.
  *
- * An explicit list of what a user needs (issue 10); every other module stays internal, importable
+ * An explicit list of what a user needs; every other module stays internal, importable
  * by this repository's own code and tests by path.
  */
 

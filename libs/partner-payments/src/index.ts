@@ -1,5 +1,5 @@
 /**
- * Public surface of @partner-payments/nestjs: an explicit list (issue 10), nothing else is exported.
+ * Public surface of @partner-payments/nestjs: an explicit list, nothing else is exported.
  * What only the library's own code and tests need (transport, rate limiter, URL and header helpers,
  * mappers, validation rules, inbox internals) stays importable by path inside this repository and is
  * not reachable from the published package (package.json `exports`).

@@ -10,7 +10,7 @@ import type {
 } from './partner-payments.options';
 import { PartnerConfigurationError } from './errors/partner-api.errors';
 
-/** The options every service reads: defaults merged, validated (DESIGN: "defaults merged in one place"). */
+/** The options every service reads: defaults merged in one place and validated. */
 export interface ResolvedPartnerOptions {
   environment: PartnerEnvironment;
   /** The user's baseUrl, without a trailing slash. */
@@ -36,7 +36,7 @@ export interface ResolvedPartnerOptions {
   onTokenEvent: NonNullable<PartnerPaymentsModuleOptions['onTokenEvent']> | null;
   onRateLimitWait: NonNullable<PartnerPaymentsModuleOptions['onRateLimitWait']> | null;
   onWebhookEvent: NonNullable<PartnerPaymentsModuleOptions['onWebhookEvent']> | null;
-  /** options.webhooks with its defaults, validated here with everything else (issue 10). */
+  /** options.webhooks with its defaults, validated here with everything else (fails at boot). */
   webhookConfig: PartnerWebhookConfig;
 }
 

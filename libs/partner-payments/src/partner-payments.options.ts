@@ -85,7 +85,7 @@ export interface PartnerWebhookBatchingOptions {
    */
   processConcurrency?: number;
   /**
-   * Backpressure (issue 14: the inbox lag stays bounded at the ingest rate). When this many
+   * Backpressure, so the inbox lag stays bounded at the ingest rate. When this many
    * recorded events are waiting for or in processing in this process, a new delivery waits for
    * room before it is recorded, up to `maxBacklogWaitMs`, so intake slows to what the handlers
    * keep up with instead of a backlog (and its memory) growing without end. A soft bound: the

@@ -1,6 +1,6 @@
 /**
  * runConformance: sends every probe to a base URL and compares what comes back with what the
- * documents say (issue 12). Probes run one after another: fixtures are shared, and a partner's
+ * documents say. Probes run one after another: fixtures are shared, and a partner's
  * sandbox is rate limited (evidence §1: 20 req/s).
  */
 import { randomUUID } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * What a probe made at the partner, named in the report (issue 12: the kit names what it created),
+ * What a probe made at the partner, named in the report so a user can clean up what the kit created,
  * and how the report prints a request.
  */
 import type { ConformanceFixtures } from './conformance-fixtures.service';

@@ -1,5 +1,5 @@
 /**
- * The conformance kit's model (issue 12): a probe is one documented behaviour of the partner API,
+ * The conformance kit's model: a probe is one documented behaviour of the partner API,
  * with the request, the expected status and body shape, where the expectation comes from, whether
  * it writes, and what is cleaned up afterwards.
  */

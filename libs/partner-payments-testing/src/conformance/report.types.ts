@@ -1,4 +1,4 @@
-/** What a conformance run answers (issue 12): one result per probe, what it created, a summary. */
+/** What a conformance run answers: one result per probe, what it created, a summary. */
 
 /** The part of the API a probe covers. */
 export type ProbeArea =

@@ -1,5 +1,5 @@
 /**
- * Body shapes for conformance probes: field names and types, never values (issue 12), except
+ * Body shapes for conformance probes: field names and types, never values, except
  * where a documented enumeration *is* the behaviour (an error code, a status the partner keeps).
  * A shape describes itself in one line for the report and the README's fidelity table, and the
  * matcher names every path that differs, so a divergence reads "body.id: expected string, absent".

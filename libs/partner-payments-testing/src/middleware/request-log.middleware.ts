@@ -24,7 +24,7 @@ export function requestLogMiddleware(ctx: SandboxContext): RequestHandler {
       done = true;
       const state = requestState(res);
       // The hash of `{ client_id, password }` would let anyone reading the log test password
-      // guesses offline: POST /auth bodies are not hashed (DESIGN: logs never carry the password).
+      // guesses offline: POST /auth bodies are not hashed.
       entry.bodySha256 = route === 'POST /auth' ? null : (state.bodySha256 ?? null);
       entry.fault = state.fault ?? null;
       entry.status = answered ? res.statusCode : null;

@@ -14,7 +14,7 @@ const KINDS: ResourceKind[] = [
   'verifications',
 ];
 
-/** Headers never kept in the request log (DESIGN: logs never carry credentials). */
+/** Headers never kept in the request log: logs never carry credentials. */
 const REDACTED = new Set(['x-api-key', 'authorization', 'cookie', 'proxy-authorization']);
 
 export function redactHeaders(

@@ -1,6 +1,6 @@
 /**
  * A URL fit for a log line: a webhook URL may carry credentials (user:password@host) or a token in
- * its query; both are masked (DESIGN: logs never carry secrets).
+ * its query; both are masked, as logs never carry secrets.
  */
 export function printableUrl(raw: string): string {
   let url: URL;

@@ -31,7 +31,7 @@ export function toOutcomeEvent(
   willRetry: boolean,
 ): PartnerHttpEvent {
   // One literal per kind, route included: spreading a partial event into a new object per attempt
-  // cost 4% of a CPU-bound call with a metrics hook listening (issue 13, bench/README.md).
+  // is a measurable cost of a CPU-bound call with a metrics hook listening (bench/README.md).
   const route = partnerRouteTemplate(path);
   return res.kind === 'response'
     ? {

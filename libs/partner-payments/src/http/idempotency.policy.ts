@@ -52,7 +52,8 @@ export function newIdempotencyKey(): string {
 }
 
 /**
- * The key for one logical call, decided once before the first attempt (DESIGN; stripe-php#637):
+ * The key for one logical call, decided once before the first attempt, so every retry re-sends
+ * the same key (stripe-php#637 shows what a key per attempt does):
  * the caller's key wins; otherwise a fresh one on the listed routes; otherwise none.
  */
 export function resolveIdempotencyKey(method: string, path: string, callerKey?: string): string | null {

@@ -393,8 +393,8 @@ describe('PartnerHttpClient over a real local server', () => {
   it('ECONNREFUSED is a typed connection error after the retries', async () => {
     const { http } = createTestClient('http://127.0.0.1:1', { maxRetries: 1 });
     const err = await http.request({ method: 'GET', path: '/v1/users' }).catch((e: unknown) => e);
-    // the token call fails first: the partner unreachable is a connection error (retry later, issue 9
-    // defect 2), never an authentication error that would read as "our credentials are wrong"
+    // the token call fails first: the partner unreachable is a connection error (retry later),
+    // never an authentication error that would read as "our credentials are wrong"
     expect(err).toBeInstanceOf(PartnerConnectionError);
     expect(err).not.toBeInstanceOf(PartnerAuthenticationError);
     expect((err as PartnerConnectionError).message).toContain('/auth');

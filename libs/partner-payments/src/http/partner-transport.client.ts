@@ -44,12 +44,11 @@ const PROXY_VARIABLES = ['http_proxy', 'https_proxy', 'all_proxy'];
 
 /**
  * Whether a request may be sent with `proxy: false`, i.e. directly, and be what axios would have
- * done anyway. Without it axios looks up the proxy variables in process.env on every request:
- * 12 µs of the client's 265 µs of CPU per call at c=64 on Node 20 (issue 14: client throughput
- * against bare axios). Decided when the client is built, so only when nothing could send through a
- * proxy: no proxy variable set (either case), no `proxy` on the axios instance's defaults, and no
- * agent there built with Node's `proxyEnv`. A process that sets HTTP_PROXY after building the
- * client must build it again (docs/nestjs/transport.md, "HTTP proxies").
+ * done anyway. Without it axios looks up the proxy variables in process.env on every request, a
+ * cost on the hot path of every call (bench/README.md). Decided when the client is built, so only
+ * when nothing could send through a proxy: no proxy variable set (either case), no `proxy` on the
+ * axios instance's defaults, and no agent there built with Node's `proxyEnv`. A process that sets
+ * HTTP_PROXY after building the client must build it again (docs/nestjs/transport.md, "HTTP proxies").
  */
 export function sendsDirectWithoutLookup(
   axiosDefaults: PartnerAxiosLike['defaults'],
@@ -92,8 +91,8 @@ async function readSmallBody(body: unknown): Promise<unknown> {
  * A copy of a transport failure that is safe to log: name, message, code, errno, syscall, stack and
  * the same of its causes. An axios error carries its request config (x-api-key and the
  * Authorization header) and the socket's request object; handing it on as an error's `cause` would
- * let `console.error(err)` or a logger's inspect print the bearer token and api key (DESIGN: logs
- * never carry them).
+ * let `console.error(err)` or a logger's inspect print the bearer token and api key, and logs
+ * never carry credentials.
  */
 export function toSafeNetworkCause(err: unknown, depth = 0): Error {
   if (!(err instanceof Error)) return new Error(String(err));
@@ -300,7 +299,7 @@ export class PartnerTransport {
   /**
    * The outcome event of an attempt, called once the caller knows whether it is retried. Built only
    * when someone listens (events$ or onHttpEvent): most calls have no listener, and two event
-   * objects per call are garbage the hot path does not need (issue 14, client throughput).
+   * objects per call are garbage the hot path does not need.
    */
   emitOutcome(method: string, path: string, attempt: number, res: TransportResult, willRetry: boolean): void {
     if (this.listened()) this.emit(toOutcomeEvent(method, path, attempt, res, willRetry));

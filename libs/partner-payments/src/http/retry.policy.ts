@@ -1,5 +1,5 @@
 /**
- * The retry decision, as a pure function (DESIGN: like stripe-node's _shouldRetry).
+ * The retry decision, as a pure function (like stripe-node's _shouldRetry), so it is tested alone.
  * Auth (401) is not decided here: the client re-authenticates and re-sends once, separately.
  */
 export type AttemptOutcome =
@@ -23,7 +23,7 @@ export interface RetryDecision {
   retryAfterMs?: number | null;
 }
 
-/** Connection errors we retry (issue 2). */
+/** Connection errors we retry: the request may not have reached the partner, and keys make a re-send safe. */
 export const RETRYABLE_NETWORK_CODES: ReadonlySet<string> = new Set([
   'ECONNRESET',
   'EPIPE',

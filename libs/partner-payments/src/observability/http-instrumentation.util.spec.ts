@@ -87,7 +87,7 @@ describe('HTTP observability: hooks and spans', () => {
 
   it('makes none of its spans active on a call or its token refresh: parents are handed explicitly', async () => {
     // Activating a span is an AsyncLocalStorage run per attempt, and on Node 20 the first such run
-    // turns on promise hooks for the whole process (issue 13, the cost of instrumentation).
+    // turns on promise hooks for the whole process, a cost every later call would pay.
     server.setHandler((req, res) => (pathOf(req) === '/auth' ? authOk(res) : json(res, 200, {})));
     const { http } = createTestClient(server.baseUrl);
     const made = jest.spyOn(context, 'with');

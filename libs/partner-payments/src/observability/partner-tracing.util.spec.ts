@@ -13,7 +13,7 @@ import { inPartnerSpan, startPartnerSpan } from './partner-tracing.util';
 import { observeWebhookProcessing } from './webhook-instrumentation.util';
 
 /**
- * The cheap paths of the module's tracing (issue 13: instrumentation cost): with no SDK nothing is
+ * The cheap paths of the module's tracing: with no SDK nothing is
  * made active and no attribute is computed; a sampled-out trace records nothing below it either;
  * the cached tracer follows a provider registered later or replaced.
  */

@@ -119,7 +119,7 @@ export function withWebhookEvent<T>(event: { eventId: string; name: string }, wo
 
 /**
  * Captures the current trace context and the event's log context, to run a queued event's handlers
- * in them later from a batch (issue 14) that another delivery's call started. Only these two: the
+ * in them later from a batch that another delivery's call started. Only these two: the
  * batch's own async context (the inbox store's ambient transaction) must stay in force, so the
  * handlers' writes join the batch's transaction.
  */

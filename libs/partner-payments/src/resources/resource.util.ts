@@ -6,7 +6,7 @@ import { PartnerPagingError } from '../errors/partner-api.errors';
 
 /**
  * Sends a request with the per-call options merged in; hands the metadata to onMeta. Without options
- * (most calls) the request goes as is: no copy and no extra async hop (issue 14, client throughput).
+ * (most calls) the request goes as is: no copy and no extra async hop on the hot path.
  */
 export function send<T>(
   http: PartnerHttpClient,

@@ -4,10 +4,10 @@
  *
  * Why not `map.delete(map.keys().next().value)`: V8 leaves a deleted entry as a hole in the table
  * until the table is rebuilt, and a NEW iterator walks every hole before it reaches the first live
- * key. Used as a queue at 10,000 entries that is ~10 µs per eviction (measured on Node 20: 10.3 µs
- * against 0.46 µs here), and it was 11.4 µs of CPU per processed webhook in the ingest profile
- * (issue 14). One iterator kept across evictions resumes after the last key it gave: every key
- * before it was deleted here, and keys set later come after it, so its next key is the oldest.
+ * key. Used as a queue at 10,000 entries that walk is paid on every eviction, on the hot path of
+ * every processed webhook (bench/README.md, webhook-ingest). One iterator kept across evictions
+ * resumes after the last key it gave: every key before it was deleted here, and keys set later
+ * come after it, so its next key is the oldest.
  */
 export class MapCap<K> {
   private cursor: Iterator<K> | null = null;

@@ -228,7 +228,7 @@ describe('PartnerWebhookIngestService.handle', () => {
       expect(seen).toHaveLength(0);
     });
 
-    it('400 for a signed body that is not valid UTF-8, after the signature check; not recorded (defect 10)', async () => {
+    it('400 for a signed body that is not valid UTF-8, after the signature check; not recorded', async () => {
       const { service, inbox, seen } = setup();
       // Two different ids that a lossy decoding (U+FFFD) would merge into one.
       const bodies = [0xff, 0xfe].map((b) =>

@@ -44,7 +44,7 @@ export interface PartnerWebhookHandleOptions {
  */
 @Injectable()
 export class PartnerWebhookIngestService {
-  /** Group commit of deliveries (issue 14), when the store can record a batch. */
+  /** Group commit of deliveries, when the store can record a batch. */
   private readonly recorder: InboxGroupCommit | null;
 
   constructor(
@@ -93,7 +93,7 @@ export class PartnerWebhookIngestService {
     let event: PartnerWebhookEvent<string, unknown>;
     let text: string;
     try {
-      // Refuses bytes that are not UTF-8 (defect 10) before anything is recorded or acknowledged.
+      // Refuses bytes that are not UTF-8 (RFC 8259 8.1) before anything is recorded or acknowledged.
       text = decodePartnerBody(rawBody);
       event = parsePartnerEnvelope(text);
     } catch (error) {

@@ -128,7 +128,7 @@ describe('PartnerWebhookProcessingService', () => {
     ]);
   });
 
-  // Issue 9 defect 6: a backlog left by a crash drained at one batch of 100 per run (a minute).
+  // A backlog left by a crash drains in one run, not one batch of 100 per run (a minute apart).
   describe('processPending({ untilEmpty })', () => {
     const stored = (i: number) => ({
       eventId: `b${String(i).padStart(3, '0')}`,

@@ -6,16 +6,16 @@ import { checkInboxStore, describeType } from './inbox/inbox-store-check.util';
 
 /*
  * The webhook options, merged with their defaults and validated. Framework-free (no runtime Nest
- * import), so resolvePartnerOptions resolves them with every other option (issue 10): a bad
+ * import), so resolvePartnerOptions resolves them with every other option: a bad
  * webhooks.* value fails at boot, naming the field, like a bad baseUrl.
  */
 
-/** Default route of the ready-made controller (issue 4). */
+/** Default route of the ready-made controller. */
 export const DEFAULT_PARTNER_WEBHOOK_PATH = '/webhooks/partner';
-/** Default body limit: 1 MB (issue 4), larger gets 413. */
+/** Default body limit: 1 MB, larger gets 413. */
 export const DEFAULT_PARTNER_WEBHOOK_MAX_BODY_BYTES = 1_048_576;
 
-/** Group commit and batched processing defaults (issue 14). */
+/** Group commit and batched processing defaults. */
 export const DEFAULT_PARTNER_WEBHOOK_BATCHING = {
   maxRecordRows: 256,
   maxWaitMs: 0,

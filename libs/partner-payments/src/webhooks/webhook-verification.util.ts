@@ -13,7 +13,7 @@ export type PartnerWebhookHeaders = Record<string, string | string[] | undefined
 
 type VerificationConfig = Pick<PartnerWebhookConfig, 'secrets' | 'maxBodyBytes' | 'logger' | 'onEvent'>;
 
-/** Reports a delivery refused before parsing (hook and span, issue 13); returns the error to throw. */
+/** Reports a delivery refused before parsing (hook and span); returns the error to throw. */
 export function refuseWebhook<E extends Error>(config: VerificationConfig, error: E): E {
   reportWebhookRefusal(config.onEvent, error);
   return error;

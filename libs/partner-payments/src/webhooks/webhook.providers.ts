@@ -13,7 +13,7 @@ import { partnerWebhookConfigProvider, type PartnerWebhookConfig } from './webho
 import { PartnerWebhookDispatcher } from './events/webhook-dispatcher.service';
 
 /**
- * Wiring point between PartnerPaymentsModule and the webhook pipeline (issue 4).
+ * Wiring point between PartnerPaymentsModule and the webhook pipeline.
  * The module spreads these providers into its own, exports `partnerWebhookExports`, and registers
  * the class returned by createPartnerWebhookController(path) unless the host app opted out.
  * Needs EventEmitterModule.forRoot() in the host app (EventEmitter2 is injected optionally).

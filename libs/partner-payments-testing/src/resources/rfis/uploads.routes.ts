@@ -11,7 +11,7 @@ import { requestState, type SandboxContext } from '../../server/sandbox-context.
 import type { RfiDocument } from '../../server/state.types';
 import { documentLink } from './document-link.util';
 
-/** spec 7.3 / 8 limits; MB is decimal: 30 MB = 30,000,000 bytes (issue 8 item 7, contract audit). */
+/** spec 7.3 / 8 limits; MB is decimal: 30 MB = 30,000,000 bytes, as the partner counts. */
 export const MAX_FILE_BYTES = 30_000_000;
 export const MAX_FILES_PER_CALL = 20;
 /** provider-facts (weak): one upload call carries at most 100 MB (100,000,000 bytes) in all. */

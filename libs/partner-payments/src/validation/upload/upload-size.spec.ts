@@ -73,7 +73,7 @@ async function sparsePdf(name: string, size: number): Promise<string> {
 }
 
 describe('size rules', () => {
-  it('accepts exactly 30 MB (30,000,000 bytes: decimal, issue 8 item 7)', async () => {
+  it('accepts exactly 30 MB (30,000,000 bytes: decimal, spec 8)', async () => {
     const path = await sparsePdf('exact.pdf', MAX_UPLOAD_FILE_BYTES);
     expect((await prepareUploadFiles([{ path }]))[0].knownLength).toBe(30_000_000);
   });

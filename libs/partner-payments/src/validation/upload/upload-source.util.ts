@@ -10,7 +10,7 @@ import { describeType, isPlainObject, isUint8Array } from '../validation.util';
 /**
  * Turns the three accepted file inputs into one shape: the first bytes (for sniffing), the size when
  * it can be known without reading the file, and a stream factory. A file is never read whole into
- * memory (issue 2: "a 30 MB file is never held whole in memory by the client"): a path is stat'ed,
+ * memory (spec 8 allows 30 MB per file, 20 per call): a path is stat'ed,
  * its head read with one positioned read, and the body streamed from disk when the request is sent.
  */
 
@@ -142,8 +142,8 @@ async function openPath(source: UploadPathSource): Promise<OpenedUploadSource> {
 
 /**
  * 512 KiB disk reads instead of the 64 KiB default: every chunk crosses the guard, Readable.from,
- * form-data and axios's transform stream, so 8x fewer chunks cost 8x fewer hops (issue 14 upload
- * row: MB/s vs a raw pipe). At most a few chunks are in flight, far under the 64 MiB RSS budget.
+ * form-data and axios's transform stream, so 8x fewer chunks cost 8x fewer hops (bench/README.md,
+ * upload row). At most a few chunks are in flight, far under the 64 MiB RSS budget.
  */
 const FILE_CHUNK_BYTES = 512 * 1024;
 

@@ -4,9 +4,8 @@
  */
 
 /**
- * spec 8 "File size": 30 MB per file, decimal: 30,000,000 bytes (issue 8 item 7, a contract audit:
- * read as MiB, a 30,000,001 to 31,457,280-byte file passed here and in our sandbox and failed at the
- * partner). Refusing it locally sends nothing.
+ * spec 8 "File size": 30 MB per file, decimal: 30,000,000 bytes (read as MiB, a 30,000,001 to
+ * 31,457,280-byte file would pass here and fail at the partner). Refusing it locally sends nothing.
  */
 export const MAX_UPLOAD_FILE_BYTES = 30_000_000;
 

@@ -247,8 +247,8 @@ describe('parsePartnerEnvelope (spec 6.2)', () => {
     }
   });
 
-  // Issue 9 defect 10: decoding replaced bad bytes with U+FFFD, so two different event ids
-  // became one and the second event was answered 'duplicate' and dropped.
+  // A lossy decoding would replace bad bytes with U+FFFD, so two different event ids would
+  // become one and the second event be answered 'duplicate' and dropped.
   it('refuses a body that is not valid UTF-8 with a 400 naming the first bad byte', () => {
     const prefix = Buffer.from('{"event":"user.updated","data":{"event_id":"e_');
     const suffix = Buffer.from('"}}');

@@ -67,8 +67,8 @@ export function parsePartnerEnvelope(raw: Buffer | string): AnyPartnerEvent | Pa
 
 /**
  * The body as text, refusing what is not UTF-8 (RFC 8259 8.1: JSON exchanged between systems is
- * UTF-8). Issue 9 defect 10: a lossy decoding turned every bad byte into U+FFFD, so two different
- * event ids became one and the second event was answered 'duplicate' and lost; refused with a 400
+ * UTF-8). A lossy decoding would turn every bad byte into U+FFFD, so two different event ids
+ * would become one and the second event be answered 'duplicate' and lost; refused with a 400
  * after the signature check, the sender sees the problem instead. Valid UTF-8 decodes and encodes
  * back to the same bytes (a leading BOM included), so the inbox keeps exactly what was signed.
  */

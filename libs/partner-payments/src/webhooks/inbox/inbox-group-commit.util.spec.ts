@@ -44,7 +44,7 @@ function track<T>(promise: Promise<T>) {
   return state;
 }
 
-describe('InboxGroupCommit (issue 14)', () => {
+describe('InboxGroupCommit', () => {
   it('puts deliveries of one event-loop turn in one transaction and answers none before it commits', async () => {
     const store = controlledStore();
     const group = new InboxGroupCommit(store, { maxRows: 256, maxWaitMs: 0 });

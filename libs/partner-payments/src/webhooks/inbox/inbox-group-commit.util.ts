@@ -22,7 +22,7 @@ interface Waiter {
 }
 
 /**
- * Group commit for the inbox (issue 14): concurrent `record` calls share one `recordBatch`
+ * Group commit for the inbox: concurrent `record` calls share one `recordBatch`
  * transaction, so a burst costs one commit (one fsync) per batch instead of one per delivery.
  * At most one batch is in flight; what arrives meanwhile forms the next one, up to `maxRows`.
  * Each caller's promise settles only when the transaction holding its row has committed (spec

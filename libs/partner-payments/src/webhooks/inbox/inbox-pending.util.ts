@@ -78,7 +78,7 @@ export async function readPending(
 }
 
 /**
- * processPending through a store that claims (issue 14): each batch is claimed and processed in
+ * processPending through a store that claims: each batch is claimed and processed in
  * one transaction, `concurrency` batches at once (replicas, and batches here, take different
  * entries). A worker ends at its first claim with nothing the run has not tried (what another
  * batch holds is not claimable); a claim that fails ends the run (its entries stay due) and its

@@ -34,7 +34,7 @@ const direct: Within = (work) => work();
 /**
  * Runs the handlers of recorded inbox entries (PartnerWebhookProcessingService's runner).
  *
- * With a store that processes batches (processBatch, issue 14), fresh entries queue here after
+ * With a store that processes batches (processBatch), fresh entries queue here after
  * their answer and run in batches: one transaction per batch, one savepoint per entry, so
  * processing keeps up with a group-committed ingest instead of paying one commit (one fsync) per
  * event. Up to `processConcurrency` batches run at once; what arrives meanwhile forms the next
@@ -62,7 +62,7 @@ export class InboxProcessor {
     return new Promise((done) => {
       // A batch runs in the context of whichever delivery started its pump; each entry's handlers
       // run in their own delivery's trace and log context instead, so their spans and log lines carry their event
-      // (issue 13: one trace from receipt to the database write).
+      // (one trace from receipt to the database write).
       const within = captureWebhookContext(event);
       this.queue.push({ event, within, done });
       if (this.pumps >= this.limits.processConcurrency) return; // a running pump takes it next
