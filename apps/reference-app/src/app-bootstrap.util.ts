@@ -39,7 +39,7 @@ export interface RunningApp {
   config: AppConfig;
   connection: PartnerConnection;
   demo: Promise<DemoResult> | null;
-  /** Settles once the start-up partner calls (version pin, first authentication) have finished (issue 9 defect 7). */
+  /** Settles once the start-up partner calls (version pin, first authentication) have finished. */
   ready: Promise<void>;
   close(): Promise<void>;
 }
@@ -81,7 +81,7 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
       !isWebhookPath(req.url ?? '') &&
       /^application\/x-www-form-urlencoded\b/i.test(req.headers['content-type'] ?? ''),
   });
-  // Every line logged while serving a request carries its request_id (issue 13). After the body
+  // Every line logged while serving a request carries its request_id. After the body
   // parsers: they call next() from a stream event, where a scope opened before them is lost.
   app.use(requestLogScope, jsonOnlyWrites, jsonDepthLimit);
   app.useGlobalPipes(new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true }));
@@ -104,12 +104,12 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
   // Where this process itself reaches the app (a wildcard bind is reached on loopback).
   const url = `http://${['0.0.0.0', '::'].includes(bound.address) ? '127.0.0.1' : bound.address.includes(':') ? `[${bound.address}]` : bound.address}:${port}`;
   const logger = new Logger('ReferenceApp');
-  // The address really bound (issue 11: it used to print 127.0.0.1 while binding 0.0.0.0).
+  // The address really bound, which may differ from HOST (0.0.0.0 is reachable here at 127.0.0.1).
   logger.log(
     `listening on ${bound.address.includes(':') ? `[${bound.address}]` : bound.address}:${port}${bound.address !== host ? ` (HOST ${host})` : ''}, reachable here at ${url} (database: ${describeDatabase(config.database)})`,
   );
 
-  // Issue 9 defect 8: one line saying which endpoints are open (the demo) or refused (unset).
+  // One line saying which endpoints are open (the demo) or refused (unset), so exposure is visible.
   const access = describeAccess(config);
   if (access) logger.warn(access);
 
@@ -119,7 +119,7 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
     const hook = `${config.publicBaseUrl ?? url}/webhooks/partner`;
     await connection.sandbox.control.setWebhookUrl(hook);
     logger.log(`embedded sandbox delivers webhooks to ${hook}`);
-    // issue 11: the control API drives the partner's side (verify users, move payouts); say where.
+    // The control API drives the partner's side (verify users, move payouts); say where.
     logger.log(
       `embedded sandbox control API at ${connection.sandbox.controlUrl} — e.g. move a payout forward: curl -X POST ${connection.sandbox.controlUrl}/advancePayout -H 'content-type: application/json' -d '{"args":["<payout_id>",["PENDING","PROCESSING","COMPLETED"]]}'`,
     );
@@ -132,7 +132,8 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
       );
   }
 
-  // Issue 9 defect 7: the partner is called only now, in the background; the port is already open.
+  // The partner is called only now, in the background: the port is already open, so a slow or
+  // absent partner never keeps the app from serving (webhooks are stored meanwhile).
   const ready = app.get(CronJobsService).warmUp();
 
   let demo: Promise<DemoResult> | null = null;

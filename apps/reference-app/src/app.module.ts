@@ -140,9 +140,9 @@ export class AppModule {
         OpenApiModule,
       ],
       providers: [
-        // Issue 9 defect 8: every route is operator-only unless marked (common/access.guard.ts).
+        // Every route is operator-only unless marked (common/access.guard.ts): closed until decided.
         { provide: APP_GUARD, useClass: AccessGuard },
-        // Issue 9 defect 2: a partner error reaching Nest is answered by its cause, never a bare 500.
+        // A partner error reaching Nest is answered by its cause, never a bare 500.
         { provide: APP_FILTER, useClass: PartnerErrorFilter },
         // Here, in the root module: Nest shuts deeper modules down first, and these two must stop
         // after the jobs (SchedulingModule) and together, as before: the in-flight webhooks drain,

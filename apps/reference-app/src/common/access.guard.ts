@@ -16,7 +16,7 @@ import { ApiAccess } from './api-responses.decorator';
 import { matchesAnySecret, secretDigest } from './secret-match.util';
 
 /**
- * Who may call a route (issue 9 defect 8):
+ * Who may call a route (nothing is exposed by default):
  * - `operator`: OPERATOR_TOKEN as `Authorization: Bearer <token>`. The default of every route not
  *   marked otherwise, so a route added later (a /metrics, an admin action) is closed until decided.
  * - `caller`: one of APP_API_KEYS as `X-Api-Key: <key>`, the clients of the app's own API.

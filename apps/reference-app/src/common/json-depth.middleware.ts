@@ -24,16 +24,16 @@ const logger = new Logger('RequestBody');
 /**
  * Whether Express routes `url` to the webhook controller (POST /webhooks/partner). Its router is
  * case-insensitive, so `/WEBHOOKS/partner` reaches the same handler: the exclusions that keep the
- * webhook's bytes for its guard (issue 9 defects 9 and 11: verify the raw bytes, then parse) must
- * match the same way, or a case variant of the path gets its unsigned body parsed first.
+ * webhook's bytes for its guard (spec 6.1.3: the signature is verified against the raw bytes,
+ * before parsing) must match the same way, or a case variant of the path gets its unsigned body parsed first.
  */
 export function isWebhookPath(url: string): boolean {
   return /^\/webhooks\//i.test(url);
 }
 
 /**
- * Issue 9 defect 5: a 4 KB body nested 2000 deep reached class-transformer and answered 500 with a
- * stack per request. The depth is checked on the parsed body before any transformation: 400 naming
+ * A small body nested thousands deep would reach class-transformer and answer 500 with a stack
+ * per request. The depth is checked on the parsed body before any transformation: 400 naming
  * the problem, one warning line, no stack. The webhook route is not affected (its bytes are verified
  * and parsed by the module).
  */
@@ -50,7 +50,7 @@ export function jsonDepthLimit(req: Request, res: Response, next: NextFunction):
 }
 
 /**
- * Issue 9 defect 12: the app's own writes take JSON only. Nest also parses form bodies, whose
+ * The app's own writes take JSON only. Nest also parses form bodies, whose
  * fields arrive as strings and could pass validation; refused 415 before any pipe runs. The
  * console's HTML forms (console/) are the exception: it reads their fields itself.
  */

@@ -4,7 +4,7 @@ import { PartnerApiError, PartnerLocalValidationError } from '@partner-payments/
 import { translatePartnerReadError } from './partner-read-error.util';
 
 /**
- * Issue 9 defect 2 on every route: a partner error that reaches Nest (an operator job run by hand,
+ * On every route, a partner error that reaches Nest (an operator job run by hand,
  * such as POST /reconciliation/deposits/run, or any route you add) is answered by its cause, as
  * the read-through endpoints answer it, instead of Nest's 500 "Internal server error" with a stack
  * logged per request. POST /payouts translates its own errors first (it also settles the key).

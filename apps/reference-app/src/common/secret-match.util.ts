@@ -6,7 +6,7 @@ export function secretDigest(secret: string): Buffer {
 }
 
 /**
- * Whether `presented` is one of the configured secrets, in constant time (issue 9 defect 8): both
+ * Whether `presented` is one of the configured secrets, in constant time: both
  * sides are hashed (timingSafeEqual needs equal lengths, and a length check would leak the length)
  * and every configured digest is compared, with no early exit, so the time does not tell which
  * entry of a rotation list matched or how far a guess got.

@@ -36,7 +36,7 @@ export interface AppConfig {
     timeoutMs: number;
     maxRetries: number;
     sendVersionHeader: 'always' | 'until-pinned';
-    /** Client-side rate limit; `budget` says where its bucket lives (issue 14: replicas share one). */
+    /** Client-side rate limit; `budget` says where its bucket lives (replicas share one). */
     rateLimit: { perSecond: number; burst: number; budget: 'database' | 'process' | 'off' };
   };
   database: ParsedDatabaseUrl;
@@ -47,7 +47,7 @@ export interface AppConfig {
   /** Timeouts and connection limit of the HTTP server (config/http-server.config.ts). */
   http: HttpServerConfig;
   /**
-   * Who may call what (issue 9 defect 8). `open`: the embedded-sandbox demo with the variable unset,
+   * Who may call what. `open`: the embedded-sandbox demo with the variable unset,
    * where that class of endpoints is open (said once at start); elsewhere an unset variable refuses.
    */
   access: {
@@ -65,7 +65,7 @@ export interface AppConfig {
     completedWindowHours: number;
     /** Past the window, COMPLETED payouts are checked once a day for this many days (0: not). */
     returnHorizonDays: number;
-    /** Settle from the partner's payout list (issue 14); false: one GET per payout. */
+    /** Settle from the partner's payout list; false: one GET per payout. */
     useList: boolean;
   };
   /** Deposit reconciliation (docs/partner-api.md §6.4.8: a hold's outcome may never arrive as an event). */
@@ -92,7 +92,7 @@ export interface AppConfig {
   versionPinCron: string;
   /** The RFI feature (rfis/): when its reconciliation job reads the partner's RFIs. */
   rfis: { reconcileCron: string };
-  /** The outbox re-drive of POST /payouts (issue 9 defect 1). */
+  /** The outbox re-drive of POST /payouts. */
   redrive: {
     cron: string;
     /** A request pending this long is re-sent; a re-send's claim lasts as long. */
@@ -104,7 +104,7 @@ export interface AppConfig {
   demo: boolean;
   /** Levels the app logs (LOG_LEVEL and everything more severe). */
   logLevels: LogLevel[];
-  /** Log format, readiness bounds, OTLP tracing (issue 13; config/observability.config.ts). */
+  /** Log format, readiness bounds, OTLP tracing (config/observability.config.ts). */
   observability: ObservabilityConfig;
 }
 

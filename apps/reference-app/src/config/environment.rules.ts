@@ -55,7 +55,7 @@ export class EnvironmentVariables extends HttpServerVariables {
   @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'must be a version date like 2026-04-14 (spec 9.1)' })
   PARTNER_API_VERSION?: string;
 
-  /** Per-attempt timeout of a partner call (issue 9 defect 12: a slow partner must not hold a caller 91 s). */
+  /** Per-attempt timeout of a partner call, so a slow partner cannot hold a caller for minutes. */
   @IsOptional()
   @Transform(toInt)
   @IsInt({ message: 'must be an integer' })
@@ -109,7 +109,7 @@ export class EnvironmentVariables extends HttpServerVariables {
   PORT?: number;
 
   /**
-   * Interface to bind (issue 9 defect 8: not exposed by default). 127.0.0.1; a container sets 0.0.0.0.
+   * Interface to bind: 127.0.0.1, so the app is not exposed by default; a container sets 0.0.0.0.
    */
   @IsOptional()
   @Matches(/^(\d{1,3}(\.\d{1,3}){3}|::1?|[0-9a-fA-F:]+|localhost)$/, {
@@ -118,7 +118,7 @@ export class EnvironmentVariables extends HttpServerVariables {
   HOST?: string;
 
   /**
-   * Issue 9 defect 8: the bearer token of the operator endpoints (/reconciliation/*, /versioning/*,
+   * The bearer token of the operator endpoints (/reconciliation/*, /versioning/*,
    * /inbox/*, and every route not marked otherwise). Unset: they answer 401, except in the
    * embedded-sandbox demo. At least 16 characters; never logged.
    */
@@ -129,7 +129,7 @@ export class EnvironmentVariables extends HttpServerVariables {
   OPERATOR_TOKEN?: string;
 
   /**
-   * Issue 9 defect 8: the keys callers send as X-Api-Key to POST /payouts, GET /payouts/* and
+   * The keys callers send as X-Api-Key to POST /payouts, GET /payouts/* and
    * GET /virtual-accounts/:id/balance; comma-separated so a key can be rotated (old and new both
    * accepted meanwhile). Unset: those endpoints answer 401, except in the embedded-sandbox demo.
    */
@@ -239,7 +239,7 @@ export class EnvironmentVariables extends HttpServerVariables {
   INBOX_RECORD_TIMEOUT_MS?: number;
 
   /**
-   * How the transactions that process inbox entries commit on SQLite (issue 14). relaxed: no
+   * How the transactions that process inbox entries commit on SQLite. relaxed: no
    * fsync of their own; a power loss may roll the last ones back (the app dies with them), and
    * their entries are processed again at the next start. The recording of a delivery always
    * commits with an fsync, before the 2xx (spec 6.1.4). PostgreSQL: full only (loadAppConfig).
@@ -249,8 +249,9 @@ export class EnvironmentVariables extends HttpServerVariables {
   INBOX_PROCESSING_DURABILITY?: string;
 
   /**
-   * Inbox bodies are sealed with AES-256-GCM (issue 9 defect 3). Unset with the embedded sandbox:
-   * the demo makes a key file beside its SQLite file. The format is checked in app.config.ts.
+   * Inbox bodies are sealed with AES-256-GCM (they carry full account numbers). Unset with the
+   * embedded sandbox: the demo makes a key file beside its SQLite file. The format is checked in
+   * app.config.ts.
    */
   @ValidateIf(whenRemote)
   @Matches(/[^,\s]/, {
@@ -271,7 +272,7 @@ export class EnvironmentVariables extends HttpServerVariables {
   @Transform(trimmed)
   INBOX_PRUNE_CRON?: string;
 
-  /** Entries read per batch by the redelivery job, which drains batch after batch (issue 9 defect 6). */
+  /** Entries read per batch by the redelivery job, which drains batch after batch until none is due. */
   @IsOptional()
   @Transform(toInt)
   @IsInt({ message: 'must be an integer' })
@@ -290,7 +291,7 @@ export class EnvironmentVariables extends HttpServerVariables {
   @Transform(trimmed)
   VERSION_PIN_CRON?: string;
 
-  /** Issue 9 defect 1: the outbox re-drive of POST /payouts left pending (payouts/payout-redrive.service.ts). */
+  /** The outbox re-drive of POST /payouts left pending (payouts/payout-redrive.service.ts). */
   @IsOptional()
   @Transform(trimmed)
   PAYOUT_REDRIVE_CRON?: string;

@@ -1,7 +1,7 @@
 import { ConfigValidationError, loadAppConfig } from './app.config';
 import { parseOtlpHeaders } from './observability.config';
 
-describe('observability configuration (issue 13)', () => {
+describe('observability configuration', () => {
   it('defaults: text logs, readiness on the partner and a 300 s inbox bound, no tracing', () => {
     expect(loadAppConfig({}).observability).toEqual({
       logFormat: 'text',

@@ -1,6 +1,6 @@
 import type { ObservabilityVariables } from './observability.rules';
 
-/** Logs, readiness and tracing settings (issue 13), with every default applied. */
+/** Logs, readiness and tracing settings, with every default applied. */
 export interface ObservabilityConfig {
   logFormat: 'text' | 'json';
   readiness: {

@@ -5,7 +5,7 @@ const toInt = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
 
 /**
- * The variables of logs, health and tracing (issue 13), validated at boot like the rest
+ * The variables of logs, health and tracing, validated at boot like the rest
  * (EnvironmentVariables extends this class). The OTEL_* names are OpenTelemetry's own, so a
  * platform that sets them for every service configures this app too.
  */

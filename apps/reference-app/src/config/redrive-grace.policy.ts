@@ -17,7 +17,7 @@ export function minimumRedriveGraceMs(timeoutMs: number, maxRetries: number): nu
 }
 
 /**
- * The outbox re-drive's grace period and maximum age (issue 9 defect 1), checked together: the
+ * The outbox re-drive's grace period and maximum age, checked together: the
  * grace must exceed one full partner call and stay shorter than the maximum age. Problems are
  * added to `problems`, naming PAYOUT_REDRIVE_GRACE_SECONDS.
  */
@@ -46,7 +46,7 @@ export function redriveTimes(
       });
     } else if (graceSeconds >= maxAgeHours * 3600) {
       // A request is due at its grace and given up at its maximum age: with no time between them the
-      // re-drive would mark every request needs_review without ever re-sending it (issue 9 defect 1).
+      // re-drive would mark every request needs_review without ever re-sending it.
       problems.push({
         variable: 'PAYOUT_REDRIVE_GRACE_SECONDS',
         message: `must be shorter than PAYOUT_REDRIVE_MAX_AGE_HOURS (${maxAgeHours * 3600} s; it is ${graceSeconds} s), with room for a few PAYOUT_REDRIVE_CRON runs between them`,

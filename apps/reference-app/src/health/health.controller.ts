@@ -6,7 +6,7 @@ import { StartupState } from './startup-state.service';
 import { ReadinessIndicators } from './readiness-indicators.service';
 
 /**
- * Liveness and readiness as orchestrators expect them (issue 13), with @nestjs/terminus: 200
+ * Liveness and readiness as orchestrators expect them, with @nestjs/terminus: 200
  * `{ status: 'ok', info, error, details }`, or 503 `{ status: 'error', ... }` naming the failed
  * check. Public: probes carry no credential.
  *
@@ -15,7 +15,7 @@ import { ReadinessIndicators } from './readiness-indicators.service';
  * - GET /health/ready: the database reachable, the inbox able to record (`inboxWrite`: a write
  *   probe, not `SELECT 1`), a partner token obtainable, the inbox not lagging
  *   (readiness-indicators.service.ts), plus `startup.state`: `starting` until the start-up partner calls
- *   have finished once (issue 9 defect 7; readiness is 200 meanwhile, the partner check makes no
+ *   have finished once (readiness is 200 meanwhile, the partner check makes no
  *   call of its own), then `started`. A deploy check that wants the partner verified waits for it.
  */
 @ApiTags('health')

@@ -13,7 +13,8 @@ const PARTNER_CACHE_MS = 15_000;
 
 /**
  * The readiness checks, as @nestjs/terminus indicators: the database reachable, the
- * inbox able to record, a partner token obtainable, the inbox not lagging. Each answers within CHECK_TIMEOUT_MS.
+ * inbox able to record, a partner token obtainable, the inbox not lagging. Each answers within
+ * CHECK_TIMEOUT_MS.
  */
 @Injectable()
 export class ReadinessIndicators {
@@ -55,7 +56,7 @@ export class ReadinessIndicators {
 
   /**
    * A valid cached token is enough (no call); otherwise one POST /auth, its outcome cached 15 s.
-   * Issue 9 defect 7: until the start-up partner calls have finished once it is `up` with
+   * Until the start-up partner calls have finished once it is `up` with
    * `state: 'starting'` and makes no call of its own: the app already serves (webhooks are
    * stored), so readiness must route traffic to it. READINESS_REQUIRES_PARTNER=false turns a
    * failure into `degraded` (200) instead of down (503).

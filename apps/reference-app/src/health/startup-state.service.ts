@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 
 /**
- * Issue 9 defect 7: the app listens before its first partner call. The version pin and the first
- * authentication run in the background after listen (CronJobsService.warmUp); until they have
- * finished once, whatever their outcome, GET /health/ready says `startup.state: starting` (200) and `finished` is pending.
+ * The app listens before its first partner call, so a slow partner never delays serving. The
+ * version pin and the first authentication run in the background after listen
+ * (CronJobsService.warmUp); until they have finished once, whatever their outcome, GET
+ * /health/ready says `startup.state: starting` (200) and `finished` is pending.
  */
 @Injectable()
 export class StartupState {

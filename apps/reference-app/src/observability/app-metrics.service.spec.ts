@@ -7,7 +7,7 @@ async function series(metrics: AppMetrics, name: string, labels = ''): Promise<n
   return line === undefined ? undefined : Number(line.split(' ')[1]);
 }
 
-describe('AppMetrics: webhook backpressure (issue 14)', () => {
+describe('AppMetrics: webhook backpressure', () => {
   it('counts waits by outcome and their time, from the library onWebhookEvent hook', async () => {
     const metrics = new AppMetrics();
     const waits = 'partner_webhook_backpressure_waits_total';
@@ -28,7 +28,7 @@ describe('AppMetrics: webhook backpressure (issue 14)', () => {
   });
 });
 
-describe('AppMetrics: client-side rate-limiter waits (issue 13)', () => {
+describe('AppMetrics: client-side rate-limiter waits', () => {
   it('counts waits and their time, from the library onRateLimitWait hook', async () => {
     const metrics = new AppMetrics();
     const { onRateLimitWait } = metrics.partnerHooks();

@@ -50,7 +50,7 @@ const REDRIVE_OUTCOMES = ['created', 'rejected', 'retrying', 'needs_review'] as 
 const eventLabel = (name: string): string => (isKnownPartnerEvent(name) ? name : 'unknown');
 
 /**
- * Every metric of the app (issue 13), on a registry of its own (not prom-client's global one:
+ * Every metric of the app, on a registry of its own (not prom-client's global one:
  * tests run several apps in one process). Fed by the library's hooks (onHttpEvent, onTokenEvent,
  * onRateLimitWait, onWebhookEvent, wired in app.module.ts), by the jobs' pass summaries, and, at
  * scrape time, by the inbox's own table. Labels are route templates, enumerations and known event

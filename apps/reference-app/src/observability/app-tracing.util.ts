@@ -88,7 +88,7 @@ export function traceProjectionWrite<T>(
 }
 
 /**
- * A batch of projection writes in one statement (reconciliation's deferred writes, issue 14) as a
+ * A batch of projection writes in one statement (reconciliation's deferred writes) as a
  * span `projection <name>` with the number of rows; outcome `batch`.
  */
 export function traceProjectionBatch<T>(

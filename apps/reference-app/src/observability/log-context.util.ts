@@ -4,7 +4,7 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { ROOT_CONTEXT, type Context } from '@opentelemetry/api';
 import type { NextFunction, Request, Response } from 'express';
 
-/** Ids every log line of a piece of work carries in JSON mode (issue 13), snake_case as logged. */
+/** Ids every log line of a piece of work carries in JSON mode, snake_case as logged. */
 export interface LogFields {
   request_id?: string;
   event_id?: string;

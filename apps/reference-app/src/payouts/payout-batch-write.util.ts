@@ -34,8 +34,8 @@ const MATCH_W = `WHERE payouts.payout_id = w.w_id AND payouts.version = w.w_read
 
 /**
  * PostgreSQL: one statement whatever the number of rows, each column bound as one array and
- * unnested, so it is a named statement parsed and planned once per connection (issue 14: the
- * VALUES form had 16 parameters per row, ~1,600 per page to parse, bind and plan on every call).
+ * unnested, so it is a named statement parsed and planned once per connection (a VALUES form
+ * would bind 16 parameters per row, ~1,600 per page, parsed and planned on every call).
  */
 const PG_BATCH_SQL = `${SET_FROM_W}
     FROM unnest(${['varchar', 'integer', ...COLUMNS.map(([, type]) => type)]
@@ -44,8 +44,9 @@ const PG_BATCH_SQL = `${SET_FROM_W}
     ${MATCH_W}`;
 
 /**
- * Many projection writes in one statement (issue 14: a reconciliation pass changes thousands of
- * payouts; one UPDATE each, in its own round trip, was most of the pass). Each row keeps the
+ * Many projection writes in one statement: a reconciliation pass changes thousands of payouts,
+ * and one UPDATE each, in its own round trip, would be most of the pass. Each row keeps the
+
  * projection's optimistic lock: it is written only if still at `readVersion`. Answers the ids
  * written; the others changed since they were read and must be decided again.
  */

@@ -90,13 +90,12 @@ export class PayoutProjection {
   /**
    * Runs `work` with rows the caller has just read (reconciliation claims a page of payouts in one
    * statement): `apply` inside it starts from the row in hand instead of reading it again, and
-   * builds its answer without re-reading (issue 14: a pass reads the database ≤ 0.05 times per
-   * payout). Safe because every write is `WHERE version = :read`: a row changed since it was read
-   * loses the race and is re-read as usual. With `deferWrites`, `apply` writes nothing for those
-   * rows: `flushDeferred()`, called inside the same scope and transaction, writes them all in one
-   * statement (a pass changing thousands of payouts spent most of its time in one round trip each).
-   * `changed` gets the ids whose stored status the scope's writes moved, races decided: a row in
-   * hand a webhook moved first may end unchanged (reconciliation counts its drift from this).
+   * builds its answer without re-reading (a pass reads each payout's row once). Safe because
+   * every write is `WHERE version = :read`: a row changed since it was read loses the race and is re-read as
+   * usual. With `deferWrites`, `apply` writes nothing for those rows: `flushDeferred()`, called inside the
+   * same scope and transaction, writes them all in one statement (one round trip per changed payout would be
+   * most of a pass). `changed` gets the ids whose stored status the scope's writes moved, races decided: a
+   * row in hand a webhook moved first may end unchanged (reconciliation counts its drift from this).
    */
   withKnownRows<T>(
     rows: readonly PayoutEntity[],
@@ -130,7 +129,7 @@ export class PayoutProjection {
       }
   }
 
-  /** Applies one observation (in a span `projection payouts`: issue 13, the end of a webhook's trace). */
+  /** Applies one observation (in a span `projection payouts`: the end of a webhook's trace). */
   async apply(obs: PayoutObservation): Promise<PayoutProjectionResult> {
     return traceProjectionWrite('payouts', { payout_id: obs.payoutId }, () => this.write(obs), outcomeOf);
   }

@@ -20,7 +20,7 @@ export const LIST_PAGE_SIZE = 100;
 
 /**
  * List pages a replica takes at a time, read one after the other, their payouts claimed and settled
- * together (issue 14): the database statements of a run (take, claim, the settlement's transaction,
+ * together: the database statements of a run (take, claim, the settlement's transaction,
  * settled) are paid once per 400 payouts instead of once per 100, while the work still splits
  * finely across replicas (250 runs for 100,000 payouts).
  */

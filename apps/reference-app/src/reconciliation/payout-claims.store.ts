@@ -106,8 +106,8 @@ export class PayoutClaims {
 
   /**
    * A claim as a named statement (`name` always with the same text: the payout ids are one array
-   * parameter): PostgreSQL parses and plans it once per connection instead of once per page
-   * (issue 14: planning the claim cost as much as running it, 1,000 times a pass).
+   * parameter): PostgreSQL parses and plans it once per connection instead of once per page,
+   * where planning the claim costs about as much as running it.
    */
   private async claim(name: string, sql: string, p: SqlParams): Promise<PayoutEntity[]> {
     return this.uow.run(async (m) => {

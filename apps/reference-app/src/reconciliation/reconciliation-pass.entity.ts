@@ -1,7 +1,7 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /**
- * The reconciliation pass in progress for one job, shared by every replica (issue 14): replicas
+ * The reconciliation pass in progress for one job, shared by every replica: replicas
  * that start while it is open join it instead of running their own, take list pages from
  * `next_page` one at a time and claim payouts row by row, so each payout is checked once per pass.
  */

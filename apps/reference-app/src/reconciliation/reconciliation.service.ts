@@ -62,7 +62,7 @@ export class ReconciliationService {
 
   /**
    * `tick`: the cron tick this run serves; none when asked by hand. What this replica did in the
-   * pass goes to the metrics (issue 13: checked / changed / failed; changed is drift).
+   * pass goes to the metrics (checked / changed / failed; changed is drift).
    */
   async runOnce(options: { tick?: Date } = {}): Promise<ReconciliationSummary> {
     const summary = await this.takePart(options);
@@ -234,7 +234,7 @@ export class ReconciliationService {
     const answers = await mapWithConcurrency(rows, this.config.reconcile.concurrency, async (row) => {
       summary.reads += 1;
       try {
-        // One log scope per payout (issue 13: payout_id on the lines of its read), reads side by side.
+        // One log scope per payout (payout_id on the lines of its read), reads side by side.
         return await withLogFields({ payout_id: row.payoutId }, () => this.partnerPayouts.get(row.payoutId));
       } catch (error) {
         return error instanceof Error ? error : new Error(String(error));

@@ -1,7 +1,7 @@
 import { TableColumn, TableIndex, type MigrationInterface, type QueryRunner } from 'typeorm';
 
 /**
- * Issue 9 defect 1, the outbox re-drive of POST /payouts: payout_requests.attempts (re-sends made)
+ * The outbox re-drive of POST /payouts: payout_requests.attempts (re-sends made)
  * and next_attempt_at (when the re-drive may send again: a claim while a re-send is in flight, a
  * backoff after a failed one), and an index on what the re-drive pass selects.
  */

@@ -16,17 +16,17 @@ const COPIED = [
 ] as const;
 
 /**
- * Issue 9 defect 4: the inbox was keyed on data.event_id itself, a varchar(191), and kept the
- * event name in a varchar(200). PostgreSQL answered 500 to authentic events with a longer id or
- * name, or with U+0000 in them, and the partner never re-sends (spec 6.1.4). The new table is
- * keyed on a digest of the exact id (inboxEventKey) and keeps the id and the name whole, as text,
- * in a NUL-safe lossless form (toStoredText); nothing a partner sends has a length limit but the
- * body's. The rows are copied in batches with their keys computed here; the table is rebuilt
- * rather than altered because SQLite cannot change a primary key in place.
+ * Keyed on data.event_id itself, a varchar(191), with the event name in a varchar(200), the inbox
+ * could not store authentic events with a longer id or name, or with U+0000 in them, on
+ * PostgreSQL, and the partner never re-sends (spec 6.1.4). The new table is keyed on a digest of the exact id
+ * (inboxEventKey) and keeps the id and the name whole, as text, in a NUL-safe lossless form (toStoredText);
+ * nothing a partner sends has a length limit but the body's. The rows are copied in batches with their keys
+ * computed here; the table is rebuilt rather than altered because SQLite cannot change a primary key in
+ * place.
  *
- * Issue 9 defect 3: bodies are sealed at rest (sealed_body, body_key: the key id). Copied bodies
- * stay in raw_body until the app seals them at its next start; run VACUUM afterwards to drop the
- * old pages and row versions that still hold them.
+ * Bodies are sealed at rest, as they carry full account numbers (sealed_body, body_key: the key
+ * id). Copied bodies stay in raw_body until the app seals them at its next start; run VACUUM afterwards to
+ * drop the old pages and row versions that still hold them.
  */
 export class InboxEventKey1764300000000 implements MigrationInterface {
   name = 'InboxEventKey1764300000000';

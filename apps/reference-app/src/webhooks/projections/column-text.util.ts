@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 
 /**
- * Partner text as a projection column keeps it (issue 9 defect 4 beyond the inbox: an authentic
- * event's content must not be processed on SQLite and left dead on PostgreSQL). PostgreSQL refuses
+ * Partner text as a projection column keeps it (an authentic event's content must not be
+ * processed on SQLite and left dead on PostgreSQL). PostgreSQL refuses
  * U+0000 in text and enforces varchar lengths that SQLite ignores; so U+0000 is dropped, a lone
  * surrogate becomes U+FFFD (what UTF-8 storage writes anyway), and the text is cut to `max`
  * characters. For display columns (a sender's name), never for keys.

@@ -4,7 +4,7 @@ import { preparedQuery } from '@partner-payments/typeorm/sql';
 
 /**
  * One projection row by its primary key, in statements built once from the entity's metadata
- * (issue 14): the webhook handlers run once per inbox entry, and TypeORM's query builder and
+ * because the webhook handlers run once per inbox entry, and TypeORM's query builder and
  * save() (which reads the row again to diff it) cost more than the statements themselves, and on
  * PostgreSQL every statement is a round trip. Values go through the driver's own conversions, so
  * a row reads and writes exactly as TypeORM would.
@@ -82,7 +82,7 @@ export class ProjectionTable<T extends ObjectLiteral> {
    * absent, else read (locked on PostgreSQL), changed and written back. `change` must depend on the
    * row only.
    *
-   * A new row costs ONE statement (issue 14): it is inserted as it will be (every column NULL but
+   * A new row costs ONE statement: it is inserted as it will be (every column NULL but
    * `values`, then `change` applied). PostgreSQL: one round trip
    * instead of two. SQLite: one row write instead of an upsert and the UPDATE rewriting it
    * (the ingest profile spent ~40 µs of statements per processed user.created); an existing row

@@ -109,7 +109,7 @@ export class ResourceProjections {
           if (obs.userId) row.userId = obs.userId;
           if (obs.status) row.status = obs.status;
           if (obs.bank) row.bank = obs.bank;
-          // Never store a full account number (DESIGN: logs and storage keep the last 4 only).
+          // Never store a full account number: logs and storage keep the last 4 only.
           // The placeholder PENDING-ACT-ACCOUNT is not a number (provider-facts).
           if (obs.accountNumber && /\d{4}$/.test(obs.accountNumber))
             row.accountNumberLast4 = obs.accountNumber.slice(-4);
@@ -148,7 +148,7 @@ export class ResourceProjections {
 
   /**
    * The row access of one entity: created if absent and read locked in one statement, written
-   * back in one (issue 14: these run once per inbox entry).
+   * back in one (these run once per inbox entry).
    */
   private table<T extends ObjectLiteral>(entity: EntityTarget<T>): ProjectionTable<T> {
     let table = this.tables.get(entity);
