@@ -63,7 +63,7 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
   });
   // GET /openapi.json describes this application: its document is scanned from it.
   app.get(OpenApiDocument).attach(app);
-  // Issue 9 defects 9 and 11: the webhook route (every path Express routes to it, any case) is left
+  // The webhook route (every path Express routes to it, any case) is left
   // to the module's guard, which reads the raw bytes (up to its own 1 MB limit), verifies the
   // signature (spec 6.1.3) and only then parses them, whatever charset the content type names.
   // JSON elsewhere, where the app's own bodies are a few hundred bytes: 100 kB (body-parser's

@@ -35,7 +35,7 @@ import { appInboxOptions } from './webhooks/inbox-options.config';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
 /**
- * Issue 14, PostgreSQL: each statement is a round trip, so several processing transactions at
+ * PostgreSQL: each statement is a round trip, so several processing transactions at
  * once (the store holds entries with SKIP LOCKED); smaller batches and a smaller backlog, so an
  * entry waits for neither a long batch nor a long queue (inbox lag p99 < 1 s while ingesting at
  * full rate).
@@ -123,7 +123,7 @@ export class AppModule {
               batching: cfg.database.kind === 'postgres' ? POSTGRES_BATCHING : SQLITE_BATCHING,
             },
             inboxStore: inbox,
-            // Issue 13: the library reports through hooks; the app turns them into Prometheus metrics.
+            // The library reports through hooks; the app turns them into Prometheus metrics.
             ...metrics.partnerHooks(),
           }),
         }),

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { getMetadataStorage } from 'class-validator';
 import { EnvironmentVariables } from './environment.rules';
 
-/** Issue 5: "A .env.example lists them all": every variable the schema validates, and no other. */
+/** .env.example lists every variable the schema validates, and no other. */
 describe('.env.example', () => {
   const declared = [
     ...new Set(

@@ -6,7 +6,7 @@ import { StartupState } from './startup-state.service';
 
 /** GET /health/live and /health/ready (@nestjs/terminus), and the start-up state the jobs report to. */
 @Module({
-  // Issue 13: a failed check is logged as one JSON line.
+  // A failed check is logged as one JSON line.
   imports: [TerminusModule.forRoot({ errorLogStyle: 'json' })],
   controllers: [HealthController],
   providers: [ReadinessIndicators, StartupState],

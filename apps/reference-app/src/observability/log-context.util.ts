@@ -15,8 +15,8 @@ export interface LogFields {
  * What the work running now carries: its log fields and, when the app traces, its OpenTelemetry
  * context. One AsyncLocalStorage for both (LogScopeContextManager): on Node 20 every storage that
  * has been entered once costs a store on every promise of the process from then on (async hooks),
- * and a second one for the trace context measured +113k instructions a webhook delivery with every
- * trace sampled out, 7% of the delivery (bench/README.md, "Warm counts").
+ * and a second one for the trace context is a visible share of a webhook delivery's cost even
+ * with every trace sampled out (bench/README.md, "Warm counts").
  */
 interface Ambient {
   readonly fields?: LogFields;

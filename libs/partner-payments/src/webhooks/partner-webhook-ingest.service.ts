@@ -82,7 +82,7 @@ export class PartnerWebhookIngestService {
     rawBody: Buffer | string,
     options: PartnerWebhookHandleOptions = {},
   ): Promise<PartnerWebhookHandleResult> {
-    // Issue 13: span `partner.webhook receive` and the onWebhookEvent hook with the answer.
+    // Span `partner.webhook receive` and the onWebhookEvent hook with the answer.
     return observeWebhookReceipt(this.config.onEvent, () => this.receive(rawBody, options));
   }
 

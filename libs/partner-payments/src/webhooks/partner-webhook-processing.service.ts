@@ -129,7 +129,7 @@ export class PartnerWebhookProcessingService implements OnApplicationShutdown {
   ): Promise<PartnerProcessOutcome> {
     const existing = this.inFlight.get(event.eventId);
     if (existing) return existing;
-    // Issue 13: span `partner.webhook process` (a child of the receipt's), the hook, the log context.
+    // Span `partner.webhook process` (a child of the receipt's), the hook, the log context.
     // In batch mode the processor runs the handlers in this call's context (see InboxProcessor).
     const promise = observeWebhookProcessing(this.config.onEvent, event, redelivery, async () => {
       const outcome = await this.processor.process(event, deferred);

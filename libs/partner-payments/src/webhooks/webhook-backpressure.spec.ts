@@ -8,7 +8,7 @@ import { resolvePartnerWebhookConfig } from './webhook.config';
 import { webhookServices } from './webhook-services.fixture';
 
 /*
- * Issue 14: the inbox lag stays bounded at the ingest rate. When `batching.maxBacklog` events are
+ * The inbox lag stays bounded at the ingest rate. When `batching.maxBacklog` events are
  * being processed, a new delivery waits for room before it is recorded (at most
  * `maxBacklogWaitMs`), so intake slows to what the handlers keep up with.
  */

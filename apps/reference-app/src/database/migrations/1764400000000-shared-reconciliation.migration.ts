@@ -1,7 +1,7 @@
 import { Table, TableColumn, TableIndex, type MigrationInterface, type QueryRunner } from 'typeorm';
 
 /**
- * Issue 14: replicas share the payout reconciliation and the partner's rate budget.
+ * Replicas share the payout reconciliation and the partner's rate budget.
  * - `reconciliation_passes`: one row per job naming the pass in progress, which every replica
  *   joins, and the list pages handed out to them (a counter, one atomic UPDATE per page);
  *   `reconciliation_participants`: who takes part in it, to tell a live pass from an abandoned one.

@@ -1,7 +1,7 @@
 import { TableIndex, type MigrationInterface, type QueryRunner } from 'typeorm';
 
 /**
- * Issue 14 (two replicas reconciling 100,000 payouts ≥ 1.7x one): a pass claims every payout it
+ * So that replicas reconcile side by side without queuing on each other: a pass claims every payout it
  * checks by writing `last_checked_at` (one UPDATE per list page). That column was in
  * idx_payouts_reconcile (status, last_checked_at), so every claim wrote a new entry into each of the
  * table's four indexes, and two replicas' claims queued on the same index pages (all new entries

@@ -33,16 +33,14 @@ const PER_STATE: IndexSpec[] = [
 export const PREBUILT_SUFFIX = '_new';
 
 /**
- * Issue 14 (webhook ingest on SQLite): each of the three (state, ...) indexes held every row, so a
- * delivery inserted an entry into all three and marking it processed moved it within all three
- * (three deletes and three inserts of index entries, plus the row). Measured on a SQLite file with
- * the ingest's batches (inserts of 40, processing batches of 13): 51-68 µs per insert and 39-52 µs
- * per processed mark before, 45-60 and 19-25 µs after. Now a delivery is inserted into the
+ * Webhook ingest on SQLite: with three (state, ...) indexes holding every row, a delivery would
+ * insert an entry into all three and marking it processed would move it within all three (three
+ * deletes and three inserts of index entries, plus the row). Now a delivery is inserted into the
  * pending index only, and processing moves it to the processed one; failed (due) and dead entries,
  * which are rare, have theirs.
  *
  * PostgreSQL, where replicas of the old version keep taking deliveries while one of the new
- * version migrates (the partner does not retry a delivery answered 5xx, contract §6.1.4, and the
+ * version migrates (the partner does not retry a delivery answered 5xx, spec 6.1.4, and the
  * old replicas' intake gives up after INBOX_RECORD_TIMEOUT_MS, 10 s): nothing may lock the inbox
  * against writes for longer than a moment. So this migration runs outside a transaction
  * (`transaction = false`) and
@@ -61,7 +59,8 @@ export const PREBUILT_SUFFIX = '_new';
  * swap, before TypeORM records the migration, finds every index final and does nothing.
  * SQLite: drop, then create, in one transaction of its own (one writer, and the app does not serve
  * before its migrations ran). `down` (a revert, an operator's act) drops and rebuilds in one
- * transaction on both databases, the inbox locked for the builds (docs/reference-app/persistence.md, Upgrading).
+ * transaction on both databases, the inbox locked for the builds (docs/reference-app/persistence.md,
+ * Upgrading).
  */
 export class InboxStateIndexes1764700000000 implements MigrationInterface {
   name = 'InboxStateIndexes1764700000000';

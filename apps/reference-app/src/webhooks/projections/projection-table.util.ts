@@ -84,8 +84,8 @@ export class ProjectionTable<T extends ObjectLiteral> {
    *
    * A new row costs ONE statement: it is inserted as it will be (every column NULL but
    * `values`, then `change` applied). PostgreSQL: one round trip
-   * instead of two. SQLite: one row write instead of an upsert and the UPDATE rewriting it
-   * (the ingest profile spent ~40 µs of statements per processed user.created); an existing row
+   * instead of two. SQLite: one row write instead of an upsert and the UPDATE rewriting it,
+   * statements that dominate a processed user.created; an existing row
    * is then read by its key, changed and written (SQLite has one writer, and the PartnerUnitOfWork
    * serializes every flow on its one connection, so nothing changes it in between).
    */

@@ -23,7 +23,7 @@ const IV_BYTES = 12; // the GCM nonce size NIST SP 800-38D recommends
 const TAG_BYTES = 16;
 /**
  * IVs are cut from a pool of random bytes refilled every 1,024 seals: one call into the CSPRNG
- * instead of one per seal (randomBytes(12) cost ~3 µs a delivery, as much as the seal). Each IV
+ * instead of one per seal (a CSPRNG call per delivery costs about as much as the seal). Each IV
  * is still 96 fresh random bits, never reused (NIST SP 800-38D 8.2.2, random IV construction).
  */
 const IV_POOL_BYTES = IV_BYTES * 1024;
@@ -75,8 +75,7 @@ export class PartnerInboxKeyUnavailableError extends Error {
 export class PartnerInboxKeyRing {
   /**
    * KeyObjects made once, not the Buffers: on Node 24 createCipheriv turns a Buffer key into a
-   * key object on every call, 26 µs a seal against 9 µs with a KeyObject (a seal per delivery;
-   * Node 20: 9.5 µs either way).
+   * key object on every call, which costs more than the seal itself (a seal per delivery).
    */
   private readonly keys: ReadonlyMap<string, KeyObject>;
   /** The key that seals. */

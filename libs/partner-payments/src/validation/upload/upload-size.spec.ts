@@ -12,7 +12,7 @@ import { prepareUploadFiles } from './upload.rules';
 
 /**
  * Size rules (spec 8: 30 MB per file; provider-facts: 100 MB per call) on sparse files, and memory.
- * Issue 2: "a 30 MB file is never held whole in memory by the client". We consume a prepared part
+ * A 30 MB file (spec 8) is never held whole in memory by the client. We consume a prepared part
  * with a sink that discards chunks and sample process.memoryUsage().arrayBuffers after forced GCs:
  * streaming keeps a few 64 KiB chunks alive, reading the file whole keeps ~31 MB alive. The same
  * measurement on a Buffer source (which is whole in memory by definition) proves it can see that.
