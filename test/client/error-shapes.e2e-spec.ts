@@ -1,5 +1,5 @@
 /**
- * The client's error normaliser end to end (issue 8 item 6, evidence §2): every body shape the
+ * The client's error normaliser end to end (evidence §2): every body shape the
  * partner answers with, as the sandbox sends it per endpoint, becomes a typed error by HTTP status
  * with its code, message and field errors. Raw requests go through the client's own HTTP layer
  * (auth, headers, error mapping) to reach the refusals the typed methods catch before any I/O.

@@ -154,7 +154,7 @@ describe('payments review: duplicates, secrets, validation before I/O (sandbox)'
     const err = await client()
       .users.list({ limit: 1 })
       .catch((e: unknown) => e);
-    // issue 9 defect 2: a 5xx on /auth is the partner unavailable, not our credentials refused.
+    // A 5xx on /auth is the partner unavailable, not our credentials refused.
     expect(err).toBeInstanceOf(PartnerServerError);
     expect(err).not.toBeInstanceOf(PartnerAuthenticationError);
     expect(world.graph.tokens.expiresAt).toBeNull();

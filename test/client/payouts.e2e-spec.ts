@@ -1,5 +1,5 @@
 /**
- * The typed client's payouts against the sandbox over a real socket (issue 8 item 4, evidence §6):
+ * The typed client's payouts against the sandbox over a real socket (evidence §6):
  * the GET shape (origin, lowercase rail, masked parties, events), CANCELLED as its own final status,
  * list rows and paging, and list inputs checked before any I/O.
  */

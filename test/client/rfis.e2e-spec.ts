@@ -1,5 +1,5 @@
 /**
- * The typed client's RFI operations beyond answering (issue 8 item 5, issue 15; evidence §7):
+ * The typed client's RFI operations beyond answering (evidence §7):
  * parent fields, document delete, the UBO link; against the sandbox over a real socket.
  */
 import { PartnerValidationError, type Rfi, type RfiListEntry } from '@partner-payments/nestjs';

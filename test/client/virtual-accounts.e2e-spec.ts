@@ -1,6 +1,6 @@
 /**
- * The typed client's virtual-account operations against the sandbox over a real socket (issue 8
- * item 3, issue 15; evidence §5): lifecycle, funds readiness, list, balance, deposits,
+ * The typed client's virtual-account operations against the sandbox over a real socket
+ * (evidence §5): lifecycle, funds readiness, list, balance, deposits,
  * liquidation-address create and the sandbox-only simulate-deposit.
  */
 import {

@@ -1,5 +1,5 @@
 /**
- * The kit against a deliberately divergent stand-in (issue 12, "Done means"): a proxy to the
+ * The kit against a deliberately divergent stand-in: a proxy to the
  * sandbox that answers three behaviours the old way and one the way the partner's gateway does
  * against the contract. Exactly those probes diverge, each with a readable explanation of which
  * side the kit believes; and the report never carries a secret.

@@ -1,6 +1,6 @@
 /**
- * The conformance kit against our own sandbox over a real socket (issue 12, "CI runs the kit
- * against our sandbox: every probe matches"), and the write policy: nothing is written through a
+ * The conformance kit against our own sandbox over a real socket (CI runs
+ * the kit against our sandbox: every probe matches), and the write policy: nothing is written through a
  * production base URL or without allowWrites.
  */
 import { CONFORMANCE_PROBES, renderReport, type PartnerSandbox } from '@partner-payments/testing';

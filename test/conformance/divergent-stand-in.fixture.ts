@@ -1,5 +1,5 @@
 /**
- * A deliberately divergent stand-in for the partner (issue 12): an express server that proxies to
+ * A deliberately divergent stand-in for the partner: an express server that proxies to
  * a sandbox but answers a few behaviours the old way, as earlier simulators and docs did:
  *  - users are auto-verified (GET /v1/users/{id} says VERIFIED: evidence §3 says they stop in REVIEW),
  *  - a reused Idempotency-Key with another body replays the first recipient (evidence: 409),

@@ -1,5 +1,5 @@
 /**
- * Issue 9 defects 5 and 12: bad input on the app's own endpoints is refused with a clear 4xx before
+ * Bad input on the app's own endpoints is refused with a clear 4xx before
  * any transformation or partner call (form bodies 415, unknown keys 400 naming them, deep nesting
  * 400 with no stack), and the partner timeout and retries are the app's configuration.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 9 defect 2: a partner /auth outage during POST /payouts is "the partner is down, retry with
+ * A partner /auth outage during POST /payouts is "the partner is down, retry with
  * the same key" (502), never a 400 refusal that burns the key; the retry with the same key creates
  * the payout once. Our credentials refused is a 502 with a configuration message; the key stays
  * usable. On a SQLite file and on PostgreSQL. Each case is a row of the suite's counted table.

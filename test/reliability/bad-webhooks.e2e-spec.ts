@@ -1,11 +1,11 @@
 /**
- * The bad-webhook list (issue 9, "A counted reliability suite"), against the reference app over
+ * The bad-webhook list (part of the counted reliability suite), against the reference app over
  * a real socket, on SQLite and PostgreSQL. Every refusal gets its status and stores nothing; every
  * authentic delivery is answered 2xx, stored in exactly one row and processed exactly once (read
  * back from the inbox and counted by a handler). The signature is verified on the raw bytes
- * before anything parses them, whatever the content type says (defects 9 and 11); a body that is
- * not UTF-8 is refused (defect 10); ids and names of any length and content are kept whole on
- * both databases (defect 4). Counts go to the reliability tally.
+ * before anything parses them, whatever the content type says (spec 6.1.3); a body that is
+ * not UTF-8 is refused (RFC 8259 8.1); ids and names of any length and content are kept whole on
+ * both databases. Counts go to the reliability tally.
  */
 import { randomUUID } from 'node:crypto';
 import { signPartnerWebhook, type PartnerSandbox } from '@partner-payments/testing';

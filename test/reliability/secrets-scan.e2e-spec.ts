@@ -1,5 +1,5 @@
 /**
- * The secrets scan (issue 9 defect 3 and "A counted reliability suite"): after a full flow at the
+ * The secrets scan (part of the counted reliability suite): after a full flow at the
  * most verbose log level (a user, a virtual account created with its full account number as the
  * real partner sends it and funded by an ACH deposit with a sender account number, a recipient, a
  * payout to completion, a token expiry, a bad signature, every job endpoint; PARTNER_CLIENT_UUID
@@ -103,7 +103,7 @@ describe.each(DATABASE_KINDS)('secrets scan after a full flow (%s)', (kind) => {
       const vaId = String(va.virtual_account_id ?? va.id);
       await control.provisionVirtualAccount(vaId);
       const vaNumber = String((await vas.get(vaId)).account_number);
-      // The real partner's virtual_account.created carries the full account number (issue 9 defect 3).
+      // The real partner's virtual_account.created carries the full account number.
       await control.emitEvent('virtual_account.created', {
         virtual_account_id: vaId,
         user_id: user.userId,
@@ -153,7 +153,7 @@ describe.each(DATABASE_KINDS)('secrets scan after a full flow (%s)', (kind) => {
         ['get', `/payouts/${created.body.payout_id}`],
         ['get', '/health/live'],
         ['get', '/health/ready'],
-        // Issue 13: metric labels are scanned with the answers.
+        // Metric labels are scanned with the answers.
         ['get', '/metrics'],
         ['get', '/inbox'],
         ['post', '/inbox/redeliver'],

@@ -1,5 +1,5 @@
 /**
- * SIGKILL mid-burst (issue 9, "A counted reliability suite"): a burst of signed, distinct deposit
+ * SIGKILL mid-burst (part of the counted reliability suite): a burst of signed, distinct deposit
  * events at the reference app running as a user runs it (its own process, a real socket), SIGKILL
  * half-way, restart on the same database. The partner never re-sends (spec 6.1.4), so what the
  * startup redelivery pass finds in the inbox is all there is. Every delivery answered 2xx must be

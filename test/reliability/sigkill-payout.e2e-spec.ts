@@ -1,5 +1,5 @@
 /**
- * SIGKILL mid-POST /payouts with the partner's answer lost (issue 9 defect 1): the partner creates
+ * SIGKILL mid-POST /payouts with the partner's answer lost: the partner creates
  * the payout, the app (its own process) dies before storing the answer, and the payout.created
  * webhook is lost too (the partner never re-sends, spec 6.1.4). The request row stays pending; after
  * the restart the outbox re-drive job re-sends it with its stored key, the partner replays the

@@ -1,5 +1,5 @@
 /**
- * SIGKILL mid-reconciliation (issue 9, "A counted reliability suite"): many payouts moved at the
+ * SIGKILL mid-reconciliation (part of the counted reliability suite): many payouts moved at the
  * partner while every webhook about them was lost (dropNextWebhooks: the app was "down", the
  * partner never re-sends, spec 6.1.4), the reference app (its own process) killed during the
  * reconciliation pass that reads them back, then restarted on the same database for one more pass.
@@ -35,7 +35,7 @@ const READ_LATENCY_MS = 150;
 const KILL_AFTER_READS = 18;
 
 describe.each(DATABASE_KINDS)('SIGKILL mid-reconciliation on %s', (kind) => {
-  // The per-payout path (issue 14: a pass otherwise settles these 36 payouts from one page of the
+  // The per-payout path (a pass otherwise settles these 36 payouts from one page of the
   // partner's list, in one transaction, with nothing in between to kill), in batches small enough
   // that some are settled when the kill lands.
   const suite = appProcessPerSuite(kind, 'killrecon', {
@@ -137,7 +137,7 @@ describe.each(DATABASE_KINDS)('SIGKILL mid-reconciliation on %s', (kind) => {
         wrong: backwards + mismatched,
       });
       expect(second.status).toBe(200);
-      // The killed app's pass had no live participant left: replaced, not joined (issue 14), so
+      // The killed app's pass had no live participant left: replaced, not joined, so
       // the payouts it had claimed are checked again.
       expect(second.body).toMatchObject({ ran: true, failed: 0, opened: true });
       expect({ backwards, mismatched, unknown }).toEqual({ backwards: 0, mismatched: 0, unknown: 0 });

@@ -153,7 +153,7 @@ describe('sandbox: payout lifecycle and events (spec 3.4, 6.4)', () => {
       }),
     ]);
     await expect(world.sandbox.control.advancePayout(failed, 'COMPLETED')).rejects.toThrow('final');
-    // An ACT cancellation exists on the ACT rail only (issue 8 item 7); CANCELLED (stopped before
+    // An ACT cancellation exists on the ACT rail only (spec 6.4.6); CANCELLED (stopped before
     // sending) is its own final status with no flat event (evidence §6).
     const wire = (await create()).body.id;
     await expect(world.sandbox.control.advancePayout(wire, ['PENDING', 'ACT_CANCELLED'])).rejects.toThrow(

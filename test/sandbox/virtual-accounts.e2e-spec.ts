@@ -170,7 +170,7 @@ describe('sandbox: virtual accounts and deposits (provider-facts)', () => {
   });
 });
 
-describe('sandbox: virtual account lifecycle, balance and deposits (evidence §5, issue 15)', () => {
+describe('sandbox: virtual account lifecycle, balance and deposits (evidence §5)', () => {
   const world = useWorld({ authorizedBanks: ['bank_a', 'bank_d'] });
 
   const createVa = async (bank = 'bank_a') => {

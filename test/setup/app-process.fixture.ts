@@ -49,7 +49,7 @@ export interface AppProcessOptions {
   startTimeoutMs?: number;
   /**
    * After the port opens, wait until /health stops saying `starting` (the start-up partner calls,
-   * which run after listen: issue 9 defect 7). Default true.
+   * which run after listen). Default true.
    */
   waitForReady?: boolean;
 }
@@ -193,10 +193,10 @@ export class AppProcess {
         INBOX_REDELIVERY_CRON: NEVER,
         VERSION_PIN_CRON: NEVER,
         DEPOSIT_RECONCILE_CRON: NEVER,
-        // Jobs of issue 9 defects 1 and 3 (outbox re-drive, inbox pruning); ignored by an app without them.
+        // Jobs that run on their own (outbox re-drive, inbox pruning); ignored by an app without them.
         PAYOUT_REDRIVE_CRON: NEVER,
         INBOX_PRUNE_CRON: NEVER,
-        // The test credentials (issue 9 defect 8); request() sends them.
+        // The test credentials; request() sends them.
         OPERATOR_TOKEN: TEST_OPERATOR_TOKEN,
         APP_API_KEYS: TEST_API_KEY,
         ...partnerEnv(this.options.sandbox),
@@ -229,7 +229,7 @@ export class AppProcess {
     }
   }
 
-  /** `starting` until the app's start-up partner calls have finished once (GET /health/ready, issue 13). */
+  /** `starting` until the app's start-up partner calls have finished once (GET /health/ready). */
   private async health(): Promise<string> {
     const answer = await this.request('GET', '/health/ready');
     return String(answer.body?.details?.startup?.state ?? answer.body?.status);

@@ -17,7 +17,7 @@ import { PartnerInboxKeyRing, parseInboxKeys } from '@partner-payments/typeorm';
 export const NEVER = '0 0 0 1 1 *'; // 1 January, 00:00:00
 
 /**
- * The credentials startTestApp configures by default (issue 9 defect 8): OPERATOR_TOKEN for the
+ * The credentials startTestApp configures by default: OPERATOR_TOKEN for the
  * operator endpoints, APP_API_KEYS for the caller endpoints. Test values, never real ones.
  */
 export const TEST_OPERATOR_TOKEN = 'test-operator-token-5f0c9a7e21';
@@ -50,7 +50,7 @@ export async function startTestSandbox(options: PartnerSandboxOptions = {}): Pro
 }
 
 /**
- * The inbox keys of every test app (issue 9 defect 3: required with PARTNER_BASE_URL). Fixed, so an
+ * The inbox keys of every test app (required with PARTNER_BASE_URL). Fixed, so an
  * app restarted on the same database (or a child process) opens what the previous one sealed.
  */
 export const TEST_INBOX_ENCRYPTION_KEYS = `test1:${Buffer.alloc(32, 7).toString('base64')}`;
@@ -96,7 +96,7 @@ export interface StartTestAppOptions {
   logger?: LoggerService;
   /**
    * Wait for the start-up partner calls (version pin, first authentication), which run after
-   * listen (issue 9 defect 7), so a test starts from a pinned, authenticated app. Default true.
+   * listen, so a test starts from a pinned, authenticated app. Default true.
    */
   waitForStartup?: boolean;
   /** Let the app pick its logger from its configuration (LOG_FORMAT, LOG_LEVEL) as main.ts does. Default false: silent. */

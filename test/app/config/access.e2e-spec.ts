@@ -1,5 +1,5 @@
 /**
- * Issue 9 defect 8, "exposed by default": OPERATOR_TOKEN guards the operator endpoints, APP_API_KEYS
+ * Nothing exposed by default: OPERATOR_TOKEN guards the operator endpoints, APP_API_KEYS
  * (a list, for rotation) the caller endpoints; unset, they are refused, except in the
  * embedded-sandbox demo, which says so at start in one line. A token never reaches a log.
  */

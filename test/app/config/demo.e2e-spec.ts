@@ -103,7 +103,7 @@ describe('the demo (embedded sandbox, SQLite)', () => {
       expect.stringContaining('the database holds 1 payout(s) from an earlier run'),
     ]);
     expect(logger.lines.join('\n')).toContain('-wal and -shm files');
-    await running.ready; // the pin runs after listen (issue 9 defect 7)
+    await running.ready; // the pin runs after listen
     const counters = await running.connection.sandbox!.control.counters();
     expect(counters.requests['POST /v1/versioning/upgrade']).toBe(1);
     const ready = await request(running.app.getHttpServer()).get('/health/ready').expect(200);

@@ -1,5 +1,5 @@
 /**
- * HOST (issue 9 defect 8, issue 11): the app binds 127.0.0.1 unless told otherwise, binds what HOST
+ * HOST: the app binds 127.0.0.1 unless told otherwise, binds what HOST
  * says, and logs the address it really bound.
  */
 import type { AddressInfo } from 'node:net';

@@ -1,8 +1,8 @@
 /**
- * Issue 9 defect 7: the app listens before its first partner call. With the partner's /auth and
- * version call slowed by several seconds, the port already accepts a signed webhook (stored, 200)
- * and readiness says `starting` (200); once the start-up calls return, `started`. Before the fix,
- * startApp awaited the pin (and so the slow /auth) before listening.
+ * The app listens before its first partner call. With the partner's /auth and version call slowed
+ * by several seconds, the port already accepts a signed webhook (stored, 200) and readiness says
+ * `starting` (200); once the start-up calls return, `started`. An app that awaited the pin (and so
+ * the slow /auth) before listening fails here.
  */
 import { randomUUID } from 'node:crypto';
 import { signPartnerWebhook, type PartnerSandbox } from '@partner-payments/testing';

@@ -1,5 +1,5 @@
 /**
- * PartnerUnitOfWork's commit durability (issue 14): a 'relaxed' transaction commits without an fsync of
+ * PartnerUnitOfWork's commit durability: a 'relaxed' transaction commits without an fsync of
  * its own (SQLite synchronous=NORMAL around it, PostgreSQL SET LOCAL synchronous_commit = off),
  * and only that transaction: every other one, before and after, still commits 'full'. The inbox
  * processes entries in relaxed transactions and records deliveries in full ones.

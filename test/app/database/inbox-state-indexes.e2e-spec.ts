@@ -1,5 +1,5 @@
 /**
- * Issue 14: the inbox has one partial index per state (migration 1764700000000), so a delivery is
+ * The inbox has one partial index per state (migration 1764700000000), so a delivery is
  * in one state index instead of three. A partial index serves only a statement whose WHERE names
  * its state with `=`; a statement written another way (`state IN (...)`, `state <> ...`) would read
  * the whole table, processed rows included, and nothing else would notice. This runs the app's

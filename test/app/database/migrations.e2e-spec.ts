@@ -146,7 +146,7 @@ describe('the inbox index migration and a replica of the older version starting 
   }, 60_000);
 });
 
-// Issue 9 defect 4: the inbox is rebuilt keyed on a digest of the id; existing rows keep everything.
+// The inbox is rebuilt keyed on a digest of the id; existing rows keep everything.
 describe.each(DATABASE_KINDS)('the inbox migration from the previous schema (%s)', (kind) => {
   it('copies every row (across batches) with its key, state and body; old ids stay duplicates', async () => {
     const { url, cleanup } = await databaseUrlFor(kind, 'migrate-inbox');

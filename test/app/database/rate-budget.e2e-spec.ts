@@ -1,5 +1,5 @@
 /**
- * The partner's rate budget kept in the app's database (issue 14): two connections to one database
+ * The partner's rate budget kept in the app's database: two connections to one database
  * ("replicas") spend one bucket, on a SQLite file and on PostgreSQL.
  */
 import { loadAppConfig } from '../../../apps/reference-app/src/config/app.config';

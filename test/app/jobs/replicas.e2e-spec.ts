@@ -102,7 +102,7 @@ describe('cron ticks on two replicas on one PostgreSQL database', () => {
     const a = await startTestApp(db.url, env, sandbox);
     const b = await startTestApp(db.url, env, sandbox);
     try {
-      // Both replicas join the pass of a tick (issue 14); the pass row names the tick it serves.
+      // Both replicas join the pass of a tick; the pass row names the tick it serves.
       const passes = new Map<string, number>();
       const t0 = Date.now();
       // 5 s of per-second ticks for at least 2 passes: room for ticks a loaded machine delays.

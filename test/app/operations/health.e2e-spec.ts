@@ -1,5 +1,5 @@
 /**
- * Issue 13: liveness and readiness with @nestjs/terminus. Readiness fails (503, naming the check)
+ * Liveness and readiness with @nestjs/terminus. Readiness fails (503, naming the check)
  * when the database is down and recovers when it is back: on PostgreSQL the database stops taking
  * connections and its sessions are ended; on SQLite (one in-process connection) the database does
  * not answer within the probe's 3 s because a transaction holds it. A partner token that cannot be

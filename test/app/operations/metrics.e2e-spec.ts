@@ -1,5 +1,5 @@
 /**
- * Issue 13: GET /metrics after a scripted flow. Every counter the flow touches moves by exactly what
+ * GET /metrics after a scripted flow. Every counter the flow touches moves by exactly what
  * the flow did: a delivery accepted and processed, the same delivery again (duplicate), one with a
  * wrong signature (refused, mismatch), a reconciliation pass that changes a payout's status while
  * the partner answers its read with a 503 first (retried), a token refresh, a re-drive pass. The

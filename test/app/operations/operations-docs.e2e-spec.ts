@@ -1,5 +1,5 @@
 /**
- * docs/operations.md and its Grafana dashboard stay true (issue 13): the dashboard JSON parses and
+ * docs/operations.md and its Grafana dashboard stay true: the dashboard JSON parses and
  * every series its panels and the runbook's alert rules query exists in a real scrape of the app;
  * every metric the app exports is described in the runbook.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 13: with the standard OTEL_EXPORTER_OTLP_* variables set, the app exports its spans over
+ * With the standard OTEL_EXPORTER_OTLP_* variables set, the app exports its spans over
  * OTLP/HTTP: here to a collector stand-in on a real socket that records what it receives. The
  * module's spans arrive with the service name and the headers of OTEL_EXPORTER_OTLP_HEADERS (a
  * vendor key, never logged); what is batched is flushed when the app closes, and the global

@@ -1,5 +1,5 @@
 /**
- * Issue 13: traces and JSON logs of the reference app, on SQLite.
+ * Traces and JSON logs of the reference app, on SQLite.
  * - Spans are collected with the SDK's in-memory exporter (registered here as the host's own
  *   provider would be): one payout webhook's trace goes from its receipt through the inbox and the
  *   handler to the projection write, in one trace. Twice: with the SDK's own context manager (a
@@ -128,7 +128,7 @@ describe.each(CONTEXT_MANAGERS)('traces and JSON logs (SQLite), %s', (_name, con
     const delivery = (await sandbox.control.deliveries()).find((d) => d.eventId === eventId);
     expect(delivery?.body).toContain(payoutId);
     expect(write?.attributes['app.projection.outcome']).toBe('changed');
-    // The app's store processes in batches (issue 14): the processed marks are one statement per
+    // The app's store processes in batches: the processed marks are one statement per
     // batch inside its transaction, so there is no per-event 'partner.inbox mark_processed' span.
     expect(inTrace.map((s) => s.name)).toEqual(expect.arrayContaining(['partner.inbox record']));
 

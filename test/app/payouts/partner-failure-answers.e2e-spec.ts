@@ -1,5 +1,5 @@
 /**
- * Issue 9 defect 2 on the app's endpoints other than POST /payouts (which auth-outage.e2e-spec.ts
+ * Partner failures on the app's endpoints other than POST /payouts (which auth-outage.e2e-spec.ts
  * covers): every partner failure is answered by its cause. The partner unavailable (5xx, 429,
  * timeout, reset) is a 502 "retry later"; our credentials or account refused (401/403 after the
  * re-authentication, or any failure of the token call itself) is a 502 naming the app's

@@ -1,5 +1,5 @@
 /**
- * Issue 14: PayoutProjection.withKnownRows, as reconciliation uses it: the rows it claimed are not
+ * PayoutProjection.withKnownRows, as reconciliation uses it: the rows it claimed are not
  * read again, and with deferWrites every write of the batch goes out in one statement, each still
  * guarded by its version (a row another writer changed meanwhile is decided again from the
  * database). SQLite file and PostgreSQL.

@@ -1,5 +1,5 @@
 /**
- * Issue 9 defect 1, the outbox re-drive of POST /payouts, on both databases, in-process. The crash
+ * The outbox re-drive of POST /payouts, on both databases, in-process. The crash
  * is reproduced as its two halves: the request row committed `pending` (as POST /payouts does
  * before calling the partner) and the payout created at the partner with that key, its
  * `payout.created` webhook lost. Without the re-drive the row stays pending for ever and the app

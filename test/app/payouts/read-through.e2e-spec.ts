@@ -1,5 +1,5 @@
 /**
- * The reference app's read-through endpoints (issue 15): GET /payouts/preview against the
+ * The reference app's read-through endpoints: GET /payouts/preview against the
  * partner-strict sandbox (refused as the partner refuses it) and against an opt-in fee profile.
  */
 import type { PartnerSandbox } from '@partner-payments/testing';

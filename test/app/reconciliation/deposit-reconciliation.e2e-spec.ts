@@ -1,5 +1,5 @@
 /**
- * Deposit reconciliation (issue 15; docs/partner-api.md §6.4.8): a deposit whose webhook was lost
+ * Deposit reconciliation (docs/partner-api.md §6.4.8): a deposit whose webhook was lost
  * (the partner never re-sends, §6.1.4) and a hold released only on the resource both reach the app
  * after one pass, through the same deposit event the webhook path emits; a second pass changes
  * nothing; a COMPLETED deposit refunded after settlement with no event (evidence §5, §9) is read

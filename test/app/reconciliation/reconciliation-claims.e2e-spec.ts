@@ -1,5 +1,5 @@
 /**
- * Issue 14: the claims that make each payout checked once per pass across replicas, raced directly
+ * The claims that make each payout checked once per pass across replicas, raced directly
  * by two connections ("replicas") on one database, SQLite file and PostgreSQL.
  */
 import { spawn } from 'node:child_process';

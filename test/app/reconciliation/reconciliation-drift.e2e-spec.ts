@@ -1,5 +1,5 @@
 /**
- * Reconciliation's drift (changed = a status no webhook told us, issue 13; docs/operations.md alerts
+ * Reconciliation's drift (changed = a status no webhook told us; docs/operations.md alerts
  * on it) counts only what reconciliation itself changed. A pass claims a payout, then reads it from
  * the partner; if the payout's webhook arrives meanwhile and moves the row, the pass's write loses
  * the optimistic lock and changes nothing: that is not drift, and counting it would page on-call

@@ -1,5 +1,5 @@
 /**
- * Issue 14: reconciliation settles payouts from the partner's payout list (evidence §6), on a SQLite
+ * Reconciliation settles payouts from the partner's payout list (evidence §6), on a SQLite
  * file and on PostgreSQL. One pass over 1,000 payouts in flight, most unchanged and some moved at the
  * partner without any event reaching the app: ≤ 0.05 partner calls per payout (counted in the
  * sandbox's request log), ≤ 0.05 database reads per payout besides the writes, and the same statuses

@@ -1,5 +1,5 @@
 /**
- * Issue 14, two replicas: two instances of the app on one database (PostgreSQL, and one SQLite file:
+ * Two replicas: two instances of the app on one database (PostgreSQL, and one SQLite file:
  * the second instance is another process, as in production) against a sandbox enforcing the
  * partner's 20 requests/s per account (evidence §1, the sandbox's opt-in rateLimit).
  * - Both running the pass at once share it: each payout is checked exactly once in total.

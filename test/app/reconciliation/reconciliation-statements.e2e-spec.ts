@@ -1,5 +1,5 @@
 /**
- * Issue 14 (two replicas ≥ 1.7x one): what a pass costs PostgreSQL and the app per list page, on a
+ * What a pass costs PostgreSQL and the app per list page, on a
  * SQLite file and on PostgreSQL. Every payout of the partner's list still stands as the app knows
  * it: a run of pages writes its claim and the page counter and nothing else (no transaction around
  * an empty settlement), and on PostgreSQL those statements are named statements, parsed and planned

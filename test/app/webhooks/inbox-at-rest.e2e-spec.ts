@@ -1,5 +1,5 @@
 /**
- * Issue 9 defect 3: inbox bodies at rest. Sealed with AES-256-GCM under INBOX_ENCRYPTION_KEYS
+ * Inbox bodies at rest. Sealed with AES-256-GCM under INBOX_ENCRYPTION_KEYS
  * (rotation re-seals under the first key; a removed key still needed refuses the start), the
  * embedded-sandbox demo's key file, and retention (processed entries past INBOX_RETENTION_DAYS are
  * deleted in batches, nothing else). Storage on both databases.

@@ -1,10 +1,11 @@
 /**
- * Issue 14, processing after the answer in batches: one transaction per batch, fresh entries with
+ * Processing after the answer in batches: one transaction per batch, fresh entries with
  * no savepoint each, so a failing handler rolls its batch back and each entry then runs alone (the
  * failing one backed off, the others kept); a batch whose transaction fails as a whole is run
- * again entry by entry the same way; a drained (claimed) batch keeps a savepoint per entry; replicas draining one backlog on
- * PostgreSQL claim different entries (FOR UPDATE SKIP LOCKED) and process each once. The library's
- * PartnerWebhookIngestService and PartnerWebhookProcessingService on the app's PartnerTypeOrmInboxStore, on a real SQLite file and PostgreSQL.
+ * again entry by entry the same way; a drained (claimed) batch keeps a savepoint per entry; replicas draining
+ * one backlog on PostgreSQL claim different entries (FOR UPDATE SKIP LOCKED) and process each once. The
+ * library's PartnerWebhookIngestService and PartnerWebhookProcessingService on the app's
+ * PartnerTypeOrmInboxStore, on a real SQLite file and PostgreSQL.
  */
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { PartnerWebhookDispatcher } from '@partner-payments/nestjs';

@@ -1,5 +1,5 @@
 /**
- * Helpers of the issue 14 inbox suites: read the inbox from a connection of the test's own (as
+ * Helpers of the inbox batching suites: read the inbox from a connection of the test's own (as
  * another replica would), and make the transaction holding one event id fail.
  */
 import { connect, type Server, type Socket } from 'node:net';

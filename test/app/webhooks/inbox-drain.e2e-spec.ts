@@ -1,7 +1,7 @@
 /**
- * Issue 9 defect 6: after a crash at full speed, the backlog drained at 100 entries a minute (the
- * startup pass took 100, the cron 100 a minute). Now one pass drains everything due, in bounded
- * batches with bounded concurrency, and an entry that fails keeps its backoff.
+ * After a crash at full speed, one pass drains the whole backlog due, not 100 entries per run (a
+ * startup pass, then a cron a minute apart), in bounded batches with bounded concurrency, and an
+ * entry that fails keeps its backoff.
  */
 import type { PartnerSandbox } from '@partner-payments/testing';
 import {

@@ -1,5 +1,5 @@
 /**
- * Issue 14, group commit in the inbox: concurrent deliveries share one transaction (one commit,
+ * Group commit in the inbox: concurrent deliveries share one transaction (one commit,
  * one fsync), each is answered only once the transaction holding its row committed, duplicates
  * inside one batch and across batches still give one row and the right answer to each, and a
  * lone delivery does not wait for company. On SQLite and PostgreSQL, over a real socket.

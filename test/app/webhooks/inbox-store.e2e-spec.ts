@@ -192,8 +192,8 @@ describe.each(DATABASE_KINDS)('PartnerTypeOrmInboxStore on %s', (kind) => {
     expect((await store.pending({ now, limit: 1 })).map((e) => e.eventId)).toEqual(['early']);
   });
 
-  // Issue 9 defect 4: PostgreSQL answered 500 (varchar(191), varchar(200), U+0000) and both
-  // databases merged ids that differ only in lone surrogates (UTF-8 storage makes them U+FFFD).
+  // Limits PostgreSQL enforces (varchar lengths, no U+0000) must not refuse an authentic event, and
+  // ids that differ only in lone surrogates must not merge (UTF-8 storage makes them U+FFFD).
   it('stores any id and name whole: 10,000 characters, U+0000, lone surrogates, a 300-character name', async () => {
     const ids = [
       'x'.repeat(10_000),
@@ -227,7 +227,7 @@ describe.each(DATABASE_KINDS)('PartnerTypeOrmInboxStore on %s', (kind) => {
     ).toBe(1);
   });
 
-  // Issue 9 defect 3: the body held whole account numbers in plain text, kept for ever.
+  // The body carries whole account numbers: never in plain text at rest.
   it('seals the body at rest (no column holds it) and gives back the exact bytes', async () => {
     const body = JSON.stringify({
       event: 'virtual_account.created',

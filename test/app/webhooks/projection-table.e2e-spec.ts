@@ -1,5 +1,5 @@
 /**
- * Issue 14: the projections read and write their rows with ProjectionTable (a new row in one
+ * The projections read and write their rows with ProjectionTable (a new row in one
  * insert, an existing one read, locked on PostgreSQL, and written back in one UPDATE) instead of
  * the query builder and save(). Values round-trip
  * as TypeORM's own mapping gives them, and on PostgreSQL two events for one user in concurrent
@@ -108,7 +108,7 @@ describe.each(DATABASE_KINDS)('projection rows through ProjectionTable (%s)', (k
         status: 'CREATED',
         metadata: { a: 1 },
       });
-    // SQLite too: one row write instead of an insert and the UPDATE rewriting it (issue 14).
+    // SQLite too: one row write instead of an insert and the UPDATE rewriting it.
     expect(await statements(created)).toEqual({ reads: 0, writes: 1 });
     expect(await statements(() => applyLiveness(projections, 'pt-one'))).toEqual(existing);
     const row = await db.dataSource.getRepository(PartnerUserEntity).findOneByOrFail({ userId: 'pt-one' });

@@ -1,5 +1,5 @@
 /**
- * Issue 9 defects 9 and 11 through the paths Express routes to the webhook controller too: its
+ * Raw-byte verification (spec 6.1.3) on every path Express routes to the webhook controller: its
  * router is case-insensitive, so `/WEBHOOKS/partner` reaches the same handler as `/webhooks/partner`.
  * The signature is verified on the raw bytes before anything parses them on every such path: an
  * unsigned deep body is a cheap 401 (not parsed, not a 400 from the depth check), and an authentic

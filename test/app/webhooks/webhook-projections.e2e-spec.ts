@@ -192,7 +192,7 @@ describe.each(DATABASE_KINDS)('webhooks -> projections on %s', (kind) => {
   });
 
   it('projects an authentic deposit whose fields outgrow the columns (no deposit_id and a 100-character event id, a 300-character sender name with U+0000): processed, never left dead', async () => {
-    // Issue 9 defect 4 beyond the inbox: an odd id must not be processed on SQLite and left dead on
+    // Beyond the inbox too: an odd id must not be processed on SQLite and left dead on
     // PostgreSQL (varchar limits, NUL). The event is the partner's, only its content is unusual.
     const eventId = `odd_${'i'.repeat(96)}`;
     const body = JSON.stringify({

@@ -158,7 +158,7 @@ export function registerPayoutRoutes(router: Router, ctx: SandboxContext): void 
     // Normalised to 2 decimals as the sandbox always answered ("100" → "100.00"; evidence §6:
     // decimal strings), formatted from the exact cents.
     const amount = formatCents(cents);
-    // evidence §5: a payout draws on the account's balance (deposits in, payouts out); one beyond it is
+    // A payout draws on the account's balance (deposits credit it, evidence §5); one beyond it is
     // refused before anything is created. The partner's body for this case is not recorded in the
     // evidence: the contract's standard error shape (docs/partner-api.md §7.1) with a 422. Compared
     // on exact cents: one cent over is refused at any size.
