@@ -1,6 +1,6 @@
 /**
  * What the two sides of bench/instrumentation.bench.ts share: the sides, the interleaved rounds,
- * the figures (bench contract, issue 14), the child processes.
+ * the figures (bench contract), the child processes.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { loadavg } from 'node:os';

@@ -1,5 +1,5 @@
 /**
- * The floor under "every trace exported" (bench/instrumentation.bench.ts, issue 13): the OpenTelemetry
+ * The floor under "every trace exported" (bench/instrumentation.bench.ts): the OpenTelemetry
  * SDK's own CPU per exported span, measured alone in this process: start (sampled), the attempt
  * span's seven attributes, end, the batch processor, OTLP/JSON serialisation of every batch. No
  * network (the export's HTTP request would only add), no module code, no context manager. Times

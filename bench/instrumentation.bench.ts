@@ -1,5 +1,5 @@
 /**
- * instrumentation (issue 13): what the observability costs, target <= 5% on the client and webhook
+ * instrumentation: what the observability costs, target <= 5% on the client and webhook
  * figures. The same workload with the instrumentation off, on with every trace exported, and on
  * with traces sampled at 10% (OTEL_TRACES_SAMPLER=parentbased_traceidratio, ARG 0.1), and off a
  * second time (an A/A control: the noise floor of the ratios), interleaved (the order rotates each
@@ -14,7 +14,7 @@
  *    their own processes on their own SQLite files (bench/instrumentation-app.fixture.ts); the CPU is the
  *    app process's, the handlers run after the 2xx included.
  * Usage: npm run build:libs && npx ts-node --transpile-only bench/instrumentation.bench.ts [--quick]
- * Progress on stderr; the last stdout line is the JSON report (bench contract, issue 14).
+ * Progress on stderr; the last stdout line is the JSON report (bench contract).
  */
 import { context, propagation, trace } from '@opentelemetry/api';
 import { createPartnerPaymentsClient } from '@partner-payments/nestjs';

@@ -1,5 +1,5 @@
 /**
- * reconciliation (issue 14): one pass over 10,000 non-final payouts against a sandbox enforcing the
+ * reconciliation: one pass over 10,000 non-final payouts against a sandbox enforcing the
  * partner's 20 requests/s per account (its opt-in rate limit, in its own process). The payouts are
  * seeded at the sandbox with control.seedPayouts (a mix of silent transitions, test/setup/
  * payout-seed.fixture) and in the app's database (a SQLite file; BENCH_RECON_DB=postgres for a

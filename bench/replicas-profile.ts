@@ -1,5 +1,5 @@
 /**
- * Where the time of a reconciliation pass goes (issue 14, replicas row), not a benchmark row:
+ * Where the time of a reconciliation pass goes (the replicas row), not a benchmark row:
  * one or two replicas reconcile BENCH_REPLICAS_PAYOUTS payouts on PostgreSQL (partner limit off),
  * and for each pass it prints the wall time, the CPU seconds of each process (replicas, the
  * sandbox, PostgreSQL's backends, this driver) and the statements PostgreSQL spent most time in

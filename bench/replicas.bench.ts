@@ -1,5 +1,5 @@
 /**
- * replicas (issue 14): replicas of the reference app, each its own process (test/setup/replica-child.fixture),
+ * replicas: replicas of the reference app, each its own process (test/setup/replica-child.fixture),
  * on one throwaway PostgreSQL database (fsync off), against the sandbox in its own process.
  *
  * 1. Rate budget. With the sandbox enforcing the partner's 20 req/s per account (--rate-limit), the

@@ -16,8 +16,8 @@ export const NEVER = '0 0 0 1 1 *';
 export const WEBHOOK_SECRET = SANDBOX_DEFAULTS.webhookSecret;
 
 /**
- * INBOX_ENCRYPTION_KEYS for this run (required with PARTNER_BASE_URL since issue 9 sealed inbox
- * bodies at rest): one fresh key, also what a benchmark seals its seeded rows with.
+ * INBOX_ENCRYPTION_KEYS for this run (required with PARTNER_BASE_URL: inbox bodies are
+ * sealed at rest): one fresh key, also what a benchmark seals its seeded rows with.
  */
 export const INBOX_KEYS = `bench:${randomBytes(32).toString('base64')}`;
 

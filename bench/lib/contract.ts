@@ -1,5 +1,5 @@
 /**
- * The script side of the benchmark contract (issue 14, bench/README.md): every `*.bench.ts` prints
+ * The script side of the benchmark contract (bench/README.md): every `*.bench.ts` prints
  * its figures as ONE JSON object on the last line of stdout; everything else goes to stderr, so the
  * runner (run-all.ts) can read the result without parsing progress.
  */

@@ -2,7 +2,7 @@
  * The TypeScript loader of the forked servers (bench/lib/forked-process.fixture.ts): each .ts file is
  * transpiled with the compiler's transpileModule, as `ts-node/register/transpile-only` does, and
  * nothing else. ts-node's register loads its REPL, so Node's `repl` and `domain` modules, and
- * loading `domain` enables an async hook on every promise: profiled under ts-node (issue 14), the
+ * loading `domain` enables an async hook on every promise: profiled under ts-node, the
  * reference app spent ~16 % of its CPU in async_hooks promise hooks that a built app (`node dist`)
  * never runs. Both sides of every benchmark use this loader, so the ratio compares like with like.
  */

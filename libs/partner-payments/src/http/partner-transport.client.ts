@@ -205,7 +205,7 @@ export class PartnerTransport {
 
   private async sendOnce(req: ReadyTransportRequest): Promise<TransportResult> {
     // axios's `timeout` in Node is an idle timeout (ClientRequest.setTimeout): it fires only after
-    // that long without socket activity, so a partner or gateway trickling a byte now and then held
+    // that long without socket activity, so a partner or gateway trickling a byte now and then would hold
     // the call, and its limiter slot, far past timeoutMs. This is the hard deadline the option
     // documents ("per-attempt timeout"): connect, send and the whole answer.
     // For a streamed 2xx (downloads) it covers the attempt up to the response head; the body then
