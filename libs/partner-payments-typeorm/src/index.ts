@@ -30,6 +30,7 @@ export {
   type PartnerJobRun,
   type PartnerRunExclusiveOptions,
 } from './job-locks/job-lock.service';
+export { partnerScheduledTick } from './job-locks/scheduled-tick.util';
 export {
   PartnerUnitOfWork,
   type CommitDurability,
