@@ -31,6 +31,7 @@ export {
   type PartnerRunExclusiveOptions,
 } from './job-locks/job-lock.service';
 export { partnerScheduledTick } from './job-locks/scheduled-tick.util';
+export { partnerMinimumRedriveGraceMs } from './payouts/redrive-grace.policy';
 export {
   PartnerUnitOfWork,
   type CommitDurability,
