@@ -103,7 +103,12 @@ describe('a consumer app following only the @partner-payments/typeorm README (ta
       consumer = new ConsumerProcess(app, await freePort(), {
         DATABASE_URL: databaseUrl,
         INBOX_SEALING_KEYS: SEALING_KEYS,
-        PAYOUT_REDRIVE_GRACE_MS: '3000',
+        // The shortest grace the package accepts for these partner calls, (3 x 0 + 4) x 5 s, so
+        // the re-drive (every 15 s) resends within the wait below; the stalled payout's process is
+        // killed as soon as the partner created it, well inside its 5 s timeout.
+        PAYOUT_REDRIVE_GRACE_MS: '20000',
+        PARTNER_TIMEOUT_MS: '5000',
+        PARTNER_MAX_RETRIES: '0',
         PARTNER_BASE_URL: sandbox.baseUrl,
         PARTNER_API_KEY: sandbox.credentials.apiKey,
         PARTNER_CLIENT_ID: sandbox.credentials.clientId,

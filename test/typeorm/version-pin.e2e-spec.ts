@@ -60,11 +60,15 @@ describe.each(PACKAGE_DATABASE_KINDS)('the version-pin job in an app of its own 
     return fresh.location;
   }
 
-  async function start(at: string, versionPin?: PartnerVersionPinOptions): Promise<PinApp> {
+  async function start(
+    at: string,
+    versionPin?: PartnerVersionPinOptions,
+    partner: { maxRetries?: number } = {},
+  ): Promise<PinApp> {
     const ref = await Test.createTestingModule({
       imports: [
         TypeOrmModule.forRoot({ ...packageDataSourceOptions(kind, at), migrationsRun: true }),
-        sandboxPartnerModule(sandbox, { apiVersion: VERSION }),
+        sandboxPartnerModule(sandbox, { apiVersion: VERSION, ...partner }),
         PartnerPaymentsTypeOrmModule.forRoot(versionPin ? { versionPin } : {}),
       ],
     })
@@ -126,6 +130,54 @@ describe.each(PACKAGE_DATABASE_KINDS)('the version-pin job in an app of its own 
     expect(c.versionState.pinnedVersion).toBe(VERSION);
     expect(await c.ref.get(PartnerVersionPin).state()).toMatchObject({ pinned: VERSION, action: 'read' });
     expect(await upgrades()).toBe(before + 1);
+  });
+
+  it('the partner failing, two instances whose timers fire for one tick at different moments call it once per tick', async () => {
+    const at = await location('version-pin-late');
+    const account = sandbox.credentials.clientUuid;
+    // Every upgrade answers 503 (a failure tried again on the next tick); no retries, so each
+    // request at the sandbox is one pin.
+    await sandbox.control.addFault({
+      kind: 'server_error',
+      route: UPGRADE_ROUTE,
+      times: 10_000,
+      status: 503,
+    });
+    const every5s = { version: VERSION, account, cron: '*/5 * * * * *' };
+    const a = await start(at, every5s, { maxRetries: 0 });
+    const b = await start(at, every5s, { maxRetries: 0 });
+    // Each scheduled firing counted; b's timer fires 2 s late, far beyond a's failed run (one
+    // refused request), yet well inside the 5 s between ticks.
+    const fired = { a: 0, b: 0, bDone: 0 };
+    type Scheduled = { scheduledPin: () => Promise<void> };
+    const pinA = a.ref.get(PartnerVersionPin) as unknown as Scheduled;
+    const pinB = b.ref.get(PartnerVersionPin) as unknown as Scheduled;
+    const onTimeA = pinA.scheduledPin.bind(pinA);
+    const onTimeB = pinB.scheduledPin.bind(pinB);
+    pinA.scheduledPin = () => {
+      fired.a++;
+      return onTimeA();
+    };
+    pinB.scheduledPin = async () => {
+      fired.b++;
+      await new Promise((r) => setTimeout(r, 2_000));
+      await onTimeB();
+      fired.bDone++;
+    };
+    try {
+      await waitFor('three late runs of b', async () => fired.bDone >= 3, 40_000);
+      const [fault] = await sandbox.control.faults();
+      // Every tick b served, a fired too (first): one partner call each, never a second.
+      expect(fired.a).toBeGreaterThanOrEqual(3);
+      expect(fault.hits).toBeGreaterThanOrEqual(3);
+      expect(fault.hits).toBeLessThanOrEqual(fired.a);
+      expect(await a.ref.get(PartnerVersionPin).state()).toMatchObject({
+        pinned: null,
+        lastOutcome: 'error',
+      });
+    } finally {
+      await sandbox.control.clearFaults();
+    }
   });
 
   it('without versionPin, nothing is scheduled and nothing is called', async () => {

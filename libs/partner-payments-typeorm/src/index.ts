@@ -30,6 +30,8 @@ export {
   type PartnerJobRun,
   type PartnerRunExclusiveOptions,
 } from './job-locks/job-lock.service';
+export { partnerScheduledTick } from './job-locks/scheduled-tick.util';
+export { partnerMinimumRedriveGraceMs } from './payouts/redrive-grace.policy';
 export {
   PartnerUnitOfWork,
   type CommitDurability,

@@ -1,6 +1,7 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { getDataSourceToken } from '@nestjs/typeorm';
+import { PartnerPaymentsModule } from '@partner-payments/nestjs';
 import { DataSource } from 'typeorm';
 import { PartnerInboxOperator } from './inbox/inbox-operator.service';
 import { PartnerTypeOrmInboxStore } from './inbox/typeorm-inbox.store';
@@ -66,6 +67,40 @@ describe('PartnerPaymentsTypeOrmModule', () => {
     }).compile();
     await expect(boot).rejects.toBeInstanceOf(PartnerTypeOrmConfigurationError);
     await expect(boot).rejects.toMatchObject({ field: 'payouts.maxAgeMs' });
+  });
+
+  it('with PartnerPaymentsModule global, refuses at boot a payouts.graceMs shorter than one of its full calls', async () => {
+    const partner = (timeoutMs: number) =>
+      PartnerPaymentsModule.forRoot({
+        isGlobal: true,
+        baseUrl: 'http://127.0.0.1:9',
+        apiKey: 'key',
+        clientId: 'client',
+        password: 'password',
+        timeoutMs,
+        maxRetries: 0,
+        webhookController: false,
+      });
+    const boot = (timeoutMs: number, graceMs?: number) =>
+      Test.createTestingModule({
+        imports: [
+          dataSources({ default: new DataSource({ type: 'better-sqlite3', database: ':memory:' }) }),
+          PartnerPaymentsTypeOrmModule.forRoot({ payouts: { graceMs } }),
+          partner(timeoutMs),
+        ],
+      }).compile();
+    // No retries: two token calls and the create, 4 x timeoutMs.
+    await expect(boot(5_000, 19_999)).rejects.toMatchObject({
+      name: 'PartnerTypeOrmConfigurationError',
+      field: 'payouts.graceMs',
+      message: expect.stringContaining('must be at least 20000 (ms), got 19999'),
+    });
+    const options = (ref: { get(t: typeof PartnerPayoutOutbox): PartnerPayoutOutbox }) =>
+      (ref.get(PartnerPayoutOutbox) as unknown as { options: { graceMs: number } }).options;
+    expect(options(await boot(5_000, 20_000)).graceMs).toBe(20_000);
+    // Unset: the default (300000), or the minimum when that is longer.
+    expect(options(await boot(5_000)).graceMs).toBe(300_000);
+    expect(options(await boot(100_000)).graceMs).toBe(400_000);
   });
 
   it('gives PartnerPayoutOutbox without PartnerPaymentsModule, and names the missing module on first use', async () => {

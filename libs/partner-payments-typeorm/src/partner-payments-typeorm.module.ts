@@ -2,8 +2,10 @@ import { ConfigurableModuleBuilder, Module, type DynamicModule, type Provider } 
 import { ModuleRef } from '@nestjs/core';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import {
+  PARTNER_PAYMENTS_OPTIONS,
   PartnerApiVersionState,
   PartnerPayoutsService,
+  type PartnerPaymentsModuleOptions,
   PartnerVersioningService,
 } from '@partner-payments/nestjs';
 import type { DataSource } from 'typeorm';
@@ -15,6 +17,7 @@ import { inboxProviders } from './inbox/inbox.providers';
 import { packageTablesMismatch } from './package-tables.util';
 import { PartnerTypeOrmInboxStore } from './inbox/typeorm-inbox.store';
 import { PartnerPayoutOutbox } from './payouts/payout-outbox.service';
+import { payoutOptionsForPartner } from './payouts/redrive-grace.policy';
 import { PartnerVersionPin } from './version-pin/version-pin.service';
 import {
   PARTNER_TYPEORM_OPTIONS,
@@ -79,14 +82,29 @@ function providers(extras: PartnerPaymentsTypeOrmExtras): Provider[] {
     ...inboxProviders(),
     {
       // PartnerPayoutsService is found when first used: an app that never submits a payout needs
-      // no PartnerPaymentsModule to boot.
+      // no PartnerPaymentsModule to boot. With the module there (isGlobal), its options are read
+      // at boot: `payouts.graceMs` must outlast one of its full partner calls.
       provide: PartnerPayoutOutbox,
-      inject: [PartnerUnitOfWork, PARTNER_TYPEORM_RESOLVED_OPTIONS, ModuleRef],
-      useFactory: (uow: PartnerUnitOfWork, options: PartnerTypeOrmResolvedOptions, ref: ModuleRef) => {
+      inject: [
+        PartnerUnitOfWork,
+        PARTNER_TYPEORM_RESOLVED_OPTIONS,
+        PARTNER_TYPEORM_OPTIONS,
+        ModuleRef,
+        { token: PARTNER_PAYMENTS_OPTIONS, optional: true },
+      ],
+      useFactory: (
+        uow: PartnerUnitOfWork,
+        options: PartnerTypeOrmResolvedOptions,
+        given: PartnerPaymentsTypeOrmOptions,
+        ref: ModuleRef,
+        partner: PartnerPaymentsModuleOptions | undefined,
+      ) => {
         let payouts: PartnerPayoutsService | undefined;
         return new PartnerPayoutOutbox(
           uow,
-          options.payouts,
+          partner
+            ? payoutOptionsForPartner(options.payouts, given.payouts?.graceMs !== undefined, partner)
+            : options.payouts,
           () => (payouts ??= partnerServiceOf(ref, PartnerPayoutsService, 'payouts')),
         );
       },

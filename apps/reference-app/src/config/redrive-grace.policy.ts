@@ -1,19 +1,13 @@
+import { partnerMinimumRedriveGraceMs } from '@partner-payments/typeorm';
 import type { EnvironmentVariables } from './environment.rules';
 
-/** The library's cap on a Retry-After wait between two attempts (its default retry options). */
-const MAX_RETRY_AFTER_MS = 30_000;
-
 /**
- * The longest one logical partner call can take (besides waiting for the client's rate limiter):
- * a token call, the call answered 401, a second token call (spec 5.7: re-authenticate and retry
- * once, which uses no retry), then the call again; each token call and the call make up to
- * `maxRetries` retries of `timeoutMs` with a capped Retry-After wait before each retry:
- * 2 x ((R + 1) x T + R x 30 s) for the token calls, (R + 2) x T + R x 30 s for the call. A pending
- * request younger than this may still get its answer, so the re-drive leaves it alone (a re-send
- * racing it would only be answered 409 or replayed: same key, but the caller would see a 409).
+ * The longest one logical partner call can take (the package's rule, with the library's default
+ * Retry-After cap): a pending request younger than this may still get its answer, so the re-drive
+ * leaves it alone, and PartnerPaymentsTypeOrmModule refuses a shorter `payouts.graceMs` at boot.
  */
 export function minimumRedriveGraceMs(timeoutMs: number, maxRetries: number): number {
-  return (3 * maxRetries + 4) * timeoutMs + 3 * maxRetries * MAX_RETRY_AFTER_MS;
+  return partnerMinimumRedriveGraceMs(timeoutMs, maxRetries);
 }
 
 /**

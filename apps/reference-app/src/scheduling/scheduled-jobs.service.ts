@@ -1,7 +1,7 @@
 import { Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { CronJob } from 'cron';
-import { scheduledTick } from './scheduled-tick.util';
+import { partnerScheduledTick } from '@partner-payments/typeorm';
 
 /** How long shutdown waits for scheduled passes still running before closing the database. */
 const SETTLE_BOUND_MS = 10_000;
@@ -30,7 +30,7 @@ export class ScheduledJobs implements BeforeApplicationShutdown {
   constructor(private readonly registry: SchedulerRegistry) {}
 
   /**
-   * `task` gets the tick it serves: the scheduled time the cron fired for (scheduledTick), however
+   * `task` gets the tick it serves: the scheduled time the cron fired for (partnerScheduledTick), however
    * late its timer fired, so every replica names the same tick and the job lock runs it once;
    * and the shutdown signal (JobPass).
    */
@@ -40,7 +40,7 @@ export class ScheduledJobs implements BeforeApplicationShutdown {
       name,
       waitForCompletion: true,
       start: false,
-      onTick: () => this.guard(name, (signal) => task(scheduledTick(job.cronTime), signal)),
+      onTick: () => this.guard(name, (signal) => task(partnerScheduledTick(job.cronTime), signal)),
     });
     this.registry.addCronJob(name, job);
     this.names.add(name);

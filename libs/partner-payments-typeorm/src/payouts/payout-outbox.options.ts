@@ -4,7 +4,9 @@ export interface PartnerPayoutOutboxOptions {
    * How long a pending request is left alone before `redrive()` sends it again, in ms: longer than
    * one full partner call of the module (its token calls and the create, each with their retries
    * and Retry-After waits), or a re-send races the first call's answer and the caller sees a 409.
-   * An integer from 1000. Default 300000 (5 min).
+   * An integer from 1000. With PartnerPaymentsModule global, checked at boot against its options
+   * (partnerMinimumRedriveGraceMs): shorter fails the boot naming this field. Default 300000
+   * (5 min), or that minimum when longer.
    */
   graceMs?: number;
   /**

@@ -3,6 +3,7 @@ import type { PartnerApiVersionState, PartnerVersioningService } from '@partner-
 import { CronJob } from 'cron';
 import type { PartnerUnitOfWork } from '../database/unit-of-work.service';
 import type { PartnerJobLockService } from '../job-locks/job-lock.service';
+import { partnerScheduledTick } from '../job-locks/scheduled-tick.util';
 import { PartnerTypeOrmConfigurationError } from '../partner-payments-typeorm.errors';
 import { classifyPartnerFailure } from '../payouts/partner-failure.util';
 import { PartnerVersionPinEntity } from './version-pin.entity';
@@ -112,7 +113,10 @@ export class PartnerVersionPin implements OnApplicationBootstrap, BeforeApplicat
   }
 
   private async scheduledPin(): Promise<void> {
-    const run = this.pin().catch((error: unknown) =>
+    // The tick this firing serves, however late the timer fired: a replica whose timer fires
+    // after another's run of the same tick ended skips it instead of calling the partner again.
+    const tick = this.job ? partnerScheduledTick(this.job.cronTime) : undefined;
+    const run = this.pin({ tick }).catch((error: unknown) =>
       this.logger.error(`job ${PARTNER_VERSION_PIN_JOB} failed: ${(error as Error).message}`),
     );
     this.running = run;
