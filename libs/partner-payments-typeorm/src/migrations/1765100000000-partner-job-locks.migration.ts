@@ -1,4 +1,5 @@
 import { Table, TableColumn, type MigrationInterface, type QueryRunner } from 'typeorm';
+import { timestampColumnType } from '../database/migration-columns.util';
 
 const TABLE = 'job_locks';
 
@@ -12,9 +13,7 @@ export class PartnerJobLocks1765100000000 implements MigrationInterface {
   name = 'PartnerJobLocks1765100000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    const columns = jobLockColumns(
-      queryRunner.connection.options.type === 'postgres' ? 'timestamptz' : 'datetime',
-    );
+    const columns = jobLockColumns(timestampColumnType(queryRunner));
     const table = await queryRunner.getTable(TABLE);
     if (!table) {
       await queryRunner.createTable(new Table({ name: TABLE, columns }));

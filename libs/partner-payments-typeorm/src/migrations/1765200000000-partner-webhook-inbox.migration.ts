@@ -1,4 +1,5 @@
 import { Table, TableColumn, type MigrationInterface, type QueryRunner } from 'typeorm';
+import { timestampColumnType } from '../database/migration-columns.util';
 
 const INBOX = 'webhook_inbox';
 const TOMBSTONES = 'webhook_inbox_tombstones';
@@ -29,7 +30,7 @@ export class PartnerWebhookInbox1765200000000 implements MigrationInterface {
   name = 'PartnerWebhookInbox1765200000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    const ts = queryRunner.connection.options.type === 'postgres' ? 'timestamptz' : 'datetime';
+    const ts = timestampColumnType(queryRunner);
     if (!(await queryRunner.hasTable(INBOX))) {
       await queryRunner.createTable(new Table({ name: INBOX, columns: inboxColumns(ts) }));
       for (const index of INDEXES) {

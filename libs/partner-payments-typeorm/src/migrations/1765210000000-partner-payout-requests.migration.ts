@@ -1,10 +1,5 @@
-import {
-  Table,
-  TableIndex,
-  type MigrationInterface,
-  type QueryRunner,
-  type TableColumnOptions,
-} from 'typeorm';
+import { Table, TableIndex, type MigrationInterface, type QueryRunner } from 'typeorm';
+import { timestampColumnType, varcharColumn } from '../database/migration-columns.util';
 
 const TABLE = 'partner_payout_requests';
 const INDEX = 'idx_partner_payout_requests_state_created';
@@ -20,26 +15,20 @@ export class PartnerPayoutRequests1765210000000 implements MigrationInterface {
 
   async up(queryRunner: QueryRunner): Promise<void> {
     if (await queryRunner.hasTable(TABLE)) return;
-    const ts = queryRunner.connection.options.type === 'postgres' ? 'timestamptz' : 'datetime';
-    const str = (name: string, length: number, isNullable = false): TableColumnOptions => ({
-      name,
-      type: 'varchar',
-      length: String(length),
-      isNullable,
-    });
+    const ts = timestampColumnType(queryRunner);
     await queryRunner.createTable(
       new Table({
         name: TABLE,
         columns: [
-          { ...str('idempotency_key', 64), isPrimary: true },
-          str('fingerprint', 64),
-          str('virtual_account_id', 64),
-          str('recipient_id', 64),
-          str('amount', 32),
-          str('currency', 8),
+          { ...varcharColumn('idempotency_key', 64), isPrimary: true },
+          varcharColumn('fingerprint', 64),
+          varcharColumn('virtual_account_id', 64),
+          varcharColumn('recipient_id', 64),
+          varcharColumn('amount', 32),
+          varcharColumn('currency', 8),
           { name: 'memo', type: 'text', isNullable: true },
-          str('state', 16),
-          str('payout_id', 64, true),
+          varcharColumn('state', 16),
+          varcharColumn('payout_id', 64, true),
           { name: 'last_error', type: 'text', isNullable: true },
           { name: 'attempts', type: 'integer', default: 0, isNullable: false },
           { name: 'next_attempt_at', type: ts, isNullable: true },

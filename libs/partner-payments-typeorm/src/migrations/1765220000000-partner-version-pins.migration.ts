@@ -1,4 +1,5 @@
-import { Table, type MigrationInterface, type QueryRunner, type TableColumnOptions } from 'typeorm';
+import { Table, type MigrationInterface, type QueryRunner } from 'typeorm';
+import { timestampColumnType, varcharColumn } from '../database/migration-columns.util';
 
 const TABLE = 'api_version_pins';
 
@@ -14,23 +15,17 @@ export class PartnerVersionPins1765220000000 implements MigrationInterface {
 
   async up(queryRunner: QueryRunner): Promise<void> {
     if (await queryRunner.hasTable(TABLE)) return;
-    const ts = queryRunner.connection.options.type === 'postgres' ? 'timestamptz' : 'datetime';
-    const str = (name: string, length: number, isNullable = true): TableColumnOptions => ({
-      name,
-      type: 'varchar',
-      length: String(length),
-      isNullable,
-    });
+    const ts = timestampColumnType(queryRunner);
     await queryRunner.createTable(
       new Table({
         name: TABLE,
         columns: [
-          { ...str('account', 64, false), isPrimary: true },
-          str('configured_version', 16, false),
-          str('pinned_version', 16),
-          str('previous_version', 16),
-          str('last_outcome', 16),
-          str('refused_target', 16),
+          { ...varcharColumn('account', 64), isPrimary: true },
+          varcharColumn('configured_version', 16),
+          varcharColumn('pinned_version', 16, true),
+          varcharColumn('previous_version', 16, true),
+          varcharColumn('last_outcome', 16, true),
+          varcharColumn('refused_target', 16, true),
           { name: 'last_error', type: 'text', isNullable: true },
           { name: 'pinned_at', type: ts, isNullable: true },
           { name: 'updated_at', type: ts, isNullable: false },
