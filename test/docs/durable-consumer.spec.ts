@@ -16,13 +16,13 @@ import { join } from 'node:path';
 import {
   buildDepositFundsReceived,
   buildDepositSource,
-  signPartnerWebhook,
   startPartnerSandbox,
   type PartnerSandbox,
 } from '@partner-payments/testing';
 import { inboxEventKey } from '@partner-payments/typeorm';
 import { DataSource } from 'typeorm';
 import { createFundedAccount, partnerClientFor } from '../setup/funded-account.fixture';
+import { sendSignedBurst } from '../setup/signed-burst.fixture';
 import { createDatabase } from '../../scripts/pg-throwaway';
 import { scaffoldCommonJsNestApp, scratchApp } from './consumer-app.fixture';
 import {
@@ -138,31 +138,16 @@ describe('a consumer app following only the @partner-payments/typeorm README (ta
         );
         return { eventId, body };
       });
-      const acked = new Set<string>();
       let killing: Promise<void> | null = null;
-      let next = 0;
-      const sender = async () => {
-        while (next < events.length) {
-          const e = events[next++];
-          try {
-            const answer = await fetch(`${consumer.url}/webhooks/partner`, {
-              method: 'POST',
-              headers: {
-                'content-type': 'application/json',
-                'x-signature-sha256': signPartnerWebhook(e.body, sandbox.webhookSecret),
-              },
-              body: e.body,
-              signal: AbortSignal.timeout(10_000),
-            });
-            await answer.arrayBuffer();
-            if (answer.status >= 200 && answer.status < 300) acked.add(e.eventId);
-          } catch {
-            // reset or refused: not acknowledged, so this delivery failed at the partner's end
-          }
-          if (!killing && acked.size >= KILL_AFTER_ACKS) killing = consumer.kill();
-        }
-      };
-      await Promise.all(Array.from({ length: IN_FLIGHT }, sender));
+      const acked = await sendSignedBurst({
+        url: `${consumer.url}/webhooks/partner`,
+        secret: sandbox.webhookSecret,
+        events,
+        inFlight: IN_FLIGHT,
+        afterEach: (n) => {
+          if (!killing && n >= KILL_AFTER_ACKS) killing = consumer.kill();
+        },
+      });
       await killing;
       expect(acked.size).toBeGreaterThanOrEqual(KILL_AFTER_ACKS);
       expect(acked.size).toBeLessThan(BURST);

@@ -8,9 +8,9 @@
  * On a SQLite file and on PostgreSQL.
  */
 import { randomUUID } from 'node:crypto';
-import { buildDepositFundsReceived, buildDepositSource, signPartnerWebhook } from '@partner-payments/testing';
+import { buildDepositFundsReceived, buildDepositSource } from '@partner-payments/testing';
 import type { DataSource } from 'typeorm';
-import { mapWithConcurrency } from '../../apps/reference-app/src/reconciliation/concurrency.util';
+import { sendSignedBurst } from '../setup/signed-burst.fixture';
 import { appProcessPerSuite } from '../setup/app-process.fixture';
 import { eventually } from '../setup/app.fixture';
 import { DATABASE_KINDS, openTestDatabaseAt } from '../setup/test-database.fixture';
@@ -53,25 +53,15 @@ describe.each(DATABASE_KINDS)('SIGKILL mid-burst of webhooks on %s', (kind) => {
       );
       return { eventId, depositId, body };
     });
-    const acked = new Set<string>();
     let killing: Promise<void> | null = null;
-    await mapWithConcurrency(events, IN_FLIGHT, async (e) => {
-      try {
-        const answer = await fetch(`${app.url}/webhooks/partner`, {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            'x-signature-sha256': signPartnerWebhook(e.body, sandbox.webhookSecret),
-          },
-          body: e.body,
-          signal: AbortSignal.timeout(10_000),
-        });
-        await answer.arrayBuffer();
-        if (answer.status >= 200 && answer.status < 300) acked.add(e.eventId);
-      } catch {
-        // reset or refused: not acknowledged, so the partner's delivery failed (it never re-sends)
-      }
-      if (!killing && acked.size >= KILL_AFTER_ACKS) killing = app.kill();
+    const acked = await sendSignedBurst({
+      url: `${app.url}/webhooks/partner`,
+      secret: sandbox.webhookSecret,
+      events,
+      inFlight: IN_FLIGHT,
+      afterEach: (n) => {
+        if (!killing && n >= KILL_AFTER_ACKS) killing = app.kill();
+      },
     });
     await killing;
     // The kill landed mid-burst: some deliveries acknowledged, some not.

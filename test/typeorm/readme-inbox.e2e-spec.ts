@@ -1,5 +1,6 @@
 /**
- * The package README's "A crash-safe webhook endpoint", as written, on PostgreSQL: the user's own
+ * The steps of the package README's "A crash-safe webhook endpoint", on PostgreSQL (the README's
+ * quick-start files themselves are built and crashed by test/docs/durable-consumer.spec.ts): the user's own
  * DataSource with the package's entities and migrations beside a `payouts` table of its own,
  * PartnerTypeOrmInboxStore handed to PartnerPaymentsModule through forRootAsync's `inject`, and
  * a handler writing through PartnerUnitOfWork. A signed delivery answered 2xx is stored, and the
