@@ -16,9 +16,9 @@ import FormData from 'form-data';
 import {
   appendUploadParts,
   uploadPartsReplayable,
-} from '../libs/partner-payments/src/validation/upload/upload-form.util';
-import { MAX_UPLOAD_FILE_BYTES as FILE_BYTES } from '../libs/partner-payments/src/validation/upload/upload.constants';
-import { prepareUploadFiles } from '../libs/partner-payments/src/validation/upload/upload.rules';
+} from '../libs/partner-payments/src/resources/rfis/upload/upload-form.util';
+import { MAX_UPLOAD_FILE_BYTES as FILE_BYTES } from '../libs/partner-payments/src/resources/rfis/upload/upload.constants';
+import { prepareUploadFiles } from '../libs/partner-payments/src/resources/rfis/upload/upload.rules';
 import { sampleDuring } from './lib/memory-sampler.fixture';
 import { sandboxClient } from './lib/partner.client';
 

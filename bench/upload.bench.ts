@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MAX_UPLOAD_FILE_BYTES as FILE_BYTES } from '../libs/partner-payments/src/validation/upload/upload.constants';
+import { MAX_UPLOAD_FILE_BYTES as FILE_BYTES } from '../libs/partner-payments/src/resources/rfis/upload/upload.constants';
 import { sampleFile } from '@partner-payments/testing';
 import { trackChild } from './lib/child-registry.fixture';
 import { emitReport, hardDeadline, median, progress, QUICK, round, withLoad } from './lib/contract';

@@ -9,7 +9,7 @@ import {
   PartnerLocalValidationError,
   PartnerServerError,
 } from '@partner-payments/nestjs';
-import { samplePdf } from '../../libs/partner-payments/src/validation/upload/sample-files.fixture';
+import { samplePdf } from '../../libs/partner-payments/src/resources/rfis/upload/sample-files.fixture';
 import {
   fundedSetup,
   individual,

@@ -5,7 +5,7 @@ import {
   PartnerNotFoundError,
   type CreatePartnerRecipientInput,
 } from '@partner-payments/nestjs';
-import { parsePartnerTimestamp } from '../../libs/partner-payments/src/models/timestamp.util';
+import { parsePartnerTimestamp } from '../../libs/partner-payments/src/resources/shared/timestamp.util';
 import {
   fundedSetup,
   individual,

@@ -11,7 +11,10 @@ import {
   isVirtualAccountUsable,
   type RfiItem,
 } from '@partner-payments/nestjs';
-import { samplePdf, samplePng } from '../../libs/partner-payments/src/validation/upload/sample-files.fixture';
+import {
+  samplePdf,
+  samplePng,
+} from '../../libs/partner-payments/src/resources/rfis/upload/sample-files.fixture';
 import {
   fundedSetup,
   individual,

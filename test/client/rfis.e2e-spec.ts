@@ -3,7 +3,7 @@
  * parent fields, document delete, the UBO link; against the sandbox over a real socket.
  */
 import { PartnerValidationError, type Rfi, type RfiListEntry } from '@partner-payments/nestjs';
-import { samplePdf } from '../../libs/partner-payments/src/validation/upload/sample-files.fixture';
+import { samplePdf } from '../../libs/partner-payments/src/resources/rfis/upload/sample-files.fixture';
 import { individual, startClientWorld, stopClientWorld, type ClientWorld } from './client.fixture';
 
 describe('client: RFIs (evidence §7)', () => {

@@ -26,72 +26,76 @@ export type { PartnerRateBudget, PartnerRateLimit } from './http/rate-limiter.po
 
 // The client facade and resource services; the token and API version state (health, pinning)
 export { PartnerPaymentsClient } from './resources/partner-payments.client';
-export { PartnerUsersService } from './resources/users.service';
-export { PartnerRecipientsService } from './resources/recipients.service';
-export { PartnerVirtualAccountsService } from './resources/virtual-accounts.service';
-export { PartnerPayoutsService } from './resources/payouts.service';
-export { PartnerRfisService } from './resources/rfis.service';
-export { PartnerClientConfigService } from './resources/client-config.service';
-export { PartnerVersioningService } from './resources/versioning.service';
-export { PartnerReferenceDataService } from './resources/reference-data.service';
-export { PartnerQuotationsService } from './resources/quotations.service';
+export { PartnerUsersService } from './resources/users/users.service';
+export { PartnerRecipientsService } from './resources/recipients/recipients.service';
+export { PartnerVirtualAccountsService } from './resources/virtual-accounts/virtual-accounts.service';
+export { PartnerPayoutsService } from './resources/payouts/payouts.service';
+export { PartnerRfisService } from './resources/rfis/rfis.service';
+export { PartnerClientConfigService } from './resources/client-config/client-config.service';
+export { PartnerVersioningService } from './resources/versioning/versioning.service';
+export { PartnerReferenceDataService } from './resources/reference-data/reference-data.service';
+export { PartnerQuotationsService } from './resources/quotations/quotations.service';
 export { PartnerTokenManager } from './auth/token-manager.service';
 export { PartnerApiVersionState } from './http/api-version-state.service';
 // Any route the resources do not cover (docs/nestjs/calling-the-partner.md, "Any other route"), and its events$
 export { PartnerHttpClient } from './http/partner-http.client';
 
 // Models (spec 3, 4) and the status rules a caller decides with
-export type { PartnerCallOptions, PartnerPage } from './models/common.model';
-export type { PartnerMetadata } from './models/metadata.model';
-export { canonicalPartnerStatus } from './models/status.util';
-export { parsePartnerTimestamp } from './models/timestamp.util';
-export type { PartnerUser } from './models/user.model';
-export { isTerminalUserStatus } from './models/user.model';
+export type { PartnerCallOptions, PartnerPage } from './resources/shared/common.model';
+export type { PartnerMetadata } from './resources/shared/metadata.model';
+export { canonicalPartnerStatus } from './resources/shared/status.util';
+export { parsePartnerTimestamp } from './resources/shared/timestamp.util';
+export type { PartnerUser } from './resources/users/user.model';
+export { isTerminalUserStatus } from './resources/users/user.model';
 export type {
   CreatePartnerUserInput,
   CreatePartnerIndividualUserInput,
   CreatePartnerBusinessUserInput,
   UpdatePartnerUserInput,
-} from './models/user-input.model';
-export type { PartnerRecipient, CreatePartnerRecipientInput } from './models/recipient.model';
-export { maskAccountNumber } from './models/recipient.model';
+} from './resources/users/user-input.model';
+export type { PartnerRecipient, CreatePartnerRecipientInput } from './resources/recipients/recipient.model';
+export { maskAccountNumber } from './resources/recipients/recipient.model';
 export type {
   PartnerVirtualAccount,
   PartnerVirtualAccountBalance,
   CreatePartnerVirtualAccountInput,
   PartnerDeposit,
-} from './models/virtual-account.model';
+} from './resources/virtual-accounts/virtual-account.model';
 export {
   isVirtualAccountUsable,
   canReceiveFunds,
   isTerminalDepositStatus,
-} from './models/virtual-account.model';
+} from './resources/virtual-accounts/virtual-account.model';
 export type {
   PartnerPayout,
   PartnerPayoutPreview,
   CreatePartnerPayoutInput,
   PartnerPayoutStatusChange,
   PartnerPayoutStatusChangeReason,
-} from './models/payout.model';
-export { PartnerPayoutStatus, isTerminalPayoutStatus, decidePayoutStatusChange } from './models/payout.model';
-export type { PartnerClientConfig } from './models/client-config.model';
+} from './resources/payouts/payout.model';
+export {
+  PartnerPayoutStatus,
+  isTerminalPayoutStatus,
+  decidePayoutStatusChange,
+} from './resources/payouts/payout.model';
+export type { PartnerClientConfig } from './resources/client-config/client-config.model';
 export type {
   CreatePartnerCryptoPayoutInput,
   CreatePartnerQuotationInput,
   PartnerCryptoPayout,
   PartnerQuotation,
-} from './models/quotation.model';
+} from './resources/quotations/quotation.model';
 export type {
   PartnerBank,
   PartnerBankList,
   PartnerCountry,
   PartnerCountryList,
   PartnerCountrySubdivision,
-} from './models/reference-data.model';
-export { partnerPostalCodePattern } from './models/reference-data.model';
-export type { Rfi, RfiListEntry, RfiItem, RfiAnswerInput } from './models/rfi.model';
-export type { UploadSource } from './validation/upload/upload-source.util';
-export { validateRfiAnswers } from './validation/rfi/rfi-answer.rules';
+} from './resources/reference-data/reference-data.model';
+export { partnerPostalCodePattern } from './resources/reference-data/reference-data.model';
+export type { Rfi, RfiListEntry, RfiItem, RfiAnswerInput } from './resources/rfis/rfi.model';
+export type { UploadSource } from './resources/rfis/upload/upload-source.util';
+export { validateRfiAnswers } from './resources/rfis/rfi-answer.rules';
 
 // Errors (spec 7)
 export { PartnerError, PartnerLocalValidationError } from './errors/partner.errors';

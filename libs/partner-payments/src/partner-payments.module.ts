@@ -19,16 +19,16 @@ import {
   PARTNER_RESOLVED_OPTIONS,
 } from './partner-payments.constants';
 import type { PartnerPaymentsModuleOptions } from './partner-payments.options';
-import { PartnerClientConfigService } from './resources/client-config.service';
+import { PartnerClientConfigService } from './resources/client-config/client-config.service';
 import { PartnerPaymentsClient } from './resources/partner-payments.client';
-import { PartnerPayoutsService } from './resources/payouts.service';
-import { PartnerRecipientsService } from './resources/recipients.service';
-import { PartnerQuotationsService } from './resources/quotations.service';
-import { PartnerReferenceDataService } from './resources/reference-data.service';
-import { PartnerRfisService } from './resources/rfis.service';
-import { PartnerUsersService } from './resources/users.service';
-import { PartnerVersioningService } from './resources/versioning.service';
-import { PartnerVirtualAccountsService } from './resources/virtual-accounts.service';
+import { PartnerPayoutsService } from './resources/payouts/payouts.service';
+import { PartnerRecipientsService } from './resources/recipients/recipients.service';
+import { PartnerQuotationsService } from './resources/quotations/quotations.service';
+import { PartnerReferenceDataService } from './resources/reference-data/reference-data.service';
+import { PartnerRfisService } from './resources/rfis/rfis.service';
+import { PartnerUsersService } from './resources/users/users.service';
+import { PartnerVersioningService } from './resources/versioning/versioning.service';
+import { PartnerVirtualAccountsService } from './resources/virtual-accounts/virtual-accounts.service';
 import {
   createPartnerWebhookController,
   partnerWebhookExports,

@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import FormData from 'form-data';
 import { PartnerServerError, PartnerTimeoutError } from '../errors/partner-api.errors';
-import { PartnerReferenceDataService } from '../resources/reference-data.service';
-import { PartnerVirtualAccountsService } from '../resources/virtual-accounts.service';
+import { PartnerReferenceDataService } from '../resources/reference-data/reference-data.service';
+import { PartnerVirtualAccountsService } from '../resources/virtual-accounts/virtual-accounts.service';
 import {
   authOk,
   createTestClient,

@@ -19,7 +19,7 @@ import { replayIsDeduplicated, requiresIdempotencyKey, resolveIdempotencyKey } f
 import { systemClock } from './rate-limiter.policy';
 import { PartnerTransport } from './partner-transport.client';
 import { buildQueryString, joinQueryStrings, splitPathQuery } from './url.util';
-import { UUID_V4_PATTERN } from '../validation/validation.util';
+import { UUID_V4_PATTERN } from '../resources/shared/validation.util';
 
 /**
  * Per-call overrides are checked before any I/O, like the module options at boot: a NaN or negative

@@ -1,15 +1,15 @@
 import { PartnerTokenManager } from '../auth/token-manager.service';
 import { PartnerApiVersionState } from '../http/api-version-state.service';
 import { PartnerHttpClient } from '../http/partner-http.client';
-import { PartnerClientConfigService } from './client-config.service';
-import { PartnerPayoutsService } from './payouts.service';
-import { PartnerQuotationsService } from './quotations.service';
-import { PartnerRecipientsService } from './recipients.service';
-import { PartnerReferenceDataService } from './reference-data.service';
-import { PartnerRfisService } from './rfis.service';
-import { PartnerUsersService } from './users.service';
-import { PartnerVersioningService } from './versioning.service';
-import { PartnerVirtualAccountsService } from './virtual-accounts.service';
+import { PartnerClientConfigService } from './client-config/client-config.service';
+import { PartnerPayoutsService } from './payouts/payouts.service';
+import { PartnerQuotationsService } from './quotations/quotations.service';
+import { PartnerRecipientsService } from './recipients/recipients.service';
+import { PartnerReferenceDataService } from './reference-data/reference-data.service';
+import { PartnerRfisService } from './rfis/rfis.service';
+import { PartnerUsersService } from './users/users.service';
+import { PartnerVersioningService } from './versioning/versioning.service';
+import { PartnerVirtualAccountsService } from './virtual-accounts/virtual-accounts.service';
 
 /** One injectable with every resource: `client.payouts.create(...)`. */
 export class PartnerPaymentsClient {

@@ -10,9 +10,9 @@ import {
   type LocalServer,
 } from '../http/local-server.fixture';
 import { buildPartnerClientGraph } from '../client-graph.util';
-import { samplePdf } from '../validation/upload/sample-files.fixture';
-import { iterateOffsetPages, toOffsetPage } from './resource.util';
-import { toPartnerUser } from './users.service';
+import { samplePdf } from './rfis/upload/sample-files.fixture';
+import { iterateOffsetPages, toOffsetPage } from './shared/resource.util';
+import { toPartnerUser } from './users/users.service';
 
 describe('resource helpers', () => {
   it('toOffsetPage reads { data, pagination } and tolerant variants', () => {

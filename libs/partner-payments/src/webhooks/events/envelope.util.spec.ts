@@ -1,4 +1,4 @@
-import { canonicalPartnerStatus } from '../../models/status.util';
+import { canonicalPartnerStatus } from '../../resources/shared/status.util';
 import { hasSyntheticEventId, parsePartnerEnvelope } from './envelope.util';
 import { PARTNER_CONTRACT_EVENTS } from './partner-event.constants';
 import type { PartnerEventOf } from './partner-event.types';

@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
-import { canonicalPartnerStatus } from '../../models/status.util';
+import { canonicalPartnerStatus } from '../../resources/shared/status.util';
 import { PartnerEvent, type PartnerEventName } from './partner-event.constants';
 import type { AnyPartnerEvent, PartnerUnknownEvent, PartnerWebhookEvent } from './partner-event.types';
 import { PartnerWebhookPayloadError } from '../webhook.errors';

@@ -1,4 +1,4 @@
-import { canonicalPartnerStatus } from '../../models/status.util';
+import { canonicalPartnerStatus } from '../../resources/shared/status.util';
 import { PartnerEvent } from './partner-event.constants';
 import type { PartnerPayoutStatusEvent, PartnerWebhookEvent } from './partner-event.types';
 
