@@ -14,9 +14,17 @@ import {
   PartnerConfigurationError,
   PartnerPaymentsClient,
   PartnerPaymentsModule,
+  PartnerClientConfigService,
   PartnerPayoutsService,
+  PartnerQuotationsService,
+  PartnerRecipientsService,
+  PartnerReferenceDataService,
+  PartnerRfisService,
   PartnerUsersService,
   PartnerTokenManager,
+  PartnerVersioningService,
+  PartnerVirtualAccountsService,
+  createPartnerPaymentsClient,
   type PartnerPaymentsModuleOptions,
   type PartnerPaymentsOptionsFactory,
 } from '@partner-payments/nestjs';
@@ -27,6 +35,19 @@ import {
 import { PartnerHttpClient } from '../../libs/partner-payments/src/http/partner-http.client';
 import { type ResolvedPartnerOptions } from '../../libs/partner-payments/src/options-resolver.util';
 import * as publicApi from '@partner-payments/nestjs';
+
+// Every resource service a user injects, with the client property that holds the same instance.
+const RESOURCE_SERVICES = [
+  ['users', PartnerUsersService],
+  ['recipients', PartnerRecipientsService],
+  ['virtualAccounts', PartnerVirtualAccountsService],
+  ['payouts', PartnerPayoutsService],
+  ['rfis', PartnerRfisService],
+  ['clientConfig', PartnerClientConfigService],
+  ['versioning', PartnerVersioningService],
+  ['referenceData', PartnerReferenceDataService],
+  ['quotations', PartnerQuotationsService],
+] as const;
 
 const silent: LoggerService = { log: () => undefined, warn: () => undefined, error: () => undefined };
 
@@ -59,8 +80,10 @@ describe('PartnerPaymentsModule', () => {
     expect(ref.get(PARTNER_LOGGER)).toBe(silent);
     expect(ref.get(PARTNER_INBOX_STORE)).toBeDefined();
     const client = ref.get(PartnerPaymentsClient);
-    expect(ref.get(PartnerUsersService)).toBe(client.users);
-    expect(ref.get(PartnerPayoutsService)).toBe(client.payouts);
+    for (const [name, service] of RESOURCE_SERVICES) {
+      expect(client[name]).toBeInstanceOf(service);
+      expect(ref.get<unknown>(service)).toBe(client[name]);
+    }
     expect(ref.get(PartnerTokenManager)).toBe(client.auth);
     expect(ref.get(PartnerApiVersionState)).toBe(client.versionState);
     expect(ref.get(PartnerHttpClient)).toBe(client.http);
@@ -87,6 +110,17 @@ describe('PartnerPaymentsModule', () => {
     await ref.get(PartnerPaymentsClient).users.list({ limit: 1 });
     expect(seen).toEqual([`${sandbox.baseUrl}/sandbox/auth`, `${sandbox.baseUrl}/sandbox/v1/users?limit=1`]);
     await ref.close();
+  });
+
+  it('createPartnerPaymentsClient: the same resources without Nest, sharing one token', async () => {
+    const client = createPartnerPaymentsClient(options);
+    for (const [name, service] of RESOURCE_SERVICES) expect(client[name]).toBeInstanceOf(service);
+    await client.users.list({ limit: 1 });
+    const token = await client.auth.getToken();
+    await expect(client.clientConfig.get()).resolves.toMatchObject({
+      client: { client_uuid: sandbox.credentials.clientUuid },
+    });
+    expect(await client.auth.getToken()).toBe(token);
   });
 
   it('forRootAsync with useFactory + inject', async () => {

@@ -7,16 +7,7 @@ import { PartnerTransport, type PartnerAxiosLike } from './http/partner-transpor
 import type { Clock } from './http/rate-limiter.policy';
 import { resolvePartnerOptions, type ResolvedPartnerOptions } from './options-resolver.util';
 import type { PartnerPaymentsModuleOptions } from './partner-payments.options';
-import { PartnerClientConfigService } from './resources/client-config/client-config.service';
 import { PartnerPaymentsClient } from './resources/partner-payments.client';
-import { PartnerPayoutsService } from './resources/payouts/payouts.service';
-import { PartnerRecipientsService } from './resources/recipients/recipients.service';
-import { PartnerQuotationsService } from './resources/quotations/quotations.service';
-import { PartnerReferenceDataService } from './resources/reference-data/reference-data.service';
-import { PartnerRfisService } from './resources/rfis/rfis.service';
-import { PartnerUsersService } from './resources/users/users.service';
-import { PartnerVersioningService } from './resources/versioning/versioning.service';
-import { PartnerVirtualAccountsService } from './resources/virtual-accounts/virtual-accounts.service';
 
 export interface PartnerClientDependencies {
   /** The axios instance to send with. The module passes HttpService.axiosRef; default a fresh axios.create(). */
@@ -46,20 +37,7 @@ export function buildPartnerClientGraph(
   const tokens = new PartnerTokenManager(transport, options, options.logger, deps.clock);
   const versionState = new PartnerApiVersionState();
   const http = new PartnerHttpClient(transport, tokens, versionState, options);
-  const client = new PartnerPaymentsClient(
-    new PartnerUsersService(http),
-    new PartnerRecipientsService(http),
-    new PartnerVirtualAccountsService(http),
-    new PartnerPayoutsService(http),
-    new PartnerRfisService(http),
-    new PartnerClientConfigService(http, options),
-    new PartnerVersioningService(http, versionState),
-    http,
-    tokens,
-    versionState,
-    new PartnerReferenceDataService(http, options.referenceDataCacheTtlMs, deps.clock),
-    new PartnerQuotationsService(http),
-  );
+  const client = new PartnerPaymentsClient({ options, http, auth: tokens, versionState, clock: deps.clock });
   return { options, transport, tokens, versionState, http, client };
 }
 

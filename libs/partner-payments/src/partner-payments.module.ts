@@ -3,6 +3,7 @@ import {
   ConfigurableModuleBuilder,
   Logger,
   Module,
+  type Abstract,
   type DynamicModule,
   type Provider,
   type Type,
@@ -19,16 +20,11 @@ import {
   PARTNER_RESOLVED_OPTIONS,
 } from './partner-payments.constants';
 import type { PartnerPaymentsModuleOptions } from './partner-payments.options';
-import { PartnerClientConfigService } from './resources/client-config/client-config.service';
-import { PartnerPaymentsClient } from './resources/partner-payments.client';
-import { PartnerPayoutsService } from './resources/payouts/payouts.service';
-import { PartnerRecipientsService } from './resources/recipients/recipients.service';
-import { PartnerQuotationsService } from './resources/quotations/quotations.service';
-import { PartnerReferenceDataService } from './resources/reference-data/reference-data.service';
-import { PartnerRfisService } from './resources/rfis/rfis.service';
-import { PartnerUsersService } from './resources/users/users.service';
-import { PartnerVersioningService } from './resources/versioning/versioning.service';
-import { PartnerVirtualAccountsService } from './resources/virtual-accounts/virtual-accounts.service';
+import {
+  PARTNER_RESOURCES,
+  PartnerPaymentsClient,
+  type PartnerResourceName,
+} from './resources/partner-payments.client';
 import {
   createPartnerWebhookController,
   partnerWebhookExports,
@@ -47,22 +43,19 @@ export interface PartnerPaymentsModuleExtras {
 /** Internal: the one object graph every provider below is taken from. */
 const PARTNER_CLIENT_GRAPH = Symbol('PARTNER_CLIENT_GRAPH');
 
-/** Classes the module provides (and exports), each taken from the graph. */
-const GRAPH_PROVIDERS: Array<[Type, (g: PartnerClientGraph) => unknown]> = [
+/** Classes the module provides (and exports), each taken from the graph; every resource of the list. */
+const GRAPH_PROVIDERS: Array<[Type | Abstract<unknown>, (g: PartnerClientGraph) => unknown]> = [
   [PartnerApiVersionState, (g) => g.versionState],
   [PartnerTransport, (g) => g.transport],
   [PartnerTokenManager, (g) => g.tokens],
   [PartnerHttpClient, (g) => g.http],
   [PartnerPaymentsClient, (g) => g.client],
-  [PartnerUsersService, (g) => g.client.users],
-  [PartnerRecipientsService, (g) => g.client.recipients],
-  [PartnerVirtualAccountsService, (g) => g.client.virtualAccounts],
-  [PartnerPayoutsService, (g) => g.client.payouts],
-  [PartnerRfisService, (g) => g.client.rfis],
-  [PartnerClientConfigService, (g) => g.client.clientConfig],
-  [PartnerVersioningService, (g) => g.client.versioning],
-  [PartnerReferenceDataService, (g) => g.client.referenceData],
-  [PartnerQuotationsService, (g) => g.client.quotations],
+  ...(Object.keys(PARTNER_RESOURCES) as PartnerResourceName[]).map(
+    (name): [Abstract<unknown>, (g: PartnerClientGraph) => unknown] => [
+      PARTNER_RESOURCES[name].service,
+      (g) => g.client[name],
+    ],
+  ),
 ];
 
 const CORE_PROVIDERS: Provider[] = [
