@@ -5,8 +5,8 @@ import {
   isTerminalPayoutStatus,
   normalisePayoutStatus,
   payoutStatusRank,
-  toPartnerPayout,
 } from './payout.model';
+import { toPartnerPayout } from './payout-mapper.util';
 
 describe('payout model (spec 3.4, provider-facts "Payouts")', () => {
   it("normalises create's id + lowercase status", () => {

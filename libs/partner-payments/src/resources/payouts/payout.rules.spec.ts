@@ -1,8 +1,8 @@
-import { cryptoPayoutProblems, quotationProblems } from './payout.rules';
+import { cryptoPayoutProblems } from './payout.rules';
 
 const fields = (errors: { field: string }[]) => errors.map((e) => e.field);
 
-describe('crypto payout and quotation rules (evidence §11 N35, N36)', () => {
+describe('crypto payout rules (evidence §11 N35)', () => {
   it('the recorded crypto payout body lacks what the partner named: network, txHash, quote_id', () => {
     // The body of [T3raw abuse/verification-skip-attempt/02-P2-payout-CREATED.json].
     const recorded = {
@@ -21,29 +21,5 @@ describe('crypto payout and quotation rules (evidence §11 N35, N36)', () => {
       'txHash',
     ]);
     expect(fields(cryptoPayoutProblems(undefined))).toHaveLength(7);
-  });
-
-  it('the recorded quotation body lacks a recipient or an account type; amounts are integer minor units', () => {
-    // The body of [T3raw 03-P3-quote-CREATED.json].
-    const recorded = {
-      user_id: '65ba0e06-9f52-4c43-b093-5d30a632ce3d',
-      source_currency: 'USD',
-      destination_currency: 'MXN',
-      amount: 100.0,
-      amount_type: 'source',
-    };
-    expect(quotationProblems(recorded)).toEqual([
-      {
-        field: 'recipient_id',
-        message: 'recipient_id or account_type (WIRE, SWIFT, WALLET, ACH, INSTANT_PAY) is required',
-      },
-    ]);
-    expect(quotationProblems({ ...recorded, account_type: 'WIRE' })).toEqual([]);
-    expect(quotationProblems({ ...recorded, recipient_id: 'fc6e67a8-4b75-466a-bae6-8e178d994900' })).toEqual(
-      [],
-    );
-    expect(
-      fields(quotationProblems({ ...recorded, account_type: 'ACT', amount: 10.5, amount_type: 'x' })),
-    ).toEqual(['account_type', 'amount', 'amount_type']);
   });
 });

@@ -3,8 +3,8 @@ import { PartnerHttpClient } from '../../http/partner-http.client';
 import { encodePathSegment } from '../../http/url.util';
 import type { PartnerCallOptions } from '../shared/common.model';
 import type { CreatePartnerCryptoPayoutInput, PartnerCryptoPayout } from '../quotations/quotation.model';
+import { toPartnerPayout } from './payout-mapper.util';
 import {
-  toPartnerPayout,
   type CreatePartnerPayoutInput,
   type ListPartnerPayoutsParams,
   type PartnerPayout,
@@ -12,8 +12,8 @@ import {
   type PartnerPayoutPreview,
   type PreviewPartnerPayoutInput,
 } from './payout.model';
-import { amountProblem, describeType } from '../shared/validation.util';
-import { checkNumberedPageParams, cryptoPayoutProblems, nullFieldErrors, uuidProblem } from './payout.rules';
+import { amountProblem, describeType, uuidProblem } from '../shared/validation.util';
+import { checkNumberedPageParams, cryptoPayoutProblems, nullFieldErrors } from './payout.rules';
 import { asRecord, requireId, send } from '../shared/resource.util';
 
 const LIST_KEYS: ReadonlyArray<keyof ListPartnerPayoutsParams> = [

@@ -2,7 +2,7 @@ import { PartnerLocalValidationError } from '../../errors/partner.errors';
 import { PartnerHttpClient } from '../../http/partner-http.client';
 import type { PartnerCallOptions } from '../shared/common.model';
 import type { CreatePartnerQuotationInput, PartnerQuotation } from './quotation.model';
-import { quotationProblems } from '../payouts/payout.rules';
+import { quotationProblems } from './quotation.rules';
 import { asRecord, send } from '../shared/resource.util';
 
 /** Quotations, a route the contract does not list (evidence §11 N36). */

@@ -1,5 +1,11 @@
 import type { PartnerOpenString } from '../shared/common.model';
 import type { PartnerMetadata, PartnerMetadataFilter } from '../shared/metadata.model';
+import type {
+  PartnerBankAccountDetails,
+  PartnerRecipientAddress,
+  PartnerSpeiAccountDetails,
+  PartnerWalletAccountDetails,
+} from './recipient-account.model';
 
 /**
  * Recipients as the partner takes and answers them (spec 2.3, 4.4; evidence §4, confirmed against
@@ -193,51 +199,6 @@ export type CreatePartnerRecipientInput =
 
 /** account_type as read back: UPPERCASE, open to values a newer partner adds. */
 export type PartnerAccountType = PartnerOpenString<PartnerRecipientAccountType>;
-
-/** An address as read back (all optional). */
-export interface PartnerRecipientAddress {
-  street_name?: string;
-  city?: string;
-  state?: string;
-  postal_code?: string;
-  country?: string;
-  [key: string]: unknown;
-}
-
-/**
- * account_details of the bank rails, unmasked (evidence §4 [T3r DRIFT-30]): never log them whole.
- * bank_address is an object on WIRE/SWIFT, a string on ACH/INSTANT_PAY.
- */
-export interface PartnerBankAccountDetails {
-  routing_number?: string;
-  account_number?: string;
-  type?: string;
-  bank_name?: string;
-  bank_address?: PartnerRecipientAddress | string;
-  swift_code?: string;
-  doc_type?: string;
-  doc_number?: string;
-  doc_country_code?: string;
-  [key: string]: unknown;
-}
-
-/** spec 2.3 name for the WIRE details; the same shape as every bank rail's. */
-export type PartnerWireAccountDetails = PartnerBankAccountDetails;
-
-export interface PartnerSpeiAccountDetails {
-  clabe?: string;
-  doc_type?: string;
-  doc_number?: string;
-  doc_country_code?: string;
-  [key: string]: unknown;
-}
-
-export interface PartnerWalletAccountDetails {
-  token?: string;
-  address?: string;
-  network?: string;
-  [key: string]: unknown;
-}
 
 /**
  * A recipient as the partner sends it, the same on create and read (evidence §4): `recipient_id`,

@@ -1,7 +1,7 @@
-import type { PartnerFieldError } from '../../errors/partner.errors';
 import type { PartnerRecipientAccountType } from './recipient.model';
 import { collectMetadataErrors } from '../shared/metadata.rules';
 import { UUID_PATTERN, describeType, isPlainObject, throwIfAny } from '../shared/validation.util';
+import { Collector, EMAIL, type Obj } from './recipient-fields.util';
 import { walletAddressProblem } from './wallet-address.rules';
 
 /**
@@ -9,8 +9,6 @@ import { walletAddressProblem } from './wallet-address.rules';
  * or accepted them). Every problem is collected and thrown once as a PartnerLocalValidationError
  * whose fieldErrors name the field by its path (`account.bank_address.street_name`).
  */
-
-type Obj = Record<string, unknown>;
 
 export const PARTNER_RECIPIENT_ACCOUNT_TYPES: readonly PartnerRecipientAccountType[] = [
   'WIRE',
@@ -60,55 +58,6 @@ export const PARTNER_LATAM_RAILS: Readonly<
   SVUSD: { country: 'SV', docTypes: ['dui'] },
   UYU: { country: 'UY' },
 };
-
-const COUNTRY_MESSAGE = 'must be a 2-character ISO code (alpha-2, e.g. US; recipients do not take alpha-3)';
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-class Collector {
-  readonly errors: PartnerFieldError[] = [];
-
-  add(field: string, message: string): void {
-    this.errors.push({ field, message });
-  }
-
-  /** A string field; reports a missing required one, a wrong type, an empty or too long value. */
-  string(obj: Obj, key: string, path: string, required: boolean, max = 500): string | undefined {
-    const v = obj[key];
-    if (v === undefined || v === null) {
-      if (required) this.add(path, 'is required');
-      return undefined;
-    }
-    if (typeof v !== 'string') return void this.add(path, `must be a string, got ${describeType(v)}`);
-    if (v.trim() === '') return void this.add(path, 'must not be empty');
-    if (v.length > max) return void this.add(path, `must be at most ${max} characters`);
-    return v;
-  }
-
-  match(obj: Obj, key: string, path: string, required: boolean, re: RegExp, message: string) {
-    const v = this.string(obj, key, path, required);
-    if (v !== undefined && !re.test(v)) this.add(path, message);
-  }
-
-  oneOf(obj: Obj, key: string, path: string, required: boolean, values: readonly string[] | undefined) {
-    const v = this.string(obj, key, path, required);
-    if (v !== undefined && values && !values.includes(v))
-      this.add(path, `must be one of ${values.join(', ')}`);
-    return v;
-  }
-
-  country(obj: Obj, key: string, path: string, required = false): void {
-    this.match(obj, key, path, required, /^[A-Z]{2}$/, COUNTRY_MESSAGE);
-  }
-
-  /** A structured address: street_name required, country alpha-2. */
-  address(value: unknown, path: string): void {
-    if (!isPlainObject(value))
-      return void this.add(path, 'must be an object { street_name, city, state, postal_code, country }');
-    this.string(value, 'street_name', `${path}.street_name`, true);
-    for (const f of ['city', 'state', 'postal_code']) this.string(value, f, `${path}.${f}`, false, 200);
-    this.country(value, 'country', `${path}.country`);
-  }
-}
 
 const US_BANK_RAILS = new Set(['WIRE', 'ACH', 'INSTANT_PAY']);
 

@@ -39,6 +39,14 @@ export function asRecord(value: unknown): Record<string, unknown> {
     : {};
 }
 
+/** The object under the first of `keys` that holds one (`{ data: {...} }`), else the body itself. */
+export function unwrap(body: unknown, ...keys: string[]): Record<string, unknown> {
+  const b = asRecord(body);
+  for (const k of keys)
+    if (typeof b[k] === 'object' && b[k] !== null && !Array.isArray(b[k])) return asRecord(b[k]);
+  return b;
+}
+
 export function requireId(value: unknown, field: string): string {
   if (typeof value !== 'string' || value.trim() === '') {
     throw new PartnerLocalValidationError([{ field, message: 'is required (a non-empty string)' }]);

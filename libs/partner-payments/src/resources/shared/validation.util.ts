@@ -42,6 +42,17 @@ export function throwIfAny(errors: PartnerFieldError[]): void {
 
 /** RFC 4122 shape, any version (spec 2.1 "string, uuid"; the server's own ids need not be v4). */
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A required id documented as a uuid (spec 2.3 recipient_id; spec 4.6 virtual_account_id). Checked
+ * locally because a malformed id in the path makes a malformed route, answered 403 invalid_request
+ * (spec 7.5): a PartnerPermissionError naming no field. Evidence open question 10 leaves the real
+ * body for a malformed payout or account id unknown; the uuid rule itself is the contract's.
+ */
+export function uuidProblem(value: unknown, field: string): PartnerFieldError | null {
+  if (typeof value !== 'string' || value.trim() === '') return { field, message: 'is required' };
+  return UUID_PATTERN.test(value) ? null : { field, message: 'must be a UUID' };
+}
 /** spec 8: Idempotency-Key is a UUID v4 (version nibble 4, variant 8-b). */
 export const UUID_V4_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 

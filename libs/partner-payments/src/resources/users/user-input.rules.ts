@@ -1,9 +1,15 @@
 import type { PartnerFieldError } from '../../errors/partner.errors';
 import { BUSINESS_ONLY_ACCOUNT_PURPOSES, INDIVIDUAL_ONLY_ACCOUNT_PURPOSES } from './user-input.model';
 import type { CreatePartnerUserInput, UpdatePartnerUserInput } from './user-input.model';
-import { parseIsoDate } from '../rfis/answer-format.rules';
-import { collectMetadataErrors } from '../shared/metadata.rules';
-import { describeType, emailProblem, isPlainObject, keyPath, throwIfAny } from '../shared/validation.util';
+import { describeType, isPlainObject, keyPath, throwIfAny } from '../shared/validation.util';
+import {
+  DATA_URI,
+  USER_FIELD_INSTEAD,
+  USER_FIELD_KINDS,
+  checkValue,
+  isHttpsUrl,
+  type UserFieldKind,
+} from './user-fields.rules';
 
 /**
  * Checks a POST /v1/users or PUT /v1/users/{id} body before any I/O (evidence §3): the partner's
@@ -15,119 +21,6 @@ import { describeType, emailProblem, isPlainObject, keyPath, throwIfAny } from '
  * misspelt `date_of_birth` or an `address` object would be lost without a word, so the client
  * refuses them on create too, naming the field.
  */
-type Kind = 'string' | 'alpha3' | 'date' | 'email' | 'url' | 'strings' | 'object' | 'list' | 'metadata';
-
-const COMMON: Record<string, Kind> = {
-  verification_mode: 'string',
-  redirect_uri: 'url',
-  email: 'email',
-  phone: 'string',
-  ip_address: 'string',
-  address_street: 'string',
-  address_city: 'string',
-  address_state: 'string',
-  address_zip_code: 'string',
-  address_country: 'alpha3',
-  document_type: 'string',
-  document_number: 'string',
-  document_country: 'alpha3',
-  employment_status: 'string',
-  current_employer: 'string',
-  immigration_status: 'string',
-  additional_info: 'object',
-  identifying_information: 'list',
-  associated_persons: 'list',
-  source_of_funds: 'string',
-  account_purpose: 'string',
-  occupation: 'string',
-  pep_status: 'string',
-  metadata: 'metadata',
-  tos_accepted_version: 'string',
-  // individual
-  first_name: 'string',
-  last_name: 'string',
-  birth_date: 'date',
-  nationality: 'alpha3',
-  ssn: 'string',
-  // business
-  business_legal_name: 'string',
-  doing_business_as: 'string',
-  business_type: 'string',
-  business_industry: 'strings',
-  business_description: 'string',
-  formation_date: 'date',
-  formation_country: 'alpha3',
-  international_entity_type: 'string',
-  ein: 'string',
-  representative_birth_date: 'date',
-};
-
-/** Every name the partner's user schema knows, for other validators and tests. */
-export const PARTNER_USER_FIELDS: readonly string[] = ['type', 'external_id', ...Object.keys(COMMON)];
-
-/** Names integrations send by mistake, and what the partner calls them [T1s §3.11 B1][evidence §3]. */
-const INSTEAD: Record<string, string> = {
-  address:
-    'the partner has no address object: send address_street, address_city, address_state, address_zip_code and address_country (alpha-3)',
-  residential_address: 'is a read-only name: send the flat address_* fields',
-  registered_address: 'is a read-only name: send the flat address_* fields',
-  date_of_birth: 'is not a partner field: send birth_date (YYYY-MM-DD)',
-  representative_date_of_birth: 'is not a partner field: send representative_birth_date',
-  business_trade_name: 'is not a partner field: send doing_business_as',
-  tax_id: 'is not a partner field: send ssn (individual) or ein (business)',
-  country: 'is not a partner field: send address_country (alpha-3)',
-  ext_reference: 'is not a partner field: send external_id (create only)',
-  status:
-    'is not sent by this client: the partner validates it as active|inactive|suspended and its effect is unknown',
-};
-
-const SNAKE = /^[a-z0-9]+(?:_[a-z0-9]+)*$/;
-const DATA_URI = /^data:[\w.+-]+\/[\w.+-]+;base64,[A-Za-z0-9+/=\s]+$/;
-
-function isHttpsUrl(v: string): boolean {
-  try {
-    return new URL(v).protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
-
-function checkValue(field: string, kind: Kind, value: unknown, errors: PartnerFieldError[]): void {
-  const push = (message: string): void => void errors.push({ field, message });
-  if (kind === 'metadata') {
-    errors.push(...collectMetadataErrors(value, field));
-    return;
-  }
-  if (kind === 'strings') {
-    // DRIFT-19: a plain string is a 400 "Expected array".
-    if (!Array.isArray(value))
-      return push(`must be an array of snake_case values (got ${describeType(value)})`);
-    if (value.length === 0) return push('must hold at least one value');
-    value.forEach((v, i) => {
-      if (typeof v !== 'string' || !SNAKE.test(v))
-        errors.push({
-          field: `${field}[${i}]`,
-          message: 'must be a snake_case string, e.g. "software_publishers"',
-        });
-    });
-    return;
-  }
-  if (kind === 'object' || kind === 'list') return; // checked by their own functions below
-  if (typeof value !== 'string') return push(`must be a string (got ${describeType(value)})`);
-  if (value.trim() === '') return push('must not be empty');
-  if (kind === 'alpha3' && !/^[A-Z]{3}$/.test(value)) {
-    // evidence §3: users use alpha-3; the partner echoes `US` unchanged, so a wrong code is never caught there.
-    push(`must be an ISO 3166-1 alpha-3 code in capitals, e.g. "USA" (got "${value}")`);
-  } else if (kind === 'date' && parseIsoDate(value) === undefined) {
-    push(`must be a calendar date YYYY-MM-DD (got "${value}")`);
-  } else if (kind === 'email') {
-    const problem = emailProblem(value);
-    if (problem) push(problem);
-  } else if (kind === 'url' && !/^https?:\/\//i.test(value)) {
-    push('must be an http(s) URL');
-  }
-}
-
 function identifyingErrors(value: unknown, field: string): PartnerFieldError[] {
   if (!Array.isArray(value)) return [{ field, message: `must be an array (got ${describeType(value)})` }];
   const errors: PartnerFieldError[] = [];
@@ -161,7 +54,7 @@ function personErrors(value: unknown, field: string): PartnerFieldError[] {
   value.forEach((p: unknown, i) => {
     const at = `${field}[${i}]`;
     if (!isPlainObject(p)) return void errors.push({ field: at, message: 'must be an object' });
-    const kinds: Record<string, Kind> = {
+    const kinds: Record<string, UserFieldKind> = {
       email: 'email',
       first_name: 'string',
       last_name: 'string',
@@ -200,12 +93,12 @@ function fieldErrors(body: Record<string, unknown>, mode: 'create' | 'update'): 
         });
       continue;
     }
-    const kind = COMMON[key];
+    const kind = USER_FIELD_KINDS[key];
     if (kind === undefined) {
       errors.push({
         field,
         message:
-          INSTEAD[key] ??
+          USER_FIELD_INSTEAD[key] ??
           'is not a field of the partner\'s user (it would be refused: "Unrecognized key(s)")',
       });
       continue;
