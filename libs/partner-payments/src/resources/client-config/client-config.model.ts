@@ -41,10 +41,3 @@ export interface PartnerClientConfig {
   /** Banks usable for virtual accounts; [] when the API omits it (spec 2.4 default). */
   authorizedBanks: string[];
 }
-
-/** POST /v1/versioning/upgrade result (provider-facts "Base address and versions"). */
-export interface PartnerVersionUpgradeResult {
-  previousVersion: string | null;
-  currentVersion: string | null;
-  raw: Record<string, unknown>;
-}

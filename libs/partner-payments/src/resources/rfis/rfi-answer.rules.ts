@@ -1,6 +1,7 @@
 import { PartnerFieldError } from '../../errors/partner.errors';
 import { RfiAnswerInput, RfiChoiceOption, RfiChoiceScalar, RfiItem } from './rfi.model';
-import { checkIdentifierFormat, isAtLeastAge, parseIsoDate } from './answer-format.rules';
+import { parseIsoDate } from '../shared/calendar-date.util';
+import { checkIdentifierFormat, isAtLeastAge } from './answer-format.rules';
 import { describeType, isPlainObject, throwIfAny, UUID_PATTERN } from '../shared/validation.util';
 
 /**

@@ -1,5 +1,5 @@
 import type { PartnerFieldError } from '../../errors/partner.errors';
-import { parseIsoDate } from '../rfis/answer-format.rules';
+import { parseIsoDate } from '../shared/calendar-date.util';
 import { collectMetadataErrors } from '../shared/metadata.rules';
 import { describeType, emailProblem } from '../shared/validation.util';
 

@@ -2,7 +2,7 @@ import { PartnerLocalValidationError } from '../../errors/partner.errors';
 import { PartnerApiVersionState } from '../../http/api-version-state.service';
 import { PartnerHttpClient } from '../../http/partner-http.client';
 import type { PartnerCallOptions } from '../shared/common.model';
-import type { PartnerVersionUpgradeResult } from '../client-config/client-config.model';
+import type { PartnerVersionUpgradeResult } from './versioning.model';
 import { asRecord, send } from '../shared/resource.util';
 
 /** Pins the account's API version (spec 9.3; provider-facts: body { target_version }). */
