@@ -21,9 +21,9 @@ import {
 } from './partner-payments.constants';
 import type { PartnerPaymentsModuleOptions } from './partner-payments.options';
 import {
+  PARTNER_RESOURCE_NAMES,
   PARTNER_RESOURCES,
   PartnerPaymentsClient,
-  type PartnerResourceName,
 } from './resources/partner-payments.client';
 import {
   createPartnerWebhookController,
@@ -50,12 +50,10 @@ const GRAPH_PROVIDERS: Array<[Type | Abstract<unknown>, (g: PartnerClientGraph) 
   [PartnerTokenManager, (g) => g.tokens],
   [PartnerHttpClient, (g) => g.http],
   [PartnerPaymentsClient, (g) => g.client],
-  ...(Object.keys(PARTNER_RESOURCES) as PartnerResourceName[]).map(
-    (name): [Abstract<unknown>, (g: PartnerClientGraph) => unknown] => [
-      PARTNER_RESOURCES[name].service,
-      (g) => g.client[name],
-    ],
-  ),
+  ...PARTNER_RESOURCE_NAMES.map((name): [Abstract<unknown>, (g: PartnerClientGraph) => unknown] => [
+    PARTNER_RESOURCES[name].service,
+    (g) => g.client[name],
+  ]),
 ];
 
 const CORE_PROVIDERS: Provider[] = [

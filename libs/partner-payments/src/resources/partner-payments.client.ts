@@ -67,11 +67,13 @@ export type PartnerResources = {
   readonly [K in PartnerResourceName]: ReturnType<(typeof PARTNER_RESOURCES)[K]['create']>;
 };
 
+/** The names of PARTNER_RESOURCES, in its order. */
+export const PARTNER_RESOURCE_NAMES = Object.keys(PARTNER_RESOURCES) as PartnerResourceName[];
+
 /** Builds every service of PARTNER_RESOURCES once, from one client's parts. */
 export function createPartnerResources(parts: PartnerClientParts): PartnerResources {
-  const names = Object.keys(PARTNER_RESOURCES) as PartnerResourceName[];
   return Object.fromEntries(
-    names.map((name) => [name, PARTNER_RESOURCES[name].create(parts)]),
+    PARTNER_RESOURCE_NAMES.map((name) => [name, PARTNER_RESOURCES[name].create(parts)]),
   ) as PartnerResources;
 }
 
