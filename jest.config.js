@@ -11,6 +11,12 @@ const {
 
 const moduleNameMapper = {
   '^@partner-payments/nestjs$': '<rootDir>/libs/partner-payments/src/index.ts',
+  '^@partner-payments/nestjs/models$': '<rootDir>/libs/partner-payments/src/models.ts',
+  '^@partner-payments/nestjs/errors$': '<rootDir>/libs/partner-payments/src/errors.ts',
+  '^@partner-payments/nestjs/webhooks$': '<rootDir>/libs/partner-payments/src/webhooks.ts',
+  '^@partner-payments/nestjs/inbox$': '<rootDir>/libs/partner-payments/src/inbox.ts',
+  '^@partner-payments/nestjs/transport$': '<rootDir>/libs/partner-payments/src/transport.ts',
+  '^@partner-payments/nestjs/observability$': '<rootDir>/libs/partner-payments/src/observability.ts',
   '^@partner-payments/testing$': '<rootDir>/libs/partner-payments-testing/src/index.ts',
   '^@partner-payments/typeorm$': '<rootDir>/libs/partner-payments-typeorm/src/index.ts',
   '^@partner-payments/typeorm/sql$': '<rootDir>/libs/partner-payments-typeorm/src/sql.ts',

@@ -5,8 +5,8 @@ import {
   PartnerPermissionError,
   PartnerServerError,
   PartnerValidationError,
-  type PartnerHttpEvent,
-} from '@partner-payments/nestjs';
+} from '@partner-payments/nestjs/errors';
+import type { PartnerHttpEvent } from '@partner-payments/nestjs/observability';
 import {
   fundedSetup,
   individual,

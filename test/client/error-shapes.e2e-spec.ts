@@ -4,13 +4,13 @@
  * with its code, message and field errors. Raw requests go through the client's own HTTP layer
  * (auth, headers, error mapping) to reach the refusals the typed methods catch before any I/O.
  */
+import type { PartnerApiError } from '@partner-payments/nestjs';
 import {
   PartnerNotFoundError,
   PartnerPermissionError,
   PartnerServerError,
   PartnerValidationError,
-  type PartnerApiError,
-} from '@partner-payments/nestjs';
+} from '@partner-payments/nestjs/errors';
 import { createPartnerApiError } from '../../libs/partner-payments/src/errors/error-factory.util';
 import { startClientWorld, stopClientWorld, type ClientWorld } from './client.fixture';
 

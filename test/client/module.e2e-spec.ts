@@ -9,9 +9,6 @@ import { NestFactory } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
 import { startPartnerSandbox, type PartnerSandbox } from '@partner-payments/testing';
 import {
-  PartnerApiVersionState,
-  PARTNER_INBOX_STORE,
-  PartnerConfigurationError,
   PartnerPaymentsClient,
   PartnerPaymentsModule,
   PartnerClientConfigService,
@@ -21,14 +18,17 @@ import {
   PartnerReferenceDataService,
   PartnerRfisService,
   PartnerUsersService,
-  PartnerTokenManager,
   PartnerVersioningService,
   PartnerVirtualAccountsService,
   createPartnerPaymentsClient,
   type PartnerPaymentsModuleOptions,
   type PartnerPaymentsOptionsFactory,
 } from '@partner-payments/nestjs';
+import { PartnerConfigurationError } from '@partner-payments/nestjs/errors';
+import { PartnerTokenManager } from '../../libs/partner-payments/src/auth/token-manager.service';
+import { PartnerApiVersionState } from '../../libs/partner-payments/src/http/api-version-state.service';
 import {
+  PARTNER_INBOX_STORE,
   PARTNER_LOGGER,
   PARTNER_RESOLVED_OPTIONS,
 } from '../../libs/partner-payments/src/partner-payments.constants';

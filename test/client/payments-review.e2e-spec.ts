@@ -3,12 +3,12 @@
  * errors, validation before any I/O.
  */
 import { inspect } from 'node:util';
+import { PartnerLocalValidationError } from '@partner-payments/nestjs';
 import {
   PartnerAuthenticationError,
   PartnerConnectionError,
-  PartnerLocalValidationError,
   PartnerServerError,
-} from '@partner-payments/nestjs';
+} from '@partner-payments/nestjs/errors';
 import { samplePdf } from '../../libs/partner-payments/src/resources/rfis/upload/sample-files.fixture';
 import {
   fundedSetup,

@@ -3,12 +3,8 @@
  * the GET shape (origin, lowercase rail, masked parties, events), CANCELLED as its own final status,
  * list rows and paging, and list inputs checked before any I/O.
  */
-import {
-  PartnerLocalValidationError,
-  PartnerValidationError,
-  PartnerPayoutStatus,
-  type PartnerFieldError,
-} from '@partner-payments/nestjs';
+import { PartnerLocalValidationError, PartnerPayoutStatus } from '@partner-payments/nestjs';
+import { PartnerValidationError, type PartnerFieldError } from '@partner-payments/nestjs/errors';
 import { fundedSetup, startClientWorld, stopClientWorld, type ClientWorld } from './client.fixture';
 
 describe('client: payouts (evidence §6)', () => {

@@ -3,7 +3,7 @@
  * (never run): what the partner refuses should not compile. Each @ts-expect-error fails the
  * typecheck if the line ever compiles.
  */
-import type { CreatePartnerRecipientInput } from '@partner-payments/nestjs';
+import type { CreatePartnerRecipientInput } from '@partner-payments/nestjs/models';
 
 const user_id = '0b7d9a55-7c1d-4c1e-9d8a-2f1a3c4b5d6e';
 const address = { street_name: '1 Main St', city: 'Austin', country: 'US' };

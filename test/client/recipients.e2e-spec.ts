@@ -1,10 +1,10 @@
+import { PartnerLocalValidationError } from '@partner-payments/nestjs';
 import {
   PartnerConflictError,
   PartnerIdempotencyConflictError,
-  PartnerLocalValidationError,
   PartnerNotFoundError,
-  type CreatePartnerRecipientInput,
-} from '@partner-payments/nestjs';
+} from '@partner-payments/nestjs/errors';
+import type { CreatePartnerRecipientInput } from '@partner-payments/nestjs/models';
 import { parsePartnerTimestamp } from '../../libs/partner-payments/src/resources/shared/timestamp.util';
 import {
   fundedSetup,

@@ -1,8 +1,6 @@
-import {
-  PartnerLocalValidationError,
-  PartnerValidationError,
-  partnerPostalCodePattern,
-} from '@partner-payments/nestjs';
+import { PartnerLocalValidationError } from '@partner-payments/nestjs';
+import { PartnerValidationError } from '@partner-payments/nestjs/errors';
+import { partnerPostalCodePattern } from '@partner-payments/nestjs/models';
 import { startClientWorld, stopClientWorld, type ClientWorld } from './client.fixture';
 
 describe('client: reference data with its in-memory cache (evidence §8; real socket)', () => {

@@ -2,15 +2,17 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { PartnerLocalValidationError } from '@partner-payments/nestjs';
 import {
   PartnerConflictError,
-  PartnerLocalValidationError,
   PartnerNotFoundError,
   PartnerRfiAnswerError,
+} from '@partner-payments/nestjs/errors';
+import {
   isTerminalPayoutStatus,
   isVirtualAccountUsable,
   type RfiItem,
-} from '@partner-payments/nestjs';
+} from '@partner-payments/nestjs/models';
 import {
   samplePdf,
   samplePng,

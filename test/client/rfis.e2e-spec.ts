@@ -2,7 +2,9 @@
  * The typed client's RFI operations beyond answering (evidence §7):
  * parent fields, document delete, the UBO link; against the sandbox over a real socket.
  */
-import { PartnerValidationError, type Rfi, type RfiListEntry } from '@partner-payments/nestjs';
+import type { Rfi } from '@partner-payments/nestjs';
+import { PartnerValidationError } from '@partner-payments/nestjs/errors';
+import type { RfiListEntry } from '@partner-payments/nestjs/models';
 import { samplePdf } from '../../libs/partner-payments/src/resources/rfis/upload/sample-files.fixture';
 import { individual, startClientWorld, stopClientWorld, type ClientWorld } from './client.fixture';
 

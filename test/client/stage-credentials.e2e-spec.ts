@@ -2,7 +2,7 @@
  * Credentials belong to one stage (evidence §11 N1, C2): a client configured for the other base
  * than its keys' fails at once with a PartnerAuthenticationError that says where to look.
  */
-import { PartnerAuthenticationError } from '@partner-payments/nestjs';
+import { PartnerAuthenticationError } from '@partner-payments/nestjs/errors';
 import { startClientWorld, stopClientWorld, type ClientWorld } from './client.fixture';
 
 describe('client: sandbox credentials on the production base (evidence §11 N1)', () => {

@@ -2,7 +2,8 @@
  * The typed client's calls on two routes the contract does not list (evidence §11 N35, N36),
  * against the sandbox over a real socket: checked before I/O, the partner's refusals read.
  */
-import { PartnerLocalValidationError, PartnerValidationError } from '@partner-payments/nestjs';
+import { PartnerLocalValidationError } from '@partner-payments/nestjs';
+import { PartnerValidationError } from '@partner-payments/nestjs/errors';
 import { startClientWorld, stopClientWorld, type ClientWorld } from './client.fixture';
 
 describe('client: crypto payouts and quotations (evidence §11 N35, N36)', () => {

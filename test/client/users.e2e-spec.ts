@@ -3,13 +3,13 @@
  * names, strict PUT, the Zod 400 mapped to fieldErrors, no instant verification, and a
  * verification call never sent twice.
  */
+import { PartnerLocalValidationError } from '@partner-payments/nestjs';
 import {
   PartnerConnectionError,
-  PartnerLocalValidationError,
   PartnerNotFoundError,
   PartnerValidationError,
-  type UpdatePartnerUserInput,
-} from '@partner-payments/nestjs';
+} from '@partner-payments/nestjs/errors';
+import type { UpdatePartnerUserInput } from '@partner-payments/nestjs/models';
 import { business, individual, startClientWorld, stopClientWorld, type ClientWorld } from './client.fixture';
 
 describe('users client against the sandbox (evidence §3)', () => {

@@ -5,13 +5,15 @@
  */
 import {
   PartnerLocalValidationError,
-  PartnerSandboxOnlyOperationError,
-  PartnerValidationError,
-  PartnerVirtualAccountNotActiveError,
-  canReceiveFunds,
   type PartnerDeposit,
   type PartnerVirtualAccount,
 } from '@partner-payments/nestjs';
+import {
+  PartnerSandboxOnlyOperationError,
+  PartnerValidationError,
+  PartnerVirtualAccountNotActiveError,
+} from '@partner-payments/nestjs/errors';
+import { canReceiveFunds } from '@partner-payments/nestjs/models';
 import {
   createVerifiedUser,
   fundedSetup,

@@ -83,6 +83,12 @@ export class AppController {
 /** Where a fragment's unimported names are looked up, in this order. */
 export const FRAGMENT_MODULES = [
   '@partner-payments/nestjs',
+  '@partner-payments/nestjs/models',
+  '@partner-payments/nestjs/errors',
+  '@partner-payments/nestjs/webhooks',
+  '@partner-payments/nestjs/inbox',
+  '@partner-payments/nestjs/transport',
+  '@partner-payments/nestjs/observability',
   '@partner-payments/testing',
   '@nestjs/common',
   '@nestjs/core',

@@ -4,11 +4,8 @@
  * what was observed (the answer, the time it took, what the server read, whether the connection
  * or stream ended) and counted in one reliability tally row per group.
  */
-import {
-  PartnerLocalValidationError,
-  PartnerTimeoutError,
-  type PartnerPaymentsClient,
-} from '@partner-payments/nestjs';
+import { PartnerLocalValidationError, type PartnerPaymentsClient } from '@partner-payments/nestjs';
+import { PartnerTimeoutError } from '@partner-payments/nestjs/errors';
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { sampleFile, type PartnerSandbox } from '@partner-payments/testing';

@@ -6,7 +6,8 @@
  */
 import { request as httpRequest } from 'node:http';
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { PartnerDerivedEvent, PartnerWebhookProcessingService } from '@partner-payments/nestjs';
+import { PartnerDerivedEvent } from '@partner-payments/nestjs';
+import { PartnerWebhookProcessingService } from '@partner-payments/nestjs/webhooks';
 import { signPartnerWebhook } from '@partner-payments/testing';
 import type { RunningApp } from '../../apps/reference-app/src/app-bootstrap.util';
 import {

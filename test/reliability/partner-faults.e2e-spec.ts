@@ -8,12 +8,12 @@
  * own counters). And a token expiring under 200 concurrent calls: one POST /auth, 200 successes.
  */
 import { randomUUID } from 'node:crypto';
+import type { PartnerPaymentsClient } from '@partner-payments/nestjs';
 import {
   PartnerConnectionError,
   PartnerRateLimitError,
   PartnerServerError,
-  type PartnerPaymentsClient,
-} from '@partner-payments/nestjs';
+} from '@partner-payments/nestjs/errors';
 import type { FaultSpec, PartnerSandbox, ResourceKind } from '@partner-payments/testing';
 import { startTestSandbox } from '../setup/app.fixture';
 import { createFundedAccount, partnerClientFor, type FundedAccount } from '../setup/funded-account.fixture';

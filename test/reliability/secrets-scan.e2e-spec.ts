@@ -14,8 +14,8 @@ import {
   PartnerRecipientsService,
   PartnerUsersService,
   PartnerVirtualAccountsService,
-  PartnerWebhookProcessingService,
 } from '@partner-payments/nestjs';
+import { PartnerWebhookProcessingService } from '@partner-payments/nestjs/webhooks';
 import { signPartnerWebhook, type PartnerSandbox } from '@partner-payments/testing';
 import { PartnerTokenManager } from '../../libs/partner-payments/src/auth/token-manager.service';
 import type { RunningApp } from '../../apps/reference-app/src/app-bootstrap.util';

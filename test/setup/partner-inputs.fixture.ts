@@ -2,7 +2,7 @@
 import type {
   CreatePartnerBusinessUserInput,
   CreatePartnerIndividualUserInput,
-} from '@partner-payments/nestjs';
+} from '@partner-payments/nestjs/models';
 
 /**
  * An individual with everything the `usa-virtual-accounts` product asks (evidence §3: flat names,

@@ -9,6 +9,12 @@ import { join } from 'node:path';
 const root = join(__dirname, '..', '..');
 const SOURCES: Record<string, string> = {
   '@partner-payments/nestjs': join(root, 'libs', 'partner-payments', 'src', 'index.ts'),
+  '@partner-payments/nestjs/models': join(root, 'libs', 'partner-payments', 'src', 'models.ts'),
+  '@partner-payments/nestjs/errors': join(root, 'libs', 'partner-payments', 'src', 'errors.ts'),
+  '@partner-payments/nestjs/webhooks': join(root, 'libs', 'partner-payments', 'src', 'webhooks.ts'),
+  '@partner-payments/nestjs/inbox': join(root, 'libs', 'partner-payments', 'src', 'inbox.ts'),
+  '@partner-payments/nestjs/transport': join(root, 'libs', 'partner-payments', 'src', 'transport.ts'),
+  '@partner-payments/nestjs/observability': join(root, 'libs', 'partner-payments', 'src', 'observability.ts'),
   '@partner-payments/testing': join(root, 'libs', 'partner-payments-testing', 'src', 'index.ts'),
   '@partner-payments/typeorm': join(root, 'libs', 'partner-payments-typeorm', 'src', 'index.ts'),
   '@partner-payments/typeorm/sql': join(root, 'libs', 'partner-payments-typeorm', 'src', 'sql.ts'),

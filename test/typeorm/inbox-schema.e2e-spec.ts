@@ -8,7 +8,7 @@
 import { Module, type INestApplicationContext } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
-import type { InboxEventInput } from '@partner-payments/nestjs';
+import type { InboxEventInput } from '@partner-payments/nestjs/inbox';
 import {
   PartnerInboxOperator,
   PartnerPaymentsTypeOrmModule,

@@ -8,7 +8,7 @@
 import { Module } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { TypeOrmModule, type TypeOrmModuleOptions } from '@nestjs/typeorm';
-import type { InboxEventInput } from '@partner-payments/nestjs';
+import type { InboxEventInput } from '@partner-payments/nestjs/inbox';
 import {
   PartnerPaymentsTypeOrmModule,
   PartnerTypeOrmInboxStore,

@@ -9,7 +9,8 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { PartnerApiVersionState, PartnerPaymentsModule } from '@partner-payments/nestjs';
+import { PartnerPaymentsModule } from '@partner-payments/nestjs';
+import { PartnerApiVersionState } from '../../libs/partner-payments/src/http/api-version-state.service';
 import {
   PartnerPaymentsTypeOrmModule,
   PartnerVersionPin,

@@ -8,7 +8,7 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
-import { PartnerApiVersionState } from '@partner-payments/nestjs';
+import { PartnerApiVersionState } from '../../libs/partner-payments/src/http/api-version-state.service';
 import type { PartnerSandbox } from '@partner-payments/testing';
 import {
   PARTNER_VERSION_PIN_JOB,

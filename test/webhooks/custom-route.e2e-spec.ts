@@ -3,12 +3,8 @@
  * handle(rawBody, headers) with toHttpException(). The ready-made route is left out.
  */
 import { Controller, HttpCode, Post, Req, UseGuards, type RawBodyRequest } from '@nestjs/common';
-import {
-  PartnerWebhookError,
-  PartnerWebhookGuard,
-  PartnerWebhookIngestService,
-  VerifiedPartnerBody,
-} from '@partner-payments/nestjs';
+import { PartnerWebhookError, PartnerWebhookGuard, VerifiedPartnerBody } from '@partner-payments/nestjs';
+import { PartnerWebhookIngestService } from '@partner-payments/nestjs/webhooks';
 import type { Request } from 'express';
 import { documentedEventBodies, ProbeInbox, sign } from './webhook-events.fixture';
 import { startWebhookTestApp, type WebhookTestApp } from './webhook-app.fixture';

@@ -11,14 +11,16 @@ import {
   PartnerDerivedEvent,
   PartnerEvent,
   PartnerPaymentsModule,
-  PartnerWebhookIngestService,
-  PartnerWebhookProcessingService,
   type PartnerEventOf,
-  type PartnerInboxStore,
   type PartnerPaymentsModuleOptions,
   type PartnerPayoutStatusEvent,
-  type PartnerUnknownEvent,
 } from '@partner-payments/nestjs';
+import type { PartnerInboxStore } from '@partner-payments/nestjs/inbox';
+import {
+  PartnerWebhookIngestService,
+  PartnerWebhookProcessingService,
+  type PartnerUnknownEvent,
+} from '@partner-payments/nestjs/webhooks';
 
 export interface RecordedCall {
   handler: string;

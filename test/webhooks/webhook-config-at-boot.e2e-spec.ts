@@ -6,11 +6,8 @@
  * refused too: it only worked because Nest awaits what the store's provider returns, which would
  * equally replace a store that has a `then` method by whatever that resolves to.
  */
-import {
-  PartnerConfigurationError,
-  PartnerInMemoryInboxStore,
-  type PartnerInboxStore,
-} from '@partner-payments/nestjs';
+import { PartnerConfigurationError } from '@partner-payments/nestjs/errors';
+import { PartnerInMemoryInboxStore, type PartnerInboxStore } from '@partner-payments/nestjs/inbox';
 import { documentedEventBodies, sign } from './webhook-events.fixture';
 import { startWebhookTestApp, type WebhookTestApp, type WebhookTestAppOptions } from './webhook-app.fixture';
 

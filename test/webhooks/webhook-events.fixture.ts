@@ -4,7 +4,7 @@ import {
   PartnerInMemoryInboxStore,
   type InboxEventInput,
   type InboxRecordResult,
-} from '@partner-payments/nestjs';
+} from '@partner-payments/nestjs/inbox';
 
 export const sign = (raw: string | Buffer, secret: string): string =>
   createHmac('sha256', secret).update(raw).digest('hex');

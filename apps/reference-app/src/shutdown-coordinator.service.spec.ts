@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import type { PartnerWebhookProcessingService } from '@partner-payments/nestjs';
+import type { PartnerWebhookProcessingService } from '@partner-payments/nestjs/webhooks';
 import type { DataSource } from 'typeorm';
 import type { PartnerConnection } from './sandbox/partner-connection.providers';
 import type { CronJobsService } from './scheduling/cron-jobs.service';

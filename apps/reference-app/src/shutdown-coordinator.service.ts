@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { PartnerWebhookProcessingService } from '@partner-payments/nestjs';
+import { PartnerWebhookProcessingService } from '@partner-payments/nestjs/webhooks';
 import { DataSource } from 'typeorm';
 import { PARTNER_CONNECTION, type PartnerConnection } from './sandbox/partner-connection.providers';
 import { CronJobsService } from './scheduling/cron-jobs.service';

@@ -19,9 +19,9 @@ import {
   OnPartnerEvent,
   PartnerEvent,
   PartnerPaymentsClient,
-  PartnerWebhookProcessingService,
   type PartnerEventOf,
 } from '@partner-payments/nestjs';
+import { PartnerWebhookProcessingService } from '@partner-payments/nestjs/webhooks';
 import { startPartnerSandbox, type PartnerSandbox } from '@partner-payments/testing';
 import { AppModule } from '../src/app.module.js';
 

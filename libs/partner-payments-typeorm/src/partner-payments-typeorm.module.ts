@@ -3,7 +3,7 @@ import { ModuleRef } from '@nestjs/core';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import {
   PARTNER_PAYMENTS_OPTIONS,
-  PartnerApiVersionState,
+  PartnerPaymentsClient,
   PartnerPayoutsService,
   type PartnerPaymentsModuleOptions,
   PartnerVersioningService,
@@ -121,7 +121,7 @@ function providers(extras: PartnerPaymentsTypeOrmExtras): Provider[] {
       ) =>
         new PartnerVersionPin(uow, locks, options.versionPin, {
           versioning: () => partnerServiceOf(ref, PartnerVersioningService, 'versionPin'),
-          versionState: () => partnerServiceOf(ref, PartnerApiVersionState, 'versionPin'),
+          versionState: () => partnerServiceOf(ref, PartnerPaymentsClient, 'versionPin').versionState,
         }),
     },
   ];

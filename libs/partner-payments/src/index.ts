@@ -1,10 +1,19 @@
 /**
- * Public surface of @partner-payments/nestjs: an explicit list, nothing else is exported.
- * What only the library's own code and tests need (transport, rate limiter, URL and header helpers,
- * mappers, validation rules, inbox internals) stays importable by path inside this repository and is
- * not reachable from the published package (package.json `exports`).
+ * @partner-payments/nestjs: what an app needs every day, an explicit list of at most 40 names
+ * (public-surface.spec.ts lists them). The rest of the public surface is under subpaths, each an
+ * explicit list too:
+ *   @partner-payments/nestjs/models         every resource shape, input type and status rule
+ *   @partner-payments/nestjs/errors         every error class
+ *   @partner-payments/nestjs/webhooks       your own webhook route, processing, event and signature helpers
+ *   @partner-payments/nestjs/inbox          the inbox store contract (another database) and the in-memory store
+ *   @partner-payments/nestjs/transport      retry and rate-limit options, the shared rate budget contract
+ *   @partner-payments/nestjs/observability  the hooks' event types, span names and attributes, log context
+ * Anything else (transport, token manager, dispatcher, mappers, validation rules) is internal: not
+ * reachable from the published package (package.json `exports`). The token manager, the API version
+ * state and the raw HTTP client are reached through the client: `client.auth`, `client.versionState`,
+ * `client.http`.
  */
-// Module, options, DI helpers
+// Module and its options
 // (not ConfigurableModuleClass / MODULE_OPTIONS_TOKEN / OPTIONS_TYPE: builder internals whose generic
 // names would clash with a host's own `export *`; the options token is PARTNER_PAYMENTS_OPTIONS)
 export { PartnerPaymentsModule } from './partner-payments.module';
@@ -13,18 +22,11 @@ export type {
   PartnerPaymentsModuleAsyncOptions,
   PartnerPaymentsOptionsFactory,
 } from './partner-payments.module';
-export type {
-  PartnerPaymentsModuleOptions,
-  PartnerRetryOptions,
-  PartnerRateLimitOptions,
-  PartnerWebhookOptions,
-} from './partner-payments.options';
-export { PARTNER_PAYMENTS_OPTIONS, PARTNER_INBOX_STORE } from './partner-payments.constants';
-export { InjectPartnerOptions, InjectPartnerLogger } from './partner-payments.decorator';
-export { createPartnerPaymentsClient } from './client-graph.util';
-export type { PartnerRateBudget, PartnerRateLimit } from './http/rate-limiter.policy';
+export type { PartnerPaymentsModuleOptions } from './partner-payments.options';
+export { PARTNER_PAYMENTS_OPTIONS } from './partner-payments.constants';
 
-// The client facade and resource services; the token and API version state (health, pinning)
+// The client facade (every resource, `client.http` for any other route) and the resource services
+export { createPartnerPaymentsClient } from './client-graph.util';
 export { PartnerPaymentsClient } from './resources/partner-payments.client';
 export { PartnerUsersService } from './resources/users/users.service';
 export { PartnerRecipientsService } from './resources/recipients/recipients.service';
@@ -35,159 +37,33 @@ export { PartnerClientConfigService } from './resources/client-config/client-con
 export { PartnerVersioningService } from './resources/versioning/versioning.service';
 export { PartnerReferenceDataService } from './resources/reference-data/reference-data.service';
 export { PartnerQuotationsService } from './resources/quotations/quotations.service';
-export { PartnerTokenManager } from './auth/token-manager.service';
-export { PartnerApiVersionState } from './http/api-version-state.service';
-// Any route the resources do not cover (docs/nestjs/calling-the-partner.md, "Any other route"), and its events$
-export { PartnerHttpClient } from './http/partner-http.client';
 
-// Models (spec 3, 4) and the status rules a caller decides with
-export type { PartnerCallOptions, PartnerPage } from './resources/shared/common.model';
-export type { PartnerMetadata } from './resources/shared/metadata.model';
-export { canonicalPartnerStatus } from './resources/shared/status.util';
-export { parsePartnerTimestamp } from './resources/shared/timestamp.util';
+// The main resources (spec 3, 4); every shape and status rule: @partner-payments/nestjs/models
 export type { PartnerUser } from './resources/users/user.model';
-export { isTerminalUserStatus } from './resources/users/user.model';
-export type {
-  CreatePartnerUserInput,
-  CreatePartnerIndividualUserInput,
-  CreatePartnerBusinessUserInput,
-  UpdatePartnerUserInput,
-} from './resources/users/user-input.model';
-export type { PartnerRecipient, CreatePartnerRecipientInput } from './resources/recipients/recipient.model';
-export { maskAccountNumber } from './resources/recipients/recipient.model';
+export type { PartnerRecipient } from './resources/recipients/recipient.model';
 export type {
   PartnerVirtualAccount,
-  PartnerVirtualAccountBalance,
-  CreatePartnerVirtualAccountInput,
   PartnerDeposit,
 } from './resources/virtual-accounts/virtual-account.model';
-export {
-  isVirtualAccountUsable,
-  canReceiveFunds,
-  isTerminalDepositStatus,
-} from './resources/virtual-accounts/virtual-account.model';
-export type {
-  PartnerPayout,
-  PartnerPayoutPreview,
-  CreatePartnerPayoutInput,
-  PartnerPayoutStatusChange,
-  PartnerPayoutStatusChangeReason,
-} from './resources/payouts/payout.model';
-export {
-  PartnerPayoutStatus,
-  isTerminalPayoutStatus,
-  decidePayoutStatusChange,
-} from './resources/payouts/payout.model';
-export type { PartnerClientConfig } from './resources/client-config/client-config.model';
-export type {
-  CreatePartnerCryptoPayoutInput,
-  CreatePartnerQuotationInput,
-  PartnerCryptoPayout,
-  PartnerQuotation,
-} from './resources/quotations/quotation.model';
-export type {
-  PartnerBank,
-  PartnerBankList,
-  PartnerCountry,
-  PartnerCountryList,
-  PartnerCountrySubdivision,
-} from './resources/reference-data/reference-data.model';
-export { partnerPostalCodePattern } from './resources/reference-data/reference-data.model';
-export type { Rfi, RfiListEntry, RfiItem, RfiAnswerInput } from './resources/rfis/rfi.model';
-export type { UploadSource } from './resources/rfis/upload/upload-source.util';
-export { validateRfiAnswers } from './resources/rfis/rfi-answer.rules';
-
-// Errors (spec 7)
-export { PartnerError, PartnerLocalValidationError } from './errors/partner.errors';
-export type { PartnerFieldError } from './errors/partner.errors';
-export {
-  PartnerApiError,
-  PartnerAuthenticationError,
-  PartnerPermissionError,
-  PartnerValidationError,
-  PartnerRfiAnswerError,
-  PartnerNotFoundError,
-  PartnerConflictError,
-  PartnerIdempotencyConflictError,
-  PartnerRateLimitError,
-  PartnerServerError,
-  PartnerConnectionError,
-  PartnerTimeoutError,
-  PartnerConfigurationError,
-  PartnerVirtualAccountNotActiveError,
-  PartnerSandboxOnlyOperationError,
-  PartnerPagingError,
-} from './errors/partner-api.errors';
-export type { PartnerItemError } from './errors/partner-api.errors';
-export {
-  PartnerWebhookError,
-  PartnerWebhookSignatureError,
-  PartnerWebhookPayloadError,
-  PartnerWebhookBodyTooLargeError,
-  PartnerWebhookConfigurationError,
-  PartnerWebhookInboxError,
-} from './webhooks/webhook.errors';
+export type { PartnerPayout } from './resources/payouts/payout.model';
+export { PartnerPayoutStatus } from './resources/payouts/payout.model';
+export type { Rfi } from './resources/rfis/rfi.model';
 
 // Webhook events (spec 6): names, payloads, the typed listener decorator
 export { PartnerEvent, PartnerDerivedEvent } from './webhooks/events/partner-event.constants';
-export type { PartnerEventName } from './webhooks/events/partner-event.constants';
 export type {
   PartnerEventPayloads,
-  PartnerEventMap,
   PartnerEventOf,
   PartnerWebhookEvent,
-  PartnerUnknownEvent,
   PartnerPayoutStatusEvent,
 } from './webhooks/events/partner-event.types';
 export { OnPartnerEvent } from './webhooks/events/on-partner-event.decorator';
-export { isKnownPartnerEvent } from './webhooks/events/envelope.util';
 
-// Webhook entry: guard, ingest and processing, the inbox store contract
+// Webhook entry: the guard and the verified body
 export { PartnerWebhookGuard } from './webhooks/partner-webhook.guard';
 export { VerifiedPartnerBody } from './webhooks/verified-partner-body.decorator';
-export { PartnerWebhookIngestService } from './webhooks/partner-webhook-ingest.service';
-export type {
-  PartnerWebhookHeaders,
-  PartnerWebhookHandleResult,
-} from './webhooks/partner-webhook-ingest.service';
-export { PartnerWebhookProcessingService } from './webhooks/partner-webhook-processing.service';
-export type {
-  PartnerProcessPendingOptions,
-  PartnerProcessPendingSummary,
-} from './webhooks/partner-webhook-processing.service';
-export { PartnerWebhookDispatcher } from './webhooks/events/webhook-dispatcher.service';
-export type {
-  PartnerInboxStore,
-  PartnerEnvelopeKind,
-  InboxEventInput,
-  InboxEntry,
-  InboxEntryState,
-  InboxRecordResult,
-  InboxPendingOptions,
-  InboxProcessingResult,
-  InboxClaimOptions,
-  InboxBatchOutcome,
-} from './webhooks/inbox/inbox.store';
-export { PartnerInMemoryInboxStore } from './webhooks/inbox/inbox-memory.store';
-export type { PartnerInMemoryInboxStoreOptions } from './webhooks/inbox/inbox-memory.store';
 
-// Signature helpers (spec 6.2)
-export {
-  computePartnerSignature,
-  verifyPartnerSignature,
-  PARTNER_SIGNATURE_HEADER,
-} from './webhooks/signature.util';
-
-// Observability hooks (docs/nestjs/observability.md)
-export type { PartnerHttpEvent } from './http/http.types';
-export type {
-  PartnerTokenEvent,
-  PartnerRateLimitWaitEvent,
-  PartnerWebhookObservation,
-} from './observability/hooks.util';
-export {
-  inSampledOutTrace,
-  PARTNER_TRACER_NAME,
-  PartnerSpanAttribute,
-} from './observability/partner-tracing.util';
-export { currentPartnerLogContext } from './observability/webhook-instrumentation.util';
+// Error bases (spec 7); every subclass: @partner-payments/nestjs/errors
+export { PartnerError, PartnerLocalValidationError } from './errors/partner.errors';
+export { PartnerApiError } from './errors/partner-api.errors';
+export { PartnerWebhookError } from './webhooks/webhook.errors';

@@ -4,7 +4,7 @@
  * reconciliation pass per cron tick.
  */
 import { randomUUID } from 'node:crypto';
-import { PartnerApiVersionState } from '@partner-payments/nestjs';
+import { PartnerApiVersionState } from '../../../libs/partner-payments/src/http/api-version-state.service';
 import type { PartnerSandbox } from '@partner-payments/testing';
 import type { RunningApp } from '../../../apps/reference-app/src/app-bootstrap.util';
 import { ReconciliationPassEntity } from '../../../apps/reference-app/src/app-entities.constants';

@@ -7,7 +7,7 @@
  * inbox entry older than READINESS_INBOX_MAX_LAG_SECONDS fails it. Liveness never checks a dependency.
  */
 import { randomUUID } from 'node:crypto';
-import { PartnerTokenManager } from '@partner-payments/nestjs';
+import { PartnerTokenManager } from '../../../libs/partner-payments/src/auth/token-manager.service';
 import { signPartnerWebhook, type PartnerSandbox } from '@partner-payments/testing';
 import { Client } from 'pg';
 import request from 'supertest';

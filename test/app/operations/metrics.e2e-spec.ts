@@ -6,7 +6,7 @@
  * route is operator-only. On SQLite and PostgreSQL (the inbox gauges read the database).
  */
 import { randomUUID } from 'node:crypto';
-import { PartnerWebhookProcessingService } from '@partner-payments/nestjs';
+import { PartnerWebhookProcessingService } from '@partner-payments/nestjs/webhooks';
 import { signPartnerWebhook, type PartnerSandbox } from '@partner-payments/testing';
 import request from 'supertest';
 import type { RunningApp } from '../../../apps/reference-app/src/app-bootstrap.util';

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { context, propagation, ProxyTracerProvider, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import { PartnerTokenManager } from '@partner-payments/nestjs';
+import { PartnerTokenManager } from '../../../libs/partner-payments/src/auth/token-manager.service';
 import type { PartnerSandbox } from '@partner-payments/testing';
 import { appRequest, CapturingLogger, startTestApp, startTestSandbox } from '../../setup/app.fixture';
 import { databaseUrlFor } from '../../setup/test-database.fixture';

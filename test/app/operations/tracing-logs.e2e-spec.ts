@@ -12,7 +12,8 @@
  *   key) in any span (name, attributes, status, events, resource) nor in any line.
  */
 import { randomUUID } from 'node:crypto';
-import { PartnerTokenManager, PartnerWebhookProcessingService } from '@partner-payments/nestjs';
+import { PartnerWebhookProcessingService } from '@partner-payments/nestjs/webhooks';
+import { PartnerTokenManager } from '../../../libs/partner-payments/src/auth/token-manager.service';
 import type { PartnerSandbox } from '@partner-payments/testing';
 import { context, propagation, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';

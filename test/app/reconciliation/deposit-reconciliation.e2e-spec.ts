@@ -6,7 +6,7 @@
  * back within RECONCILE_COMPLETED_WINDOW_HOURS; and the read-through balance endpoint. On a SQLite
  * file and on PostgreSQL.
  */
-import { PartnerWebhookProcessingService } from '@partner-payments/nestjs';
+import { PartnerWebhookProcessingService } from '@partner-payments/nestjs/webhooks';
 import {
   buildDepositFundsReceived,
   buildDepositSource,

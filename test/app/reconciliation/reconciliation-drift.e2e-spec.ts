@@ -6,7 +6,7 @@
  * for a webhook that was not missed. On a SQLite file and on PostgreSQL.
  */
 import { randomUUID } from 'node:crypto';
-import { PartnerWebhookProcessingService } from '@partner-payments/nestjs';
+import { PartnerWebhookProcessingService } from '@partner-payments/nestjs/webhooks';
 import type { PartnerSandbox } from '@partner-payments/testing';
 import type { RunningApp } from '../../../apps/reference-app/src/app-bootstrap.util';
 import { PayoutEntity } from '../../../apps/reference-app/src/app-entities.constants';

@@ -5,7 +5,7 @@
  * day (all together, so the list prices them) up to RECONCILE_RETURN_HORIZON_DAYS after its last change (before, a return after 72 h was never
  * found: the review's reproduction). On a SQLite file and on PostgreSQL.
  */
-import { PartnerWebhookProcessingService } from '@partner-payments/nestjs';
+import { PartnerWebhookProcessingService } from '@partner-payments/nestjs/webhooks';
 import type { PartnerSandbox } from '@partner-payments/testing';
 import type { RunningApp } from '../../../apps/reference-app/src/app-bootstrap.util';
 import { APP_CONFIG, type AppConfig } from '../../../apps/reference-app/src/config/app.config';

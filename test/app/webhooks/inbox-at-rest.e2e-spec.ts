@@ -6,7 +6,7 @@
  */
 import { statSync, readFileSync } from 'node:fs';
 import { Logger } from '@nestjs/common';
-import { PartnerWebhookIngestService } from '@partner-payments/nestjs';
+import { PartnerWebhookIngestService } from '@partner-payments/nestjs/webhooks';
 import { startApp } from '../../../apps/reference-app/src/app-bootstrap.util';
 import { ConfigValidationError } from '../../../apps/reference-app/src/config/app.config';
 import { placeholders, timestampParam } from '@partner-payments/typeorm/sql';

@@ -8,7 +8,7 @@
  * PartnerTypeOrmInboxStore, on a real SQLite file and PostgreSQL.
  */
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { PartnerWebhookDispatcher } from '@partner-payments/nestjs';
+import { PartnerWebhookDispatcher } from '../../../libs/partner-payments/src/webhooks/events/webhook-dispatcher.service';
 import { resolvePartnerWebhookConfig } from '../../../libs/partner-payments/src/webhooks/webhook.config';
 import { type PartnerProcessOutcome } from '../../../libs/partner-payments/src/webhooks/inbox/inbox-processor.util';
 import { buildUserCreated } from '@partner-payments/testing';

@@ -4,7 +4,7 @@
  * inside one batch and across batches still give one row and the right answer to each, and a
  * lone delivery does not wait for company. On SQLite and PostgreSQL, over a real socket.
  */
-import type { InboxEventInput } from '@partner-payments/nestjs';
+import type { InboxEventInput } from '@partner-payments/nestjs/inbox';
 import { buildUserCreated, signPartnerWebhook, type PartnerSandbox } from '@partner-payments/testing';
 import type { RunningApp } from '../../../apps/reference-app/src/app-bootstrap.util';
 import { startTestApp, startTestSandbox } from '../../setup/app.fixture';

@@ -1,4 +1,4 @@
-import type { InboxEventInput } from '@partner-payments/nestjs';
+import type { InboxEventInput } from '@partner-payments/nestjs/inbox';
 import { PayoutEntity } from '../../../apps/reference-app/src/app-entities.constants';
 import {
   inboxEventKey,

@@ -1,5 +1,6 @@
 import { BadGatewayException, BadRequestException, HttpException, type LoggerService } from '@nestjs/common';
-import { PartnerLocalValidationError, PartnerVirtualAccountNotActiveError } from '@partner-payments/nestjs';
+import { PartnerLocalValidationError } from '@partner-payments/nestjs';
+import { PartnerVirtualAccountNotActiveError } from '@partner-payments/nestjs/errors';
 import { classifyPartnerFailure } from '@partner-payments/typeorm';
 
 /**

@@ -1,4 +1,4 @@
-import type { RfiItem } from '@partner-payments/nestjs';
+import type { RfiItem } from '@partner-payments/nestjs/models';
 import { html, type Html } from './console-html.util';
 
 type ShownItem = Omit<RfiItem, 'answer_value'>;

@@ -1,4 +1,4 @@
-import type { RfiItem } from '@partner-payments/nestjs';
+import type { RfiItem } from '@partner-payments/nestjs/models';
 import type { RfiEntity } from '../rfis/rfi.entity';
 import { html, page, table, type Html } from './console-html.util';
 import { answerInput, specHint } from './console-items.util';

@@ -1,9 +1,5 @@
-import {
-  PartnerConflictError,
-  PartnerRfiAnswerError,
-  validateRfiAnswers,
-  type RfiItem,
-} from '@partner-payments/nestjs';
+import { PartnerConflictError, PartnerRfiAnswerError } from '@partner-payments/nestjs/errors';
+import { validateRfiAnswers, type RfiItem } from '@partner-payments/nestjs/models';
 import { rfiRefusal } from '../rfis/rfi-partner-errors.util';
 import { pageRefusal } from './console-refusal.util';
 

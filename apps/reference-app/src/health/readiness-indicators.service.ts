@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { HealthIndicatorService, type HealthIndicatorResult } from '@nestjs/terminus';
-import { PartnerApiVersionState, PartnerTokenManager } from '@partner-payments/nestjs';
+import { PartnerPaymentsClient } from '@partner-payments/nestjs';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { PartnerInboxOperator, PartnerUnitOfWork } from '@partner-payments/typeorm';
 import type { InboxStats } from '../observability/app-metrics.service';
@@ -22,8 +22,7 @@ export class ReadinessIndicators {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly indicators: HealthIndicatorService,
     private readonly uow: PartnerUnitOfWork,
-    private readonly tokens: PartnerTokenManager,
-    private readonly versionState: PartnerApiVersionState,
+    private readonly client: PartnerPaymentsClient,
     private readonly startup: StartupState,
     private readonly inboxOperator: PartnerInboxOperator,
   ) {}
@@ -64,16 +63,16 @@ export class ReadinessIndicators {
   async partner(): Promise<HealthIndicatorResult<'partner'>> {
     const apiVersion = {
       configured: this.config.partner.apiVersion,
-      pinned: this.versionState.pinnedVersion,
+      pinned: this.client.versionState.pinnedVersion,
     };
     const check = this.indicators.check('partner');
     if (this.startup.starting) return check.up({ state: 'starting', apiVersion });
-    const expiresAt = this.tokens.expiresAt;
+    const expiresAt = this.client.auth.expiresAt;
     if (expiresAt !== null && expiresAt > Date.now()) return check.up({ state: 'token cached', apiVersion });
     const fetched = await this.indicators
       .check('partner')
       .attempt(async () => {
-        await this.tokens.getToken();
+        await this.client.auth.getToken();
         return { state: 'token obtained', apiVersion };
       })
       .withTimeout(CHECK_TIMEOUT_MS)

@@ -1,12 +1,11 @@
-import {
-  isKnownPartnerEvent,
-  PartnerEvent,
-  type PartnerHttpEvent,
-  type PartnerPaymentsModuleOptions,
-  type PartnerRateLimitWaitEvent,
-  type PartnerTokenEvent,
-  type PartnerWebhookObservation,
-} from '@partner-payments/nestjs';
+import { PartnerEvent, type PartnerPaymentsModuleOptions } from '@partner-payments/nestjs';
+import type {
+  PartnerHttpEvent,
+  PartnerRateLimitWaitEvent,
+  PartnerTokenEvent,
+  PartnerWebhookObservation,
+} from '@partner-payments/nestjs/observability';
+import { isKnownPartnerEvent } from '@partner-payments/nestjs/webhooks';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type LabelValues } from 'prom-client';
 
 /** What the inbox gauges read at scrape time (observability/inbox-stats.util.ts). */

@@ -1,5 +1,5 @@
 import { context, INVALID_TRACEID, SpanStatusCode, trace, type Span, type Tracer } from '@opentelemetry/api';
-import { inSampledOutTrace } from '@partner-payments/nestjs';
+import { inSampledOutTrace } from '@partner-payments/nestjs/observability';
 import { withLogFields, type LogFields } from './log-context.util';
 
 export const APP_TRACER_NAME = 'partner-payments-reference-app';

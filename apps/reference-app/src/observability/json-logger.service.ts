@@ -1,6 +1,6 @@
 import { ConsoleLogger, type LogLevel } from '@nestjs/common';
 import { isSpanContextValid, trace } from '@opentelemetry/api';
-import { currentPartnerLogContext } from '@partner-payments/nestjs';
+import { currentPartnerLogContext } from '@partner-payments/nestjs/observability';
 import type { AppConfig } from '../config/app.config';
 import { currentLogFields } from './log-context.util';
 

@@ -1,5 +1,5 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { PARTNER_SIGNATURE_HEADER } from '@partner-payments/nestjs';
+import { PARTNER_SIGNATURE_HEADER } from '@partner-payments/nestjs/webhooks';
 
 /** Where PartnerPaymentsModule mounts its ready-made receiving route in this app (its default). */
 export const WEBHOOK_ROUTE = '/webhooks/partner';

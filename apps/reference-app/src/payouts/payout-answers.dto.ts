@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import type { PartnerPayoutPreview } from '@partner-payments/nestjs';
+import type { PartnerPayoutPreview } from '@partner-payments/nestjs/models';
 import type { PayoutResponse } from './create-payout.dto';
 import type { RedriveSummary } from './payout-redrive.service';
 

@@ -6,7 +6,7 @@ import {
   decidePayoutStatusChange,
   type PartnerPayoutStatusChange,
   type PartnerPayoutStatusChangeReason,
-} from '@partner-payments/nestjs';
+} from '@partner-payments/nestjs/models';
 import { traceProjectionBatch, traceProjectionWrite } from '../observability/app-tracing.util';
 import { writePayoutBatch } from './payout-batch-write.util';
 

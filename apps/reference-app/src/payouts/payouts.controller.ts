@@ -23,7 +23,8 @@ import {
   ApiTags,
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
-import { PartnerPayoutsService, type PartnerPayoutPreview } from '@partner-payments/nestjs';
+import { PartnerPayoutsService } from '@partner-payments/nestjs';
+import type { PartnerPayoutPreview } from '@partner-payments/nestjs/models';
 import { isUUID } from 'class-validator';
 import { Access } from '../common/access.guard';
 import { ApiJsonBodyResponses, ApiPartnerFailureResponses } from '../common/api-responses.decorator';

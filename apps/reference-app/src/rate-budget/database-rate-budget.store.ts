@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { PartnerRateBudget, PartnerRateLimit } from '@partner-payments/nestjs';
+import type { PartnerRateBudget, PartnerRateLimit } from '@partner-payments/nestjs/transport';
 import { insertIfAbsent, returningRows } from '@partner-payments/typeorm/sql';
 import { type PartnerUnitOfWork } from '@partner-payments/typeorm';
 

@@ -1,4 +1,4 @@
-import type { PartnerRateLimitOptions } from '@partner-payments/nestjs';
+import type { PartnerRateLimitOptions } from '@partner-payments/nestjs/transport';
 import type { AppConfig } from '../config/app.config';
 import { type PartnerUnitOfWork } from '@partner-payments/typeorm';
 import type { PartnerConnection } from '../sandbox/partner-connection.providers';

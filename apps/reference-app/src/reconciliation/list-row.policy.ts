@@ -1,4 +1,5 @@
-import { decidePayoutStatusChange, PartnerPayoutStatus, type PartnerPayout } from '@partner-payments/nestjs';
+import { PartnerPayoutStatus, type PartnerPayout } from '@partner-payments/nestjs';
+import { decidePayoutStatusChange } from '@partner-payments/nestjs/models';
 import type { PayoutEntity } from '../payouts/payout.entity';
 
 /**

@@ -1,5 +1,6 @@
 import type { Logger } from '@nestjs/common';
-import { decidePayoutStatusChange, type PartnerPayout } from '@partner-payments/nestjs';
+import type { PartnerPayout } from '@partner-payments/nestjs';
+import { decidePayoutStatusChange } from '@partner-payments/nestjs/models';
 import type { PayoutEntity } from '../payouts/payout.entity';
 import { type PartnerUnitOfWork } from '@partner-payments/typeorm';
 import { withLogFields } from '../observability/log-context.util';

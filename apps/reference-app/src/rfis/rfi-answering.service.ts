@@ -1,10 +1,7 @@
 import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
-import {
-  PartnerConflictError,
-  PartnerRfisService,
-  validateRfiAnswers,
-  type RfiItem,
-} from '@partner-payments/nestjs';
+import { PartnerRfisService } from '@partner-payments/nestjs';
+import { PartnerConflictError } from '@partner-payments/nestjs/errors';
+import { validateRfiAnswers, type RfiItem } from '@partner-payments/nestjs/models';
 import { itemFromRow } from './rfi-mapping.util';
 import { rfiRefusal } from './rfi-partner-errors.util';
 import { RfiProjection } from './rfi-projection.service';

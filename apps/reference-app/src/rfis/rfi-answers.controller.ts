@@ -14,7 +14,7 @@ import {
   ApiTags,
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
-import type { RfiItem } from '@partner-payments/nestjs';
+import type { RfiItem } from '@partner-payments/nestjs/models';
 import type { Request, Response } from 'express';
 import { Access } from '../common/access.guard';
 import { ApiPartnerFailureResponses } from '../common/api-responses.decorator';

@@ -1,4 +1,5 @@
-import { parsePartnerTimestamp, type Rfi, type RfiItem, type RfiListEntry } from '@partner-payments/nestjs';
+import type { Rfi } from '@partner-payments/nestjs';
+import { parsePartnerTimestamp, type RfiItem, type RfiListEntry } from '@partner-payments/nestjs/models';
 import { columnText } from '../webhooks/projections/column-text.util';
 import { RfiItemEntity } from './rfi-item.entity';
 import { normaliseRfiStatus } from './rfi-status.policy';

@@ -1,5 +1,5 @@
 import { HttpException } from '@nestjs/common';
-import { PartnerConflictError, PartnerRfiAnswerError } from '@partner-payments/nestjs';
+import { PartnerConflictError, PartnerRfiAnswerError } from '@partner-payments/nestjs/errors';
 
 /**
  * The partner's refusals of an answer or an upload, passed on clearly; anything else is left to

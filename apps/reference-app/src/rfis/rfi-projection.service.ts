@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { Rfi, RfiItem, RfiListEntry } from '@partner-payments/nestjs';
+import type { Rfi } from '@partner-payments/nestjs';
+import type { RfiItem, RfiListEntry } from '@partner-payments/nestjs/models';
 import { PartnerUnitOfWork } from '@partner-payments/typeorm';
 import { In, LessThan, type EntityManager, type FindOptionsWhere } from 'typeorm';
 import { itemRow, parentColumns } from './rfi-mapping.util';

@@ -1,6 +1,7 @@
 import { AsyncResource } from 'node:async_hooks';
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { PartnerNotFoundError, PartnerRfisService } from '@partner-payments/nestjs';
+import { PartnerRfisService } from '@partner-payments/nestjs';
+import { PartnerNotFoundError } from '@partner-payments/nestjs/errors';
 import { RfiProjection, type RfiWriteOutcome } from './rfi-projection.service';
 
 /** How long shutdown waits for the reads in flight. */

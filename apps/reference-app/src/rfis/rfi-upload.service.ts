@@ -7,7 +7,8 @@ import {
   PayloadTooLargeException,
   UnsupportedMediaTypeException,
 } from '@nestjs/common';
-import { PartnerRfisService, type RfiItem } from '@partner-payments/nestjs';
+import { PartnerRfisService } from '@partner-payments/nestjs';
+import type { RfiItem } from '@partner-payments/nestjs/models';
 import busboy from 'busboy';
 import { UPLOAD_BODY_LIMIT_BYTES } from '../common/upload-routes.util';
 import type { Request } from 'express';

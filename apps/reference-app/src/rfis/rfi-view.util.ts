@@ -1,4 +1,4 @@
-import type { RfiItem } from '@partner-payments/nestjs';
+import type { RfiItem } from '@partner-payments/nestjs/models';
 import type { RfiItemEntity } from './rfi-item.entity';
 import { itemFromRow } from './rfi-mapping.util';
 import type { RfiEntity } from './rfi.entity';

@@ -6,7 +6,7 @@
  */
 import { Logger } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
-import type { PartnerTokenManager } from '@partner-payments/nestjs';
+import type { PartnerPaymentsClient } from '@partner-payments/nestjs';
 import type { StartupState } from '../health/startup-state.service';
 import type { PartnerVersionPin } from '@partner-payments/typeorm';
 import { CronJobsService } from './cron-jobs.service';
@@ -27,7 +27,7 @@ function serviceWithDrain(drain: Promise<void>) {
   const service = new CronJobsService(
     jobs,
     { pin: async () => undefined } as unknown as PartnerVersionPin,
-    { getToken: async () => 'token' } as unknown as PartnerTokenManager,
+    { auth: { getToken: async () => 'token' } } as unknown as PartnerPaymentsClient,
     { markFinished: () => undefined } as unknown as StartupState,
   );
   return { service, registry, jobs };

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { PartnerTokenManager } from '@partner-payments/nestjs';
+import { PartnerPaymentsClient } from '@partner-payments/nestjs';
 import { PARTNER_VERSION_PIN_JOB, PartnerVersionPin } from '@partner-payments/typeorm';
 import { StartupState } from '../health/startup-state.service';
 import { ScheduledJobs } from './scheduled-jobs.service';
@@ -17,7 +17,7 @@ export class CronJobsService {
   constructor(
     private readonly jobs: ScheduledJobs,
     private readonly versionPin: PartnerVersionPin,
-    private readonly tokens: PartnerTokenManager,
+    private readonly partner: PartnerPaymentsClient,
     private readonly startup: StartupState,
   ) {}
 
@@ -33,7 +33,7 @@ export class CronJobsService {
     const started = Date.now();
     const passes = this.jobs.runStartPasses();
     await this.jobs.guard(PARTNER_VERSION_PIN_JOB, () => this.versionPin.pin());
-    await this.jobs.guard('first-authentication', () => this.tokens.getToken());
+    await this.jobs.guard('first-authentication', () => this.partner.auth.getToken());
     this.logger.log(
       `start-up partner calls (version pin, authentication) finished in ${Date.now() - started} ms`,
     );

@@ -1,4 +1,4 @@
-import type { InboxBatchOutcome, InboxClaimOptions, InboxEntry } from '@partner-payments/nestjs';
+import type { InboxBatchOutcome, InboxClaimOptions, InboxEntry } from '@partner-payments/nestjs/inbox';
 import type { EntityManager } from 'typeorm';
 import { fromStoredText, inboxEventKey } from '../database/inbox-text.util';
 import { type CommitDurability, type PartnerUnitOfWork } from '../database/unit-of-work.service';

@@ -1,5 +1,6 @@
 import type { BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
-import { PartnerLocalValidationError, type InboxEntryState } from '@partner-payments/nestjs';
+import { PartnerLocalValidationError } from '@partner-payments/nestjs';
+import type { InboxEntryState } from '@partner-payments/nestjs/inbox';
 import type { PartnerUnitOfWork } from '../database/unit-of-work.service';
 import { PartnerTypeOrmConfigurationError } from '../partner-payments-typeorm.errors';
 import type { InboxAtRestService, PruneSummary } from './at-rest/inbox-at-rest.service';

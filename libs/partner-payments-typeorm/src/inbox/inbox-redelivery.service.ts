@@ -1,5 +1,5 @@
 import { Logger, type BeforeApplicationShutdown } from '@nestjs/common';
-import type { PartnerWebhookProcessingService } from '@partner-payments/nestjs';
+import type { PartnerWebhookProcessingService } from '@partner-payments/nestjs/webhooks';
 import type { PartnerJobLockService } from '../job-locks/job-lock.service';
 import type { PartnerTypeOrmInboxStore } from './typeorm-inbox.store';
 

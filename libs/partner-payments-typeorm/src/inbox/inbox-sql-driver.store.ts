@@ -3,7 +3,7 @@ import type {
   InboxEntryState,
   InboxEventInput,
   PartnerEnvelopeKind,
-} from '@partner-payments/nestjs';
+} from '@partner-payments/nestjs/inbox';
 import type { EntityManager } from 'typeorm';
 import { fromStoredText, inboxEventKey, toStoredText } from '../database/inbox-text.util';
 import type { PartnerInboxKeyRing } from './at-rest/inbox-key-ring.util';

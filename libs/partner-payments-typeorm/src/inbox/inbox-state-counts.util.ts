@@ -1,4 +1,4 @@
-import type { InboxEntryState } from '@partner-payments/nestjs';
+import type { InboxEntryState } from '@partner-payments/nestjs/inbox';
 import type { EntityManager } from 'typeorm';
 
 /**

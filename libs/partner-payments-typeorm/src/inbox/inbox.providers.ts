@@ -1,6 +1,6 @@
 import type { Provider } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
-import { PartnerWebhookProcessingService } from '@partner-payments/nestjs';
+import { PartnerWebhookProcessingService } from '@partner-payments/nestjs/webhooks';
 import { PartnerUnitOfWork } from '../database/unit-of-work.service';
 import { PartnerJobLockService } from '../job-locks/job-lock.service';
 import { PARTNER_TYPEORM_RESOLVED_OPTIONS } from '../partner-payments-typeorm.constants';

@@ -8,7 +8,7 @@ import type {
   InboxProcessingResult,
   InboxRecordResult,
   PartnerInboxStore,
-} from '@partner-payments/nestjs';
+} from '@partner-payments/nestjs/inbox';
 import { Brackets } from 'typeorm';
 import { fromStoredText, inboxEventKey, toStorableMessage } from '../database/inbox-text.util';
 import { type CommitDurability, type PartnerUnitOfWork } from '../database/unit-of-work.service';

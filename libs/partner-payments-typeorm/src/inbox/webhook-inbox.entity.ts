@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
-import type { InboxEntryState, PartnerEnvelopeKind } from '@partner-payments/nestjs';
+import type { InboxEntryState, PartnerEnvelopeKind } from '@partner-payments/nestjs/inbox';
 
 /**
  * One received webhook delivery (`webhook_inbox`), stored before the 2xx (spec 6.1.4: deliveries

@@ -1,12 +1,11 @@
+import { PartnerApiError, PartnerLocalValidationError } from '@partner-payments/nestjs';
 import {
-  PartnerApiError,
   PartnerAuthenticationError,
   PartnerConflictError,
   PartnerConnectionError,
-  PartnerLocalValidationError,
   PartnerRateLimitError,
   PartnerServerError,
-} from '@partner-payments/nestjs';
+} from '@partner-payments/nestjs/errors';
 
 /**
  * Why a keyed payout create failed, by cause:

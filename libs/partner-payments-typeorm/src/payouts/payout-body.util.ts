@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { CreatePartnerPayoutInput, PartnerFieldError, PartnerPayout } from '@partner-payments/nestjs';
+import type { PartnerPayout } from '@partner-payments/nestjs';
+import type { PartnerFieldError } from '@partner-payments/nestjs/errors';
+import type { CreatePartnerPayoutInput } from '@partner-payments/nestjs/models';
 import { fromStoredText, toStoredText } from '../database/inbox-text.util';
 import type { PartnerPayoutRequestEntity } from './payout-request.entity';
 

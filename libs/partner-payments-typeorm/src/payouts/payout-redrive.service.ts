@@ -1,5 +1,5 @@
 import type { Logger } from '@nestjs/common';
-import { PartnerRateLimitError } from '@partner-payments/nestjs';
+import { PartnerRateLimitError } from '@partner-payments/nestjs/errors';
 import type { PartnerFailure } from './partner-failure.util';
 import { PartnerPayoutFailedError } from './payout-outbox.errors';
 import type { PartnerPayoutOutboxResolvedOptions } from './payout-outbox.options';

@@ -1,5 +1,5 @@
 import { Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import type { PartnerApiVersionState, PartnerVersioningService } from '@partner-payments/nestjs';
+import type { PartnerPaymentsClient, PartnerVersioningService } from '@partner-payments/nestjs';
 import { CronJob } from 'cron';
 import type { PartnerUnitOfWork } from '../database/unit-of-work.service';
 import type { PartnerJobLockService } from '../job-locks/job-lock.service';
@@ -34,16 +34,17 @@ export interface PartnerVersionPinState {
 /** The module's services this one calls, found when first used (PartnerPaymentsModule, isGlobal). */
 export interface VersionPinPartner {
   versioning(): PartnerVersioningService;
-  versionState(): PartnerApiVersionState;
+  versionState(): PartnerPaymentsClient['versionState'];
 }
 
 /**
  * The opt-in version-pin job (spec 9.3: once POST /v1/versioning/upgrade succeeds the
- * X-Api-Version header can be dropped). At start it tells the module's PartnerApiVersionState
- * what the database knows, before any call goes out; on its schedule it pins under
- * PartnerJobLockService, so one replica calls the partner. The answer is stored, so once pinned
- * the partner is not asked again; a refused target (older than the current pin) is logged once
- * and remembered: no retry loop. Without `versionPin` nothing is scheduled and every call refuses.
+ * X-Api-Version header can be dropped). At start it tells the module's API version state
+ * (`client.versionState`) what the database knows, before any call goes out; on its schedule it
+ * pins under PartnerJobLockService, so one replica calls the partner. The answer is stored, so
+ * once pinned the partner is not asked again; a refused target (older than the current pin) is
+ * logged once and remembered: no retry loop. Without `versionPin` nothing is scheduled and every
+ * call refuses.
  */
 export class PartnerVersionPin implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('VersionPin');

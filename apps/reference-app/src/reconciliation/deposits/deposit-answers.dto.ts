@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import type { PartnerVirtualAccountBalance } from '@partner-payments/nestjs';
+import type { PartnerVirtualAccountBalance } from '@partner-payments/nestjs/models';
 import type { DepositReconciliationSummary } from './deposit-reconciliation.service';
 
 /** One deposit reconciliation pass (POST /reconciliation/deposits/run). */

@@ -1,9 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import {
-  PartnerVirtualAccountsService,
-  canonicalPartnerStatus,
-  type PartnerDeposit,
-} from '@partner-payments/nestjs';
+import { PartnerVirtualAccountsService, type PartnerDeposit } from '@partner-payments/nestjs';
+import { canonicalPartnerStatus } from '@partner-payments/nestjs/models';
 import {
   And,
   Between,

@@ -10,7 +10,8 @@ import {
 import { Access } from '../../common/access.guard';
 import { ApiPartnerFailureResponses } from '../../common/api-responses.decorator';
 import { ErrorBodyDto } from '../../common/error-body.dto';
-import { PartnerVirtualAccountsService, type PartnerVirtualAccountBalance } from '@partner-payments/nestjs';
+import { PartnerVirtualAccountsService } from '@partner-payments/nestjs';
+import type { PartnerVirtualAccountBalance } from '@partner-payments/nestjs/models';
 import {
   DepositReconciliationService,
   type DepositReconciliationSummary,

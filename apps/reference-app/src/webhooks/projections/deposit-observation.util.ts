@@ -1,4 +1,4 @@
-import { canonicalPartnerStatus } from '@partner-payments/nestjs';
+import { canonicalPartnerStatus } from '@partner-payments/nestjs/models';
 import { columnText } from './column-text.util';
 import { DEPOSIT_RECEIVED } from './deposit-status.policy';
 import type { DepositObservation } from './resource-projections.service';

@@ -1,4 +1,4 @@
-import { canonicalPartnerStatus, isTerminalDepositStatus } from '@partner-payments/nestjs';
+import { canonicalPartnerStatus, isTerminalDepositStatus } from '@partner-payments/nestjs/models';
 
 /** The app's own status for a deposit whose event named none (projection-handlers.service.ts). */
 export const DEPOSIT_RECEIVED = 'RECEIVED';

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import {
   OnPartnerEvent,
-  parsePartnerTimestamp,
   PartnerDerivedEvent,
   PartnerEvent,
   type PartnerEventOf,
   type PartnerPayoutStatusEvent,
 } from '@partner-payments/nestjs';
+import { parsePartnerTimestamp } from '@partner-payments/nestjs/models';
 import { PayoutProjection } from '../../payouts/payout-projection.service';
 import { eventDerivedKey } from './column-text.util';
 import { toDepositObservation } from './deposit-observation.util';

@@ -1,4 +1,4 @@
-import { canonicalPartnerStatus, isTerminalUserStatus } from '@partner-payments/nestjs';
+import { canonicalPartnerStatus, isTerminalUserStatus } from '@partner-payments/nestjs/models';
 
 /**
  * Whether a user status from an event may replace the stored one (spec 3.3, provider-facts
