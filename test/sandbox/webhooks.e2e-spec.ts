@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { signPartnerWebhook, startPartnerSandbox } from '@partner-payments/testing';
-import { Api, fundedSetup, individual, startReceiver, useWorld } from './sandbox.fixture';
+import { Api, individual, startReceiver, useWorld } from './sandbox.fixture';
+import { fundedSetup } from './funded-setup.fixture';
 
 describe('sandbox: webhook delivery (spec 6.1-6.3)', () => {
   const world = useWorld();
