@@ -1,7 +1,8 @@
 /**
- * Three projects: `unit` (specs beside the source), `e2e` (suites under test/ that boot real
- * servers on real sockets, a real SQLite file and a throwaway PostgreSQL) and `docs` (test/docs:
- * the READMEs' code compiles; a scratch consumer app installs the packed packages and runs).
+ * Four projects: `unit` (specs beside the source), `e2e` (suites under test/ that boot real
+ * servers on real sockets, a real SQLite file and a throwaway PostgreSQL), `docs` (test/docs:
+ * the READMEs' code compiles; a scratch consumer app installs the packed packages and runs) and
+ * `limits` (test/limits: CONTRIBUTING's naming and limits on the repository's files).
  * Package names map to the sources so tests never run against a stale dist/.
  */
 const {
@@ -73,6 +74,12 @@ module.exports = {
       testMatch: ['<rootDir>/test/docs/**/*.spec.ts'],
       globalSetup: '<rootDir>/test/docs/pack.global-setup.ts',
       globalTeardown: '<rootDir>/test/docs/pack.global-teardown.ts',
+    },
+    {
+      // No global setup: it reads the files git tracks, in a few seconds.
+      ...common,
+      displayName: 'limits',
+      testMatch: ['<rootDir>/test/limits/**/*.spec.ts'],
     },
   ],
 };

@@ -19,10 +19,10 @@ import {
   round,
   type BenchFigure,
   withLoad,
-} from './lib/contract';
+} from './lib/contract.util';
 import { sandboxClient } from './lib/partner.client';
 import { startReplayServer, type ReplayServer } from './lib/replay-recorder.fixture';
-import { interleave, pairedRatio, runCallers, type LoadResult } from './lib/rounds';
+import { interleave, pairedRatio, runCallers, type LoadResult } from './lib/rounds.util';
 
 const NAME = 'client';
 /**

@@ -15,7 +15,7 @@ import {
   PartnerTypeOrmInboxStore,
 } from '@partner-payments/typeorm';
 import { appEnv, INBOX_KEYS, sqliteDatabase } from './lib/app-env.fixture';
-import { emitReport, hardDeadline, median, progress, QUICK, round, withLoad } from './lib/contract';
+import { emitReport, hardDeadline, median, progress, QUICK, round, withLoad } from './lib/contract.util';
 import { startForkedServer } from './lib/forked-process.fixture';
 import { openInboxReader } from './lib/inbox-reader.fixture';
 import { startSandboxProcess, type SandboxProcess } from './lib/sandbox-process.fixture';

@@ -11,7 +11,7 @@
  *    span (or 10% of traces) by batch over OTLP/HTTP to a sink in the stub's process. Off: no
  *    hooks, no SDK (the module's spans are the API's no-ops).
  *  - webhook: signed user.created deliveries (autocannon, 8 connections) to three reference apps in
- *    their own processes on their own SQLite files (bench/instrumentation-app.fixture.ts); the CPU is the
+ *    their own processes on their own SQLite files (bench/instrumentation/instrumentation-app.fixture.ts); the CPU is the
  *    app process's, the handlers run after the 2xx included.
  * Usage: npm run build:libs && npx ts-node --transpile-only bench/instrumentation.bench.ts [--quick]
  * Progress on stderr; the last stdout line is the JSON report (bench contract).
@@ -36,8 +36,8 @@ import {
   start,
   stubClientOptions,
   tracer,
-} from './instrumentation-rounds.fixture';
-import { webhookFigures } from './instrumentation-webhook.fixture';
+} from './instrumentation/instrumentation-rounds.fixture';
+import { webhookFigures } from './instrumentation/instrumentation-webhook.fixture';
 
 async function clientFigures(partnerUrl: string, sinkUrl: string) {
   const base = stubClientOptions(partnerUrl);

@@ -31,7 +31,7 @@ import { insertSeededRows, PAYOUT_MIX, seedPayouts, storedStatuses } from '../te
 import { countQueries } from '../test/setup/query-counter.fixture';
 import { sampleDuring } from './lib/memory-sampler.fixture';
 import { median, printFigures, resetSeeded, round, type Figure } from './reconciliation.fixture';
-import { hardDeadline, progress } from './lib/contract';
+import { hardDeadline, progress } from './lib/contract.util';
 import { startSandboxProcess } from './lib/sandbox-process.fixture';
 
 const NAME = 'reconciliation';

@@ -29,8 +29,8 @@ import { startReplicaProcess, type ReplicaProcess } from '../test/setup/replica-
 import { trackChild } from './lib/child-registry.fixture';
 import { sandboxClient } from './lib/partner.client';
 import { median, printFigures, resetSeeded, round, type Figure } from './reconciliation.fixture';
-import { hardDeadline, progress } from './lib/contract';
-import { interleave, pairedRatio } from './lib/rounds';
+import { hardDeadline, progress } from './lib/contract.util';
+import { interleave, pairedRatio } from './lib/rounds.util';
 import { startSandboxProcess, type SandboxProcess } from './lib/sandbox-process.fixture';
 
 const NAME = 'replicas';
@@ -161,7 +161,7 @@ async function sharedPass(pgUrl: string): Promise<Figure> {
         pages: summaries.map((s) => s.pages),
       };
     };
-    // lib/rounds.ts: a warm-up pass of each (the first passes of fresh processes and a fresh table
+    // lib/rounds.util.ts: a warm-up pass of each (the first passes of fresh processes and a fresh table
     // ran up to 2x slower: JIT, PostgreSQL's buffers), then the order alternating each round. A
     // fixed "two, then one" ran one replica always later in that drift and understated the speed-up.
     const { ours: two, baseline: one } = await interleave({

@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import type { BenchFigure, BenchReport } from './lib/contract';
+import type { BenchFigure, BenchReport } from './lib/contract.util';
 import {
   captureMachine,
   renderMarkdown,

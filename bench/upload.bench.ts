@@ -12,10 +12,10 @@ import { join } from 'node:path';
 import { MAX_UPLOAD_FILE_BYTES as FILE_BYTES } from '../libs/partner-payments/src/resources/rfis/upload/upload.constants';
 import { sampleFile } from '@partner-payments/testing';
 import { trackChild } from './lib/child-registry.fixture';
-import { emitReport, hardDeadline, median, progress, QUICK, round, withLoad } from './lib/contract';
+import { emitReport, hardDeadline, median, progress, QUICK, round, withLoad } from './lib/contract.util';
 import type { SampledRun } from './lib/memory-sampler.fixture';
 import { startReplayServer } from './lib/replay-recorder.fixture';
-import { interleave, pairedRatio } from './lib/rounds';
+import { interleave, pairedRatio } from './lib/rounds.util';
 
 const NAME = 'upload';
 const FILES = 20; // spec 8: files per call

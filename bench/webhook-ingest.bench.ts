@@ -16,7 +16,7 @@ import {
   QUICK,
   type BenchFigure,
   withLoad,
-} from './lib/contract';
+} from './lib/contract.util';
 import {
   appEnv,
   postgresDatabase,
@@ -26,7 +26,7 @@ import {
 } from './lib/app-env.fixture';
 import { startForkedServer, type ForkedServer } from './lib/forked-process.fixture';
 import { openInboxReader, waitProcessed, type InboxRow } from './lib/inbox-reader.fixture';
-import { interleave, pairedRatio } from './lib/rounds';
+import { interleave, pairedRatio } from './lib/rounds.util';
 import { startSandboxProcess, type SandboxProcess } from './lib/sandbox-process.fixture';
 import { deliver, signedDeliveries, type DeliveryRound } from './lib/webhook-load.fixture';
 

@@ -4,7 +4,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
-import type { BenchFigure } from './contract';
+import type { BenchFigure } from './contract.util';
 
 export interface Machine {
   date: string;

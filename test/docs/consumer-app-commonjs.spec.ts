@@ -19,14 +19,13 @@ import {
   engineWarnings,
   files,
   followModuleReadme,
-  run,
-  scaffoldCommonJsNestApp,
-  scratchApp,
   step,
   TESTING_README,
   testNames,
   writeFiles,
 } from './consumer-app.fixture';
+import { scaffoldCommonJsNestApp, scratchApp } from './scratch-apps.fixture';
+import { run } from './scratch-commands.fixture';
 import { readBlocks } from './readme-blocks.fixture';
 
 const testingBlocks = readBlocks(TESTING_README);

@@ -22,14 +22,13 @@ import {
   files,
   followModuleReadme,
   MODULE_README,
-  nestNew,
   npmInstall,
-  run,
-  scratchApp,
   step,
   TESTING_README,
   testNames,
 } from './consumer-app.fixture';
+import { nestNew, scratchApp } from './scratch-apps.fixture';
+import { run } from './scratch-commands.fixture';
 import { readBlocks } from './readme-blocks.fixture';
 
 const moduleBlocks = readBlocks(MODULE_README);

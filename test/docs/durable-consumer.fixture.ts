@@ -9,18 +9,14 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createDatabase, startThrowawayPostgres, type ThrowawayPostgres } from '../../scripts/pg-throwaway';
 import {
-  cleanEnv,
   compileAndBuild,
   files,
   installCommands,
-  merge,
   npmInstall,
-  start,
   step,
   writeFiles,
-  writeJson,
-  type Started,
 } from './consumer-app.fixture';
+import { cleanEnv, merge, start, writeJson, type Started } from './scratch-commands.fixture';
 import { readBlocks } from './readme-blocks.fixture';
 
 export const TYPEORM_README = 'libs/partner-payments-typeorm/README.md';

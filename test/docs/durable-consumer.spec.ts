@@ -24,7 +24,7 @@ import { DataSource } from 'typeorm';
 import { createFundedAccount, partnerClientFor } from '../setup/funded-account.fixture';
 import { sendSignedBurst } from '../setup/signed-burst.fixture';
 import { createDatabase } from '../../scripts/pg-throwaway';
-import { scaffoldCommonJsNestApp, scratchApp } from './consumer-app.fixture';
+import { scaffoldCommonJsNestApp, scratchApp } from './scratch-apps.fixture';
 import {
   ConsumerProcess,
   followTypeOrmReadme,

@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { buildDepositFundsReceived, buildDepositSource } from '@partner-payments/testing';
 import type { DataSource } from 'typeorm';
 import { sendSignedBurst } from '../setup/signed-burst.fixture';
-import { appProcessPerSuite } from '../setup/app-process.fixture';
+import { appProcessPerSuite } from '../setup/app-process-suite.fixture';
 import { eventually } from '../setup/app.fixture';
 import { DATABASE_KINDS, openTestDatabaseAt } from '../setup/test-database.fixture';
 import { recordTally } from './tally.fixture';

@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { PayoutEntity } from '../../apps/reference-app/src/app-entities.constants';
 import { PartnerPayoutRequestEntity } from '@partner-payments/typeorm';
-import { appProcessPerSuite } from '../setup/app-process.fixture';
+import { appProcessPerSuite } from '../setup/app-process-suite.fixture';
 import { eventually } from '../setup/app.fixture';
 import { createFundedAccount, partnerClientFor } from '../setup/funded-account.fixture';
 import { DATABASE_KINDS, openTestDatabaseAt } from '../setup/test-database.fixture';

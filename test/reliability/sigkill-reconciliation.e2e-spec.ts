@@ -12,7 +12,7 @@ import type { PayoutStepName } from '@partner-payments/testing';
 import { PayoutEntity, ReconciliationPassEntity } from '../../apps/reference-app/src/app-entities.constants';
 import { mapWithConcurrency } from '../../apps/reference-app/src/reconciliation/concurrency.util';
 import { RECONCILIATION_JOB } from '../../apps/reference-app/src/reconciliation/reconciliation.service';
-import { appProcessPerSuite } from '../setup/app-process.fixture';
+import { appProcessPerSuite } from '../setup/app-process-suite.fixture';
 import { eventually } from '../setup/app.fixture';
 import { createFundedAccount, partnerClientFor } from '../setup/funded-account.fixture';
 import { DATABASE_KINDS, openTestDatabaseAt } from '../setup/test-database.fixture';

@@ -1,6 +1,7 @@
 import { startPartnerSandbox } from '@partner-payments/testing';
 import { BASELINE_VERSION } from '../../libs/partner-payments-testing/src/server/versioning.util';
-import { Api, fundedSetup, useWorld } from './sandbox.fixture';
+import { Api, useWorld } from './sandbox.fixture';
+import { fundedSetup } from './funded-setup.fixture';
 
 describe('sandbox: authentication (spec 4.1, 5)', () => {
   const world = useWorld({}, 'all');

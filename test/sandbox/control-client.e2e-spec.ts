@@ -1,6 +1,7 @@
 import { PartnerSandboxControlClient, signPartnerWebhook } from '@partner-payments/testing';
 import { CONTROL_OPERATIONS } from '../../libs/partner-payments-testing/src/control/control.constants';
-import { fundedSetup, individual, startWorld, stopWorld, type World } from './sandbox.fixture';
+import { individual, startWorld, stopWorld, type World } from './sandbox.fixture';
+import { fundedSetup } from './funded-setup.fixture';
 
 describe('sandbox: control API over HTTP (PartnerSandboxControlClient)', () => {
   let world: World;

@@ -6,7 +6,8 @@
  * back as "1000000000000000.00", and a balance of such amounts lost its cents.
  */
 import { startPartnerSandbox } from '@partner-payments/testing';
-import { fundedSetup, startWorld, stopWorld, useWorld, type World } from './sandbox.fixture';
+import { startWorld, stopWorld, useWorld, type World } from './sandbox.fixture';
+import { fundedSetup } from './funded-setup.fixture';
 
 const BIG = '999999999999999.99';
 

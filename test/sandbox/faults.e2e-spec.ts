@@ -1,5 +1,6 @@
 import { startPartnerSandbox } from '@partner-payments/testing';
-import { Api, fundedSetup, individual, useWorld } from './sandbox.fixture';
+import { Api, individual, useWorld } from './sandbox.fixture';
+import { fundedSetup } from './funded-setup.fixture';
 
 describe('sandbox: faults on demand (control API)', () => {
   const world = useWorld();

@@ -1,13 +1,6 @@
 import { startPartnerSandbox } from '@partner-payments/testing';
-import {
-  Api,
-  fundedSetup,
-  individual,
-  startWorld,
-  stopWorld,
-  wireRecipient,
-  type World,
-} from './sandbox.fixture';
+import { Api, individual, startWorld, stopWorld, wireRecipient, type World } from './sandbox.fixture';
+import { fundedSetup } from './funded-setup.fixture';
 
 /**
  * Idempotency-Key on every de-duplicating route (spec 4.7, 8; evidence §4 [T3r DRIFT-34, 35, 36]):

@@ -3,14 +3,8 @@
  * an integrator passing here must not break against the partner.
  */
 import { startPartnerSandbox } from '@partner-payments/testing';
-import {
-  Api,
-  createVerifiedUser,
-  fundedSetup,
-  wireAccount,
-  wireRecipient,
-  useWorld,
-} from './sandbox.fixture';
+import { Api, wireAccount, wireRecipient, useWorld } from './sandbox.fixture';
+import { createVerifiedUser, fundedSetup } from './funded-setup.fixture';
 
 describe('sandbox: refuses what the partner refuses', () => {
   const world = useWorld();

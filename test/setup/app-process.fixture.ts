@@ -13,17 +13,8 @@ import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PartnerSandbox } from '@partner-payments/testing';
-import type { DatabaseKind } from '../../apps/reference-app/src/database/database-url.util';
-import {
-  NEVER,
-  partnerEnv,
-  startTestSandbox,
-  TEST_API_KEY,
-  TEST_AUTH_HEADERS,
-  TEST_OPERATOR_TOKEN,
-} from './app.fixture';
+import { NEVER, partnerEnv, TEST_API_KEY, TEST_AUTH_HEADERS, TEST_OPERATOR_TOKEN } from './app.fixture';
 import { buildProject, REPO_ROOT } from './build.fixture';
-import { databaseUrlFor } from './test-database.fixture';
 
 const MAIN = join(REPO_ROOT, 'apps', 'reference-app', 'dist', 'main.js');
 
@@ -234,37 +225,4 @@ export class AppProcess {
     const answer = await this.request('GET', '/health/ready');
     return String(answer.body?.details?.startup?.state ?? answer.body?.status);
   }
-}
-
-export interface AppProcessSuite {
-  readonly sandbox: PartnerSandbox;
-  readonly app: AppProcess;
-  readonly databaseUrl: string;
-}
-
-/**
- * For a describe block: builds the app, starts a sandbox and the app on a fresh database of `kind`
- * before its tests, stops both and removes the database's files after them.
- */
-export function appProcessPerSuite(
-  kind: DatabaseKind,
-  prefix: string,
-  env: Record<string, string> = {},
-): AppProcessSuite {
-  const suite = {} as { sandbox: PartnerSandbox; app: AppProcess; databaseUrl: string };
-  let cleanup: (() => void) | undefined;
-  beforeAll(async () => {
-    await buildReferenceApp();
-    suite.sandbox = await startTestSandbox();
-    const db = await databaseUrlFor(kind, prefix);
-    cleanup = db.cleanup;
-    suite.databaseUrl = db.url;
-    suite.app = await AppProcess.start({ databaseUrl: db.url, sandbox: suite.sandbox, env });
-  }, 240_000);
-  afterAll(async () => {
-    await suite.app?.stop();
-    await suite.sandbox?.close();
-    cleanup?.();
-  });
-  return suite;
 }

@@ -21,6 +21,15 @@ export type {
 export { PartnerSandboxControlClient } from './control/control.client';
 export type {
   SandboxControl,
+  FaultKind,
+  FaultSpec,
+  ActiveFault,
+  ResourceKind,
+  SandboxCounters,
+  RequestLogEntry,
+  DeliveryRecord,
+} from './control/control.types';
+export type {
   CreateClientInput,
   SandboxClientInfo,
   EmitOptions,
@@ -37,28 +46,18 @@ export type {
   PayoutStepName,
   PayoutView,
   SeedPayoutsInput,
-  FaultKind,
-  FaultSpec,
-  ActiveFault,
-  ResourceKind,
-  SandboxCounters,
-  RequestLogEntry,
-  DeliveryRecord,
-} from './control/control.types';
+} from './control/control-inputs.types';
 export type {
-  AnswerType,
   ClientVault,
   ClientWallet,
   DepositStatus,
   Metadata,
   PaymentRail,
-  PayoutStatus,
-  RfiDocument,
-  RfiItemRecord,
-  RfiStatus,
   UserStatus,
   VerificationOutcome,
 } from './server/state.types';
+export type { PayoutStatus } from './server/payout-state.types';
+export type { AnswerType, RfiDocument, RfiItemRecord, RfiStatus } from './server/rfi-state.types';
 
 // Webhooks: signing as the partner does, a receiver for tests, and event bodies.
 export { signPartnerWebhook, verifyPartnerWebhook, SIGNATURE_HEADER } from './webhooks/webhook-signing.util';

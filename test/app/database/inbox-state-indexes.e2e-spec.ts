@@ -22,89 +22,17 @@ import { InboxDeadLetters } from '../../../libs/partner-payments-typeorm/src/inb
 import { InboxMaintenanceStore } from '../../../libs/partner-payments-typeorm/src/inbox/at-rest/inbox-maintenance.store';
 import { readInboxBacklog } from '../../../libs/partner-payments-typeorm/src/inbox/inbox-backlog.util';
 
+import {
+  Captured,
+  BY_STATE,
+  captureSqlite,
+  capturePostgres,
+  sqlitePlan,
+  postgresPlan,
+  wholeReads,
+} from './query-plans.fixture';
+
 jest.setTimeout(60_000);
-
-interface Captured {
-  sql: string;
-  params: unknown[];
-}
-
-/** A statement that reads webhook_inbox rows by their state (not one that only sets it). */
-const BY_STATE = /\bwebhook_inbox\b[\s\S]*\bWHERE\b[\s\S]*\bstate\b/i;
-
-/** Every statement prepared on the SQLite connection from now on, with the values it ran with. */
-function captureSqlite(dataSource: DataSource): { captured: Captured[]; stop(): void } {
-  type Stmt = Record<'run' | 'all' | 'get', (...args: unknown[]) => unknown>;
-  const db = (dataSource.driver as unknown as { databaseConnection: { prepare(sql: string): Stmt } })
-    .databaseConnection;
-  const prepare = db.prepare;
-  const captured: Captured[] = [];
-  db.prepare = function (this: unknown, sql: string) {
-    const statement = prepare.call(this, sql);
-    for (const method of ['run', 'all', 'get'] as const) {
-      const original = statement[method];
-      statement[method] = function (this: unknown, ...params: unknown[]) {
-        captured.push({ sql, params });
-        return original.apply(this, params);
-      };
-    }
-    return statement;
-  };
-  return { captured, stop: () => (db.prepare = prepare) };
-}
-
-/** Every statement any pg client sends from now on (TypeORM's and the named hot-path ones). */
-function capturePostgres(): { captured: Captured[]; stop(): void } {
-  const proto = Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
-  const query = proto.query;
-  const captured: Captured[] = [];
-  proto.query = function (this: unknown, ...args: unknown[]) {
-    const [first, second] = args;
-    if (typeof first === 'string') captured.push({ sql: first, params: Array.isArray(second) ? second : [] });
-    else if (first && typeof first === 'object' && 'text' in first) {
-      const config = first as { text: string; values?: unknown[] };
-      captured.push({ sql: config.text, params: config.values ?? [] });
-    }
-    return query.apply(this, args);
-  };
-  return { captured, stop: () => (proto.query = query) };
-}
-
-/** SQLite: the plan's lines (EXPLAIN QUERY PLAN's `detail`). */
-async function sqlitePlan(dataSource: DataSource, c: Captured): Promise<string[]> {
-  const db = (
-    dataSource.driver as unknown as {
-      databaseConnection: { prepare(sql: string): { all(...p: unknown[]): Array<{ detail: string }> } };
-    }
-  ).databaseConnection;
-  return db
-    .prepare(`EXPLAIN QUERY PLAN ${c.sql}`)
-    .all(...c.params)
-    .map((r) => r.detail);
-}
-
-/** PostgreSQL: the plan's node types and relations, with sequential scans priced out of reach. */
-async function postgresPlan(dataSource: DataSource, c: Captured): Promise<string[]> {
-  const runner = dataSource.createQueryRunner();
-  try {
-    await runner.startTransaction();
-    await runner.query('SET LOCAL enable_seqscan = off');
-    const [row] = await runner.query(`EXPLAIN (FORMAT JSON) ${c.sql}`, c.params);
-    const nodes: string[] = [];
-    const walk = (n: Record<string, unknown>) => {
-      const cond = n['Index Cond'] === undefined ? '' : ' (Index Cond)';
-      nodes.push(
-        `${String(n['Node Type'])} ${String(n['Relation Name'] ?? '')} ${String(n['Index Name'] ?? '')}${cond}`.trim(),
-      );
-      for (const child of (n.Plans as Array<Record<string, unknown>> | undefined) ?? []) walk(child);
-    };
-    walk((row['QUERY PLAN'] as Array<{ Plan: Record<string, unknown> }>)[0].Plan);
-    return nodes;
-  } finally {
-    await runner.rollbackTransaction();
-    await runner.release();
-  }
-}
 
 /** This migration's up or down alone, in a transaction of its own, as the migration runner does. */
 /** One step of the migration as TypeORM runs it (`transaction = false`: it opens its own). */
@@ -124,28 +52,6 @@ const BEFORE_MIGRATION = [
   'idx_webhook_inbox_pending',
   'idx_webhook_inbox_processed',
 ];
-
-/** The per-state partial indexes: reading one of them whole reads only the rows of its state. */
-const STATE_INDEX = /\bidx_webhook_inbox_(pending|due|dead|processed)\b/;
-
-/**
- * The steps of a plan that read the inbox (or an index of it) without narrowing to one state:
- * on SQLite a SCAN that is not of a per-state index (`SCAN t`, or a walk of the primary key or
- * body_key index: every row); on PostgreSQL a Seq Scan of the table, or an index scan with no
- * Index Cond on an index that is not per-state. SEARCH (SQLite) and Index Cond (PostgreSQL)
- * seek by key, whichever index.
- */
-function wholeReads(kind: string, plan: string[]): string[] {
-  return kind === 'sqlite'
-    ? plan.filter((line) => /^SCAN /.test(line) && !/^SCAN json_each\b/.test(line) && !STATE_INDEX.test(line))
-    : plan.filter(
-        (node) =>
-          /^Seq Scan webhook_inbox\b/.test(node) ||
-          (/^(Index|Index Only|Bitmap Index) Scan\b/.test(node) &&
-            !node.endsWith('(Index Cond)') &&
-            !STATE_INDEX.test(node)),
-      );
-}
 
 describe.each(DATABASE_KINDS)('inbox statements by state use the per-state indexes (%s)', (kind) => {
   let db: TestDatabase;

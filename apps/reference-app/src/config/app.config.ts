@@ -1,160 +1,25 @@
 import type { LogLevel } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
-import {
-  DEFAULT_DATABASE_URL,
-  parseDatabaseUrl,
-  type ParsedDatabaseUrl,
-} from '../database/database-url.util';
-import {
-  DEFAULT_INBOX_RECORD_TIMEOUT_MS,
-  PartnerInboxKeyRing,
-  parseInboxKeys,
-  type CommitDurability,
-} from '@partner-payments/typeorm';
-import { CRON_MESSAGE, CRON_VARIABLES, EnvironmentVariables, isCron, isSet } from './environment.rules';
-import { loadHttpServerConfig, type HttpServerConfig } from './http-server.config';
-import { loadObservabilityConfig, type ObservabilityConfig } from './observability.config';
+import { parseDatabaseUrl, type ParsedDatabaseUrl } from '../database/database-url.util';
+import { PartnerInboxKeyRing, parseInboxKeys, type CommitDurability } from '@partner-payments/typeorm';
+import type { AppConfig } from './app-config.types';
+import { CONFIG_DEFAULTS } from './config-defaults.constants';
+import { CRON_VARIABLES, EnvironmentVariables } from './environment.rules';
+import { CRON_MESSAGE, isCron, isSet } from './environment.util';
+import { loadHttpServerConfig } from './http-server.config';
+import { loadObservabilityConfig } from './observability.config';
 import { redriveTimes } from './redrive-grace.policy';
 
 export { minimumRedriveGraceMs } from './redrive-grace.policy';
 
-export const APP_CONFIG = Symbol('APP_CONFIG');
+export type { AppConfig } from './app-config.types';
+export { CONFIG_DEFAULTS } from './config-defaults.constants';
 
-/** The validated configuration, with every default applied. */
-export interface AppConfig {
-  partner: {
-    /** null: start the embedded sandbox (issue: the demo). */
-    baseUrl: string | null;
-    environment: 'sandbox' | 'production';
-    apiKey: string | null;
-    clientId: string | null;
-    password: string | null;
-    clientUuid: string | null;
-    webhookSecrets: string[];
-    apiVersion: string;
-    timeoutMs: number;
-    maxRetries: number;
-    sendVersionHeader: 'always' | 'until-pinned';
-    /** Client-side rate limit; `budget` says where its bucket lives (replicas share one). */
-    rateLimit: { perSecond: number; burst: number; budget: 'database' | 'process' | 'off' };
-  };
-  database: ParsedDatabaseUrl;
-  port: number;
-  /** Interface to bind (HOST). */
-  host: string;
-  publicBaseUrl: string | null;
-  /** Timeouts and connection limit of the HTTP server (config/http-server.config.ts). */
-  http: HttpServerConfig;
-  /**
-   * Who may call what. `open`: the embedded-sandbox demo with the variable unset,
-   * where that class of endpoints is open (said once at start); elsewhere an unset variable refuses.
-   */
-  access: {
-    /** OPERATOR_TOKEN; null: unset. */
-    operatorToken: string | null;
-    /** APP_API_KEYS, trimmed; empty: unset. */
-    apiKeys: string[];
-    /** The embedded-sandbox demo: an unset variable leaves its endpoints open instead of refused. */
-    demoOpen: boolean;
-  };
-  reconcile: {
-    cron: string;
-    batchSize: number;
-    concurrency: number;
-    completedWindowHours: number;
-    /** Past the window, COMPLETED payouts are checked once a day for this many days (0: not). */
-    returnHorizonDays: number;
-    /** Settle from the partner's payout list; false: one GET per payout. */
-    useList: boolean;
-  };
-  /** Deposit reconciliation (docs/partner-api.md §6.4.8: a hold's outcome may never arrive as an event). */
-  depositReconcileCron: string;
-  /** COMPLETED deposits re-read one by one per deposit pass at most (a refund after settlement). */
-  depositRecheckLimit: number;
-  /** Open (held) deposits re-read one by one per deposit pass at most, rotating past it. */
-  depositOpenLimit: number;
-  inbox: {
-    redeliveryCron: string;
-    maxAttempts: number;
-    /** PostgreSQL: bound of the insert recording deliveries (INBOX_RECORD_TIMEOUT_MS), in ms. */
-    recordTimeoutMs: number;
-    /** How processing transactions commit (INBOX_PROCESSING_DURABILITY): PartnerUnitOfWork's CommitDurability. */
-    processingDurability: CommitDurability;
-    /** Entries per batch and at once in a redelivery run, which drains until nothing is due. */
-    redeliveryBatchSize: number;
-    redeliveryConcurrency: number;
-    /** INBOX_ENCRYPTION_KEYS; null: the embedded-sandbox demo makes or reuses a key file. */
-    keyRing: PartnerInboxKeyRing | null;
-    retentionDays: number;
-    pruneCron: string;
-  };
-  versionPinCron: string;
-  /** The RFI feature (rfis/): when its reconciliation job reads the partner's RFIs. */
-  rfis: { reconcileCron: string };
-  /** The outbox re-drive of POST /payouts. */
-  redrive: {
-    cron: string;
-    /** A request pending this long is re-sent; a re-send's claim lasts as long. */
-    graceMs: number;
-    /** Past this age (since the request was stored) it is left `needs_review` instead. */
-    maxAgeMs: number;
-  };
-  /** Run the scripted demo flow after start. */
-  demo: boolean;
-  /** Levels the app logs (LOG_LEVEL and everything more severe). */
-  logLevels: LogLevel[];
-  /** Log format, readiness bounds, OTLP tracing (config/observability.config.ts). */
-  observability: ObservabilityConfig;
-}
+export const APP_CONFIG = Symbol('APP_CONFIG');
 
 /** Most severe first: LOG_LEVEL=log keeps fatal, error, warn and log. */
 const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
-
-export const CONFIG_DEFAULTS = {
-  PARTNER_ENV: 'sandbox',
-  PARTNER_API_VERSION: '2026-04-14',
-  PARTNER_TIMEOUT_MS: 10000,
-  PARTNER_MAX_RETRIES: 2,
-  // evidence §1 [T1 REVISION-DOCS]: the production checklist asks for the same version on every
-  // request. With until-pinned, replicas that learned the pin at start stop sending the header, and
-  // after a rolling version bump (a new replica moves the pin) they are served the new version
-  // unawares; always keeps every replica on the version it was built for.
-  PARTNER_SEND_VERSION_HEADER: 'always',
-  PARTNER_RATE_LIMIT_PER_SECOND: 20,
-  // The partner allows bursts of 50 (evidence §1); 10 are left for jitter: our bucket and the
-  // partner's are not in phase, and requests reach it later than they leave us.
-  PARTNER_RATE_LIMIT_BURST: 40,
-  PARTNER_RATE_BUDGET: 'database',
-  DATABASE_URL: DEFAULT_DATABASE_URL,
-  PORT: 3000,
-  HOST: '127.0.0.1',
-  RECONCILE_CRON: '0 * * * * *',
-  RECONCILE_BATCH_SIZE: 50,
-  RECONCILE_CONCURRENCY: 4,
-  RECONCILE_COMPLETED_WINDOW_HOURS: 72,
-  RECONCILE_RETURN_HORIZON_DAYS: 60,
-  RECONCILE_USE_LIST: 'true',
-  DEPOSIT_RECONCILE_CRON: '15 */5 * * * *',
-  DEPOSIT_RECONCILE_RECHECK_LIMIT: 200,
-  DEPOSIT_RECONCILE_OPEN_LIMIT: 200,
-  INBOX_REDELIVERY_CRON: '30 * * * * *',
-  INBOX_MAX_ATTEMPTS: 5,
-  INBOX_RECORD_TIMEOUT_MS: DEFAULT_INBOX_RECORD_TIMEOUT_MS,
-  /** SQLite only (PostgreSQL: full, see loadAppConfig). */
-  INBOX_PROCESSING_DURABILITY: 'relaxed',
-  INBOX_REDELIVERY_BATCH_SIZE: 100,
-  INBOX_REDELIVERY_CONCURRENCY: 4,
-  INBOX_RETENTION_DAYS: 30,
-  INBOX_PRUNE_CRON: '0 45 3 * * *',
-  VERSION_PIN_CRON: '0 15 3 * * *',
-  PAYOUT_REDRIVE_CRON: '45 * * * * *',
-  RFI_RECONCILE_CRON: '20 */5 * * * *',
-  PAYOUT_REDRIVE_GRACE_SECONDS: 300,
-  PAYOUT_REDRIVE_MAX_AGE_HOURS: 24,
-  DEMO: 'auto',
-  LOG_LEVEL: 'log',
-} as const;
 
 export class ConfigValidationError extends Error {
   constructor(readonly problems: Array<{ variable: string; message: string }>) {

@@ -1,149 +1,16 @@
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsNotEmpty, IsOptional, IsUUID, Matches, Max, Min, ValidateIf } from 'class-validator';
-import { validateCronExpression } from 'cron';
-import { HttpServerVariables } from './http-server.rules';
-
-const isSet = (value: unknown): boolean =>
-  value !== undefined && value !== null && String(value).trim() !== '';
-const toInt = ({ value }: { value: unknown }): unknown =>
-  isSet(value) && /^-?\d+$/.test(String(value).trim()) ? Number(value) : value;
-const trimmed = ({ value }: { value: unknown }): unknown =>
-  typeof value === 'string' ? value.trim() : value;
-const whenRemote = (o: EnvironmentVariables): boolean => isSet(o.PARTNER_BASE_URL);
-const CRON_MESSAGE = 'must be a cron expression (5 or 6 fields, e.g. "0 * * * * *")';
-const isCron = (value: unknown): boolean => typeof value === 'string' && validateCronExpression(value).valid;
+import { IsIn, IsInt, IsOptional, Matches, Max, Min, ValidateIf } from 'class-validator';
+import { DeploymentVariables } from './deployment.rules';
+import { whenRemote } from './partner.rules';
+import { toInt, trimmed } from './environment.util';
 
 /**
- * Every environment variable the app reads, validated at boot (class-validator). Messages name
- * the variable and never echo its value (several are secrets). Defaults live in app.config.ts.
+ * Every environment variable the app reads, validated at boot (class-validator): the jobs' and the
+ * inbox's here, the rest in the classes it extends (deployment, partner, HTTP server,
+ * observability). Messages name the variable and never echo its value (several are secrets).
+ * Defaults live in config-defaults.constants.ts.
  */
-export class EnvironmentVariables extends HttpServerVariables {
-  /** Unset: the app starts the embedded sandbox and points itself at it. */
-  @IsOptional()
-  @Transform(trimmed)
-  @Matches(/^https?:\/\/[^\s]+$/, { message: 'must be an http(s) URL' })
-  PARTNER_BASE_URL?: string;
-
-  @IsOptional()
-  @IsIn(['sandbox', 'production'], { message: 'must be sandbox or production' })
-  PARTNER_ENV?: string;
-
-  @ValidateIf(whenRemote)
-  @IsNotEmpty({ message: 'is required when PARTNER_BASE_URL is set' })
-  PARTNER_API_KEY?: string;
-
-  @ValidateIf(whenRemote)
-  @IsNotEmpty({ message: 'is required when PARTNER_BASE_URL is set' })
-  PARTNER_CLIENT_ID?: string;
-
-  @ValidateIf(whenRemote)
-  @IsNotEmpty({ message: 'is required when PARTNER_BASE_URL is set' })
-  PARTNER_PASSWORD?: string;
-
-  @IsOptional()
-  @IsUUID('all', { message: 'must be a UUID' })
-  PARTNER_CLIENT_UUID?: string;
-
-  /** Comma-separated: during a rotation both secrets are accepted (provider-facts "Webhooks"). */
-  @ValidateIf(whenRemote)
-  @Matches(/[^,\s]/, {
-    message: 'is required when PARTNER_BASE_URL is set (comma-separated list of secrets)',
-  })
-  PARTNER_WEBHOOK_SECRET?: string;
-
-  @IsOptional()
-  @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'must be a version date like 2026-04-14 (spec 9.1)' })
-  PARTNER_API_VERSION?: string;
-
-  /** Per-attempt timeout of a partner call, so a slow partner cannot hold a caller for minutes. */
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt({ message: 'must be an integer' })
-  @Min(100, { message: 'must be between 100 and 120000' })
-  @Max(120000, { message: 'must be between 100 and 120000' })
-  PARTNER_TIMEOUT_MS?: number;
-
-  /** Retries of a retryable partner call (never of a write that may have reached the partner unkeyed). */
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt({ message: 'must be an integer' })
-  @Min(0, { message: 'must be between 0 and 10' })
-  @Max(10, { message: 'must be between 0 and 10' })
-  PARTNER_MAX_RETRIES?: number;
-
-  /** Client-side limit over every partner call (evidence §1: the partner allows 20 requests/s per account). */
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt({ message: 'must be an integer' })
-  @Min(1, { message: 'must be between 1 and 1000' })
-  @Max(1000, { message: 'must be between 1 and 1000' })
-  PARTNER_RATE_LIMIT_PER_SECOND?: number;
-
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt({ message: 'must be an integer' })
-  @Min(1, { message: 'must be between 1 and 1000' })
-  @Max(1000, { message: 'must be between 1 and 1000' })
-  PARTNER_RATE_LIMIT_BURST?: number;
-
-  /** database: one bucket shared by every replica (the partner counts per account); process: one each. */
-  @IsOptional()
-  @IsIn(['database', 'process', 'off'], { message: 'must be database, process or off' })
-  PARTNER_RATE_BUDGET?: string;
-
-  @IsOptional()
-  @IsIn(['always', 'until-pinned'], { message: 'must be always or until-pinned' })
-  PARTNER_SEND_VERSION_HEADER?: string;
-
-  @IsOptional()
-  @Matches(/^(sqlite:.+|postgres(ql)?:\/\/.+)$/i, {
-    message: 'must be sqlite:<file path> or postgres://user:password@host:port/database',
-  })
-  DATABASE_URL?: string;
-
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt({ message: 'must be an integer' })
-  @Min(0, { message: 'must be between 0 and 65535' })
-  @Max(65535, { message: 'must be between 0 and 65535' })
-  PORT?: number;
-
-  /**
-   * Interface to bind: 127.0.0.1, so the app is not exposed by default; a container sets 0.0.0.0.
-   */
-  @IsOptional()
-  @Matches(/^(\d{1,3}(\.\d{1,3}){3}|::1?|[0-9a-fA-F:]+|localhost)$/, {
-    message: 'must be an IP address (e.g. 127.0.0.1, 0.0.0.0, ::)',
-  })
-  HOST?: string;
-
-  /**
-   * The bearer token of the operator endpoints (/reconciliation/*, /versioning/*,
-   * /inbox/*, and every route not marked otherwise). Unset: they answer 401, except in the
-   * embedded-sandbox demo. At least 16 characters; never logged.
-   */
-  @IsOptional()
-  @Matches(/^[\x21-\x7e]{16,512}$/, {
-    message: 'must be 16 to 512 printable characters without spaces',
-  })
-  OPERATOR_TOKEN?: string;
-
-  /**
-   * The keys callers send as X-Api-Key to POST /payouts, GET /payouts/* and
-   * GET /virtual-accounts/:id/balance; comma-separated so a key can be rotated (old and new both
-   * accepted meanwhile). Unset: those endpoints answer 401, except in the embedded-sandbox demo.
-   */
-  @IsOptional()
-  @Matches(/^\s*[\x21-\x2b\x2d-\x7e]{16,512}\s*(,\s*[\x21-\x2b\x2d-\x7e]{16,512}\s*)*$/, {
-    message: 'must be a comma-separated list of keys of 16 to 512 printable characters without spaces',
-  })
-  APP_API_KEYS?: string;
-
-  /** Where the embedded sandbox should deliver webhooks, when the app is reached through another address. */
-  @IsOptional()
-  @Matches(/^https?:\/\/[^\s]+$/, { message: 'must be an http(s) URL' })
-  PUBLIC_BASE_URL?: string;
-
+export class EnvironmentVariables extends DeploymentVariables {
   @IsOptional()
   @Transform(trimmed)
   RECONCILE_CRON?: string;
@@ -344,4 +211,3 @@ export const CRON_VARIABLES = [
   'PAYOUT_REDRIVE_CRON',
   'RFI_RECONCILE_CRON',
 ] as const;
-export { CRON_MESSAGE, isCron, isSet };

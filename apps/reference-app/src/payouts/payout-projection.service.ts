@@ -1,44 +1,13 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { PayoutEntity, type PayoutSource } from './payout.entity';
+import { PayoutEntity } from './payout.entity';
 import { insertIfAbsent } from '@partner-payments/typeorm/sql';
 import { type PartnerUnitOfWork } from '@partner-payments/typeorm';
-import {
-  decidePayoutStatusChange,
-  type PartnerPayoutStatusChange,
-  type PartnerPayoutStatusChangeReason,
-} from '@partner-payments/nestjs/models';
+import { decidePayoutStatusChange, type PartnerPayoutStatusChange } from '@partner-payments/nestjs/models';
 import { traceProjectionBatch, traceProjectionWrite } from '../observability/app-tracing.util';
 import { writePayoutBatch } from './payout-batch-write.util';
+import type { KnownRows, PayoutObservation, PayoutProjectionResult } from './payout-projection.types';
 
-/** One thing we learned about a payout, from the create answer, a webhook or reconciliation. */
-export interface PayoutObservation {
-  payoutId: string;
-  /** As received, any casing. */
-  status: string;
-  /**
-   * From an event: the status it says the payout left (V2 previous_status), null when it names
-   * none (granular payout.*). Guards sideways moves (decidePayoutStatusChange); absent for reads.
-   */
-  previousStatus?: string | null;
-  source: PayoutSource;
-  referenceNumber?: string | null;
-  errorCode?: string | null;
-  reviewReason?: string | null;
-  amount?: string | null;
-  currency?: string | null;
-  recipientId?: string | null;
-  userId?: string | null;
-  virtualAccountId?: string | null;
-  idempotencyKey?: string | null;
-}
-
-export interface PayoutProjectionResult {
-  outcome: 'created' | 'changed' | 'unchanged';
-  reason: PartnerPayoutStatusChangeReason;
-  previousStatus: string | null;
-  status: string;
-  row: PayoutEntity;
-}
+export type { PayoutObservation, PayoutProjectionResult } from './payout-projection.types';
 
 const outcomeOf = (r: PayoutProjectionResult): string => r.outcome;
 
@@ -67,17 +36,6 @@ const DETAIL_FIELDS = [
  * and decides again, so concurrent webhook and reconciliation writes never overwrite each other.
  * Joins the ambient transaction (inbox runProcessing) when there is one.
  */
-/** Rows a caller has in hand, and (deferWrites) the writes apply() left for flushDeferred. */
-interface KnownRows {
-  rows: Map<string, PayoutEntity>;
-  deferred: Map<
-    string,
-    { readVersion: number; next: PayoutEntity; observations: PayoutObservation[] }
-  > | null;
-  /** The caller's set of payouts whose stored status this scope's writes moved (withKnownRows). */
-  changed: Set<string> | null;
-}
-
 export class PayoutProjection {
   private readonly knownRows = new AsyncLocalStorage<KnownRows>();
 

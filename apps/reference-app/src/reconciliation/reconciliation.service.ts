@@ -1,23 +1,20 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { PartnerPayoutsService, type PartnerPayout } from '@partner-payments/nestjs';
+import { PartnerPayoutsService } from '@partner-payments/nestjs';
 import { APP_CONFIG, type AppConfig } from '../config/app.config';
-import type { PayoutEntity } from '../payouts/payout.entity';
 import { PartnerUnitOfWork } from '@partner-payments/typeorm';
 import { AppMetrics } from '../observability/app-metrics.service';
 import { withLogFields } from '../observability/log-context.util';
 import { PayoutProjection } from '../payouts/payout-projection.service';
-import { mapWithConcurrency } from './concurrency.util';
-import { chooseListWindow, LIST_PAGE_SIZE, LIST_PAGES_PER_TAKE } from './list-window.policy';
+import { chooseListWindow } from './list-window.policy';
 import { PayoutClaims } from './payout-claims.store';
+import { PayoutListPhase } from './payout-list-phase.service';
+import { claimStamp, readPayouts } from './payout-reads.util';
 import { PayoutSettler, type Sighting } from './payout-settler.service';
 import { countOutcomes, emptySummary, type ReconciliationSummary } from './reconciliation.types';
-import { detailReadsFor, wantsResource } from './list-row.policy';
 import { ReconciliationPassStore, type ListState, type Pass } from './reconciliation-pass.store';
 
 export const RECONCILIATION_JOB = 'payout-reconciliation';
 export type { ReconciliationSummary };
-/** How long a replica done with its pages waits for the others' pages before reading the rest by GET. */
-const LIST_SETTLE_WAIT_MS = 60_000;
 
 /**
  * Settles every payout we do not consider settled from what the partner says (spec 3.4 and 6.4.8:
@@ -41,6 +38,7 @@ export class ReconciliationService {
   private readonly passes: ReconciliationPassStore;
   private readonly claims: PayoutClaims;
   private readonly settler: PayoutSettler;
+  private readonly list: PayoutListPhase;
   /** One worker per process: a run while another is in progress here returns at once. */
   private running = false;
 
@@ -58,6 +56,14 @@ export class ReconciliationService {
       config.reconcile.returnHorizonDays,
     );
     this.settler = new PayoutSettler(uow, projection, this.claims, this.logger);
+    this.list = new PayoutListPhase(
+      this.passes,
+      this.claims,
+      this.settler,
+      partnerPayouts,
+      config.reconcile.concurrency,
+      this.logger,
+    );
   }
 
   /**
@@ -90,8 +96,8 @@ export class ReconciliationService {
       try {
         let listState: ListState = 'done';
         if (pass.fromDate) {
-          await this.listPhase(pass, summary);
-          listState = await this.waitForList(pass);
+          await this.list.run(pass, summary);
+          listState = await this.list.settled(pass);
         }
         await this.readPhase(pass, summary, listState === 'failed' ? pass.readBefore : null);
         await this.passes.finish(pass, new Date());
@@ -108,86 +114,6 @@ export class ReconciliationService {
     }
   }
 
-  /** Runs of pages of the list, one run at a time, until the end (or a failure) is seen by anyone. */
-  private async listPhase(pass: Pass, summary: ReconciliationSummary): Promise<void> {
-    for (;;) {
-      const first = await this.passes.takePages(pass, new Date(), LIST_PAGES_PER_TAKE);
-      if (first === null) return;
-      let state: ListState = 'listing';
-      let page = first;
-      try {
-        const listed: PartnerPayout[] = [];
-        try {
-          for (; page < first + LIST_PAGES_PER_TAKE && state === 'listing'; page++) {
-            const result = await this.partnerPayouts.list({
-              from_date: pass.fromDate!,
-              page,
-              limit: LIST_PAGE_SIZE,
-            });
-            summary.pages += 1;
-            listed.push(...result.payouts);
-            const last =
-              result.payouts.length < LIST_PAGE_SIZE ||
-              (result.totalPages !== null && page >= result.totalPages);
-            if (last) state = 'done';
-          }
-        } finally {
-          if (listed.length > 0) await this.settleListed(pass, listed, summary); // even after a failure
-        }
-      } catch (error) {
-        // The list failed even after the client's retries. Reading every payout by GET instead would
-        // spend the whole rate budget: the payouts the list would have shown wait for the next pass.
-        state = 'failed';
-        this.logger.error(
-          `payout list page ${page} failed, the list part of this pass stops: ${(error as Error).message}`,
-        );
-      } finally {
-        await this.passes.pagesSettled(pass, state, LIST_PAGES_PER_TAKE);
-      }
-      if (state !== 'listing') return;
-    }
-  }
-
-  /** Claims the listed payouts this pass still has to check, and settles them from their rows. */
-  private async settleListed(
-    pass: Pass,
-    listed: PartnerPayout[],
-    summary: ReconciliationSummary,
-  ): Promise<void> {
-    const rows = await this.claims.claimListed(
-      pass,
-      listed.map((p) => p.payoutId),
-      this.stamp(pass),
-    );
-    if (rows.length === 0) return;
-    summary.batches += 1;
-    const byId = new Map(listed.map((p) => [p.payoutId, p]));
-    const wanted = rows.flatMap((row) => {
-      const need = wantsResource(row, byId.get(row.payoutId)!);
-      return need ? [{ row, need }] : [];
-    });
-    const toRead = detailReadsFor(wanted, rows.length);
-    const resources = await this.read(toRead, summary);
-    const sightings: Sighting[] = rows.map((row) => {
-      const resource = resources.get(row.payoutId);
-      // A failed detail read changes nothing: the list row still settles the status.
-      return resource instanceof Error || resource === undefined
-        ? { row, seen: byId.get(row.payoutId)!, byGet: false }
-        : { row, seen: resource, byGet: true };
-    });
-    countOutcomes(summary, await this.settler.settle(sightings, new Date()));
-  }
-
-  /** Waits (bounded) until every page handed out is settled, so no payout is read by GET needlessly. */
-  private async waitForList(pass: Pass): Promise<ListState> {
-    const deadline = Date.now() + LIST_SETTLE_WAIT_MS;
-    for (;;) {
-      const state = await this.passes.listState(pass);
-      if (state !== 'listing' || Date.now() > deadline) return state;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-
   /** Claims what is left in batches and reads each payout by GET (the per-payout path). */
   private async readPhase(
     pass: Pass,
@@ -200,13 +126,18 @@ export class ReconciliationService {
       const rows = await this.claims.claimNext(
         pass,
         this.config.reconcile.batchSize,
-        this.stamp(pass),
+        claimStamp(pass),
         createdBefore,
       );
       if (rows.length === 0) return;
       summary.batches += 1;
       await this.passes.heartbeat(pass, new Date());
-      const resources = await this.read(rows, summary);
+      const resources = await readPayouts(
+        rows,
+        this.partnerPayouts,
+        this.config.reconcile.concurrency,
+        summary,
+      );
       const now = new Date();
       const sightings: Sighting[] = [];
       for (const row of rows) {
@@ -224,27 +155,5 @@ export class ReconciliationService {
       }
       countOutcomes(summary, await this.settler.settle(sightings, now));
     }
-  }
-
-  /** GET /v1/payouts/{id} for each row, RECONCILE_CONCURRENCY at a time; a failure is kept, not thrown. */
-  private async read(
-    rows: PayoutEntity[],
-    summary: ReconciliationSummary,
-  ): Promise<Map<string, PartnerPayout | Error>> {
-    const answers = await mapWithConcurrency(rows, this.config.reconcile.concurrency, async (row) => {
-      summary.reads += 1;
-      try {
-        // One log scope per payout (payout_id on the lines of its read), reads side by side.
-        return await withLogFields({ payout_id: row.payoutId }, () => this.partnerPayouts.get(row.payoutId));
-      } catch (error) {
-        return error instanceof Error ? error : new Error(String(error));
-      }
-    });
-    return new Map(rows.map((row, i) => [row.payoutId, answers[i]]));
-  }
-
-  /** The claim's timestamp: never before the pass's start, even on a replica whose clock is behind the opener's. */
-  private stamp(pass: Pass): Date {
-    return new Date(Math.max(Date.now(), pass.startedAt.getTime()));
   }
 }

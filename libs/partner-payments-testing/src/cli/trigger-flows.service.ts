@@ -7,7 +7,7 @@
  * `/__control/emitEvent`, with the fields of an RFI raised for the purpose.
  */
 import type { PartnerSandboxControlClient } from '../control/control.client';
-import type { PayoutStepName } from '../control/control.types';
+import type { PayoutStepName } from '../control/control-inputs.types';
 import { fixtureRecipient, fixtureUser } from '../conformance/probe-bodies.util';
 import { SandboxCliError, type SandboxApiClient } from './sandbox-api.client';
 

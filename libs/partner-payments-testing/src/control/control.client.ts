@@ -1,36 +1,37 @@
 import type { ControlOperation } from './control.constants';
 import type {
   ActiveFault,
-  CreateClientInput,
   DeliveryRecord,
+  FaultSpec,
+  RequestLogEntry,
+  SandboxControl,
+  SandboxCounters,
+} from './control.types';
+import type {
+  CreateClientInput,
   DepositInput,
   DepositRefund,
   DepositRefundOptions,
   EmitOptions,
-  FaultSpec,
   PayoutStep,
   PayoutStepName,
   PayoutView,
-  RequestLogEntry,
   RotateWebhookSecretOptions,
   SandboxClientInfo,
-  SandboxControl,
-  SandboxCounters,
   SeedPayoutsInput,
   SeedRfiInput,
   SeededRfi,
   VirtualAccountPatch,
   WebhookSecretRotation,
-} from './control.types';
+} from './control-inputs.types';
 import type {
   ClientVault,
   ClientWallet,
   DepositStatus,
-  RfiItemRecord,
-  RfiStatus,
   UserStatus,
   VerificationOutcome,
 } from '../server/state.types';
+import type { RfiItemRecord, RfiStatus } from '../server/rfi-state.types';
 
 /**
  * The control API of a sandbox running as a separate process (`npm run sandbox`), over HTTP.

@@ -1,4 +1,9 @@
-import type { DepositInput, DepositRefund, DepositRefundOptions, VirtualAccountPatch } from './control.types';
+import type {
+  DepositInput,
+  DepositRefund,
+  DepositRefundOptions,
+  VirtualAccountPatch,
+} from './control-inputs.types';
 import { statusFromAnyVocabulary } from '../resources/virtual-accounts/virtual-account-status.util';
 import {
   buildDepositFundsReceived,

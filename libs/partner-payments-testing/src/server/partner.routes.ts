@@ -11,6 +11,8 @@ import { registerRfiRoutes } from '../resources/rfis/rfis.routes';
 import type { SandboxContext } from './sandbox-context.util';
 import { registerUserRoutes } from '../resources/users/users.routes';
 import { registerVersioningRoutes } from '../resources/versioning/versioning.routes';
+import { registerDepositRoutes } from '../resources/virtual-accounts/deposits.routes';
+import { registerLiquidationAddressRoutes } from '../resources/virtual-accounts/liquidation-addresses.routes';
 import { registerVirtualAccountRoutes } from '../resources/virtual-accounts/virtual-accounts.routes';
 
 /** Every partner route (spec 4), mounted at `/` and under `/sandbox` (spec 1). */
@@ -25,7 +27,10 @@ export function createPartnerRouter(ctx: SandboxContext): Router {
   registerClientRoutes(router, ctx);
   registerUserRoutes(router, ctx);
   registerRecipientRoutes(router, ctx);
+  // Before the accounts' routes: GET /v1/virtual-accounts/deposits is not an account id.
+  registerDepositRoutes(router, ctx);
   registerVirtualAccountRoutes(router, ctx);
+  registerLiquidationAddressRoutes(router, ctx);
   registerPayoutPreviewRoutes(router, ctx);
   registerPayoutRoutes(router, ctx);
   registerRfiRoutes(router, ctx);

@@ -5,14 +5,13 @@ import type {
   DepositRecord,
   LiquidationAddressRecord,
   Metadata,
-  PayoutRecord,
-  QuoteRecord,
   RecipientRecord,
-  RfiRecord,
   UserRecord,
   VerificationOutcome,
   VirtualAccountRecord,
 } from './state.types';
+import type { PayoutRecord, QuoteRecord } from './payout-state.types';
+import type { RfiRecord } from './rfi-state.types';
 
 export interface AccountInput {
   apiKey?: string;

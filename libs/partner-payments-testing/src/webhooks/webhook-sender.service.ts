@@ -1,11 +1,9 @@
 import type { DeliveryRecord } from '../control/control.types';
 import { eventIdOf, type PartnerEventBody } from './event-builders.util';
-import { nowIso } from '../server/ids.util';
 import type { SandboxLogger } from '../server/sandbox.types';
 import type { StateStore } from '../server/state.store';
 import type { Telemetry } from '../server/telemetry.store';
-import { printableUrl } from '../server/url-mask.util';
-import { SIGNATURE_HEADER, signPartnerWebhook } from './webhook-signing.util';
+import { postDelivery } from './webhook-post.util';
 
 /**
  * evidence §9 [T1 REVISION-DOCS §2.4]: for about a minute after a secret rotation the partner still
@@ -214,47 +212,6 @@ export class WebhookSender {
 
   private async deliver(record: DeliveryRecord): Promise<void> {
     const account = this.store.accounts.get(record.clientUuid);
-    if (!account) return;
-    const secret = record.signedWithPreviousSecret
-      ? (account.previousWebhookSecret ?? account.webhookSecret)
-      : account.webhookSecret;
-    record.signature = signPartnerWebhook(record.body, secret);
-    record.url = account.webhookUrl ?? null;
-    record.sentAt = nowIso();
-    if (!account.webhookUrl) {
-      record.outcome = 'no_url';
-      return;
-    }
-    try {
-      const response = await fetch(account.webhookUrl, {
-        method: 'POST',
-        // evidence §11 N22 [T3raw webhooks/32]: the partner's deliveries carry content-type and
-        // the signature only (no timestamp, no event-name header), from a `node` user agent.
-        headers: {
-          'content-type': 'application/json',
-          [SIGNATURE_HEADER]: record.signature,
-          'user-agent': 'node',
-        },
-        body: record.body,
-        signal: AbortSignal.timeout(this.timeoutMs),
-      });
-      await response.arrayBuffer().catch(() => undefined);
-      record.status = response.status;
-      record.outcome = 'delivered';
-      this.telemetry.counters.webhooksSent++;
-    } catch (error) {
-      record.outcome = 'failed';
-      const message =
-        error instanceof Error
-          ? error.cause instanceof Error
-            ? error.cause.message
-            : error.message
-          : String(error);
-      // fetch quotes the URL in some errors (e.g. one with user:password@): never keep it raw.
-      record.error = message.split(account.webhookUrl).join(printableUrl(account.webhookUrl));
-      this.logger.warn(
-        `webhook ${record.event} to ${printableUrl(account.webhookUrl)} not delivered: ${record.error} (not retried, spec 6.1.4)`,
-      );
-    }
+    if (account) await postDelivery(record, account, this.timeoutMs, this.telemetry, this.logger);
   }
 }

@@ -1,27 +1,22 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { PartnerVirtualAccountsService, type PartnerDeposit } from '@partner-payments/nestjs';
 import { canonicalPartnerStatus } from '@partner-payments/nestjs/models';
-import {
-  And,
-  Between,
-  Equal,
-  In,
-  IsNull,
-  LessThanOrEqual,
-  Like,
-  MoreThan,
-  MoreThanOrEqual,
-  Not,
-} from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../config/app.config';
 import { DepositEntity } from '../../webhooks/projections/deposit.entity';
-import { DEPOSIT_RECEIVED, decideDepositStatus } from '../../webhooks/projections/deposit-status.policy';
+import { decideDepositStatus } from '../../webhooks/projections/deposit-status.policy';
 import { toDepositObservation } from '../../webhooks/projections/deposit-observation.util';
 import { ResourceProjections } from '../../webhooks/projections/resource-projections.service';
-import { PartnerJobLockEntity, PartnerJobLockService, PartnerUnitOfWork } from '@partner-payments/typeorm';
+import { PartnerJobLockService, PartnerUnitOfWork } from '@partner-payments/typeorm';
 import { AppMetrics } from '../../observability/app-metrics.service';
+import {
+  DEPOSIT_RECONCILIATION_JOB,
+  readDepositCheckpoint,
+  writeDepositCheckpoint,
+  type RecheckCursor,
+} from './deposit-checkpoint.store';
+import { pickCompletedDeposits, pickOpenDeposits, type DepositRow } from './deposit-rereads.store';
 
-export const DEPOSIT_RECONCILIATION_JOB = 'deposit-reconciliation';
+export { DEPOSIT_RECONCILIATION_JOB } from './deposit-checkpoint.store';
 
 /** Rows per page: the partner's maximum (evidence §5: limit 1-100). */
 const PAGE_SIZE = 100;
@@ -37,23 +32,6 @@ export interface DepositReconciliationSummary {
   missing: number;
   /** Deposits whose status differed from the app's (an outcome that never arrived as an event). */
   changed: number;
-}
-
-/** Where the recheck of COMPLETED deposits stopped: the last one read, in its order. */
-interface RecheckCursor {
-  updatedAt: string;
-  depositId: string;
-}
-
-interface Checkpoint {
-  /** Newest created_at seen. */
-  watermark: string | null;
-  /** The COMPLETED-deposit recheck resumes after this one (null: from the most recently updated). */
-  recheckCursor: RecheckCursor | null;
-  /** On an oldest-first list: the last page that was full, where the next pass starts. */
-  fullPages: number;
-  /** The open-deposit reads resume after this deposit_id (null: from the first). */
-  openCursor: string | null;
 }
 
 /**
@@ -96,7 +74,7 @@ export class DepositReconciliationService {
 
   private async pass(signal?: AbortSignal): Promise<DepositReconciliationSummary> {
     const summary: DepositReconciliationSummary = { ran: true, pages: 0, read: 0, missing: 0, changed: 0 };
-    const checkpoint = await this.readCheckpoint();
+    const checkpoint = await readDepositCheckpoint(this.uow);
     const seen = new Set<string>();
     let newest = checkpoint.watermark;
     let fullPages = checkpoint.fullPages;
@@ -127,7 +105,7 @@ export class DepositReconciliationService {
     summary.changed += open.changed;
     const recheck = await this.recheckCompletedDeposits(seen, checkpoint.recheckCursor);
     summary.changed += recheck.changed;
-    await this.writeCheckpoint({
+    await writeDepositCheckpoint(this.uow, {
       watermark: newest,
       fullPages: descending === true ? 0 : fullPages,
       recheckCursor: recheck.cursor,
@@ -153,44 +131,10 @@ export class DepositReconciliationService {
     after: string | null,
   ): Promise<{ changed: number; cursor: string | null }> {
     const limit = Math.max(1, this.config.depositOpenLimit);
-    // Readable by GET: a virtual account known, and a real deposit_id (not an event-derived key).
-    const open = {
-      status: In(['PENDING', 'KYT_PENDING', 'KYT_REJECTED', DEPOSIT_RECEIVED]),
-      virtualAccountId: Not(IsNull()),
-    };
-    type Row = Pick<DepositEntity, 'depositId' | 'virtualAccountId'>;
-    const picked: Row[] = [];
-    /** Picks unseen rows with ids in (from, to], chunk by chunk, until the limit. */
-    const pick = async (from: string | null, to: string | null): Promise<void> => {
-      for (let cursor = from; picked.length < limit;) {
-        const lower = cursor === null ? Not(Like('event:%')) : And(Not(Like('event:%')), MoreThan(cursor));
-        const rows: Row[] = await this.uow.run((m) =>
-          m.find(DepositEntity, {
-            select: { depositId: true, virtualAccountId: true },
-            where: { ...open, depositId: to === null ? lower : And(lower, LessThanOrEqual(to)) },
-            order: { depositId: 'ASC' },
-            take: limit,
-          }),
-        );
-        for (const row of rows) if (picked.length < limit && !seen.has(row.depositId)) picked.push(row);
-        if (rows.length < limit) return;
-        cursor = rows[rows.length - 1].depositId;
-      }
-    };
-    await pick(after, null);
-    // Wrapped: the ones before the cursor, up to it.
-    if (after !== null) await pick(null, after);
-    let changed = 0;
-    for (const row of picked) {
-      // Read once a pass: one released to COMPLETED here is not read again by the recheck.
-      seen.add(row.depositId);
-      try {
-        const resource = await this.virtualAccounts.getDeposit(row.virtualAccountId as string, row.depositId);
-        if ((await this.project(resource)) === 'changed') changed += 1;
-      } catch (error) {
-        this.logger.warn(`deposit ${row.depositId}: read failed: ${(error as Error).message}`);
-      }
-    }
+    const picked = await pickOpenDeposits(this.uow, seen, after, limit);
+    // Read once a pass: one released to COMPLETED here is not read again by the recheck.
+    for (const row of picked) seen.add(row.depositId);
+    const changed = await this.reread(picked);
     if (picked.length >= limit)
       this.logger.log(
         `open-deposit reads: ${limit} read this pass (DEPOSIT_RECONCILE_OPEN_LIMIT); the next passes read on after ${picked[picked.length - 1].depositId}`,
@@ -222,61 +166,24 @@ export class DepositReconciliationService {
     const limit = this.config.depositRecheckLimit;
     if (windowHours <= 0 || limit <= 0) return { changed: 0, cursor: null };
     const since = new Date(Date.now() - windowHours * 3_600_000);
-    // Readable by GET: a virtual account known, and a real deposit_id (not an event-derived key).
-    const base = {
-      status: 'COMPLETED',
-      virtualAccountId: Not(IsNull()),
-      depositId: Not(Like('event:%')),
-    };
-    type Row = Pick<DepositEntity, 'depositId' | 'virtualAccountId' | 'updatedAt'>;
-    const read = (where: object | object[], take: number): Promise<Row[]> =>
-      this.uow.run((m) =>
-        m.find(DepositEntity, {
-          select: { depositId: true, virtualAccountId: true, updatedAt: true },
-          where,
-          order: { updatedAt: 'DESC', depositId: 'ASC' },
-          take,
-        }),
-      );
-    const total = await this.uow.run((m) =>
-      m.count(DepositEntity, { where: { ...base, updatedAt: MoreThanOrEqual(since) } }),
-    );
-    const picked: Row[] = [];
-    const pickedIds = new Set<string>();
-    const take = (rows: Row[]) => {
-      for (const row of rows) {
-        if (picked.length >= limit) return;
-        if (seen.has(row.depositId) || pickedIds.has(row.depositId)) continue;
-        picked.push(row);
-        pickedIds.add(row.depositId);
-      }
-    };
-    // After the cursor in (updated_at DESC, deposit_id ASC) order, then from the start again.
-    if (after) {
-      const at = new Date(after.updatedAt);
-      take(
-        await read(
-          [
-            { ...base, updatedAt: Between(since, new Date(at.getTime() - 1)) },
-            {
-              ...base,
-              updatedAt: Equal(at),
-              depositId: And(Not(Like('event:%')), MoreThan(after.depositId)),
-            },
-          ],
-          limit + seen.size,
-        ),
-      );
-    }
-    if (picked.length < limit)
-      take(await read({ ...base, updatedAt: MoreThanOrEqual(since) }, limit + seen.size + picked.length));
+    const { picked, total } = await pickCompletedDeposits(this.uow, seen, after, since, limit);
     // Information, not a warning: with more than `limit` deposits a window this is every pass.
     if (total > limit)
       this.logger.log(
         `completed-deposit recheck: ${total} COMPLETED deposits updated within ${windowHours} h, ${picked.length} read this pass (DEPOSIT_RECONCILE_RECHECK_LIMIT ${limit}); the next passes read on from where this one stopped`,
       );
+    const changed = await this.reread(picked);
+    const last = picked.at(-1);
+    // Everything fits in one pass: no rotation to keep.
+    const cursor =
+      total > limit && last ? { updatedAt: last.updatedAt.toISOString(), depositId: last.depositId } : null;
+    return { changed, cursor };
+  }
+
+  /** Reads each deposit from the partner and projects it; answers how many changed. */
+  private async reread(rows: DepositRow[]): Promise<number> {
     let changed = 0;
-    for (const row of picked) {
+    for (const row of rows) {
       try {
         const resource = await this.virtualAccounts.getDeposit(row.virtualAccountId as string, row.depositId);
         if ((await this.project(resource)) === 'changed') changed += 1;
@@ -284,11 +191,7 @@ export class DepositReconciliationService {
         this.logger.warn(`deposit ${row.depositId}: read failed: ${(error as Error).message}`);
       }
     }
-    const last = picked.at(-1);
-    // Everything fits in one pass: no rotation to keep.
-    const cursor =
-      total > limit && last ? { updatedAt: last.updatedAt.toISOString(), depositId: last.depositId } : null;
-    return { changed, cursor };
+    return changed;
   }
 
   /** Projects the deposit when the app lacks it or holds another status, as its webhook would. */
@@ -308,33 +211,6 @@ export class DepositReconciliationService {
     // In its own unit of work, where the projection re-reads the row under its lock and decides again.
     await this.projections.applyDeposit(observation);
     return local ? 'changed' : 'missing';
-  }
-
-  private async readCheckpoint(): Promise<Checkpoint> {
-    const row = await this.uow.run((m) =>
-      m.findOne(PartnerJobLockEntity, { where: { name: DEPOSIT_RECONCILIATION_JOB } }),
-    );
-    try {
-      const parsed = JSON.parse(row?.checkpoint ?? 'null') as Partial<Checkpoint> | null;
-      return {
-        watermark: parsed?.watermark ?? null,
-        fullPages: parsed?.fullPages ?? 0,
-        recheckCursor: parsed?.recheckCursor ?? null,
-        openCursor: typeof parsed?.openCursor === 'string' ? parsed.openCursor : null,
-      };
-    } catch {
-      return { watermark: null, fullPages: 0, recheckCursor: null, openCursor: null };
-    }
-  }
-
-  private async writeCheckpoint(checkpoint: Checkpoint): Promise<void> {
-    await this.uow.run((m) =>
-      m.update(
-        PartnerJobLockEntity,
-        { name: DEPOSIT_RECONCILIATION_JOB },
-        { checkpoint: JSON.stringify(checkpoint) },
-      ),
-    );
   }
 }
 

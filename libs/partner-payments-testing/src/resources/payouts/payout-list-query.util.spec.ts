@@ -1,4 +1,4 @@
-import type { PayoutRecord } from '../../server/state.types';
+import type { PayoutRecord } from '../../server/payout-state.types';
 import { matchingPayouts, type PayoutListFilter } from './payout-list-query.util';
 
 const payout = (id: string, created_at: string, status = 'CREATED', clientUuid = 'c1'): PayoutRecord =>

@@ -1,4 +1,4 @@
-import type { PayoutRecord } from '../../server/state.types';
+import type { PayoutRecord } from '../../server/payout-state.types';
 
 /** GET /v1/payouts's filters (evidence §6), the account's own payouts only. */
 export interface PayoutListFilter {

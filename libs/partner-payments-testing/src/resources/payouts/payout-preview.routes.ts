@@ -3,7 +3,8 @@ import { requireAuth, withVersion } from '../../middleware/auth.middleware';
 import { isUuid, newId } from '../../server/ids.util';
 import { sendError, sendNotFound, sendZodValidation, type ZodIssue } from '../../server/http-errors.util';
 import { requestState, type SandboxContext } from '../../server/sandbox-context.util';
-import type { QuoteRecord, VirtualAccountRecord } from '../../server/state.types';
+import type { VirtualAccountRecord } from '../../server/state.types';
+import type { QuoteRecord } from '../../server/payout-state.types';
 import { findOwnVirtualAccount } from '../virtual-accounts/virtual-accounts.routes';
 import {
   amountCents,

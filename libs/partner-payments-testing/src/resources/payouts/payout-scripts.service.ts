@@ -1,7 +1,7 @@
-import type { PayoutStep } from '../../control/control.types';
+import type { PayoutStep } from '../../control/control-inputs.types';
 import { applyPayoutStep } from './payout-lifecycle.service';
 import type { SandboxContext } from '../../server/sandbox-context.util';
-import type { PayoutRecord } from '../../server/state.types';
+import type { PayoutRecord } from '../../server/payout-state.types';
 
 /**
  * Scripted lifecycles chosen by the cents of the amount (option `autoPayouts`), so a demo or a

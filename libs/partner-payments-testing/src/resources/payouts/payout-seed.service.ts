@@ -1,12 +1,8 @@
-import type { PayoutStep, PayoutStepName, SeedPayoutsInput } from '../../control/control.types';
+import type { PayoutStep, PayoutStepName, SeedPayoutsInput } from '../../control/control-inputs.types';
 import { newId, nowIso } from '../../server/ids.util';
 import { virtualAccountFor, type SandboxContext } from '../../server/sandbox-context.util';
-import type {
-  PaymentRail,
-  PayoutRecord,
-  RecipientRecord,
-  VirtualAccountRecord,
-} from '../../server/state.types';
+import type { PaymentRail, RecipientRecord, VirtualAccountRecord } from '../../server/state.types';
+import type { PayoutRecord } from '../../server/payout-state.types';
 import { ACT_BANKS, availableBalanceCents } from '../virtual-accounts/virtual-account-status.util';
 import { formatCents, parseAmountCents } from '../../server/amounts.util';
 import { PAYOUT_EVENT_MESSAGES, applyPayoutStep, normaliseSteps } from './payout-lifecycle.service';

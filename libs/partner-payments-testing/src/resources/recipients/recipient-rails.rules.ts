@@ -51,7 +51,7 @@ export interface RailSpec extends RailNeeds {
   refuse?(details: JsonObject): string | undefined;
 }
 
-const digits = (min: number, max: number, field: string) => ({
+export const digits = (min: number, max: number, field: string) => ({
   required: true,
   pattern: new RegExp(`^\\d{${min},${max}}$`),
   patternMessage: min === max ? `${field} must be ${min} digits` : `${field} must be ${min} to ${max} digits`,
@@ -87,7 +87,7 @@ function bankAddressObject(r: SchemaReader, a: JsonObject): JsonObject | undefin
   return v ? readAddressObject(r, v, 'account.bank_address') : undefined;
 }
 
-const WIRE: RailSpec = {
+export const WIRE: RailSpec = {
   address: true,
   email: true,
   phone: false,
@@ -108,7 +108,7 @@ const ACH_DETAILS = [
   'doc_type',
   'doc_number',
 ];
-const ACH: RailSpec = {
+export const ACH: RailSpec = {
   address: true,
   email: true,
   phone: false,
@@ -124,7 +124,7 @@ const ACH: RailSpec = {
 };
 
 /** SWIFT: account_number of 4+ letters or digits (an IBAN fits), swift_code 8 or 11, email AND phone. */
-const SWIFT: RailSpec = {
+export const SWIFT: RailSpec = {
   address: true,
   email: true,
   phone: true,
@@ -154,7 +154,7 @@ const SWIFT: RailSpec = {
  * answers `doc_country_code: "MX"` from the CLABE whatever `account.country` said, even `USA`
  * [T3r DRIFT-38][T3raw recipients/11, evidence §11 N27], so `country` is not read at all.
  */
-const SPEI: RailSpec = {
+export const SPEI: RailSpec = {
   address: false,
   email: false,
   phone: false,
@@ -171,7 +171,7 @@ const SPEI: RailSpec = {
 };
 
 /** WALLET: address, network solana|polygon|tron, token USDC|USDT, tron only USDT, TRON base58check. */
-const WALLET: RailSpec = {
+export const WALLET: RailSpec = {
   address: false,
   email: false,
   phone: false,
@@ -187,93 +187,3 @@ const WALLET: RailSpec = {
     return definedEntries({ token, network, address });
   },
 };
-
-/** A LATAM rail: its country, its doc_type values where known, and whether its bank_code lookup passes. */
-interface LatamRule {
-  country: string;
-  docTypes?: readonly string[];
-  extra?: (r: SchemaReader, a: JsonObject) => JsonObject;
-  /** evidence §8: the partner's sandbox finds no bank_code for these rails. */
-  blocked?: boolean;
-}
-
-const LATAM: Record<string, LatamRule> = {
-  BRL: {
-    country: 'BR',
-    docTypes: ['cpf'],
-    extra: (r, a) =>
-      definedEntries({
-        pix_key_type: r.string(a, 'pix_key_type', 'account.pix_key_type', {
-          required: true,
-          oneOf: ['code_cpf', 'code_cnpj', 'email', 'random_key', 'phone_number'],
-        }),
-        pix_key: r.string(a, 'pix_key', 'account.pix_key', { required: true, max: 140 }),
-        city: r.string(a, 'city', 'account.city', { required: true, max: 200 }),
-      }),
-  },
-  CRC: { country: 'CR', docTypes: ['ci', 'cr', 'cj'] },
-  GTQ: { country: 'GT', docTypes: ['dpi'] },
-  SVUSD: { country: 'SV', docTypes: ['dui'] },
-  PSE: { country: 'CO', docTypes: ['nuip', 'passport', 'nit'], blocked: true },
-  ARS: { country: 'AR', docTypes: ['cuil', 'cuit'], blocked: true },
-  CLP: { country: 'CL', blocked: true },
-  DOP: { country: 'DO', docTypes: ['ce', 'passport', 'rn'], blocked: true },
-  ECUSD: { country: 'EC', docTypes: ['ci', 'ce', 'passport', 'ruc'], blocked: true },
-  PAUSD: { country: 'PA', docTypes: ['ce', 'passport', 'ruc'], blocked: true },
-  PEN: { country: 'PE', blocked: true },
-  PEUSD: { country: 'PE', blocked: true },
-  PYG: { country: 'PY', blocked: true },
-  UYU: { country: 'UY', blocked: true },
-};
-
-function latamSpec(type: string, rule: LatamRule): RailSpec {
-  return {
-    address: false,
-    email: false,
-    phone: false,
-    read: (r, a) =>
-      definedEntries({
-        account_number: r.string(a, 'account_number', 'account.account_number', {
-          required: true,
-          max: 34,
-          ...(type === 'CRC' ? digits(22, 22, 'account_number') : {}),
-        }),
-        bank_code: r.string(a, 'bank_code', 'account.bank_code', {
-          required: type === 'GTQ' || type === 'SVUSD' || rule.blocked === true,
-          max: 16,
-        }),
-        bank_name: r.string(a, 'bank_name', 'account.bank_name', {
-          required: ['CRC', 'GTQ', 'SVUSD'].includes(type),
-          max: 200,
-        }),
-        type: r.string(a, 'type', 'account.type', { max: 64 }),
-        doc_type: r.string(a, 'doc_type', 'account.doc_type', {
-          required: true,
-          oneOf: rule.docTypes,
-          max: 32,
-        }),
-        doc_number: r.string(a, 'doc_number', 'account.doc_number', { required: true, max: 64 }),
-        doc_country_code: r.string(a, 'doc_country_code', 'account.doc_country_code', {
-          required: true,
-          literal: rule.country,
-        }),
-        ...(rule.extra ? rule.extra(r, a) : {}),
-      }),
-    refuse: rule.blocked
-      ? (d) =>
-          `Invalid bank code '${String(d.bank_code)}' - bank not found in system for country ${rule.country}`
-      : undefined,
-  };
-}
-
-export const RAILS: Record<string, RailSpec> = {
-  WIRE,
-  ACH,
-  INSTANT_PAY: ACH,
-  SWIFT,
-  SPEI,
-  WALLET,
-  ...Object.fromEntries(Object.entries(LATAM).map(([type, rule]) => [type, latamSpec(type, rule)])),
-};
-
-export const ACCOUNT_TYPES: readonly string[] = Object.keys(RAILS);

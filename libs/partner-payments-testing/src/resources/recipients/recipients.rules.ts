@@ -7,7 +7,8 @@ import {
   type JsonObject,
   type SchemaIssue,
 } from '../../server/request-schema.util';
-import { ACCOUNT_TYPES, RAILS, readAddressObject } from './recipient-rails.rules';
+import { ACCOUNT_TYPES, RAILS } from './rails.rules';
+import { readAddressObject } from './recipient-rails.rules';
 
 /** What POST /v1/recipients keeps of a valid body: known fields only (evidence §4 [T3r DRIFT-37]). */
 export interface RecipientInput {

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Request } from 'express';
-import type { RfiDocument } from '../../server/state.types';
+import type { RfiDocument } from '../../server/rfi-state.types';
 
 /**
  * evidence §7 [T1 KiraApiClient, AnswerRfiService]: the document route answers JSON

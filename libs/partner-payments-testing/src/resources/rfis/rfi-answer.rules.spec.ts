@@ -1,5 +1,5 @@
 import { answerProblem } from './rfi-answer.rules';
-import type { AnswerType } from '../../server/state.types';
+import type { AnswerType } from '../../server/rfi-state.types';
 
 const item = (answer_type: AnswerType, answer_spec: Record<string, unknown> = {}) => ({
   answer_type,

@@ -1,4 +1,4 @@
-import type { AnswerType } from '../../server/state.types';
+import type { AnswerType } from '../../server/rfi-state.types';
 import { isEmailShaped } from '../../server/request-schema.util';
 
 /** Formats of identifier answers (provider-facts RFIs: ein, ssn, email, e164, url, country_alpha3). */

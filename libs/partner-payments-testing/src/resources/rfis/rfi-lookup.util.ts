@@ -3,7 +3,7 @@ import { isUuid, nowIso } from '../../server/ids.util';
 import { buildFlatEvent } from '../../webhooks/event-builders.util';
 import { sendError, sendNotFound, sendValidation } from '../../server/http-errors.util';
 import { accountOf, type SandboxContext } from '../../server/sandbox-context.util';
-import type { RfiRecord } from '../../server/state.types';
+import type { RfiRecord } from '../../server/rfi-state.types';
 
 const CLOSED = ['resolved', 'not_resolved'];
 

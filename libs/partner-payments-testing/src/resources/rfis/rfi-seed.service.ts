@@ -1,8 +1,9 @@
-import type { SeedRfiInput, SeedRfiItemInput } from '../../control/control.types';
+import type { SeedRfiInput, SeedRfiItemInput } from '../../control/control-inputs.types';
 import { buildFlatEvent } from '../../webhooks/event-builders.util';
 import { newId, nowIso } from '../../server/ids.util';
 import type { SandboxContext } from '../../server/sandbox-context.util';
-import type { AnswerType, RfiItemRecord, RfiRecord, UserRecord } from '../../server/state.types';
+import type { UserRecord } from '../../server/state.types';
+import type { AnswerType, RfiItemRecord, RfiRecord } from '../../server/rfi-state.types';
 
 /** Default answer_spec by answer_type (provider-facts RFIs). */
 export const DEFAULT_ANSWER_SPECS: Record<AnswerType, Record<string, unknown>> = {

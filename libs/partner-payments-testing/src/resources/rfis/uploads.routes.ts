@@ -8,7 +8,7 @@ import { contentProblem, DEFAULT_DOCUMENT_TYPES, normaliseMime, sanitizeFileName
 import { refreshRfiStatus, rfiItemView } from './rfi-seed.service';
 import { findRfi } from './rfi-lookup.util';
 import { requestState, type SandboxContext } from '../../server/sandbox-context.util';
-import type { RfiDocument } from '../../server/state.types';
+import type { RfiDocument } from '../../server/rfi-state.types';
 import { documentLink } from './document-link.util';
 
 /** spec 7.3 / 8 limits; MB is decimal: 30 MB = 30,000,000 bytes, as the partner counts. */

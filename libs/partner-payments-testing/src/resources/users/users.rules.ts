@@ -1,6 +1,5 @@
 import { METADATA_KEY_MAX, METADATA_MAX_ENTRIES, METADATA_VALUE_MAX } from '../metadata.rules';
 import type { ZodIssue } from '../../server/http-errors.util';
-import { isEmailShaped } from '../../server/request-schema.util';
 import {
   BUSINESS_ONLY_PURPOSES,
   INDIVIDUAL_ONLY_PURPOSES,
@@ -9,6 +8,7 @@ import {
   USER_FIELD_KINDS,
   type UserFieldKind,
 } from './users-fields.rules';
+import { isObj, expected, enumIssue, stringIssue } from './user-issues.util';
 
 /**
  * Validation of POST /v1/users and PUT /v1/users/{id} with the partner's Zod wording (evidence §2
@@ -18,58 +18,6 @@ import {
  * answer is 201 (evidence §11 N16 [T3raw mass-assignment-user-create]); the known ones are checked.
  * An associated person's unknown keys stay refused on both routes: round 2 probed only the top level.
  */
-type Obj = Record<string, unknown>;
-
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-/** Zod's name for a received type. */
-const received = (v: unknown): string =>
-  v === null
-    ? 'null'
-    : Array.isArray(v)
-      ? 'array'
-      : typeof v === 'number' && Number.isNaN(v)
-        ? 'nan'
-        : typeof v;
-const expected = (path: string, type: string, v: unknown): ZodIssue =>
-  v === undefined
-    ? { path, message: 'Required', code: 'invalid_type' }
-    : { path, message: `Expected ${type}, received ${received(v)}`, code: 'invalid_type' };
-const enumIssue = (path: string, values: readonly string[], v: unknown): ZodIssue => ({
-  path,
-  message: `Invalid enum value. Expected ${values.map((x) => `'${x}'`).join(' | ')}, received '${String(v)}'`,
-  code: 'invalid_enum_value',
-});
-const tooSmall = (path: string): ZodIssue => ({
-  path,
-  message: 'String must contain at least 1 character(s)',
-  code: 'too_small',
-});
-
-function isRealDate(v: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
-  if (!m) return false;
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return (
-    d.getUTCFullYear() === Number(m[1]) &&
-    d.getUTCMonth() === Number(m[2]) - 1 &&
-    d.getUTCDate() === Number(m[3])
-  );
-}
-
-function stringIssue(path: string, kind: UserFieldKind, v: unknown): ZodIssue | undefined {
-  if (typeof v !== 'string') return expected(path, 'string', v);
-  if (v.trim() === '') return tooSmall(path);
-  if (kind === 'alpha3' && !/^[A-Z]{3}$/.test(v))
-    // evidence §3: users take alpha-3; the partner echoes `US` unchanged (DRIFT-5), the sandbox refuses it.
-    return { path, message: 'Country must be a 3-character ISO code', code: 'custom' };
-  if (kind === 'date' && !isRealDate(v)) return { path, message: 'Invalid date', code: 'invalid_string' };
-  if (kind === 'email' && !isEmailShaped(v))
-    return { path, message: 'Invalid email', code: 'invalid_string' };
-  if (kind === 'url' && !/^https?:\/\/[^\s]+$/i.test(v))
-    return { path, message: 'Invalid url', code: 'invalid_string' };
-  return undefined;
-}
-
 /** spec 2.5 / 8 with UTF-16 lengths (`.length`), as Zod counts. */
 export function metadataIssues(value: unknown, path = 'metadata'): ZodIssue[] {
   if (!isObj(value)) return [expected(path, 'object', value)];

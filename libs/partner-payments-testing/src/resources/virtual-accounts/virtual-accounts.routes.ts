@@ -3,9 +3,7 @@ import { requireAuth, withVersion } from '../../middleware/auth.middleware';
 import { buildVirtualAccountCreated } from '../../webhooks/event-builders.util';
 import { isUuid, newId, nowIso } from '../../server/ids.util';
 import { requireIdempotencyKey } from '../../middleware/idempotency.middleware';
-import { sandboxOnly } from '../../middleware/sandbox-only.middleware';
 import { sendError, sendNotFound, sendRouteNotMatched, sendValidation } from '../../server/http-errors.util';
-import type { FieldError } from '../metadata.rules';
 import {
   sendStandardError,
   sendVirtualAccountInvalid,
@@ -17,12 +15,10 @@ import {
   ACT_BANKS,
   PENDING_ACCOUNT_NUMBER,
   availableBalanceCents,
-  isProvisioned,
   statusForVersion,
   statusFromAnyVocabulary,
 } from './virtual-account-status.util';
-import { addLiquidationAddress, simulateDeposit } from '../../control/scenario.service';
-import { formatCents, parseAmountCents } from '../../server/amounts.util';
+import { formatCents } from '../../server/amounts.util';
 
 /** The resource as the requested version shows it (evidence §5: status vocabulary by version). */
 export const virtualAccountView = (va: VirtualAccountRecord, version?: string) => {
@@ -30,7 +26,7 @@ export const virtualAccountView = (va: VirtualAccountRecord, version?: string) =
   return { ...view, status: statusForVersion(va.status, version), metadata: { ...va.metadata } };
 };
 export const depositView = (d: DepositRecord) => ({ ...d, source: { ...d.source } });
-const byCreated = (a: DepositRecord, b: DepositRecord) =>
+export const byCreated = (a: DepositRecord, b: DepositRecord) =>
   a.created_at.localeCompare(b.created_at) || a.deposit_id.localeCompare(b.deposit_id);
 
 /** The caller's virtual account, or answers 403 (malformed id) / 404 (missing or not yours). */
@@ -182,41 +178,6 @@ export function registerVirtualAccountRoutes(router: Router, ctx: SandboxContext
     });
   });
 
-  /** evidence §5 [T1 REVISION-DOCS §3.3]: deposits of every account, paged by `page`. */
-  router.get('/v1/virtual-accounts/deposits', ...auth, (req, res) => {
-    const q = req.query as Record<string, unknown>;
-    const page = q.page === undefined ? 1 : Number(q.page);
-    const limit = q.limit === undefined ? 20 : Number(q.limit);
-    if (!Number.isInteger(page) || page < 1)
-      return sendValidation(res, [{ field: 'page', message: 'must be an integer >= 1' }]);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 100)
-      return sendValidation(res, [{ field: 'limit', message: 'must be an integer from 1 to 100' }]);
-    const mine = new Set(
-      [...ctx.store.virtualAccounts.values()]
-        .filter((v) => v.clientUuid === accountOf(res).clientUuid)
-        .map((v) => v.virtual_account_id),
-    );
-    const rows = [...ctx.store.deposits.values()]
-      .filter((d) => mine.has(d.virtual_account_id))
-      .filter((d) => typeof q.status !== 'string' || d.status === q.status)
-      .filter(
-        (d) =>
-          typeof q.virtual_account_id !== 'string' ||
-          d.virtual_account_id === q.virtual_account_id.toLowerCase(),
-      )
-      .filter((d) => typeof q.user_id !== 'string' || d.user_id === q.user_id.toLowerCase())
-      .sort(byCreated);
-    res.json({
-      data: rows.slice((page - 1) * limit, page * limit).map(depositView),
-      pagination: {
-        page,
-        limit,
-        total: rows.length,
-        total_pages: Math.max(1, Math.ceil(rows.length / limit)),
-      },
-    });
-  });
-
   router.get('/v1/virtual-accounts/:id', ...auth, (req, res) => {
     const va = findOwnVirtualAccount(ctx, res, String(req.params.id));
     if (va) res.json(virtualAccountView(va, requestState(res).version));
@@ -239,117 +200,4 @@ export function registerVirtualAccountRoutes(router: Router, ctx: SandboxContext
       currency: 'USD',
     });
   });
-
-  /** evidence §5 [T1 KiraApiClient]: a bare array, `limit` 1-100 + `offset`. */
-  router.get('/v1/virtual-accounts/:id/deposits', ...auth, (req, res) => {
-    const va = findOwnVirtualAccount(ctx, res, String(req.params.id));
-    if (!va) return;
-    const q = req.query as Record<string, unknown>;
-    const limit = q.limit === undefined ? 20 : Number(q.limit);
-    const offset = q.offset === undefined ? 0 : Number(q.offset);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 100)
-      return sendValidation(res, [{ field: 'limit', message: 'must be an integer from 1 to 100' }]);
-    if (!Number.isInteger(offset) || offset < 0)
-      return sendValidation(res, [{ field: 'offset', message: 'must be an integer >= 0' }]);
-    const rows = [...ctx.store.deposits.values()]
-      .filter((d) => d.virtual_account_id === va.virtual_account_id)
-      .sort(byCreated);
-    res.json(rows.slice(offset, offset + limit).map(depositView));
-  });
-
-  /**
-   * evidence §5 [T1 KiraApiClient, REVISION-DOCS §5]: sandbox only (the root, the production base,
-   * answers 403), credits
-   * the balance at once; amount `11` is the magic value that gives `REFUNDED`. The body is an open
-   * question (evidence: open question 8): `{amount, currency?}`; the answer here is the deposit.
-   */
-  router.post('/v1/virtual-accounts/:id/simulate-deposit', sandboxOnly, ...auth, (req, res) => {
-    const va = findOwnVirtualAccount(ctx, res, String(req.params.id));
-    if (!va) return;
-    const b = (requestState(res).body ?? {}) as Record<string, unknown>;
-    if (typeof b !== 'object' || b === null || Array.isArray(b))
-      return sendValidation(res, [{ field: 'body', message: 'must be a JSON object' }]);
-    // evidence §6 [T3r DRIFT-41]: the amount pattern; read into exact cents (amounts.util).
-    const cents = parseAmountCents(b.amount);
-    if (cents === undefined || cents <= 0n)
-      return sendValidation(res, [
-        { field: 'amount', message: 'must be a positive decimal string such as "100.00"' },
-      ]);
-    if (b.currency !== undefined && b.currency !== 'USD')
-      return sendValidation(res, [{ field: 'currency', message: 'must be USD' }]);
-    if (!isProvisioned(va))
-      return sendError(
-        res,
-        400,
-        'bad_request',
-        `Virtual account is ${va.status}; it cannot receive funds yet`,
-      );
-    // The magic `11` (evidence §5) in any spelling the pattern allows ("11", "11.0", "011.00"),
-    // decided on exact cents as every other amount comparison.
-    const refunded = cents === 1100n;
-    const deposit = simulateDeposit(ctx, va.virtual_account_id, {
-      // Normalised to 2 decimals as before ("250.5" → "250.50"), from the cents, not a float.
-      amount: formatCents(cents),
-      status: refunded ? 'REFUNDED' : 'COMPLETED',
-    });
-    res.status(201).json(depositView(deposit));
-  });
-
-  router.get('/v1/virtual-accounts/:id/deposits/:depositId', ...auth, (req, res) => {
-    const va = findOwnVirtualAccount(ctx, res, String(req.params.id));
-    if (!va) return;
-    const depositId = String(req.params.depositId);
-    if (!isUuid(depositId)) return sendRouteNotMatched(res);
-    const deposit = ctx.store.deposits.get(depositId.toLowerCase());
-    if (!deposit || deposit.virtual_account_id !== va.virtual_account_id) return sendNotFound(res, 'Deposit');
-    res.json(depositView(deposit));
-  });
-
-  /**
-   * evidence §5 [T2][D for-ai-agents]: `{network, token, recipient_id}` with an Idempotency-Key (one of
-   * the six keyed endpoints); spec 4.6: X-Api-Version required. The answer's shape is an open question
-   * (evidence question 4): the created entry, as the list shows it.
-   */
-  router.post(
-    '/v1/virtual-accounts/:id/liquidation-address',
-    withVersion(ctx, { required: true }),
-    requireAuth(ctx),
-    requireIdempotencyKey(ctx),
-    (req, res) => {
-      const va = findOwnVirtualAccount(ctx, res, String(req.params.id));
-      if (!va) return;
-      const b = requestState(res).body as Record<string, unknown> | undefined;
-      if (typeof b !== 'object' || b === null || Array.isArray(b))
-        return sendValidation(res, [{ field: 'body', message: 'must be a JSON object' }]);
-      const errors: FieldError[] = [];
-      for (const field of ['network', 'token'] as const)
-        if (typeof b[field] !== 'string' || b[field] === '') errors.push({ field, message: 'is required' });
-      if (!isUuid(b.recipient_id)) errors.push({ field: 'recipient_id', message: 'must be a UUID' });
-      if (errors.length) return sendValidation(res, errors);
-      const recipient = ctx.store.recipients.get(String(b.recipient_id).toLowerCase());
-      if (!recipient || recipient.clientUuid !== va.clientUuid || recipient.user_id !== va.user_id)
-        return sendNotFound(res, 'Recipient');
-      const record = addLiquidationAddress(ctx, va.virtual_account_id, {
-        network: b.network,
-        token: b.token,
-        recipient: { recipient_id: recipient.recipient_id },
-      });
-      res.status(201).json(record);
-    },
-  );
-
-  /** spec 4.6: X-Api-Version required; provider-facts: a bare array, [] when none, 404 missing or not yours. */
-  router.get(
-    '/v1/virtual-accounts/:id/liquidation-address',
-    withVersion(ctx, { required: true }),
-    requireAuth(ctx),
-    (req, res) => {
-      const va = findOwnVirtualAccount(ctx, res, String(req.params.id));
-      if (!va) return;
-      const list = [...ctx.store.liquidationAddresses.values()].filter(
-        (l) => l.virtual_account_id === va.virtual_account_id,
-      );
-      res.json(list);
-    },
-  );
 }

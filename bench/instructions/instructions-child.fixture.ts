@@ -1,5 +1,5 @@
 /**
- * One side of bench/instructions.ts, run under valgrind's callgrind (which counts the instructions
+ * One side of bench/instructions/instructions.ts, run under valgrind's callgrind (which counts the instructions
  * of the whole process): CALLS calls of GET /v1/payouts/{id} by CALLERS concurrent callers, then the
  * process ends. The far end is in another process, not counted.
  * env:
@@ -26,18 +26,18 @@ import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { promisify } from 'node:util';
 import axios from 'axios';
 import { createPartnerPaymentsClient } from '@partner-payments/nestjs';
-import { AppMetrics } from '../apps/reference-app/src/observability/app-metrics.service';
+import { AppMetrics } from '../../apps/reference-app/src/observability/app-metrics.service';
 import {
   LogScopeContextManager,
   withLogFields,
-} from '../apps/reference-app/src/observability/log-context.util';
+} from '../../apps/reference-app/src/observability/log-context.util';
 import {
   PAYOUT_ID as STUB_PAYOUT_ID,
   SAMPLE_RATIO,
   stubClientOptions,
   tracer,
-} from './instrumentation-rounds.fixture';
-import { sandboxClient } from './lib/partner.client';
+} from '../instrumentation/instrumentation-rounds.fixture';
+import { sandboxClient } from '../lib/partner.client';
 
 type Call = () => Promise<unknown>;
 

@@ -1,13 +1,11 @@
 /** Payout lifecycle: the steps a payout walks, the events each sends, and what the resource shows (spec 3.4, 6.4). */
+import { wireAccount, wireRecipient, type World } from '../sandbox.fixture';
 import {
   fundedActBankAccount,
   payOutWithMemo,
   usePayoutWorld,
-  wireAccount,
-  wireRecipient,
   type PayoutIds,
-  type World,
-} from './sandbox.fixture';
+} from '../funded-setup.fixture';
 
 describe('sandbox: payout lifecycle and events (spec 3.4, 6.4)', () => {
   let world: World;

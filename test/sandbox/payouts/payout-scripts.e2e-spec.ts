@@ -1,12 +1,5 @@
-import {
-  fundedActBankAccount,
-  fundedSetup,
-  individual,
-  payOutWithMemo,
-  startWorld,
-  stopWorld,
-  type World,
-} from './sandbox.fixture';
+import { individual, startWorld, stopWorld, type World } from '../sandbox.fixture';
+import { fundedActBankAccount, fundedSetup, payOutWithMemo } from '../funded-setup.fixture';
 
 describe('sandbox: scripted payouts by amount (option autoPayouts)', () => {
   let world: World;

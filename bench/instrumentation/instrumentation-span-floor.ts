@@ -5,7 +5,7 @@
  * network (the export's HTTP request would only add), no module code, no context manager. Times
  * the spans per operation the module and the app make (client: 1 per call; webhook: receive,
  * inbox record, process, handler, projection = 5 per delivery), it is the least "on" can cost.
- * Usage: npx ts-node --transpile-only bench/instrumentation-span-floor.ts
+ * Usage: npx ts-node --transpile-only bench/instrumentation/instrumentation-span-floor.ts
  * The last stdout line is { cpuUsPerSpan: { min, median } } over 7 rounds of 20,000 spans.
  */
 // The serialiser OTLPTraceExporter (exporter-trace-otlp-http, a dependency) uses; a dependency of it.

@@ -1,9 +1,6 @@
 import { startPartnerSandbox } from '@partner-payments/testing';
-import { business, individual, startWorld, stopWorld, useWorld } from './sandbox.fixture';
-
-/** Raw bodies: these tests also send what the typed inputs would not let through. */
-const ind = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({ ...individual(), ...extra });
-const biz = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({ ...business(), ...extra });
+import { startWorld, stopWorld, useWorld } from '../sandbox.fixture';
+import { biz, ind } from './user-bodies.fixture';
 
 describe('sandbox: user verification as the partner runs it (evidence §3 [D known-limitations][T3r DRIFT-23], spec 3.3)', () => {
   const world = useWorld();

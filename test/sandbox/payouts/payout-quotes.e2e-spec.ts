@@ -7,14 +7,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { startPartnerSandbox } from '@partner-payments/testing';
-import {
-  fundedSetup,
-  startWorld,
-  stopWorld,
-  wireAccount,
-  wireRecipient,
-  type World,
-} from './sandbox.fixture';
+import { startWorld, stopWorld, wireAccount, wireRecipient, type World } from '../sandbox.fixture';
+import { fundedSetup } from '../funded-setup.fixture';
 
 const FEES = { percent: 1, fixed: '2.00' };
 

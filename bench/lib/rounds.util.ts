@@ -4,7 +4,7 @@
  * on the same 2 cores) or a slow drift (a growing database file) hits both sides alike. Figures are
  * medians; the ratio is the median of the per-pair ratios, so one disturbed pair cannot move it.
  */
-import { median, progress, round } from './contract';
+import { median, progress, round } from './contract.util';
 
 export interface Paired<T> {
   ours: T[];

@@ -13,21 +13,13 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  type Count,
-  figure,
-  INSTRUMENTED,
-  NAME,
-  perOperation,
-  startCounting,
-  underCallgrind,
-  type Runs,
-} from './instructions-count.fixture';
-import { SECRET } from './instrumentation-rounds.fixture';
-import { instrumentedAppEnv } from './instrumentation-webhook.fixture';
-import { progress, QUICK, type BenchFigure } from './lib/contract';
-import { openInboxReader, waitProcessed, type InboxReader } from './lib/inbox-reader.fixture';
-import { deliver, signedDeliveries, type SignedDelivery } from './lib/webhook-load.fixture';
+import { type Count, NAME, startCounting, underCallgrind } from './instructions-count.fixture';
+import { figure, INSTRUMENTED, perOperation, type Runs } from './instructions-figures.fixture';
+import { SECRET } from '../instrumentation/instrumentation-rounds.fixture';
+import { instrumentedAppEnv } from '../instrumentation/instrumentation-webhook.fixture';
+import { progress, QUICK, type BenchFigure } from '../lib/contract.util';
+import { openInboxReader, waitProcessed, type InboxReader } from '../lib/inbox-reader.fixture';
+import { deliver, signedDeliveries, type SignedDelivery } from '../lib/webhook-load.fixture';
 
 export const WEBHOOK_RUNS: Runs = { short: QUICK ? 60 : 300, long: QUICK ? 240 : 1200, unit: 'delivery' };
 /**
@@ -112,7 +104,7 @@ async function countApp(mode: Mode, deliveries: number, partnerUrl: string, sink
   // Signed before the app starts: the driver's work is not counted, but it shares the CPU.
   const [warm, batch] = [signedDeliveries(WARM_UP, SECRET), signedDeliveries(deliveries, SECRET)];
   const env = instrumentedAppEnv(databaseUrl, partnerUrl, sinkUrl, mode);
-  const { child, collected } = underCallgrind('instrumentation-app.fixture.ts', env, {
+  const { child, collected } = underCallgrind('../instrumentation/instrumentation-app.fixture.ts', env, {
     ipc: true,
     later: true,
   });

@@ -1,13 +1,6 @@
-import {
-  Api,
-  fundedSetup,
-  startWorld,
-  stopWorld,
-  usePayoutWorld,
-  type PayoutIds,
-  type World,
-} from './sandbox.fixture';
-import { railBodies } from './recipient-bodies.fixture';
+import { Api, startWorld, stopWorld, type World } from '../sandbox.fixture';
+import { fundedSetup, usePayoutWorld, type PayoutIds } from '../funded-setup.fixture';
+import { railBodies } from '../recipient-bodies.fixture';
 
 describe('sandbox: payouts (spec 3.4, 6.4; provider-facts Payouts)', () => {
   let world: World;

@@ -5,8 +5,8 @@
  * no tracing SDK registered, so the module's spans are the API's no-ops). Crons never fire, no demo.
  * IPC: sends { url } when listening; answers 'cpu' with { cpuUs } (CPU used so far); closes on 'stop'.
  */
-import { AppMetrics } from '../apps/reference-app/src/observability/app-metrics.service';
-import { startApp } from '../apps/reference-app/src/app-bootstrap.util';
+import { AppMetrics } from '../../apps/reference-app/src/observability/app-metrics.service';
+import { startApp } from '../../apps/reference-app/src/app-bootstrap.util';
 
 const NEVER = '0 0 0 1 1 *';
 

@@ -78,7 +78,7 @@ export function start<T>(
   const child = fork(join(__dirname, file), [], {
     // Not ts-node's register: it loads `domain`, whose promise hook would tax both sides and hide
     // part of what the instrumentation's own async context costs (lib/transpile.register.js).
-    execArgv: [...prof, '-r', join(__dirname, 'lib', 'transpile.register.js')],
+    execArgv: [...prof, '-r', join(__dirname, '..', 'lib', 'transpile.register.js')],
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
