@@ -182,7 +182,6 @@ export type {
   PartnerWebhookObservation,
 } from './observability/hooks.util';
 export {
-  inSampledOutTrace,
   PARTNER_TRACER_NAME,
   PartnerSpanAttribute,
 } from './observability/partner-tracing.util';
