@@ -6,10 +6,10 @@ import { reportRateLimitWait, traceAttempt } from '../../observability/http-inst
 import { tracingOff } from '../../observability/partner-tracing.util';
 import { partnerRouteTemplate } from '../../observability/route-template.util';
 import { toOutcomeEvent } from '../attempt.util';
+import { AttemptDeadline } from './attempt-deadline.util';
 import {
   ACCEPT_EVERY_STATUS,
   MAX_ANSWER_BYTES,
-  MAX_TIMER_MS,
   sendsDirectWithoutLookup,
   TRANSITIONAL,
 } from './axios-config.util';
@@ -104,10 +104,7 @@ export class PartnerTransport {
     // has its own deadlines (guardResponseStream). Cleared when the attempt ends, so no timer outlives a call.
     // An upload keeps the idle timeout alone (TransportRequest.idleTimeoutOnly): its body takes as
     // long as the link needs.
-    const deadline = new AbortController();
-    const timer = req.idleTimeoutOnly
-      ? undefined
-      : setTimeout(() => deadline.abort(), Math.min(req.timeoutMs, MAX_TIMER_MS));
+    const deadline = req.idleTimeoutOnly ? undefined : new AttemptDeadline(req.timeoutMs);
     const config: AxiosRequestConfig = {
       method: req.method,
       url: `${this.baseUrl}${req.path}${req.queryString}`,
@@ -117,7 +114,7 @@ export class PartnerTransport {
       // The deadline above ends the attempt first, so axios's own idle timer (a socket timer
       // re-armed on every chunk) is needed only where there is no deadline: uploads.
       timeout: req.idleTimeoutOnly ? req.timeoutMs : 0,
-      signal: deadline.signal,
+      signal: deadline,
       validateStatus: ACCEPT_EVERY_STATUS,
       // Redirects would re-send x-api-key and the bearer token to wherever Location points.
       maxRedirects: 0,
@@ -158,7 +155,7 @@ export class PartnerTransport {
       // The deadline's abort surfaces as axios's ERR_CANCELED: report it as the timeout it is, so
       // the retry policy and the error class treat it as the idle timeout (ETIMEDOUT): retried on
       // GETs and keyed writes, never on a keyless write that may have reached the partner.
-      const pastDeadline = deadline.signal.aborted;
+      const pastDeadline = deadline?.aborted === true;
       const errorCode = pastDeadline ? 'ETIMEDOUT' : typeof code === 'string' ? code : undefined;
       const timedOut = errorCode === 'ETIMEDOUT' || errorCode === 'ECONNABORTED';
       const message = pastDeadline
@@ -178,7 +175,7 @@ export class PartnerTransport {
         cause: toSafeNetworkCause(err),
       };
     } finally {
-      clearTimeout(timer);
+      deadline?.clear();
     }
   }
 
