@@ -1,17 +1,22 @@
 import type { LoggerService } from '@nestjs/common';
-import axios from 'axios';
+import axios, { type AxiosInstance } from 'axios';
+import type { AxiosInstance as AxiosInstanceAsImported } from 'axios' with { 'resolution-mode': 'import' };
 import { PartnerTokenManager } from './auth/token-manager.service';
 import { PartnerApiVersionState } from './http/api-version-state.service';
 import { PartnerHttpClient } from './http/partner-http.client';
-import { PartnerTransport, type PartnerAxiosLike } from './http/partner-transport.client';
+import { PartnerTransport } from './http/transport/partner-transport.client';
 import type { Clock } from './http/rate-limiter.policy';
 import { resolvePartnerOptions, type ResolvedPartnerOptions } from './options-resolver.util';
 import type { PartnerPaymentsModuleOptions } from './partner-payments.options';
 import { PartnerPaymentsClient } from './resources/partner-payments.client';
 
 export interface PartnerClientDependencies {
-  /** The axios instance to send with. The module passes HttpService.axiosRef; default a fresh axios.create(). */
-  axios?: PartnerAxiosLike;
+  /**
+   * The axios instance to send with. The module passes HttpService.axiosRef; default a fresh
+   * axios.create(). Either of axios's declaration files may describe it (its CommonJS one, as this
+   * package resolves it, or its ESM one, as @nestjs/axios and an ESM app resolve it): one object.
+   */
+  axios?: AxiosInstance | AxiosInstanceAsImported;
   /** Logger used when options.logger is not set. */
   defaultLogger?: LoggerService;
   /** Time source for token expiry (tests). */
@@ -33,8 +38,11 @@ export function buildPartnerClientGraph(
   options: ResolvedPartnerOptions,
   deps: Omit<PartnerClientDependencies, 'defaultLogger'> = {},
 ): PartnerClientGraph {
-  const transport = new PartnerTransport(deps.axios ?? axios.create(), options, options.logger);
-  const tokens = new PartnerTokenManager(transport, options, options.logger, deps.clock);
+  const transport = new PartnerTransport(
+    (deps.axios as AxiosInstance | undefined) ?? axios.create(),
+    options,
+  );
+  const tokens = new PartnerTokenManager(transport, options, deps.clock);
   const versionState = new PartnerApiVersionState();
   const http = new PartnerHttpClient(transport, tokens, versionState, options);
   const client = new PartnerPaymentsClient({ options, http, auth: tokens, versionState, clock: deps.clock });

@@ -1,8 +1,7 @@
 /**
  * @partner-payments/nestjs/observability: what the module reports through (docs/nestjs/observability.md):
  * the events its hooks receive (`onHttpEvent`, `onTokenEvent`, `onRateLimitWait`, `onWebhookEvent`),
- * its OpenTelemetry tracer name and span attributes, the log context of a webhook being processed,
- * and whether the active trace is sampled out.
+ * its OpenTelemetry tracer name and span attributes, and the log context of a webhook being processed.
  */
 export type { PartnerHttpEvent } from './http/http.types';
 export type {
@@ -10,9 +9,5 @@ export type {
   PartnerRateLimitWaitEvent,
   PartnerWebhookObservation,
 } from './observability/hooks.util';
-export {
-  inSampledOutTrace,
-  PARTNER_TRACER_NAME,
-  PartnerSpanAttribute,
-} from './observability/partner-tracing.util';
+export { PARTNER_TRACER_NAME, PartnerSpanAttribute } from './observability/partner-tracing.util';
 export { currentPartnerLogContext } from './observability/webhook-instrumentation.util';

@@ -11,7 +11,7 @@ import {
 import { PartnerTokenManager } from './auth/token-manager.service';
 import { PartnerApiVersionState } from './http/api-version-state.service';
 import { PartnerHttpClient } from './http/partner-http.client';
-import { PartnerTransport } from './http/partner-transport.client';
+import { PartnerTransport } from './http/transport/partner-transport.client';
 import { resolvePartnerOptions, type ResolvedPartnerOptions } from './options-resolver.util';
 import { buildPartnerClientGraph, type PartnerClientGraph } from './client-graph.util';
 import {

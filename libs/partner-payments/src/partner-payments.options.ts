@@ -143,8 +143,8 @@ export interface PartnerPaymentsModuleOptions {
   retry?: PartnerRetryOptions;
   /**
    * Called for every attempt's request/response/network error, for logging and metrics
-   * (method, path, status, durationMs, attempt). Also available as PartnerHttpClient.events$.
-   * Default none.
+   * (method, path, route template, status, durationMs, attempt). The one channel of these events:
+   * nothing is built for them when it is not given. Must not throw; errors are swallowed. Default none.
    */
   onHttpEvent?: PartnerHttpEventListener;
   /**

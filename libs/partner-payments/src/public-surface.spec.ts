@@ -169,7 +169,6 @@ const SUBPATH_NAMES: Record<string, string[]> = {
     'PartnerTokenEvent',
     'PartnerWebhookObservation',
     'currentPartnerLogContext',
-    'inSampledOutTrace',
   ],
 };
 

@@ -1,5 +1,12 @@
-import { context, INVALID_TRACEID, SpanStatusCode, trace, type Span, type Tracer } from '@opentelemetry/api';
-import { inSampledOutTrace } from '@partner-payments/nestjs/observability';
+import {
+  context,
+  INVALID_TRACEID,
+  SpanStatusCode,
+  trace,
+  TraceFlags,
+  type Span,
+  type Tracer,
+} from '@opentelemetry/api';
 import { withLogFields, type LogFields } from './log-context.util';
 
 export const APP_TRACER_NAME = 'partner-payments-reference-app';
@@ -22,6 +29,19 @@ function appTracer(): Tracer {
   const provider = trace.getTracerProvider();
   if (tracerOf?.provider !== provider) tracerOf = { provider, tracer: provider.getTracer(APP_TRACER_NAME) };
   return tracerOf.tracer;
+}
+
+/**
+ * Whether the active span is in a trace sampled out: it has a trace, is not sampled and records
+ * nothing. The module's own spans follow the parent's decision the same way (docs/nestjs/
+ * observability.md, "What it costs"), as the ParentBased samplers would: a child started here
+ * would record nothing either.
+ */
+function inSampledOutTrace(): boolean {
+  const parent = trace.getSpan(context.active());
+  if (parent === undefined || parent.isRecording()) return false;
+  const { traceFlags, traceId } = parent.spanContext();
+  return (traceFlags & TraceFlags.SAMPLED) === 0 && traceId !== INVALID_TRACEID;
 }
 
 /**

@@ -45,18 +45,19 @@ describe('PartnerTokenManager (spec 5) over a real local server', () => {
     expect(new Set(results)).toEqual(new Set(['tok-shared']));
   });
 
-  it('cached() hands out a valid token without I/O, and null once inside the refresh skew', async () => {
+  it('current() hands out the held token without I/O, and null once less than the safety margin remains', async () => {
     const clock = new FakeClock();
     server.setHandler((_req, res) => authOk(res, 'tok-C', 3600));
     const { tokens } = createTestClient(server.baseUrl, { tokenRefreshSkewSeconds: 300 }, clock);
-    expect(tokens.cached()).toBeNull();
+    expect(tokens.current()).toBeNull();
     await tokens.getToken();
-    expect(tokens.cached()).toBe('tok-C');
+    expect(tokens.current()).toBe('tok-C');
     clock.t += (3600 - 301) * 1000;
-    expect(tokens.cached()).toBe('tok-C');
-    clock.t += 2000; // 299 s left: within the skew, the caller must refresh
-    expect(tokens.cached()).toBeNull();
-    expect(authCalls()).toBe(1);
+    expect(tokens.current()).toBe('tok-C');
+    expect(authCalls()).toBe(1); // outside the skew: no refresh
+    clock.t += (301 - 29) * 1000; // 29 s left: below the 30 s margin, the caller must wait for /auth
+    expect(tokens.current()).toBeNull();
+    expect(authCalls()).toBe(1); // never awaited here: no I/O
   });
 
   it('reads expires_in (86400 seen in the sandbox) instead of assuming 3600', async () => {

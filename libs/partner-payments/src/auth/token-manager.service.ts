@@ -1,7 +1,6 @@
-import type { LoggerService } from '@nestjs/common';
 import type { Context } from '@opentelemetry/api';
 import type { ResolvedPartnerOptions } from '../options-resolver.util';
-import { PartnerAuthenticationError } from '../errors/partner-api.errors';
+import { readAuthAnswer } from './auth-answer.util';
 import { isUnavailable, toAuthError } from './auth-failure.util';
 import {
   isNonJsonSuccess,
@@ -13,15 +12,9 @@ import {
   type AttemptVerdict,
 } from '../http/attempt.util';
 import { buildPartnerHeaders } from '../http/headers.util';
-import { PartnerTransport } from '../http/partner-transport.client';
+import { PartnerTransport } from '../http/transport/partner-transport.client';
 import { observeTokenRefresh } from '../observability/http-instrumentation.util';
 import { systemClock, type Clock } from '../http/rate-limiter.policy';
-
-/** spec 4.1: { message, data: { access_token, expires_in, token_type } }. */
-interface AuthResponseBody {
-  message?: string;
-  data?: { access_token?: unknown; expires_in?: unknown; token_type?: unknown };
-}
 
 interface CachedToken {
   value: string;
@@ -66,7 +59,6 @@ export class PartnerTokenManager {
   constructor(
     private readonly transport: PartnerTransport,
     private readonly options: ResolvedPartnerOptions,
-    private readonly logger: LoggerService = options.logger,
     clock?: Clock,
   ) {
     this.clock = clock ?? systemClock;
@@ -111,16 +103,6 @@ export class PartnerTokenManager {
   }
 
   /**
-   * The cached token when it is valid for at least the skew, else null; never any I/O. Every call
-   * checks this first, so a call with a token already in hand takes no extra async hop (awaiting
-   * getToken() would add one to every call's latency).
-   */
-  cached(): string | null {
-    const t = this.token;
-    return t && t.expiresAt - this.clock.now() > t.skewMs ? t.value : null;
-  }
-
-  /**
    * A token the caller may send now, else null (then getToken() authenticates); never waits. Inside
    * the skew, while more than a safety margin remains, the held token is returned and one
    * background refresh is started: single-flight (it is the shared refresh()), and after a failed
@@ -146,7 +128,7 @@ export class PartnerTokenManager {
         this.token === held
           ? `; the held token (${Math.round(leftMs / 1000)} s left) is used until then`
           : '';
-      this.logger.warn(
+      this.options.logger.warn(
         `Partner token refresh in the background failed (${(err as Error).message}); next try in ${REFRESH_COOLDOWN_MS / 1000} s at the earliest${still}`,
       );
     });
@@ -240,7 +222,7 @@ export class PartnerTokenManager {
         toAuthError(
           nonJson && res.kind === 'response' ? toNonJsonSuccessError(res, where) : toPartnerError(res, where),
           this.accepted,
-          this.logger,
+          this.options.logger,
         ),
     };
   }
@@ -251,25 +233,10 @@ export class PartnerTokenManager {
   }
 
   private store(body: unknown): string {
-    const b = (typeof body === 'object' && body !== null ? body : {}) as AuthResponseBody;
-    const accessToken = b.data?.access_token;
-    const expiresIn = Number(b.data?.expires_in);
-    if (typeof accessToken !== 'string' || accessToken === '') {
-      throw new PartnerAuthenticationError({
-        status: 200,
-        code: 'invalid_auth_response',
-        message: 'POST /auth answered without data.access_token',
-      });
-    }
-    // provider-facts: documented 3600, seen 86400: read it. A missing value gets a cautious 5 minutes
-    // beyond the skew rather than an assumed hour.
-    const lifetimeS =
-      Number.isFinite(expiresIn) && expiresIn > 0 ? expiresIn : this.options.tokenRefreshSkewSeconds + 300;
-    // A skew longer than the lifetime would make every call re-authenticate: keep half the lifetime usable.
-    const skewMs = Math.min(this.options.tokenRefreshSkewSeconds * 1000, (lifetimeS * 1000) / 2);
+    const { accessToken, lifetimeS, skewMs } = readAuthAnswer(body, this.options.tokenRefreshSkewSeconds);
     this.token = { value: accessToken, expiresAt: this.clock.now() + lifetimeS * 1000, skewMs };
     this.accepted = true;
-    this.logger.debug?.(`Partner token obtained, expires in ${lifetimeS} s`);
+    this.options.logger.debug?.(`Partner token obtained, expires in ${lifetimeS} s`);
     return accessToken;
   }
 }

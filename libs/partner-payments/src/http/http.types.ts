@@ -121,9 +121,6 @@ export interface TransportRequest {
   traceParent?: Context;
 }
 
-/** An attempt whose headers are built: what goes over the wire. */
-export type ReadyTransportRequest = TransportRequest & { headers: Record<string, string> };
-
 export type TransportResult =
   | {
       kind: 'response';

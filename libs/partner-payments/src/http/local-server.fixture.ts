@@ -7,7 +7,7 @@ import { resolvePartnerOptions, type ResolvedPartnerOptions } from '../options-r
 import type { PartnerPaymentsModuleOptions } from '../partner-payments.options';
 import { PartnerApiVersionState } from './api-version-state.service';
 import { PartnerHttpClient } from './partner-http.client';
-import { PartnerTransport } from './partner-transport.client';
+import { PartnerTransport } from './transport/partner-transport.client';
 import type { Clock } from './rate-limiter.policy';
 
 /**
@@ -161,8 +161,8 @@ export function createTestClient(
     rateLimit: false,
     ...overrides,
   });
-  const transport = new PartnerTransport(axios.create(), options, options.logger);
-  const tokens = new PartnerTokenManager(transport, options, options.logger, clock);
+  const transport = new PartnerTransport(axios.create(), options);
+  const tokens = new PartnerTokenManager(transport, options, clock);
   const versionState = new PartnerApiVersionState();
   const http = new PartnerHttpClient(transport, tokens, versionState, options);
   return { options, transport, tokens, versionState, http };

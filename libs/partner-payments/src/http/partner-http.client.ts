@@ -1,4 +1,3 @@
-import type { Observable } from 'rxjs';
 import { tokenFailureOutcome } from '../auth/auth-failure.util';
 import { PartnerTokenManager } from '../auth/token-manager.service';
 import { PartnerLocalValidationError, type PartnerFieldError } from '../errors/partner.errors';
@@ -14,10 +13,10 @@ import {
   type AttemptVerdict,
 } from './attempt.util';
 import { buildPartnerHeaders, resolveVersionHeader } from './headers.util';
-import type { PartnerHttpEvent, PartnerRequest, PartnerResponse, TransportResult } from './http.types';
+import type { PartnerRequest, PartnerResponse, TransportResult } from './http.types';
 import { replayIsDeduplicated, requiresIdempotencyKey, resolveIdempotencyKey } from './idempotency.policy';
 import { systemClock } from './rate-limiter.policy';
-import { PartnerTransport } from './partner-transport.client';
+import { PartnerTransport } from './transport/partner-transport.client';
 import { buildQueryString, joinQueryStrings, splitPathQuery } from './url.util';
 import { UUID_V4_PATTERN } from '../resources/shared/validation.util';
 
@@ -55,17 +54,12 @@ function checkPerCallOptions(req: PartnerRequest): void {
  * decorators so the core runs, and is unit-tested, without Nest.
  */
 export class PartnerHttpClient {
-  /** Lifecycle events of every attempt: method, path, status, durationMs, attempt. No bodies, no secrets. */
-  readonly events$: Observable<PartnerHttpEvent>;
-
   constructor(
     private readonly transport: PartnerTransport,
     private readonly tokens: PartnerTokenManager,
     private readonly versionState: PartnerApiVersionState,
     private readonly options: ResolvedPartnerOptions,
-  ) {
-    this.events$ = transport.events$;
-  }
+  ) {}
 
   /** Which partner environment this client talks to (sandbox-only operations check it before any I/O). */
   get environment(): ResolvedPartnerOptions['environment'] {

@@ -13,7 +13,6 @@ import {
   PartnerSpanAttribute as A,
   SpanKind,
   startPartnerSpan,
-  tracingOff,
 } from './partner-tracing.util';
 import { partnerRouteTemplate } from './route-template.util';
 
@@ -31,20 +30,14 @@ interface AttemptResultLike {
  * span: it would double the cost for a grouping the caller's own span already gives). A 4xx/5xx or
  * a network failure marks it failed, typed by the status or the error code. A leaf, not made active
  * (inLeafSpan says why); its parent is the caller's active span, or `req.traceParent` (the /auth
- * attempt under partner.auth).
+ * attempt under partner.auth). The transport skips it whole while no SDK is registered (tracingOff).
  */
 export function traceAttempt<R extends AttemptResultLike>(
-  req: {
-    method: string;
-    path: string;
-    attempt: number;
-    headers: Record<string, string>;
-    traceParent?: Context;
-  },
+  req: { method: string; path: string; attempt: number; traceParent?: Context },
+  headers: Record<string, string>,
   rateLimitWaitMs: number,
   send: () => Promise<R>,
 ): Promise<R> {
-  if (tracingOff()) return send();
   const route = partnerRouteTemplate(req.path);
   const span = startPartnerSpan(`${req.method} ${route}`, SpanKind.CLIENT, req.traceParent);
   if (span.isRecording()) {
@@ -53,9 +46,9 @@ export function traceAttempt<R extends AttemptResultLike>(
       [A.UrlTemplate]: route,
       [A.ResendCount]: req.attempt - 1,
       [A.Attempt]: req.attempt,
-      [A.IdempotencyKeyPresent]: req.headers['Idempotency-Key'] !== undefined,
+      [A.IdempotencyKeyPresent]: headers['Idempotency-Key'] !== undefined,
     });
-    const version = req.headers['X-Api-Version'];
+    const version = headers['X-Api-Version'];
     if (version !== undefined) span.setAttribute(A.ApiVersion, version);
     if (rateLimitWaitMs > 0) span.setAttribute(A.RateLimitWaitMs, rateLimitWaitMs);
   }

@@ -84,10 +84,9 @@ const NO_SPAN: Span = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
  * the whole trace, as with the ParentBased samplers (OpenTelemetry's default, parentbased_always_on)
  * and the trace-id ratio ones, so a child would record nothing either; starting it anyway cost a
  * sampler call, two ids and a context per span in 9 traces of 10 at a 10% ratio, for nothing. The
- * context as it is carries the decision to anything below. Exported
- * so a host app's own spans under the module's follow the same rule.
+ * context as it is carries the decision to anything below.
  */
-export function inSampledOutTrace(ctx: Context = context.active()): boolean {
+function inSampledOutTrace(ctx: Context = context.active()): boolean {
   const parent = trace.getSpan(ctx);
   if (parent === undefined || parent.isRecording()) return false;
   const { traceFlags, traceId } = parent.spanContext();

@@ -86,7 +86,7 @@ const PartnerResourceProperties = class {
 
 /** One injectable with every resource: `client.payouts.create(...)`. */
 export class PartnerPaymentsClient extends PartnerResourceProperties {
-  /** Any route the resources do not cover, with its events$. */
+  /** Any route the resources do not cover (docs/nestjs/calling-the-partner.md, "Any other route"). */
   readonly http: PartnerHttpClient;
   /** The token manager (health, forced refresh). */
   readonly auth: PartnerTokenManager;

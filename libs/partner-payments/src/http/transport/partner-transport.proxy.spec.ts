@@ -1,8 +1,8 @@
 import axios, { type AxiosInstance } from 'axios';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { buildPartnerClientGraph } from '../client-graph.util';
-import { resolvePartnerOptions } from '../options-resolver.util';
+import { buildPartnerClientGraph } from '../../client-graph.util';
+import { resolvePartnerOptions } from '../../options-resolver.util';
 import {
   authOk,
   json,
@@ -10,8 +10,8 @@ import {
   silentLogger,
   startLocalServer,
   type LocalServer,
-} from './local-server.fixture';
-import { sendsDirectWithoutLookup } from './partner-transport.client';
+} from '../local-server.fixture';
+import { sendsDirectWithoutLookup } from './axios-config.util';
 
 /**
  * A forward proxy on 127.0.0.1: records the absolute URL of every request it is asked to carry and
