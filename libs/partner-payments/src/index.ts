@@ -152,20 +152,8 @@ export type {
   PartnerProcessPendingSummary,
 } from './webhooks/partner-webhook-processing.service';
 export { PartnerWebhookDispatcher } from './webhooks/events/webhook-dispatcher.service';
-export type {
-  PartnerInboxStore,
-  PartnerEnvelopeKind,
-  InboxEventInput,
-  InboxEntry,
-  InboxEntryState,
-  InboxRecordResult,
-  InboxPendingOptions,
-  InboxProcessingResult,
-  InboxClaimOptions,
-  InboxBatchOutcome,
-} from './webhooks/inbox/inbox.store';
-export { PartnerInMemoryInboxStore } from './webhooks/inbox/inbox-memory.store';
-export type { PartnerInMemoryInboxStoreOptions } from './webhooks/inbox/inbox-memory.store';
+// The inbox store contract and the in-memory store (also the `inbox` entry point)
+export * from './inbox';
 
 // Signature helpers (spec 6.2)
 export {
