@@ -79,6 +79,25 @@ describe('PartnerWebhookProcessingService', () => {
     expect(handled).toBe(0);
   });
 
+  it('settles the processing as failed, never rejecting, when the store itself rejects', async () => {
+    const base = new PartnerInMemoryInboxStore();
+    const inbox: PartnerInboxStore = {
+      record: (e) => base.record(e),
+      drain: (handle, o) => base.drain(handle, o),
+      process: async () => {
+        throw new Error('store down while recording the failure');
+      },
+    };
+    const { service } = await setup({ inbox });
+    const result = await service.ingest.handle(completed, signed(completed));
+    await expect(result.processing).resolves.toEqual({
+      outcome: 'failed',
+      eventId: 'evt_c',
+      error: 'store down while recording the failure',
+      retryAt: null,
+    });
+  });
+
   it('redeliver() re-emits a stored entry by its stored id', async () => {
     const { service, seen } = await setup();
     const outcome = await service.processing.redeliver({ eventId: 'evt_c', rawBody: completed.toString() });

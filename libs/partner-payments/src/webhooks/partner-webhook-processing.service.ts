@@ -127,7 +127,14 @@ export class PartnerWebhookProcessingService implements OnApplicationShutdown {
     // store runs `handle` in this context even when it batches entries.
     const promise = observeWebhookProcessing(this.config.onEvent, event, redelivery, async () => {
       if (deferred) await new Promise<void>((resolve) => setImmediate(resolve));
-      const outcome = withId(event.eventId, await this.inbox.process(event.eventId, handle));
+      // A store that rejects (its failure record itself failed) leaves the entry due for a drain;
+      // the processing promise still settles, as the ingest's `processing` promises.
+      const processed = await this.inbox.process(event.eventId, handle).catch((error: unknown) => ({
+        outcome: 'failed' as const,
+        error: error instanceof Error ? error.message : String(error),
+        retryAt: null,
+      }));
+      const outcome = withId(event.eventId, processed);
       if (outcome.outcome === 'failed') this.logFailure(event, outcome.error);
       else if (outcome.outcome === 'processed')
         this.config.logger.debug?.(`Partner webhook ${event.name} (${event.eventId}) processed`);
