@@ -56,7 +56,7 @@ describe('webhook options checked at boot (spec 6.1.4: a 5xx is a lost event)', 
   });
 
   it.each<[string, () => unknown, string]>([
-    ['{}', () => ({}), '(got an object without record(), markProcessed(), markFailed(), pending())'],
+    ['{}', () => ({}), '(got an object without record(), process(), drain())'],
     [
       'a Promise of a store (async factory not awaited)',
       () => openStore(),
@@ -71,7 +71,7 @@ describe('webhook options checked at boot (spec 6.1.4: a 5xx is a lost event)', 
     const e = await bootError({ inboxStore: asStore(make()) });
     expect(e.field).toBe('inboxStore');
     expect(e.message).toContain(
-      'PartnerPaymentsModule option "inboxStore" must be an object with record(), markProcessed(), markFailed(), pending() functions',
+      'PartnerPaymentsModule option "inboxStore" must be an object with record(), process(), drain() functions',
     );
     expect(e.message).toContain(got);
   });

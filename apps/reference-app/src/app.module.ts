@@ -35,21 +35,10 @@ import { appInboxOptions } from './webhooks/inbox-options.config';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
 /**
- * PostgreSQL: each statement is a round trip, so several processing transactions at
- * once (the store holds entries with SKIP LOCKED); smaller batches and a smaller backlog, so an
- * entry waits for neither a long batch nor a long queue (inbox lag p99 < 1 s while ingesting at
- * full rate).
+ * PostgreSQL: a smaller backlog, so an entry does not wait behind a long queue (inbox lag p99 < 1 s
+ * while ingesting at full rate; the store's batches are set in appInboxOptions).
  */
-const POSTGRES_BATCHING = { processConcurrency: 4, maxProcessRows: 64, maxBacklog: 256 };
-/**
- * SQLite: better-sqlite3 is synchronous, so a processing batch runs its handlers back to back
- * without giving the event loop back: 256 entries held every delivery waiting behind them for
- * tens of milliseconds (the ingest p99). Batches of 64 hold it a quarter as long; with the
- * processing commits relaxed (INBOX_PROCESSING_DURABILITY) the extra commits cost no fsync.
- * Webhook ingest bench, one run each on the same host: 256 rows 0.505 of the bare route, p99
- * 82-110 ms; 64 rows 0.573, p99 75-98 ms in four of five rounds.
- */
-const SQLITE_BATCHING = { maxProcessRows: 64 };
+const POSTGRES_BATCHING = { maxBacklog: 256 };
 
 export interface AppModuleOptions {
   /** Variables on top of process.env (tests); the result is validated like the real environment. */
@@ -120,7 +109,7 @@ export class AppModule {
             rateLimit: partnerRateLimitOptions(cfg, conn, uow),
             webhooks: {
               secrets: conn.webhookSecrets,
-              batching: cfg.database.kind === 'postgres' ? POSTGRES_BATCHING : SQLITE_BATCHING,
+              ...(cfg.database.kind === 'postgres' ? { batching: POSTGRES_BATCHING } : {}),
             },
             inboxStore: inbox,
             // The library reports through hooks; the app turns them into Prometheus metrics.

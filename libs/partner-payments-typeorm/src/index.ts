@@ -48,6 +48,7 @@ export { PartnerInboxOperator } from './inbox/inbox-operator.service';
 export { type PartnerInboxBacklog } from './inbox/inbox-backlog.util';
 export {
   DEFAULT_INBOX_RECORD_TIMEOUT_MS,
+  type PartnerTypeOrmInboxBatching,
   type PartnerTypeOrmInboxOptions,
   type PartnerTypeOrmInboxResolvedOptions,
 } from './inbox/inbox.options';

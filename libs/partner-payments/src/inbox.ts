@@ -10,10 +10,9 @@ export type {
   InboxEntry,
   InboxEntryState,
   InboxRecordResult,
-  InboxPendingOptions,
-  InboxProcessingResult,
-  InboxClaimOptions,
-  InboxBatchOutcome,
+  InboxProcessOutcome,
+  InboxDrainOptions,
+  InboxDrainSummary,
 } from './webhooks/inbox/inbox.store';
 export { PartnerInMemoryInboxStore } from './webhooks/inbox/inbox-memory.store';
 export type { PartnerInMemoryInboxStoreOptions } from './webhooks/inbox/inbox-memory.store';

@@ -30,7 +30,7 @@ import {
   partnerWebhookExports,
   partnerWebhookProviders,
 } from './webhooks/webhook.providers';
-import { DEFAULT_PARTNER_WEBHOOK_PATH } from './webhooks/webhook.config';
+import { DEFAULT_PARTNER_WEBHOOK_PATH } from './webhooks/webhook-options.util';
 
 /** Extras of forRoot/forRootAsync (outside the options, because they shape the module itself). */
 export interface PartnerPaymentsModuleExtras {

@@ -61,29 +61,13 @@ export interface PartnerWebhookOptions {
   /** Largest accepted body in bytes; larger gets 413. Default 1_048_576 (1 MB). */
   maxBodyBytes?: number;
   /**
-   * Group commit and batched processing, used when the `inboxStore` implements
-   * `recordBatch` / `processBatch` (the in-memory store does not need them).
+   * Backpressure of processing in this process. How deliveries share a commit and entries a
+   * processing transaction is the inbox store's own (@partner-payments/typeorm: `inbox` options).
    */
   batching?: PartnerWebhookBatchingOptions;
 }
 
 export interface PartnerWebhookBatchingOptions {
-  /** Most deliveries stored in one inbox transaction. Default 256. */
-  maxRecordRows?: number;
-  /**
-   * How long a delivery that finds no commit in flight waits for others to share its transaction.
-   * Default 0: none (it leaves at the end of the event-loop turn, with whatever arrived in it);
-   * deliveries that arrive while a commit is in flight wait for it, never longer, and share the next.
-   */
-  maxWaitMs?: number;
-  /** Most fresh entries processed in one transaction (one savepoint each). Default 256. */
-  maxProcessRows?: number;
-  /**
-   * Processing transactions at once, each on its own batch. Default 1. More helps a database
-   * where each statement is a round trip (PostgreSQL: the store holds entries with SKIP LOCKED, so
-   * batches never share one); on SQLite transactions run one at a time anyway.
-   */
-  processConcurrency?: number;
   /**
    * Backpressure, so the inbox lag stays bounded at the ingest rate. When this many
    * recorded events are waiting for or in processing in this process, a new delivery waits for
@@ -188,9 +172,10 @@ export interface PartnerPaymentsModuleOptions {
    * Where received webhook events are recorded before they are acknowledged.
    * Default: the bounded in-memory store (fine for tests and small apps; not durable; the module
    * warns at boot when webhooks are configured without a store). A durable one on your TypeORM
-   * DataSource: @partner-payments/typeorm's `PartnerTypeOrmInboxStore`. Checked at boot: an instance with
-   * record(), markProcessed(), markFailed() and pending() functions (the optional methods, when
-   * present, functions too), not a Promise of one nor its class; else PartnerConfigurationError.
+   * DataSource: @partner-payments/typeorm's `PartnerTypeOrmInboxStore`; for another database,
+   * implement `PartnerInboxStore` (docs/nestjs/inbox.md). Checked at boot: an instance with
+   * record(), process() and drain() functions, not a Promise of one nor its class; else
+   * PartnerConfigurationError.
    */
   inboxStore?: PartnerInboxStore;
 }

@@ -141,7 +141,7 @@ describe.each(DATABASE_KINDS)('the inbox at rest on %s', (kind) => {
     for (const id of ids) await store.record(input(id, old));
     for (const id of [...ids, 'recent']) {
       if (id === 'recent') await store.record(input(id, now));
-      await store.markProcessed(id);
+      await store.process(id, async () => undefined);
     }
     for (const id of ['failed', 'dead', 'pending']) await store.record(input(id, old));
     await store.markFailed('failed', 'x');

@@ -8,9 +8,7 @@
  * PartnerTypeOrmInboxStore, on a real SQLite file and PostgreSQL.
  */
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { PartnerWebhookDispatcher } from '../../../libs/partner-payments/src/webhooks/events/webhook-dispatcher.service';
-import { resolvePartnerWebhookConfig } from '../../../libs/partner-payments/src/webhooks/webhook.config';
-import { type PartnerProcessOutcome } from '../../../libs/partner-payments/src/webhooks/inbox/inbox-processor.util';
+import { type PartnerProcessOutcome } from '../../../libs/partner-payments/src/webhooks/partner-webhook-processing.service';
 import { buildUserCreated } from '@partner-payments/testing';
 import type { DataSource } from 'typeorm';
 import { placeholders } from '@partner-payments/typeorm/sql';
@@ -33,7 +31,7 @@ const body = (eventId: string) =>
  * event (in the inbox's transaction), pointing at `refs[eventId]` when given: a deferred foreign
  * key, so a missing parent fails the transaction at COMMIT. `throwFor` makes it throw after writing.
  */
-function serviceOn(
+async function serviceOn(
   uow: PartnerUnitOfWork,
   options: {
     throwFor?: string | ((eventId: string) => boolean);
@@ -71,11 +69,12 @@ function serviceOn(
       throw new Error(`handler refused ${event.eventId}`);
   });
   const logger = new CapturingLogger();
-  const config = resolvePartnerWebhookConfig({
-    webhooks: { secrets: ['unused: accept() is after the guard'] },
+  const service = await webhookServices({
+    secrets: ['unused: accept() is after the guard'],
     logger,
+    inboxStore: store,
+    emitter,
   });
-  const service = webhookServices(config, store, new PartnerWebhookDispatcher(emitter));
   return { service, store, processBatchSizes, logger, excluded };
 }
 
@@ -113,7 +112,7 @@ describe.each(DATABASE_KINDS)('inbox processing in batches (%s)', (kind) => {
   it('runs a batch in one transaction: a failing handler rolls it back, then each entry alone: the failing one backed off, the others kept', async () => {
     const ids = ['bp-1', 'bp-2', 'bp-bad', 'bp-4', 'bp-5'];
     const runs = new Map<string, number>();
-    const { service, store, processBatchSizes } = serviceOn(db.uow, { throwFor: 'bp-bad', runs });
+    const { service, store, processBatchSizes } = await serviceOn(db.uow, { throwFor: 'bp-bad', runs });
     const outcomes = await acceptTogether(service, ids);
     // The batch of 5 (rolled back at bp-bad), then each other entry in a batch of its own; bp-bad
     // is marked failed without running again.
@@ -139,7 +138,7 @@ describe.each(DATABASE_KINDS)('inbox processing in batches (%s)', (kind) => {
   it('runs a batch whose transaction fails as a whole again entry by entry: only the entry that broke it fails', async () => {
     const ids = ['bc-1', 'bc-2', 'bc-breaker', 'bc-4'];
     // bc-breaker's write points at a parent that does not exist: the batch's COMMIT fails.
-    const { service, store, processBatchSizes, logger } = serviceOn(db.uow, {
+    const { service, store, processBatchSizes, logger } = await serviceOn(db.uow, {
       refs: { 'bc-breaker': 'missing' },
     });
     const outcomes = await acceptTogether(service, ids);
@@ -152,7 +151,7 @@ describe.each(DATABASE_KINDS)('inbox processing in batches (%s)', (kind) => {
   });
 
   it('drains a backlog by claiming batches: each entry once, a failing one backed off and not retried in the run', async () => {
-    const { service, store, excluded } = serviceOn(db.uow, { throwFor: 'cl-007' });
+    const { service, store, excluded } = await serviceOn(db.uow, { throwFor: 'cl-007' });
     await db.uow.transaction(async () => {
       for (let i = 0; i < 60; i += 1) {
         const eventId = `cl-${String(i).padStart(3, '0')}`;
@@ -178,7 +177,10 @@ describe.each(DATABASE_KINDS)('inbox processing in batches (%s)', (kind) => {
     // A handler down for a third of the backlog, on the store's real clock: each failure is due
     // again 30 s after it failed, after the run's `now`, so the claims need not exclude it by id.
     const failing = (eventId: string) => Number(eventId.slice(3)) % 3 === 0;
-    const { service, store, excluded } = serviceOn(db.uow, { throwFor: failing, clock: () => new Date() });
+    const { service, store, excluded } = await serviceOn(db.uow, {
+      throwFor: failing,
+      clock: () => new Date(),
+    });
     const ids = Array.from({ length: 90 }, (_, i) => `mf-${String(i).padStart(3, '0')}`);
     await db.uow.transaction(async () => {
       for (const eventId of ids)
@@ -215,8 +217,8 @@ describe('two replicas draining one backlog on PostgreSQL', () => {
 
   it('claim different entries (FOR UPDATE SKIP LOCKED) and process each exactly once, sharing the work', async () => {
     const runs = new Map<string, number>();
-    const a = serviceOn(db.uow, { runs });
-    const b = serviceOn((await db.openAnother()).uow, { runs });
+    const a = await serviceOn(db.uow, { runs });
+    const b = await serviceOn((await db.openAnother()).uow, { runs });
     const ids = Array.from({ length: 400 }, (_, i) => `rep-${String(i).padStart(3, '0')}`);
     await db.uow.transaction(async () => {
       for (const eventId of ids) {

@@ -61,12 +61,13 @@ describe.each(DATABASE_KINDS)('PartnerTypeOrmInboxStore on %s', (kind) => {
 
   it('commits handler writes and the processed mark together', async () => {
     await store.record(event('e2'));
-    await store.runProcessing('e2', async () => {
+    const outcome = await store.process('e2', async () => {
       const m = db.uow.currentTransaction();
       expect(m).toBeDefined();
       await m!.insert(PayoutEntity, payoutRow('p-commit'));
-      await store.markProcessed('e2');
+      return 'written';
     });
+    expect(outcome).toEqual({ outcome: 'processed', value: 'written' });
     expect(await db.dataSource.getRepository(PayoutEntity).countBy({ payoutId: 'p-commit' })).toBe(1);
     expect(await store.get('e2')).toMatchObject({ state: 'processed', attempts: 1 });
     expect(await store.pending({ now: clock })).toEqual([]);
@@ -84,39 +85,39 @@ describe.each(DATABASE_KINDS)('PartnerTypeOrmInboxStore on %s', (kind) => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     // The original delivery holds the entry while its handlers run...
-    const first = store.runProcessing('e-race', async () => {
+    const first = store.process('e-race', async () => {
       runs += 1;
       await gate;
-      await store.markProcessed('e-race');
       return 'first';
     });
     // The original holds the entry once its handlers run (a fixed pause could lose that race under load).
     while (runs === 0) await new Promise((r) => setTimeout(r, 10));
     // ...a redelivery from another replica picked it from a snapshot taken before the mark.
-    const second = otherStore.runProcessing('e-race', async () => {
+    const second = otherStore.process('e-race', async () => {
       runs += 1;
-      await otherStore.markProcessed('e-race');
       return 'second';
     });
     await new Promise((r) => setTimeout(r, 50));
     release();
-    await expect(first).resolves.toEqual({ ran: true, value: 'first' });
-    await expect(second).resolves.toEqual({ ran: false });
+    await expect(first).resolves.toEqual({ outcome: 'processed', value: 'first' });
+    await expect(second).resolves.toEqual({ outcome: 'skipped' });
     expect(runs).toBe(1);
     expect(await store.get('e-race')).toMatchObject({ state: 'processed', attempts: 1 });
   });
 
-  it('keeps nothing of a failed unit of work: no handler write, entry still pending', async () => {
+  it('keeps nothing of a failed unit of work: no handler write, the failure recorded with its backoff', async () => {
     await store.record(event('e3'));
-    await expect(
-      store.runProcessing('e3', async () => {
-        await db.uow.run((m) => m.insert(PayoutEntity, payoutRow('p-rollback')));
-        await store.markProcessed('e3');
-        throw new Error('handler exploded after writing');
-      }),
-    ).rejects.toThrow('handler exploded');
+    const outcome = await store.process('e3', async () => {
+      await db.uow.run((m) => m.insert(PayoutEntity, payoutRow('p-rollback')));
+      throw new Error('handler exploded after writing');
+    });
+    expect(outcome).toEqual({
+      outcome: 'failed',
+      error: 'handler exploded after writing',
+      retryAt: new Date(clock.getTime() + 1000),
+    });
     expect(await db.dataSource.getRepository(PayoutEntity).countBy({ payoutId: 'p-rollback' })).toBe(0);
-    expect((await store.get('e3'))?.state).toBe('pending');
+    expect(await store.get('e3')).toMatchObject({ state: 'failed', attempts: 1 });
   });
 
   it('backs off failed entries, then leaves them dead at the limit', async () => {
@@ -217,7 +218,7 @@ describe.each(DATABASE_KINDS)('PartnerTypeOrmInboxStore on %s', (kind) => {
     expect([...listed].sort()).toEqual([...ids].sort());
     await store.markFailed('evt\u0000nul', 'handler said \u0000 and \ud800');
     expect(await store.get('evt\u0000nul')).toMatchObject({ state: 'failed', attempts: 1 });
-    await store.runProcessing('evt_\ud800', () => store.markProcessed('evt_\ud800'));
+    await store.process('evt_\ud800', async () => undefined);
     expect((await store.get('evt_\ud800'))?.state).toBe('processed');
     expect((await store.get('evt_\udc00'))?.state).toBe('pending');
     // An ordinary id reads as itself in the table (operators query it).

@@ -34,7 +34,7 @@ const DETAIL_FIELDS = [
  * details (reference number, error code, ...) fill in whenever they arrive. Every write is
  * `UPDATE ... WHERE version = :read` (optimistic locking): a writer that lost the race re-reads
  * and decides again, so concurrent webhook and reconciliation writes never overwrite each other.
- * Joins the ambient transaction (inbox runProcessing) when there is one.
+ * Joins the ambient transaction (the inbox's processing) when there is one.
  */
 export class PayoutProjection {
   private readonly knownRows = new AsyncLocalStorage<KnownRows>();

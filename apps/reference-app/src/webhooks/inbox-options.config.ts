@@ -19,6 +19,20 @@ const VARIABLES: Record<string, string> = {
   'inbox.redeliveryConcurrency': 'INBOX_REDELIVERY_CONCURRENCY',
 };
 
+/**
+ * PostgreSQL: each statement is a round trip, so several processing transactions at once (the
+ * store holds entries with SKIP LOCKED), and smaller batches, so an entry does not wait for a long
+ * one (inbox lag p99 < 1 s while ingesting at full rate).
+ */
+const POSTGRES_BATCHING = { processConcurrency: 4, maxProcessRows: 64 };
+/**
+ * SQLite: better-sqlite3 is synchronous, so a processing batch runs its handlers back to back
+ * without giving the event loop back, every delivery waiting behind it (the ingest p99). Batches
+ * of 64 hold it a quarter as long as 256; with the processing commits relaxed
+ * (INBOX_PROCESSING_DURABILITY) the extra commits cost no fsync.
+ */
+const SQLITE_BATCHING = { maxProcessRows: 64 };
+
 /** The app's configuration (INBOX_*) as @partner-payments/typeorm's `inbox` options. */
 export function appInboxOptions(
   config: AppConfig,
@@ -32,6 +46,7 @@ export function appInboxOptions(
     retentionDays: config.inbox.retentionDays,
     redeliveryBatchSize: config.inbox.redeliveryBatchSize,
     redeliveryConcurrency: config.inbox.redeliveryConcurrency,
+    ...(config.database.kind === 'postgres' ? POSTGRES_BATCHING : SQLITE_BATCHING),
   };
 }
 

@@ -64,6 +64,16 @@ export class PartnerUnitOfWork {
   }
 
   /**
+   * `work` run through `within` (a function bound to another async context: a queued caller's
+   * trace and log context) while keeping this unit of work's current scope, so what `work`
+   * writes joins the transaction open here, not the one (if any) of the context it was bound in.
+   */
+  keepScope<T>(within: (work: () => T) => T, work: () => T): T {
+    const scope = this.scope.getStore();
+    return within(scope ? () => this.scope.run(scope, work) : work);
+  }
+
+  /**
    * `work` in one transaction. A call inside a transaction joins it (and its durability: the
    * outermost transaction's commit is the one that counts).
    */

@@ -34,6 +34,30 @@ export interface PartnerTypeOrmInboxOptions {
   redeliveryBatchSize?: number;
   /** Batches a redelivery run processes at once. 1 to 32. Default 4. */
   redeliveryConcurrency?: number;
+  /** Most deliveries stored in one transaction (group commit). 1 to 10000. Default 256. */
+  maxRecordRows?: number;
+  /**
+   * How long a delivery that finds no commit in flight waits for others to share its transaction,
+   * in ms. 0 to 1000. Default 0: none (it leaves at the end of the event-loop turn, with whatever
+   * arrived in it); deliveries arriving while a commit is in flight wait for it and share the next.
+   */
+  maxWaitMs?: number;
+  /** Most fresh entries processed in one transaction. 1 to 10000. Default 256. */
+  maxProcessRows?: number;
+  /**
+   * Processing transactions at once, each on its own batch. 1 to 32. Default 1. More helps
+   * PostgreSQL, where each statement is a round trip (entries are held with SKIP LOCKED, so
+   * batches never share one); on SQLite transactions run one at a time anyway.
+   */
+  processConcurrency?: number;
+}
+
+/** How deliveries share a commit and fresh entries a processing transaction (PartnerTypeOrmInboxStore). */
+export interface PartnerTypeOrmInboxBatching {
+  maxRecordRows: number;
+  maxWaitMs: number;
+  maxProcessRows: number;
+  processConcurrency: number;
 }
 
 /** The inbox options with their defaults, validated. */
@@ -45,6 +69,7 @@ export interface PartnerTypeOrmInboxResolvedOptions {
   retentionDays: number;
   redeliveryBatchSize: number;
   redeliveryConcurrency: number;
+  batching: PartnerTypeOrmInboxBatching;
 }
 
 /** Default of `inbox.recordTimeoutMs`. */
@@ -56,7 +81,19 @@ const INTEGERS = {
   retentionDays: { min: 1, max: 3650, default: 30 },
   redeliveryBatchSize: { min: 1, max: 1000, default: 100 },
   redeliveryConcurrency: { min: 1, max: 32, default: 4 },
+  maxRecordRows: { min: 1, max: 10_000, default: 256 },
+  maxWaitMs: { min: 0, max: 1000, default: 0 },
+  maxProcessRows: { min: 1, max: 10_000, default: 256 },
+  processConcurrency: { min: 1, max: 32, default: 1 },
 } as const;
+
+/** The batching defaults (`inbox.maxRecordRows` and the others). */
+export const DEFAULT_INBOX_BATCHING: PartnerTypeOrmInboxBatching = {
+  maxRecordRows: INTEGERS.maxRecordRows.default,
+  maxWaitMs: INTEGERS.maxWaitMs.default,
+  maxProcessRows: INTEGERS.maxProcessRows.default,
+  processConcurrency: INTEGERS.processConcurrency.default,
+};
 
 /**
  * Merges the defaults and validates; `fail(field, message)` throws the package's configuration
@@ -86,7 +123,9 @@ export function resolveInboxOptions(
       'inbox.processingDurability',
       "must be 'full' on PostgreSQL: the app outlives a lost commit there and would not apply the entry again",
     );
-  return { keys, processingDurability, ...integers };
+  const { maxRecordRows, maxWaitMs, maxProcessRows, processConcurrency, ...rest } = integers;
+  const batching = { maxRecordRows, maxWaitMs, maxProcessRows, processConcurrency };
+  return { keys, processingDurability, ...rest, batching };
 }
 
 function sealingKeys(

@@ -63,6 +63,7 @@ export function inboxProviders(): Provider[] {
               retry: { maxAttempts: options.inbox.maxAttempts },
               recordTimeoutMs: options.inbox.recordTimeoutMs,
               processingDurability: options.inbox.processingDurability,
+              batching: options.inbox.batching,
               writes,
             })
           : unconfiguredStore(),

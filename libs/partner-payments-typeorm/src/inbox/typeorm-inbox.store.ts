@@ -1,19 +1,22 @@
 import type {
-  InboxBatchOutcome,
-  InboxClaimOptions,
+  InboxDrainOptions,
+  InboxDrainSummary,
   InboxEntry,
   InboxEntryState,
   InboxEventInput,
-  InboxPendingOptions,
-  InboxProcessingResult,
+  InboxProcessOutcome,
   InboxRecordResult,
   PartnerInboxStore,
 } from '@partner-payments/nestjs/inbox';
-import { Brackets } from 'typeorm';
-import { fromStoredText, inboxEventKey, toStorableMessage } from '../database/inbox-text.util';
+import { inboxEventKey, toStorableMessage } from '../database/inbox-text.util';
 import { type CommitDurability, type PartnerUnitOfWork } from '../database/unit-of-work.service';
-import { placeholders } from '../database/sql-dialect.util';
-import { InboxBatchRunner } from './inbox-batch-runner.service';
+import { InboxBatchRunner } from './engine/inbox-batch-runner.service';
+import { drainByClaims } from './engine/inbox-drain.util';
+import { readDueEntries, type InboxDueRead } from './engine/inbox-due-read.util';
+import type { InboxBatchOutcome, InboxClaimOptions } from './engine/inbox-engine.types';
+import { InboxGroupCommit } from './engine/inbox-group-commit.util';
+import { InboxProcessor } from './engine/inbox-processor.util';
+import { DEFAULT_INBOX_BATCHING, type PartnerTypeOrmInboxBatching } from './inbox.options';
 import type { PartnerInboxKeyRing } from './at-rest/inbox-key-ring.util';
 import { DEFAULT_INBOX_RETRY, decideInboxRetry, type InboxRetryOptions } from './inbox-retry.policy';
 import { openRow, sealedRow, type InboxFailureUpdate, type InboxSqlDriver } from './inbox-sql-driver.store';
@@ -37,6 +40,8 @@ export interface PartnerTypeOrmInboxStoreOptions {
   processingDurability?: CommitDurability;
   /** Told each recording's outcome (readiness: PartnerInboxOperator.checkWrites). */
   writes?: Pick<InboxWriteHealth, 'recorded' | 'failed'>;
+  /** Group commit and batched processing (`inbox.maxRecordRows` and the others). */
+  batching?: Partial<PartnerTypeOrmInboxBatching>;
 }
 
 /**
@@ -44,9 +49,10 @@ export interface PartnerTypeOrmInboxStoreOptions {
  * `@partner-payments/nestjs`: pass it as `inboxStore` to `PartnerPaymentsModule`. The row is
  * written before the 2xx; the handlers' writes (through PartnerUnitOfWork) and the processed mark
  * commit in ONE transaction, so a crash leaves either both or neither. Bodies are sealed with
- * `keys` before they reach the database and opened when read back. Deliveries are recorded in
- * batches (recordBatch: the module's group commit) and processed in batches (processBatch,
- * claimDue), on each database's driver directly; the rarer calls stay on TypeORM. Provided by
+ * `keys` before they reach the database and opened when read back. Concurrent deliveries share one
+ * commit (group commit), fresh entries one processing transaction, and a drain claims its batches
+ * with FOR UPDATE SKIP LOCKED on PostgreSQL, on each database's driver directly; the rarer calls
+ * stay on TypeORM. Provided by
  * `PartnerPaymentsTypeOrmModule` with the `inbox` option; the constructor is for tests and tools.
  */
 export class PartnerTypeOrmInboxStore implements PartnerInboxStore {
@@ -57,6 +63,8 @@ export class PartnerTypeOrmInboxStore implements PartnerInboxStore {
   private readonly batches: InboxBatchRunner;
   private readonly processing: { durability: CommitDurability };
   private readonly writes: PartnerTypeOrmInboxStoreOptions['writes'];
+  private readonly group: InboxGroupCommit;
+  private readonly processor: InboxProcessor;
 
   constructor(
     private readonly uow: PartnerUnitOfWork,
@@ -84,10 +92,42 @@ export class PartnerTypeOrmInboxStore implements PartnerInboxStore {
       open: (row) => openRow(row, this.keys),
       failure: (attempts, message) => this.failure(attempts, message),
     });
+    const batching = { ...DEFAULT_INBOX_BATCHING, ...options.batching };
+    // Through `this`, so each batch calls the methods as they are when it runs.
+    this.group = new InboxGroupCommit(
+      { recordBatch: (events) => this.recordBatch(events) },
+      { maxRows: batching.maxRecordRows, maxWaitMs: batching.maxWaitMs },
+    );
+    this.processor = new InboxProcessor(
+      {
+        processBatch: (ids, work) => this.processBatch(ids, work),
+        markFailed: (id, error) => this.markFailed(id, error),
+        keepScope: (within, work) => uow.keepScope(within, work),
+      },
+      batching,
+    );
   }
 
-  async record(event: InboxEventInput): Promise<InboxRecordResult> {
-    return (await this.recordBatch([event]))[0];
+  /** Resolves once the transaction holding the row committed; deliveries arriving meanwhile share the next. */
+  record(event: InboxEventInput): Promise<InboxRecordResult> {
+    return this.group.record(event);
+  }
+
+  /**
+   * Runs `handle` in a processing transaction shared with the other entries queued meanwhile, the
+   * processed mark in it (PartnerInboxStore.process). An entry processed already, or held by
+   * another replica's transaction (SKIP LOCKED), is skipped.
+   */
+  process<T>(eventId: string, handle: () => Promise<T>): Promise<InboxProcessOutcome<T>> {
+    return this.processor.process(eventId, handle);
+  }
+
+  /** Claims and processes due batches until the run has tried them all (PartnerInboxStore.drain). */
+  drain<T>(
+    handle: (entry: InboxEntry) => Promise<T>,
+    options: InboxDrainOptions = {},
+  ): Promise<InboxDrainSummary> {
+    return drainByClaims((claim) => this.claimDue(claim, handle), options);
   }
 
   /**
@@ -116,6 +156,11 @@ export class PartnerTypeOrmInboxStore implements PartnerInboxStore {
     });
   }
 
+  /**
+   * One transaction for these entries, `work` run for each in turn, each processed entry marked
+   * in it; processed entries and those another transaction holds are skipped. A throwing `work`
+   * rolls the whole transaction back (process() then runs the others alone). For tests and tools.
+   */
   processBatch<T>(
     eventIds: readonly string[],
     work: (eventId: string) => Promise<T>,
@@ -123,6 +168,10 @@ export class PartnerTypeOrmInboxStore implements PartnerInboxStore {
     return this.batches.processBatch(eventIds, work);
   }
 
+  /**
+   * Claims up to `options.limit` due entries in one transaction and processes them, a savepoint
+   * each: a failing entry is marked failed in it. Resolves to [] when nothing is due.
+   */
   claimDue<T>(
     options: InboxClaimOptions,
     work: (entry: InboxEntry) => Promise<T>,
@@ -131,53 +180,24 @@ export class PartnerTypeOrmInboxStore implements PartnerInboxStore {
   }
 
   /**
-   * Opens the transaction the handlers and markProcessed share. On PostgreSQL the inbox row is
-   * locked first (FOR UPDATE), so a redelivery racing the original processing (another replica's
-   * redelivery job picked the entry from a stale snapshot) waits instead of running the handlers
-   * side by side. Once it holds the row it re-reads the state: an entry the other side already
-   * processed is not processed again (nothing applied twice), and `work` is not run.
-   */
-  async runProcessing<T>(eventId: string, work: () => Promise<T>): Promise<InboxProcessingResult<T>> {
-    return this.uow.transaction(async (manager) => {
-      const lock = this.uow.kind === 'postgres' ? ' FOR UPDATE' : '';
-      const p = placeholders(this.uow.kind, 1);
-      const rows: Array<{ state: string }> = await manager.query(
-        `SELECT state FROM webhook_inbox WHERE event_key = ${p[0]}${lock}`,
-        [inboxEventKey(eventId)],
-      );
-      if (rows[0]?.state === 'processed') return { ran: false };
-      return { ran: true, value: await work() };
-    }, this.processing);
-  }
-
-  async markProcessed(eventId: string): Promise<void> {
-    const now = this.clock();
-    await this.uow.run((m) =>
-      m
-        .createQueryBuilder()
-        .update(PartnerWebhookInboxEntity)
-        .set({ state: 'processed', processedAt: now, nextAttemptAt: null, attempts: () => 'attempts + 1' })
-        .where('event_key = :eventKey', { eventKey: inboxEventKey(eventId) })
-        .execute(),
-    );
-  }
-
-  /**
-   * A processed entry stays processed (PartnerInboxStore.markFailed): recorded after the failed
+   * Counts a failed attempt and schedules the next (or dead); resolves to when it is due again,
+   * null when dead or not recorded. A processed entry stays processed: recorded after the failed
    * transaction rolled back, a drain may have processed the entry in between, and `failed` would
    * run its handlers again (spec 6.1.4: process each event once). On PostgreSQL the row is read FOR
    * UPDATE, so a drain still holding it is waited for and its outcome is what is read.
    */
-  async markFailed(eventId: string, error: string): Promise<void> {
+  async markFailed(eventId: string, error: string): Promise<Date | null> {
     const now = this.clock();
     const eventKey = inboxEventKey(eventId);
-    await this.uow.transaction(async (m) => {
+    return this.uow.transaction(async (m) => {
       const row = await m.findOne(PartnerWebhookInboxEntity, {
         where: { eventKey },
         ...(this.uow.kind === 'postgres' ? { lock: { mode: 'pessimistic_write' as const } } : {}),
       });
-      if (!row || row.state === 'processed') return;
-      await m.update(PartnerWebhookInboxEntity, { eventKey }, this.failure(row.attempts, error, now));
+      if (!row || row.state === 'processed') return null;
+      const update = this.failure(row.attempts, error, now);
+      await m.update(PartnerWebhookInboxEntity, { eventKey }, update);
+      return update.nextAttemptAt;
     });
   }
 
@@ -193,41 +213,15 @@ export class PartnerTypeOrmInboxStore implements PartnerInboxStore {
     };
   }
 
-  /**
-   * Never processed (and old enough), or failed and due; oldest received first. An entry whose
-   * sealed body does not open is marked failed instead of returned.
-   */
-  async pending(options: InboxPendingOptions = {}): Promise<InboxEntry[]> {
-    const now = options.now ?? this.clock();
-    const youngest = new Date(now.getTime() - (options.minAgeMs ?? 0));
-    const rows = await this.uow.run((m) =>
-      m
-        .createQueryBuilder(PartnerWebhookInboxEntity, 'i')
-        .where(
-          new Brackets((w) => {
-            w.where('i.state = :pending AND i.received_at <= :youngest', { pending: 'pending', youngest });
-            w.orWhere('i.state = :failed AND i.next_attempt_at <= :now', { failed: 'failed', now });
-          }),
-        )
-        .orderBy('i.received_at', 'ASC')
-        .addOrderBy('i.event_key', 'ASC')
-        .limit(options.limit ?? 100)
-        .getMany(),
+  /** Due entries, oldest first, not held (for tools and tests; a drain claims): see readDueEntries. */
+  pending(options: Partial<InboxDueRead> = {}): Promise<InboxEntry[]> {
+    const read = { ...options, now: options.now ?? this.clock() };
+    return readDueEntries(
+      this.uow,
+      read,
+      (row) => openRow(row, this.keys),
+      (id, e) => this.markFailed(id, e),
     );
-    const entries: InboxEntry[] = [];
-    for (const row of rows) {
-      try {
-        entries.push(openRow(row, this.keys));
-      } catch (error) {
-        // A body that cannot be opened (altered in the database) must not stall every other
-        // entry behind it: it fails like a handler would, backs off, and ends dead and visible.
-        await this.markFailed(
-          fromStoredText(row.eventId),
-          `stored body cannot be opened: ${(error as Error).message}`,
-        );
-      }
-    }
-    return entries;
   }
 
   /**

@@ -6,13 +6,12 @@
  *     partner.inbox record
  *     partner.webhook process      (after the 2xx; a child although its parent has ended)
  *       partner.webhook handler    (one per listener: the host app's spans nest under it)
- *       partner.inbox mark_processed
  *
  * A redelivery from the inbox (processPending) starts its own trace at `partner.webhook process`
  * (partner.webhook.redelivery true); every span carries partner.event_id, so both are found by it.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { context, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
+import { SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import {
   PartnerWebhookBodyTooLargeError,
   PartnerWebhookConfigurationError,
@@ -117,19 +116,7 @@ export function withWebhookEvent<T>(event: { eventId: string; name: string }, wo
   return logContext.run({ eventId: event.eventId, eventName: event.name }, work);
 }
 
-/**
- * Captures the current trace context and the event's log context, to run a queued event's handlers
- * in them later from a batch that another delivery's call started. Only these two: the
- * batch's own async context (the inbox store's ambient transaction) must stay in force, so the
- * handlers' writes join the batch's transaction.
- */
-export function captureWebhookContext(event: { eventId: string; name: string }): <T>(work: () => T) => T {
-  const active = context.active();
-  const log: PartnerLogContext = { eventId: event.eventId, eventName: event.name };
-  return (work) => context.with(active, () => logContext.run(log, work));
-}
-
-/** One processing run of a stored event (handlers, then the inbox mark) in span `partner.webhook process`. */
+/** One processing run of a stored event (the inbox store's `process` or `drain`) in span `partner.webhook process`. */
 export function observeWebhookProcessing<R extends { outcome: 'processed' | 'failed' | 'skipped' }>(
   listener: Listener,
   event: { eventId: string; name: string },
@@ -169,21 +156,13 @@ function describeProcessing(span: Span, result: { outcome: string }): void {
 }
 
 /** One inbox store call in span `partner.inbox <operation>`. */
-export function traceInboxCall<T>(
-  operation: 'record' | 'mark_processed' | 'mark_failed',
-  eventId: string,
-  call: () => Promise<T>,
-): Promise<T> {
+export function traceInboxCall<T>(operation: 'record', eventId: string, call: () => Promise<T>): Promise<T> {
   const span = startPartnerSpan(INBOX_SPAN[operation]);
   if (span.isRecording()) span.setAttribute(A.EventId, eventId);
   return inPartnerSpan(span, call);
 }
 
-const INBOX_SPAN = {
-  record: 'partner.inbox record',
-  mark_processed: 'partner.inbox mark_processed',
-  mark_failed: 'partner.inbox mark_failed',
-} as const;
+const INBOX_SPAN = { record: 'partner.inbox record' } as const;
 
 /** One listener of an emitted event in span `partner.webhook handler` (`<event name>#<index>`). */
 export function traceHandler<T>(name: string, index: number, call: () => Promise<T>): Promise<T> {

@@ -5,8 +5,6 @@ import type { PartnerInboxStore } from './inbox/inbox.store';
 import { PartnerDerivedEvent, PartnerEvent } from './events/partner-event.constants';
 import type { PartnerPayoutStatusEvent, PartnerWebhookEvent } from './events/partner-event.types';
 import { computePartnerSignature } from './signature.util';
-import { resolvePartnerWebhookConfig } from './webhook.config';
-import { PartnerWebhookDispatcher } from './events/webhook-dispatcher.service';
 import {
   PartnerWebhookBodyTooLargeError,
   PartnerWebhookConfigurationError,
@@ -19,7 +17,7 @@ import { webhookServices } from './webhook-services.fixture';
 const SECRET = 'whsec_unit';
 const silent: LoggerService = { log: jest.fn(), warn: jest.fn(), error: jest.fn() };
 
-function setup(
+async function setup(
   options: {
     inbox?: PartnerInboxStore;
     emitter?: EventEmitter2 | null;
@@ -28,19 +26,20 @@ function setup(
     logger?: LoggerService;
   } = {},
 ) {
-  const emitter = options.emitter === null ? undefined : (options.emitter ?? new EventEmitter2());
   const inbox = options.inbox ?? new PartnerInMemoryInboxStore({ retryDelaysMs: [0] });
-  const config = resolvePartnerWebhookConfig({
+  const service = await webhookServices({
     logger: options.logger ?? silent,
-    webhooks: { secrets: options.secrets ?? [SECRET], maxBodyBytes: options.maxBodyBytes },
+    secrets: options.secrets ?? [SECRET],
+    maxBodyBytes: options.maxBodyBytes,
+    inboxStore: inbox,
+    emitter: options.emitter,
   });
-  const dispatcher = new PartnerWebhookDispatcher(emitter);
-  const service = webhookServices(config, inbox, dispatcher);
+  const emitter = service.emitter;
   const seen: Array<{ name: string; event: unknown }> = [];
   emitter?.onAny((name, event) => {
     seen.push({ name: String(name), event });
   });
-  return { service, inbox, emitter, seen, dispatcher };
+  return { service, inbox, emitter, seen };
 }
 
 const body = (event: string, data: Record<string, unknown>) => Buffer.from(JSON.stringify({ event, data }));
@@ -56,7 +55,7 @@ const completed = body('payout.completed', {
 
 describe('PartnerWebhookIngestService.handle', () => {
   it('records, acknowledges, then emits the typed event and the unified payout status once', async () => {
-    const { service, inbox, emitter } = setup();
+    const { service, inbox, emitter } = await setup();
     const got: Array<PartnerWebhookEvent<string, unknown> | PartnerPayoutStatusEvent> = [];
     emitter!.on(
       PartnerEvent.PayoutCompleted,
@@ -87,13 +86,13 @@ describe('PartnerWebhookIngestService.handle', () => {
   });
 
   it('processes before resolving with waitForProcessing', async () => {
-    const { service, seen } = setup();
+    const { service, seen } = await setup();
     await service.ingest.handle(completed, signed(completed), { waitForProcessing: true });
     expect(seen.map((s) => s.name)).toEqual(['payout.completed', PartnerDerivedEvent.PayoutStatus]);
   });
 
   it('emits a duplicate delivery once, also when deliveries race (spec 6.1.4)', async () => {
-    const { service, seen } = setup();
+    const { service, seen } = await setup();
     const results = await Promise.all(
       Array.from({ length: 10 }, () => service.ingest.handle(completed, signed(completed))),
     );
@@ -108,7 +107,7 @@ describe('PartnerWebhookIngestService.handle', () => {
   });
 
   it('announces the unified status of each family when payout.completed and payout.status_changed race (spec 6.4.7)', async () => {
-    const { service, seen } = setup();
+    const { service, seen } = await setup();
     const v2 = body('payout.status_changed', {
       event_id: 'evt_v2',
       event_type: 'payout.status_changed',
@@ -127,7 +126,7 @@ describe('PartnerWebhookIngestService.handle', () => {
   });
 
   it('acknowledges unknown event types, records them and emits them on the unknown stream (spec 6.1.5)', async () => {
-    const { service, seen, inbox } = setup();
+    const { service, seen, inbox } = await setup();
     const raw = body('user.document.download.failed', { event_id: 'evt_rfi', rfi_id: 'r1' });
     const result = await service.ingest.handle(raw, signed(raw), { waitForProcessing: true });
     expect(result.status).toBe('unknown');
@@ -141,7 +140,7 @@ describe('PartnerWebhookIngestService.handle', () => {
   });
 
   it('marks the entry failed when a handler throws, still acknowledges, and retries it later', async () => {
-    const { service, emitter, inbox } = setup();
+    const { service, emitter, inbox } = await setup();
     let calls = 0;
     emitter!.on(PartnerEvent.PayoutCompleted, async () => {
       calls += 1;
@@ -153,6 +152,7 @@ describe('PartnerWebhookIngestService.handle', () => {
       outcome: 'failed',
       eventId: 'evt_c',
       error: 'db down',
+      retryAt: expect.any(Date),
     });
     expect((inbox as PartnerInMemoryInboxStore).get('evt_c')).toMatchObject({
       state: 'failed',
@@ -167,7 +167,7 @@ describe('PartnerWebhookIngestService.handle', () => {
   });
 
   it('re-announces the unified status on retry when its own handler failed', async () => {
-    const { service, emitter } = setup();
+    const { service, emitter } = await setup();
     let statusCalls = 0;
     emitter!.on(PartnerDerivedEvent.PayoutStatus, async () => {
       statusCalls += 1;
@@ -187,7 +187,7 @@ describe('PartnerWebhookIngestService.handle', () => {
       warn: (m: unknown) => void warnings.push(String(m)),
       error: () => undefined,
     };
-    const { service, seen } = setup({ logger });
+    const { service, seen } = await setup({ logger });
     const legacy = Buffer.from(
       JSON.stringify({ event: 'user.updated', event_id: 'root_1', data: { user_id: 'u1' } }),
     );
@@ -205,7 +205,7 @@ describe('PartnerWebhookIngestService.handle', () => {
 
   describe('refusals', () => {
     it('401 with the reason for a bad signature; nothing recorded', async () => {
-      const { service, inbox, seen } = setup();
+      const { service, inbox, seen } = await setup();
       const attempt = service.ingest.handle(completed, signed(completed, 'WHSEC_UNIT'));
       await expect(attempt).rejects.toBeInstanceOf(PartnerWebhookSignatureError);
       await expect(service.ingest.handle(completed, { 'X-Signature-SHA256': 'xyz' })).rejects.toMatchObject({
@@ -218,7 +218,7 @@ describe('PartnerWebhookIngestService.handle', () => {
     });
 
     it('400 for a validly signed body that is not JSON or has no event; not recorded, not emitted', async () => {
-      const { service, inbox, seen } = setup();
+      const { service, inbox, seen } = await setup();
       for (const raw of [Buffer.from('not json'), Buffer.from('{"data":{"event_id":"x"}}')]) {
         const error = await service.ingest.handle(raw, signed(raw)).catch((e: unknown) => e);
         expect(error).toBeInstanceOf(PartnerWebhookPayloadError);
@@ -229,7 +229,7 @@ describe('PartnerWebhookIngestService.handle', () => {
     });
 
     it('400 for a signed body that is not valid UTF-8, after the signature check; not recorded', async () => {
-      const { service, inbox, seen } = setup();
+      const { service, inbox, seen } = await setup();
       // Two different ids that a lossy decoding (U+FFFD) would merge into one.
       const bodies = [0xff, 0xfe].map((b) =>
         Buffer.concat([
@@ -255,7 +255,7 @@ describe('PartnerWebhookIngestService.handle', () => {
     });
 
     it('keeps the exact bytes of a valid body, a leading BOM and U+0000 escapes included', async () => {
-      const { service, inbox } = setup();
+      const { service, inbox } = await setup();
       const raw = Buffer.concat([
         Buffer.from([0xef, 0xbb, 0xbf]),
         Buffer.from(
@@ -269,7 +269,7 @@ describe('PartnerWebhookIngestService.handle', () => {
     });
 
     it('413 beyond maxBodyBytes, before verifying', async () => {
-      const { service } = setup({ maxBodyBytes: 16 });
+      const { service } = await setup({ maxBodyBytes: 16 });
       await expect(service.ingest.handle(completed, signed(completed))).rejects.toBeInstanceOf(
         PartnerWebhookBodyTooLargeError,
       );
@@ -284,7 +284,7 @@ describe('PartnerWebhookIngestService.handle', () => {
       };
       const inbox = new PartnerInMemoryInboxStore();
       jest.spyOn(inbox, 'record').mockRejectedValueOnce(new Error('connection refused'));
-      const { service, seen } = setup({ inbox, logger });
+      const { service, seen } = await setup({ inbox, logger });
       const error = await service.ingest.handle(completed, signed(completed)).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(PartnerWebhookInboxError);
       expect((error as PartnerWebhookInboxError).toHttpException().getStatus()).toBe(500);
@@ -310,7 +310,7 @@ describe('PartnerWebhookIngestService.handle', () => {
         error: (m: unknown) => void logs.push(String(m)),
       };
       const secret = 'whsec_Very-Secret-Value';
-      const { service } = setup({ logger, secrets: [secret] });
+      const { service } = await setup({ logger, secrets: [secret] });
       const wrong = computePartnerSignature(completed, 'whsec_other');
       const almost = computePartnerSignature(completed, secret).slice(0, 62);
       await expect(service.ingest.handle(completed, { 'x-signature-sha256': wrong })).rejects.toMatchObject({
@@ -330,7 +330,7 @@ describe('PartnerWebhookIngestService.handle', () => {
     });
 
     it('500 explaining rawBody: true when no raw bytes are given (never re-serialised JSON)', async () => {
-      const { service } = setup();
+      const { service } = await setup();
       const parsed = JSON.parse(completed.toString()) as unknown as Buffer;
       const error = await service.ingest.handle(parsed, signed(completed)).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(PartnerWebhookConfigurationError);

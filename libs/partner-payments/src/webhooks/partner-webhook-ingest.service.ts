@@ -7,12 +7,13 @@ import {
 } from '../observability/webhook-instrumentation.util';
 import { PARTNER_INBOX_STORE, PARTNER_WEBHOOK_CONFIG } from '../partner-payments.constants';
 import { decodePartnerBody, hasSyntheticEventId, parsePartnerEnvelope } from './events/envelope.util';
-import type { PartnerProcessOutcome } from './inbox/inbox-processor.util';
-import { InboxGroupCommit, type BatchRecordingStore } from './inbox/inbox-group-commit.util';
 import type { InboxEventInput, InboxRecordResult, PartnerInboxStore } from './inbox/inbox.store';
 import type { PartnerWebhookEvent } from './events/partner-event.types';
-import { type PartnerWebhookConfig } from './webhook.config';
-import { PartnerWebhookProcessingService } from './partner-webhook-processing.service';
+import { type PartnerWebhookConfig } from './webhook-options.util';
+import {
+  PartnerWebhookProcessingService,
+  type PartnerProcessOutcome,
+} from './partner-webhook-processing.service';
 import { PartnerWebhookInboxError, PartnerWebhookPayloadError } from './webhook.errors';
 import {
   assertWebhookBody,
@@ -44,19 +45,11 @@ export interface PartnerWebhookHandleOptions {
  */
 @Injectable()
 export class PartnerWebhookIngestService {
-  /** Group commit of deliveries, when the store can record a batch. */
-  private readonly recorder: InboxGroupCommit | null;
-
   constructor(
     @Inject(PARTNER_WEBHOOK_CONFIG) private readonly config: PartnerWebhookConfig,
     @Inject(PARTNER_INBOX_STORE) private readonly inbox: PartnerInboxStore,
     private readonly processing: PartnerWebhookProcessingService,
-  ) {
-    const { maxRecordRows, maxWaitMs } = config.batching;
-    this.recorder = inbox.recordBatch
-      ? new InboxGroupCommit(inbox as BatchRecordingStore, { maxRows: maxRecordRows, maxWaitMs })
-      : null;
-  }
+  ) {}
 
   /**
    * For apps with their own route: pass the exact bytes received and the request headers.
@@ -139,10 +132,8 @@ export class PartnerWebhookIngestService {
       });
     }
     try {
-      // Resolves once the transaction holding the row committed (group commit or alone).
-      recorded = await traceInboxCall('record', event.eventId, () =>
-        this.recorder ? this.recorder.record(input) : this.inbox.record(input),
-      );
+      // Resolves once the row is durably stored (the store may share one commit among deliveries).
+      recorded = await traceInboxCall('record', event.eventId, () => this.inbox.record(input));
     } catch (error) {
       // spec 6.1.4: never acknowledge what was not kept. The partner will not retry a 5xx either,
       // but it shows in its delivery log (a 2xx would hide the loss), and this error log names it.

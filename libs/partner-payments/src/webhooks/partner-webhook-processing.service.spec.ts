@@ -4,18 +4,20 @@ import { PartnerInMemoryInboxStore } from './inbox/inbox-memory.store';
 import type { PartnerInboxStore } from './inbox/inbox.store';
 import { PartnerDerivedEvent, PartnerEvent } from './events/partner-event.constants';
 import { computePartnerSignature } from './signature.util';
-import { resolvePartnerWebhookConfig } from './webhook.config';
-import { PartnerWebhookDispatcher } from './events/webhook-dispatcher.service';
 import { webhookServices } from './webhook-services.fixture';
 
 const SECRET = 'whsec_unit';
 const silent: LoggerService = { log: jest.fn(), warn: jest.fn(), error: jest.fn() };
 
-function setup(options: { inbox?: PartnerInboxStore; emitter?: EventEmitter2 | null } = {}) {
-  const emitter = options.emitter === null ? undefined : (options.emitter ?? new EventEmitter2());
+async function setup(options: { inbox?: PartnerInboxStore; emitter?: EventEmitter2 | null } = {}) {
   const inbox = options.inbox ?? new PartnerInMemoryInboxStore({ retryDelaysMs: [0] });
-  const config = resolvePartnerWebhookConfig({ logger: silent, webhooks: { secrets: [SECRET] } });
-  const service = webhookServices(config, inbox, new PartnerWebhookDispatcher(emitter));
+  const service = await webhookServices({
+    logger: silent,
+    secrets: [SECRET],
+    inboxStore: inbox,
+    emitter: options.emitter,
+  });
+  const emitter = service.emitter;
   const seen: Array<{ name: string; event: unknown }> = [];
   emitter?.onAny((name, event) => void seen.push({ name: String(name), event }));
   return { service, inbox, emitter, seen };
@@ -29,77 +31,82 @@ const completed = Buffer.from(
 );
 const signed = (raw: Buffer) => ({ 'x-signature-sha256': computePartnerSignature(raw, SECRET) });
 
-/** A store whose unit of work can be made to fail at commit, after the handlers ran. */
-/** A store with a unit of work: markProcessed inside it lands at commit, and a rollback drops it. */
+/**
+ * A store with a unit of work: the processed mark is written in it and lands at commit, a
+ * rollback drops the handlers' work and the mark, and the failure is recorded after it.
+ */
 function transactionalStore(log: string[], failCommit: { next: boolean }): PartnerInboxStore {
-  const base = new PartnerInMemoryInboxStore({ retryDelaysMs: [0] });
-  let marked: string[] = [];
-  return {
-    record: (e) => base.record(e),
-    markProcessed: async (id) => {
-      log.push('markProcessed');
-      marked.push(id);
-    },
-    markFailed: (id, err) => base.markFailed(id, err),
-    pending: (o) => base.pending(o),
-    runProcessing: async (id, work) => {
-      log.push(`begin ${id}`);
-      marked = [];
-      const result = await work();
-      if (failCommit.next) {
-        failCommit.next = false;
-        log.push('rollback');
-        marked = [];
-        throw new Error('commit failed');
-      }
-      log.push('commit');
-      for (const done of marked) await base.markProcessed(done);
-      return { ran: true as const, value: result };
-    },
-  };
+  return new (class extends PartnerInMemoryInboxStore {
+    override process<T>(id: string, handle: () => Promise<T>) {
+      return super.process(id, async () => {
+        log.push(`begin ${id}`);
+        const result = await handle();
+        log.push('mark processed');
+        if (failCommit.next) {
+          failCommit.next = false;
+          log.push('rollback');
+          throw new Error('commit failed');
+        }
+        log.push('commit');
+        return result;
+      });
+    }
+  })({ retryDelaysMs: [0] });
 }
 
 describe('PartnerWebhookProcessingService', () => {
-  it('runs the handlers and markProcessed inside the store unit of work when it has one', async () => {
+  it('runs the handlers inside the store unit of work, the processed mark after them', async () => {
     const order: string[] = [];
-    const { service, emitter } = setup({ inbox: transactionalStore(order, { next: false }) });
+    const { service, emitter } = await setup({ inbox: transactionalStore(order, { next: false }) });
     emitter!.on(PartnerEvent.PayoutCompleted, async () => void order.push('handler'));
     await service.ingest.handle(completed, signed(completed), { waitForProcessing: true });
-    expect(order).toEqual(['begin evt_c', 'handler', 'markProcessed', 'commit']);
+    expect(order).toEqual(['begin evt_c', 'handler', 'mark processed', 'commit']);
   });
 
   it('skips, without running a handler, an entry the store finds already processed (another replica)', async () => {
     const base = new PartnerInMemoryInboxStore({ retryDelaysMs: [0] });
     const inbox: PartnerInboxStore = {
       record: (e) => base.record(e),
-      markProcessed: (id) => base.markProcessed(id),
-      markFailed: (id, err) => base.markFailed(id, err),
-      pending: (o) => base.pending(o),
-      runProcessing: async () => ({ ran: false }),
+      process: async () => ({ outcome: 'skipped' }),
+      drain: (handle, o) => base.drain(handle, o),
     };
-    const { service, emitter } = setup({ inbox });
+    const { service, emitter } = await setup({ inbox });
     let handled = 0;
     emitter!.on(PartnerEvent.PayoutCompleted, async () => void (handled += 1));
     emitter!.on(PartnerDerivedEvent.PayoutStatus, async () => void (handled += 1));
     const result = await service.ingest.handle(completed, signed(completed), { waitForProcessing: true });
     await expect(result.processing).resolves.toEqual({ outcome: 'skipped', eventId: 'evt_c' });
     expect(handled).toBe(0);
-    expect(await service.processing.processPending({ minAgeMs: 0 })).toMatchObject({
-      processed: 0,
-      failed: 0,
-      skipped: 1,
+  });
+
+  it('settles the processing as failed, never rejecting, when the store itself rejects', async () => {
+    const base = new PartnerInMemoryInboxStore();
+    const inbox: PartnerInboxStore = {
+      record: (e) => base.record(e),
+      drain: (handle, o) => base.drain(handle, o),
+      process: async () => {
+        throw new Error('store down while recording the failure');
+      },
+    };
+    const { service } = await setup({ inbox });
+    const result = await service.ingest.handle(completed, signed(completed));
+    await expect(result.processing).resolves.toEqual({
+      outcome: 'failed',
+      eventId: 'evt_c',
+      error: 'store down while recording the failure',
+      retryAt: null,
     });
   });
 
   it('redeliver() re-emits a stored entry by its stored id', async () => {
-    const { service, seen } = setup();
+    const { service, seen } = await setup();
     const outcome = await service.processing.redeliver({ eventId: 'evt_c', rawBody: completed.toString() });
     expect(outcome).toMatchObject({ outcome: 'processed', eventId: 'evt_c' });
     expect(seen[0]).toMatchObject({ name: 'payout.completed' });
   });
 
   it('fails processing (entry failed, not lost) when no EventEmitter2 is available', async () => {
-    const { service, inbox } = setup({ emitter: null });
+    const { service, inbox } = await setup({ emitter: null });
     const result = await service.ingest.handle(completed, signed(completed), { waitForProcessing: true });
     await expect(result.processing).resolves.toMatchObject({
       outcome: 'failed',
@@ -110,7 +117,7 @@ describe('PartnerWebhookProcessingService', () => {
 
   it('re-announces the unified status when the unit of work fails at commit (its writes were rolled back)', async () => {
     const log: string[] = [];
-    const { service, emitter } = setup({ inbox: transactionalStore(log, { next: true }) });
+    const { service, emitter } = await setup({ inbox: transactionalStore(log, { next: true }) });
     let statuses = 0;
     emitter!.on(PartnerDerivedEvent.PayoutStatus, async () => void (statuses += 1));
     const first = await service.ingest.handle(completed, signed(completed), { waitForProcessing: true });
@@ -120,10 +127,10 @@ describe('PartnerWebhookProcessingService', () => {
     expect(statuses).toBe(2);
     expect(log).toEqual([
       'begin evt_c',
-      'markProcessed',
+      'mark processed',
       'rollback',
       'begin evt_c',
-      'markProcessed',
+      'mark processed',
       'commit',
     ]);
   });
@@ -142,17 +149,13 @@ describe('PartnerWebhookProcessingService', () => {
       const inbox = new PartnerInMemoryInboxStore({ retryDelaysMs: [60_000] });
       for (let i = 0; i < 95; i += 1) await inbox.record(stored(i));
       const reads: number[] = [];
-      const counting: PartnerInboxStore = {
-        record: (e) => inbox.record(e),
-        markProcessed: (id) => inbox.markProcessed(id),
-        markFailed: (id, err) => inbox.markFailed(id, err),
-        pending: async (o) => {
-          const entries = await inbox.pending(o);
-          reads.push(entries.length);
-          return entries;
-        },
+      const pending = inbox.pending.bind(inbox);
+      inbox.pending = (o) => {
+        const entries = pending(o);
+        reads.push(entries.length);
+        return entries;
       };
-      const { service, emitter } = setup({ inbox: counting });
+      const { service, emitter } = await setup({ inbox });
       let running = 0;
       let most = 0;
       emitter!.on(PartnerEvent.UserUpdated, async () => {
@@ -175,7 +178,7 @@ describe('PartnerWebhookProcessingService', () => {
     it('tries a failing entry once per run: it keeps its backoff, the drain does not spin on it', async () => {
       const inbox = new PartnerInMemoryInboxStore({ retryDelaysMs: [0] });
       for (let i = 0; i < 30; i += 1) await inbox.record(stored(i));
-      const { service, emitter } = setup({ inbox });
+      const { service, emitter } = await setup({ inbox });
       let failures = 0;
       emitter!.on(PartnerEvent.UserUpdated, async (event: { eventId: string }) => {
         if (event.eventId === 'b007') {
@@ -190,10 +193,10 @@ describe('PartnerWebhookProcessingService', () => {
       expect(inbox.get('b007')).toMatchObject({ state: 'failed', attempts: 1 });
     });
 
-    it('reads one batch only without untilEmpty (as before)', async () => {
+    it('reads one batch only without untilEmpty', async () => {
       const inbox = new PartnerInMemoryInboxStore();
       for (let i = 0; i < 30; i += 1) await inbox.record(stored(i));
-      const { service } = setup({ inbox });
+      const { service } = await setup({ inbox });
       expect(await service.processing.processPending({ limit: 10 })).toEqual({
         processed: 10,
         failed: 0,

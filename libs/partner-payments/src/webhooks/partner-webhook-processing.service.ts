@@ -1,20 +1,28 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { observeWebhookProcessing } from '../observability/webhook-instrumentation.util';
 import { PARTNER_INBOX_STORE, PARTNER_WEBHOOK_CONFIG } from '../partner-payments.constants';
-import {
-  claimPending,
-  readPending,
-  type PartnerProcessPendingOptions,
-  type PartnerProcessPendingSummary,
-} from './inbox/inbox-pending.util';
-import { InboxProcessor, storedEvent, type PartnerProcessOutcome } from './inbox/inbox-processor.util';
-import type { InboxEntry, PartnerInboxStore } from './inbox/inbox.store';
+import { parsePartnerEnvelope } from './events/envelope.util';
+import type {
+  InboxDrainOptions,
+  InboxDrainSummary,
+  InboxEntry,
+  InboxProcessOutcome,
+  PartnerInboxStore,
+} from './inbox/inbox.store';
 import type { PartnerWebhookEvent } from './events/partner-event.types';
-import { type PartnerWebhookConfig } from './webhook.config';
-import { PartnerWebhookDispatcher } from './events/webhook-dispatcher.service';
-import { MapCap } from './map-cap.util';
+import { type PartnerWebhookConfig } from './webhook-options.util';
+import { PartnerWebhookDispatcher, type PartnerDispatchResult } from './events/webhook-dispatcher.service';
 
-export type { PartnerProcessOutcome, PartnerProcessPendingOptions, PartnerProcessPendingSummary };
+export type PartnerProcessOutcome =
+  | { outcome: 'processed'; eventId: string; dispatch: PartnerDispatchResult }
+  /** The inbox found the entry processed already, or held by another replica: handlers not run. */
+  | { outcome: 'skipped'; eventId: string }
+  /** retryAt: when the store makes the entry due again; null when it will not (dead). */
+  | { outcome: 'failed'; eventId: string; error: string; retryAt: Date | null };
+export type PartnerProcessPendingOptions = InboxDrainOptions;
+export type PartnerProcessPendingSummary = InboxDrainSummary;
+
+type AnyEvent = PartnerWebhookEvent<string, unknown>;
 
 /**
  * The processing half of the webhook pipeline: runs the handlers of recorded events (after the
@@ -23,61 +31,41 @@ export type { PartnerProcessOutcome, PartnerProcessPendingOptions, PartnerProces
 @Injectable()
 export class PartnerWebhookProcessingService implements OnApplicationShutdown {
   private readonly inFlight = new Map<string, Promise<PartnerProcessOutcome>>();
-  /** eventId -> when its processing last finished here; lets processPending skip stale snapshots. */
-  private readonly finishedAt = new Map<string, number>();
-  private readonly finishedCap = new MapCap(this.finishedAt, 10_000);
-  /** Runs the handlers: in batches when the store can process a batch, else one by one. */
-  private readonly processor: InboxProcessor;
   /** Deliveries waiting for room in the backlog (roomToProcess), oldest first. */
   private readonly roomWaiters: Array<() => void> = [];
 
   constructor(
     @Inject(PARTNER_WEBHOOK_CONFIG) private readonly config: PartnerWebhookConfig,
     @Inject(PARTNER_INBOX_STORE) private readonly inbox: PartnerInboxStore,
-    dispatcher: PartnerWebhookDispatcher,
-  ) {
-    this.processor = new InboxProcessor(inbox, dispatcher, config.logger, config.batching, config.onEvent);
-  }
+    private readonly dispatcher: PartnerWebhookDispatcher,
+  ) {}
 
-  /** Re-runs the handlers of a stored entry (signature was checked on receipt). For the retry cron. */
-  async redeliver(entry: Pick<InboxEntry, 'eventId' | 'rawBody'>): Promise<PartnerProcessOutcome> {
-    let event: PartnerWebhookEvent<string, unknown>;
+  /**
+   * Re-runs the handlers of a stored entry (its signature was checked on receipt), through the
+   * inbox's `process`: skipped when it is processed already. For tools and tests.
+   */
+  redeliver(entry: Pick<InboxEntry, 'eventId' | 'rawBody'>): Promise<PartnerProcessOutcome> {
+    let event: AnyEvent;
     try {
       event = storedEvent(entry);
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      await this.inbox.markFailed(entry.eventId, message);
-      return { outcome: 'failed', eventId: entry.eventId, error: message };
+      // Recorded as a failed attempt like a handler's error, so it backs off and ends dead, visible.
+      const unreadable = { eventId: entry.eventId, name: 'stored event' };
+      return this.run(unreadable, () => Promise.reject(error), false, true);
     }
-    // The stored key wins: it is what the inbox knows the entry by.
-    return this.start({ ...event, eventId: entry.eventId }, false, true);
+    return this.run(event, () => this.dispatcher.dispatch(event), false, true);
   }
 
   /**
-   * Processes entries the inbox reports due (failed and due, or never processed and older than
-   * `minAgeMs`, default 10 s: younger ones are most likely in the hands of the delivery that
-   * recorded them, perhaps on another replica). Oldest first, `limit` (default 100) per read.
-   *
-   * With `untilEmpty` it reads batch after batch until nothing due is left, so a
-   * crash's backlog does not drain at one batch per cron tick. "Due" is judged against the run's start,
-   * and an entry is tried at most once per run: one that fails gets its backoff (its next attempt
-   * lies after the start), so the run never spins on it. The run ends at the first read with no
-   * entry it has not tried, so it ends even if the store keeps reporting an entry (say markFailed
-   * itself failed). A store that claims entries (a lease, SKIP LOCKED) can do so in `pending`.
+   * Processes entries the inbox reports due (`PartnerInboxStore.drain`): failed and due, or never
+   * processed and older than `minAgeMs` (default 10 s: younger ones are most likely in the hands
+   * of the delivery that recorded them, perhaps on another replica). Oldest first, `limit`
+   * (default 100) per batch; with `untilEmpty`, batch after batch until nothing due is left, each
+   * entry tried at most once per run, so a crash's backlog drains in one run and it never spins.
+   * Each entry's handlers run in span `partner.webhook process` (a redelivery: its own trace).
    */
-  async processPending(options: PartnerProcessPendingOptions = {}): Promise<PartnerProcessPendingSummary> {
-    if (this.inbox.claimDue) return claimPending(this.processor, options);
-    return readPending(
-      {
-        inbox: this.inbox,
-        redeliver: (entry) => this.redeliver(entry),
-        busy: (eventId, snapshotAt) => {
-          const finished = this.finishedAt.get(eventId);
-          return this.inFlight.has(eventId) || (finished !== undefined && finished >= snapshotAt);
-        },
-      },
-      options,
-    );
+  processPending(options: PartnerProcessPendingOptions = {}): Promise<PartnerProcessPendingSummary> {
+    return this.inbox.drain((entry) => this.runStored(entry), options);
   }
 
   /**
@@ -119,33 +107,72 @@ export class PartnerWebhookProcessingService implements OnApplicationShutdown {
   }
 
   /**
-   * Starts (or joins) the processing of a recorded event; the ingest service calls it after recording.
-   * `deferred`: run after the current answer; `redelivery`: a stored entry run again.
+   * Starts (or joins) the processing of a recorded event; the ingest service calls it after
+   * recording. `deferred`: run after the current answer (persist, ack, process).
    */
-  start(
-    event: PartnerWebhookEvent<string, unknown>,
+  start(event: AnyEvent, deferred: boolean): Promise<PartnerProcessOutcome> {
+    return this.run(event, () => this.dispatcher.dispatch(event), deferred, false);
+  }
+
+  /** One processing of an entry through the inbox's `process`, joined when one is in flight here. */
+  private run(
+    event: { eventId: string; name: string },
+    handle: () => Promise<PartnerDispatchResult>,
     deferred: boolean,
-    redelivery = false,
+    redelivery: boolean,
   ): Promise<PartnerProcessOutcome> {
     const existing = this.inFlight.get(event.eventId);
     if (existing) return existing;
-    // Span `partner.webhook process` (a child of the receipt's), the hook, the log context.
-    // In batch mode the processor runs the handlers in this call's context (see InboxProcessor).
+    // Span `partner.webhook process` (a child of the receipt's), the hook, the log context; the
+    // store runs `handle` in this context even when it batches entries.
     const promise = observeWebhookProcessing(this.config.onEvent, event, redelivery, async () => {
-      const outcome = await this.processor.process(event, deferred);
-      // Logged here, in the delivery's own context (its span, log and request scopes), whether the
-      // entry ran alone or in a batch another delivery started.
-      if (outcome.outcome === 'processed')
+      if (deferred) await new Promise<void>((resolve) => setImmediate(resolve));
+      // A store that rejects (its failure record itself failed) leaves the entry due for a drain;
+      // the processing promise still settles, as the ingest's `processing` promises.
+      const processed = await this.inbox.process(event.eventId, handle).catch((error: unknown) => ({
+        outcome: 'failed' as const,
+        error: error instanceof Error ? error.message : String(error),
+        retryAt: null,
+      }));
+      const outcome = withId(event.eventId, processed);
+      if (outcome.outcome === 'failed') this.logFailure(event, outcome.error);
+      else if (outcome.outcome === 'processed')
         this.config.logger.debug?.(`Partner webhook ${event.name} (${event.eventId}) processed`);
       return outcome;
     }).finally(() => {
       this.inFlight.delete(event.eventId);
-      this.finishedAt.set(event.eventId, Date.now());
-      this.finishedCap.trim();
       this.releaseRoom();
     });
     this.inFlight.set(event.eventId, promise);
     return promise;
+  }
+
+  /** A drained entry: its handlers in their own span, the failure logged; throws it to the store. */
+  private async runStored(entry: InboxEntry): Promise<PartnerDispatchResult> {
+    const event = storedEvent(entry);
+    let failure: unknown;
+    let value: PartnerDispatchResult | undefined;
+    const observed = await observeWebhookProcessing(this.config.onEvent, event, true, async () => {
+      try {
+        value = await this.dispatcher.dispatch(event);
+        this.config.logger.debug?.(
+          `Partner webhook ${event.name} (${event.eventId}) handlers ran (redelivery)`,
+        );
+        return { outcome: 'processed' as const };
+      } catch (error) {
+        failure = error;
+        this.logFailure(event, error instanceof Error ? error.message : String(error));
+        return { outcome: 'failed' as const };
+      }
+    });
+    if (observed.outcome === 'failed') throw failure;
+    return value as PartnerDispatchResult;
+  }
+
+  private logFailure(event: { eventId: string; name: string }, message: string): void {
+    this.config.logger.error(
+      `Partner webhook ${event.name} (${event.eventId}) processing failed: ${message}`,
+    );
   }
 
   /** Lets as many waiting deliveries go as the backlog has room for. */
@@ -156,4 +183,21 @@ export class PartnerWebhookProcessingService implements OnApplicationShutdown {
       room -= 1;
     }
   }
+}
+
+function withId(eventId: string, o: InboxProcessOutcome<PartnerDispatchResult>): PartnerProcessOutcome {
+  if (o.outcome === 'processed') return { outcome: 'processed', eventId, dispatch: o.value };
+  if (o.outcome === 'skipped') return { outcome: 'skipped', eventId };
+  return { outcome: 'failed', eventId, error: o.error, retryAt: o.retryAt };
+}
+
+/** A stored entry as an event; the stored key wins (it is what the inbox knows the entry by). */
+export function storedEvent(entry: Pick<InboxEntry, 'eventId' | 'rawBody'>): AnyEvent {
+  let event: AnyEvent;
+  try {
+    event = parsePartnerEnvelope(entry.rawBody);
+  } catch (error) {
+    throw new Error(`unparseable stored body: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return { ...event, eventId: entry.eventId };
 }

@@ -13,7 +13,11 @@ import { PartnerWebhookGuard } from './partner-webhook.guard';
 import { PartnerWebhookIngestService } from './partner-webhook-ingest.service';
 import { VerifiedPartnerBody } from './verified-partner-body.decorator';
 import { PARTNER_WEBHOOK_CONFIG } from '../partner-payments.constants';
-import { DEFAULT_PARTNER_WEBHOOK_PATH, normalisePath, type PartnerWebhookConfig } from './webhook.config';
+import {
+  DEFAULT_PARTNER_WEBHOOK_PATH,
+  normalisePath,
+  type PartnerWebhookConfig,
+} from './webhook-options.util';
 import { PartnerWebhookError } from './webhook.errors';
 
 /** The 2xx body of the ready-made route. */

@@ -1,7 +1,7 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { closeConnectionAfterAnswer, readPartnerRawBody, type PartnerRawBodyRequest } from './raw-body.util';
 import { PARTNER_WEBHOOK_CONFIG } from '../partner-payments.constants';
-import { type PartnerWebhookConfig } from './webhook.config';
+import { type PartnerWebhookConfig } from './webhook-options.util';
 import { PartnerWebhookBodyTooLargeError, PartnerWebhookError } from './webhook.errors';
 import { refuseWebhook, verifyWebhookSignature } from './webhook-verification.util';
 

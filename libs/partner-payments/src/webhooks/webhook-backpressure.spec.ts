@@ -3,8 +3,6 @@ import { EventEmitter2 } from '@nestjs/event-emitter';
 import { PartnerConfigurationError } from '../errors/partner-api.errors';
 import type { PartnerWebhookObservation } from '../observability/hooks.util';
 import { PartnerInMemoryInboxStore } from './inbox/inbox-memory.store';
-import { PartnerWebhookDispatcher } from './events/webhook-dispatcher.service';
-import { resolvePartnerWebhookConfig } from './webhook.config';
 import { webhookServices } from './webhook-services.fixture';
 
 /*
@@ -18,7 +16,7 @@ const body = (id: string) =>
   JSON.stringify({ event: 'payout.completed', data: { event_id: id, payout_id: `p_${id}` } });
 
 /** A pipeline whose payout.completed handler holds each event until `release(id)`. */
-function pipeline(batching: Record<string, number>) {
+async function pipeline(batching: Record<string, number>) {
   const emitter = new EventEmitter2();
   const held = new Map<string, () => void>();
   emitter.on(
@@ -27,12 +25,13 @@ function pipeline(batching: Record<string, number>) {
   );
   const inbox = new PartnerInMemoryInboxStore({ retryDelaysMs: [0] });
   const observed: PartnerWebhookObservation[] = [];
-  const config = resolvePartnerWebhookConfig({
+  const services = await webhookServices({
     logger: silent,
-    webhooks: { secrets: ['s'], batching },
+    batching,
+    inboxStore: inbox,
+    emitter,
     onWebhookEvent: (e) => observed.push(e),
   });
-  const services = webhookServices(config, inbox, new PartnerWebhookDispatcher(emitter));
   const release = async (id: string) => {
     await until(() => held.has(id));
     (held.get(id) as () => void)();
@@ -52,7 +51,7 @@ async function until(check: () => boolean): Promise<void> {
 
 describe('webhook backpressure (batching.maxBacklog)', () => {
   it('holds a delivery before recording it while the backlog is full, and lets it in when one settles', async () => {
-    const { ingest, processing, inbox, release, waits } = pipeline({
+    const { ingest, processing, inbox, release, waits } = await pipeline({
       maxBacklog: 2,
       maxBacklogWaitMs: 60_000,
     });
@@ -91,7 +90,7 @@ describe('webhook backpressure (batching.maxBacklog)', () => {
   });
 
   it('lets waiting deliveries in oldest first, as many as there is room for', async () => {
-    const { ingest, processing, release } = pipeline({ maxBacklog: 1, maxBacklogWaitMs: 60_000 });
+    const { ingest, processing, release } = await pipeline({ maxBacklog: 1, maxBacklogWaitMs: 60_000 });
     await ingest.accept(body('a1'));
     const order: string[] = [];
     const waiting = ['a2', 'a3'].map((id) => ingest.accept(body(id)).then(() => order.push(id)));
@@ -108,7 +107,10 @@ describe('webhook backpressure (batching.maxBacklog)', () => {
   });
 
   it('records and answers after maxBacklogWaitMs even when no room came (bounded wait)', async () => {
-    const { ingest, processing, inbox, release, waits } = pipeline({ maxBacklog: 1, maxBacklogWaitMs: 20 });
+    const { ingest, processing, inbox, release, waits } = await pipeline({
+      maxBacklog: 1,
+      maxBacklogWaitMs: 20,
+    });
     await ingest.accept(body('w1'));
     const pending = ingest.accept(body('w2'));
     await until(() => processing.waitingForRoom === 1);
@@ -125,7 +127,7 @@ describe('webhook backpressure (batching.maxBacklog)', () => {
   });
 
   it('never waits with maxBacklogWaitMs 0', async () => {
-    const { ingest, processing, release, waits } = pipeline({ maxBacklog: 1, maxBacklogWaitMs: 0 });
+    const { ingest, processing, release, waits } = await pipeline({ maxBacklog: 1, maxBacklogWaitMs: 0 });
     await ingest.accept(body('z1'));
     expect(processing.roomToProcess()).toBeNull();
     await ingest.accept(body('z2'));
@@ -135,16 +137,23 @@ describe('webhook backpressure (batching.maxBacklog)', () => {
     await processing.drain();
   });
 
-  it('refuses a bad maxBacklog or maxBacklogWaitMs at boot, naming the field', () => {
-    const bad = (batching: Record<string, unknown>) => () =>
-      resolvePartnerWebhookConfig({ webhooks: { secrets: ['s'], batching } });
-    expect(bad({ maxBacklog: 0 })).toThrow(PartnerConfigurationError);
-    expect(bad({ maxBacklog: 0 })).toThrow(/webhooks\.batching\.maxBacklog/);
-    expect(bad({ maxBacklogWaitMs: -1 })).toThrow(/webhooks\.batching\.maxBacklogWaitMs/);
-    expect(bad({ maxBacklogWaitMs: 1.5 })).toThrow(/webhooks\.batching\.maxBacklogWaitMs/);
-    expect(resolvePartnerWebhookConfig({ webhooks: { secrets: ['s'] } }).batching).toMatchObject({
+  it('refuses a bad maxBacklog or maxBacklogWaitMs at boot, naming the field', async () => {
+    const bad = (batching: Record<string, unknown>) => webhookServices({ logger: silent, batching });
+    await expect(bad({ maxBacklog: 0 })).rejects.toThrow(PartnerConfigurationError);
+    await expect(bad({ maxBacklog: 0 })).rejects.toThrow(/webhooks\.batching\.maxBacklog/);
+    await expect(bad({ maxBacklogWaitMs: -1 })).rejects.toThrow(/webhooks\.batching\.maxBacklogWaitMs/);
+    await expect(bad({ maxBacklogWaitMs: 1.5 })).rejects.toThrow(/webhooks\.batching\.maxBacklogWaitMs/);
+    expect((await webhookServices({ logger: silent })).config.batching).toEqual({
       maxBacklog: 512,
       maxBacklogWaitMs: 5_000,
     });
+  });
+
+  it("refuses the store's batching options here, naming the store option that takes them", async () => {
+    for (const key of ['maxRecordRows', 'maxWaitMs', 'maxProcessRows', 'processConcurrency']) {
+      await expect(webhookServices({ logger: silent, batching: { [key]: 8 } })).rejects.toThrow(
+        `webhooks.batching.${key}" is an option of the inbox store, not of the module: @partner-payments/typeorm takes it as inbox.${key}`,
+      );
+    }
   });
 });

@@ -5,7 +5,7 @@ import { PartnerDerivedEvent, PartnerEvent } from './events/partner-event.consta
 import { PARTNER_WEBHOOK_CONTROLLER_PATH } from './partner-webhook.controller';
 import { probeRawBody, type RawBodyProbeResult } from './raw-body-probe.util';
 import { PARTNER_WEBHOOK_CONFIG } from '../partner-payments.constants';
-import { type PartnerWebhookConfig } from './webhook.config';
+import { type PartnerWebhookConfig } from './webhook-options.util';
 import { PartnerWebhookDispatcher } from './events/webhook-dispatcher.service';
 
 const PARTNER_NAMES: ReadonlySet<string> = new Set<string>([

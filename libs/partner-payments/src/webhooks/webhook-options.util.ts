@@ -15,18 +15,21 @@ export const DEFAULT_PARTNER_WEBHOOK_PATH = '/webhooks/partner';
 /** Default body limit: 1 MB, larger gets 413. */
 export const DEFAULT_PARTNER_WEBHOOK_MAX_BODY_BYTES = 1_048_576;
 
-/** Group commit and batched processing defaults. */
+/** Backpressure defaults: processing runs in flight here, and the longest a delivery waits for room. */
 export const DEFAULT_PARTNER_WEBHOOK_BATCHING = {
-  maxRecordRows: 256,
-  maxWaitMs: 0,
-  maxProcessRows: 256,
-  processConcurrency: 1,
   maxBacklog: 512,
   maxBacklogWaitMs: 5_000,
 };
 
 /** Batching options where 0 is allowed (no wait); the others must be positive. */
-const ZERO_ALLOWED: ReadonlySet<string> = new Set(['maxWaitMs', 'maxBacklogWaitMs']);
+const ZERO_ALLOWED: ReadonlySet<string> = new Set(['maxBacklogWaitMs']);
+/** How inbox writes are gathered is the store's business: a durable store takes these options. */
+const STORE_OPTIONS: ReadonlySet<string> = new Set([
+  'maxRecordRows',
+  'maxWaitMs',
+  'maxProcessRows',
+  'processConcurrency',
+]);
 
 export type PartnerWebhookBatching = typeof DEFAULT_PARTNER_WEBHOOK_BATCHING;
 
@@ -43,7 +46,7 @@ export interface PartnerWebhookConfig {
   maxBodyBytes: number;
   /** true when the host app configured `webhooks` at all. */
   configured: boolean;
-  /** options.webhooks.batching with defaults. */
+  /** options.webhooks.batching (backpressure) with defaults. */
   batching: PartnerWebhookBatching;
   /** options.logger, else the module's logger. */
   logger: LoggerService;
@@ -130,6 +133,13 @@ function resolveBatching(value: unknown): PartnerWebhookBatching {
   }
   const given = (value ?? {}) as Record<string, unknown>;
   const out = { ...DEFAULT_PARTNER_WEBHOOK_BATCHING };
+  const storeOption = Object.keys(given).find((key) => STORE_OPTIONS.has(key));
+  if (storeOption) {
+    throw new PartnerConfigurationError(
+      `webhooks.batching.${storeOption}`,
+      `is an option of the inbox store, not of the module: @partner-payments/typeorm takes it as inbox.${storeOption}`,
+    );
+  }
   for (const key of Object.keys(out) as Array<keyof PartnerWebhookBatching>) {
     const v = given[key];
     if (v === undefined) continue;

@@ -1,6 +1,6 @@
 import { reportWebhookRefusal } from '../observability/webhook-instrumentation.util';
 import { PARTNER_SIGNATURE_HEADER, redactSignature, verifyPartnerSignature } from './signature.util';
-import type { PartnerWebhookConfig } from './webhook.config';
+import type { PartnerWebhookConfig } from './webhook-options.util';
 import {
   PartnerWebhookBodyTooLargeError,
   PartnerWebhookConfigurationError,

@@ -1,28 +1,18 @@
-import { Injectable, NotFoundException, type LoggerService } from '@nestjs/common';
+import { Injectable, type LoggerService } from '@nestjs/common';
 import { EventEmitterModule, OnEvent } from '@nestjs/event-emitter';
 import { Test } from '@nestjs/testing';
 import { PartnerConfigurationError } from '../errors/partner-api.errors';
 import { PartnerPaymentsModule } from '../partner-payments.module';
-import {
-  PARTNER_INBOX_STORE,
-  PARTNER_PAYMENTS_OPTIONS,
-  PARTNER_WEBHOOK_CONFIG,
-} from '../partner-payments.constants';
+import { PARTNER_INBOX_STORE } from '../partner-payments.constants';
 import { PartnerInMemoryInboxStore } from './inbox/inbox-memory.store';
 import type { PartnerInboxStore } from './inbox/inbox.store';
 import { OnPartnerEvent } from './events/on-partner-event.decorator';
 import { PartnerDerivedEvent, PartnerEvent } from './events/partner-event.constants';
 import type { PartnerEventOf, PartnerPayoutStatusEvent } from './events/partner-event.types';
-import {
-  createPartnerWebhookController,
-  PartnerWebhookRouteEnabledGuard,
-} from './partner-webhook.controller';
 import { PartnerWebhookIngestService } from './partner-webhook-ingest.service';
 import { PartnerWebhookProcessingService } from './partner-webhook-processing.service';
 import { computePartnerSignature } from './signature.util';
 import { PartnerWebhookBootCheck } from './webhook-boot-check.service';
-import { resolvePartnerWebhookConfig, type PartnerWebhookConfig } from './webhook.config';
-import { partnerWebhookProviders } from './webhook.providers';
 
 @Injectable()
 class TypedHandlers {
@@ -73,6 +63,8 @@ function logger() {
   return { log, warnings };
 }
 
+const CREDENTIALS = { baseUrl: 'https://api.partner.example', apiKey: 'k', clientId: 'c', password: 'p' };
+
 async function boot(
   options: Record<string, unknown>,
   extra: {
@@ -83,13 +75,15 @@ async function boot(
   } = {},
 ) {
   const moduleRef = await Test.createTestingModule({
-    imports: extra.emitter === false ? [] : [EventEmitterModule.forRoot()],
-    providers: [
-      { provide: PARTNER_PAYMENTS_OPTIONS, useValue: options },
-      ...partnerWebhookProviders,
-      ...(extra.providers ?? []),
+    imports: [
+      ...(extra.emitter === false ? [] : [EventEmitterModule.forRoot()]),
+      PartnerPaymentsModule.forRoot({
+        ...CREDENTIALS,
+        ...options,
+        webhookController: extra.path ? { path: extra.path } : false,
+      }),
     ],
-    controllers: extra.path ? [createPartnerWebhookController(extra.path)] : [],
+    providers: extra.providers ?? [],
   }).compile();
   const app = moduleRef.createNestApplication({ logger: false, rawBody: extra.rawBody ?? true });
   await app.init();
@@ -174,14 +168,7 @@ describe('webhook providers wired in a Nest app', () => {
 
 describe('a webhook configuration the pipeline cannot use fails the boot (not every delivery)', () => {
   const quiet: LoggerService = { log: () => undefined, warn: () => undefined, error: () => undefined };
-  const base = {
-    baseUrl: 'https://api.partner.example',
-    apiKey: 'k',
-    clientId: 'c',
-    password: 'p',
-    logger: quiet,
-    webhooks: { secrets: ['s'] },
-  };
+  const base = { ...CREDENTIALS, logger: quiet, webhooks: { secrets: ['s'] } };
   const asStore = (value: unknown) => value as PartnerInboxStore;
   /** An async factory, called and not awaited: the mistake the Promise case stands for. */
   const openStore = async (): Promise<PartnerInboxStore> => new PartnerInMemoryInboxStore();
@@ -203,13 +190,13 @@ describe('a webhook configuration the pipeline cannot use fails the boot (not ev
     }).compile();
 
   it.each<[string, () => unknown, string]>([
-    ['{}', () => ({}), 'got an object without record(), markProcessed(), markFailed(), pending()'],
+    ['{}', () => ({}), 'got an object without record(), process(), drain()'],
     ['a Promise of a store', () => openStore(), 'got a Promise: await your factory'],
     ['the store class', () => PartnerInMemoryInboxStore, 'got the class PartnerInMemoryInboxStore'],
     [
-      'a store with processBatch: true',
-      () => Object.assign(new PartnerInMemoryInboxStore(), { processBatch: true }),
-      'has processBatch but it is not a function',
+      'a store with process: true',
+      () => Object.assign(new PartnerInMemoryInboxStore(), { process: true }),
+      'got an object without process()',
     ],
   ])('PartnerPaymentsModule.forRoot refuses inboxStore %s, naming the field', async (_label, make, got) => {
     const e = await bootError(forRoot({ inboxStore: asStore(make()) }));
@@ -230,8 +217,8 @@ describe('a webhook configuration the pipeline cannot use fails the boot (not ev
     );
     expect(e.field).toBe('inboxStore');
     expect(e.message).toBe(
-      'PartnerPaymentsModule option "inboxStore" must be an object with record(), markProcessed(), ' +
-        'markFailed(), pending() functions (got a Promise: await your factory and pass the store it resolves to)',
+      'PartnerPaymentsModule option "inboxStore" must be an object with record(), process(), ' +
+        'drain() functions (got a Promise: await your factory and pass the store it resolves to)',
     );
   });
 
@@ -403,46 +390,5 @@ describe('PartnerWebhookBootCheck', () => {
     } finally {
       await app.close();
     }
-  });
-});
-
-describe('resolvePartnerWebhookConfig', () => {
-  it('applies defaults', () => {
-    expect(resolvePartnerWebhookConfig({ webhooks: { secrets: ['a'] } })).toMatchObject({
-      secrets: ['a'],
-      path: '/webhooks/partner',
-      maxBodyBytes: 1_048_576,
-      controllerEnabled: true,
-      configured: true,
-    });
-    expect(resolvePartnerWebhookConfig({})).toMatchObject({ secrets: [], configured: false });
-  });
-
-  it.each([
-    [{ secrets: 'a' }, 'webhooks.secrets'],
-    [{ secrets: [''] }, 'webhooks.secrets'],
-    [{ secrets: ['a'], maxBodyBytes: 0 }, 'webhooks.maxBodyBytes'],
-    [{ secrets: ['a'], path: ' ' }, 'webhooks.path'],
-    [{ secrets: ['a'], controller: 'false' }, 'webhooks.controller'],
-  ])('refuses %j naming %s', (webhooks, field) => {
-    expect(() => resolvePartnerWebhookConfig({ webhooks })).toThrow(field);
-  });
-
-  it('never puts a secret in an error message', () => {
-    expect(() => resolvePartnerWebhookConfig({ webhooks: { secrets: ['topsecret', 42] } })).toThrow(
-      expect.objectContaining({ message: expect.not.stringContaining('topsecret') }),
-    );
-  });
-});
-
-describe('PartnerWebhookRouteEnabledGuard', () => {
-  it('turns the ready-made route into a 404 when options.webhooks.controller is false', () => {
-    const config: PartnerWebhookConfig = resolvePartnerWebhookConfig({
-      webhooks: { secrets: ['a'], controller: false },
-    });
-    expect(() => new PartnerWebhookRouteEnabledGuard(config).canActivate()).toThrow(NotFoundException);
-    const enabled = resolvePartnerWebhookConfig({ webhooks: { secrets: ['a'] } });
-    expect(new PartnerWebhookRouteEnabledGuard(enabled).canActivate()).toBe(true);
-    expect(PARTNER_WEBHOOK_CONFIG).toBeDefined();
   });
 });

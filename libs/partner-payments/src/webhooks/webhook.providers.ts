@@ -1,5 +1,10 @@
 import type { Provider, Type } from '@nestjs/common';
-import { PARTNER_INBOX_STORE, PARTNER_WEBHOOK_CONFIG } from '../partner-payments.constants';
+import type { ResolvedPartnerOptions } from '../options-resolver.util';
+import {
+  PARTNER_INBOX_STORE,
+  PARTNER_RESOLVED_OPTIONS,
+  PARTNER_WEBHOOK_CONFIG,
+} from '../partner-payments.constants';
 import { PartnerInMemoryInboxStore } from './inbox/inbox-memory.store';
 import {
   createPartnerWebhookController,
@@ -9,7 +14,7 @@ import { PartnerWebhookGuard } from './partner-webhook.guard';
 import { PartnerWebhookIngestService } from './partner-webhook-ingest.service';
 import { PartnerWebhookProcessingService } from './partner-webhook-processing.service';
 import { PartnerWebhookBootCheck } from './webhook-boot-check.service';
-import { partnerWebhookConfigProvider, type PartnerWebhookConfig } from './webhook.config';
+import type { PartnerWebhookConfig } from './webhook-options.util';
 import { PartnerWebhookDispatcher } from './events/webhook-dispatcher.service';
 
 /**
@@ -18,6 +23,13 @@ import { PartnerWebhookDispatcher } from './events/webhook-dispatcher.service';
  * the class returned by createPartnerWebhookController(path) unless the host app opted out.
  * Needs EventEmitterModule.forRoot() in the host app (EventEmitter2 is injected optionally).
  */
+const partnerWebhookConfigProvider: Provider = {
+  provide: PARTNER_WEBHOOK_CONFIG,
+  // Resolved with every other option (resolvePartnerOptions), so a bad webhooks.* fails the boot.
+  useFactory: (resolved: ResolvedPartnerOptions) => resolved.webhookConfig,
+  inject: [PARTNER_RESOLVED_OPTIONS],
+};
+
 const inboxStoreProvider: Provider = {
   provide: PARTNER_INBOX_STORE,
   // options.inboxStore when given (checked at boot with the other webhook options, so a store the

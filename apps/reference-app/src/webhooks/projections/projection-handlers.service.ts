@@ -22,7 +22,7 @@ type UserEventName =
 
 /**
  * The app's @OnPartnerEvent handlers: each family of events updates its projection. They run
- * inside the inbox's unit of work (PartnerTypeOrmInboxStore.runProcessing), so the projection write and
+ * inside the inbox's unit of work (PartnerTypeOrmInboxStore.process), so the projection write and
  * the inbox "processed" mark commit together; a throw rolls both back and the entry is retried.
  * Handlers run at least once (issue: Webhooks): every write here is idempotent.
  */

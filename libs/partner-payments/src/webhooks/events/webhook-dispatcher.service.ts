@@ -62,7 +62,7 @@ export class PartnerWebhookDispatcher {
  * Calls every listener of `name` (and every onAny listener) and waits until ALL have settled
  * before rejecting with the first failure. EventEmitter2.emitAsync rejects as soon as one handler
  * fails while the others are still running: with a unit of work around the dispatch (the inbox
- * store's runProcessing), their writes would then land after the rollback, outside it.
+ * store's process), their writes would then land after the rollback, outside it.
  */
 export async function emitToAllListeners(
   emitter: EventEmitter2,

@@ -10,6 +10,12 @@ const input = (eventId: string, receivedAt = new Date('2026-04-14T10:00:00Z')): 
   receivedAt,
 });
 
+const ok = (store: PartnerInMemoryInboxStore, id: string) => store.process(id, async () => 'done');
+const fail = (store: PartnerInMemoryInboxStore, id: string, message: string) =>
+  store.process(id, async () => {
+    throw new Error(message);
+  });
+
 /** A logger that keeps what it is given, by level. */
 function capture() {
   const lines = { error: [] as string[], warn: [] as string[], log: [] as string[] };
@@ -41,7 +47,7 @@ describe('PartnerInMemoryInboxStore', () => {
     await store.record(input('late', new Date('2026-04-14T10:00:02Z')));
     await store.record(input('early', new Date('2026-04-14T10:00:01Z')));
     await store.record(input('done'));
-    await store.markProcessed('done');
+    await ok(store, 'done');
     expect((await store.pending()).map((e) => e.eventId)).toEqual(['early', 'late']);
     expect((await store.pending({ limit: 1 })).map((e) => e.eventId)).toEqual(['early']);
     expect(store.get('done')).toMatchObject({ state: 'processed', attempts: 1, lastError: null });
@@ -60,12 +66,12 @@ describe('PartnerInMemoryInboxStore', () => {
     let now = new Date('2026-04-14T10:00:00Z');
     const store = new PartnerInMemoryInboxStore({ maxAttempts: 2, retryDelaysMs: [60_000], now: () => now });
     await store.record(input('f'));
-    await store.markFailed('f', 'boom');
+    await fail(store, 'f', 'boom');
     expect(store.get('f')).toMatchObject({ state: 'failed', attempts: 1, lastError: 'boom' });
     expect(await store.pending()).toHaveLength(0); // not due yet
     now = new Date(now.getTime() + 60_000);
     expect((await store.pending()).map((e) => e.eventId)).toEqual(['f']);
-    await store.markFailed('f', 'boom again');
+    await fail(store, 'f', 'boom again');
     expect(store.get('f')).toMatchObject({ state: 'dead', attempts: 2, nextAttemptAt: null });
     expect(await store.pending({ now: new Date(now.getTime() + 3_600_000) })).toHaveLength(0);
   });
@@ -74,7 +80,7 @@ describe('PartnerInMemoryInboxStore', () => {
     const store = new PartnerInMemoryInboxStore({ maxEntries: 3, logger: capture().logger });
     await store.record(input('a'));
     await store.record(input('b'));
-    await store.markProcessed('b');
+    await ok(store, 'b');
     await store.record(input('c'));
     await store.record(input('d'));
     expect(store.size).toBe(3);
@@ -95,12 +101,12 @@ describe('PartnerInMemoryInboxStore', () => {
       rawBody: `{"event":"${name}","data":{"event_id":"${id}","account_number":"BODY-ONLY-123456789"}}`,
     });
     await store.record(body('done_1', 'user.created'));
-    await store.markProcessed('done_1');
+    await ok(store, 'done_1');
     await store.record(body('pending_1', 'payout.completed'));
     await store.record(body('dead_1', 'user.updated'));
-    await store.markFailed('dead_1', 'boom'); // maxAttempts 1: dead, finished
+    await fail(store, 'dead_1', 'boom'); // maxAttempts 1: dead, finished
     await store.record(body('dead_2', 'virtual_account.created'));
-    await store.markFailed('dead_2', 'boom');
+    await fail(store, 'dead_2', 'boom');
     await store.record(body('new_1', 'payout.failed')); // evicts done_1 (processed)
     await store.record(body('new_2', 'payout.failed')); // evicts dead_1 (dead)
     await store.record(body('new_3', 'payout.failed')); // evicts dead_2 (dead)
@@ -124,7 +130,7 @@ describe('PartnerInMemoryInboxStore', () => {
     const second = capture();
     const retrying = new PartnerInMemoryInboxStore({ maxEntries: 1, logger: second.logger });
     await retrying.record(body('failed_2', 'user.status_changed'));
-    await retrying.markFailed('failed_2', 'handler down');
+    await fail(retrying, 'failed_2', 'handler down');
     await retrying.record(body('next', 'user.created'));
     expect(second.lines.error).toEqual([expect.stringContaining('user.status_changed (failed_2)')]);
     expect(second.lines.error[0]).toContain('state failed, 1 attempt(s)');
@@ -168,19 +174,49 @@ describe('PartnerInMemoryInboxStore', () => {
     expect(store.get('x')?.state).toBe('pending');
   });
 
-  it('leaves a processed entry processed when a late failure is reported', async () => {
-    const store = new PartnerInMemoryInboxStore();
+  it('answers process with the outcome: processed, failed with its retry time, skipped once processed', async () => {
+    const now = new Date('2026-04-14T10:00:00Z');
+    const store = new PartnerInMemoryInboxStore({ retryDelaysMs: [60_000], now: () => now });
     await store.record(input('e1'));
-    await store.markProcessed('e1');
-    await store.markFailed('e1', 'an earlier attempt failed');
-    expect(await store.pending({ now: new Date('2026-04-15T10:00:00Z') })).toEqual([]);
-    expect(store.get('e1')).toMatchObject({ state: 'processed', attempts: 1, lastError: null });
+    expect(await fail(store, 'e1', 'boom')).toEqual({
+      outcome: 'failed',
+      error: 'boom',
+      retryAt: new Date(now.getTime() + 60_000),
+    });
+    expect(await ok(store, 'e1')).toEqual({ outcome: 'processed', value: 'done' });
+    let ran = false;
+    expect(await store.process('e1', async () => (ran = true))).toEqual({ outcome: 'skipped' });
+    expect(ran).toBe(false);
+    expect(store.get('e1')).toMatchObject({ state: 'processed', attempts: 2, lastError: null });
   });
 
-  it('ignores marks for unknown ids', async () => {
+  it('does not run an entry twice at once: a second process while the first runs is skipped', async () => {
     const store = new PartnerInMemoryInboxStore();
-    await expect(store.markProcessed('nope')).resolves.toBeUndefined();
-    await expect(store.markFailed('nope', 'x')).resolves.toBeUndefined();
-    expect(store.size).toBe(0);
+    await store.record(input('e1'));
+    let release!: () => void;
+    const first = store.process('e1', () => new Promise<string>((r) => (release = () => r('first'))));
+    expect(await store.process('e1', async () => 'second')).toEqual({ outcome: 'skipped' });
+    expect(await store.drain(async () => 'drained', { minAgeMs: 0 })).toMatchObject({ processed: 0 });
+    release();
+    expect(await first).toEqual({ outcome: 'processed', value: 'first' });
+  });
+
+  it('drains what is due, each entry at most once a run, and ends with a failing handler', async () => {
+    const store = new PartnerInMemoryInboxStore({ retryDelaysMs: [0] });
+    for (const id of ['a', 'b', 'c', 'd', 'e']) await store.record(input(id));
+    await ok(store, 'e');
+    const seen: string[] = [];
+    const summary = await store.drain(
+      async (entry) => {
+        seen.push(entry.eventId);
+        if (entry.eventId === 'b') throw new Error('handler down');
+      },
+      { limit: 2, minAgeMs: 0, untilEmpty: true },
+    );
+    // b fails with a zero backoff, due again at once: the run still tries it once only.
+    expect(summary).toEqual({ processed: 3, failed: 1, skipped: 0, batches: 2 });
+    expect(seen).toEqual(['a', 'b', 'c', 'd']);
+    expect(store.get('b')).toMatchObject({ state: 'failed', attempts: 1, lastError: 'handler down' });
+    expect(await store.drain(async () => undefined, { minAgeMs: 0 })).toMatchObject({ processed: 1 });
   });
 });

@@ -1,8 +1,10 @@
 import { Logger, type LoggerService } from '@nestjs/common';
 import type {
+  InboxDrainOptions,
+  InboxDrainSummary,
   InboxEntry,
   InboxEventInput,
-  InboxPendingOptions,
+  InboxProcessOutcome,
   InboxRecordResult,
   PartnerInboxStore,
 } from './inbox.store';
@@ -42,6 +44,8 @@ export class PartnerInMemoryInboxStore implements PartnerInboxStore {
   private readonly now: () => Date;
   private readonly logger: LoggerService;
   private evictedUnfinished = 0;
+  /** Entries whose handlers are running here. */
+  private readonly running = new Set<string>();
 
   constructor(options: PartnerInMemoryInboxStoreOptions = {}) {
     this.maxEntries = Math.max(1, options.maxEntries ?? 10_000);
@@ -65,45 +69,91 @@ export class PartnerInMemoryInboxStore implements PartnerInboxStore {
     return 'new';
   }
 
-  async markProcessed(eventId: string): Promise<void> {
+  /**
+   * Runs `handle` unless the entry is processed or being processed here (a drain and a
+   * redelivery racing it). Nothing is transactional in memory: the mark follows the handlers.
+   */
+  async process<T>(eventId: string, handle: () => Promise<T>): Promise<InboxProcessOutcome<T>> {
     const entry = this.entries.get(eventId);
-    if (!entry) return;
-    entry.state = 'processed';
-    entry.attempts += 1;
-    entry.lastError = null;
-    entry.processedAt = this.now();
-    entry.nextAttemptAt = null;
+    if (entry?.state === 'processed' || this.running.has(eventId)) return { outcome: 'skipped' };
+    this.running.add(eventId);
+    try {
+      const value = await handle();
+      if (entry) {
+        entry.state = 'processed';
+        entry.attempts += 1;
+        entry.lastError = null;
+        entry.processedAt = this.now();
+        entry.nextAttemptAt = null;
+      }
+      return { outcome: 'processed', value };
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return { outcome: 'failed', error: message, retryAt: entry ? this.fail(entry, message) : null };
+    } finally {
+      this.running.delete(eventId);
+    }
   }
 
-  async markFailed(eventId: string, error: string): Promise<void> {
-    const entry = this.entries.get(eventId);
-    // A processed entry stays processed: a failure reported late must not schedule it again.
-    if (!entry || entry.state === 'processed') return;
+  /** What is due at the run's start, batch by batch; each entry tried at most once a run. */
+  async drain<T>(
+    handle: (entry: InboxEntry) => Promise<T>,
+    options: InboxDrainOptions = {},
+  ): Promise<InboxDrainSummary> {
+    const limit = Math.max(1, options.limit ?? 100);
+    const concurrency = Math.max(1, options.concurrency ?? 1);
+    const due = { now: this.now(), minAgeMs: options.minAgeMs ?? 10_000 };
+    const tried = new Set<string>();
+    const summary: InboxDrainSummary = { processed: 0, failed: 0, skipped: 0, batches: 0 };
+    do {
+      if (options.signal?.aborted) break;
+      const batch = this.pending({ ...due, limit, exclude: tried });
+      if (batch.length === 0) break;
+      summary.batches += 1;
+      for (const entry of batch) tried.add(entry.eventId);
+      const worker = async (): Promise<void> => {
+        for (let entry = batch.shift(); entry; entry = batch.shift()) {
+          const now = this.entries.get(entry.eventId);
+          // Taken by a delivery meanwhile (processed, or failed with a later attempt).
+          if (!now || !this.isDue(now, due.now.getTime(), due.minAgeMs)) summary.skipped += 1;
+          else summary[(await this.process(entry.eventId, () => handle({ ...now }))).outcome] += 1;
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(concurrency, batch.length) }, worker));
+    } while (options.untilEmpty);
+    return summary;
+  }
+
+  /** Due entries (copies), oldest first. For tests and diagnostics. */
+  pending(
+    options: { now?: Date; minAgeMs?: number; limit?: number; exclude?: ReadonlySet<string> } = {},
+  ): InboxEntry[] {
+    const now = (options.now ?? this.now()).getTime();
+    const due = [...this.entries.values()]
+      .filter((e) => !options.exclude?.has(e.eventId) && this.isDue(e, now, options.minAgeMs ?? 0))
+      .sort((a, b) => a.receivedAt.getTime() - b.receivedAt.getTime());
+    return due.slice(0, Math.max(0, options.limit ?? due.length)).map((e) => ({ ...e }));
+  }
+
+  private isDue(e: InboxEntry, now: number, minAgeMs: number): boolean {
+    if (this.running.has(e.eventId)) return false;
+    if (e.state === 'pending') return e.receivedAt.getTime() <= now - minAgeMs;
+    return e.state === 'failed' && (e.nextAttemptAt?.getTime() ?? 0) <= now;
+  }
+
+  /** Counts the attempt, keeps the error, schedules the next (or dead); returns when it is due. */
+  private fail(entry: InboxEntry, error: string): Date | null {
     entry.attempts += 1;
     entry.lastError = error.slice(0, 2_000);
     if (entry.attempts >= this.maxAttempts) {
       entry.state = 'dead';
       entry.nextAttemptAt = null;
-      return;
+      return null;
     }
     entry.state = 'failed';
     const delay = this.retryDelaysMs[Math.min(entry.attempts - 1, this.retryDelaysMs.length - 1)];
     entry.nextAttemptAt = new Date(this.now().getTime() + delay);
-  }
-
-  async pending(options: InboxPendingOptions = {}): Promise<InboxEntry[]> {
-    const now = (options.now ?? this.now()).getTime();
-    const recordedBefore = now - (options.minAgeMs ?? 0);
-    const due = [...this.entries.values()]
-      .filter(
-        (e) =>
-          (e.state === 'pending' && e.receivedAt.getTime() <= recordedBefore) ||
-          (e.state === 'failed' && (e.nextAttemptAt?.getTime() ?? 0) <= now),
-      )
-      .sort((a, b) => a.receivedAt.getTime() - b.receivedAt.getTime());
-    return (options.limit === undefined ? due : due.slice(0, Math.max(0, options.limit))).map((e) => ({
-      ...e,
-    }));
+    return entry.nextAttemptAt;
   }
 
   /** A copy of one entry, or undefined. For tests and diagnostics. */

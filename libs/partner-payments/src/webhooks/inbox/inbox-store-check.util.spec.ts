@@ -1,7 +1,6 @@
 import { PartnerConfigurationError } from '../../errors/partner-api.errors';
 import { resolvePartnerOptions } from '../../options-resolver.util';
 import type { PartnerPaymentsModuleOptions } from '../../partner-payments.options';
-import { resolvePartnerWebhookConfig } from '../webhook.config';
 import { PartnerInMemoryInboxStore } from './inbox-memory.store';
 import { checkInboxStore } from './inbox-store-check.util';
 
@@ -13,12 +12,11 @@ const valid: PartnerPaymentsModuleOptions = {
   webhooks: { secrets: ['s'] },
 };
 
-/** A store with the four required methods, as a plain object. */
+/** A store with the contract's three methods, as a plain object. */
 const plainStore = () => ({
   record: async () => 'new' as const,
-  markProcessed: async () => undefined,
-  markFailed: async () => undefined,
-  pending: async () => [],
+  process: async () => ({ outcome: 'skipped' as const }),
+  drain: async () => ({ processed: 0, failed: 0, skipped: 0, batches: 0 }),
 });
 
 /** The error resolvePartnerOptions (what the module runs at boot) throws for these options. */
@@ -32,7 +30,7 @@ function bootFailure(o: Record<string, unknown>): PartnerConfigurationError {
   throw new Error('expected a PartnerConfigurationError');
 }
 
-const REQUIRED = 'must be an object with record(), markProcessed(), markFailed(), pending() functions';
+const REQUIRED = 'must be an object with record(), process(), drain() functions';
 
 describe('options.inboxStore checked at boot', () => {
   it('accepts no store (the module then uses its in-memory one), an instance, and a plain object', () => {
@@ -42,27 +40,21 @@ describe('options.inboxStore checked at boot', () => {
     expect(checkInboxStore(instance)).toBe(instance);
     const plain = plainStore();
     expect(checkInboxStore(plain)).toBe(plain);
-    const withOptional = { ...plainStore(), runProcessing: undefined, processBatch: null };
-    expect(checkInboxStore(withOptional)).toBe(withOptional);
     expect(resolvePartnerOptions({ ...valid, inboxStore: instance }).webhookConfig.inboxStore).toBe(instance);
     expect(resolvePartnerOptions(valid).webhookConfig.inboxStore).toBeNull();
   });
 
   it.each<[string, () => unknown, string]>([
-    [
-      'an empty object',
-      () => ({}),
-      '(got an object without record(), markProcessed(), markFailed(), pending())',
-    ],
+    ['an empty object', () => ({}), '(got an object without record(), process(), drain())'],
     [
       'an object missing one method',
-      () => ({ ...plainStore(), pending: undefined }),
-      '(got an object without pending())',
+      () => ({ ...plainStore(), drain: undefined }),
+      '(got an object without drain())',
     ],
     [
       'a method that is not a function',
-      () => ({ ...plainStore(), markFailed: 'yes' }),
-      '(got an object without markFailed())',
+      () => ({ ...plainStore(), process: 'yes' }),
+      '(got an object without process())',
     ],
     [
       'a Promise of a store (an async factory not awaited)',
@@ -91,23 +83,23 @@ describe('options.inboxStore checked at boot', () => {
     expect(e.message).toContain(got);
   });
 
-  it.each(['runProcessing', 'recordBatch', 'processBatch', 'claimDue'])(
-    'refuses an optional %s that is present but not a function',
-    (method) => {
-      const e = bootFailure({ inboxStore: { ...plainStore(), [method]: true } });
-      expect(e.field).toBe('inboxStore');
-      expect(e.message).toBe(
-        `PartnerPaymentsModule option "inboxStore" has ${method} but it is not a function (got a boolean): ` +
-          `${method}() is optional, leave it out or make it a method`,
-      );
-    },
-  );
+  it('refuses a store written to the earlier eight-method port, naming the methods it lacks', () => {
+    const older = {
+      record: async () => 'new' as const,
+      markProcessed: async () => undefined,
+      markFailed: async () => undefined,
+      pending: async () => [],
+    };
+    expect(bootFailure({ inboxStore: older }).message).toContain(
+      '(got an object without process(), drain())',
+    );
+  });
 
   it('is checked without options.webhooks too, and never puts the value in the message', () => {
     const e = bootFailure({ webhooks: undefined, inboxStore: 'postgres://user:pw@db/inbox' });
     expect(e.field).toBe('inboxStore');
     expect(e.message).not.toContain('postgres');
-    expect(() => resolvePartnerWebhookConfig({ inboxStore: {} })).toThrow(PartnerConfigurationError);
+    expect(bootFailure({ webhooks: undefined, inboxStore: {} }).field).toBe('inboxStore');
   });
 });
 
@@ -127,7 +119,10 @@ describe('options.webhooks.controller checked at boot', () => {
 
   it('accepts true, false and nothing', () => {
     const enabled = (controller: unknown) =>
-      resolvePartnerWebhookConfig({ webhooks: { secrets: ['s'], controller } }).controllerEnabled;
+      resolvePartnerOptions({
+        ...valid,
+        webhooks: { secrets: ['s'], controller },
+      } as PartnerPaymentsModuleOptions).webhookConfig.controllerEnabled;
     expect(enabled(false)).toBe(false);
     expect(enabled(true)).toBe(true);
     expect(enabled(undefined)).toBe(true);

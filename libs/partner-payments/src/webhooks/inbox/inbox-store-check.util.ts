@@ -7,19 +7,8 @@ import type { PartnerInboxStore } from './inbox.store';
  * 500: the partner does not retry (spec 6.1.4), so each of those events was lost.
  */
 
-/** Called on every store by the ingest and processing services. */
-export const REQUIRED_INBOX_STORE_METHODS = ['record', 'markProcessed', 'markFailed', 'pending'] as const;
-
-/**
- * Used when present: the pipeline tests them for truthiness and then calls them, so a value that
- * is present but not a function would fail each delivery or processing run instead of the boot.
- */
-export const OPTIONAL_INBOX_STORE_METHODS = [
-  'runProcessing',
-  'recordBatch',
-  'processBatch',
-  'claimDue',
-] as const;
+/** The contract's three methods (PartnerInboxStore), each called by the webhook services. */
+export const REQUIRED_INBOX_STORE_METHODS = ['record', 'process', 'drain'] as const;
 
 const EXPECTED = `must be an object with ${REQUIRED_INBOX_STORE_METHODS.map((m) => `${m}()`).join(', ')} functions`;
 
@@ -63,15 +52,6 @@ export function checkInboxStore(value: unknown, field = 'inboxStore'): PartnerIn
       field,
       `${EXPECTED} (got ${what} without ${missing.map((m) => `${m}()`).join(', ')})`,
     );
-  }
-  for (const method of OPTIONAL_INBOX_STORE_METHODS) {
-    const given = store[method];
-    if (given !== undefined && given !== null && typeof given !== 'function') {
-      throw new PartnerConfigurationError(
-        field,
-        `has ${method} but it is not a function (got ${describeType(given)}): ${method}() is optional, leave it out or make it a method`,
-      );
-    }
   }
   return value as PartnerInboxStore;
 }

@@ -1,6 +1,9 @@
 /**
- * The webhook inbox: where an event is recorded before the delivery is acknowledged.
- * Deliveries are never retried (spec 6.1.4), so "persist, then acknowledge, then process".
+ * The webhook inbox contract: where an event is recorded before the delivery is acknowledged, and
+ * how it is then processed. Deliveries are never retried (spec 6.1.4), so "persist, then
+ * acknowledge, then process". Three methods, all required: `@partner-payments/typeorm` implements
+ * them on PostgreSQL and SQLite (group commit, batched processing, claims); the module's in-memory
+ * store implements them simply (not durable). Bring another database by implementing them.
  */
 export type PartnerEnvelopeKind = 'flat' | 'v2';
 
@@ -22,6 +25,7 @@ export interface InboxEventInput {
 
 export type InboxEntryState = 'pending' | 'processed' | 'failed' | 'dead';
 
+/** A stored event as `drain` hands it over. */
 export interface InboxEntry extends InboxEventInput {
   state: InboxEntryState;
   attempts: number;
@@ -34,108 +38,72 @@ export interface InboxEntry extends InboxEventInput {
 /** 'new' when this call stored the event; 'duplicate' when an entry with that eventId existed. */
 export type InboxRecordResult = 'new' | 'duplicate';
 
-export interface InboxPendingOptions {
-  /** At most this many entries. */
+/** What `process` did with one entry. */
+export type InboxProcessOutcome<T> =
+  | { outcome: 'processed'; value: T }
+  /** Already processed, or held by another processing run (another replica): `handle` not run. */
+  | { outcome: 'skipped' }
+  /** `handle` threw (or the unit of work did not commit): attempt counted, error kept. */
+  | {
+      outcome: 'failed';
+      error: string;
+      /** When the entry is due again; null when it will not be (dead, or unknown to the store). */
+      retryAt: Date | null;
+    };
+
+export interface InboxDrainOptions {
+  /** Entries taken per batch. Default 100. */
   limit?: number;
-  /** The time to judge "due" against. Default: now. */
-  now?: Date;
   /**
-   * Skip never-processed entries younger than this: the delivery that recorded them is most likely
-   * processing them right now, perhaps on another replica. Failed entries follow nextAttemptAt.
-   * Default 0 in the stores; PartnerWebhookProcessingService.processPending passes 10 s.
+   * Never-processed entries younger than this are left alone: the delivery that recorded them is
+   * most likely processing them right now, perhaps on another replica. Default 10 s.
    */
   minAgeMs?: number;
+  /** Batches processed at once. Default 1. */
+  concurrency?: number;
+  /** Batch after batch until nothing due is left that this run has not tried. Default false: one batch. */
+  untilEmpty?: boolean;
+  /** Checked before each batch: an aborted run stops there (e.g. at shutdown). */
+  signal?: AbortSignal;
+}
+
+export interface InboxDrainSummary {
+  processed: number;
+  failed: number;
+  /** Entries found processed, or held elsewhere, when their turn came: `handle` not run. */
+  skipped: number;
+  /** Batches that held entries to process. */
+  batches: number;
 }
 
 export interface PartnerInboxStore {
   /**
-   * Stores the event unless its eventId is known. Must be atomic under concurrent deliveries.
-   * Resolve only once the event is stored (the 2xx follows); throw when it could not be: the
-   * delivery is then answered 500 (PartnerWebhookInboxError), never acknowledged (spec 6.1.4).
+   * Stores the event unless its eventId is known; atomic under concurrent deliveries (of two
+   * racing calls with one eventId exactly one gets 'new'). Resolve only once the event is durably
+   * stored (the 2xx follows); a store may gather concurrent calls into one commit. Throw when it
+   * could not be stored: the delivery is then answered 500, never acknowledged (spec 6.1.4).
    */
   record(event: InboxEventInput): Promise<InboxRecordResult>;
-  markProcessed(eventId: string): Promise<void>;
   /**
-   * Counts an attempt, keeps the error, schedules the next attempt (or marks dead past the limit).
-   * Must leave an entry that is already processed as it is: the failure of one attempt is recorded
-   * after that attempt rolled back, and a redelivery may have processed the entry in between
-   * (marking it failed again would run its handlers a second time, spec 6.1.4).
+   * Runs `handle` for a recorded entry once and marks the entry processed, in the same unit of
+   * work when the store can (the handlers' writes and the mark commit together, or neither). An
+   * entry already processed, or held by another run, answers 'skipped' without running `handle`.
+   * When `handle` throws, nothing of the unit of work is kept and the failure is recorded: the
+   * attempt counted, the next one scheduled with backoff, or the entry left `dead` past the limit;
+   * a failure never turns a processed entry back. Never rejects for `handle`'s error. `handle`
+   * must run in the caller's async context (its trace span and log context): a store that batches
+   * binds it (AsyncResource.bind) before queueing it.
    */
-  markFailed(eventId: string, error: string): Promise<void>;
-  /** Entries to (re)process now: never processed, or failed and due. Oldest first. */
-  pending(options?: InboxPendingOptions): Promise<InboxEntry[]>;
+  process<T>(eventId: string, handle: () => Promise<T>): Promise<InboxProcessOutcome<T>>;
   /**
-   * Optional unit of work: when present, the dispatcher runs the handlers and markProcessed
-   * inside it, so a store backed by a database can make the handlers' writes and the inbox mark
-   * one transaction. If `work` throws, nothing of it is kept and the dispatcher calls markFailed.
-   * A store that finds the entry already processed when it gets hold of it (another replica's
-   * delivery or redelivery got there first) answers `{ ran: false }` without running `work`.
+   * Processes what is due, oldest first, as `process` does each entry: failed entries whose next
+   * attempt has come, and never-processed ones older than `minAgeMs`. "Due" is judged against the
+   * run's start and an entry is tried at most once per run, so a run through failing entries
+   * ends and never spins. Replicas may drain at once; a store takes care that they do not run one
+   * entry side by side. An entry whose stored body cannot be read fails without `handle`.
    */
-  runProcessing?<T>(eventId: string, work: () => Promise<T>): Promise<InboxProcessingResult<T>>;
-  /**
-   * Optional group commit: stores these events in ONE transaction (one commit, one
-   * fsync) and resolves, once it committed, with 'new' or 'duplicate' for each event, in order.
-   * Their eventIds are distinct (the service settles a repeat within one batch itself). Reject
-   * when the transaction did not commit: none of them is kept, and each delivery is answered 500.
-   * When present, PartnerWebhookIngestService records through it: deliveries that arrive while a batch
-   * is being committed share the next one (`webhooks.batching`).
-   */
-  recordBatch?(events: readonly InboxEventInput[]): Promise<InboxRecordResult[]>;
-  /**
-   * Optional batched unit of work: ONE transaction for these entries, `work` run for
-   * each in turn. An entry already processed, or held by another transaction (another replica:
-   * FOR UPDATE SKIP LOCKED), is skipped without running `work`. An entry whose `work` resolves is
-   * marked processed in that transaction. When a `work` throws, the store either rolls that
-   * entry back to a savepoint and marks it failed (attempt counted, next attempt scheduled), or
-   * lets the error through so the whole transaction rolls back (cheaper: no savepoint per entry);
-   * the service then runs each entry of the batch alone, so one failing entry never undoes the
-   * others. Rejects when the transaction did not commit (nothing of it kept). When present, the
-   * service processes fresh deliveries through it, `work` running the handlers (markProcessed is
-   * the store's part here).
-   */
-  processBatch?<T>(
-    eventIds: readonly string[],
-    work: (eventId: string) => Promise<T>,
-  ): Promise<InboxBatchOutcome<T>[]>;
-  /**
-   * Optional claim: selects up to `options.limit` due entries as `pending` does (a
-   * store may take the failed ones due again first) and processes them like processBatch, in one
-   * transaction that holds them, so replicas calling it at once take different entries (FOR UPDATE SKIP LOCKED). An entry whose body cannot be read
-   * is marked failed without running `work`. Resolves to [] when nothing is due. When present,
-   * processPending drains through it.
-   */
-  claimDue?<T>(
-    options: InboxClaimOptions,
-    work: (entry: InboxEntry) => Promise<T>,
-  ): Promise<InboxBatchOutcome<T>[]>;
+  drain<T>(
+    handle: (entry: InboxEntry) => Promise<T>,
+    options?: InboxDrainOptions,
+  ): Promise<InboxDrainSummary>;
 }
-
-export interface InboxClaimOptions extends InboxPendingOptions {
-  /**
-   * Entries not to claim whatever their state: those that failed earlier in the same run and are
-   * due again before its `now` (a zero backoff, or a store clock behind the caller's), so a run
-   * tries an entry at most once. A failure whose outcome carries a `retryAt` after `now` is not
-   * listed: the store's own due condition leaves it out.
-   */
-  excludeEventIds?: readonly string[];
-}
-
-/** One entry's outcome in processBatch / claimDue. `error` is what the store recorded for it. */
-export type InboxBatchOutcome<T> =
-  | { eventId: string; outcome: 'processed'; value: T }
-  | { eventId: string; outcome: 'skipped' }
-  | {
-      eventId: string;
-      outcome: 'failed';
-      error: string;
-      /**
-       * When the store makes the entry due again (the `next_attempt_at` it compares with
-       * `InboxClaimOptions.now`), or null when it will not (dead). A draining run excludes the
-       * entry from its later claims by id unless this is a time after the run's `now` (null and
-       * absent are listed), so a drain through many failures sends short claims (excludeEventIds).
-       */
-      retryAt?: Date | null;
-    };
-
-/** What runProcessing did: ran the work (and kept what it did), or skipped an entry already processed. */
-export type InboxProcessingResult<T> = { ran: true; value: T } | { ran: false };

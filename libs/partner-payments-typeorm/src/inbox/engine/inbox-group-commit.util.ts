@@ -1,9 +1,12 @@
-import type { InboxEventInput, InboxRecordResult, PartnerInboxStore } from './inbox.store';
+import type { InboxEventInput, InboxRecordResult } from '@partner-payments/nestjs/inbox';
 
 /** A store that can record a batch in one transaction. */
-export type BatchRecordingStore = Required<Pick<PartnerInboxStore, 'recordBatch'>>;
+export interface BatchRecordingStore {
+  /** One transaction; 'new' or 'duplicate' for each event, in order, once it committed. */
+  recordBatch(events: readonly InboxEventInput[]): Promise<InboxRecordResult[]>;
+}
 
-/** How deliveries are gathered into one inbox transaction (PartnerWebhookOptions.batching). */
+/** How deliveries are gathered into one inbox transaction (`inbox.maxRecordRows`, `inbox.maxWaitMs`). */
 export interface InboxGroupCommitOptions {
   /** Most deliveries in one transaction. */
   maxRows: number;
@@ -22,7 +25,7 @@ interface Waiter {
 }
 
 /**
- * Group commit for the inbox: concurrent `record` calls share one `recordBatch`
+ * Group commit for PartnerTypeOrmInboxStore: concurrent `record` calls share one `recordBatch`
  * transaction, so a burst costs one commit (one fsync) per batch instead of one per delivery.
  * At most one batch is in flight; what arrives meanwhile forms the next one, up to `maxRows`.
  * Each caller's promise settles only when the transaction holding its row has committed (spec

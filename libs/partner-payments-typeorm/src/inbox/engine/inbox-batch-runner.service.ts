@@ -1,13 +1,14 @@
-import type { InboxBatchOutcome, InboxClaimOptions, InboxEntry } from '@partner-payments/nestjs/inbox';
+import type { InboxEntry } from '@partner-payments/nestjs/inbox';
 import type { EntityManager } from 'typeorm';
-import { fromStoredText, inboxEventKey } from '../database/inbox-text.util';
-import { type CommitDurability, type PartnerUnitOfWork } from '../database/unit-of-work.service';
+import { fromStoredText, inboxEventKey } from '../../database/inbox-text.util';
+import { type CommitDurability, type PartnerUnitOfWork } from '../../database/unit-of-work.service';
 import type {
   InboxFailureUpdate,
   InboxHeldRow,
   InboxSqlDriver,
   InboxStoredRow,
-} from './inbox-sql-driver.store';
+} from '../inbox-sql-driver.store';
+import type { InboxBatchOutcome, InboxClaimOptions } from './inbox-engine.types';
 
 /** What the runner needs from the store: how a row opens, and what a failure writes. */
 export interface InboxBatchRunnerDeps {
@@ -36,7 +37,7 @@ interface HeldItem<E> {
  * statement at the end.
  *
  * Fresh entries (processBatch) run optimistically, without a savepoint each: a handler that
- * throws rolls the whole transaction back; the processor (InboxProcessor) marks that entry failed
+ * throws rolls the whole transaction back; InboxProcessor marks that entry failed
  * without running it again and runs each other entry of the batch alone. Handlers rarely fail,
  * and on PostgreSQL a savepoint is one more round trip per entry (a third of the processing's). Drained
  * entries (claimDue) keep a savepoint each: an entry that fails there is marked failed in the

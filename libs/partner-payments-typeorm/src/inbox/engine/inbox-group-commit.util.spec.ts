@@ -1,5 +1,5 @@
 import { InboxGroupCommit } from './inbox-group-commit.util';
-import type { InboxEventInput, InboxRecordResult } from './inbox.store';
+import type { InboxEventInput, InboxRecordResult } from '@partner-payments/nestjs/inbox';
 
 const event = (eventId: string): InboxEventInput => ({
   eventId,
