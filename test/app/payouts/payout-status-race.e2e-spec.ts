@@ -84,11 +84,13 @@ describe.each(DATABASE_KINDS)('both payout event families racing with reconcilia
   };
   /**
    * Delivers `race` concurrently with a reconciliation pass, then `late` one by one; answers every
-   * status the row was seen at meanwhile, and checks that a further pass finds nothing to change.
+   * status the row was seen at meanwhile and the racing pass's summary, and checks that a further
+   * pass finds nothing to change.
    */
   const raceThenLate = async (payoutId: string, race: Body[], late: Body[]) => {
     const seen: string[] = [];
     let racing = true;
+    let summary: { changed: number } = { changed: Number.NaN };
     const sampler = (async () => {
       while (racing) {
         seen.push((await row(payoutId)).status);
@@ -101,6 +103,7 @@ describe.each(DATABASE_KINDS)('both payout event families racing with reconcilia
         ...race.map((body) => deliver(body)),
       ]);
       expect(pass.body).toMatchObject({ ran: true, failed: 0 });
+      summary = pass.body;
       await processed(race);
     } finally {
       racing = false;
@@ -113,7 +116,7 @@ describe.each(DATABASE_KINDS)('both payout event families racing with reconcilia
       failed: 0,
     });
     expect(seen.length).toBeGreaterThan(0);
-    return seen;
+    return { seen, pass: summary };
   };
 
   it.each([
@@ -136,7 +139,7 @@ describe.each(DATABASE_KINDS)('both payout event families racing with reconcilia
       const race = reversed ? [...twins.reverse(), ...stale.reverse()] : [...twins, ...stale];
       // Late stale deliveries of both families, after COMPLETED is stored: nothing moves back.
       const late = [flat('payout.processing', payoutId, 'processing'), v2(payoutId, 'PENDING', 'CREATED')];
-      const seen = await raceThenLate(payoutId, race, late);
+      const { seen } = await raceThenLate(payoutId, race, late);
 
       const after = await row(payoutId);
       expect(after).toMatchObject({
@@ -158,7 +161,8 @@ describe.each(DATABASE_KINDS)('both payout event families racing with reconcilia
     '%s: a hold (V2 IN_REVIEW) is not undone by the twins of the earlier PROCESSING, late or racing',
     async (_, reversed) => {
       const { payoutId, before } = await processingPayout();
-      await sandbox.control.advancePayout(payoutId, { status: 'IN_REVIEW', events: 'none' });
+      const view = await sandbox.control.advancePayout(payoutId, { status: 'IN_REVIEW', events: 'none' });
+      expect(view.reference_number).toEqual(expect.any(String));
       const hold = v2(payoutId, 'IN_REVIEW', 'PROCESSING');
       // spec 6.4.7: PENDING -> PROCESSING came from both families; these are its twins, re-ordered.
       const twins = [
@@ -167,13 +171,23 @@ describe.each(DATABASE_KINDS)('both payout event families racing with reconcilia
       ];
       const race = reversed ? [...twins, hold] : [hold, ...twins];
       const late = [flat('payout.processing', payoutId, 'processing'), v2(payoutId, 'PROCESSING', 'PENDING')];
-      const seen = await raceThenLate(payoutId, race, late);
+      const { seen, pass } = await raceThenLate(payoutId, race, late);
 
-      expect(await row(payoutId)).toMatchObject({
+      const after = await row(payoutId);
+      // The partner assigned reference_number when it sent the payment, at PROCESSING, but no event
+      // here carries it (spec 6.4 note 4: only the terminal flat ones): only a pass that read the
+      // resource stores it (spec 6.4.4; list rows lack it, and a pass reads by GET when that is
+      // cheaper or when its list claim skipped the row a webhook was writing). One write per fact:
+      // the hold's status once, and the reference number with it when the pass that read it stored
+      // the status, else in a write of its own after the hold's.
+      expect([null, view.reference_number]).toContain(after.referenceNumber);
+      const referenceAfterHold = after.referenceNumber !== null && pass.changed === 0;
+      expect(after).toMatchObject({
         status: 'IN_REVIEW',
-        previousStatus: 'PROCESSING',
-        version: before.version + 1,
+        previousStatus: 'PROCESSING', // applied once: a second IN_REVIEW would record IN_REVIEW here
+        version: before.version + (referenceAfterHold ? 2 : 1),
       });
+      if (after.referenceNumber !== null) expect(after.lastSource).toBe('reconciliation');
       // Once held, never seen back at PROCESSING.
       expect(seen.slice(seen.indexOf('IN_REVIEW'))).not.toContain('PROCESSING');
     },

@@ -33,6 +33,12 @@ describe.each(DATABASE_KINDS)('reconciliation drift on %s', (kind) => {
 
   const row = (payoutId: string) =>
     running.app.get(PartnerUnitOfWork).run((m) => m.findOneByOrFail(PayoutEntity, { payoutId }));
+  const drain = () => running.app.get(PartnerWebhookProcessingService).drain();
+  /** Delivers a signed event and waits until it is handled. */
+  const deliver = async (body: object) => {
+    await deliverSignedWebhook(running, JSON.stringify(body), sandbox.webhookSecret).expect(200);
+    await drain();
+  };
 
   it('a webhook that lands while the pass reads the payout is not counted as drift', async () => {
     const { payoutId } = await postPayout(running, account);
@@ -90,5 +96,73 @@ describe.each(DATABASE_KINDS)('reconciliation drift on %s', (kind) => {
     const summary = await running.app.get(ReconciliationService).runOnce();
     expect(summary).toMatchObject({ ran: true, checked: 2, changed: 1, failed: 0 });
     expect(await row(payoutId)).toMatchObject({ status: 'PENDING', lastSource: 'reconciliation' });
+  });
+
+  it('a hold that lands while the pass reads the payout is stored once; the reference number it lacks follows', async () => {
+    const { payoutId } = await postPayout(running, account);
+    await sandbox.control.flushWebhooks();
+    await drain();
+    // The partner assigns reference_number when it sends the payment (spec 6.4.4), at PROCESSING
+    // here, but only the terminal flat events carry it (spec 6.4 note 4): payout.processing does not.
+    const sent = await sandbox.control.advancePayout(payoutId, { status: 'PROCESSING', events: 'none' });
+    expect(sent.reference_number).toEqual(expect.any(String));
+    await deliver({
+      event: 'payout.processing',
+      data: { event_id: randomUUID(), payout_id: payoutId, status: 'processing' },
+    });
+    const processing = await row(payoutId);
+    expect(processing).toMatchObject({ status: 'PROCESSING', referenceNumber: null });
+    await sandbox.control.advancePayout(payoutId, { status: 'IN_REVIEW', events: 'none' });
+    // Every read of this pass held (the earlier tests' payouts are checked too), so the hold lands
+    // between the claim and the settlement whichever payout is read first.
+    await sandbox.control.addFault({
+      kind: 'latency',
+      route: 'GET /v1/payouts/:id',
+      latencyMs: READ_LATENCY_MS,
+    });
+    let heldVersion = Number.NaN;
+    try {
+      const pass = running.app.get(ReconciliationService).runOnce();
+      await eventually(
+        async () => ((await row(payoutId)).lastCheckedAt ? true : undefined),
+        10_000,
+        'the pass to claim the payout',
+      );
+      await deliver({
+        event: 'payout.status_changed',
+        data: {
+          event_id: randomUUID(),
+          event_type: 'payout.status_changed',
+          created_at: new Date().toISOString(),
+          data: { payout_id: payoutId, status: 'IN_REVIEW', previous_status: 'PROCESSING', amount: '42.00' },
+        },
+      });
+      const held = await row(payoutId);
+      heldVersion = held.version;
+      expect(held).toMatchObject({
+        status: 'IN_REVIEW',
+        previousStatus: 'PROCESSING',
+        referenceNumber: null,
+        lastSource: 'webhook',
+        version: processing.version + 1,
+      });
+      // The pass read IN_REVIEW with the hold already stored: its status write lost, not drift.
+      expect(await pass).toMatchObject({ ran: true, changed: 0, failed: 0 });
+    } finally {
+      await sandbox.control.clearFaults();
+    }
+    // Decided again against the hold's row: the status stays as the hold stored it (not written a
+    // second time), and the reference number, on the resource only, is filled in by one more write.
+    const after = await row(payoutId);
+    expect(after).toMatchObject({
+      status: 'IN_REVIEW',
+      previousStatus: 'PROCESSING',
+      referenceNumber: sent.reference_number,
+      lastSource: 'reconciliation',
+      version: heldVersion + 1,
+    });
+    // Nothing left to learn: a further pass writes nothing.
+    expect(await running.app.get(ReconciliationService).runOnce()).toMatchObject({ changed: 0, failed: 0 });
+    expect((await row(payoutId)).version).toBe(after.version);
   });
 });
