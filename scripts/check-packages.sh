@@ -4,8 +4,10 @@
 # Builds the libraries, packs them into a temp folder (npm pack, the tarballs `npm publish` would
 # upload), then over each tarball runs
 #   - publint --strict: package.json against the files really shipped (exports, bin, types);
-#   - attw --profile node16 (@arethetypeswrong/cli): the types resolve from a CommonJS and from an
-#     ES module consumer (and a bundler), as the packages are CommonJS builds used from both;
+#   - attw (@arethetypeswrong/cli, its strict profile): the types resolve from a CommonJS and from an
+#     ES module consumer, a bundler, and TypeScript's `node10` resolution (a tsconfig with
+#     `module: commonjs` and no `moduleResolution`), which reads subpaths through `typesVersions`
+#     since it ignores `exports`; the packages are CommonJS builds used from all of these;
 #   - the tarball's own listing: no unit test, fixture or build info, and every source map carries
 #     its sources (dist/ ships without src/). examples/ is the recipe users copy, so it stays.
 # Exits 1 when any check fails (all run, each says what it found); the tarballs are removed.
@@ -24,7 +26,7 @@ for tarball in "$out"/*.tgz; do
   name="$(basename "$tarball")"
   echo "=== $name"
   npx --no-install publint run --strict "$tarball" || { echo "publint: $name FAILED"; failed=1; }
-  npx --no-install attw --profile node16 --format table-flipped "$tarball" || { echo "attw: $name FAILED"; failed=1; }
+  npx --no-install attw --format table-flipped "$tarball" || { echo "attw: $name FAILED"; failed=1; }
 
   listing="$(tar -tzf "$tarball")"
   # Unit specs and fixtures are never shipped; the libraries' build leaves them out of dist/ and the

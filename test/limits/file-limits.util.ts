@@ -123,3 +123,22 @@ export function misnamedFiles(codeFiles: readonly string[], entryPoints: Readonl
   }
   return offenders;
 }
+
+/** The folders whose files (comments, READMEs, examples) must carry no project history. */
+export const HISTORY_ROOTS = ['libs', 'apps'] as const;
+/** Issue and defect numbers, review stops, design-note references: history, for commit messages. */
+export const HISTORY_MARKER = /\b(issue|defect|stop) [0-9]+|DESIGN/;
+
+/** Lines of the text files under HISTORY_ROOTS that name project history, as `path:line: text`. */
+export function historyMarkers(root: string, files: readonly string[]): string[] {
+  const offenders: string[] = [];
+  for (const path of files) {
+    if (!HISTORY_ROOTS.some((dir) => path.startsWith(`${dir}/`))) continue;
+    const text = readFileSync(join(root, path), 'utf8');
+    if (text.includes('\0')) continue; // a binary file has no comments
+    text.split('\n').forEach((line, i) => {
+      if (HISTORY_MARKER.test(line)) offenders.push(`${path}:${i + 1}: ${line.trim()}`);
+    });
+  }
+  return offenders;
+}

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { longFiles, misnamedFiles, wideFolders } from './file-limits.util';
+import { historyMarkers, longFiles, misnamedFiles, wideFolders } from './file-limits.util';
 import { compilerOptionsOf, importCycles, importGraph, pathTargets } from './import-cycles.util';
 import { codeFiles, repoFiles } from './repo-files.util';
 
@@ -125,6 +125,24 @@ describe('the naming check', () => {
       'libs/pkg/src/helpers.ts: no role (<name>.<role>.ts)',
       'libs/pkg/src/payout.helper.ts: "helper" is not a role of CONTRIBUTING\'s table',
       'libs/pkg/src/payoutRules.rules.ts: not kebab-case',
+    ]);
+  });
+});
+
+describe('the history check', () => {
+  it('reports issue, defect and stop numbers and DESIGN in libs and apps, in any text file', () => {
+    plant({
+      'apps/app/.env.example': '# --- Access (issue 9 defect 8)\nTOKEN=\n',
+      'libs/pkg/src/a.util.ts': '// See DESIGN.md\nexport const a = 1;\n',
+      'libs/pkg/README.md': 'Fixed at stop 3.\n',
+      'libs/pkg/src/b.util.ts': '// a stop reason, an issue with 3 fields\nexport const b = 1;\n',
+      'test/c.e2e-spec.ts': '// issue 12\n',
+      'libs/pkg/logo.png': 'PNG\0issue 1',
+    });
+    expect(historyMarkers(root, repoFiles(root))).toEqual([
+      'apps/app/.env.example:1: # --- Access (issue 9 defect 8)',
+      'libs/pkg/README.md:1: Fixed at stop 3.',
+      'libs/pkg/src/a.util.ts:1: // See DESIGN.md',
     ]);
   });
 });

@@ -1,11 +1,11 @@
 /**
  * CONTRIBUTING's "Naming and limits" on the repository as it is: no import cycle, source files under
  * 250 lines and test files at most 400, no folder with more than 20 files flat, files named
- * `<name>.<role>.ts`. Each test fails with the list of offenders. limits-checks.spec.ts shows each
+ * `<name>.<role>.ts`, no issue numbers or design-note references in libs and apps. Each test fails with the list of offenders. limits-checks.spec.ts shows each
  * check failing on a planted offender.
  */
 import { join } from 'node:path';
-import { longFiles, misnamedFiles, wideFolders } from './file-limits.util';
+import { historyMarkers, longFiles, misnamedFiles, wideFolders } from './file-limits.util';
 import { compilerOptionsOf, importCycles, importGraph, pathTargets } from './import-cycles.util';
 import { codeFiles, repoFiles } from './repo-files.util';
 
@@ -38,5 +38,9 @@ describe("CONTRIBUTING's limits on the repository", () => {
 
   it('names TypeScript files <name>.<role>.ts in kebab-case', () => {
     expect(misnamedFiles(code, pathTargets(ROOT, compilerOptionsOf(ROOT)))).toEqual([]);
+  });
+
+  it('names no issue, defect or stop number, nor DESIGN, in the files of libs and apps', () => {
+    expect(historyMarkers(ROOT, files)).toEqual([]);
   });
 });

@@ -284,7 +284,7 @@ describe('public surface of @partner-payments/nestjs', () => {
     }
   });
 
-  it('package.json exports, tsconfig.json paths and jest.config.js map the same entries', () => {
+  it('package.json exports and typesVersions, tsconfig.json paths and jest.config.js map the same entries', () => {
     const pkg = JSON.parse(readFileSync(join(LIB, 'package.json'), 'utf8'));
     const subs = Object.keys(SUBPATH_NAMES);
     expect(Object.keys(pkg.exports).sort()).toEqual(
@@ -294,6 +294,10 @@ describe('public surface of @partner-payments/nestjs', () => {
       const key = entry === 'index' ? '.' : `./${entry}`;
       expect(pkg.exports[key]).toEqual({ types: `./dist/${entry}.d.ts`, default: `./dist/${entry}.js` });
     }
+    // TypeScript's node10 resolution (module: commonjs without moduleResolution) ignores `exports`.
+    expect(pkg.typesVersions).toEqual({
+      '*': Object.fromEntries(subs.map((s) => [s, [`./dist/${s}.d.ts`]])),
+    });
     const tsconfig = ts.readConfigFile(join(REPO, 'tsconfig.json'), ts.sys.readFile).config;
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- jest.config.js is a CommonJS file
     const jest = require(join(REPO, 'jest.config.js')) as { projects: Array<{ moduleNameMapper: object }> };

@@ -1,5 +1,7 @@
 import type { ServerResponse } from 'node:http';
+import axios from 'axios';
 import FormData from 'form-data';
+import { PartnerTokenManager } from '../auth/token-manager.service';
 import { PartnerServerError, PartnerTimeoutError } from '../errors/partner-api.errors';
 import { PartnerReferenceDataService } from '../resources/reference-data/reference-data.service';
 import { PartnerVirtualAccountsService } from '../resources/virtual-accounts/virtual-accounts.service';
@@ -11,6 +13,9 @@ import {
   useLocalServer,
   type RecordedRequest,
 } from './local-server.fixture';
+import { PartnerApiVersionState } from './api-version-state.service';
+import { PartnerHttpClient } from './partner-http.client';
+import { PartnerTransport } from './transport/partner-transport.client';
 
 /**
  * What sits between the client and the partner misbehaving: a gateway answering 2xx with its own
@@ -160,6 +165,17 @@ describe('PartnerHttpClient against gateway faults (real local server)', () => {
       expect(err).toMatchObject({ status: null, code: 'etimedout' });
       expect((err as Error).message).toContain(`within ${TIMEOUT_MS} ms`);
       expect(elapsed).toBeLessThan(BOUND_MS);
+    });
+
+    it("with axios's fetch adapter (a host may make it the default) the deadline times out typed too", async () => {
+      route(() => undefined); // never answers
+      const { options } = createTestClient(server().baseUrl, { timeoutMs: TIMEOUT_MS, maxRetries: 0 });
+      const transport = new PartnerTransport(axios.create({ adapter: 'fetch' }), options);
+      const tokens = new PartnerTokenManager(transport, options);
+      const http = new PartnerHttpClient(transport, tokens, new PartnerApiVersionState(), options);
+      const err = await http.request({ method: 'GET', path: '/v1/users' }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(PartnerTimeoutError);
+      expect(err).toMatchObject({ status: null, code: 'etimedout' });
     });
 
     it('an upload keeps the idle timeout: it may take longer than timeoutMs while it makes progress', async () => {

@@ -33,13 +33,16 @@ export class AttemptDeadline implements GenericAbortSignal {
     else if (this.more) this.more = this.more.filter((l) => l !== listener);
   }
 
-  /** The deadline passed: every listener is told once. */
+  /**
+   * The deadline passed: every listener is told once, called on this signal as an EventTarget calls
+   * it (axios's fetch adapter reads `this.reason` in its listener).
+   */
   expire(): void {
     if (this.aborted) return;
     this.aborted = true;
     const listeners = [this.listener, ...(this.more ?? [])];
     this.listener = this.more = null;
-    for (const l of listeners) l?.();
+    for (const l of listeners) l?.call(this);
   }
 
   /** The attempt ended first. */
