@@ -35,6 +35,10 @@ import {
 import { PartnerHttpClient } from '../../libs/partner-payments/src/http/partner-http.client';
 import { type ResolvedPartnerOptions } from '../../libs/partner-payments/src/options-resolver.util';
 import * as publicApi from '@partner-payments/nestjs';
+import {
+  PARTNER_RESOURCE_NAMES,
+  PARTNER_RESOURCES,
+} from '../../libs/partner-payments/src/resources/partner-payments.client';
 
 // Every resource service a user injects, with the client property that holds the same instance.
 const RESOURCE_SERVICES = [
@@ -66,6 +70,11 @@ describe('PartnerPaymentsModule', () => {
     };
   });
   afterAll(() => sandbox.close());
+
+  it('lists every resource of PARTNER_RESOURCES, so the checks below cover a new one', () => {
+    expect(RESOURCE_SERVICES.map(([name]) => name)).toEqual(PARTNER_RESOURCE_NAMES);
+    for (const [name, service] of RESOURCE_SERVICES) expect(PARTNER_RESOURCES[name].service).toBe(service);
+  });
 
   it('forRoot: resolves options with defaults, provides every service, calls the sandbox', async () => {
     const ref = await Test.createTestingModule({

@@ -8,7 +8,7 @@
  *   @partner-payments/nestjs/inbox          the inbox store contract (another database) and the in-memory store
  *   @partner-payments/nestjs/transport      retry and rate-limit options, the shared rate budget contract
  *   @partner-payments/nestjs/observability  the hooks' event types, span names and attributes, log context
- * Anything else (transport, token manager, dispatcher, mappers, validation rules) is internal: not
+ * Anything else (the HTTP pipeline, token manager, dispatcher, mappers, validation rules) is internal: not
  * reachable from the published package (package.json `exports`). The token manager, the API version
  * state and the raw HTTP client are reached through the client: `client.auth`, `client.versionState`,
  * `client.http`.
