@@ -159,7 +159,22 @@ const SUBPATH_NAMES: Record<string, string[]> = {
     'PartnerInMemoryInboxStoreOptions',
     'PartnerInboxStore',
   ],
-  transport: ['PartnerRateBudget', 'PartnerRateLimit', 'PartnerRateLimitOptions', 'PartnerRetryOptions'],
+  transport: [
+    'PartnerApiArea',
+    'PartnerAuth',
+    'PartnerHttp',
+    'PartnerHttpMethod',
+    'PartnerQuery',
+    'PartnerQueryValue',
+    'PartnerRateBudget',
+    'PartnerRateLimit',
+    'PartnerRateLimitOptions',
+    'PartnerRequest',
+    'PartnerResponse',
+    'PartnerResponseMeta',
+    'PartnerRetryOptions',
+    'PartnerVersionState',
+  ],
   observability: [
     'PARTNER_TRACER_NAME',
     'PartnerHttpEvent',
@@ -173,7 +188,8 @@ const SUBPATH_NAMES: Record<string, string[]> = {
 
 /**
  * Library names no entry exports. The token manager, the API version state and the raw HTTP client
- * are reached through the client (`client.auth`, `client.versionState`, `client.http`); the rest is
+ * are reached through the client (`client.auth`, `client.versionState`, `client.http`), typed by
+ * the /transport subpath's `PartnerAuth`, `PartnerVersionState` and `PartnerHttp`; the rest is
  * the module's own wiring (the inbox token, the options and logger decorators, the dispatcher) and
  * signing, which the sandbox package does for tests (`signPartnerWebhook`).
  */

@@ -1,5 +1,6 @@
 import type { Context } from '@opentelemetry/api';
 import type { ResolvedPartnerOptions } from '../options-resolver.util';
+import type { PartnerAuth } from './partner-auth.types';
 import { readAuthAnswer } from './auth-answer.util';
 import { isUnavailable, toAuthError } from './auth-failure.util';
 import {
@@ -42,7 +43,7 @@ const REFRESH_COOLDOWN_MS = 30_000;
  * Provided by PartnerPaymentsModule through a factory provider (inject it by class); it carries no
  * decorators so the core runs, and is unit-tested, without Nest.
  */
-export class PartnerTokenManager {
+export class PartnerTokenManager implements PartnerAuth {
   private token: CachedToken | null = null;
   /**
    * Whether this client_id has been accepted once. The partner answers 500 for an unknown client_id

@@ -1,17 +1,25 @@
 import type { Context } from '@opentelemetry/api';
 import type FormData from 'form-data';
 
+/** The methods `client.http.request` sends. */
 export type PartnerHttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** Which version rule applies to a call (spec 9, provider-facts "Base address and versions"). */
 export type PartnerApiArea = 'default' | 'rfis';
 
+/** One query parameter's value: null and undefined are left out, an array repeats the name. */
 export type PartnerQueryValue = string | number | boolean | null | undefined | ReadonlyArray<string | number>;
+/** The query parameters of a call, appended to `path` (encoded by the client). */
 export type PartnerQuery = Record<string, PartnerQueryValue>;
 
+/** `client.http.request`'s argument: one logical call, whatever its retries and re-sends. */
 export interface PartnerRequest {
   method: PartnerHttpMethod;
-  /** Path relative to the API base, starting with '/', e.g. '/v1/payouts/abc'. Segments must be encoded by the caller (use encodePathSegment). */
+  /**
+   * Path relative to the API base, starting with '/', e.g. '/v1/payouts/abc'. Encode ids yourself
+   * (`encodeURIComponent(id)`; an id of `.` or `..` would change the path). A query written here is
+   * kept and comes before `query`'s.
+   */
   path: string;
   query?: PartnerQuery;
   /** JSON body. Ignored when `multipart` is set. */
@@ -28,7 +36,9 @@ export interface PartnerRequest {
   area?: PartnerApiArea;
   /** Send X-Api-Version even when the account is pinned (spec 4.6: required on liquidation addresses). */
   versionHeaderRequired?: boolean;
+  /** Per-attempt deadline in ms (> 0); the module's `timeoutMs` when left out. */
   timeoutMs?: number;
+  /** Retries after the first attempt (an integer >= 0); the module's `maxRetries` when left out. */
   maxRetries?: number;
   /**
    * Builds the multipart body for one attempt. A factory, because a streamed body can be sent once:
@@ -50,6 +60,7 @@ export interface PartnerRequest {
   bodyTimeoutMs?: number;
 }
 
+/** What the client knows of a call besides its body. */
 export interface PartnerResponseMeta {
   status: number;
   headers: Record<string, string>;
@@ -62,9 +73,22 @@ export interface PartnerResponseMeta {
   attempts: number;
 }
 
+/** A 2xx answer: its body (`data`, a Readable with `responseType: 'stream'`) and `meta`. */
 export interface PartnerResponse<T> {
   data: T;
   meta: PartnerResponseMeta;
+}
+
+/**
+ * `client.http`: any route the resources do not cover, with the module's headers, token, version
+ * header, Idempotency-Key, retries, rate limit and typed errors (spec 4, 5, 7, 9).
+ */
+export interface PartnerHttp {
+  /**
+   * One logical call: `{ data, meta }` on a 2xx, else the partner's answer as a typed error.
+   * `maxRetries` and `timeoutMs` are checked before any I/O (`PartnerLocalValidationError`).
+   */
+  request<T>(req: PartnerRequest): Promise<PartnerResponse<T>>;
 }
 
 /** A lifecycle event: one per attempt sent and one per outcome. Never bodies, headers or secrets. */

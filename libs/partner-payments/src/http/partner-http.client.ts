@@ -13,7 +13,7 @@ import {
   type AttemptVerdict,
 } from './attempt.util';
 import { buildPartnerHeaders, resolveVersionHeader } from './headers.util';
-import type { PartnerRequest, PartnerResponse, TransportResult } from './http.types';
+import type { PartnerHttp, PartnerRequest, PartnerResponse, TransportResult } from './http.types';
 import { replayIsDeduplicated, requiresIdempotencyKey, resolveIdempotencyKey } from './idempotency.policy';
 import { systemClock } from './rate-limiter.policy';
 import { PartnerTransport } from './transport/partner-transport.client';
@@ -53,7 +53,7 @@ function checkPerCallOptions(req: PartnerRequest): void {
  * Provided by PartnerPaymentsModule through a factory provider (inject it by class); it carries no
  * decorators so the core runs, and is unit-tested, without Nest.
  */
-export class PartnerHttpClient {
+export class PartnerHttpClient implements PartnerHttp {
   constructor(
     private readonly transport: PartnerTransport,
     private readonly tokens: PartnerTokenManager,

@@ -1,5 +1,7 @@
+import type { PartnerAuth } from '../auth/partner-auth.types';
 import type { PartnerTokenManager } from '../auth/token-manager.service';
-import type { PartnerApiVersionState } from '../http/api-version-state.service';
+import type { PartnerApiVersionState, PartnerVersionState } from '../http/api-version-state.service';
+import type { PartnerHttp } from '../http/http.types';
 import type { PartnerHttpClient } from '../http/partner-http.client';
 import type { Clock } from '../http/rate-limiter.policy';
 import type { ResolvedPartnerOptions } from '../options-resolver.util';
@@ -86,12 +88,21 @@ const PartnerResourceProperties = class {
 
 /** One injectable with every resource: `client.payouts.create(...)`. */
 export class PartnerPaymentsClient extends PartnerResourceProperties {
-  /** Any route the resources do not cover (docs/nestjs/calling-the-partner.md, "Any other route"). */
-  readonly http: PartnerHttpClient;
-  /** The token manager (health, forced refresh). */
-  readonly auth: PartnerTokenManager;
-  /** The API version the partner answered with (pinning). */
-  readonly versionState: PartnerApiVersionState;
+  /**
+   * Any route the resources do not cover (docs/nestjs/calling-the-partner.md, "Any other route").
+   * `PartnerHttp` and its request and response types: @partner-payments/nestjs/transport.
+   */
+  readonly http: PartnerHttp;
+  /**
+   * The bearer token: warm-up, readiness (`expiresAt`), forced renewal. `PartnerAuth`:
+   * @partner-payments/nestjs/transport.
+   */
+  readonly auth: PartnerAuth;
+  /**
+   * The account's API version pin (spec 9.3), for `sendVersionHeader: 'until-pinned'`.
+   * `PartnerVersionState`: @partner-payments/nestjs/transport.
+   */
+  readonly versionState: PartnerVersionState;
 
   constructor(parts: PartnerClientParts) {
     super(createPartnerResources(parts));
