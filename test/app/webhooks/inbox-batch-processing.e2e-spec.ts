@@ -150,6 +150,30 @@ describe.each(DATABASE_KINDS)('inbox processing in batches (%s)', (kind) => {
     expect(logger.lines.some((l) => l.includes('(bc-breaker) processing failed'))).toBe(true);
   });
 
+  it('runs one entry once when two callers process it in the same turn: the first, the other skipped', async () => {
+    const { store } = await serviceOn(db.uow);
+    await store.record({
+      eventId: 'pt-1',
+      name: 'user.created',
+      envelope: 'flat',
+      rawBody: body('pt-1'),
+      receivedAt: t0,
+    });
+    const ran: string[] = [];
+    const handle = (caller: string) => async () => {
+      ran.push(caller);
+      return caller;
+    };
+    // Both queue before the batch starts, so they would share one processing transaction.
+    const outcomes = await Promise.all([
+      store.process('pt-1', handle('first')),
+      store.process('pt-1', handle('second')),
+    ]);
+    expect(ran).toEqual(['first']);
+    expect(outcomes).toEqual([{ outcome: 'processed', value: 'first' }, { outcome: 'skipped' }]);
+    expect(await store.get('pt-1')).toMatchObject({ state: 'processed', attempts: 1 });
+  });
+
   it('drains a backlog by claiming batches: each entry once, a failing one backed off and not retried in the run', async () => {
     const { service, store, excluded } = await serviceOn(db.uow, { throwFor: 'cl-007' });
     await db.uow.transaction(async () => {

@@ -52,6 +52,8 @@ const messageOf = (error: unknown): string => (error instanceof Error ? error.me
  */
 export class InboxProcessor {
   private queue: Queued[] = [];
+  /** The ids in `queue`: one entry twice in a batch would run its handlers twice in one transaction. */
+  private readonly queued = new Set<string>();
   /** Batches being processed (at most `processConcurrency`). */
   private pumps = 0;
   private readonly logger = new Logger('PartnerInbox');
@@ -64,6 +66,9 @@ export class InboxProcessor {
   /** Settles (never rejects) once the entry's unit of work ended. */
   process<T>(eventId: string, handle: () => Promise<T>): Promise<InboxProcessOutcome<T>> {
     return new Promise((done) => {
+      // Already waiting for a batch: that call runs it (PartnerInboxStore.process: held by another run).
+      if (this.queued.has(eventId)) return done({ outcome: 'skipped' });
+      this.queued.add(eventId);
       const within = AsyncResource.bind((work: () => Promise<unknown>) => work());
       this.queue.push({ eventId, handle, within, done: done as Queued['done'] });
       if (this.pumps >= this.limits.processConcurrency) return; // a running pump takes it next
@@ -77,6 +82,7 @@ export class InboxProcessor {
     try {
       while (this.queue.length > 0) {
         const items = this.queue.splice(0, this.limits.maxProcessRows);
+        for (const item of items) this.queued.delete(item.eventId);
         const threw: HandlerFailure = {};
         const together = await this.runBatch(items, threw).catch(() => null);
         if (together) {
