@@ -174,6 +174,39 @@ describe.each(DATABASE_KINDS)('inbox processing in batches (%s)', (kind) => {
     expect(await store.get('pt-1')).toMatchObject({ state: 'processed', attempts: 1 });
   });
 
+  it('records a delivery made inside a unit of work in it alone: one outside in the same turn is kept when it rolls back', async () => {
+    const { store } = await serviceOn(db.uow);
+    const input = (eventId: string) => ({
+      eventId,
+      name: 'user.created',
+      envelope: 'flat' as const,
+      rawBody: body(eventId),
+      receivedAt: t0,
+    });
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let inside: unknown;
+    let recording!: () => void;
+    const insideRecording = new Promise<void>((r) => (recording = r));
+    const rolledBack = db.uow.transaction(async () => {
+      const recorded = store.record(input('uw-inside'));
+      recording();
+      inside = await recorded;
+      await gate;
+      throw new Error('abort');
+    });
+    // In the same turn as the record inside the unit of work: one group commit would take both.
+    await insideRecording;
+    const outside = store.record(input('uw-outside'));
+    release();
+    await expect(rolledBack).rejects.toThrow('abort');
+    expect(inside).toBe('new');
+    // On SQLite (one writer) it commits once the unit of work has ended.
+    expect(await outside).toBe('new');
+    expect(await store.get('uw-outside')).toMatchObject({ state: 'pending' });
+    expect(await store.get('uw-inside')).toBeNull();
+  });
+
   it('drains a backlog by claiming batches: each entry once, a failing one backed off and not retried in the run', async () => {
     const { service, store, excluded } = await serviceOn(db.uow, { throwFor: 'cl-007' });
     await db.uow.transaction(async () => {

@@ -69,6 +69,11 @@ export class PartnerUnitOfWork {
     return scope?.inTransaction ? scope.manager : undefined;
   }
 
+  /** Whether this async flow is inside `run` or `transaction` (their work not settled yet). */
+  inUnitOfWork(): boolean {
+    return this.live() !== undefined;
+  }
+
   /**
    * `work` run through `within` (a function bound to another async context: a queued caller's
    * trace and log context) while keeping this unit of work's current scope, so what `work`

@@ -108,8 +108,14 @@ export class PartnerTypeOrmInboxStore implements PartnerInboxStore {
     );
   }
 
-  /** Resolves once the transaction holding the row committed; deliveries arriving meanwhile share the next. */
-  record(event: InboxEventInput): Promise<InboxRecordResult> {
+  /**
+   * Resolves once the transaction holding the row committed; deliveries arriving meanwhile share
+   * the next. Called inside a unit of work, the row joins it alone: in a shared batch the other
+   * deliveries' rows, answered 2xx, would vanish with its rollback, and on SQLite a batch started
+   * outside it would wait for the queue it holds while it waits for that batch.
+   */
+  async record(event: InboxEventInput): Promise<InboxRecordResult> {
+    if (this.uow.inUnitOfWork()) return (await this.recordBatch([event]))[0];
     return this.group.record(event);
   }
 
