@@ -103,6 +103,8 @@ export class PartnerTypeOrmInboxStore implements PartnerInboxStore {
         processBatch: (ids, work) => this.processBatch(ids, work),
         markFailed: (id, error) => this.markFailed(id, error),
         keepScope: (within, work) => uow.keepScope(within, work),
+        inUnitOfWork: () => uow.inUnitOfWork(),
+        processInScope: (id, work) => this.batches.processInScope(id, work),
       },
       batching,
     );
@@ -110,9 +112,7 @@ export class PartnerTypeOrmInboxStore implements PartnerInboxStore {
 
   /**
    * Resolves once the transaction holding the row committed; deliveries arriving meanwhile share
-   * the next. Called inside a unit of work, the row joins it alone: in a shared batch the other
-   * deliveries' rows, answered 2xx, would vanish with its rollback, and on SQLite a batch started
-   * outside it would wait for the queue it holds while it waits for that batch.
+   * the next. Inside a unit of work the row joins it alone (others' rows must not share its fate).
    */
   async record(event: InboxEventInput): Promise<InboxRecordResult> {
     if (this.uow.inUnitOfWork()) return (await this.recordBatch([event]))[0];
@@ -121,8 +121,8 @@ export class PartnerTypeOrmInboxStore implements PartnerInboxStore {
 
   /**
    * Runs `handle` in a processing transaction shared with the other entries queued meanwhile, the
-   * processed mark in it (PartnerInboxStore.process). An entry processed already, or held by
-   * another replica's transaction (SKIP LOCKED), is skipped.
+   * processed mark in it (PartnerInboxStore.process); inside a unit of work, alone in it under a
+   * savepoint. An entry processed already, or held by another transaction (SKIP LOCKED), is skipped.
    */
   process<T>(eventId: string, handle: () => Promise<T>): Promise<InboxProcessOutcome<T>> {
     return this.processor.process(eventId, handle);

@@ -13,6 +13,10 @@ export interface InboxProcessorStore {
   markFailed(eventId: string, error: string): Promise<Date | null>;
   /** Runs `work` through `within` inside the batch's transaction (PartnerUnitOfWork.keepScope). */
   keepScope<T>(within: (work: () => T) => T, work: () => T): T;
+  /** Whether the caller is inside a unit of work (PartnerUnitOfWork.inUnitOfWork). */
+  inUnitOfWork(): boolean;
+  /** One entry alone in the caller's unit of work, a failing `work` undone and marked failed there. */
+  processInScope<T>(eventId: string, work: (eventId: string) => Promise<T>): Promise<InboxBatchOutcome<T>>;
 }
 
 export interface InboxProcessorLimits {
@@ -65,6 +69,11 @@ export class InboxProcessor {
 
   /** Settles (never rejects) once the entry's unit of work ended. */
   process<T>(eventId: string, handle: () => Promise<T>): Promise<InboxProcessOutcome<T>> {
+    // A shared batch would run in this caller's transaction (its rollback undoing the others'
+    // processing), or on SQLite wait for the queue this caller holds while it waits for the batch.
+    if (this.store.inUnitOfWork()) {
+      return this.store.processInScope(eventId, () => handle()).then(withoutId);
+    }
     return new Promise((done) => {
       // Already waiting for a batch: that call runs it (PartnerInboxStore.process: held by another run).
       if (this.queued.has(eventId)) return done({ outcome: 'skipped' });
