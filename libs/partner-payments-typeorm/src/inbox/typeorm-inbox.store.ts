@@ -16,7 +16,8 @@ import { readDueEntries, type InboxDueRead } from './engine/inbox-due-read.util'
 import type { InboxBatchOutcome, InboxClaimOptions } from './engine/inbox-engine.types';
 import { InboxGroupCommit } from './engine/inbox-group-commit.util';
 import { InboxProcessor } from './engine/inbox-processor.util';
-import { DEFAULT_INBOX_BATCHING, type PartnerTypeOrmInboxBatching } from './inbox.options';
+import { resolveInboxBatching, type PartnerTypeOrmInboxBatching } from './inbox.options';
+import { failConfiguration } from '../partner-payments-typeorm.errors';
 import type { PartnerInboxKeyRing } from './at-rest/inbox-key-ring.util';
 import { DEFAULT_INBOX_RETRY, decideInboxRetry, type InboxRetryOptions } from './inbox-retry.policy';
 import { openRow, sealedRow, type InboxFailureUpdate, type InboxSqlDriver } from './inbox-sql-driver.store';
@@ -92,7 +93,7 @@ export class PartnerTypeOrmInboxStore implements PartnerInboxStore {
       open: (row) => openRow(row, this.keys),
       failure: (attempts, message) => this.failure(attempts, message),
     });
-    const batching = { ...DEFAULT_INBOX_BATCHING, ...options.batching };
+    const batching = resolveInboxBatching(options.batching, failConfiguration);
     // Through `this`, so each batch calls the methods as they are when it runs.
     this.group = new InboxGroupCommit(
       { recordBatch: (events) => this.recordBatch(events) },
@@ -110,10 +111,8 @@ export class PartnerTypeOrmInboxStore implements PartnerInboxStore {
     );
   }
 
-  /**
-   * Resolves once the transaction holding the row committed; deliveries arriving meanwhile share
-   * the next. Inside a unit of work the row joins it alone (others' rows must not share its fate).
-   */
+  /** Resolves once the row committed, in a batch shared with concurrent deliveries; inside a
+   * unit of work, in it alone (the others' rows must not share its fate). */
   async record(event: InboxEventInput): Promise<InboxRecordResult> {
     if (this.uow.inUnitOfWork()) return (await this.recordBatch([event]))[0];
     return this.group.record(event);
