@@ -10,3 +10,8 @@ export class PartnerTypeOrmConfigurationError extends Error {
     super(`@partner-payments/typeorm: ${field} ${reason}`);
   }
 }
+
+/** Throws PartnerTypeOrmConfigurationError: the `fail` of the option resolvers. */
+export function failConfiguration(field: string, reason: string): never {
+  throw new PartnerTypeOrmConfigurationError(field, reason);
+}

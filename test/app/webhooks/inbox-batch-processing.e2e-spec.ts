@@ -7,6 +7,7 @@
  * library's PartnerWebhookIngestService and PartnerWebhookProcessingService on the app's
  * PartnerTypeOrmInboxStore, on a real SQLite file and PostgreSQL.
  */
+import { AsyncResource } from 'node:async_hooks';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { type PartnerProcessOutcome } from '../../../libs/partner-payments/src/webhooks/partner-webhook-processing.service';
 import { buildUserCreated } from '@partner-payments/testing';
@@ -25,6 +26,14 @@ jest.setTimeout(120_000);
 const t0 = new Date('2026-11-24T08:00:00.000Z');
 const body = (eventId: string) =>
   JSON.stringify(buildUserCreated({ event_id: eventId, user_id: `u_${eventId}` }));
+/** The inbox input of a user.created delivery received at t0. */
+const userCreated = (eventId: string) => ({
+  eventId,
+  name: 'user.created',
+  envelope: 'flat' as const,
+  rawBody: body(eventId),
+  receivedAt: t0,
+});
 
 /**
  * A service as the module builds it, on `uow`. Its user.created handler writes a probe row for the
@@ -148,6 +157,103 @@ describe.each(DATABASE_KINDS)('inbox processing in batches (%s)', (kind) => {
     expect(await store.get('bc-breaker')).toMatchObject({ state: 'failed', attempts: 1 });
     expect(await store.get('bc-4')).toMatchObject({ state: 'processed', attempts: 1 });
     expect(logger.lines.some((l) => l.includes('(bc-breaker) processing failed'))).toBe(true);
+  });
+
+  it('runs one entry once when two callers process it in the same turn: the first, the other skipped', async () => {
+    const { store } = await serviceOn(db.uow);
+    await store.record(userCreated('pt-1'));
+    const ran: string[] = [];
+    const handle = (caller: string) => async () => {
+      ran.push(caller);
+      return caller;
+    };
+    // Both queue before the batch starts, so they would share one processing transaction.
+    const outcomes = await Promise.all([
+      store.process('pt-1', handle('first')),
+      store.process('pt-1', handle('second')),
+    ]);
+    expect(ran).toEqual(['first']);
+    expect(outcomes).toEqual([{ outcome: 'processed', value: 'first' }, { outcome: 'skipped' }]);
+    expect(await store.get('pt-1')).toMatchObject({ state: 'processed', attempts: 1 });
+  });
+
+  it('records a delivery made inside a unit of work in it alone: one outside in the same turn is kept when it rolls back', async () => {
+    const { store } = await serviceOn(db.uow);
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let inside: unknown;
+    let recording!: () => void;
+    const insideRecording = new Promise<void>((r) => (recording = r));
+    const rolledBack = db.uow.transaction(async () => {
+      const recorded = store.record(userCreated('uw-inside'));
+      recording();
+      inside = await recorded;
+      await gate;
+      throw new Error('abort');
+    });
+    // In the same turn as the record inside the unit of work: one group commit would take both.
+    await insideRecording;
+    const outside = store.record(userCreated('uw-outside'));
+    release();
+    await expect(rolledBack).rejects.toThrow('abort');
+    expect(inside).toBe('new');
+    // On SQLite (one writer) it commits once the unit of work has ended.
+    expect(await outside).toBe('new');
+    expect(await store.get('uw-outside')).toMatchObject({ state: 'pending' });
+    expect(await store.get('uw-inside')).toBeNull();
+  });
+
+  it('processes an entry inside a unit of work alone in it: one outside is neither held up nor rolled back with it', async () => {
+    const { store } = await serviceOn(db.uow);
+    for (const eventId of ['pu-out-1', 'pu-in-1', 'pu-in-2', 'pu-out-2'])
+      await store.record(userCreated(eventId));
+    const value = (v: string) => async () => v;
+    // Called from outside any unit of work, whatever context it is called in.
+    const fromOutside = AsyncResource.bind((id: string) => store.process(id, value('out')));
+    // A batch started outside first: on SQLite it waits for the queue the unit of work holds.
+    let opened!: () => void;
+    const isOpen = new Promise<void>((r) => (opened = r));
+    const outside1 = isOpen.then(() => fromOutside('pu-out-1'));
+    const inside1 = db.uow.transaction(async () => {
+      opened();
+      await Promise.resolve();
+      return store.process('pu-in-1', value('in'));
+    });
+    const hung = new Promise((r) => setTimeout(() => r('hung'), 10_000));
+    expect(await Promise.race([Promise.all([outside1, inside1]), hung])).toEqual([
+      { outcome: 'processed', value: 'out' },
+      { outcome: 'processed', value: 'in' },
+    ]);
+    // The unit of work's entry first, one outside in the same turn; the unit of work rolls back.
+    let outside2!: Promise<unknown>;
+    const rolledBack = db.uow.transaction(async () => {
+      const inside = store.process('pu-in-2', value('in'));
+      outside2 = fromOutside('pu-out-2');
+      expect(await inside).toEqual({ outcome: 'processed', value: 'in' });
+      throw new Error('abort');
+    });
+    await expect(rolledBack).rejects.toThrow('abort');
+    expect(await outside2).toEqual({ outcome: 'processed', value: 'out' });
+    expect(await store.get('pu-out-2')).toMatchObject({ state: 'processed', attempts: 1 });
+    expect(await store.get('pu-in-2')).toMatchObject({ state: 'pending', attempts: 0 });
+  });
+
+  it('undoes a failing handle inside a unit of work and marks the entry failed there, the rest of it kept', async () => {
+    const { store } = await serviceOn(db.uow);
+    await store.record(userCreated('pf-1'));
+    const [a, b] = placeholders(db.uow.kind, 2);
+    const probe = (id: string) =>
+      db.uow.run((m) => m.query(`INSERT INTO batch_probe (id, ref) VALUES (${a}, ${b})`, [id, null]));
+    const outcome = await db.uow.transaction(async () => {
+      await probe('pf-before');
+      return store.process('pf-1', async () => {
+        await probe('pf-handler');
+        throw new Error('handler refused pf-1');
+      });
+    });
+    expect(outcome).toMatchObject({ outcome: 'failed', error: 'handler refused pf-1' });
+    expect(await probeIds(db.dataSource)).toEqual(['pf-before']);
+    expect(await store.get('pf-1')).toMatchObject({ state: 'failed', attempts: 1 });
   });
 
   it('drains a backlog by claiming batches: each entry once, a failing one backed off and not retried in the run', async () => {

@@ -58,4 +58,25 @@ describe('PartnerUnitOfWork on SQLite (one shared connection)', () => {
     expect(await ds.getRepository(PartnerJobLockEntity).countBy({ name: 'nested-tx' })).toBe(1);
     expect(uow.currentTransaction()).toBeUndefined();
   });
+
+  it('queues a write that a finished transaction left behind, so another open transaction rolling back keeps it', async () => {
+    let otherIsOpen!: () => void;
+    const otherOpen = new Promise<void>((r) => (otherIsOpen = r));
+    let escaped!: Promise<unknown>;
+    await uow.transaction(async () => {
+      // Left behind: runs after this transaction committed, still in its async context.
+      escaped = otherOpen.then(() => uow.run((m) => m.insert(PartnerJobLockEntity, row('left-behind'))));
+    });
+    const failing = uow.transaction(async (m) => {
+      await m.insert(PartnerJobLockEntity, row('other-rolled-back'));
+      otherIsOpen();
+      // Joined to this transaction, the write would be done by now; queued, it waits for it.
+      await Promise.race([escaped, new Promise((r) => setTimeout(r, 300))]);
+      throw new Error('abort');
+    });
+    await expect(failing).rejects.toThrow('abort');
+    await escaped;
+    expect(await ds.getRepository(PartnerJobLockEntity).countBy({ name: 'left-behind' })).toBe(1);
+    expect(uow.currentTransaction()).toBeUndefined();
+  });
 });

@@ -15,6 +15,12 @@ const SQLITE_SYNC_FULL = 2;
 interface Scope {
   manager: EntityManager;
   inTransaction: boolean;
+  /**
+   * Set once its work has settled. A callback the work left behind (a timer, an unawaited promise)
+   * still carries the scope; ended, it is ignored there: the manager's transaction is over, and on
+   * SQLite a statement on it would skip the queue and land in whatever transaction is open then.
+   */
+  ended: boolean;
 }
 
 /**
@@ -59,8 +65,13 @@ export class PartnerUnitOfWork {
 
   /** The manager of the current transaction, if any. */
   currentTransaction(): EntityManager | undefined {
-    const scope = this.scope.getStore();
+    const scope = this.live();
     return scope?.inTransaction ? scope.manager : undefined;
+  }
+
+  /** Whether this async flow is inside `run` or `transaction` (their work not settled yet). */
+  inUnitOfWork(): boolean {
+    return this.live() !== undefined;
   }
 
   /**
@@ -69,7 +80,7 @@ export class PartnerUnitOfWork {
    * writes joins the transaction open here, not the one (if any) of the context it was bound in.
    */
   keepScope<T>(within: (work: () => T) => T, work: () => T): T {
-    const scope = this.scope.getStore();
+    const scope = this.live();
     return within(scope ? () => this.scope.run(scope, work) : work);
   }
 
@@ -81,11 +92,10 @@ export class PartnerUnitOfWork {
     work: (manager: EntityManager) => Promise<T>,
     options: TransactionOptions = {},
   ): Promise<T> {
-    const outer = this.scope.getStore();
+    const outer = this.live();
     if (outer?.inTransaction) return work(outer.manager);
     const relaxed = options.durability === 'relaxed';
-    const inScope = (manager: EntityManager): Promise<T> =>
-      this.scope.run({ manager, inTransaction: true }, () => work(manager));
+    const inScope = (manager: EntityManager): Promise<T> => this.within(manager, true, work);
     if (this.kind === 'postgres') {
       if (!relaxed) return this.dataSource.transaction(inScope);
       return this.dataSource.transaction(async (manager) => {
@@ -123,11 +133,30 @@ export class PartnerUnitOfWork {
 
   /** One or more statements outside a transaction (or inside the current one). */
   async run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    const outer = this.scope.getStore();
+    const outer = this.live();
     if (outer) return work(outer.manager);
     const manager = this.dataSource.manager;
     if (this.kind === 'postgres') return work(manager);
-    return this.serialized(() => this.scope.run({ manager, inTransaction: false }, () => work(manager)));
+    return this.serialized(() => this.within(manager, false, work));
+  }
+
+  /** The current scope, unless its work has settled (Scope.ended). */
+  private live(): Scope | undefined {
+    const scope = this.scope.getStore();
+    return scope && !scope.ended ? scope : undefined;
+  }
+
+  private async within<T>(
+    manager: EntityManager,
+    inTransaction: boolean,
+    work: (manager: EntityManager) => Promise<T>,
+  ): Promise<T> {
+    const scope: Scope = { manager, inTransaction, ended: false };
+    try {
+      return await this.scope.run(scope, () => work(manager));
+    } finally {
+      scope.ended = true;
+    }
   }
 
   private serialized<T>(task: () => Promise<T>): Promise<T> {

@@ -1,10 +1,13 @@
 import { randomBytes } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { PartnerUnitOfWork } from '../database/unit-of-work.service';
 import { PartnerTypeOrmConfigurationError } from '../partner-payments-typeorm.errors';
 import {
   resolvePartnerTypeOrmOptions,
   type PartnerPaymentsTypeOrmOptions,
 } from '../partner-payments-typeorm.options';
 import { PartnerInboxKeyRing, parseInboxKeys } from './at-rest/inbox-key-ring.util';
+import { PartnerTypeOrmInboxStore } from './typeorm-inbox.store';
 
 const KEY = randomBytes(32).toString('base64');
 const sealingKeys = `k2:${randomBytes(32).toString('base64')},k1:${KEY}`;
@@ -74,5 +77,20 @@ describe('the inbox options', () => {
   it("refuse 'relaxed' processing on PostgreSQL, where the app outlives a lost commit", () => {
     const caught = refusal({ inbox: { sealingKeys, processingDurability: 'relaxed' } }, 'postgres');
     expect(caught).toMatchObject({ field: 'inbox.processingDurability' });
+  });
+
+  it('are validated when the store is built directly, the batching ones naming batching.<field>', () => {
+    const uow = new PartnerUnitOfWork(new DataSource({ type: 'better-sqlite3', database: ':memory:' }));
+    const keys = new PartnerInboxKeyRing(parseInboxKeys(`k1:${KEY}`));
+    // A 0 would leave the batch loops taking nothing from their queue, forever.
+    for (const field of ['maxRecordRows', 'maxProcessRows', 'processConcurrency'] as const) {
+      const build = () => new PartnerTypeOrmInboxStore(uow, keys, { batching: { [field]: 0 } });
+      expect(build).toThrow(PartnerTypeOrmConfigurationError);
+      expect(build).toThrow(`batching.${field} must be an integer from 1 to`);
+    }
+    expect(() => new PartnerTypeOrmInboxStore(uow, keys, { batching: { maxWaitMs: Number.NaN } })).toThrow(
+      'batching.maxWaitMs must be an integer from 0 to 1000, got NaN',
+    );
+    expect(() => new PartnerTypeOrmInboxStore(uow, keys, { batching: { maxProcessRows: 8 } })).not.toThrow();
   });
 });

@@ -107,14 +107,8 @@ export function resolveInboxOptions(
   if (typeof options !== 'object' || options === null) fail('inbox', 'must be an object');
   const keys = sealingKeys(options.sealingKeys, fail);
   const integers = {} as Record<keyof typeof INTEGERS, number>;
-  for (const [name, rule] of Object.entries(INTEGERS) as Array<
-    [keyof typeof INTEGERS, (typeof INTEGERS)[keyof typeof INTEGERS]]
-  >) {
-    const value = options[name] ?? rule.default;
-    if (!Number.isInteger(value) || value < rule.min || value > rule.max)
-      fail(`inbox.${name}`, `must be an integer from ${rule.min} to ${rule.max}, got ${String(value)}`);
-    integers[name] = value;
-  }
+  for (const name of Object.keys(INTEGERS) as Array<keyof typeof INTEGERS>)
+    integers[name] = integerOption(name, options[name], (message) => fail(`inbox.${name}`, message));
   const processingDurability = options.processingDurability ?? (kind === 'sqlite' ? 'relaxed' : 'full');
   if (processingDurability !== 'full' && processingDurability !== 'relaxed')
     fail('inbox.processingDurability', `must be 'full' or 'relaxed', got ${String(processingDurability)}`);
@@ -126,6 +120,33 @@ export function resolveInboxOptions(
   const { maxRecordRows, maxWaitMs, maxProcessRows, processConcurrency, ...rest } = integers;
   const batching = { maxRecordRows, maxWaitMs, maxProcessRows, processConcurrency };
   return { keys, processingDurability, ...rest, batching };
+}
+
+/**
+ * The batching options of PartnerTypeOrmInboxStore's constructor with their defaults, validated as
+ * the module's `inbox` option is: a 0 would leave the batch loops taking nothing, forever.
+ */
+export function resolveInboxBatching(
+  given: Partial<PartnerTypeOrmInboxBatching> = {},
+  fail: (field: string, message: string) => never,
+): PartnerTypeOrmInboxBatching {
+  const out = { ...DEFAULT_INBOX_BATCHING };
+  for (const name of Object.keys(out) as Array<keyof PartnerTypeOrmInboxBatching>)
+    out[name] = integerOption(name, given[name], (message) => fail(`batching.${name}`, message));
+  return out;
+}
+
+/** `value` (its default when undefined) within the rule's bounds, or `fail`. */
+function integerOption(
+  name: keyof typeof INTEGERS,
+  given: number | undefined,
+  fail: (message: string) => never,
+): number {
+  const rule = INTEGERS[name];
+  const value = given ?? rule.default;
+  if (!Number.isInteger(value) || value < rule.min || value > rule.max)
+    fail(`must be an integer from ${rule.min} to ${rule.max}, got ${String(value)}`);
+  return value;
 }
 
 function sealingKeys(

@@ -16,7 +16,8 @@ import { readDueEntries, type InboxDueRead } from './engine/inbox-due-read.util'
 import type { InboxBatchOutcome, InboxClaimOptions } from './engine/inbox-engine.types';
 import { InboxGroupCommit } from './engine/inbox-group-commit.util';
 import { InboxProcessor } from './engine/inbox-processor.util';
-import { DEFAULT_INBOX_BATCHING, type PartnerTypeOrmInboxBatching } from './inbox.options';
+import { resolveInboxBatching, type PartnerTypeOrmInboxBatching } from './inbox.options';
+import { failConfiguration } from '../partner-payments-typeorm.errors';
 import type { PartnerInboxKeyRing } from './at-rest/inbox-key-ring.util';
 import { DEFAULT_INBOX_RETRY, decideInboxRetry, type InboxRetryOptions } from './inbox-retry.policy';
 import { openRow, sealedRow, type InboxFailureUpdate, type InboxSqlDriver } from './inbox-sql-driver.store';
@@ -92,7 +93,7 @@ export class PartnerTypeOrmInboxStore implements PartnerInboxStore {
       open: (row) => openRow(row, this.keys),
       failure: (attempts, message) => this.failure(attempts, message),
     });
-    const batching = { ...DEFAULT_INBOX_BATCHING, ...options.batching };
+    const batching = resolveInboxBatching(options.batching, failConfiguration);
     // Through `this`, so each batch calls the methods as they are when it runs.
     this.group = new InboxGroupCommit(
       { recordBatch: (events) => this.recordBatch(events) },
@@ -103,20 +104,24 @@ export class PartnerTypeOrmInboxStore implements PartnerInboxStore {
         processBatch: (ids, work) => this.processBatch(ids, work),
         markFailed: (id, error) => this.markFailed(id, error),
         keepScope: (within, work) => uow.keepScope(within, work),
+        inUnitOfWork: () => uow.inUnitOfWork(),
+        processInScope: (id, work) => this.batches.processInScope(id, work),
       },
       batching,
     );
   }
 
-  /** Resolves once the transaction holding the row committed; deliveries arriving meanwhile share the next. */
-  record(event: InboxEventInput): Promise<InboxRecordResult> {
+  /** Resolves once the row committed, in a batch shared with concurrent deliveries; inside a
+   * unit of work, in it alone (the others' rows must not share its fate). */
+  async record(event: InboxEventInput): Promise<InboxRecordResult> {
+    if (this.uow.inUnitOfWork()) return (await this.recordBatch([event]))[0];
     return this.group.record(event);
   }
 
   /**
    * Runs `handle` in a processing transaction shared with the other entries queued meanwhile, the
-   * processed mark in it (PartnerInboxStore.process). An entry processed already, or held by
-   * another replica's transaction (SKIP LOCKED), is skipped.
+   * processed mark in it (PartnerInboxStore.process); inside a unit of work, alone in it under a
+   * savepoint. An entry processed already, or held by another transaction (SKIP LOCKED), is skipped.
    */
   process<T>(eventId: string, handle: () => Promise<T>): Promise<InboxProcessOutcome<T>> {
     return this.processor.process(eventId, handle);

@@ -68,6 +68,18 @@ export class InboxBatchRunner {
     }, this.durability);
   }
 
+  /**
+   * One entry in the caller's unit of work (processInScope), under a savepoint: a throwing `work`
+   * is undone and the entry marked failed there, the rest of the caller's transaction kept.
+   */
+  processInScope<T>(eventId: string, work: (eventId: string) => Promise<T>): Promise<InboxBatchOutcome<T>> {
+    const key = inboxEventKey(eventId);
+    return this.deps.uow.transaction(async (m) => {
+      const held = (await this.deps.sql.hold(m, [key])).get(key);
+      return (await this.run(m, [{ eventId, key, held, input: eventId }], work, true))[0];
+    }, this.durability);
+  }
+
   /** claimDue: the due entries this transaction can take, oldest first. */
   claimDue<T>(
     options: InboxClaimOptions,

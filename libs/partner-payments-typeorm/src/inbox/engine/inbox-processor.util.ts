@@ -13,6 +13,10 @@ export interface InboxProcessorStore {
   markFailed(eventId: string, error: string): Promise<Date | null>;
   /** Runs `work` through `within` inside the batch's transaction (PartnerUnitOfWork.keepScope). */
   keepScope<T>(within: (work: () => T) => T, work: () => T): T;
+  /** Whether the caller is inside a unit of work (PartnerUnitOfWork.inUnitOfWork). */
+  inUnitOfWork(): boolean;
+  /** One entry alone in the caller's unit of work, a failing `work` undone and marked failed there. */
+  processInScope<T>(eventId: string, work: (eventId: string) => Promise<T>): Promise<InboxBatchOutcome<T>>;
 }
 
 export interface InboxProcessorLimits {
@@ -52,6 +56,8 @@ const messageOf = (error: unknown): string => (error instanceof Error ? error.me
  */
 export class InboxProcessor {
   private queue: Queued[] = [];
+  /** The ids in `queue`: one entry twice in a batch would run its handlers twice in one transaction. */
+  private readonly queued = new Set<string>();
   /** Batches being processed (at most `processConcurrency`). */
   private pumps = 0;
   private readonly logger = new Logger('PartnerInbox');
@@ -63,7 +69,15 @@ export class InboxProcessor {
 
   /** Settles (never rejects) once the entry's unit of work ended. */
   process<T>(eventId: string, handle: () => Promise<T>): Promise<InboxProcessOutcome<T>> {
+    // A shared batch would run in this caller's transaction (its rollback undoing the others'
+    // processing), or on SQLite wait for the queue this caller holds while it waits for the batch.
+    if (this.store.inUnitOfWork()) {
+      return this.store.processInScope(eventId, () => handle()).then(withoutId);
+    }
     return new Promise((done) => {
+      // Already waiting for a batch: that call runs it (PartnerInboxStore.process: held by another run).
+      if (this.queued.has(eventId)) return done({ outcome: 'skipped' });
+      this.queued.add(eventId);
       const within = AsyncResource.bind((work: () => Promise<unknown>) => work());
       this.queue.push({ eventId, handle, within, done: done as Queued['done'] });
       if (this.pumps >= this.limits.processConcurrency) return; // a running pump takes it next
@@ -77,6 +91,7 @@ export class InboxProcessor {
     try {
       while (this.queue.length > 0) {
         const items = this.queue.splice(0, this.limits.maxProcessRows);
+        for (const item of items) this.queued.delete(item.eventId);
         const threw: HandlerFailure = {};
         const together = await this.runBatch(items, threw).catch(() => null);
         if (together) {
