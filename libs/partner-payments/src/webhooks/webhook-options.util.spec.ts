@@ -1,4 +1,5 @@
 import { NotFoundException, type LoggerService } from '@nestjs/common';
+import { PartnerConfigurationError } from '../errors/partner-api.errors';
 import { PARTNER_WEBHOOK_CONFIG } from '../partner-payments.constants';
 import { PartnerWebhookRouteEnabledGuard } from './partner-webhook.controller';
 import { resolveWebhookOptions, type PartnerWebhookConfig } from './webhook-options.util';
@@ -26,8 +27,20 @@ describe('resolveWebhookOptions', () => {
     [{ secrets: ['a'], maxBodyBytes: 0 }, 'webhooks.maxBodyBytes'],
     [{ secrets: ['a'], path: ' ' }, 'webhooks.path'],
     [{ secrets: ['a'], controller: 'false' }, 'webhooks.controller'],
+    [{ secrets: ['a'], batching: { maxBacklogg: 10 } }, 'webhooks.batching.maxBacklogg'],
+    [{ secrets: ['a'], batching: { toString: 1 } }, 'webhooks.batching.toString'],
+    [{ secrets: ['a'], batching: [] }, 'webhooks.batching'],
+    [{ secrets: ['a'], batching: { maxWaitMs: 5 } }, 'inbox.maxWaitMs'],
   ])('refuses %j naming %s', (webhooks, field) => {
     expect(() => resolve({ webhooks })).toThrow(field);
+  });
+
+  it('refuses webhooks.batching that is not a plain object, as a PartnerConfigurationError', () => {
+    expect(() => resolve({ webhooks: { secrets: ['a'], batching: [] } })).toThrow(PartnerConfigurationError);
+    expect(resolve({ webhooks: { secrets: ['a'], batching: { maxBacklog: 3 } } }).batching).toEqual({
+      maxBacklog: 3,
+      maxBacklogWaitMs: 5_000,
+    });
   });
 
   it('never puts a secret in an error message', () => {

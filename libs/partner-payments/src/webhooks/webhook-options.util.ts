@@ -128,7 +128,7 @@ export function resolveWebhookOptions(
 }
 
 function resolveBatching(value: unknown): PartnerWebhookBatching {
-  if (value !== undefined && (typeof value !== 'object' || value === null)) {
+  if (value !== undefined && (typeof value !== 'object' || value === null || Array.isArray(value))) {
     throw new PartnerConfigurationError('webhooks.batching', 'must be an object');
   }
   const given = (value ?? {}) as Record<string, unknown>;
@@ -138,6 +138,14 @@ function resolveBatching(value: unknown): PartnerWebhookBatching {
     throw new PartnerConfigurationError(
       `webhooks.batching.${storeOption}`,
       `is an option of the inbox store, not of the module: @partner-payments/typeorm takes it as inbox.${storeOption}`,
+    );
+  }
+  // A misspelt key (maxBacklogg) would otherwise leave its default in force without a word.
+  const unknownKey = Object.keys(given).find((key) => !Object.hasOwn(out, key));
+  if (unknownKey) {
+    throw new PartnerConfigurationError(
+      `webhooks.batching.${unknownKey}`,
+      `is not an option: the options are ${Object.keys(out).join(', ')}`,
     );
   }
   for (const key of Object.keys(out) as Array<keyof PartnerWebhookBatching>) {
