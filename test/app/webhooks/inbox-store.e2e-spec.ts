@@ -73,6 +73,17 @@ describe.each(DATABASE_KINDS)('PartnerTypeOrmInboxStore on %s', (kind) => {
     expect(await store.pending({ now: clock })).toEqual([]);
   });
 
+  it('skips, without running handle, an id it never recorded (PartnerInboxStore.process), alone or in a unit of work', async () => {
+    let runs = 0;
+    const handle = async () => void (runs += 1);
+    await expect(store.process('never-recorded', handle)).resolves.toEqual({ outcome: 'skipped' });
+    await expect(db.uow.transaction(() => store.process('never-recorded', handle))).resolves.toEqual({
+      outcome: 'skipped',
+    });
+    expect(runs).toBe(0);
+    expect(await store.get('never-recorded')).toBeNull();
+  });
+
   it('does not run the handlers again for an entry processed meanwhile (a racing redelivery, another replica)', async () => {
     await store.record(event('e-race'));
     // PostgreSQL: another replica's connection. SQLite serves one replica (its locks are local):

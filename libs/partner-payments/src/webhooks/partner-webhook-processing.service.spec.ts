@@ -99,7 +99,14 @@ describe('PartnerWebhookProcessingService', () => {
   });
 
   it('redeliver() re-emits a stored entry by its stored id', async () => {
-    const { service, seen } = await setup();
+    const { service, seen, inbox } = await setup();
+    await inbox.record({
+      eventId: 'evt_c',
+      name: 'payout.completed',
+      envelope: 'flat',
+      rawBody: completed.toString(),
+      receivedAt: new Date(),
+    });
     const outcome = await service.processing.redeliver({ eventId: 'evt_c', rawBody: completed.toString() });
     expect(outcome).toMatchObject({ outcome: 'processed', eventId: 'evt_c' });
     expect(seen[0]).toMatchObject({ name: 'payout.completed' });

@@ -190,6 +190,22 @@ describe('PartnerInMemoryInboxStore', () => {
     expect(store.get('e1')).toMatchObject({ state: 'processed', attempts: 2, lastError: null });
   });
 
+  it('skips, without running handle, an id it never recorded or no longer keeps (as the TypeORM store does)', async () => {
+    const store = new PartnerInMemoryInboxStore({ maxEntries: 1, logger: capture().logger });
+    let runs = 0;
+    const handle = async () => void (runs += 1);
+    expect(await store.process('never-recorded', handle)).toEqual({ outcome: 'skipped' });
+    await store.record(input('evicted'));
+    await store.record(input('kept'));
+    expect(store.get('evicted')).toBeUndefined();
+    expect(await store.process('evicted', handle)).toEqual({ outcome: 'skipped' });
+    expect(await store.process('never-recorded', () => Promise.reject(new Error('boom')))).toEqual({
+      outcome: 'skipped',
+    });
+    expect(runs).toBe(0);
+    expect(store.size).toBe(1);
+  });
+
   it('does not run an entry twice at once: a second process while the first runs is skipped', async () => {
     const store = new PartnerInMemoryInboxStore();
     await store.record(input('e1'));

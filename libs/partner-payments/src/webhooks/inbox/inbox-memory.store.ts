@@ -70,26 +70,26 @@ export class PartnerInMemoryInboxStore implements PartnerInboxStore {
   }
 
   /**
-   * Runs `handle` unless the entry is processed or being processed here (a drain and a
-   * redelivery racing it). Nothing is transactional in memory: the mark follows the handlers.
+   * Runs `handle` unless the entry is unknown here (never recorded, or evicted), processed, or
+   * being processed here (a drain and a redelivery racing it): those are skipped, as the TypeORM
+   * store skips a row it cannot hold. Nothing is transactional in memory: the mark follows the
+   * handlers.
    */
   async process<T>(eventId: string, handle: () => Promise<T>): Promise<InboxProcessOutcome<T>> {
     const entry = this.entries.get(eventId);
-    if (entry?.state === 'processed' || this.running.has(eventId)) return { outcome: 'skipped' };
+    if (!entry || entry.state === 'processed' || this.running.has(eventId)) return { outcome: 'skipped' };
     this.running.add(eventId);
     try {
       const value = await handle();
-      if (entry) {
-        entry.state = 'processed';
-        entry.attempts += 1;
-        entry.lastError = null;
-        entry.processedAt = this.now();
-        entry.nextAttemptAt = null;
-      }
+      entry.state = 'processed';
+      entry.attempts += 1;
+      entry.lastError = null;
+      entry.processedAt = this.now();
+      entry.nextAttemptAt = null;
       return { outcome: 'processed', value };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      return { outcome: 'failed', error: message, retryAt: entry ? this.fail(entry, message) : null };
+      return { outcome: 'failed', error: message, retryAt: this.fail(entry, message) };
     } finally {
       this.running.delete(eventId);
     }

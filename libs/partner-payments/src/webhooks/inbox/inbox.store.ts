@@ -41,13 +41,16 @@ export type InboxRecordResult = 'new' | 'duplicate';
 /** What `process` did with one entry. */
 export type InboxProcessOutcome<T> =
   | { outcome: 'processed'; value: T }
-  /** Already processed, or held by another processing run (another replica): `handle` not run. */
+  /**
+   * Already processed, held by another processing run (another replica), or unknown to the store
+   * (never recorded, or no longer kept): `handle` not run.
+   */
   | { outcome: 'skipped' }
   /** `handle` threw (or the unit of work did not commit): attempt counted, error kept. */
   | {
       outcome: 'failed';
       error: string;
-      /** When the entry is due again; null when it will not be (dead, or unknown to the store). */
+      /** When the entry is due again; null when it will not be (dead, or gone from the store). */
       retryAt: Date | null;
     };
 
@@ -87,7 +90,9 @@ export interface PartnerInboxStore {
   /**
    * Runs `handle` for a recorded entry once and marks the entry processed, in the same unit of
    * work when the store can (the handlers' writes and the mark commit together, or neither). An
-   * entry already processed, or held by another run, answers 'skipped' without running `handle`.
+   * entry already processed, or held by another run, answers 'skipped' without running `handle`;
+   * so does an id the store does not hold (never recorded, or no longer kept): a store processes
+   * only what it recorded, so a processed answer always means a processed entry.
    * When `handle` throws, nothing of the unit of work is kept and the failure is recorded: the
    * attempt counted, the next one scheduled with backoff, or the entry left `dead` past the limit;
    * a failure never turns a processed entry back. Never rejects for `handle`'s error. `handle`
