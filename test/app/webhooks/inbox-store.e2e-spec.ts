@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import type { InboxEventInput } from '@partner-payments/nestjs/inbox';
 import { PayoutEntity } from '../../../apps/reference-app/src/app-entities.constants';
 import {
@@ -129,6 +130,22 @@ describe.each(DATABASE_KINDS)('PartnerTypeOrmInboxStore on %s', (kind) => {
     });
     expect(await db.dataSource.getRepository(PayoutEntity).countBy({ payoutId: 'p-rollback' })).toBe(0);
     expect(await store.get('e3')).toMatchObject({ state: 'failed', attempts: 1 });
+  });
+
+  it('answers retryAt undefined, not null (dead), when the failure cannot be recorded; the entry stays due', async () => {
+    await store.record(event('e-unmarked'));
+    const quiet = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+    store.markFailed = () => Promise.reject(new Error('database down'));
+    try {
+      const outcome = await store.process('e-unmarked', () => Promise.reject(new Error('handler down')));
+      expect(outcome).toMatchObject({ outcome: 'failed', error: 'handler down' });
+      expect(outcome).toHaveProperty('retryAt', undefined);
+      expect(quiet).toHaveBeenCalledWith(expect.stringContaining('database down'));
+    } finally {
+      quiet.mockRestore();
+    }
+    expect(await store.get('e-unmarked')).toMatchObject({ state: 'pending', attempts: 0 });
+    expect((await store.pending({ now: clock })).map((e) => e.eventId)).toEqual(['e-unmarked']);
   });
 
   it('backs off failed entries, then leaves them dead at the limit', async () => {

@@ -90,12 +90,15 @@ describe('PartnerWebhookProcessingService', () => {
     };
     const { service } = await setup({ inbox });
     const result = await service.ingest.handle(completed, signed(completed));
-    await expect(result.processing).resolves.toEqual({
+    const outcome = await result.processing;
+    expect(outcome).toMatchObject({
       outcome: 'failed',
       eventId: 'evt_c',
       error: 'store down while recording the failure',
-      retryAt: null,
     });
+    // Not null (dead): the failure was not recorded, so the entry is still due and a drain takes it.
+    expect(outcome).toHaveProperty('retryAt', undefined);
+    expect(await service.processing.processPending({ minAgeMs: 0 })).toMatchObject({ processed: 1 });
   });
 
   it('redeliver() re-emits a stored entry by its stored id', async () => {

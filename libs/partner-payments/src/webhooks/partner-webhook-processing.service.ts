@@ -17,8 +17,12 @@ export type PartnerProcessOutcome =
   | { outcome: 'processed'; eventId: string; dispatch: PartnerDispatchResult }
   /** The inbox found the entry processed already, or held by another replica: handlers not run. */
   | { outcome: 'skipped'; eventId: string }
-  /** retryAt: when the store makes the entry due again; null when it will not (dead). */
-  | { outcome: 'failed'; eventId: string; error: string; retryAt: Date | null };
+  /**
+   * retryAt: when the store makes the entry due again; null when it will not (dead); undefined when
+   * the failure could not be recorded (the store rejected): the entry stays due and the next
+   * `processPending` tries it again.
+   */
+  | { outcome: 'failed'; eventId: string; error: string; retryAt: Date | null | undefined };
 export type PartnerProcessPendingOptions = InboxDrainOptions;
 export type PartnerProcessPendingSummary = InboxDrainSummary;
 
@@ -132,7 +136,7 @@ export class PartnerWebhookProcessingService implements OnApplicationShutdown {
       const processed = await this.inbox.process(event.eventId, handle).catch((error: unknown) => ({
         outcome: 'failed' as const,
         error: error instanceof Error ? error.message : String(error),
-        retryAt: null,
+        retryAt: undefined,
       }));
       const outcome = withId(event.eventId, processed);
       if (outcome.outcome === 'failed') this.logFailure(event, outcome.error);

@@ -147,9 +147,10 @@ export class InboxProcessor {
   private async recordFailure(eventId: string, error: unknown): Promise<InboxProcessOutcome<unknown>> {
     const message = messageOf(error);
     const retryAt = await this.store.markFailed(eventId, message).catch((markError: unknown) => {
-      // Left as it was (pending, or failed and due): the next drain tries it again.
+      // Left as it was (pending, or failed and due): the next drain tries it again. undefined,
+      // not null: null would say dead (InboxProcessOutcome).
       this.logger.error(`Partner webhook inbox markFailed(${eventId}) failed: ${messageOf(markError)}`);
-      return null;
+      return undefined;
     });
     return { outcome: 'failed', error: message, retryAt };
   }

@@ -50,8 +50,12 @@ export type InboxProcessOutcome<T> =
   | {
       outcome: 'failed';
       error: string;
-      /** When the entry is due again; null when it will not be (dead, or gone from the store). */
-      retryAt: Date | null;
+      /**
+       * When the entry is due again; null when it will not be (dead, or gone from the store);
+       * undefined when the failure could not be recorded: the entry stays as it was, due, and a
+       * drain tries it again.
+       */
+      retryAt: Date | null | undefined;
     };
 
 export interface InboxDrainOptions {
