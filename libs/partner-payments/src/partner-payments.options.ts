@@ -70,10 +70,10 @@ export interface PartnerWebhookOptions {
 export interface PartnerWebhookBatchingOptions {
   /**
    * Backpressure, so the inbox lag stays bounded at the ingest rate. When this many
-   * recorded events are waiting for or in processing in this process, a new delivery waits for
-   * room before it is recorded, up to `maxBacklogWaitMs`, so intake slows to what the handlers
-   * keep up with instead of a backlog (and its memory) growing without end. A soft bound: the
-   * deliveries let through at once may pass it by a few. Default 512.
+   * recorded events are waiting for or in processing in this process (processPending runs'
+   * included), a new delivery waits for room before it is recorded, up to `maxBacklogWaitMs`, so
+   * intake slows to what the handlers keep up with instead of a backlog (and its memory) growing
+   * without end. A soft bound: the deliveries let through at once may pass it by a few. Default 512.
    */
   maxBacklog?: number;
   /**

@@ -35,6 +35,12 @@ type AnyEvent = PartnerWebhookEvent<string, unknown>;
 @Injectable()
 export class PartnerWebhookProcessingService implements OnApplicationShutdown {
   private readonly inFlight = new Map<string, Promise<PartnerProcessOutcome>>();
+  /** processPending runs started here, settled or not (never rejecting): shutdown waits for them. */
+  private readonly drainRuns = new Set<Promise<void>>();
+  /** Entries whose handlers a drain run is running here: they count towards the backlog. */
+  private drainedInFlight = 0;
+  /** Aborted at shutdown: drain runs started here stop before their next batch. */
+  private readonly stopping = new AbortController();
   /** Deliveries waiting for room in the backlog (roomToProcess), oldest first. */
   private readonly roomWaiters: Array<() => void> = [];
 
@@ -67,21 +73,32 @@ export class PartnerWebhookProcessingService implements OnApplicationShutdown {
    * (default 100) per batch; with `untilEmpty`, batch after batch until nothing due is left, each
    * entry tried at most once per run, so a crash's backlog drains in one run and it never spins.
    * Each entry's handlers run in span `partner.webhook process` (a redelivery: its own trace).
+   * Shutdown waits for the run and stops it before its next batch, as an aborted `signal` does.
    */
   processPending(options: PartnerProcessPendingOptions = {}): Promise<PartnerProcessPendingSummary> {
-    return this.inbox.drain((entry) => this.runStored(entry), options);
+    const signal = options.signal
+      ? AbortSignal.any([options.signal, this.stopping.signal])
+      : this.stopping.signal;
+    const run = this.inbox.drain((entry) => this.runDrained(entry), { ...options, signal });
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.drainRuns.add(settled);
+    void settled.then(() => this.drainRuns.delete(settled));
+    return run;
   }
 
   /**
    * Backpressure: resolves at once while fewer than `batching.maxBacklog` events are
-   * being processed here, else when enough have settled (oldest waiter first) or after
+   * being processed here (by deliveries and processPending runs), else when enough have settled (oldest waiter first) or after
    * `batching.maxBacklogWaitMs`, whichever comes first. The ingest service awaits it before
    * recording, so a burst the handlers cannot keep up with slows intake instead of growing the
    * backlog (its lag and its memory) without end. Never rejects.
    */
   roomToProcess(): Promise<{ timedOut: boolean }> | null {
     const { maxBacklog, maxBacklogWaitMs } = this.config.batching;
-    if (this.inFlight.size < maxBacklog || maxBacklogWaitMs <= 0) return null;
+    if (this.processingHere < maxBacklog || maxBacklogWaitMs <= 0) return null;
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         const at = this.roomWaiters.indexOf(release);
@@ -101,13 +118,24 @@ export class PartnerWebhookProcessingService implements OnApplicationShutdown {
     return this.roomWaiters.length;
   }
 
-  /** Resolves when every processing started so far has settled. For tests and shutdown. */
+  /**
+   * Resolves when every processing started so far has settled, processPending runs included.
+   * For tests and shutdown.
+   */
   async drain(): Promise<void> {
-    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight.values()]);
+    while (this.inFlight.size > 0 || this.drainRuns.size > 0)
+      await Promise.allSettled([...this.inFlight.values(), ...this.drainRuns]);
   }
 
+  /** Stops the drain runs started here before their next batch, then waits for what is running. */
   async onApplicationShutdown(): Promise<void> {
+    this.stopping.abort();
     await this.drain();
+  }
+
+  /** Events whose handlers run here: deliveries' and drain runs'. */
+  private get processingHere(): number {
+    return this.inFlight.size + this.drainedInFlight;
   }
 
   /**
@@ -151,6 +179,17 @@ export class PartnerWebhookProcessingService implements OnApplicationShutdown {
     return promise;
   }
 
+  /** A drained entry, counted towards the backlog while its handlers run. */
+  private async runDrained(entry: InboxEntry): Promise<PartnerDispatchResult> {
+    this.drainedInFlight += 1;
+    try {
+      return await this.runStored(entry);
+    } finally {
+      this.drainedInFlight -= 1;
+      this.releaseRoom();
+    }
+  }
+
   /** A drained entry: its handlers in their own span, the failure logged; throws it to the store. */
   private async runStored(entry: InboxEntry): Promise<PartnerDispatchResult> {
     const event = storedEvent(entry);
@@ -181,7 +220,7 @@ export class PartnerWebhookProcessingService implements OnApplicationShutdown {
 
   /** Lets as many waiting deliveries go as the backlog has room for. */
   private releaseRoom(): void {
-    let room = this.config.batching.maxBacklog - this.inFlight.size;
+    let room = this.config.batching.maxBacklog - this.processingHere;
     while (room > 0 && this.roomWaiters.length > 0) {
       (this.roomWaiters.shift() as () => void)();
       room -= 1;

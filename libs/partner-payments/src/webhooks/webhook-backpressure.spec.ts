@@ -3,6 +3,7 @@ import { EventEmitter2 } from '@nestjs/event-emitter';
 import { PartnerConfigurationError } from '../errors/partner-api.errors';
 import type { PartnerWebhookObservation } from '../observability/hooks.util';
 import { PartnerInMemoryInboxStore } from './inbox/inbox-memory.store';
+import type { InboxEventInput } from './inbox/inbox.store';
 import { webhookServices } from './webhook-services.fixture';
 
 /*
@@ -37,8 +38,18 @@ async function pipeline(batching: Record<string, number>) {
     (held.get(id) as () => void)();
   };
   const waits = () => observed.filter((e) => e.type === 'backpressure');
-  return { ...services, inbox, release, waits };
+  const holding = (id: string) => held.has(id);
+  return { ...services, inbox, release, waits, holding };
 }
+
+/** An entry recorded a minute ago, as a delivery would have: due for a drain. */
+const recorded = (id: string): InboxEventInput => ({
+  eventId: id,
+  name: 'payout.completed',
+  envelope: 'flat',
+  rawBody: body(id),
+  receivedAt: new Date(Date.now() - 60_000),
+});
 
 /** Polls (macrotask by macrotask) until `check` holds; fails after 2,000 turns. */
 async function until(check: () => boolean): Promise<void> {
@@ -155,5 +166,60 @@ describe('webhook backpressure (batching.maxBacklog)', () => {
         `webhooks.batching.${key}" is an option of the inbox store, not of the module: @partner-payments/typeorm takes it as inbox.${key}`,
       );
     }
+  });
+});
+
+describe('drain runs (processPending)', () => {
+  it('count the entries they are processing towards maxBacklog', async () => {
+    const { ingest, processing, inbox, release, holding } = await pipeline({
+      maxBacklog: 1,
+      maxBacklogWaitMs: 60_000,
+    });
+    await inbox.record(recorded('b1'));
+    const run = processing.processPending({ minAgeMs: 0 });
+    await until(() => holding('b1'));
+    let admitted = false;
+    const pending = ingest.accept(body('b2')).then((r) => ((admitted = true), r));
+    await until(() => processing.waitingForRoom === 1);
+    expect(admitted).toBe(false);
+    await release('b1');
+    expect((await pending).status).toBe('accepted');
+    expect(await run).toMatchObject({ processed: 1 });
+    await release('b2');
+    await processing.drain();
+  });
+
+  it('are waited for at shutdown, and stopped before their next batch', async () => {
+    const { processing, inbox, release, holding, close } = await pipeline({
+      maxBacklog: 8,
+      maxBacklogWaitMs: 60_000,
+    });
+    for (const id of ['d1', 'd2', 'd3']) await inbox.record(recorded(id));
+    const run = processing.processPending({ limit: 1, untilEmpty: true, minAgeMs: 0 });
+    await until(() => holding('d1'));
+    let closed = false;
+    const closing = close().then(() => (closed = true));
+    // Generous: close() has nothing else to wait for, so it would have resolved by then.
+    await new Promise((r) => setTimeout(r, 100));
+    expect(closed).toBe(false);
+    await release('d1');
+    await closing;
+    expect(await run).toEqual({ processed: 1, failed: 0, skipped: 0, batches: 1 });
+    expect(['d1', 'd2', 'd3'].map((id) => inbox.get(id)?.state)).toEqual(['processed', 'pending', 'pending']);
+    // A run asked for after shutdown began takes no batch.
+    expect(await processing.processPending({ minAgeMs: 0 })).toMatchObject({ batches: 0 });
+    expect(holding('d2')).toBe(false);
+  });
+
+  it("still stops at the caller's own signal", async () => {
+    const { processing, inbox, release, holding } = await pipeline({ maxBacklog: 8, maxBacklogWaitMs: 0 });
+    for (const id of ['s1', 's2']) await inbox.record(recorded(id));
+    const caller = new AbortController();
+    const run = processing.processPending({ limit: 1, untilEmpty: true, minAgeMs: 0, signal: caller.signal });
+    await until(() => holding('s1'));
+    caller.abort();
+    await release('s1');
+    expect(await run).toMatchObject({ processed: 1, batches: 1 });
+    expect(inbox.get('s2')?.state).toBe('pending');
   });
 });

@@ -29,6 +29,8 @@ export interface PartnerWebhookServices {
   inbox: PartnerInboxStore;
   config: PartnerWebhookConfig;
   emitter: EventEmitter2 | undefined;
+  /** Closes the module as app.close() does (shutdown hooks included). */
+  close(): Promise<void>;
 }
 
 const quiet: LoggerService = { log: () => undefined, warn: () => undefined, error: () => undefined };
@@ -73,5 +75,6 @@ export async function webhookServices(options: WebhookServicesOptions = {}): Pro
     inbox: moduleRef.get<PartnerInboxStore>(PARTNER_INBOX_STORE),
     config: moduleRef.get<PartnerWebhookConfig>(PARTNER_WEBHOOK_CONFIG),
     emitter,
+    close: () => moduleRef.close(),
   };
 }
