@@ -51,9 +51,9 @@ export type InboxProcessOutcome<T> =
       outcome: 'failed';
       error: string;
       /**
-       * When the entry is due again; null when it will not be (dead, or gone from the store);
-       * undefined when the failure could not be recorded: the entry stays as it was, due, and a
-       * drain tries it again.
+       * When the entry is due again; null when it will not be (dead, processed meanwhile by
+       * another run, or gone from the store); undefined when the failure could not be recorded:
+       * the entry stays as it was, due, and a drain tries it again.
        */
       retryAt: Date | null | undefined;
     };
